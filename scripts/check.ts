@@ -1,0 +1,29 @@
+/** `npm run check`: validates a content folder without writing anything. */
+import { checkContent } from '../src/build.ts';
+import { defineCommand, runMain } from '../src/cli/command.ts';
+import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
+import { formatContentErrors } from '../src/errors.ts';
+
+const command = defineCommand({
+  name: 'check',
+  description: 'Validate a content folder: list every error with its file, line and column, and write nothing.',
+  options: {
+    content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
+    ...SITE_OPTIONS,
+  },
+  async run(args, io) {
+    const result = await checkContent({ contentDir: args.content, site: siteOverrides(args) });
+    if (!result.ok) {
+      io.err(formatContentErrors(result.errors) + '\n');
+      return 1;
+    }
+    const { projects, components, translations, languages } = result.model;
+    io.out(
+      `${args.content}/ is valid: ${projects.length} projects, ${components.length} components, ` +
+        `${translations.length} translations, ${languages.length} languages.\n`,
+    );
+    return 0;
+  },
+});
+
+await runMain(command);

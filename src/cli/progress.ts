@@ -1,0 +1,22 @@
+/** A one-line progress display for terminals; silent elsewhere. */
+import type { CommandIO } from './command.ts';
+
+export function progressReporter(io: CommandIO, label: string): ((done: number, total: number) => void) | undefined {
+  if (!io.interactive) return undefined;
+  let lastShown = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - lastShown < 100) return;
+    lastShown = now;
+    const share = total > 0 ? Math.floor((100 * done) / total) : 100;
+    io.err(`\r${label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} files (${share}%)`);
+    if (done >= total) io.err('\n');
+  };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

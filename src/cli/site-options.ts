@@ -1,0 +1,40 @@
+/** The command-line flags that override site.yaml, shared by build and check. */
+import { UsageError } from '../errors.ts';
+import type { SiteOverrides } from '../content/validate.ts';
+import type { OptionDef } from './command.ts';
+
+export const SITE_OPTIONS = {
+  'base-url': { type: 'string', valueName: 'URL', description: 'base URL of the snapshot; the API is at URL/api/ (overrides site.yaml)' },
+  'web-url': { type: 'string', valueName: 'URL', description: 'base of web links (web_url, translate_url; overrides site.yaml)' },
+  'page-size': { type: 'string', valueName: 'N', description: 'items per list page, 1 to 1000 (overrides site.yaml; default 50)' },
+  pagination: { type: 'string', valueName: 'path|query', description: 'how next/previous links read (overrides site.yaml; default path)' },
+} as const satisfies Record<string, OptionDef>;
+
+export function siteOverrides(values: {
+  'base-url'?: string | undefined;
+  'web-url'?: string | undefined;
+  'page-size'?: string | undefined;
+  pagination?: string | undefined;
+}): SiteOverrides {
+  const url = (flag: string, value: string | undefined) => {
+    if (value !== undefined && !/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value)) {
+      throw new UsageError(`--${flag} expects an http(s) URL such as https://l10n.example.org (got "${value}")`);
+    }
+    return value;
+  };
+  const pageSizeText = values['page-size'];
+  const pageSize = pageSizeText === undefined ? undefined : Number(pageSizeText);
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
+    throw new UsageError(`--page-size expects an integer from 1 to 1000 (got "${pageSizeText}")`);
+  }
+  const pagination = values.pagination;
+  if (pagination !== undefined && pagination !== 'path' && pagination !== 'query') {
+    throw new UsageError(`--pagination expects "path" or "query" (got "${pagination}")`);
+  }
+  return {
+    baseUrl: url('base-url', values['base-url']),
+    webUrl: url('web-url', values['web-url']),
+    pageSize,
+    pagination,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * One content file: its kind from its place in the folder, parsed and checked
+ * against its schema. Pure (text in, values and errors out) so the build, the
+ * check command and the sidecar validate a file the same way.
+ */
+import type { z } from 'zod';
+import type { ContentError } from '../errors.ts';
+import { closest, describeValue } from './describe.ts';
+import { formatPath, locate, parseYaml, type FieldPath, type YamlSource } from './locate.ts';
+import { checkComponentCounters } from './rules.ts';
+import {
+  componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
+  type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
+} from './schema.ts';
+
+export type ContentFileKind = 'site' | 'language' | 'project' | 'component';
+
+/** Where a file sits in the content folder, decided from its relative path. */
+export type FilePlace =
+  | { kind: 'site' }
+  | { kind: 'language'; code: string }
+  | { kind: 'project'; project: string }
+  | { kind: 'component'; project: string; component: string };
+
+export type FileData = {
+  site: SiteFile;
+  language: LanguageFile;
+  project: ProjectFile;
+  component: ComponentFile;
+};
+
+export interface CheckedFile<K extends ContentFileKind = ContentFileKind> {
+  /** The path shown in messages: the content folder as the user gave it, joined with the relative path. */
+  file: string;
+  place: Extract<FilePlace, { kind: K }>;
+  data: FileData[K];
+}
+
+export type PlaceResult = { place: FilePlace } | { ignored: true } | { error: string };
+
+/** Classifies a path relative to the content folder (always with `/`). */
+export function placeOf(relativePath: string): PlaceResult {
+  const parts = relativePath.split('/');
+  const extension = /\.ya?ml$/.exec(relativePath)?.[0];
+  if (!extension) return { ignored: true };
+  if (extension === '.yml') return { error: 'expected the extension .yaml (got .yml)' };
+  const stem = (name: string) => name.slice(0, -'.yaml'.length);
+  if (parts.length === 1 && parts[0] === 'site.yaml') return { place: { kind: 'site' } };
+  if (parts.length === 2 && parts[0] === 'languages') return { place: { kind: 'language', code: stem(parts[1]!) } };
+  if (parts.length === 3 && parts[0] === 'projects' && parts[2] === 'project.yaml') {
+    return { place: { kind: 'project', project: parts[1]! } };
+  }
+  if (parts.length === 4 && parts[0] === 'projects' && parts[2] === 'components') {
+    return { place: { kind: 'component', project: parts[1]!, component: stem(parts[3]!) } };
+  }
+  return {
+    error:
+      'expected content files at site.yaml, languages/<code>.yaml, projects/<project>/project.yaml ' +
+      'or projects/<project>/components/<component>.yaml',
+  };
+}
+
+export type CheckResult<K extends ContentFileKind> =
+  | { ok: true; checked: CheckedFile<K> }
+  | { ok: false; errors: ContentError[] };
+
+/** Parses and checks one file's text against the schema of its kind. */
+export function checkFile<K extends ContentFileKind>(
+  file: string,
+  place: Extract<FilePlace, { kind: K }>,
+  text: string,
+): CheckResult<K> {
+  const source = parseYaml(text);
+  const syntaxErrors = source.document.errors.map((error): ContentError => {
+    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
+    return { file, line: position.line, column: position.col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
+  });
+  if (syntaxErrors.length > 0) return { ok: false, errors: syntaxErrors };
+  const value: unknown = source.document.toJS({ maxAliasCount: 100 });
+  const data = value === null && place.kind === 'site' ? {} : value;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(data)})` }] };
+  }
+  const result = SCHEMAS[place.kind].safeParse(data);
+  if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source, data, result.error.issues) };
+  const checked = { file, place, data: result.data } as CheckedFile<K>;
+  if (place.kind === 'component') {
+    const problems = checkComponentCounters(result.data as ComponentFile);
+    if (problems.length > 0) {
+      return { ok: false, errors: problems.map((p) => errorAt(file, source, p.path, p.message)) };
+    }
+  }
+  return { ok: true, checked };
+}
+
+/** Builds a ContentError for a field path of a parsed file. */
+export function errorAt(file: string, source: YamlSource, path: FieldPath, message: string, atKey = false): ContentError {
+  const { line, column } = locate(source, path, atKey);
+  return { file, line, column, path: formatPath(path), message };
+}
+
+// --- internal ---
+
+const SCHEMAS = {
+  site: siteSchema,
+  language: languageSchema,
+  project: projectSchema,
+  component: componentSchema,
+} as const satisfies Record<ContentFileKind, z.ZodType>;
+
+function schemaErrors(
+  file: string,
+  kind: ContentFileKind,
+  source: YamlSource,
+  data: object,
+  issues: readonly z.core.$ZodIssue[]): ContentError[] {
+  const errors: ContentError[] = [];
+  for (const issue of issues) {
+    const path = issue.path as (string | number)[];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const known = knownKeys(kind, path);
+        const guess = closest(key, known);
+        const hint = guess ? `did you mean "${guess}"?` : 'see the content format in the README';
+        errors.push(errorAt(file, source, [...path, key], `unknown field (${hint})`, true));
+      }
+      continue;
+    }
+    const found = valueAt(data, path);
+    const got = found === undefined ? 'missing' : `got ${describeValue(found)}`;
+    errors.push(errorAt(file, source, path, `${issue.message} (${got})`));
+  }
+  return errors;
+}
+
+/** The keys the strict object at `path` of a file of this kind accepts. */
+function knownKeys(kind: ContentFileKind, path: readonly (string | number)[]): string[] {
+  const schema =
+    path.length === 0 ? SCHEMAS[kind]
+    : kind === 'language' && path[0] === 'plural' ? pluralSchema
+    : kind === 'component' && path[0] === 'source' ? sourceCountersSchema
+    : kind === 'component' && path[0] === 'translations' ? translationSchema
+    : undefined;
+  return schema ? Object.keys(schema.shape) : [];
+}
+
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  let value: unknown = data;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}

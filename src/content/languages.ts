@@ -1,0 +1,129 @@
+/**
+ * Languages: content/languages/<code>.yaml files over the built-in catalog.
+ * A catalog code needs no file; a file may override any field of a catalog
+ * language, or define a new language (then `name` and `plural` are required).
+ */
+import type { Catalog } from '../languages/catalog.ts';
+import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../languages/plural.ts';
+import { derivedId } from '../model/ids.ts';
+import type { Language, Plural } from '../model/types.ts';
+import { quote } from './describe.ts';
+import type { CheckedFile } from './files.ts';
+import type { FieldPath } from './locate.ts';
+import { CODE_EXPECTATION, CODE_MAX_LENGTH, CODE_PATTERN } from './schema.ts';
+import type { Problem } from './validate.ts';
+
+/** Languages defined or overridden by content files, by code. */
+export function resolveLanguageFiles(
+  files: readonly CheckedFile<'language'>[],
+  catalog: Catalog,
+  problems: Problem[],
+): Map<string, Language> {
+  const definitions = new Map<string, Language>();
+  for (const checked of files) {
+    const language = resolveLanguageFile(checked, catalog, problems);
+    if (language) definitions.set(language.code, language);
+  }
+  return definitions;
+}
+
+export interface LanguageResolver {
+  /** The language of a code used in a component; reports unknown codes with a suggestion. */
+  resolve(code: string, file: string, path: FieldPath, problems: Problem[], atKey?: boolean): Language | null;
+  /** Every language resolved so far. */
+  used(): Iterable<Language>;
+}
+
+export function languageResolver(definitions: Map<string, Language>, catalog: Catalog): LanguageResolver {
+  const resolved = new Map<string, Language>(definitions);
+  return {
+    resolve(code, file, path, problems, atKey = false) {
+      const known = resolved.get(code);
+      if (known) return known;
+      const entry = catalog.get(code);
+      if (entry) {
+        const language = fromCatalog(entry);
+        resolved.set(code, language);
+        return language;
+      }
+      const target = catalog.aliasTarget(code);
+      const hint = target ? `; did you mean ${quote(target)}?` : '; define it in languages/<code>.yaml';
+      problems.push({ file, path, atKey, message: `expected a language code from the catalog or languages/ (got ${quote(code)}${hint})` });
+      return null;
+    },
+    used: () => resolved.values(),
+  };
+}
+
+// --- internal ---
+
+function fromCatalog(entry: NonNullable<ReturnType<Catalog['get']>>): Language {
+  return {
+    code: entry.code, name: entry.name, plural: { ...entry.plural }, aliases: entry.aliases,
+    direction: entry.direction, population: entry.population, inCatalog: true, file: null,
+  };
+}
+
+function resolveLanguageFile(checked: CheckedFile<'language'>, catalog: Catalog, problems: Problem[]): Language | null {
+  const code = checked.place.code;
+  const file = checked.file;
+  const d = checked.data;
+  if (!CODE_PATTERN.test(code) || code.length > CODE_MAX_LENGTH) {
+    problems.push({ file, path: [], message: `${CODE_EXPECTATION} as the file name (got ${quote(code)})` });
+    return null;
+  }
+  const entry = catalog.get(code);
+  const sameButCase = entry ? undefined : catalog.aliasTarget(code);
+  if (sameButCase && sameButCase.toLowerCase() === code.toLowerCase()) {
+    problems.push({ file, path: [], message: `expected the catalog's spelling ${quote(sameButCase)} as the file name (got ${quote(code)})` });
+    return null;
+  }
+  if (!entry) {
+    if (d.name === undefined) problems.push({ file, path: [], message: 'expected a name for a language that is not in the catalog (missing name)' });
+    if (d.plural === undefined) problems.push({ file, path: [], message: 'expected a plural for a language that is not in the catalog (missing plural)' });
+    if (d.name === undefined || d.plural === undefined) return null;
+  }
+  const plural = resolvePlural(code, d.plural, entry?.plural, catalog, file, problems);
+  if (!plural) return null;
+  return {
+    code,
+    name: d.name ?? entry!.name,
+    plural,
+    aliases: d.aliases ?? entry?.aliases ?? [],
+    direction: d.direction ?? entry?.direction ?? catalog.guessDirection(code),
+    population: d.population ?? entry?.population ?? 0,
+    inCatalog: entry !== undefined,
+    file,
+  };
+}
+
+function resolvePlural(
+  code: string,
+  given: CheckedFile<'language'>['data']['plural'],
+  catalogPlural: Plural | undefined,
+  catalog: Catalog,
+  file: string,
+  problems: Problem[],
+): Plural | null {
+  if (!given) return { ...catalogPlural! };
+  const parsed = parsePluralFormula(given.formula);
+  if (!parsed.ok) {
+    problems.push({ file, path: ['plural', 'formula'], message: `expected a gettext plural formula such as "n != 1" (got ${quote(given.formula)}: ${parsed.reason})` });
+    return null;
+  }
+  if (!formulaStaysWithin(parsed.evaluate, given.number)) {
+    problems.push({
+      file, path: ['plural', 'formula'],
+      message: `expected a formula that gives a form from 0 to ${given.number - 1} for every n (got ${quote(given.formula)} with number ${given.number})`,
+    });
+    return null;
+  }
+  const unchanged = catalogPlural && catalogPlural.formula === given.formula && catalogPlural.number === given.number;
+  return {
+    id: given.id ?? (unchanged ? catalogPlural.id : derivedId('plural', code)),
+    source: given.source ?? 0,
+    number: given.number,
+    formula: given.formula,
+    type: given.type ?? classifyPlural(given.formula, code, catalog.formulas),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Rules between the counters of one component file (DESIGN section 3): each
+ * counter within its total, timestamps well formed, an author only with a
+ * change. Pure: the checked file data in, problems with their field paths out.
+ */
+import { parseTimestamp } from '../model/timestamps.ts';
+import { describeValue } from './describe.ts';
+import type { ComponentFile, TranslationEntry } from './schema.ts';
+
+export interface CounterProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+export function checkComponentCounters(component: ComponentFile): CounterProblem[] {
+  const problems: CounterProblem[] = [];
+  const source = component.source ?? {};
+  for (const [code, entry] of Object.entries(component.translations ?? {})) {
+    const totals = {
+      total: entry?.total ?? source.total ?? 0,
+      total_words: entry?.total_words ?? source.total_words ?? 0,
+      total_chars: entry?.total_chars ?? source.total_chars ?? 0,
+    };
+    for (const problem of checkEntry(entry ?? {}, totals)) {
+      problems.push({ path: ['translations', code, ...problem.path], message: problem.message });
+    }
+  }
+  return problems;
+}
+
+// --- internal ---
+
+interface Totals {
+  total: number;
+  total_words: number;
+  total_chars: number;
+}
+
+type Limit = [field: keyof TranslationEntry, limitName: string, limit: (e: Required<Counts>, t: Totals) => number];
+
+type Counts = Pick<TranslationEntry,
+  'translated' | 'translated_words' | 'translated_chars' | 'fuzzy' | 'fuzzy_words' | 'failing_checks' |
+  'failing_checks_words' | 'approved' | 'readonly' | 'have_suggestion' | 'have_comment'>;
+
+/** Each counter and the bound it must stay within. */
+const LIMITS: Limit[] = [
+  ['translated', 'total', (_, t) => t.total],
+  ['fuzzy', 'total', (_, t) => t.total],
+  ['failing_checks', 'total', (_, t) => t.total],
+  ['have_suggestion', 'total', (_, t) => t.total],
+  ['have_comment', 'total', (_, t) => t.total],
+  ['approved', 'translated', (e) => e.translated],
+  ['readonly', 'translated', (e) => e.translated],
+  ['translated_words', 'total_words', (_, t) => t.total_words],
+  ['fuzzy_words', 'total_words', (_, t) => t.total_words],
+  ['failing_checks_words', 'total_words', (_, t) => t.total_words],
+  ['translated_chars', 'total_chars', (_, t) => t.total_chars],
+];
+
+function checkEntry(entry: TranslationEntry, totals: Totals): CounterProblem[] {
+  const problems: CounterProblem[] = [];
+  const counts: Required<Counts> = {
+    translated: entry.translated ?? 0, translated_words: entry.translated_words ?? 0,
+    translated_chars: entry.translated_chars ?? 0, fuzzy: entry.fuzzy ?? 0, fuzzy_words: entry.fuzzy_words ?? 0,
+    failing_checks: entry.failing_checks ?? 0, failing_checks_words: entry.failing_checks_words ?? 0,
+    approved: entry.approved ?? 0, readonly: entry.readonly ?? 0,
+    have_suggestion: entry.have_suggestion ?? 0, have_comment: entry.have_comment ?? 0,
+  };
+  for (const [field, limitName, limitOf] of LIMITS) {
+    const value = counts[field as keyof Counts];
+    const limit = limitOf(counts, totals);
+    if (value > limit) {
+      problems.push({ path: [field], message: `expected ${field} <= ${limitName} (${limit}) (got ${value})` });
+    }
+  }
+  if (counts.translated + counts.fuzzy > totals.total) {
+    problems.push({
+      path: ['fuzzy'],
+      message: `expected translated + fuzzy <= total (${totals.total}) (got ${counts.translated} + ${counts.fuzzy})`,
+    });
+  }
+  if (counts.translated_words + counts.fuzzy_words > totals.total_words) {
+    problems.push({
+      path: ['fuzzy_words'],
+      message:
+        `expected translated_words + fuzzy_words <= total_words (${totals.total_words}) ` +
+        `(got ${counts.translated_words} + ${counts.fuzzy_words})`,
+    });
+  }
+  problems.push(...checkChange(entry));
+  return problems;
+}
+
+function checkChange(entry: TranslationEntry): CounterProblem[] {
+  const problems: CounterProblem[] = [];
+  const hasChange = entry.last_change !== undefined && entry.last_change !== null;
+  if (hasChange) {
+    const parsed = parseTimestamp(entry.last_change!);
+    if (!parsed.ok) problems.push({ path: ['last_change'], message: `expected ${parsed.reason} (got ${describeValue(entry.last_change)})` });
+  }
+  if (!hasChange && entry.last_author !== undefined && entry.last_author !== null) {
+    problems.push({
+      path: ['last_author'],
+      message: `expected last_change to be set when last_author is (got last_author ${describeValue(entry.last_author)} and no last_change)`,
+    });
+  }
+  if (!hasChange && (entry.recent_changes ?? 0) > 0) {
+    problems.push({
+      path: ['recent_changes'],
+      message: `expected 0 when there is no last_change (got ${entry.recent_changes})`,
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,257 @@
+/**
+ * The content format, as zod schemas: the single definition of what each YAML
+ * file may hold. Types come from these schemas. Objects are strict (an unknown
+ * key is an error, so a typo is never silently dropped), and every check
+ * carries the "expected ..." half of its error message; the loader adds what
+ * was found.
+ */
+import { z } from 'zod';
+
+// --- building blocks ---
+
+const count = z
+  .number({ error: 'expected a non-negative integer' })
+  .refine((value) => Number.isSafeInteger(value) && value >= 0, { error: 'expected a non-negative integer' });
+const positiveId = z
+  .number({ error: 'expected a positive integer id' })
+  .refine((value) => Number.isSafeInteger(value) && value > 0, { error: 'expected a positive integer id' });
+const text = z.string({ error: 'expected text' });
+const flag = z.boolean({ error: 'expected true or false' });
+const name = (max: number) =>
+  z.string({ error: 'expected text' })
+    .min(1, { error: 'expected a non-empty name' })
+    .max(max, { error: `expected a name of at most ${max} characters` });
+const optionalText = text.optional();
+
+/** Project and component slugs: `^[-a-zA-Z0-9_]+$`, as Weblate's slug validator. */
+export const SLUG_PATTERN = /^[-a-zA-Z0-9_]+$/;
+export const SLUG_MAX_LENGTH = 100;
+export const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"';
+/**
+ * Language codes: letters, digits, `_`, `-` and `@` (as in `ca@valencia`),
+ * starting with a letter or digit. A dot is refused so that a code never looks
+ * like a file name on a static host.
+ */
+export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_@-]*$/;
+export const CODE_MAX_LENGTH = 50;
+export const CODE_EXPECTATION = 'expected a language code of letters, digits, "_", "-" and "@"';
+
+const code = z
+  .string({ error: 'expected a language code' })
+  .regex(CODE_PATTERN, { error: CODE_EXPECTATION })
+  .max(CODE_MAX_LENGTH, { error: `expected a language code of at most ${CODE_MAX_LENGTH} characters` });
+const slug = z.string({ error: 'expected a project slug' }).regex(SLUG_PATTERN, { error: SLUG_EXPECTATION });
+const httpUrl = z
+  .string({ error: 'expected an http(s) URL' })
+  .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { error: 'expected an http(s) URL without query or fragment, such as https://l10n.example.org' });
+
+// --- site.yaml ---
+
+export const siteSchema = z.strictObject({
+  base_url: httpUrl.optional(),
+  web_url: httpUrl.optional(),
+  page_size: z
+    .number({ error: 'expected an integer from 1 to 1000' })
+    .refine((value) => Number.isInteger(value) && value >= 1 && value <= 1000, {
+      error: 'expected an integer from 1 to 1000',
+    })
+    .optional(),
+  pagination: z.enum(['path', 'query'], { error: 'expected "path" or "query"' }).optional(),
+});
+export type SiteFile = z.output<typeof siteSchema>;
+
+// --- languages/<code>.yaml ---
+
+export const pluralSchema = z.strictObject({
+  id: positiveId.optional(),
+  source: z
+    .number({ error: 'expected a plural source from 0 to 6' })
+    .refine((value) => Number.isInteger(value) && value >= 0 && value <= 6, { error: 'expected a plural source from 0 to 6' })
+    .optional(),
+  number: z
+    .number({ error: 'expected the number of plural forms, from 1 to 10' })
+    .refine((value) => Number.isInteger(value) && value >= 1 && value <= 10, {
+      error: 'expected the number of plural forms, from 1 to 10',
+    }),
+  formula: z.string({ error: 'expected a gettext plural formula such as "n != 1"' }).min(1, {
+    error: 'expected a gettext plural formula such as "n != 1"',
+  }),
+  type: z
+    .number({ error: 'expected a plural type (0 to 23, or 666)' })
+    .refine((value) => Number.isInteger(value) && ((value >= 0 && value <= 23) || value === 666), {
+      error: 'expected a plural type (0 to 23, or 666)',
+    })
+    .optional(),
+});
+
+export const languageSchema = z.strictObject({
+  name: name(100).optional(),
+  direction: z.enum(['ltr', 'rtl'], { error: 'expected "ltr" or "rtl"' }).optional(),
+  population: count.optional(),
+  aliases: z.array(z.string({ error: 'expected an alias code' }), { error: 'expected a list of alias codes' }).optional(),
+  plural: pluralSchema.optional(),
+});
+export type LanguageFile = z.output<typeof languageSchema>;
+
+// --- projects/<project>/project.yaml ---
+
+export const projectSchema = z.strictObject({
+  name: name(60),
+  id: positiveId.optional(),
+  web: text.optional(),
+  translation_review: flag.optional(),
+  source_review: flag.optional(),
+  set_language_team: flag.optional(),
+  instructions: optionalText,
+  enable_hooks: flag.optional(),
+  language_aliases: optionalText,
+});
+export type ProjectFile = z.output<typeof projectSchema>;
+
+// --- projects/<project>/components/<component>.yaml ---
+
+export const translationSchema = z.strictObject({
+  id: positiveId.optional(),
+  filename: optionalText,
+  language_code: text.min(1, { error: 'expected a non-empty language code' }).optional(),
+  revision: optionalText,
+  total: count.optional(),
+  total_words: count.optional(),
+  total_chars: count.optional(),
+  translated: count.optional(),
+  translated_words: count.optional(),
+  translated_chars: count.optional(),
+  fuzzy: count.optional(),
+  fuzzy_words: count.optional(),
+  failing_checks: count.optional(),
+  failing_checks_words: count.optional(),
+  approved: count.optional(),
+  readonly: count.optional(),
+  have_suggestion: count.optional(),
+  have_comment: count.optional(),
+  recent_changes: count.optional(),
+  last_change: z.string({ error: 'expected an ISO 8601 timestamp or null' }).nullable().optional(),
+  last_author: z.string({ error: 'expected a name or null' }).nullable().optional(),
+});
+export type TranslationEntry = z.output<typeof translationSchema>;
+
+export const sourceCountersSchema = z.strictObject({
+  total: count.optional(),
+  total_words: count.optional(),
+  total_chars: count.optional(),
+});
+
+/**
+ * Every field of Weblate 4.x's Component object that content may set, with
+ * the value Weblate gives it when omitted. `null` marks a required field.
+ */
+export const COMPONENT_FIELD_DEFAULTS = {
+  vcs: 'git',
+  repo: null,
+  git_export: '',
+  branch: '',
+  push_branch: '',
+  filemask: null,
+  template: '',
+  edit_template: true,
+  intermediate: '',
+  new_base: '',
+  file_format: null,
+  license: '',
+  agreement: '',
+  new_lang: 'add',
+  language_code_style: '',
+  push: '',
+  check_flags: '',
+  priority: 100,
+  enforced_checks: [] as string[],
+  restricted: false,
+  repoweb: '',
+  report_source_bugs: '',
+  merge_style: 'rebase',
+  commit_message:
+    'Translated using Weblate ({{ language_name }})\n\n' +
+    'Currently translated at {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\n\n' +
+    'Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}',
+  add_message: 'Added translation using Weblate ({{ language_name }})\n\n',
+  delete_message: 'Deleted translation using Weblate ({{ language_name }})\n\n',
+  merge_message: "Merge branch '{{ component_remote_branch }}' into Weblate.\n\n",
+  addon_message:
+    'Update translation files\n\nUpdated by "{{ addon_name }}" add-on in Weblate.\n\n' +
+    'Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}',
+  pull_message:
+    'Translations update from {{ site_title }}\n\n' +
+    'Translations update from [{{ site_title }}]({{ site_url }}) for [{{ project_name }}/{{ component_name }}]({{url}}).\n\n' +
+    '{% if component_linked_childs %}\nIt also includes following components:\n' +
+    '{% for linked in component_linked_childs %}\n* [{{ linked.project_name }}/{{ linked.name }}]({{ linked.url }})\n' +
+    '{% endfor %}\n{% endif %}\n\nCurrent translation status:\n\n![Weblate translation status]({{widget_url}})\n',
+  allow_translation_propagation: true,
+  manage_units: false,
+  enable_suggestions: true,
+  suggestion_voting: false,
+  suggestion_autoaccept: 0,
+  push_on_commit: true,
+  commit_pending_age: 24,
+  auto_lock_error: true,
+  language_regex: '^[^.]+$',
+  variant_regex: '',
+  is_glossary: false,
+  glossary_color: 'silver',
+} as const;
+
+export const componentSchema = z.strictObject({
+  name: name(100),
+  id: positiveId.optional(),
+  source_language: code,
+  vcs: z.string({ error: 'expected a version control system such as "git"' }).regex(/^[a-z0-9_-]+$/, {
+    error: 'expected a version control system such as "git"',
+  }).optional(),
+  repo: text,
+  git_export: optionalText,
+  branch: optionalText,
+  push_branch: optionalText,
+  filemask: text,
+  template: optionalText,
+  edit_template: flag.optional(),
+  intermediate: optionalText,
+  new_base: optionalText,
+  file_format: text.min(1, { error: 'expected a file format such as "po"' }),
+  license: optionalText,
+  license_url: z.string({ error: 'expected a URL or null' }).nullable().optional(),
+  agreement: optionalText,
+  new_lang: z.enum(['contact', 'url', 'add', 'none'], { error: 'expected "contact", "url", "add" or "none"' }).optional(),
+  language_code_style: optionalText,
+  push: optionalText,
+  check_flags: optionalText,
+  priority: z.number({ error: 'expected an integer priority' }).int({ error: 'expected an integer priority' }).optional(),
+  enforced_checks: z.array(z.string({ error: 'expected a check name' }), { error: 'expected a list of check names' }).optional(),
+  restricted: flag.optional(),
+  repoweb: optionalText,
+  report_source_bugs: optionalText,
+  merge_style: z.enum(['merge', 'rebase', 'merge_noff'], { error: 'expected "merge", "rebase" or "merge_noff"' }).optional(),
+  commit_message: optionalText,
+  add_message: optionalText,
+  delete_message: optionalText,
+  merge_message: optionalText,
+  addon_message: optionalText,
+  pull_message: optionalText,
+  allow_translation_propagation: flag.optional(),
+  manage_units: flag.optional(),
+  enable_suggestions: flag.optional(),
+  suggestion_voting: flag.optional(),
+  suggestion_autoaccept: count.optional(),
+  push_on_commit: flag.optional(),
+  commit_pending_age: count.optional(),
+  auto_lock_error: flag.optional(),
+  language_regex: optionalText,
+  variant_regex: optionalText,
+  is_glossary: flag.optional(),
+  glossary_color: optionalText,
+  locked: flag.optional(),
+  links: z.array(slug, { error: 'expected a list of project slugs' }).optional(),
+  source: sourceCountersSchema.optional(),
+  translations: z
+    .record(z.string(), translationSchema.nullable(), { error: 'expected a map from language code to counters' })
+    .optional(),
+});
+export type ComponentFile = z.output<typeof componentSchema>;

@@ -1,0 +1,416 @@
+/**
+ * Cross-file validation: turns the checked files into the model (model/types.ts)
+ * or into every error found, each pinned to a file, line and column. Rules
+ * here need more than one file: slugs and codes, references to languages and
+ * projects, repository links, ids.
+ */
+import type { ContentError } from '../errors.ts';
+import { compareStrings } from '../errors.ts';
+import type { Catalog } from '../languages/catalog.ts';
+import { derivedId, type IdKind } from '../model/ids.ts';
+import { emptyCounters, type Counters } from '../model/statistics.ts';
+import { parseTimestamp, type Timestamp } from '../model/timestamps.ts';
+import type { Component, ComponentSettings, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import { describeValue, quote } from './describe.ts';
+import { resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
+import type { LoadedContent } from './load.ts';
+import { formatPath, locate, parseYaml, type FieldPath } from './locate.ts';
+import type { CheckedFile } from './files.ts';
+import {
+  COMPONENT_FIELD_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN, type TranslationEntry,
+} from './schema.ts';
+
+/** Settings given on the command line; they win over site.yaml. */
+export interface SiteOverrides {
+  baseUrl?: string | undefined;
+  webUrl?: string | undefined;
+  pageSize?: number | undefined;
+  pagination?: 'path' | 'query' | undefined;
+}
+
+export type ValidateResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
+
+/** A problem found by a cross-file rule, before it is pinned to a line. */
+export interface Problem {
+  file: string;
+  path: FieldPath;
+  message: string;
+  /** Point at the key of the last path segment rather than its value. */
+  atKey?: boolean;
+}
+
+/**
+ * Builds the model from checked files. `readText` gives a file's text again
+ * when an error must be pinned to a line (errors are rare; texts are not kept).
+ */
+export function validateContent(
+  content: LoadedContent,
+  overrides: SiteOverrides,
+  catalog: Catalog,
+  readText: (file: string) => string,
+  contentDir: string,
+): ValidateResult {
+  const problems: Problem[] = [];
+  const site = resolveSite(content.site, overrides, problems, contentDir);
+  const definitions = resolveLanguageFiles(content.languages, catalog, problems);
+  const languages = languageResolver(definitions, catalog);
+  const projects = resolveProjects(content, problems, contentDir);
+  const components = resolveComponents(content.components, projects, languages, problems);
+  linkRepositories(components, problems);
+  assignIds(projects, components, problems);
+  checkPluralIds([...definitions.values(), ...languages.used()], problems);
+  if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
+  return { ok: true, model: assembleModel(site, projects, components, languages, definitions) };
+}
+
+/** Turns problems into errors with line and column, reading each file once. */
+export function pinProblems(problems: readonly Problem[], readText: (file: string) => string): ContentError[] {
+  const sources = new Map<string, ReturnType<typeof parseYaml> | null>();
+  return problems.map((problem) => {
+    if (!sources.has(problem.file)) {
+      let source: ReturnType<typeof parseYaml> | null = null;
+      try {
+        source = parseYaml(readText(problem.file));
+      } catch {
+        source = null; // the file is gone or unreadable: point at its start
+      }
+      sources.set(problem.file, source);
+    }
+    const source = sources.get(problem.file);
+    const { line, column } = source ? locate(source, problem.path, problem.atKey) : { line: 1, column: 1 };
+    return { file: problem.file, line, column, path: formatPath(problem.path), message: problem.message };
+  });
+}
+
+// --- internal ---
+
+interface ProjectDraft {
+  project: Project;
+  checked: CheckedFile<'project'>;
+}
+
+interface ComponentDraft {
+  component: Component;
+  checked: CheckedFile<'component'>;
+  /** Translations with where they came from (null for the derived source translation). */
+  translations: { translation: Translation; key: string | null; explicitId: number | undefined }[];
+}
+
+function resolveSite(
+  file: CheckedFile<'site'> | null,
+  overrides: SiteOverrides,
+  problems: Problem[],
+  contentDir: string,
+): Site | null {
+  const data = file?.data ?? {};
+  const baseUrl = overrides.baseUrl ?? data.base_url;
+  if (!baseUrl) {
+    problems.push({
+      file: file?.file ?? joinPath(contentDir, 'site.yaml'),
+      path: ['base_url'],
+      message: 'expected the base URL of the snapshot, in site.yaml or with --base-url (missing)',
+    });
+    return null;
+  }
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  return {
+    baseUrl: trim(baseUrl),
+    webUrl: trim(overrides.webUrl ?? data.web_url ?? baseUrl),
+    pageSize: overrides.pageSize ?? data.page_size ?? 50,
+    pagination: overrides.pagination ?? data.pagination ?? 'path',
+  };
+}
+
+function resolveProjects(content: LoadedContent, problems: Problem[], contentDir: string): Map<string, ProjectDraft> {
+  const drafts = new Map<string, ProjectDraft>();
+  for (const checked of content.projects) {
+    const slug = checked.place.project;
+    if (!checkSlug(slug, checked.file, 'project', problems)) continue;
+    const d = checked.data;
+    const project: Project = {
+      slug, id: d.id ?? 0, name: d.name, web: d.web ?? '',
+      translation_review: d.translation_review ?? false, source_review: d.source_review ?? false,
+      set_language_team: d.set_language_team ?? true, instructions: d.instructions ?? '',
+      enable_hooks: d.enable_hooks ?? true, language_aliases: d.language_aliases ?? '',
+      components: [], file: checked.file,
+    };
+    drafts.set(slug, { project, checked });
+  }
+  for (const folder of content.projectFolders) {
+    if (!drafts.has(folder) && !content.projects.some((p) => p.place.project === folder)) {
+      problems.push({
+        file: joinPath(contentDir, `projects/${folder}/project.yaml`),
+        path: [],
+        message: 'expected a project.yaml in every project folder (missing)',
+      });
+    }
+  }
+  checkCaseCollisions([...drafts.values()].map((d) => ({ key: d.project.slug, file: d.project.file })), 'project slug', problems);
+  return drafts;
+}
+
+function resolveComponents(
+  files: readonly CheckedFile<'component'>[],
+  projects: Map<string, ProjectDraft>,
+  languages: LanguageResolver,
+  problems: Problem[],
+): ComponentDraft[] {
+  const drafts: ComponentDraft[] = [];
+  for (const checked of files) {
+    const projectDraft = projects.get(checked.place.project);
+    if (!projectDraft) continue; // reported as a folder without project.yaml
+    if (!checkSlug(checked.place.component, checked.file, 'component', problems)) continue;
+    const draft = resolveComponent(checked, projectDraft.project, projects, languages, problems);
+    if (draft) drafts.push(draft);
+  }
+  for (const { project } of projects.values()) {
+    const own = drafts.filter((d) => d.component.project === project);
+    checkCaseCollisions(own.map((d) => ({ key: d.component.slug, file: d.component.file })), 'component slug', problems);
+  }
+  return drafts;
+}
+
+function resolveComponent(
+  checked: CheckedFile<'component'>,
+  project: Project,
+  projects: Map<string, ProjectDraft>,
+  languages: LanguageResolver,
+  problems: Problem[],
+): ComponentDraft | null {
+  const d = checked.data;
+  const file = checked.file;
+  const sourceLanguage = languages.resolve(d.source_language, file, ['source_language'], problems);
+  if (!d.filemask.includes('*')) {
+    problems.push({ file, path: ['filemask'], message: `expected a file mask with * standing for the language code (got ${quote(d.filemask)})` });
+  }
+  const links: Project[] = [];
+  (d.links ?? []).forEach((slug, index) => {
+    const target = projects.get(slug)?.project;
+    if (!target) problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
+    else if (target === project) problems.push({ file, path: ['links', index], message: `expected another project than the component's own (got ${quote(slug)})` });
+    else if (links.includes(target)) problems.push({ file, path: ['links', index], message: `expected each project once (got ${quote(slug)} twice)` });
+    else links.push(target);
+  });
+  if (!sourceLanguage) return null;
+  const component: Component = {
+    slug: checked.place.component, id: d.id ?? 0, name: d.name, project, sourceLanguage,
+    settings: componentSettings(d), licenseUrl: licenseUrl(d.license ?? '', d.license_url),
+    linkedComponent: null, locked: d.locked ?? false, links, translations: [], file,
+  };
+  const draft: ComponentDraft = { component, checked, translations: [] };
+  const entries = d.translations ?? {};
+  for (const [code, entry] of Object.entries(entries)) {
+    const language = languages.resolve(code, file, ['translations', code], problems, true);
+    if (!language) continue;
+    const isSource = language === sourceLanguage;
+    const translation = makeTranslation(component, language, entry ?? {}, d.source ?? {}, isSource);
+    draft.translations.push({ translation, key: code, explicitId: entry?.id });
+  }
+  if (!(sourceLanguage.code in entries)) {
+    draft.translations.push({ translation: derivedSourceTranslation(component, d.source ?? {}), key: null, explicitId: undefined });
+  }
+  return draft;
+}
+
+function componentSettings(d: CheckedFile<'component'>['data']): ComponentSettings {
+  const settings = { ...COMPONENT_FIELD_DEFAULTS } as unknown as ComponentSettings;
+  const values = d as unknown as Record<string, unknown>;
+  for (const key of Object.keys(COMPONENT_FIELD_DEFAULTS) as (keyof ComponentSettings)[]) {
+    if (values[key] !== undefined) (settings as Record<string, unknown>)[key] = values[key];
+  }
+  // A glossary is created with string management on and adding languages off.
+  if (settings.is_glossary) {
+    if (d.manage_units === undefined) settings.manage_units = true;
+    if (d.new_lang === undefined) settings.new_lang = 'none';
+  }
+  return settings;
+}
+
+/** Weblate shows the SPDX page of a known license id, and null otherwise. */
+function licenseUrl(license: string, explicit: string | null | undefined): string | null {
+  if (explicit !== undefined) return explicit;
+  return /^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license) ? `https://spdx.org/licenses/${license}.html` : null;
+}
+
+type SourceCounters = { total?: number | undefined; total_words?: number | undefined; total_chars?: number | undefined };
+
+function makeTranslation(
+  component: Component,
+  language: Language,
+  entry: TranslationEntry,
+  source: SourceCounters,
+  isSource: boolean,
+): Translation {
+  const languageCode = entry.language_code ?? language.code;
+  const filename = entry.filename ?? (isSource ? component.settings.template : component.settings.filemask.replace('*', languageCode));
+  const counters: Counters = {
+    ...emptyCounters(),
+    total: entry.total ?? source.total ?? 0,
+    total_words: entry.total_words ?? source.total_words ?? 0,
+    total_chars: entry.total_chars ?? source.total_chars ?? 0,
+    translated: entry.translated ?? 0, translated_words: entry.translated_words ?? 0,
+    translated_chars: entry.translated_chars ?? 0, fuzzy: entry.fuzzy ?? 0, fuzzy_words: entry.fuzzy_words ?? 0,
+    failing_checks: entry.failing_checks ?? 0, failing_checks_words: entry.failing_checks_words ?? 0,
+    approved: entry.approved ?? 0, readonly: entry.readonly ?? 0, have_suggestion: entry.have_suggestion ?? 0,
+    have_comment: entry.have_comment ?? 0, recent_changes: entry.recent_changes ?? 0,
+    last_change: entry.last_change ? timestampOf(entry.last_change) : null,
+  };
+  return {
+    id: 0, component, language, languageCode, filename, revision: entry.revision ?? '',
+    isSource, isTemplate: filename === component.settings.template, counters, lastAuthor: entry.last_author ?? null,
+  };
+}
+
+/**
+ * The source-language translation Weblate keeps for every component. Its
+ * strings are the source strings, all translated; they are read-only unless
+ * the component has a monolingual template that may be edited (spec section 4).
+ */
+function derivedSourceTranslation(component: Component, source: SourceCounters): Translation {
+  const editable = component.settings.template !== '' && component.settings.edit_template;
+  const translation = makeTranslation(component, component.sourceLanguage, {}, source, true);
+  const c = translation.counters;
+  c.translated = c.total;
+  c.translated_words = c.total_words;
+  c.translated_chars = c.total_chars;
+  c.readonly = editable ? 0 : c.total;
+  return translation;
+}
+
+/** Resolves `repo: weblate://project/component` links (LinkedField shows the linked repository). */
+function linkRepositories(drafts: ComponentDraft[], problems: Problem[]): void {
+  const byPath = new Map(drafts.map((d) => [`${d.component.project.slug}/${d.component.slug}`, d.component]));
+  for (const { component, checked } of drafts) {
+    const match = /^weblate:\/\/(.*)$/.exec(component.settings.repo);
+    if (!match) continue;
+    const target = byPath.get(match[1]!);
+    const problem = (message: string) => problems.push({ file: checked.file, path: ['repo'], message });
+    if (!target) problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
+    else if (target === component) problem(`expected a link to another component (got a link to itself)`);
+    else if (/^weblate:\/\//.test(target.settings.repo)) problem(`expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`);
+    else component.linkedComponent = target;
+  }
+}
+
+interface IdClaim {
+  id: number;
+  file: string;
+  path: FieldPath;
+  label: string;
+  apply: (id: number) => void;
+}
+
+/** Gives every project, component and translation its id, and reports two objects that would share one. */
+function assignIds(projects: Map<string, ProjectDraft>, components: ComponentDraft[], problems: Problem[]): void {
+  const claims: Record<IdKind, IdClaim[]> = { project: [], component: [], translation: [], plural: [] };
+  for (const { project, checked } of projects.values()) {
+    claims.project.push(claim('project', checked.data.id, project.slug, project.file, ['id'], `project ${quote(project.slug)}`, (id) => (project.id = id)));
+  }
+  for (const draft of components) {
+    const c = draft.component;
+    const key = `${c.project.slug}/${c.slug}`;
+    claims.component.push(claim('component', draft.checked.data.id, key, c.file, ['id'], `component ${quote(key)}`, (id) => (c.id = id)));
+    for (const { translation, key: entryKey, explicitId } of draft.translations) {
+      const tKey = `${key}/${translation.language.code}`;
+      const path = entryKey === null ? [] : ['translations', entryKey, 'id'];
+      claims.translation.push(claim('translation', explicitId, tKey, c.file, path, `translation ${quote(tKey)}`, (id) => (translation.id = id)));
+    }
+  }
+  for (const kind of ['project', 'component', 'translation'] as const) reportDuplicateIds(claims[kind], kind, problems);
+}
+
+function claim(kind: IdKind, explicit: number | undefined, key: string, file: string, path: FieldPath, label: string, apply: (id: number) => void): IdClaim {
+  const id = explicit ?? derivedId(kind, key);
+  apply(id);
+  return { id, file, path, label, apply };
+}
+
+function reportDuplicateIds(claims: IdClaim[], kind: IdKind, problems: Problem[]): void {
+  const seen = new Map<number, IdClaim>();
+  for (const current of claims) {
+    const first = seen.get(current.id);
+    if (!first) {
+      seen.set(current.id, current);
+      continue;
+    }
+    const message = (other: IdClaim) =>
+      `expected a ${kind} id used once (got ${current.id}, also the id of ${other.label} in ${other.file}; set an explicit id on one of them)`;
+    problems.push({ file: current.file, path: current.path, message: message(first) });
+    problems.push({ file: first.file, path: first.path, message: message(current) });
+  }
+}
+
+function checkPluralIds(languages: Iterable<Language>, problems: Problem[]): void {
+  const seen = new Map<number, Language>();
+  for (const language of languages) {
+    const other = seen.get(language.plural.id);
+    if (other && other !== language) {
+      problems.push({
+        file: language.file ?? other.file ?? '',
+        path: ['plural', 'id'],
+        message: `expected a plural id used once (got ${language.plural.id}, also the plural of ${quote(other.code)})`,
+      });
+    } else {
+      seen.set(language.plural.id, language);
+    }
+  }
+}
+
+function assembleModel(
+  site: Site,
+  projectDrafts: Map<string, ProjectDraft>,
+  componentDrafts: ComponentDraft[],
+  languages: LanguageResolver,
+  definitions: Map<string, Language>,
+): Model {
+  const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
+  const projects = [...projectDrafts.values()].map((d) => d.project).sort(byId);
+  const components = componentDrafts.map((d) => d.component).sort(byId);
+  for (const draft of componentDrafts) {
+    draft.component.translations = draft.translations.map((t) => t.translation).sort(byId);
+    draft.component.links.sort(byId);
+  }
+  for (const component of components) component.project.components.push(component);
+  const translations = components.flatMap((c) => c.translations).sort(byId);
+  const published = new Map<string, Language>(definitions);
+  for (const translation of translations) published.set(translation.language.code, translation.language);
+  void languages;
+  return {
+    site,
+    languages: [...published.values()].sort((a, b) => compareStrings(a.code, b.code)),
+    projects,
+    components,
+    translations,
+  };
+}
+
+function checkSlug(slug: string, file: string, what: string, problems: Problem[]): boolean {
+  if (SLUG_PATTERN.test(slug) && slug.length <= SLUG_MAX_LENGTH) return true;
+  const expectation = slug.length > SLUG_MAX_LENGTH ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters` : SLUG_EXPECTATION;
+  problems.push({ file, path: [], message: `${expectation} as the ${what} ${what === 'project' ? 'folder' : 'file'} name (got ${quote(slug)})` });
+  return false;
+}
+
+/** Two slugs that differ only in letter case would share a folder on some file systems and a URL in Weblate. */
+function checkCaseCollisions(items: { key: string; file: string }[], what: string, problems: Problem[]): void {
+  const seen = new Map<string, { key: string; file: string }>();
+  for (const item of items) {
+    const folded = item.key.toLowerCase();
+    const other = seen.get(folded);
+    if (other) {
+      problems.push({ file: item.file, path: [], message: `expected a ${what} that differs from ${quote(other.key)} (${other.file}) by more than letter case (got ${quote(item.key)})` });
+    } else {
+      seen.set(folded, item);
+    }
+  }
+}
+
+function timestampOf(text: string): Timestamp {
+  const parsed = parseTimestamp(text);
+  if (!parsed.ok) throw new Error(`Internal error: timestamp ${describeValue(text)} passed the file checks but does not parse`);
+  return parsed.value;
+}
+
+function joinPath(dir: string, relative: string): string {
+  return dir.endsWith('/') ? dir + relative : `${dir}/${relative}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * Errors. A user's mistake is a value (ContentError, UsageError), collected and
+ * printed without a stack; a bug is a thrown Error whose message starts with
+ * "Internal error:".
+ */
+
+/** One problem in the content, pinned to a place in a file. */
+export interface ContentError {
+  /** Path of the file, as given to the loader (relative to the working directory when possible). */
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted path of the field inside the file, e.g. `translations.cs.fuzzy`; `` for the file itself. */
+  path: string;
+  /** What was expected and what was found: `expected a non-negative integer (got -1)`. */
+  message: string;
+}
+
+/** A bad command line: unknown flag, missing value. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Throws an internal error: an invariant the code relies on did not hold. */
+export function internalError(message: string): never {
+  throw new Error(`Internal error: ${message}`);
+}
+
+export function formatContentError(error: ContentError): string {
+  const place = `${error.file}:${error.line}:${error.column}`;
+  return error.path ? `${place}  ${error.path}  ${error.message}` : `${place}  ${error.message}`;
+}
+
+/** Sorts by file, then line, then column, then field path: the order they are printed in. */
+export function sortContentErrors(errors: readonly ContentError[]): ContentError[] {
+  return [...errors].sort(
+    (a, b) =>
+      compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.path, b.path),
+  );
+}
+
+export function formatContentErrors(errors: readonly ContentError[]): string {
+  const lines = sortContentErrors(errors).map(formatContentError);
+  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
+  return `${lines.join('\n')}\n${count} in the content; nothing was written.`;
+}
+
+/** Code-point order: the same on every machine, whatever its locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

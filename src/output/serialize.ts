@@ -1,0 +1,118 @@
+/**
+ * The one serializer: every byte of every JSON body goes through here.
+ *
+ * It writes what Weblate's JSON renderer (Django REST framework) writes:
+ * compact separators, UTF-8 without escaping non-ASCII text except U+2028 and
+ * U+2029, keys in insertion order, and floats the way Python prints them
+ * (`100.0`, `0.0`, `14.2`). Plain JavaScript numbers must be integers; a float
+ * is written by wrapping it in `JsonFloat`.
+ */
+import { internalError } from '../errors.ts';
+
+/** A float, printed as Python prints a float: always with a decimal point. */
+export class JsonFloat {
+  constructor(readonly value: number) {
+    if (!Number.isFinite(value)) internalError(`a JSON float must be finite (got ${value})`);
+  }
+}
+
+/** Text that is already serialized JSON, spliced in as is (used to reuse nested objects). */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonFloat
+  | RawJson
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/** Serializes one value to compact JSON text. */
+export function serialize(value: JsonValue): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return serializeString(value);
+    case 'number':
+      return serializeInteger(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value instanceof RawJson) return value.json;
+      if (value instanceof JsonFloat) return formatFloat(value.value);
+      if (Array.isArray(value)) return serializeArray(value as readonly JsonValue[]);
+      return serializeObject(value as { readonly [key: string]: JsonValue });
+    default:
+      return internalError(`cannot serialize a ${typeof value}`);
+  }
+}
+
+/** The bytes of a resource file: the JSON text and a trailing newline. */
+export function serializeFile(value: JsonValue): string {
+  return serialize(value) + '\n';
+}
+
+/**
+ * Python's repr() of a float: the shortest digits that round-trip, in fixed
+ * notation with at least one decimal when the decimal exponent is in [-4, 16),
+ * otherwise as `1e+16` / `1e-05`.
+ */
+export function formatFloat(value: number): string {
+  if (Object.is(value, -0)) return '-0.0';
+  if (value === 0) return '0.0';
+  const [mantissa, exponentText] = Math.abs(value).toExponential().split('e') as [string, string];
+  const exponent = Number(exponentText);
+  const digits = mantissa.replace('.', '');
+  const sign = value < 0 ? '-' : '';
+  if (exponent < -4 || exponent >= 16) {
+    const fraction = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const expSign = exponent < 0 ? '-' : '+';
+    return `${sign}${fraction}e${expSign}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  const integer = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
+  const fraction = digits.slice(exponent + 1) || '0';
+  return `${sign}${integer}.${fraction}`;
+}
+
+// --- internal ---
+
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+function serializeString(value: string): string {
+  const json = JSON.stringify(value);
+  return LINE_SEPARATORS.test(json)
+    ? json.replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'))
+    : json;
+}
+
+function serializeInteger(value: number): string {
+  if (!Number.isSafeInteger(value)) internalError(`plain JSON numbers must be safe integers (got ${value}); wrap floats in JsonFloat`);
+  return String(value);
+}
+
+function serializeArray(values: readonly JsonValue[]): string {
+  let out = '[';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    out += serialize(values[i]!);
+  }
+  return out + ']';
+}
+
+function serializeObject(object: { readonly [key: string]: JsonValue }): string {
+  let out = '{';
+  let first = true;
+  for (const key in object) {
+    const value = object[key];
+    if (value === undefined) internalError(`field "${key}" is undefined`);
+    out += first ? '' : ',';
+    first = false;
+    out += serializeString(key) + ':' + serialize(value);
+  }
+  return out + '}';
+}

@@ -1,0 +1,50 @@
+/**
+ * Lists as Weblate paginates them: `count`, `next`, `previous`, `results`,
+ * page 1 at the list URL and later pages at their own path (or `?page=N`).
+ */
+import type { ResourceKind } from '../api/routes.ts';
+import type { Site } from '../model/types.ts';
+import type { JsonValue } from '../output/serialize.ts';
+import { apiPath, pageUrl } from '../urls.ts';
+import type { Resource } from './resources.ts';
+
+/** How many pages a list of `count` items has: at least one, even when empty. */
+export function pageCount(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/** Every page of a list; items are rendered only for the page that holds them. */
+export function* pages<T>(
+  site: Site,
+  kind: ResourceKind,
+  listPath: string,
+  items: readonly T[],
+  render: (item: T) => JsonValue,
+): Generator<Resource> {
+  const total = pageCount(items.length, site.pageSize);
+  for (let page = 1; page <= total; page++) yield listPage(site, kind, listPath, items, render, page);
+}
+
+/** One page of a list (1-based). */
+export function listPage<T>(
+  site: Site,
+  kind: ResourceKind,
+  listPath: string,
+  items: readonly T[],
+  render: (item: T) => JsonValue,
+  page: number,
+): Resource {
+  const total = pageCount(items.length, site.pageSize);
+  const start = (page - 1) * site.pageSize;
+  const results = items.slice(start, start + site.pageSize).map(render);
+  return {
+    path: apiPath.page(listPath, page),
+    kind,
+    body: {
+      count: items.length,
+      next: page < total ? pageUrl(site, listPath, page + 1) : null,
+      previous: page > 1 ? pageUrl(site, listPath, page - 1) : null,
+      results,
+    },
+  };
+}
