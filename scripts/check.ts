@@ -1,6 +1,7 @@
 /** `npm run check`: validates a content folder without writing anything. */
 import { checkContent } from '../src/build.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
+import { countOf } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors } from '../src/errors.ts';
 
@@ -19,8 +20,8 @@ const command = defineCommand({
     }
     const { projects, components, translations, languages } = result.model;
     io.out(
-      `${args.content}/ is valid: ${projects.length} projects, ${components.length} components, ` +
-        `${translations.length} translations, ${languages.length} languages.\n`,
+      `${args.content}/ is valid: ${countOf(projects.length, 'project')}, ${countOf(components.length, 'component')}, ` +
+        `${countOf(translations.length, 'translation')}, ${countOf(languages.length, 'language')}.\n`,
     );
     return 0;
   },

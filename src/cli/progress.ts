@@ -20,3 +20,8 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
+
+/** `1 project`, `2 projects`. */
+export function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : `${noun}s`}`;
+}

@@ -72,8 +72,8 @@ export function checkFile<K extends ContentFileKind>(
 ): CheckResult<K> {
   const source = parseYaml(text);
   const syntaxErrors = source.document.errors.map((error): ContentError => {
-    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
-    return { file, line: position.line, column: position.col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
+    const { line, col } = source.lineCounter.linePos(error.pos[0]);
+    return { file, line, column: col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
   });
   if (syntaxErrors.length > 0) return { ok: false, errors: syntaxErrors };
   const value: unknown = source.document.toJS({ maxAliasCount: 100 });

@@ -15,8 +15,10 @@ export interface LoadedContent {
   languages: CheckedFile<'language'>[];
   projects: CheckedFile<'project'>[];
   components: CheckedFile<'component'>[];
-  /** Project folders that hold components or anything else but no project.yaml. */
+  /** Every project folder (named by a project.yaml or a component file in it). */
   projectFolders: string[];
+  /** Project folders that have a project.yaml, valid or not. */
+  projectFiles: string[];
 }
 
 export interface LoadResult {
@@ -27,7 +29,7 @@ export interface LoadResult {
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
 export async function loadContent(contentDir: string): Promise<LoadResult> {
   const relativePaths = (await fg('**/*', { cwd: contentDir, onlyFiles: true, dot: false })).sort(compareStrings);
-  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [] };
+  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [] };
   const errors: ContentError[] = [];
   const folders = new Set<string>();
   const jobs: { file: string; place: FilePlace }[] = [];
@@ -40,6 +42,7 @@ export async function loadContent(contentDir: string): Promise<LoadResult> {
       continue;
     }
     if (result.place.kind === 'project' || result.place.kind === 'component') folders.add(result.place.project);
+    if (result.place.kind === 'project') content.projectFiles.push(result.place.project);
     jobs.push({ file, place: result.place });
   }
   const texts = await readAll(jobs.map((job) => job.file));

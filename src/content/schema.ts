@@ -18,7 +18,7 @@ const positiveId = z
 const text = z.string({ error: 'expected text' });
 const flag = z.boolean({ error: 'expected true or false' });
 const name = (max: number) =>
-  z.string({ error: 'expected text' })
+  z.string({ error: 'expected a non-empty name' })
     .min(1, { error: 'expected a non-empty name' })
     .max(max, { error: `expected a name of at most ${max} characters` });
 const optionalText = text.optional();

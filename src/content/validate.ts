@@ -137,7 +137,7 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
     drafts.set(slug, { project, checked });
   }
   for (const folder of content.projectFolders) {
-    if (!drafts.has(folder) && !content.projects.some((p) => p.place.project === folder)) {
+    if (!content.projectFiles.includes(folder)) {
       problems.push({
         file: joinPath(contentDir, `projects/${folder}/project.yaml`),
         path: [],

@@ -1,0 +1,91 @@
+/** The build and check commands as a user runs them: real processes, real folders, exit codes. */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { readTree, ROOT, tempDir, TSX } from './helpers.ts';
+
+const run = promisify(execFile);
+
+async function cli(script: 'build' | 'check', args: string[], cwd = ROOT) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], { cwd });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('npm run build', () => {
+  it('prints its options with --help and exits 0', async () => {
+    const result = await cli('build', ['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: npm run build -- [options]');
+    expect(result.stdout).toMatch(/--content DIR\s+content folder to read \(default: content\)/);
+    expect(result.stdout).toContain('--base-url URL');
+  });
+
+  it('refuses an unknown flag with exit 1 and no stack trace', async () => {
+    const result = await cli('build', ['--contnet', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Unknown option '--contnet'");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a bad flag value with exit 1', async () => {
+    const result = await cli('build', ['--page-size', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--page-size expects an integer from 1 to 1000 (got "0")');
+  });
+
+  it('builds the content into the output folder, replacing what was there', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'dist');
+    await cli('build', ['--content', join(ROOT, 'content'), '--out', out]);
+    writeFileSync(join(out, 'stale.json'), '{}');
+    const result = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--base-url', 'http://127.0.0.1:9999']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Built \d+ files \([\d.]+ KiB\) for 19 translations into .*dist\/ in [\d.]+ s\.\n$/);
+    expect(existsSync(join(out, 'stale.json'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, 'api/index.json'), 'utf8')).projects).toBe('http://127.0.0.1:9999/api/projects/');
+    expect(readdirSync(dir)).toEqual(['dist']);
+  });
+
+  it('lists every content error, exits 1 and leaves the output folder untouched', async () => {
+    const dir = tempDir();
+    const content = join(dir, 'content');
+    const out = join(dir, 'dist');
+    cpSync(join(ROOT, 'content'), content, { recursive: true });
+    await cli('build', ['--content', content, '--out', out]);
+    const before = readTree(out);
+    writeFileSync(join(content, 'projects/docs/project.yaml'), 'name: Docs\ntranslation_reveiw: true\n');
+    writeFileSync(join(content, 'projects/demo-app/components/ios.yaml'), 'name: iOS\nsource_language: en\n');
+    const result = await cli('build', ['--content', content, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`${content}/projects/docs/project.yaml:2:1  translation_reveiw  unknown field (did you mean "translation_review"?)`);
+    expect(result.stderr).toContain(`${content}/projects/demo-app/components/ios.yaml:1:1  repo  expected text (missing)`);
+    expect(result.stderr).toContain('4 errors in the content; nothing was written.');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(readTree(out)).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(['content', 'dist']);
+  });
+});
+
+describe('npm run check', () => {
+  it('reports a valid folder and writes nothing', async () => {
+    const dir = tempDir();
+    const result = await cli('check', ['--content', join(ROOT, 'content')], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${join(ROOT, 'content')}/ is valid: 2 projects, 4 components, 19 translations, 10 languages.\n`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('exits 1 with the errors of an invalid folder', async () => {
+    const result = await cli('check', ['--content', join(ROOT, 'test/fixtures/minimal/content'), '--base-url', 'ftp://x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--base-url expects an http(s) URL');
+  });
+});

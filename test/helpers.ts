@@ -1,0 +1,67 @@
+/** Shared test helpers: temporary folders, content trees written from tables, in-memory builds. */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { afterAll } from 'vitest';
+import { build, type BuildReport } from '../src/build.ts';
+import type { SiteOverrides } from '../src/content/validate.ts';
+import { memoryTarget } from '../src/output/target.ts';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+export const FIXTURES = join(ROOT, 'test/fixtures');
+
+/** Node arguments that run a TypeScript entry point from any working directory. */
+export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+
+/** A temporary folder removed after the test file. */
+export function tempDir(prefix = 'wsnap-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes files (relative path → text) under `dir`, in the given order. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/** Every file under `dir`, relative path → text, in sorted order. */
+export function readTree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (current: string) => {
+    for (const name of readdirSync(current).sort()) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.set(relative(dir, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+export interface MemoryBuild {
+  report: BuildReport;
+  files: ReadonlyMap<string, string>;
+  /** The parsed body of an API path such as `/api/projects/`. */
+  json(apiPath: string): any;
+}
+
+/** Builds a content folder into memory. */
+export async function buildInMemory(contentDir: string, site: SiteOverrides = {}): Promise<MemoryBuild> {
+  const target = memoryTarget();
+  const report = await build({ contentDir, site }, { target });
+  return {
+    report,
+    files: target.files,
+    json(apiPath) {
+      const text = target.files.get(`${apiPath.slice(1)}index.json`);
+      if (text === undefined) throw new Error(`no file for ${apiPath}`);
+      return JSON.parse(text);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Every link resolves: build each content tree to disk, read every JSON file,
+ * and check that each API URL in it (everything but `file_url`, the raw file
+ * outside the snapshot) names a file of the tree; then follow `next` from the
+ * first page of every list and check that it visits every item exactly once.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../src/build.ts';
+import { dirTarget } from '../src/output/target.ts';
+import { FIXTURES, ROOT, readTree, tempDir } from './helpers.ts';
+
+const trees = [
+  ['the default content', join(ROOT, 'content')],
+  ['fixture "features" (page size 2)', join(FIXTURES, 'features/content')],
+  ['fixture "minimal"', join(FIXTURES, 'minimal/content')],
+] as const;
+
+describe.each(trees)('links of %s', (_, contentDir) => {
+  const out = join(tempDir(), 'dist');
+  let files: Map<string, string>;
+  let base: string;
+
+  const fileOfUrl = (url: string) => {
+    const path = url.slice(base.length);
+    return `${path.slice(1)}index.json`;
+  };
+
+  it('builds', async () => {
+    const report = await build({ contentDir }, { target: dirTarget(out) });
+    expect(report.errors).toEqual([]);
+    files = readTree(out);
+    expect(files.size).toBe(report.files);
+    base = JSON.parse(files.get('api/index.json')!).projects.replace(/\/api\/projects\/$/, '');
+  });
+
+  it('every API link names a file of the tree', () => {
+    const broken: string[] = [];
+    let checked = 0;
+    for (const [file, text] of files) {
+      collectLinks(JSON.parse(text), (key, url) => {
+        if (key === 'file_url' || !url.startsWith(`${base}/api/`)) return;
+        checked++;
+        if (!files.has(fileOfUrl(url))) broken.push(`${file}: ${key} → ${url}`);
+      });
+    }
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(files.size);
+  });
+
+  it('file_url is the only API link outside the tree', () => {
+    const outside = new Set<string>();
+    for (const text of files.values()) {
+      collectLinks(JSON.parse(text), (key, url) => {
+        if (url.startsWith(`${base}/api/`) && !files.has(fileOfUrl(url))) outside.add(key);
+      });
+    }
+    expect([...outside]).toEqual(files.size > 0 ? ['file_url'] : []);
+  });
+
+  it('following next from the first page of every list visits every item once', () => {
+    const firstPages = [...files].filter(([path, text]) => !path.includes('~page/') && isPage(JSON.parse(text)));
+    expect(firstPages.length).toBeGreaterThan(10);
+    for (const [path, text] of firstPages) {
+      let page = JSON.parse(text);
+      const count = page.count;
+      const seen: string[] = [];
+      const visited = new Set<string>([path]);
+      let currentFile = path;
+      let previousUrl: string | null = null;
+      for (let guard = 0; guard < 10_000; guard++) {
+        expect(page.previous).toBe(previousUrl);
+        seen.push(...page.results.map((item: unknown) => JSON.stringify(item)));
+        if (page.next === null) break;
+        const nextFile = fileOfUrl(page.next);
+        expect(visited.has(nextFile), `${path} repeats ${nextFile}`).toBe(false);
+        visited.add(nextFile);
+        previousUrl = `${base}/${currentFile.replace(/index\.json$/, '')}`;
+        currentFile = nextFile;
+        page = JSON.parse(files.get(nextFile)!);
+        expect(page.count).toBe(count);
+      }
+      expect(seen.length, path).toBe(count);
+      expect(new Set(seen).size, path).toBe(count);
+    }
+  });
+
+  it('replaces the tree as a whole and leaves no temporary folder', async () => {
+    await build({ contentDir }, { target: dirTarget(out) });
+    expect(readTree(out)).toEqual(files);
+    expect(readdirSync(dirname(out))).toEqual(['dist']);
+  });
+});
+
+function isPage(body: unknown): body is { count: number; next: string | null; previous: string | null; results: unknown[] } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) &&
+    Object.keys(body).join(',') === 'count,next,previous,results';
+}
+
+function collectLinks(value: unknown, visit: (key: string, url: string) => void, key = ''): void {
+  if (typeof value === 'string') {
+    if (/^https?:\/\//.test(value)) visit(key, value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectLinks(item, visit, key);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) collectLinks(v, visit, k);
+  }
+}

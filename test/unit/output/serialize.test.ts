@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { formatFloat, JsonFloat, RawJson, serialize, serializeFile } from '../../../src/output/serialize.ts';
+
+describe('serialize', () => {
+  it('writes compact JSON with keys in insertion order', () => {
+    expect(serialize({ b: 1, a: [true, null, 'x'], c: {} })).toBe('{"b":1,"a":[true,null,"x"],"c":{}}');
+  });
+
+  it('writes floats as Python does, with a decimal point', () => {
+    expect(serialize([new JsonFloat(100), new JsonFloat(0), new JsonFloat(14.2), new JsonFloat(50)])).toBe('[100.0,0.0,14.2,50.0]');
+  });
+
+  it.each([
+    [100, '100.0'], [0, '0.0'], [-0, '-0.0'], [0.1, '0.1'], [99.9, '99.9'], [1e16, '1e+16'], [1.5e16, '1.5e+16'],
+    [1e-5, '1e-05'], [0.0001, '0.0001'], [123.456, '123.456'], [1e22, '1e+22'], [-2.5, '-2.5'],
+    [12345678901234567, '1.2345678901234568e+16'],
+  ])('formats %d as Python repr %s', (value, text) => {
+    expect(formatFloat(value)).toBe(text);
+  });
+
+  it('keeps non-ASCII text as UTF-8 and escapes only U+2028 and U+2029', () => {
+    expect(serialize('Nováková ‮ 日本 \u2028\u2029')).toBe('"Nováková ‮ 日本 \\u2028\\u2029"');
+    expect(Buffer.from(serialize('á'))).toEqual(Buffer.from([0x22, 0xc3, 0xa1, 0x22]));
+  });
+
+  it('escapes control characters as Python does', () => {
+    expect(serialize('a"b\\c\n\t\u0001\u007f')).toBe('"a\\"b\\\\c\\n\\t\\u0001\u007f"');
+  });
+
+  it('splices raw JSON as is', () => {
+    expect(serialize({ a: new RawJson('{"x":1.0}') })).toBe('{"a":{"x":1.0}}');
+  });
+
+  it('refuses a plain non-integer number, which would lose its float form', () => {
+    expect(() => serialize(1.5)).toThrow(/Internal error/);
+    expect(() => serialize(2 ** 53)).toThrow(/Internal error/);
+  });
+
+  it('ends a file with one newline', () => {
+    expect(serializeFile({ a: 1 })).toBe('{"a":1}\n');
+  });
+});
