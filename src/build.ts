@@ -11,6 +11,7 @@ import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
 import { serializeFile } from './output/serialize.ts';
 import type { OutputTarget } from './output/target.ts';
+import { hostFiles } from './hosts/index.ts';
 import { countResources, generateResources } from './resources/resources.ts';
 import { fileOfPath } from './urls.ts';
 
@@ -77,6 +78,11 @@ export async function writeTree(
       files++;
       bytes += Buffer.byteLength(data);
       if (onProgress && files % 1000 === 0) onProgress(files, total);
+    }
+    for (const file of hostFiles(model.site)) {
+      await target.write(file.path, file.data);
+      files++;
+      bytes += Buffer.byteLength(file.data);
     }
     await target.commit();
   } catch (error) {
