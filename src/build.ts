@@ -1,5 +1,5 @@
 /**
- * The orchestrator: content folder → checked files → model → resources →
+ * The orchestrators: content folder → checked files → model → file groups →
  * files, each step a function of its own. User mistakes come back in the
  * report; only bugs and I/O failures throw.
  */
@@ -9,11 +9,11 @@ import { validateContent, type SiteOverrides } from './content/validate.ts';
 import type { ContentError } from './errors.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
-import { serializeFile } from './output/serialize.ts';
-import type { OutputTarget } from './output/target.ts';
-import { hostFiles } from './hosts/index.ts';
-import { countResources, generateResources } from './resources/resources.ts';
-import { fileOfPath } from './urls.ts';
+import { manifestPath, readManifest, treeIdentity, writeManifest } from './output/manifest.ts';
+import { dirTarget, type OutputTarget } from './output/target.ts';
+import { updateInPlace, writeGroups } from './output/tree.ts';
+import { fileGroups, settingsFingerprint } from './resources/groups.ts';
+import { countApiFiles } from './resources/resources.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -25,10 +25,16 @@ export interface BuildOptions {
 
 export interface BuildReport {
   errors: ContentError[];
+  /** Files written (in place: files whose bytes changed). */
   files: number;
   bytes: number;
   translations: number;
   durationMs: number;
+  /** `fresh`: a whole new tree swapped in; `in-place`: only changed groups rewritten. */
+  mode: 'fresh' | 'in-place';
+  /** In place: groups rendered again, and groups removed. */
+  groupsRendered?: number;
+  groupsRemoved?: number;
 }
 
 export interface BuildDeps {
@@ -38,17 +44,52 @@ export interface BuildDeps {
   clock?: () => number;
 }
 
-/** Checks the content and, when it is valid, writes the whole API tree to the target. */
+/** Checks the content and, when it is valid, writes the whole tree to the target. */
 export async function build(options: BuildOptions, deps: BuildDeps): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
   const checked = await checkContent(options, deps.catalog);
   if (!checked.ok) {
     await deps.target.abort();
-    return { errors: checked.errors, files: 0, bytes: 0, translations: 0, durationMs: clock() - started };
+    return failedReport(checked.errors, clock() - started);
   }
-  const { files, bytes } = await writeTree(checked.model, deps.target, options.onProgress);
-  return { errors: [], files, bytes, translations: checked.model.translations.length, durationMs: clock() - started };
+  const written = await writeTree(checked.model, deps.target, options.onProgress);
+  return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
+}
+
+export interface DirectoryBuildOptions extends BuildOptions {
+  outDir: string;
+  /** Write a whole new tree even when the one in place could be updated. */
+  full?: boolean;
+}
+
+/**
+ * Builds into a folder. When the folder holds a tree this tool built with the
+ * same settings (its manifest says so), only the groups whose inputs changed
+ * are rendered and only files whose bytes changed are replaced, each
+ * atomically. Otherwise a whole new tree is written beside it and swapped in.
+ */
+export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<BuildDeps, 'target'> = {}): Promise<BuildReport> {
+  const clock = deps.clock ?? (() => performance.now());
+  const started = clock();
+  const checked = await checkContent(options, deps.catalog);
+  if (!checked.ok) return failedReport(checked.errors, clock() - started);
+  const model = checked.model;
+  const file = manifestPath(options.outDir);
+  const manifest = options.full ? null : await readManifest(file);
+  const tree = await treeIdentity(options.outDir);
+  const settings = settingsFingerprint(model).toString(36);
+  if (manifest && tree !== null && manifest.tree === `${tree}:${settings}`) {
+    const stats = await updateInPlace(options.outDir, fileGroups(model), manifest, file);
+    await writeManifest(file, manifest);
+    return {
+      errors: [], files: stats.filesWritten, bytes: 0, translations: model.translations.length,
+      durationMs: clock() - started, mode: 'in-place', groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved,
+    };
+  }
+  const written = await writeTree(model, dirTarget(options.outDir), options.onProgress);
+  await writeManifest(file, { tree: `${await treeIdentity(options.outDir)}:${settings}`, groups: written.fingerprints });
+  return { files: written.files, bytes: written.bytes, errors: [], translations: model.translations.length, durationMs: clock() - started, mode: 'fresh' };
 }
 
 export type CheckResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
@@ -62,38 +103,31 @@ export async function checkContent(options: Pick<BuildOptions, 'contentDir' | 's
   return validated;
 }
 
-/** Writes every resource of the model, then commits the target. */
+/** Writes every file of the model's tree to the target, then commits it. */
 export async function writeTree(
   model: Model,
   target: OutputTarget,
   onProgress?: (done: number, total: number) => void,
-): Promise<{ files: number; bytes: number }> {
-  const total = countResources(model);
-  let files = 0;
-  let bytes = 0;
+): Promise<{ files: number; bytes: number; fingerprints: Map<string, number> }> {
+  const total = countApiFiles(model);
   try {
-    for (const resource of generateResources(model)) {
-      const data = serializeFile(resource.body);
-      await target.write(fileOfPath(resource.path), data);
-      files++;
-      bytes += Buffer.byteLength(data);
-      if (onProgress && files % 1000 === 0) onProgress(files, total);
-    }
-    for (const file of hostFiles(model.site)) {
-      await target.write(file.path, file.data);
-      files++;
-      bytes += Buffer.byteLength(file.data);
-    }
+    const written = await writeGroups(fileGroups(model), target, (stats) => {
+      if (onProgress && stats.files % 1000 === 0) onProgress(stats.files, total);
+    });
     await target.commit();
+    onProgress?.(written.files, written.files);
+    return written;
   } catch (error) {
     await target.abort().catch(() => undefined);
     throw error;
   }
-  onProgress?.(files, total);
-  return { files, bytes };
 }
 
 // --- internal ---
+
+function failedReport(errors: ContentError[], durationMs: number): BuildReport {
+  return { errors, files: 0, bytes: 0, translations: 0, durationMs, mode: 'fresh' };
+}
 
 function readText(file: string): string {
   return readFileSync(file, 'utf8');

@@ -1,11 +1,12 @@
-export { build, checkContent, writeTree } from './build.ts';
-export type { BuildDeps, BuildOptions, BuildReport, CheckResult } from './build.ts';
+export { build, buildDirectory, checkContent, writeTree } from './build.ts';
+export type { BuildDeps, BuildOptions, BuildReport, CheckResult, DirectoryBuildOptions } from './build.ts';
 export { formatContentError, formatContentErrors } from './errors.ts';
 export type { ContentError } from './errors.ts';
 export { dirTarget, memoryTarget } from './output/target.ts';
 export type { OutputTarget } from './output/target.ts';
 export { serialize, serializeFile, JsonFloat, RawJson } from './output/serialize.ts';
-export { generateResources } from './resources/resources.ts';
+export { fileGroups } from './resources/groups.ts';
+export type { FileGroup, OutputFile } from './resources/groups.ts';
 export type { Resource } from './resources/resources.ts';
 export { apiPath, webPath, apiUrl, pageUrl, fileOfPath } from './urls.ts';
 export { ROUTES, routeOf } from './api/routes.ts';

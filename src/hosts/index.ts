@@ -5,12 +5,9 @@
  */
 import type { Site } from '../model/types.ts';
 
-export interface HostFile {
-  /** Path relative to the output root, with `/`. */
-  path: string;
-  data: string;
-}
+export type { OutputFile as HostFile } from '../resources/groups.ts';
+import type { OutputFile } from '../resources/groups.ts';
 
-export function hostFiles(_site: Site): HostFile[] {
+export function hostFiles(_site: Site): OutputFile[] {
   return [];
 }

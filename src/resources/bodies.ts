@@ -18,6 +18,8 @@ export interface Bodies {
   project(project: Project): RawJson;
   /** A component; inside a project's component list Weblate leaves out `project`. */
   component(component: Component, withProject?: boolean): JsonValue;
+  /** A component with its project, serialized once per build. */
+  componentJson(component: Component): RawJson;
   /** A translation; inside a component's translation list Weblate leaves out `component`. */
   translation(translation: Translation, withComponent?: boolean): JsonValue;
   translationStatistics(translation: Translation): JsonValue;
@@ -39,15 +41,16 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
 
   const language = (l: Language) => cached(languages, l, () => languageBody(site, l));
   const project = (p: Project) => cached(projects, p, () => projectBody(site, p));
+  const componentJson = (c: Component) =>
+    cached(components, c, () => componentBody(site, c, language(c.sourceLanguage), project(c.project)));
   const component = (c: Component, withProject = true): JsonValue =>
-    withProject
-      ? cached(components, c, () => componentBody(site, c, language(c.sourceLanguage), project(c.project)))
-      : componentBody(site, c, language(c.sourceLanguage), null);
+    withProject ? componentJson(c) : componentBody(site, c, language(c.sourceLanguage), null);
 
   return {
     language,
     project,
     component,
+    componentJson,
     translation: (t, withComponent = true) =>
       translationBody(site, t, language(t.language), withComponent ? component(t.component) : null),
     translationStatistics: (t) => translationStatisticsBody(site, t),

@@ -1,0 +1,265 @@
+/**
+ * The API tree as file groups. A group owns one folder of the tree (its key,
+ * an API path), holds a fixed set of files, and carries a fingerprint of every
+ * input its bytes depend on. A full build renders every group; a rebuild
+ * renders only groups whose fingerprint changed, and removes the folders of
+ * groups that are gone.
+ */
+import { EMPTY_ROOT_LISTS, ROOT_LISTS, type ResourceKind } from '../api/routes.ts';
+import { aggregate, type Aggregates } from '../model/aggregates.ts';
+import { Hasher, fingerprintText } from '../model/fingerprint.ts';
+import type { Counters } from '../model/statistics.ts';
+import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
+import { hostFiles } from '../hosts/index.ts';
+import { serializeFile, type JsonValue } from '../output/serialize.ts';
+import { apiPath, apiUrl, fileOfPath } from '../urls.ts';
+import { createBodies, type Bodies } from './bodies.ts';
+import { listPage, pageCount } from './pagination.ts';
+import type { Resource } from './resources.ts';
+
+/**
+ * Bump when the generator writes different bytes for the same content, so
+ * that trees built by an older version are rebuilt rather than trusted.
+ */
+export const OUTPUT_FORMAT = '1';
+
+/** One file of the output: its path relative to the output root (with `/`) and its text. */
+export interface OutputFile {
+  path: string;
+  data: string;
+}
+
+export interface FileGroup {
+  /**
+   * The API path of the folder the group owns (`/api/translations/p/c/cs/`,
+   * `/api/projects/~page/2/`): when the group is gone, that folder goes.
+   * The root group (`/api/`) and the host group (`/`) never go.
+   */
+  key: string;
+  fingerprint: number;
+  /** The group's files, rendered on demand. A group always holds the same set of files. */
+  render(): OutputFile[];
+}
+
+/** The fingerprint of the settings every file depends on: the site and the output format. */
+export function settingsFingerprint(model: Model): number {
+  return siteVersion(model);
+}
+
+/** Every group of the model's tree, in a fixed order: the API, then the host configuration. */
+export function* fileGroups(model: Model): Generator<FileGroup> {
+  const context = createContext(model);
+  yield* apiGroups(context);
+  yield {
+    key: '/',
+    fingerprint: new Hasher().number(context.versions.site).text('hosts').digest(),
+    render: () => hostFiles(model.site),
+  };
+}
+
+/** The groups of the API tree alone. */
+function* apiGroups(context: Context): Generator<FileGroup> {
+  const { model } = context;
+  yield rootGroup(context);
+  yield* languageGroups(context);
+  yield* projectGroups(context);
+  yield* pageGroups(context, 'components', apiPath.components(), model.components, context.versions.component, (c) => context.bodies.component(c));
+  for (const component of model.components) {
+    yield* componentGroups(context, component);
+    for (const translation of component.translations) yield translationGroup(context, translation);
+  }
+  yield* pageGroups(context, 'translations', apiPath.translations(), model.translations, context.versions.translation, (t) => context.bodies.translation(t));
+}
+
+// --- internal ---
+
+interface Context {
+  model: Model;
+  bodies: Bodies;
+  aggregates: Aggregates;
+  versions: Versions;
+}
+
+interface Versions {
+  site: number;
+  language(language: Language): number;
+  project(project: Project): number;
+  component(component: Component): number;
+  translation(translation: Translation): number;
+  counters(counters: Counters): number;
+}
+
+function createContext(model: Model): Context {
+  const aggregates = aggregate(model);
+  const bodies = createBodies(model, aggregates);
+  return { model, bodies, aggregates, versions: createVersions(model, bodies) };
+}
+
+function siteVersion(model: Model): number {
+  const { site } = model;
+  return new Hasher()
+    .text(OUTPUT_FORMAT).text(site.baseUrl).text(site.webUrl).number(site.pageSize).text(site.pagination)
+    .digest();
+}
+
+function createVersions(model: Model, bodies: Bodies): Versions {
+  const languages = new Map<Language, number>();
+  const projects = new Map<Project, number>();
+  const components = new Map<Component, number>();
+  const memo = <K>(map: Map<K, number>, key: K, compute: () => number) => {
+    let value = map.get(key);
+    if (value === undefined) map.set(key, (value = compute()));
+    return value;
+  };
+  const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).json));
+  const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).json));
+  // The component's JSON holds its project and source language; its lock state is a file of its own.
+  const component = (c: Component) =>
+    memo(components, c, () => new Hasher().text(bodies.componentJson(c).json).flag(c.locked).digest());
+  const translation = (t: Translation) => {
+    const h = new Hasher()
+      .number(component(t.component)).number(language(t.language)).number(t.id)
+      .text(t.languageCode).text(t.filename).text(t.revision).flag(t.isSource).flag(t.isTemplate)
+      .flag(t.lastAuthor === null).text(t.lastAuthor ?? '');
+    return hashCounters(h, t.counters).digest();
+  };
+  return { site: siteVersion(model), language, project, component, translation, counters: (c) => hashCounters(new Hasher(), c).digest() };
+}
+
+function hashCounters(h: Hasher, c: Counters): Hasher {
+  h.number(c.total).number(c.total_words).number(c.total_chars)
+    .number(c.translated).number(c.translated_words).number(c.translated_chars)
+    .number(c.fuzzy).number(c.fuzzy_words).number(c.failing_checks).number(c.failing_checks_words)
+    .number(c.approved).number(c.readonly).number(c.have_suggestion).number(c.have_comment)
+    .number(c.recent_changes);
+  return h.flag(c.last_change === null).text(c.last_change ?? '');
+}
+
+function rootGroup(context: Context): FileGroup {
+  const { site } = context.model;
+  return {
+    key: apiPath.root(),
+    fingerprint: new Hasher().number(context.versions.site).text('root').digest(),
+    render: () => {
+      const root: Record<string, JsonValue> = {};
+      for (const name of ROOT_LISTS) root[name] = apiUrl(site, apiPath.list(name));
+      return toFiles([
+        { path: apiPath.root(), kind: 'root', body: root },
+        ...EMPTY_ROOT_LISTS.map((name) => emptyList(context, name, apiPath.list(name))),
+      ]);
+    },
+  };
+}
+
+function* languageGroups(context: Context): Generator<FileGroup> {
+  const { model, bodies, aggregates, versions } = context;
+  yield* pageGroups(context, 'languages', apiPath.languages(), model.languages, versions.language, (l) => bodies.language(l));
+  for (const language of model.languages) {
+    yield {
+      key: apiPath.language(language.code),
+      fingerprint: new Hasher()
+        .number(versions.site).number(versions.language(language)).number(versions.counters(aggregates.language(language)))
+        .digest(),
+      render: () => toFiles([
+        { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
+        { path: apiPath.languageStatistics(language.code), kind: 'language-statistics', body: bodies.languageStatistics(language) },
+      ]),
+    };
+  }
+}
+
+function* projectGroups(context: Context): Generator<FileGroup> {
+  const { model, bodies, versions } = context;
+  yield* pageGroups(context, 'projects', apiPath.projects(), model.projects, versions.project, (p) => bodies.project(p));
+  for (const project of model.projects) {
+    const slug = project.slug;
+    yield {
+      key: apiPath.project(slug),
+      fingerprint: projectFingerprint(context, project),
+      render: () => toFiles([
+        { path: apiPath.project(slug), kind: 'project', body: bodies.project(project) },
+        { path: apiPath.projectLanguages(slug), kind: 'project-languages', body: bodies.projectLanguages(project) },
+        { path: apiPath.projectStatistics(slug), kind: 'project-statistics', body: bodies.projectStatistics(project) },
+        emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
+        { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
+      ]),
+    };
+    yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) => bodies.component(c, false));
+  }
+}
+
+/** A project's files depend on its own fields, its sums, and the names and sums of its languages. */
+function projectFingerprint(context: Context, project: Project): number {
+  const { versions, aggregates } = context;
+  const h = new Hasher().number(versions.site).number(versions.project(project)).number(versions.counters(aggregates.project(project)));
+  for (const [language, counters] of aggregates.projectLanguages(project)) {
+    h.number(versions.language(language)).number(versions.counters(counters));
+  }
+  return h.digest();
+}
+
+function* componentGroups(context: Context, component: Component): Generator<FileGroup> {
+  const { bodies, versions } = context;
+  const [p, c] = [component.project.slug, component.slug];
+  yield {
+    key: apiPath.component(p, c),
+    fingerprint: new Hasher().number(versions.site).number(versions.component(component)).digest(),
+    render: () => toFiles([
+      { path: apiPath.component(p, c), kind: 'component', body: bodies.component(component) },
+      { path: apiPath.componentLock(p, c), kind: 'component-lock', body: bodies.lock(component) },
+      emptyList(context, 'component-changes', apiPath.componentChanges(p, c)),
+      { path: apiPath.componentRepository(p, c), kind: 'component-repository', body: bodies.componentRepository(component) },
+    ]),
+  };
+  yield* pageGroups(context, 'component-translations', apiPath.componentTranslations(p, c), component.translations, versions.translation, (t) => bodies.translation(t, false));
+  yield* pageGroups(context, 'component-statistics', apiPath.componentStatistics(p, c), component.translations, versions.translation, (t) => bodies.translationStatistics(t));
+  yield* pageGroups(context, 'component-links', apiPath.componentLinks(p, c), component.links, versions.project, (project) => bodies.project(project));
+}
+
+function translationGroup(context: Context, translation: Translation): FileGroup {
+  const { bodies, versions } = context;
+  const [p, c, l] = [translation.component.project.slug, translation.component.slug, translation.language.code];
+  return {
+    key: apiPath.translation(p, c, l),
+    fingerprint: new Hasher().number(versions.site).number(versions.translation(translation)).digest(),
+    render: () => toFiles([
+      { path: apiPath.translation(p, c, l), kind: 'translation', body: bodies.translation(translation) },
+      { path: apiPath.translationStatistics(p, c, l), kind: 'translation-statistics', body: bodies.translationStatistics(translation) },
+      emptyList(context, 'translation-changes', apiPath.translationChanges(p, c, l)),
+      emptyList(context, 'translation-units', apiPath.translationUnits(p, c, l)),
+      { path: apiPath.translationRepository(p, c, l), kind: 'translation-repository', body: bodies.translationRepository(translation) },
+    ]),
+  };
+}
+
+/** One group per page of a list; a page's fingerprint covers its items, the count and its place. */
+function* pageGroups<T>(
+  context: Context,
+  kind: ResourceKind,
+  listPath: string,
+  items: readonly T[],
+  version: (item: T) => number,
+  render: (item: T) => JsonValue,
+): Generator<FileGroup> {
+  const { site } = context.model;
+  const total = pageCount(items.length, site.pageSize);
+  for (let page = 1; page <= total; page++) {
+    const h = new Hasher().number(context.versions.site).text(kind).number(page).number(items.length);
+    const start = (page - 1) * site.pageSize;
+    const end = Math.min(start + site.pageSize, items.length);
+    for (let i = start; i < end; i++) h.number(version(items[i]!));
+    yield {
+      key: apiPath.page(listPath, page),
+      fingerprint: h.digest(),
+      render: () => toFiles([listPage(site, kind, listPath, items, render, page)]),
+    };
+  }
+}
+
+function toFiles(resources: Resource[]): OutputFile[] {
+  return resources.map((resource) => ({ path: fileOfPath(resource.path), data: serializeFile(resource.body) }));
+}
+
+function emptyList(context: Context, kind: ResourceKind, path: string): Resource {
+  return listPage(context.model.site, kind, path, [], () => null, 1);
+}
