@@ -50,7 +50,22 @@ describe('npm run build', () => {
     expect(result.stdout).toMatch(/^Built \d+ files \([\d.]+ KiB\) for 19 translations into .*dist\/ in [\d.]+ s\.\n$/);
     expect(existsSync(join(out, 'stale.json'))).toBe(false);
     expect(JSON.parse(readFileSync(join(out, 'api/index.json'), 'utf8')).projects).toBe('http://127.0.0.1:9999/api/projects/');
-    expect(readdirSync(dir)).toEqual(['dist']);
+    expect(readdirSync(dir).sort()).toEqual(['dist', 'dist.state']);
+  });
+
+  it('updates a tree it built before in place, rewriting only changed files', async () => {
+    const dir = tempDir();
+    const content = join(dir, 'content');
+    const out = join(dir, 'dist');
+    cpSync(join(ROOT, 'content'), content, { recursive: true });
+    await cli('build', ['--content', content, '--out', out]);
+    const file = join(content, 'projects/demo-app/components/ios.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('translated: 42', 'translated: 41'));
+    const result = await cli('build', ['--content', content, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Updated .*dist\/ in place: 8 files rewritten, 6 groups re-rendered, 0 groups removed, for 19 translations in [\d.]+ s\.\n$/);
+    const full = await cli('build', ['--content', content, '--out', out, '--full']);
+    expect(full.stdout).toMatch(/^Built \d+ files/);
   });
 
   it('lists every content error, exits 1 and leaves the output folder untouched', async () => {
@@ -70,7 +85,7 @@ describe('npm run build', () => {
     expect(result.stderr).toContain('4 errors in the content; nothing was written.');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(readTree(out)).toEqual(before);
-    expect(readdirSync(dir).sort()).toEqual(['content', 'dist']);
+    expect(readdirSync(dir).sort()).toEqual(['content', 'dist', 'dist.state']);
   });
 });
 
