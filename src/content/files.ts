@@ -3,6 +3,7 @@
  * against its schema. Pure (text in, values and errors out) so the build, the
  * check command and the sidecar validate a file the same way.
  */
+import jsYaml from 'js-yaml';
 import type { z } from 'zod';
 import type { ContentError } from '../errors.ts';
 import { closest, describeValue } from './describe.ts';
@@ -70,27 +71,44 @@ export function checkFile<K extends ContentFileKind>(
   place: Extract<FilePlace, { kind: K }>,
   text: string,
 ): CheckResult<K> {
-  const source = parseYaml(text);
-  const syntaxErrors = source.document.errors.map((error): ContentError => {
-    const { line, col } = source.lineCounter.linePos(error.pos[0]);
-    return { file, line, column: col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
-  });
-  if (syntaxErrors.length > 0) return { ok: false, errors: syntaxErrors };
-  const value: unknown = source.document.toJS({ maxAliasCount: 100 });
-  const data = value === null && place.kind === 'site' ? {} : value;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(data)})` }] };
+  const parsed = parseText(file, text);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value === null && place.kind === 'site' ? {} : parsed.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(value)})` }] };
   }
-  const result = SCHEMAS[place.kind].safeParse(data);
-  if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source, data, result.error.issues) };
-  const checked = { file, place, data: result.data } as CheckedFile<K>;
+  // Positions are needed only to report errors; the document is parsed again only then.
+  const source = () => parsed.source ?? parseYaml(text);
+  const result = SCHEMAS[place.kind].safeParse(value);
+  if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source(), value, result.error.issues) };
   if (place.kind === 'component') {
     const problems = checkComponentCounters(result.data as ComponentFile);
     if (problems.length > 0) {
-      return { ok: false, errors: problems.map((p) => errorAt(file, source, p.path, p.message)) };
+      const document = source();
+      return { ok: false, errors: problems.map((p) => errorAt(file, document, p.path, p.message)) };
     }
   }
-  return { ok: true, checked };
+  return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
+}
+
+type ParsedText = { ok: true; value: unknown; source?: YamlSource } | { ok: false; errors: ContentError[] };
+
+/**
+ * The value of a YAML text. js-yaml reads it fast (YAML 1.2 core types); when
+ * it refuses, the yaml package parses it again and says where it breaks, or
+ * gives the value it reads.
+ */
+function parseText(file: string, text: string): ParsedText {
+  try {
+    return { ok: true, value: jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file }) };
+  } catch {
+    const source = parseYaml(text);
+    const errors = source.document.errors.map((error): ContentError => {
+      const { line, col } = source.lineCounter.linePos(error.pos[0]);
+      return { file, line, column: col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
+    });
+    return errors.length > 0 ? { ok: false, errors } : { ok: true, value: source.document.toJS({ maxAliasCount: 100 }), source };
+  }
 }
 
 /** Builds a ContentError for a field path of a parsed file. */
