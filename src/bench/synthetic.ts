@@ -1,0 +1,143 @@
+/**
+ * Synthetic content at a chosen scale: projects × components × languages,
+ * with realistic field values and consistent counters, the same for the same
+ * seed. Used by the benchmark; writes a content folder like a user's.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface SyntheticScale {
+  projects: number;
+  components: number;
+  languages: number;
+  seed?: number;
+}
+
+/** Languages a large instance translates into, right-to-left and `@` codes among them. */
+const LANGUAGES = [
+  'cs', 'de', 'fr', 'es', 'it', 'pt_BR', 'ja', 'zh_Hans', 'ru', 'pl', 'ar', 'he', 'ca@valencia', 'nl', 'sv',
+  'fi', 'da', 'nb_NO', 'tr', 'uk', 'ko', 'hu', 'el', 'ro', 'bg', 'sk', 'sl', 'hr', 'sr', 'lt', 'lv', 'et',
+  'fa', 'hi', 'bn', 'ta', 'th', 'vi', 'id', 'ms', 'zh_Hant', 'pt', 'gl', 'eu', 'ca', 'is', 'ga', 'cy', 'mk', 'sq',
+];
+const FORMATS = [
+  ['po', 'locale/*/LC_MESSAGES/messages.po', ''],
+  ['aresource', 'app/src/main/res/values-*/strings.xml', 'app/src/main/res/values/strings.xml'],
+  ['strings-utf8', 'ios/*.lproj/Localizable.strings', 'ios/en.lproj/Localizable.strings'],
+  ['json', 'locales/*.json', 'locales/en.json'],
+] as const;
+const AUTHORS = ['Jana Nováková', 'Lukas Becker', 'Camille Martin', 'Layla Haddad', 'Noa Levi', 'Ana Souza', '山田 太郎', 'Pau Ferrer'];
+
+/** The total number of translations a scale gives (source translations included). */
+export function translationCount(scale: SyntheticScale): number {
+  return scale.projects * scale.components * (scale.languages + 1);
+}
+
+/** The scale that gives about `translations` translations with 50 components of 10 languages per project. */
+export function scaleFor(translations: number): SyntheticScale {
+  const perProject = 50 * 11;
+  return { projects: Math.max(1, Math.round(translations / perProject)), components: 50, languages: 10 };
+}
+
+/** Writes a content folder; returns the number of files written. */
+export async function writeSyntheticContent(dir: string, scale: SyntheticScale): Promise<number> {
+  if (scale.languages > LANGUAGES.length) throw new Error(`at most ${LANGUAGES.length} languages`);
+  const random = mulberry32(scale.seed ?? 1);
+  await mkdir(join(dir, 'projects'), { recursive: true });
+  await writeFile(join(dir, 'site.yaml'), 'base_url: https://l10n.example.org\npage_size: 50\n');
+  let files = 1;
+  for (let p = 1; p <= scale.projects; p++) {
+    const project = `project-${String(p).padStart(5, '0')}`;
+    const folder = join(dir, 'projects', project);
+    await mkdir(join(folder, 'components'), { recursive: true });
+    await writeFile(join(folder, 'project.yaml'), projectYaml(p, random));
+    files++;
+    const texts: [string, string][] = [];
+    for (let c = 1; c <= scale.components; c++) {
+      const component = `component-${String(c).padStart(3, '0')}`;
+      texts.push([join(folder, 'components', `${component}.yaml`), componentYaml(project, c, scale.languages, random)]);
+    }
+    await Promise.all(texts.map(([file, text]) => writeFile(file, text)));
+    files += texts.length;
+  }
+  return files;
+}
+
+// --- internal ---
+
+function projectYaml(index: number, random: () => number): string {
+  const review = random() < 0.3;
+  return [
+    `name: Project ${index}`,
+    `web: https://project-${index}.example.org`,
+    review ? 'translation_review: true' : '',
+    `instructions: Keep placeholders such as %s untouched.`,
+    '',
+  ].filter((line, i, all) => line !== '' || i === all.length - 1).join('\n');
+}
+
+function componentYaml(project: string, index: number, languages: number, random: () => number): string {
+  const [format, filemask, template] = FORMATS[index % FORMATS.length]!;
+  const glossary = index === 1;
+  const total = 20 + Math.floor(random() * 2000);
+  const words = total * (3 + Math.floor(random() * 8));
+  const chars = words * (5 + Math.floor(random() * 3));
+  const lines = [
+    `name: Component ${index}`,
+    'source_language: en',
+    glossary ? 'vcs: local' : 'vcs: git',
+    glossary ? 'repo: "local:"' : `repo: https://git.example.org/${project}.git`,
+    glossary ? '' : 'branch: main',
+    `filemask: "${glossary ? '*.tbx' : filemask}"`,
+    glossary || !template ? '' : `template: ${template}`,
+    `file_format: ${glossary ? 'tbx' : format}`,
+    glossary ? 'is_glossary: true' : '',
+    'license: MIT',
+    'source:',
+    `  total: ${total}`,
+    `  total_words: ${words}`,
+    `  total_chars: ${chars}`,
+    'translations:',
+  ].filter(Boolean);
+  for (const code of LANGUAGES.slice(0, languages)) lines.push(...translationYaml(code, total, words, chars, random));
+  return lines.join('\n') + '\n';
+}
+
+function translationYaml(code: string, total: number, words: number, chars: number, random: () => number): string[] {
+  const share = random();
+  const translated = Math.floor(total * share);
+  const fuzzy = Math.floor((total - translated) * random() * 0.3);
+  const changed = translated + fuzzy > 0;
+  const lines = [
+    `  ${code}:`,
+    `    translated: ${translated}`,
+    `    translated_words: ${Math.floor(words * share)}`,
+    `    translated_chars: ${Math.floor(chars * share)}`,
+  ];
+  if (fuzzy) lines.push(`    fuzzy: ${fuzzy}`, `    fuzzy_words: ${Math.min(fuzzy * 3, words - Math.floor(words * share))}`);
+  const failing = Math.floor(translated * random() * 0.05);
+  if (failing) lines.push(`    failing_checks: ${failing}`, `    failing_checks_words: ${Math.min(failing * 4, words)}`);
+  if (random() < 0.4) lines.push(`    have_suggestion: ${Math.floor(random() * Math.min(total, 20))}`);
+  if (random() < 0.2) lines.push(`    have_comment: ${Math.floor(random() * Math.min(total, 5))}`);
+  if (changed) {
+    const when = new Date(Date.UTC(2022, 0, 1) + Math.floor(random() * 3 * 365 * 86400) * 1000 + Math.floor(random() * 1000));
+    const micro = String(Math.floor(random() * 1e6)).padStart(6, '0');
+    lines.push(`    last_change: ${when.toISOString().slice(0, 19)}.${micro}Z`);
+    lines.push(`    last_author: ${AUTHORS[Math.floor(random() * AUTHORS.length)]}`);
+    lines.push(`    recent_changes: ${Math.floor(random() * 5)}`);
+  }
+  const hex = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
+  lines.push(`    revision: ${hex()}${hex()}${hex()}${hex()}${hex()}`);
+  return lines;
+}
+
+/** A small seeded PRNG (mulberry32): the same sequence for the same seed on every machine. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
