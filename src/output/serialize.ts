@@ -62,6 +62,10 @@ export function serializeFile(value: JsonValue): string {
  * otherwise as `1e+16` / `1e-05`.
  */
 export function formatFloat(value: number): string {
+  // Fast path for percentages: a value that is exactly the double nearest to
+  // tenths/10 is printed by Python as "X.Y".
+  const tenths = Math.round(value * 10);
+  if (tenths / 10 === value && tenths > 0 && tenths <= 100_000) return `${Math.trunc(tenths / 10)}.${tenths % 10}`;
   if (Object.is(value, -0)) return '-0.0';
   if (value === 0) return '0.0';
   const [mantissa, exponentText] = Math.abs(value).toExponential().split('e') as [string, string];
@@ -81,13 +85,13 @@ export function formatFloat(value: number): string {
 
 // --- internal ---
 
+/** Characters a JSON string cannot hold as they are, and the two line separators DRF escapes. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 function serializeString(value: string): string {
-  const json = JSON.stringify(value);
-  return LINE_SEPARATORS.test(json)
-    ? json.replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'))
-    : json;
+  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
 function serializeInteger(value: number): string {

@@ -4,8 +4,9 @@
  * so a reader sees the old tree or the new one) or memory (tests).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { startWriterThread, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
   /** Writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
@@ -41,54 +42,67 @@ export function memoryTarget(): MemoryTarget {
 }
 
 export interface DirTargetOptions {
-  /** Writes in flight at once. */
-  concurrency?: number;
+  /** Bytes per batch handed to the writer thread. */
+  batchBytes?: number;
+  /** Batches queued at once (bounds the memory held by pending writes). */
+  batchesInFlight?: number;
 }
 
 /**
- * A folder on disk. Files go to `<outDir>.tmp-<id>` beside it; commit() renames
- * the old tree away and the new one into place, then removes the old one.
+ * A folder on disk. Files go to `<outDir>.tmp-<id>` beside it, written by a
+ * writer thread in batches while the caller renders; commit() renames the old
+ * tree away and the new one into place, then removes the old one.
  */
 export function dirTarget(outDir: string, options: DirTargetOptions = {}): OutputTarget {
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = `${outDir}.tmp-${id}`;
-  const created = new Set<string>();
+  const batchBytes = options.batchBytes ?? 1 << 20;
+  const limit = options.batchesInFlight ?? 8;
+  let writer: WriterThread | null = null;
+  let batch: [string, string][] = [];
+  let size = 0;
   const inFlight = new Set<Promise<void>>();
-  const limit = options.concurrency ?? 64;
   let failure: unknown = null;
 
-  const writeOne = async (path: string, data: string) => {
-    const file = join(staging, path);
-    const dir = dirname(file);
-    if (!created.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      created.add(dir);
-    }
-    await writeFile(file, data);
+  const flush = async () => {
+    if (batch.length === 0) return;
+    writer ??= startWriterThread(staging);
+    const job = writer.write(batch).then(
+      () => void inFlight.delete(job),
+      (error: unknown) => {
+        inFlight.delete(job);
+        failure ??= error;
+      },
+    );
+    inFlight.add(job);
+    batch = [];
+    size = 0;
+    if (inFlight.size >= limit) await Promise.race(inFlight);
+  };
+  const drain = async () => {
+    await flush();
+    await Promise.all(inFlight);
+    await writer?.close();
+    writer = null;
   };
 
   return {
     async write(path, data) {
       if (failure) throw failure;
-      if (inFlight.size >= limit) await Promise.race(inFlight);
-      const job = writeOne(path, data).then(
-        () => void inFlight.delete(job),
-        (error: unknown) => {
-          inFlight.delete(job);
-          failure ??= error;
-        },
-      );
-      inFlight.add(job);
+      batch.push([path, data]);
+      size += data.length;
+      if (size >= batchBytes) await flush();
     },
     async commit() {
-      await Promise.all(inFlight);
-      if (failure) throw failure;
       await mkdir(staging, { recursive: true });
+      await drain();
+      if (failure) throw failure;
       await swapIn(staging, outDir, id);
       await removeStale(outDir);
     },
     async abort() {
-      await Promise.all(inFlight);
+      batch = [];
+      await drain().catch(() => undefined);
       await rm(staging, { recursive: true, force: true });
     },
   };

@@ -23,6 +23,11 @@ describe('serialize', () => {
     expect(Buffer.from(serialize('á'))).toEqual(Buffer.from([0x22, 0xc3, 0xa1, 0x22]));
   });
 
+  it('keeps characters outside the BMP as they are and escapes a lone surrogate', () => {
+    expect(serialize('🌍 ok')).toBe('"🌍 ok"');
+    expect(serialize('a\ud800b')).toBe('"a\\ud800b"');
+  });
+
   it('escapes control characters as Python does', () => {
     expect(serialize('a"b\\c\n\t\u0001\u007f')).toBe('"a\\"b\\\\c\\n\\t\\u0001\u007f"');
   });
