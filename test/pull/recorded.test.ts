@@ -163,6 +163,20 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     expect(existsSync(join(run.out, 'site.yaml'))).toBe(false);
   });
 
+  it('reads a translation\'s own statistics when its component\'s statistics list leaves it out', async () => {
+    const list = JSON.parse(readFileSync(join(RECORDED, 'responses/api/components/fossapp/glossary/statistics/index.json'), 'utf8'));
+    const german = list.results.find((entry: { code: string }) => entry.code === 'de');
+    const shortened = { ...list, count: list.count - 1, results: list.results.filter((entry: unknown) => entry !== german) };
+    const run = await pullFrom(async (request) => {
+      if (request.url === '/api/components/fossapp/glossary/statistics/') return { status: 200, body: JSON.stringify(shortened) };
+      if (request.url === '/api/translations/fossapp/glossary/de/statistics/') return { status: 200, body: JSON.stringify(german) };
+      return recorded(request);
+    });
+    expect(run.report.ok).toBe(true);
+    expect(run.server.log.map((entry) => entry.url)).toContain('/api/translations/fossapp/glossary/de/statistics/');
+    expect(pulledTree(run)).toEqual(expected());
+  });
+
   it('updates an earlier pull in place: a pull of one project removes the files of the other', async () => {
     const first = await pullFrom(recorded);
     const second = await pullFrom(recorded, { outDir: first.out, projects: ['fossapp'] });
