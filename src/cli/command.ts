@@ -13,6 +13,8 @@ export interface OptionDef {
   /** Shown in the usage line: `--content DIR`. */
   valueName?: string;
   default?: string;
+  /** A string option that may be given more than once; its value is the list (empty when never given). */
+  multiple?: boolean;
 }
 
 export interface CommandDef<O extends Record<string, OptionDef>> {
@@ -25,7 +27,9 @@ export interface CommandDef<O extends Record<string, OptionDef>> {
 }
 
 export type ParsedOptions<O extends Record<string, OptionDef>> = {
-  [K in keyof O]: O[K]['type'] extends 'boolean' ? boolean : O[K] extends { default: string } ? string : string | undefined;
+  [K in keyof O]: O[K]['type'] extends 'boolean' ? boolean
+    : O[K] extends { multiple: true } ? string[]
+    : O[K] extends { default: string } ? string : string | undefined;
 };
 
 export interface CommandIO {
@@ -44,7 +48,8 @@ export function renderUsage(command: CommandDef<Record<string, OptionDef>>): str
   const rows = Object.entries(command.options).map(([name, option]) => {
     const flag = option.type === 'string' ? `--${name} ${option.valueName ?? 'VALUE'}` : `--${name}`;
     const fallback = option.default !== undefined ? ` (default: ${option.default})` : '';
-    return [flag, option.description + fallback] as const;
+    const repeat = option.multiple ? ' (repeatable)' : '';
+    return [flag, option.description + fallback + repeat] as const;
   });
   rows.push(['--help', 'show this help']);
   const width = Math.max(...rows.map(([flag]) => flag.length));
@@ -89,18 +94,20 @@ export async function runMain<O extends Record<string, OptionDef>>(command: Comm
 
 /** Parses arguments against a command's options; `help` when --help was given. */
 export function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv: string[]): ParsedOptions<O> | 'help' {
-  const config: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
-  for (const [name, option] of Object.entries(command.options)) config[name] = { type: option.type };
-  let values: Record<string, string | boolean | undefined>;
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } };
+  for (const [name, option] of Object.entries(command.options)) {
+    config[name] = option.multiple ? { type: option.type, multiple: true } : { type: option.type };
+  }
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, options: config, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
   }
   if (values.help) return 'help';
-  const result: Record<string, string | boolean | undefined> = {};
+  const result: Record<string, string | boolean | (string | boolean)[] | undefined> = {};
   for (const [name, option] of Object.entries(command.options)) {
-    result[name] = values[name] ?? (option.type === 'boolean' ? false : option.default);
+    result[name] = values[name] ?? (option.multiple ? [] : option.type === 'boolean' ? false : option.default);
   }
   return result as ParsedOptions<O>;
 }

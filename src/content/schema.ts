@@ -60,6 +60,9 @@ export const siteSchema = z.strictObject({
 });
 export type SiteFile = z.output<typeof siteSchema>;
 
+/** What site.yaml fields take when left out (`base_url` has no default). */
+export const SITE_DEFAULTS = { page_size: 50, pagination: 'path' } as const;
+
 // --- languages/<code>.yaml ---
 
 export const pluralSchema = z.strictObject({
@@ -107,6 +110,17 @@ export const projectSchema = z.strictObject({
   language_aliases: optionalText,
 });
 export type ProjectFile = z.output<typeof projectSchema>;
+
+/** Weblate's defaults for the project fields content may leave out. */
+export const PROJECT_FIELD_DEFAULTS = {
+  web: '',
+  translation_review: false,
+  source_review: false,
+  set_language_team: true,
+  instructions: '',
+  enable_hooks: true,
+  language_aliases: '',
+} as const;
 
 // --- projects/<project>/components/<component>.yaml ---
 
@@ -198,6 +212,9 @@ export const COMPONENT_FIELD_DEFAULTS = {
   is_glossary: false,
   glossary_color: 'silver',
 } as const;
+
+/** Defaults that differ for a glossary: Weblate creates one with string management on and adding languages off. */
+export const GLOSSARY_FIELD_DEFAULTS = { manage_units: true, new_lang: 'none' } as const;
 
 export const componentSchema = z.strictObject({
   name: name(100),

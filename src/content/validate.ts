@@ -17,7 +17,7 @@ import type { LoadedContent } from './load.ts';
 import { formatPath, locate, parseYaml, type FieldPath } from './locate.ts';
 import type { CheckedFile } from './files.ts';
 import {
-  COMPONENT_FIELD_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN, type TranslationEntry,
+  COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS, PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN, type TranslationEntry,
 } from './schema.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
@@ -61,6 +61,11 @@ export function validateContent(
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
   return { ok: true, model: assembleModel(site, projects, components, languages, definitions) };
+}
+
+/** The `license_url` Weblate shows for a license when none is set: the SPDX page of a known license id, else null. */
+export function spdxLicenseUrl(license: string): string | null {
+  return /^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license) ? `https://spdx.org/licenses/${license}.html` : null;
 }
 
 /** Turns problems into errors with line and column, reading each file once. */
@@ -116,8 +121,8 @@ function resolveSite(
   return {
     baseUrl: trim(baseUrl),
     webUrl: trim(overrides.webUrl ?? data.web_url ?? baseUrl),
-    pageSize: overrides.pageSize ?? data.page_size ?? 50,
-    pagination: overrides.pagination ?? data.pagination ?? 'path',
+    pageSize: overrides.pageSize ?? data.page_size ?? SITE_DEFAULTS.page_size,
+    pagination: overrides.pagination ?? data.pagination ?? SITE_DEFAULTS.pagination,
   };
 }
 
@@ -127,11 +132,12 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
     const slug = checked.place.project;
     if (!checkSlug(slug, checked.file, 'project', problems)) continue;
     const d = checked.data;
+    const fields = { ...PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
     const project: Project = {
-      slug, id: d.id ?? 0, name: d.name, web: d.web ?? '',
-      translation_review: d.translation_review ?? false, source_review: d.source_review ?? false,
-      set_language_team: d.set_language_team ?? true, instructions: d.instructions ?? '',
-      enable_hooks: d.enable_hooks ?? true, language_aliases: d.language_aliases ?? '',
+      slug, id: d.id ?? 0, name: d.name, web: fields.web,
+      translation_review: fields.translation_review, source_review: fields.source_review,
+      set_language_team: fields.set_language_team, instructions: fields.instructions,
+      enable_hooks: fields.enable_hooks, language_aliases: fields.language_aliases,
       components: [], file: checked.file,
     };
     drafts.set(slug, { project, checked });
@@ -218,18 +224,15 @@ function componentSettings(d: CheckedFile<'component'>['data']): ComponentSettin
   for (const key of Object.keys(COMPONENT_FIELD_DEFAULTS) as (keyof ComponentSettings)[]) {
     if (values[key] !== undefined) (settings as Record<string, unknown>)[key] = values[key];
   }
-  // A glossary is created with string management on and adding languages off.
   if (settings.is_glossary) {
-    if (d.manage_units === undefined) settings.manage_units = true;
-    if (d.new_lang === undefined) settings.new_lang = 'none';
+    if (d.manage_units === undefined) settings.manage_units = GLOSSARY_FIELD_DEFAULTS.manage_units;
+    if (d.new_lang === undefined) settings.new_lang = GLOSSARY_FIELD_DEFAULTS.new_lang;
   }
   return settings;
 }
 
-/** Weblate shows the SPDX page of a known license id, and null otherwise. */
 function licenseUrl(license: string, explicit: string | null | undefined): string | null {
-  if (explicit !== undefined) return explicit;
-  return /^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license) ? `https://spdx.org/licenses/${license}.html` : null;
+  return explicit !== undefined ? explicit : spdxLicenseUrl(license);
 }
 
 type SourceCounters = { total?: number | undefined; total_words?: number | undefined; total_chars?: number | undefined };
@@ -403,6 +406,11 @@ function checkCaseCollisions(items: { key: string; file: string }[], what: strin
       seen.set(folded, item);
     }
   }
+}
+
+/** The fields of a checked file that are set (zod keeps absent optional keys out, but be sure). */
+function definedFields<T extends object>(data: T): Partial<T> {
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function timestampOf(text: string): Timestamp {

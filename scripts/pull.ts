@@ -1,0 +1,78 @@
+/** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
+import { defineCommand, runMain } from '../src/cli/command.ts';
+import { countOf } from '../src/cli/progress.ts';
+import { formatContentError, UsageError } from '../src/errors.ts';
+import { pullDisplay } from '../src/pull/progress.ts';
+import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/pull/pull.ts';
+
+const command = defineCommand({
+  name: 'pull',
+  description:
+    'Mirror a Weblate 4.x instance: read its API (projects, components, translations with their statistics, languages) ' +
+    'and write a content folder that builds into the same API.',
+  options: {
+    from: { type: 'string', valueName: 'URL', description: 'API root of the instance, such as https://weblate.example.org/api/' },
+    out: { type: 'string', valueName: 'DIR', description: 'content folder to write: new, empty, or an earlier pull' },
+    token: { type: 'string', valueName: 'KEY', description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)' },
+    project: { type: 'string', valueName: 'SLUG', multiple: true, description: 'pull only this project' },
+    concurrency: { type: 'string', valueName: 'N', description: 'requests in flight at once, 1 to 16', default: '4' },
+    retries: { type: 'string', valueName: 'N', description: 'retries after a network error or HTTP 5xx, 0 to 10', default: '4' },
+    'max-wait': {
+      type: 'string', valueName: 'SECONDS', default: '600',
+      description: 'longest wait accepted when rate limited; a longer one stops the pull, to be resumed later',
+    },
+  },
+  epilog:
+    'An interrupted pull keeps what it fetched in DIR/.pull-state.jsonl; the same command resumes it.\n\n' +
+    'Example:\n  npm run pull -- --from https://weblate.example.org/api/ --out mirror\n  npm run build -- --content mirror --out dist',
+  async run(args, io) {
+    if (!args.from || !args.out) throw new UsageError('pull needs --from URL and --out DIR');
+    const from = normalizeApiUrl(args.from);
+    if (!from.ok) throw new UsageError(from.message);
+    const display = pullDisplay(io);
+    const report = await pull(
+      {
+        from: from.url,
+        outDir: args.out,
+        token: args.token ?? (process.env.WEBLATE_TOKEN || undefined),
+        projects: args.project,
+        http: {
+          concurrency: integerFlag('concurrency', args.concurrency, 1, 16),
+          retries: integerFlag('retries', args.retries, 0, 10),
+          maxWaitMs: integerFlag('max-wait', args['max-wait'], 0, 86_400) * 1000,
+        },
+        onProgress: display.progress,
+        onNotice: display.notice,
+      },
+      defaultPullDeps(),
+    );
+    display.finish();
+    for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
+    if (!report.ok) {
+      io.err(`${report.message}\n`);
+      for (const error of report.errors) io.err(`${formatContentError(error)}\n`);
+      return 1;
+    }
+    io.out(`${summary(report, from.url, args.out)}\n`);
+    return 0;
+  },
+});
+
+function integerFlag(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name} expects an integer from ${min} to ${max} (got "${text}")`);
+  return value;
+}
+
+function summary(report: Extract<PullReport, { ok: true }>, from: string, out: string): string {
+  const { projects, components, translations, languages } = report.counts;
+  const resumed = report.resumed > 0 ? `, ${report.resumed} read back from the interrupted pull` : '';
+  const removed = report.removed > 0 ? `, ${countOf(report.removed, 'stale file')} removed` : '';
+  return (
+    `Pulled ${countOf(projects, 'project')}, ${countOf(components, 'component')}, ${countOf(translations, 'translation')} ` +
+    `and ${countOf(languages, 'language')} from ${from} into ${out}/ (${countOf(report.files, 'file')}${removed}; ` +
+    `${countOf(report.requests, 'request')}${resumed}) in ${(report.durationMs / 1000).toFixed(2)} s.`
+  );
+}
+
+await runMain(command);

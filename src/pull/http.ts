@@ -1,0 +1,258 @@
+/**
+ * The HTTP client of a pull: GET with JSON, a bounded number of requests in
+ * flight, retries with backoff for network errors and 5xx, 429 honoured with
+ * Retry-After, and the X-RateLimit-* budget respected before it runs out.
+ * Every wait is bounded and goes through the injected `sleep`, so tests run on
+ * a fake clock.
+ */
+import { PullError } from './errors.ts';
+import { backoffMs, createRateBudget, readRateLimit, retryAfterMs } from './waits.ts';
+
+export interface HttpDeps {
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  /** Waits `ms`; rejects when `signal` aborts (the pull stopped). */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  now: () => number;
+  random: () => number;
+}
+
+export interface HttpOptions {
+  /** Sent as `Authorization: Token <key>`. */
+  token?: string | undefined;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Retries of a request after a network error or a 5xx. */
+  retries: number;
+  /** First backoff delay; it doubles per retry, with jitter, up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** The longest wait accepted for a 429 or a used-up rate limit; a longer one stops the pull (to be resumed). */
+  maxWaitMs: number;
+  /** Time allowed for one request, body included. */
+  timeoutMs: number;
+  /** Told about every wait, to be shown to the user. */
+  onWait?: (wait: Wait) => void;
+}
+
+export interface Wait {
+  reason: 'retry' | 'throttled' | 'rate-limit';
+  ms: number;
+  url: string;
+  /** What happened: `HTTP 503`, `connection reset`, `Retry-After: 60`. */
+  detail: string;
+}
+
+/** A final answer: its status and its body parsed as JSON (undefined when the body is not JSON). */
+export interface JsonAnswer {
+  status: number;
+  body: unknown;
+  contentType: string;
+}
+
+export interface HttpClient {
+  getJson(url: string): Promise<JsonAnswer>;
+  /** Requests sent so far, retries included. */
+  sent(): number;
+  /** Makes waiting and later requests fail, and resolves once nothing is in flight. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
+  concurrency: 4,
+  retries: 4,
+  backoffMs: 500,
+  maxBackoffMs: 30_000,
+  maxWaitMs: 600_000,
+  timeoutMs: 60_000,
+};
+
+/** Requests that keep answering 429 are given up after this many waits. */
+const MAX_THROTTLED = 10;
+
+export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClient {
+  const stopper = new AbortController();
+  const slots = createSlots(options.concurrency);
+  const budget = createRateBudget();
+  const pending = new Set<Promise<unknown>>();
+  let sent = 0;
+  let inFlight = 0;
+
+  const pause = async (wait: Wait) => {
+    options.onWait?.(wait);
+    await deps.sleep(wait.ms, stopper.signal);
+    if (stopper.signal.aborted) throw stoppedError();
+  };
+
+  const waitForBudget = async (url: string) => {
+    const ms = budget.waitMs(deps.now());
+    if (ms === 0) return;
+    if (ms > options.maxWaitMs) throw rateLimitUsedUp(ms, options.maxWaitMs);
+    await pause({ reason: 'rate-limit', ms, url, detail: 'X-RateLimit-Remaining: 0' });
+    budget.reset();
+  };
+
+  const attempt = async (url: string): Promise<Attempt> => {
+    await waitForBudget(url);
+    if (stopper.signal.aborted) throw stoppedError();
+    budget.spend();
+    sent++;
+    inFlight++;
+    let response: Response;
+    try {
+      response = await deps.fetch(url, { headers: requestHeaders(options.token), signal: requestSignal(stopper.signal, options.timeoutMs) });
+    } catch (error) {
+      if (stopper.signal.aborted) throw stoppedError();
+      return { kind: 'transient', detail: describeNetworkError(error) };
+    } finally {
+      inFlight--;
+    }
+    budget.observe(readRateLimit(response.headers), deps.now(), inFlight);
+    return readResponse(url, response, options.token, deps.now());
+  };
+
+  const getJson = async (url: string): Promise<JsonAnswer> => {
+    let failures = 0;
+    let throttled = 0;
+    for (;;) {
+      const outcome = await slots.run(() => attempt(url));
+      if (outcome.kind === 'answer') return outcome.answer;
+      if (outcome.kind === 'throttled') {
+        const ms = outcome.waitMs ?? backoffMs(throttled, options.backoffMs, options.maxBackoffMs, deps.random);
+        if (ms > options.maxWaitMs) throw throttledTooLong(url, ms, options.maxWaitMs);
+        if (++throttled > MAX_THROTTLED) throw new PullError(`${url} kept answering HTTP 429 (throttled) after ${MAX_THROTTLED} waits.`);
+        await pause({ reason: 'throttled', ms, url, detail: outcome.detail });
+        continue;
+      }
+      if (failures >= options.retries) {
+        const tries = failures + 1;
+        throw new PullError(`${url} failed ${tries === 1 ? 'once' : `${tries} times`} (last: ${outcome.detail}).`);
+      }
+      await pause({ reason: 'retry', ms: backoffMs(failures, options.backoffMs, options.maxBackoffMs, deps.random), url, detail: outcome.detail });
+      failures++;
+    }
+  };
+
+  return {
+    getJson(url) {
+      const job = getJson(url);
+      pending.add(job);
+      const forget = () => void pending.delete(job);
+      job.then(forget, forget);
+      return job;
+    },
+    sent: () => sent,
+    async stop() {
+      stopper.abort();
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+// --- internal ---
+
+type Attempt =
+  | { kind: 'answer'; answer: JsonAnswer }
+  | { kind: 'transient'; detail: string }
+  | { kind: 'throttled'; waitMs: number | null; detail: string };
+
+async function readResponse(url: string, response: Response, token: string | undefined, now: number): Promise<Attempt> {
+  if (response.status === 429) {
+    await response.body?.cancel().catch(() => undefined);
+    const header = response.headers.get('retry-after');
+    const waitMs = retryAfterMs(header, now) ?? resetMs(response.headers);
+    return { kind: 'throttled', waitMs, detail: header === null ? 'HTTP 429' : `HTTP 429, Retry-After: ${header}` };
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    return { kind: 'transient', detail: describeNetworkError(error) };
+  }
+  if (response.status >= 500) return { kind: 'transient', detail: `HTTP ${response.status}` };
+  const body = parseJson(text);
+  if (response.status === 401) throw refusedCredentials(url, token, body);
+  return { kind: 'answer', answer: { status: response.status, body, contentType: response.headers.get('content-type') ?? '' } };
+}
+
+function requestHeaders(token: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'weblate-snapshot-pull' };
+  if (token) headers.Authorization = `Token ${token}`;
+  return headers;
+}
+
+function requestSignal(stop: AbortSignal, timeoutMs: number): AbortSignal {
+  return AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
+}
+
+function resetMs(headers: Headers): number | null {
+  const limit = readRateLimit(headers);
+  return limit ? limit.resetSeconds * 1000 : null;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short reason for a failed connection: `ECONNREFUSED`, `timed out`, `other side closed`. */
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function refusedCredentials(url: string, token: string | undefined, body: unknown): PullError {
+  const detail = typeof body === 'object' && body !== null && 'detail' in body ? `: ${String(body.detail)}` : '';
+  return new PullError(
+    token
+      ? `${url} refused the token (HTTP 401${detail}). Check the key given with --token or WEBLATE_TOKEN.`
+      : `${url} asks for authentication (HTTP 401${detail}). Give an API key with --token or WEBLATE_TOKEN.`,
+  );
+}
+
+function throttledTooLong(url: string, ms: number, maxMs: number): PullError {
+  return new PullError(`${url} is throttled (HTTP 429) for ${seconds(ms)}, longer than the ${seconds(maxMs)} allowed by --max-wait.`);
+}
+
+function rateLimitUsedUp(ms: number, maxMs: number): PullError {
+  return new PullError(
+    `The server's rate limit is used up (X-RateLimit-Remaining: 0) for another ${seconds(ms)}, ` +
+      `longer than the ${seconds(maxMs)} allowed by --max-wait.`,
+  );
+}
+
+function stoppedError(): PullError {
+  return new PullError('The pull was stopped.');
+}
+
+function seconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)} s`;
+}
+
+/** At most `limit` jobs at once; the others wait in order. */
+function createSlots(limit: number) {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  // A freed slot passes straight to the next waiter, so no newcomer can slip in between.
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active--;
+  };
+  return {
+    async run<T>(job: () => Promise<T>): Promise<T> {
+      if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+      else active++;
+      try {
+        return await job();
+      } finally {
+        release();
+      }
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * One component and its translations as a content file. Settings are written
+ * when they differ from Weblate's defaults; the source translation is written
+ * explicitly (its counters cannot always be derived); each translation gets its
+ * id and the counters the generator cannot derive, taken from the Translation
+ * object and, for those it lacks (chars, approved, read-only, recent changes),
+ * from its statistics.
+ */
+import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../content/schema.ts';
+import { spdxLicenseUrl } from '../content/validate.ts';
+import type { ContentFile } from './map.ts';
+import type { ApiComponent, ApiStatistics, ApiTranslation } from './shapes.ts';
+import type { PulledComponent } from './walk.ts';
+
+/** Settings a component showed as null (hidden from the caller). */
+export interface HiddenFields {
+  component: string;
+  fields: string[];
+}
+
+export interface MappedComponent {
+  file: ContentFile;
+  warnings: string[];
+  hidden: HiddenFields | null;
+}
+
+export function mapComponent(projectSlug: string, pulled: PulledComponent, pulledProjects: ReadonlySet<string>): MappedComponent {
+  const c = pulled.component;
+  const key = `${projectSlug}/${c.slug}`;
+  const warnings: string[] = [];
+  const { settings, hidden } = mapSettings(c, pulled.translations);
+  const value: Record<string, unknown> = { name: c.name };
+  if (c.id !== undefined) value.id = c.id;
+  value.source_language = c.source_language.code;
+  Object.assign(value, settings);
+  if (pulled.locked) value.locked = true;
+  const links = pulled.links.map((project) => project.slug);
+  const kept = links.filter((slug) => pulledProjects.has(slug));
+  if (kept.length < links.length) {
+    warnings.push(`${key} is also shared into ${links.filter((slug) => !pulledProjects.has(slug)).join(', ')}, not pulled: that link is left out.`);
+  }
+  if (kept.length > 0) value.links = kept;
+  if ((c.addons?.length ?? 0) > 0) warnings.push(`${key} has ${c.addons!.length} add-on(s); add-ons are not mirrored (addons is empty).`);
+  const source = sourceCounters(c, pulled);
+  value.source = source;
+  value.translations = mapTranslations(pulled, source, settings);
+  return {
+    file: { path: `projects/${projectSlug}/components/${c.slug}.yaml`, value },
+    warnings,
+    hidden: hidden.length > 0 ? { component: key, fields: hidden } : null,
+  };
+}
+
+// --- internal ---
+
+type Totals = { total: number; total_words: number; total_chars: number };
+
+/** Fields the content format requires even when they equal a default. */
+const REQUIRED = new Set(['repo', 'filemask', 'file_format']);
+
+function mapSettings(c: ApiComponent, translations: readonly ApiTranslation[]): { settings: Record<string, unknown>; hidden: string[] } {
+  const served = c as unknown as Record<string, unknown>;
+  const defaults: Record<string, unknown> = { ...COMPONENT_FIELD_DEFAULTS, ...(c.is_glossary ? GLOSSARY_FIELD_DEFAULTS : {}) };
+  const settings: Record<string, unknown> = {};
+  const hidden: string[] = [];
+  for (const [key, fallback] of Object.entries(defaults)) {
+    let value = served[key];
+    if (value === undefined) continue; // an older Weblate without this field: the default stands
+    if (value === null) {
+      hidden.push(key);
+      value = key === 'filemask' ? guessFilemask(c, translations) : fallback ?? '';
+    }
+    if (REQUIRED.has(key) || !sameValue(value, fallback)) settings[key] = value;
+    if (key === 'license' && c.license_url !== undefined && c.license_url !== spdxLicenseUrl(String(value))) {
+      settings.license_url = c.license_url;
+    }
+  }
+  return { settings, hidden };
+}
+
+/** A file mask that gives most translations' file names, for a component that hides it. */
+function guessFilemask(c: ApiComponent, translations: readonly ApiTranslation[]): string {
+  const candidates = translations
+    .filter((t) => t.language.code !== c.source_language.code && t.filename && t.filename.includes(t.language_code))
+    .map((t) => t.filename!.replace(t.language_code, '*'));
+  const counts = new Map<string, number>();
+  for (const mask of candidates) counts.set(mask, (counts.get(mask) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '*';
+}
+
+/** The source strings' counters: the source translation's totals (all translations share them as a rule). */
+function sourceCounters(c: ApiComponent, pulled: PulledComponent): Totals {
+  const source = pulled.translations.find((t) => t.language.code === c.source_language.code) ?? pulled.translations[0];
+  if (!source) return { total: 0, total_words: 0, total_chars: 0 };
+  return totalsOf(source, pulled.statistics.get(source.language.code));
+}
+
+function totalsOf(t: ApiTranslation, statistics: ApiStatistics | undefined): Totals {
+  return { total: t.total, total_words: t.total_words, total_chars: statistics?.total_chars ?? 0 };
+}
+
+function mapTranslations(pulled: PulledComponent, source: Totals, settings: Record<string, unknown>): Record<string, unknown> {
+  const sourceCode = pulled.component.source_language.code;
+  const filemask = String(settings.filemask);
+  const template = String(settings.template ?? COMPONENT_FIELD_DEFAULTS.template);
+  const entries: Record<string, unknown> = {};
+  for (const t of pulled.translations) {
+    const isSource = t.language.code === sourceCode;
+    const defaultFilename = isSource ? template : filemask.replace('*', t.language_code);
+    entries[t.language.code] = mapTranslation(t, pulled.statistics.get(t.language.code), source, defaultFilename);
+  }
+  return entries;
+}
+
+/** One translation entry, its fields in the order of the content format. */
+function mapTranslation(t: ApiTranslation, statistics: ApiStatistics | undefined, source: Totals, defaultFilename: string): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  if (t.id !== undefined) entry.id = t.id;
+  const filename = t.filename ?? '';
+  if (filename !== defaultFilename) entry.filename = filename;
+  if (t.language_code !== t.language.code) entry.language_code = t.language_code;
+  if (t.revision) entry.revision = t.revision;
+  const totals = totalsOf(t, statistics);
+  for (const name of ['total', 'total_words', 'total_chars'] as const) {
+    if (totals[name] !== source[name]) entry[name] = totals[name];
+  }
+  const counters = {
+    translated: t.translated, translated_words: t.translated_words, translated_chars: statistics?.translated_chars ?? 0,
+    fuzzy: t.fuzzy, fuzzy_words: t.fuzzy_words, failing_checks: t.failing_checks, failing_checks_words: t.failing_checks_words,
+    approved: statistics?.approved ?? 0, readonly: statistics?.readonly ?? 0,
+    have_suggestion: t.have_suggestion, have_comment: t.have_comment, recent_changes: statistics?.recent_changes ?? 0,
+  };
+  for (const [name, value] of Object.entries(counters)) if (value !== 0) entry[name] = value;
+  if (t.last_change !== null) entry.last_change = t.last_change;
+  if (t.last_author !== null) entry.last_author = t.last_author;
+  return entry;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => item === b[index]);
+  return a === b;
+}

@@ -1,0 +1,81 @@
+/**
+ * Languages as content files. A language the catalog knows, shown exactly as
+ * the catalog has it and used by a translation, needs no file; one that
+ * differs gets a file with the fields that differ (a plural that differs in
+ * any way is written whole, id included); one the catalog does not know gets
+ * every field. A language published without any translation gets a file
+ * either way, since only files and translations publish a language.
+ */
+import { compareStrings } from '../errors.ts';
+import type { Catalog, CatalogLanguage } from '../languages/catalog.ts';
+import type { ContentFile } from './map.ts';
+import type { ApiLanguage } from './shapes.ts';
+import type { ApiSnapshot } from './walk.ts';
+
+export function mapLanguages(snapshot: ApiSnapshot, catalog: Catalog): { files: ContentFile[]; published: number } {
+  const used = new Map<string, ApiLanguage>();
+  for (const { components } of snapshot.projects) {
+    for (const { component, translations } of components) {
+      used.set(component.source_language.code, component.source_language);
+      for (const t of translations) used.set(t.language.code, t.language);
+    }
+  }
+  const listed = new Map(snapshot.languages.map((language) => [language.code, language]));
+  // A partial pull cannot tell a language nobody translates from one only other projects use: it keeps the used ones.
+  const codes = new Set([...used.keys(), ...(snapshot.partial ? [] : listed.keys())]);
+  const files: ContentFile[] = [];
+  for (const code of [...codes].sort(compareStrings)) {
+    const language = listed.get(code) ?? used.get(code)!;
+    const entry = catalog.get(code);
+    const value = entry ? differences(language, entry) : everyField(language);
+    if (Object.keys(value).length === 0 && used.has(code)) continue;
+    const file: ContentFile = { path: `languages/${code}.yaml`, value };
+    if (!used.has(code)) file.comment = 'Published without any translation.';
+    files.push(file);
+  }
+  return { files, published: codes.size };
+}
+
+// --- internal ---
+
+function differences(language: ApiLanguage, entry: CatalogLanguage): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  if (language.name !== entry.name) value.name = language.name;
+  const direction = directionOf(language);
+  if (direction !== undefined && direction !== entry.direction) value.direction = direction;
+  if (language.population !== undefined && language.population !== entry.population) value.population = language.population;
+  if (language.aliases !== undefined && !sameList(language.aliases, entry.aliases)) value.aliases = language.aliases;
+  const p = language.plural;
+  const q = entry.plural;
+  if (p.id !== q.id || p.source !== q.source || p.number !== q.number || p.formula !== q.formula || p.type !== q.type) {
+    value.plural = pluralOf(language);
+  }
+  return value;
+}
+
+function everyField(language: ApiLanguage): Record<string, unknown> {
+  const value: Record<string, unknown> = { name: language.name };
+  const direction = directionOf(language);
+  if (direction !== undefined) value.direction = direction;
+  if (language.population !== undefined) value.population = language.population;
+  if (language.aliases !== undefined && language.aliases.length > 0) value.aliases = language.aliases;
+  value.plural = pluralOf(language);
+  return value;
+}
+
+function pluralOf(language: ApiLanguage): Record<string, unknown> {
+  const p = language.plural;
+  const plural: Record<string, unknown> = { id: p.id };
+  if (p.source !== 0) plural.source = p.source;
+  Object.assign(plural, { number: p.number, formula: p.formula, type: p.type });
+  return plural;
+}
+
+/** `ltr` or `rtl`; anything else (Weblate's model allows "") is left to the generator's guess. */
+function directionOf(language: ApiLanguage): 'ltr' | 'rtl' | undefined {
+  return language.direction === 'ltr' || language.direction === 'rtl' ? language.direction : undefined;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}

@@ -1,0 +1,96 @@
+/**
+ * Writes pulled content: each file as YAML, atomically (a temporary file
+ * renamed into place), and YAML files of an earlier pull that the new one no
+ * longer has are removed. A folder that holds anything else is refused, so a
+ * pull never overwrites hand-written content.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { stringify } from 'yaml';
+import { internalError } from '../errors.ts';
+import type { ContentFile } from './map.ts';
+import { STATE_FILE } from './state.ts';
+
+/** The first line of a pulled site.yaml; it marks the folder as one a pull may update. */
+export function pulledMarker(from: string): string {
+  return `Pulled from ${from} by npm run pull; a new pull replaces these files.`;
+}
+
+export type OutputCheck = { ok: true } | { ok: false; message: string };
+
+/** A pull may write into a missing or empty folder, an interrupted pull, or an earlier pull. */
+export async function checkOutputFolder(outDir: string): Promise<OutputCheck> {
+  const info = await stat(outDir).catch(() => null);
+  if (info === null) return { ok: true };
+  if (!info.isDirectory()) return { ok: false, message: `${outDir} exists and is not a folder.` };
+  const names = await readdir(outDir);
+  if (names.length === 0 || names.includes(STATE_FILE)) return { ok: true };
+  const site = await readFile(join(outDir, 'site.yaml'), 'utf8').catch(() => '');
+  if (site.startsWith('# Pulled from ')) return { ok: true };
+  return { ok: false, message: `${outDir} is not empty and was not written by a pull; give a new or empty folder with --out.` };
+}
+
+/** The YAML text of a content file. */
+export function renderContentFile(file: ContentFile): string {
+  const comment = file.comment ? file.comment.split('\n').map((line) => `# ${line}`.trimEnd()).join('\n') + '\n' : '';
+  const body = Object.keys(file.value).length === 0 ? '{}\n' : stringify(file.value, { lineWidth: 0, minContentWidth: 0 });
+  return comment + body;
+}
+
+/** Writes every file, then removes the YAML files of an earlier pull that are not among them. */
+export async function writeContentFiles(outDir: string, files: readonly ContentFile[]): Promise<{ written: number; removed: number }> {
+  for (const file of files) checkPlace(file.path);
+  await mkdir(outDir, { recursive: true });
+  await runPool(files, 32, (file) => writeAtomically(join(outDir, file.path), renderContentFile(file)));
+  const removed = await removeOthers(outDir, new Set(files.map((file) => file.path)));
+  return { written: files.length, removed };
+}
+
+// --- internal ---
+
+const CONTENT_PLACE = /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][^/]*\/(project\.yaml|components\/[^/.][^/]*\.yaml))$/;
+
+function checkPlace(path: string): void {
+  if (!CONTENT_PLACE.test(path)) internalError(`a pulled file would be written outside the content layout: ${path}`);
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = join(dirname(file), `.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Removes content YAML files not in `keep` (left by an earlier pull), and folders left empty. */
+async function removeOthers(outDir: string, keep: ReadonlySet<string>): Promise<number> {
+  let removed = 0;
+  const visit = async (relative: string): Promise<void> => {
+    const entries = await readdir(join(outDir, relative), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        await visit(path);
+        await rmdir(join(outDir, path)).catch(() => undefined); // only when empty
+      } else if (CONTENT_PLACE.test(path) && !keep.has(path)) {
+        await rm(join(outDir, path));
+        removed++;
+      }
+    }
+  };
+  for (const folder of ['languages', 'projects']) await visit(folder);
+  return removed;
+}
+
+async function runPool<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await job(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

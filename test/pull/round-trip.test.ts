@@ -1,0 +1,59 @@
+/**
+ * Round trips, the promise of `npm run pull`: build a content folder, serve
+ * the tree like Weblate on loopback, pull it with the real command into a new
+ * folder, build that folder, and get the same tree byte for byte. Cases cover
+ * path pages, `?page=N` pages, and page sizes small enough that every list is
+ * followed through many pages.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, checkContent } from '../../src/build.ts';
+import type { SiteOverrides } from '../../src/content/validate.ts';
+import { dirTarget } from '../../src/output/target.ts';
+import { STATE_FILE } from '../../src/pull/state.ts';
+import { FIXTURES, readTree, ROOT, tempDir } from '../helpers.ts';
+import { runScript } from '../support/run-script.ts';
+import { startStaticApiServer, type LoopbackServer } from '../support/static-api-server.ts';
+
+/** The server that plays Weblate for a built tree. Swap in the sidecar here once it exists: nothing else changes. */
+const serveLikeWeblate: (outDir: string) => Promise<LoopbackServer> = startStaticApiServer;
+
+const cases: [string, string, SiteOverrides][] = [
+  ['the default content', join(ROOT, 'content'), {}],
+  ['fixture "features" (path pages of 2)', join(FIXTURES, 'features/content'), {}],
+  ['fixture "query-pagination" (?page=N, pages of 1)', join(FIXTURES, 'query-pagination/content'), {}],
+  ['fixture "features" with ?page=N and pages of 1', join(FIXTURES, 'features/content'), { pagination: 'query', pageSize: 1 }],
+  ['fixture "minimal"', join(FIXTURES, 'minimal/content'), {}],
+];
+
+describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
+  it('pulls content that passes the checks and builds into the tree it was pulled from, byte for byte', async () => {
+    const dir = tempDir();
+    const original = join(dir, 'original');
+    const server = await serveLikeWeblate(original);
+    try {
+      const built = await build({ contentDir, site: { ...site, baseUrl: server.url } }, { target: dirTarget(original) });
+      expect(built.errors).toEqual([]);
+
+      const pulled = join(dir, 'pulled');
+      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', pulled]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Pulled \d+ projects?, \d+ components?, \d+ translations? and \d+ languages? from /);
+      expect(existsSync(join(pulled, STATE_FILE))).toBe(false);
+      expect((await checkContent({ contentDir: pulled })).ok).toBe(true);
+
+      const rebuilt = join(dir, 'rebuilt');
+      expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual([]);
+      expectSameTree(readTree(rebuilt), readTree(original));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+function expectSameTree(actual: Map<string, string>, expected: Map<string, string>): void {
+  expect([...actual.keys()]).toEqual([...expected.keys()]);
+  for (const [path, text] of expected) expect(actual.get(path), path).toBe(text);
+}
