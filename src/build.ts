@@ -9,7 +9,9 @@ import { validateContent, type SiteOverrides } from './content/validate.ts';
 import type { ContentError } from './errors.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
-import { manifestPath, readManifest, treeIdentity, writeManifest } from './output/manifest.ts';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { manifestPath, readManifest, treeIdentity, writeManifest, type Manifest } from './output/manifest.ts';
 import { dirTarget, type OutputTarget } from './output/target.ts';
 import { updateInPlace, writeGroups } from './output/tree.ts';
 import { fileGroups, settingsFingerprint } from './resources/groups.ts';
@@ -75,21 +77,43 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
   const checked = await checkContent(options, deps.catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
   const model = checked.model;
-  const file = manifestPath(options.outDir);
+  const synced = await syncTree(options.outDir, model, { full: options.full, onProgress: options.onProgress });
+  return { errors: [], translations: model.translations.length, durationMs: clock() - started, ...synced.report };
+}
+
+export interface SyncedTree {
+  manifest: Manifest;
+  report: Pick<BuildReport, 'files' | 'bytes' | 'mode' | 'groupsRendered' | 'groupsRemoved'>;
+}
+
+/**
+ * Brings the tree at `outDir` in line with the model: in place when its
+ * manifest describes this very folder built with the same settings, else a
+ * whole new tree written beside it and swapped in. Either way the manifest
+ * on disk describes the tree afterwards.
+ */
+export async function syncTree(
+  outDir: string,
+  model: Model,
+  options: { full?: boolean | undefined; onProgress?: ((done: number, total: number) => void) | undefined } = {},
+): Promise<SyncedTree> {
+  const file = manifestPath(outDir);
+  await rm(join(dirname(file), 'tmp'), { recursive: true, force: true });
   const manifest = options.full ? null : await readManifest(file);
-  const tree = await treeIdentity(options.outDir);
   const settings = settingsFingerprint(model).toString(36);
+  const tree = await treeIdentity(outDir);
   if (manifest && tree !== null && manifest.tree === `${tree}:${settings}`) {
-    const stats = await updateInPlace(options.outDir, fileGroups(model), manifest, file);
+    const stats = await updateInPlace(outDir, fileGroups(model), manifest, file);
     await writeManifest(file, manifest);
     return {
-      errors: [], files: stats.filesWritten, bytes: 0, translations: model.translations.length,
-      durationMs: clock() - started, mode: 'in-place', groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved,
+      manifest,
+      report: { files: stats.filesWritten, bytes: 0, mode: 'in-place', groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
     };
   }
-  const written = await writeTree(model, dirTarget(options.outDir), options.onProgress);
-  await writeManifest(file, { tree: `${await treeIdentity(options.outDir)}:${settings}`, groups: written.fingerprints });
-  return { files: written.files, bytes: written.bytes, errors: [], translations: model.translations.length, durationMs: clock() - started, mode: 'fresh' };
+  const written = await writeTree(model, dirTarget(outDir), options.onProgress);
+  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, groups: written.fingerprints };
+  await writeManifest(file, fresh);
+  return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
 }
 
 export type CheckResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };

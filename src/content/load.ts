@@ -23,36 +23,52 @@ export interface LoadedContent {
 
 export interface LoadResult {
   content: LoadedContent;
+  /** Every valid file by its path relative to the content folder (with `/`). */
+  files: Map<string, CheckedFile>;
   errors: ContentError[];
 }
 
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
 export async function loadContent(contentDir: string): Promise<LoadResult> {
   const relativePaths = (await fg('**/*', { cwd: contentDir, onlyFiles: true, dot: false })).sort(compareStrings);
-  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [] };
   const errors: ContentError[] = [];
-  const folders = new Set<string>();
-  const jobs: { file: string; place: FilePlace }[] = [];
+  const jobs: { relativePath: string; file: string; place: FilePlace }[] = [];
   for (const relativePath of relativePaths) {
     const file = join(contentDir, relativePath);
     const result = placeOf(relativePath);
     if ('ignored' in result) continue;
-    if ('error' in result) {
-      errors.push({ file, line: 1, column: 1, path: '', message: result.error });
-      continue;
-    }
-    if (result.place.kind === 'project' || result.place.kind === 'component') folders.add(result.place.project);
-    if (result.place.kind === 'project') content.projectFiles.push(result.place.project);
-    jobs.push({ file, place: result.place });
+    if ('error' in result) errors.push({ file, line: 1, column: 1, path: '', message: result.error });
+    else jobs.push({ relativePath, file, place: result.place });
   }
   const texts = await readAll(jobs.map((job) => job.file));
+  const files = new Map<string, CheckedFile>();
   jobs.forEach((job, index) => {
     const result = checkFile(job.file, job.place, texts[index]!);
     if (!result.ok) errors.push(...result.errors);
-    else addChecked(content, result.checked);
+    else files.set(job.relativePath, result.checked);
   });
+  const places = jobs.map((job) => job.place);
+  return { content: assembleContent(files.values(), places), files, errors };
+}
+
+/**
+ * Sorts checked files into the content the validator reads. `places` names
+ * every content file present, valid or not (a project folder whose
+ * project.yaml is invalid still has one).
+ */
+export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<FilePlace>): LoadedContent {
+  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [] };
+  const sorted = [...files].sort((a, b) => compareStrings(a.file, b.file));
+  for (const checked of sorted) addChecked(content, checked);
+  const folders = new Set<string>();
+  const projectFiles = new Set<string>();
+  for (const place of places) {
+    if (place.kind === 'project' || place.kind === 'component') folders.add(place.project);
+    if (place.kind === 'project') projectFiles.add(place.project);
+  }
   content.projectFolders = [...folders].sort(compareStrings);
-  return { content, errors };
+  content.projectFiles = [...projectFiles].sort(compareStrings);
+  return content;
 }
 
 // --- internal ---

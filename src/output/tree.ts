@@ -55,6 +55,7 @@ export async function updateInPlace(
   manifest: Manifest,
   manifestFile: string,
 ): Promise<UpdateStats> {
+  const scratch = join(dirname(manifestFile), 'tmp');
   const seen = new Set<string>();
   const dirty: FileGroup[] = [];
   for (const group of groups) {
@@ -68,7 +69,7 @@ export async function updateInPlace(
   let filesWritten = 0;
   for (const group of dirty) {
     for (const file of group.render()) {
-      if (await replaceIfChanged(join(outDir, file.path), file.data)) filesWritten++;
+      if (await replaceIfChanged(join(outDir, file.path), file.data, scratch)) filesWritten++;
     }
   }
   // Lists are rewritten first, so a folder disappears only once nothing new points at it.
@@ -83,12 +84,17 @@ export async function updateInPlace(
   return { groupsRendered: dirty.length, filesWritten, groupsRemoved: removed.length };
 }
 
-/** Writes `data` to `file` unless it already holds exactly that: temporary file beside it, then rename. */
-export async function replaceIfChanged(file: string, data: string): Promise<boolean> {
+/**
+ * Writes `data` to `file` unless it already holds exactly that: written in
+ * `scratch` (a folder on the same file system, so crash leftovers stay out
+ * of the tree), then renamed over the file.
+ */
+export async function replaceIfChanged(file: string, data: string, scratch: string): Promise<boolean> {
   const current = await readFile(file, 'utf8').catch(() => null);
   if (current === data) return false;
   await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.tmp-${randomBytes(6).toString('hex')}`;
+  await mkdir(scratch, { recursive: true });
+  const temporary = join(scratch, randomBytes(8).toString('hex'));
   try {
     await writeFile(temporary, data);
     await rename(temporary, file);
