@@ -1,6 +1,7 @@
 /** `npm run build`: builds a content folder into a static Weblate API tree. */
 import { build } from '../src/build.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
+import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors } from '../src/errors.ts';
@@ -13,11 +14,14 @@ const command = defineCommand({
     content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
     out: { type: 'string', valueName: 'DIR', description: 'output folder, replaced as a whole when the build succeeds', default: 'dist' },
     ...SITE_OPTIONS,
+    ...HOST_OPTION,
   },
-  epilog: 'Example:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org',
+  epilog:
+    'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
+    '  npm run build -- --base-url https://l10n.example.org --host netlify',
   async run(args, io) {
     const report = await build(
-      { contentDir: args.content, site: siteOverrides(args), onProgress: progressReporter(io, 'Writing') },
+      { contentDir: args.content, site: siteOverrides(args), host: hostOption(args.host), onProgress: progressReporter(io, 'Writing') },
       { target: dirTarget(args.out) },
     );
     if (report.errors.length > 0) {

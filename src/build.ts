@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadContent } from './content/load.ts';
-import { validateContent, type SiteOverrides } from './content/validate.ts';
+import { pinProblems, validateContent, type SiteOverrides } from './content/validate.ts';
 import type { ContentError } from './errors.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
 import { serializeFile } from './output/serialize.ts';
 import type { OutputTarget } from './output/target.ts';
-import { hostFiles } from './hosts/index.ts';
+import { hostFiles, hostProblem, type HostOptions } from './hosts/index.ts';
 import { countResources, generateResources } from './resources/resources.ts';
 import { fileOfPath } from './urls.ts';
 
@@ -19,6 +19,8 @@ export interface BuildOptions {
   contentDir: string;
   /** Settings that win over site.yaml (command-line flags). */
   site?: SiteOverrides;
+  /** Whose `_redirects` and `_headers` go at the root of the output (all hosts' files are under hosts/). */
+  host?: HostOptions['host'];
   /** Called now and then with files written so far and the total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -43,11 +45,12 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
   const checked = await checkContent(options, deps.catalog);
-  if (!checked.ok) {
+  const errors = checked.ok ? checkHost(checked.model, options) : checked.errors;
+  if (!checked.ok || errors.length > 0) {
     await deps.target.abort();
-    return { errors: checked.errors, files: 0, bytes: 0, translations: 0, durationMs: clock() - started };
+    return { errors, files: 0, bytes: 0, translations: 0, durationMs: clock() - started };
   }
-  const { files, bytes } = await writeTree(checked.model, deps.target, options.onProgress);
+  const { files, bytes } = await writeTree(checked.model, deps.target, options.onProgress, { host: options.host });
   return { errors: [], files, bytes, translations: checked.model.translations.length, durationMs: clock() - started };
 }
 
@@ -67,6 +70,7 @@ export async function writeTree(
   model: Model,
   target: OutputTarget,
   onProgress?: (done: number, total: number) => void,
+  hosts: HostOptions = {},
 ): Promise<{ files: number; bytes: number }> {
   const total = countResources(model);
   let files = 0;
@@ -79,7 +83,7 @@ export async function writeTree(
       bytes += Buffer.byteLength(data);
       if (onProgress && files % 1000 === 0) onProgress(files, total);
     }
-    for (const file of hostFiles(model.site)) {
+    for (const file of hostFiles(model.site, hosts)) {
       await target.write(file.path, file.data);
       files++;
       bytes += Buffer.byteLength(file.data);
@@ -94,6 +98,13 @@ export async function writeTree(
 }
 
 // --- internal ---
+
+/** A site the chosen host cannot serve as configured, reported at site.yaml's `pagination`. */
+function checkHost(model: Model, options: Pick<BuildOptions, 'contentDir' | 'host'>): ContentError[] {
+  const message = hostProblem(model.site, { host: options.host });
+  if (!message) return [];
+  return pinProblems([{ file: `${options.contentDir.replace(/\/+$/, '')}/site.yaml`, path: ['pagination'], message }], readText);
+}
 
 function readText(file: string): string {
   return readFileSync(file, 'utf8');
