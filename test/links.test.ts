@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
 import { dirTarget } from '../src/output/target.ts';
-import { FIXTURES, ROOT, readTree, tempDir } from './helpers.ts';
+import { collectLinks, FIXTURES, isPage, ROOT, readTree, tempDir } from './helpers.ts';
 
 const trees = [
   ['the default content', join(ROOT, 'content')],
@@ -95,18 +95,3 @@ describe.each(trees)('links of %s', (_, contentDir) => {
     expect(readdirSync(dirname(out))).toEqual(['dist']);
   });
 });
-
-function isPage(body: unknown): body is { count: number; next: string | null; previous: string | null; results: unknown[] } {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) &&
-    Object.keys(body).join(',') === 'count,next,previous,results';
-}
-
-function collectLinks(value: unknown, visit: (key: string, url: string) => void, key = ''): void {
-  if (typeof value === 'string') {
-    if (/^https?:\/\//.test(value)) visit(key, value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectLinks(item, visit, key);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) collectLinks(v, visit, k);
-  }
-}

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { buildFor, checkErrors, checkEveryResource, crawl, freePort, startServer, type BuiltSite, type Started } from './servers.ts';
+import { buildFor, freePort, itServesTheSnapshot, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
@@ -50,19 +50,7 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     await server?.stop();
   });
 
-  it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
-    expect(await checkEveryResource(site, { allow: true })).toBe(3 * site.tree.resources.length);
-  });
-
-  it('answers unknown paths, invalid pages and other methods with Weblate\'s JSON errors', async () => {
-    await checkErrors(site);
-  });
-
-  it('follows every link from /api/ to a JSON answer and walks every list to its end', async () => {
-    const { urls, lists } = await crawl(site);
-    expect(urls).toBeGreaterThanOrEqual(site.tree.resources.length);
-    expect(lists).toBeGreaterThan(10);
-  });
+  itServesTheSnapshot(() => site);
 });
 
 /** The main file: the generated one included in http {}, everything else under the prefix. */

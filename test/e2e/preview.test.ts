@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
-import { buildFor, checkErrors, checkEveryResource, crawl, freePort, get, startServer, type BuiltSite, type Started } from './servers.ts';
+import { buildFor, freePort, get, itServesTheSnapshot, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const run = promisify(execFile);
 const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
@@ -32,19 +32,7 @@ describe.each(fixtures)('the preview of %s', (_, contentDir) => {
     await server?.stop();
   });
 
-  it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
-    expect(await checkEveryResource(site, { allow: true })).toBe(3 * site.tree.resources.length);
-  });
-
-  it('answers unknown paths, invalid pages and other methods with Weblate\'s JSON errors', async () => {
-    await checkErrors(site);
-  });
-
-  it('follows every link from /api/ to a JSON answer and walks every list to its end', async () => {
-    const { urls, lists } = await crawl(site);
-    expect(urls).toBeGreaterThanOrEqual(site.tree.resources.length);
-    expect(lists).toBeGreaterThan(10);
-  });
+  itServesTheSnapshot(() => site);
 
   it('prints where it serves', () => {
     expect(server!.output()).toContain(`Serving ${out}/ at ${site.origin}${site.tree.base}/api/ (Ctrl+C to stop)\n`);

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
-import { ROOT, TSX } from '../helpers.ts';
+import { expect, it } from 'vitest';
+import { collectLinks, isPage, ROOT, TSX, type ListPage } from '../helpers.ts';
 import { requestsFor, siteTree, type SiteTree } from '../unit/hosts/tree.ts';
 
 const run = promisify(execFile);
@@ -171,7 +171,7 @@ export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: num
     for (let guard = 0; page.next !== null && guard < 10_000; guard++) {
       expect(seen.has(page.next), `${url} repeats ${page.next}`).toBe(false);
       seen.add(page.next);
-      page = (await fetchJson(page.next)) as typeof page;
+      page = (await fetchJson(page.next)) as ListPage;
       items += page.results.length;
     }
     expect(page.next, url).toBeNull();
@@ -180,25 +180,19 @@ export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: num
   return { urls: bodies.size, lists };
 }
 
-// --- internal ---
+/** The tests every server that claims to serve the snapshot as a good host does must pass. */
+export function itServesTheSnapshot(site: () => BuiltSite): void {
+  it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
+    expect(await checkEveryResource(site(), { allow: true })).toBe(3 * site().tree.resources.length);
+  });
 
-interface Page {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: unknown[];
-}
+  it("answers unknown paths, invalid pages and other methods with Weblate's JSON errors", async () => {
+    await checkErrors(site());
+  });
 
-function isPage(body: unknown): body is Page {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).join(',') === 'count,next,previous,results';
-}
-
-function collectLinks(value: unknown, visit: (key: string, url: string) => void, key = ''): void {
-  if (typeof value === 'string') {
-    if (/^https?:\/\//.test(value)) visit(key, value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectLinks(item, visit, key);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) collectLinks(v, visit, k);
-  }
+  it('follows every link from /api/ to a JSON answer and walks every list to its end', async () => {
+    const { urls, lists } = await crawl(site());
+    expect(urls).toBeGreaterThanOrEqual(site().tree.resources.length);
+    expect(lists).toBeGreaterThan(10);
+  });
 }
