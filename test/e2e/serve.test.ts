@@ -6,6 +6,7 @@
  * `@` fails through its rewrites (it percent-encodes the `@`), and `?page=N`
  * is ignored.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,10 +47,19 @@ describe('npx serve with the generated serve.json', () => {
     expect((await get(`${api}/components/?page=2`)).text).toBe(first.text);
   });
 
-  it('answers an unknown path with the JSON body of 404.html', async () => {
+  it("answers an unknown path with the JSON body of 404.html, or serve's own JSON error to Accept: application/json", async () => {
     const served = await get(`${site.origin}${site.tree.base}/api/nope/`);
     expect(served.status).toBe(404);
     expect(served.headers.get('content-type')).toBe('application/json');
     expect(served.text).toBe('{"detail":"Not found."}\n');
+    const asJson = await get(`${site.origin}${site.tree.base}/api/nope/`, { headers: { Accept: 'application/json' } });
+    expect(asJson.status).toBe(404);
+    expect(JSON.parse(asJson.text)).toEqual({ error: { code: 'not_found', message: 'The requested path could not be found' } });
+  });
+
+  it('answers POST with the file, as it knows no methods', async () => {
+    const served = await get(`${site.origin}${site.tree.base}/api/projects/`, { method: 'POST' });
+    expect(served.status).toBe(200);
+    expect(served.text).toBe(readFileSync(join(out, 'api/projects/index.json'), 'utf8'));
   });
 });

@@ -145,6 +145,12 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
     }
   });
 
+  it('cannot tell ?page=1 from other pages, so it is a 404 (no link of the tree carries page=1)', async () => {
+    const tree = await load();
+    expect(netlify(tree, `${tree.base}/api/languages/?page=1`).status).toBe(404);
+    expect([...tree.files.values()].some((text) => text.includes('page=1"'))).toBe(false);
+  });
+
   it('never give a header rule to Allow, which Netlify ignores', async () => {
     const tree = await load();
     expect(tree.files.get('_headers')).not.toMatch(/^\s*Allow:/m);
