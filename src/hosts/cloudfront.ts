@@ -18,7 +18,7 @@ import { basePath, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, NOT_FOUND_FI
 
 export function renderCloudFrontFunction(site: Site): string {
   const routes = ROUTES.map((route) => [routeRegex(route.pattern, route.paginated), route.allow, route.paginated]);
-  return `// ${generatedBy(site, 'CloudFront Function')}
+  return `// ${generatedBy(site, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
 // viewer response of the behaviour that serves the bucket.
 var BASE = ${JSON.stringify(basePath(site))};
