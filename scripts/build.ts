@@ -1,6 +1,7 @@
 /** `npm run build`: builds a content folder into a static Weblate API tree. */
 import { buildDirectory } from '../src/build.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
+import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors } from '../src/errors.ts';
@@ -15,14 +16,18 @@ const command = defineCommand({
     out: { type: 'string', valueName: 'DIR', description: 'output folder (its manifest is kept in DIR.state/)', default: 'dist' },
     full: { type: 'boolean', description: 'write a whole new tree even when the existing one could be updated in place' },
     ...SITE_OPTIONS,
+    ...HOST_OPTION,
   },
-  epilog: 'Example:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org',
+  epilog:
+    'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
+    '  npm run build -- --base-url https://l10n.example.org --host netlify',
   async run(args, io) {
     const report = await buildDirectory({
       contentDir: args.content,
       outDir: args.out,
       full: args.full,
       site: siteOverrides(args),
+      host: hostOption(args.host),
       onProgress: progressReporter(io, 'Writing'),
     });
     if (report.errors.length > 0) {

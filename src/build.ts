@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadContent } from './content/load.ts';
-import { validateContent, type SiteOverrides } from './content/validate.ts';
+import { pinProblems, validateContent, type SiteOverrides } from './content/validate.ts';
 import type { ContentError } from './errors.ts';
+import { hostProblem, type HostOptions } from './hosts/index.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
 import { rm } from 'node:fs/promises';
@@ -21,6 +22,8 @@ export interface BuildOptions {
   contentDir: string;
   /** Settings that win over site.yaml (command-line flags). */
   site?: SiteOverrides;
+  /** Whose `_redirects` and `_headers` go at the root of the output (all hosts' files are under hosts/). */
+  host?: HostOptions['host'];
   /** Called now and then with files written so far and the total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -50,12 +53,12 @@ export interface BuildDeps {
 export async function build(options: BuildOptions, deps: BuildDeps): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
-  const checked = await checkContent(options, deps.catalog);
+  const checked = await checkBuild(options, deps.catalog);
   if (!checked.ok) {
     await deps.target.abort();
     return failedReport(checked.errors, clock() - started);
   }
-  const written = await writeTree(checked.model, deps.target, options.onProgress);
+  const written = await writeTree(checked.model, deps.target, options.onProgress, { host: options.host });
   return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
 }
 
@@ -74,10 +77,10 @@ export interface DirectoryBuildOptions extends BuildOptions {
 export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<BuildDeps, 'target'> = {}): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
-  const checked = await checkContent(options, deps.catalog);
+  const checked = await checkBuild(options, deps.catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
   const model = checked.model;
-  const synced = await syncTree(options.outDir, model, { full: options.full, onProgress: options.onProgress });
+  const synced = await syncTree(options.outDir, model, { full: options.full, onProgress: options.onProgress, host: options.host });
   return { errors: [], translations: model.translations.length, durationMs: clock() - started, ...synced.report };
 }
 
@@ -95,22 +98,27 @@ export interface SyncedTree {
 export async function syncTree(
   outDir: string,
   model: Model,
-  options: { full?: boolean | undefined; onProgress?: ((done: number, total: number) => void) | undefined } = {},
+  options: {
+    full?: boolean | undefined;
+    onProgress?: ((done: number, total: number) => void) | undefined;
+    host?: HostOptions['host'];
+  } = {},
 ): Promise<SyncedTree> {
+  const hosts: HostOptions = { host: options.host };
   const file = manifestPath(outDir);
   await rm(join(dirname(file), 'tmp'), { recursive: true, force: true });
   const manifest = options.full ? null : await readManifest(file);
-  const settings = settingsFingerprint(model).toString(36);
+  const settings = settingsFingerprint(model, hosts).toString(36);
   const tree = await treeIdentity(outDir);
   if (manifest && tree !== null && manifest.tree === `${tree}:${settings}`) {
-    const stats = await updateInPlace(outDir, fileGroups(model), manifest, file);
+    const stats = await updateInPlace(outDir, fileGroups(model, hosts), manifest, file);
     await writeManifest(file, manifest);
     return {
       manifest,
       report: { files: stats.filesWritten, bytes: 0, mode: 'in-place', groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
     };
   }
-  const written = await writeTree(model, dirTarget(outDir), options.onProgress);
+  const written = await writeTree(model, dirTarget(outDir), options.onProgress, hosts);
   const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, groups: written.fingerprints };
   await writeManifest(file, fresh);
   return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
@@ -132,10 +140,11 @@ export async function writeTree(
   model: Model,
   target: OutputTarget,
   onProgress?: (done: number, total: number) => void,
+  hosts: HostOptions = {},
 ): Promise<{ files: number; bytes: number; fingerprints: Map<string, number> }> {
   const total = countApiFiles(model);
   try {
-    const written = await writeGroups(fileGroups(model), target, (stats) => {
+    const written = await writeGroups(fileGroups(model, hosts), target, (stats) => {
       if (onProgress && stats.files % 1000 === 0) onProgress(stats.files, total);
     });
     await target.commit();
@@ -148,6 +157,16 @@ export async function writeTree(
 }
 
 // --- internal ---
+
+/** The content check, and whether the chosen host can serve the site as configured. */
+async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): Promise<CheckResult> {
+  const checked = await checkContent(options, catalog);
+  if (!checked.ok) return checked;
+  const message = hostProblem(checked.model.site, { host: options.host });
+  if (!message) return checked;
+  const site = `${options.contentDir.replace(/\/+$/, '')}/site.yaml`;
+  return { ok: false, errors: pinProblems([{ file: site, path: ['pagination'], message }], readText) };
+}
 
 function failedReport(errors: ContentError[], durationMs: number): BuildReport {
   return { errors, files: 0, bytes: 0, translations: 0, durationMs, mode: 'fresh' };

@@ -68,6 +68,17 @@ describe('npm run build', () => {
     expect(full.stdout).toMatch(/^Built \d+ files/);
   });
 
+  it('puts the chosen host\'s _redirects and _headers at the root with --host, and refuses an unknown host', async () => {
+    const out = join(tempDir(), 'dist');
+    const result = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--host', 'cloudflare']);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(out, '_redirects'), 'utf8')).toBe(readFileSync(join(out, 'hosts/cloudflare/_redirects'), 'utf8'));
+    expect(readFileSync(join(out, '_headers'), 'utf8')).toBe(readFileSync(join(out, 'hosts/cloudflare/_headers'), 'utf8'));
+    const unknown = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--host', 'vercel']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--host expects "netlify" or "cloudflare" (got "vercel")');
+  });
+
   it('lists every content error, exits 1 and leaves the output folder untouched', async () => {
     const dir = tempDir();
     const content = join(dir, 'content');

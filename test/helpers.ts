@@ -65,3 +65,27 @@ export async function buildInMemory(contentDir: string, site: SiteOverrides = {}
     },
   };
 }
+
+export interface ListPage {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: unknown[];
+}
+
+/** Whether a body is one page of a list: exactly Weblate's four keys, in order. */
+export function isPage(body: unknown): body is ListPage {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) &&
+    Object.keys(body).join(',') === 'count,next,previous,results';
+}
+
+/** Calls `visit` with every absolute URL in a body and the key it sits under. */
+export function collectLinks(value: unknown, visit: (key: string, url: string) => void, key = ''): void {
+  if (typeof value === 'string') {
+    if (/^https?:\/\//.test(value)) visit(key, value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectLinks(item, visit, key);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) collectLinks(v, visit, k);
+  }
+}

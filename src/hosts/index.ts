@@ -1,13 +1,73 @@
 /**
  * Host configuration written beside the API tree (DESIGN section 4): one
  * adapter per host, each a pure function of the site settings and the route
- * table. The build writes what this returns at the root of the output folder.
+ * table. Every host's files are written under `hosts/<host>/`; the files that
+ * any host may find at the root are too: `serve.json`, `.nojekyll` and
+ * `404.html` (a JSON body, for hosts that look a 404 page up by name).
+ * Netlify and Cloudflare Pages both read `_redirects` and `_headers` from the
+ * root with rules the other would misread, so those two names are filled
+ * only when the build is told the host (`--host netlify|cloudflare`).
  */
 import type { Site } from '../model/types.ts';
+import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
+import { renderCloudFrontFunction, renderS3Upload } from './cloudfront.ts';
+import { errorBody, NOT_FOUND, NOT_FOUND_FILE, type HostFile } from './common.ts';
+import { githubPagesFiles } from './github-pages.ts';
+import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
+import { renderNginxConfig } from './nginx.ts';
+import { renderServeConfig, SERVE_CONFIG_FILE } from './serve.ts';
 
-export type { OutputFile as HostFile } from '../resources/groups.ts';
-import type { OutputFile } from '../resources/groups.ts';
+export type { HostFile } from './common.ts';
 
-export function hostFiles(_site: Site): OutputFile[] {
-  return [];
+/** Hosts whose `_redirects` and `_headers` can take the fixed names at the root. */
+export const ROOT_HOSTS = ['netlify', 'cloudflare'] as const;
+export type RootHost = (typeof ROOT_HOSTS)[number];
+
+export interface HostOptions {
+  /** Whose `_redirects` and `_headers` to put at the root of the output; none when absent. */
+  host?: RootHost | undefined;
+}
+
+export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
+  const redirectsAndHeaders: Record<RootHost, HostFile[]> = {
+    netlify: [
+      file('hosts/netlify/_redirects', renderNetlifyRedirects(site)),
+      file('hosts/netlify/_headers', renderNetlifyHeaders(site)),
+    ],
+    cloudflare: [
+      file('hosts/cloudflare/_redirects', renderCloudflareRedirects(site)),
+      file('hosts/cloudflare/_headers', renderCloudflareHeaders(site)),
+    ],
+  };
+  // The chosen host's pair again, under the names the host reads at the root.
+  const atRoot = options.host ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data)) : [];
+  return [
+    file(NOT_FOUND_FILE, errorBody(NOT_FOUND)),
+    file(SERVE_CONFIG_FILE, renderServeConfig(site)),
+    ...githubPagesFiles(),
+    ...atRoot,
+    ...redirectsAndHeaders.netlify,
+    ...redirectsAndHeaders.cloudflare,
+    file('hosts/nginx/weblate-snapshot.conf', renderNginxConfig(site)),
+    file('hosts/cloudfront/function.js', renderCloudFrontFunction(site)),
+    file('hosts/s3/upload.sh', renderS3Upload(site)),
+  ];
+}
+
+/**
+ * Why a site cannot be deployed to a host as configured, or null: Cloudflare
+ * Pages cannot map `?page=N`, so `next` links of `pagination: query` would
+ * lead back to page 1 for ever.
+ */
+export function hostProblem(site: Site, options: HostOptions): string | null {
+  if (options.host === 'cloudflare' && site.pagination === 'query') {
+    return 'expected "path" with --host cloudflare: Cloudflare Pages cannot map ?page=N to a page file, so following next would repeat page 1 (got "query")';
+  }
+  return null;
+}
+
+// --- internal ---
+
+function file(path: string, data: string): HostFile {
+  return { path, data };
 }

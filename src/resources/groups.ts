@@ -10,7 +10,7 @@ import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher, fingerprintText } from '../model/fingerprint.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
-import { hostFiles } from '../hosts/index.ts';
+import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
 import { apiPath, apiUrl, fileOfPath } from '../urls.ts';
 import { createBodies, type Bodies } from './bodies.ts';
@@ -41,24 +41,42 @@ export interface FileGroup {
   render(): OutputFile[];
 }
 
-/** The fingerprint of the settings every file depends on: the site and the output format. */
-export function settingsFingerprint(model: Model): number {
-  return siteVersion(model);
+/**
+ * The fingerprint of the settings every file depends on: the site, the
+ * output format and the host whose files take the root names. A tree built
+ * with other settings is rebuilt whole rather than updated in place.
+ */
+export function settingsFingerprint(model: Model, hosts: HostOptions = {}): number {
+  return new Hasher().number(siteVersion(model)).text(hosts.host ?? '').digest();
 }
 
 /** Every group of the model's tree, in a fixed order: the API, then the host configuration. */
-export function* fileGroups(model: Model): Generator<FileGroup> {
+export function* fileGroups(model: Model, hosts: HostOptions = {}): Generator<FileGroup> {
   const context = createContext(model);
-  yield* apiGroups(context);
+  for (const group of apiGroups(context)) {
+    yield { key: group.key, fingerprint: group.fingerprint, render: () => toFiles(group.resources()) };
+  }
   yield {
     key: '/',
-    fingerprint: new Hasher().number(context.versions.site).text('hosts').digest(),
-    render: () => hostFiles(model.site),
+    fingerprint: new Hasher().number(context.versions.site).text('hosts').text(hosts.host ?? '').digest(),
+    render: () => hostFiles(model.site, hosts),
   };
 }
 
+/** Every resource of the API tree with its path, kind and body (the files without host configuration). */
+export function* generateResources(model: Model): Generator<Resource> {
+  for (const group of apiGroups(createContext(model))) yield* group.resources();
+}
+
+/** A group of API resources; fileGroups() turns it into files. */
+interface ApiGroup {
+  key: string;
+  fingerprint: number;
+  resources(): Resource[];
+}
+
 /** The groups of the API tree alone. */
-function* apiGroups(context: Context): Generator<FileGroup> {
+function* apiGroups(context: Context): Generator<ApiGroup> {
   const { model } = context;
   yield rootGroup(context);
   yield* languageGroups(context);
@@ -135,23 +153,23 @@ function hashCounters(h: Hasher, c: Counters): Hasher {
   return h.flag(c.last_change === null).text(c.last_change ?? '');
 }
 
-function rootGroup(context: Context): FileGroup {
+function rootGroup(context: Context): ApiGroup {
   const { site } = context.model;
   return {
     key: apiPath.root(),
     fingerprint: new Hasher().number(context.versions.site).text('root').digest(),
-    render: () => {
+    resources: () => {
       const root: Record<string, JsonValue> = {};
       for (const name of ROOT_LISTS) root[name] = apiUrl(site, apiPath.list(name));
-      return toFiles([
+      return [
         { path: apiPath.root(), kind: 'root', body: root },
         ...EMPTY_ROOT_LISTS.map((name) => emptyList(context, name, apiPath.list(name))),
-      ]);
+      ];
     },
   };
 }
 
-function* languageGroups(context: Context): Generator<FileGroup> {
+function* languageGroups(context: Context): Generator<ApiGroup> {
   const { model, bodies, aggregates, versions } = context;
   yield* pageGroups(context, 'languages', apiPath.languages(), model.languages, versions.language, (l) => bodies.language(l));
   for (const language of model.languages) {
@@ -160,15 +178,15 @@ function* languageGroups(context: Context): Generator<FileGroup> {
       fingerprint: new Hasher()
         .number(versions.site).number(versions.language(language)).number(versions.counters(aggregates.language(language)))
         .digest(),
-      render: () => toFiles([
+      resources: () => [
         { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
         { path: apiPath.languageStatistics(language.code), kind: 'language-statistics', body: bodies.languageStatistics(language) },
-      ]),
+      ],
     };
   }
 }
 
-function* projectGroups(context: Context): Generator<FileGroup> {
+function* projectGroups(context: Context): Generator<ApiGroup> {
   const { model, bodies, versions } = context;
   yield* pageGroups(context, 'projects', apiPath.projects(), model.projects, versions.project, (p) => bodies.project(p));
   for (const project of model.projects) {
@@ -176,13 +194,13 @@ function* projectGroups(context: Context): Generator<FileGroup> {
     yield {
       key: apiPath.project(slug),
       fingerprint: projectFingerprint(context, project),
-      render: () => toFiles([
+      resources: () => [
         { path: apiPath.project(slug), kind: 'project', body: bodies.project(project) },
         { path: apiPath.projectLanguages(slug), kind: 'project-languages', body: bodies.projectLanguages(project) },
         { path: apiPath.projectStatistics(slug), kind: 'project-statistics', body: bodies.projectStatistics(project) },
         emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
         { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
-      ]),
+      ],
     };
     yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) => bodies.component(c, false));
   }
@@ -198,37 +216,37 @@ function projectFingerprint(context: Context, project: Project): number {
   return h.digest();
 }
 
-function* componentGroups(context: Context, component: Component): Generator<FileGroup> {
+function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
   const { bodies, versions } = context;
   const [p, c] = [component.project.slug, component.slug];
   yield {
     key: apiPath.component(p, c),
     fingerprint: new Hasher().number(versions.site).number(versions.component(component)).digest(),
-    render: () => toFiles([
+    resources: () => [
       { path: apiPath.component(p, c), kind: 'component', body: bodies.component(component) },
       { path: apiPath.componentLock(p, c), kind: 'component-lock', body: bodies.lock(component) },
       emptyList(context, 'component-changes', apiPath.componentChanges(p, c)),
       { path: apiPath.componentRepository(p, c), kind: 'component-repository', body: bodies.componentRepository(component) },
-    ]),
+    ],
   };
   yield* pageGroups(context, 'component-translations', apiPath.componentTranslations(p, c), component.translations, versions.translation, (t) => bodies.translation(t, false));
   yield* pageGroups(context, 'component-statistics', apiPath.componentStatistics(p, c), component.translations, versions.translation, (t) => bodies.translationStatistics(t));
   yield* pageGroups(context, 'component-links', apiPath.componentLinks(p, c), component.links, versions.project, (project) => bodies.project(project));
 }
 
-function translationGroup(context: Context, translation: Translation): FileGroup {
+function translationGroup(context: Context, translation: Translation): ApiGroup {
   const { bodies, versions } = context;
   const [p, c, l] = [translation.component.project.slug, translation.component.slug, translation.language.code];
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher().number(versions.site).number(versions.translation(translation)).digest(),
-    render: () => toFiles([
+    resources: () => [
       { path: apiPath.translation(p, c, l), kind: 'translation', body: bodies.translation(translation) },
       { path: apiPath.translationStatistics(p, c, l), kind: 'translation-statistics', body: bodies.translationStatistics(translation) },
       emptyList(context, 'translation-changes', apiPath.translationChanges(p, c, l)),
       emptyList(context, 'translation-units', apiPath.translationUnits(p, c, l)),
       { path: apiPath.translationRepository(p, c, l), kind: 'translation-repository', body: bodies.translationRepository(translation) },
-    ]),
+    ],
   };
 }
 
@@ -240,7 +258,7 @@ function* pageGroups<T>(
   items: readonly T[],
   version: (item: T) => number,
   render: (item: T) => JsonValue,
-): Generator<FileGroup> {
+): Generator<ApiGroup> {
   const { site } = context.model;
   const total = pageCount(items.length, site.pageSize);
   for (let page = 1; page <= total; page++) {
@@ -251,7 +269,7 @@ function* pageGroups<T>(
     yield {
       key: apiPath.page(listPath, page),
       fingerprint: h.digest(),
-      render: () => toFiles([listPage(site, kind, listPath, items, render, page)]),
+      resources: () => [listPage(site, kind, listPath, items, render, page)],
     };
   }
 }

@@ -1,0 +1,77 @@
+/**
+ * Cloudflare Pages: `_redirects` and `_headers`. Pages applies `_redirects`
+ * before it looks for a file, follows only the first rule that matches, and
+ * drops the query of a source, so `?page=N` cannot be mapped (build with
+ * `pagination: path`). Static rules must precede dynamic ones, which are
+ * limited to 100. Three dynamic rules send every path to its `index.json`:
+ * a direct `…/index.json` request to itself, `…/x/` and `…/x` to
+ * `…/x/index.json`.
+ *
+ * `_headers` rules are matched against the requested path, at most 100 of
+ * them; every matching rule applies, in order, and a header set twice is
+ * joined with a comma unless a later rule detaches it first (`! Allow`). So
+ * each rule detaches Allow and sets its own: the last matching rule wins.
+ * The rules run from the API root to the deepest routes, each matching its
+ * resource and everything below it (`/api/projects/:project*`). Then come
+ * the paths a deeper route's placeholders would otherwise claim: a list's
+ * file asked for by name (`/api/projects/index.json`, which
+ * `/api/projects/:project*` matches) and the page rules (`…/~page/*`).
+ */
+import { isParam, paginatedRoutes } from '../api/match.ts';
+import { ROUTES, type Route } from '../api/routes.ts';
+import type { Site } from '../model/types.ts';
+import { PAGE_SEGMENT } from '../urls.ts';
+import { basePath, generatedBy, JSON_TYPE, VARY } from './common.ts';
+
+export function renderCloudflareRedirects(site: Site): string {
+  const api = `${basePath(site)}/api`;
+  return [
+    `# ${generatedBy(site, 'Cloudflare Pages')}`,
+    '# Static rules first: Pages counts every rule after the first dynamic one as dynamic.',
+    `${api} /api/index.json 200`,
+    `${api}/ /api/index.json 200`,
+    `${api}/index.json /api/index.json 200`,
+    `${api}/*/index.json /api/:splat/index.json 200`,
+    `${api}/*/ /api/:splat/index.json 200`,
+    `${api}/* /api/:splat/index.json 200`,
+    '',
+  ].join('\n');
+}
+
+export function renderCloudflareHeaders(site: Site): string {
+  const api = `${basePath(site)}/api`;
+  const [root, ...others] = [...ROUTES].sort((a, b) => a.pattern.length - b.pattern.length);
+  return [
+    `# ${generatedBy(site, 'Cloudflare Pages')}`,
+    '# Every rule detaches Allow before setting it, so the last matching rule wins.',
+    `${api}*`,
+    `  Content-Type: ${JSON_TYPE}`,
+    `  Vary: ${VARY}`,
+    `  Allow: ${root!.allow}`,
+    ...others.flatMap((route) => allowRule(`${pathOf(api, route)}*`, route.allow)),
+    ...ROUTES.filter(hasParamChild).flatMap((route) => allowRule(`${pathOf(api, route)}/index.json`, route.allow)),
+    ...paginatedRoutes().flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
+    '',
+  ].join('\n');
+}
+
+// --- internal ---
+
+function allowRule(path: string, allow: string): string[] {
+  return [path, '  ! Allow', `  Allow: ${allow}`];
+}
+
+/** Whether a route one segment deeper starts with a placeholder, which `index.json` would fill. */
+function hasParamChild(route: Route): boolean {
+  return ROUTES.some(
+    (other) =>
+      other.pattern.length === route.pattern.length + 1 &&
+      isParam(other.pattern.at(-1)!) &&
+      route.pattern.every((part, i) => other.pattern[i] === part),
+  );
+}
+
+/** Route patterns already read as Pages placeholders (`:project`). */
+function pathOf(api: string, route: Route): string {
+  return [api, ...route.pattern].join('/');
+}

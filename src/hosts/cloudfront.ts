@@ -1,0 +1,111 @@
+/**
+ * S3 + CloudFront. S3 keeps each file under the key of its URL path and serves
+ * it with the Content-Type stored with it, so the upload script sets
+ * `application/json` on every file. CloudFront looks up the key of the
+ * request path as it is, so one CloudFront Function (runtime
+ * cloudfront-js-2.0), attached to both the viewer request and the viewer
+ * response, does what a server's index and query handling would: it sends
+ * `/x/` and `/x` to `/x/index.json` and `?page=N` of a list to its page file,
+ * answers 405 to other methods and a JSON 404 to unknown formats and invalid
+ * pages, and adds Vary and the route's Allow to every response. The function
+ * is plain ES5 with the route table written into it.
+ */
+import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
+import { ROUTES } from '../api/routes.ts';
+import type { Site } from '../model/types.ts';
+import { PAGE_SEGMENT } from '../urls.ts';
+import { basePath, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, NOT_FOUND_FILE, VARY } from './common.ts';
+
+export function renderCloudFrontFunction(site: Site): string {
+  const routes = ROUTES.map((route) => [routeRegex(route.pattern, route.paginated), route.allow, route.paginated]);
+  return `// ${generatedBy(site, 'CloudFront')}
+// Runtime cloudfront-js-2.0; associate it with both the viewer request and the
+// viewer response of the behaviour that serves the bucket.
+var BASE = ${JSON.stringify(basePath(site))};
+var PAGE = ${JSON.stringify(PAGE_SEGMENT)};
+var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
+// [the path after BASE without its trailing slash or index.json, Allow, paginated]
+var ROUTES = [
+${routes.map(([regex, allow, paginated]) => `  [${regex}, ${JSON.stringify(allow)}, ${paginated}]`).join(',\n')}
+];
+
+function handler(event) {
+  if (event.context.eventType === 'viewer-response') return addHeaders(event);
+  return mapRequest(event.request);
+}
+
+function mapRequest(request) {
+  var found = match(request.uri);
+  if (!found) return request;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return answer(405, 'Method "' + request.method + '" not allowed.', found.allow);
+  }
+  var format = request.querystring.format;
+  if (format && format.value !== 'json' && format.value !== 'api') return answer(404, ${JSON.stringify(NOT_FOUND)});
+  var page = '';
+  var asked = request.querystring.page;
+  if (found.paginated && !found.pathPage && asked && asked.value !== '1') {
+    if (!PAGE_NUMBER.test(asked.value)) return answer(404, ${JSON.stringify(INVALID_PAGE)});
+    page = PAGE + '/' + asked.value + '/';
+  }
+  request.uri = found.dir + '/' + page + 'index.json';
+  return request;
+}
+
+function addHeaders(event) {
+  var found = match(event.request.uri);
+  if (found) {
+    event.response.headers['vary'] = { value: ${JSON.stringify(VARY)} };
+    event.response.headers['allow'] = { value: found.allow };
+  }
+  return event.response;
+}
+
+function match(uri) {
+  if (uri.slice(0, BASE.length) !== BASE) return null;
+  var dir = uri.replace(/(\\/index\\.json|\\/)$/, '');
+  var rest = dir.slice(BASE.length);
+  for (var i = 0; i < ROUTES.length; i++) {
+    var parts = ROUTES[i][0].exec(rest);
+    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], pathPage: Boolean(parts[1]) };
+  }
+  return null;
+}
+
+function answer(status, detail, allow) {
+  var headers = { 'content-type': { value: ${JSON.stringify(JSON_TYPE)} }, 'vary': { value: ${JSON.stringify(VARY)} } };
+  if (allow) headers['allow'] = { value: allow };
+  return {
+    statusCode: status,
+    statusDescription: status === 405 ? 'Method Not Allowed' : 'Not Found',
+    headers: headers,
+    body: JSON.stringify({ detail: detail }) + '\\n'
+  };
+}
+`;
+}
+
+/** A shell script that uploads the tree with the metadata S3 serves it with. */
+export function renderS3Upload(site: Site): string {
+  const prefix = basePath(site);
+  return `#!/bin/sh
+# ${generatedBy(site, 'S3')}
+# Uploads the snapshot to an S3 bucket, every file as application/json, under
+# the keys of its URL paths (${prefix || '/'}api/...). Needs the AWS CLI.
+# Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
+set -eu
+bucket=\${1:?usage: sh hosts/s3/upload.sh BUCKET}
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+aws s3 sync "$tree/api" "s3://$bucket${prefix}/api" --delete --content-type ${JSON_TYPE}
+aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket${prefix}/${NOT_FOUND_FILE}" --content-type ${JSON_TYPE}
+`;
+}
+
+// --- internal ---
+
+/** `^/api/projects/([…]+)(/~page/N)?$` as a JS regular expression literal. */
+function routeRegex(pattern: readonly string[], paginated: boolean): string {
+  const path = ['/api', ...pattern.map((part) => (isParam(part) ? `[${PARAM_CHARACTERS}]+` : part))].join('\\/');
+  const pages = paginated ? `(\\/${PAGE_SEGMENT}\\/[1-9][0-9]*)?` : '()';
+  return `/^${path.replace(/^\//, '\\/')}${pages}$/`;
+}

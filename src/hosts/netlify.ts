@@ -1,0 +1,55 @@
+/**
+ * Netlify: `_redirects` and `_headers`. The first matching redirect rule wins;
+ * Netlify matches a path with or without its trailing slash, serves a file
+ * that exists before any rule that is not forced, and can test query
+ * parameters, so `?page=N` rules for the lists come before the rules that send
+ * every path to its `index.json`. Those use one placeholder per segment and a
+ * rule per depth: a splat would keep the trailing slash and give `//`. Netlify
+ * ignores a custom Allow header, so `_headers` sets Content-Type and Vary only.
+ */
+import { deepestPath, paginatedRoutes } from '../api/match.ts';
+import type { Route } from '../api/routes.ts';
+import type { Site } from '../model/types.ts';
+import { PAGE_SEGMENT } from '../urls.ts';
+import { basePath, generatedBy, JSON_TYPE, VARY } from './common.ts';
+
+export function renderNetlifyRedirects(site: Site): string {
+  const base = basePath(site);
+  return [
+    `# ${generatedBy(site, 'Netlify')}`,
+    '# ?page=N of a list → its page file (first match wins, so these come first).',
+    ...paginatedRoutes().map((route) => pageRule(route, base)),
+    '# Every other path → its index.json, one rule per depth.',
+    ...depthRules(base),
+    '',
+  ].join('\n');
+}
+
+export function renderNetlifyHeaders(site: Site): string {
+  const base = basePath(site);
+  // Rules for the request path and, when the API sits under a path, for the file path too.
+  const paths = [...new Set([`${base}/api/*`, '/api/*'])];
+  return [
+    `# ${generatedBy(site, 'Netlify')}`,
+    ...paths.flatMap((path) => [path, `  Content-Type: ${JSON_TYPE}`, `  Vary: ${VARY}`]),
+    '',
+  ].join('\n');
+}
+
+// --- internal ---
+
+/** Route patterns already read as Netlify placeholders (`:project`). */
+function pageRule(route: Route, base: string): string {
+  const from = [`${base}/api`, ...route.pattern].join('/');
+  const to = ['/api', ...route.pattern, PAGE_SEGMENT, ':page', 'index.json'].join('/');
+  return `${from} page=:page ${to} 200`;
+}
+
+function depthRules(base: string): string[] {
+  const rules: string[] = [];
+  for (let depth = 0; depth <= deepestPath(); depth++) {
+    const names = Array.from({ length: depth }, (_, i) => `:s${i + 1}`);
+    rules.push(`${[`${base}/api`, ...names].join('/')} ${['/api', ...names, 'index.json'].join('/')} 200`);
+  }
+  return rules;
+}

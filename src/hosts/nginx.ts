@@ -1,0 +1,144 @@
+/**
+ * nginx: two `map`s and a complete `server {}` block, in one file meant for
+ * the `http {}` context (Debian's /etc/nginx/conf.d/*.conf is included there).
+ * One regex location per route sends the path, with or without its trailing
+ * slash, to its `index.json` (or, with `?page=N`, to the page file); every
+ * location repeats its `add_header … always` lines, because a location that
+ * adds a header drops the ones of its server. Methods other than GET and HEAD
+ * get a 405 from `if (…) { return 405 …; }` (`limit_except` would give 403),
+ * misses a JSON 404 from a named location.
+ */
+import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
+import { ROUTES, type Route } from '../api/routes.ts';
+import type { Site } from '../model/types.ts';
+import { PAGE_SEGMENT } from '../urls.ts';
+import { basePath, errorBody, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from './common.ts';
+
+/** Where the server block looks for the tree unless told otherwise. */
+export const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
+
+export interface NginxOptions {
+  /** The folder that holds `api/` (the output folder, or a copy of it). */
+  root?: string;
+  /** The `listen` parameter; by default the base URL's port, on loopback when its host is. */
+  listen?: string;
+}
+
+/** The configuration file: maps for the http context, then the server block. */
+export function renderNginxConfig(site: Site, options: NginxOptions = {}): string {
+  const root = options.root ?? NGINX_DEFAULT_ROOT;
+  const listen = options.listen ?? defaultListen(site);
+  return [
+    `# ${generatedBy(site, 'nginx')}`,
+    '# Include it in the http {} block, e.g. as /etc/nginx/conf.d/weblate-snapshot.conf,',
+    '# and set `root` to the folder that holds api/ (the build output or a copy of it).',
+    '',
+    ...pageMaps(),
+    '',
+    'server {',
+    ...indent([
+      `listen ${listen};`,
+      ...tlsNote(site),
+      `server_name ${new URL(site.baseUrl).hostname};`,
+      `root ${root};`,
+      '',
+      'charset off;',
+      `types { ${JSON_TYPE} json; }`,
+      `default_type ${JSON_TYPE};`,
+      '',
+      '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
+      'if ($arg_format !~ "^(json|api)?$") {',
+      `    return 404 ${quote(errorBody(NOT_FOUND))};`,
+      '}',
+      ...ROUTES.flatMap((route) => ['', ...routeLocation(route, basePath(site))]),
+      '',
+      ...errorLocation('@weblate_snapshot_not_found', NOT_FOUND),
+      ...errorLocation('@weblate_snapshot_invalid_page', INVALID_PAGE),
+      ...errorLocation('/', NOT_FOUND),
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+// --- internal ---
+
+function defaultListen(site: Site): string {
+  const url = new URL(site.baseUrl);
+  const port = url.port || '80';
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (!loopback) return port;
+  return url.hostname === '[::1]' ? `[::1]:${port}` : `127.0.0.1:${port}`;
+}
+
+function tlsNote(site: Site): string[] {
+  if (!site.baseUrl.startsWith('https:')) return [];
+  return [
+    '# The snapshot links to https://: terminate TLS in front of this server, or',
+    '# listen 443 ssl here with your ssl_certificate and ssl_certificate_key.',
+  ];
+}
+
+/** `?page=` → the page folder to look in, and which 404 a list gives when its file is missing. */
+function pageMaps(): string[] {
+  return [
+    '# ?page=N of a list: page 1 is the list itself, page N >= 2 its file ~page/N/;',
+    '# anything else names a folder no tree has, so the list answers "Invalid page.".',
+    'map $arg_page $weblate_snapshot_page {',
+    '    default "~invalid-page/";',
+    '    "" "";',
+    '    "1" "";',
+    `    "~${PAGE_NUMBER.source}" "${PAGE_SEGMENT}/$arg_page/";`,
+    '}',
+    '',
+    'map "$weblate_snapshot_path_page$arg_page" $weblate_snapshot_list_404 {',
+    '    default @weblate_snapshot_invalid_page;',
+    '    "" @weblate_snapshot_not_found;',
+    '    "1" @weblate_snapshot_not_found;',
+    '}',
+  ];
+}
+
+function routeLocation(route: Route, base: string): string[] {
+  const dir = ['/api', ...route.pattern.map((part) => (isParam(part) ? `[${PARAM_CHARACTERS}]+` : part))].join('/');
+  const pages = route.paginated ? `(?<weblate_snapshot_path_page>/${PAGE_SEGMENT}/[1-9][0-9]*)?` : '';
+  const regex = `^${escapeRegex(base)}(?<weblate_snapshot_dir>${dir}${pages})(?:/|/index\\.json)?$`;
+  return [
+    `# ${route.kind}`,
+    `location ~ "${regex}" {`,
+    ...indent([
+      'if ($request_method !~ ^(GET|HEAD)$) {',
+      `    return 405 ${quote('{"detail":"Method \\"$request_method\\" not allowed."}\n')};`,
+      '}',
+      `add_header Allow "${route.allow}" always;`,
+      `add_header Vary ${VARY} always;`,
+      route.paginated ? 'error_page 404 $weblate_snapshot_list_404;' : 'error_page 404 @weblate_snapshot_not_found;',
+      route.paginated
+        ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}index.json =404;'
+        : 'try_files $weblate_snapshot_dir/index.json =404;',
+    ]),
+    '}',
+  ];
+}
+
+function errorLocation(name: string, detail: string): string[] {
+  return [
+    `location ${name} {`,
+    `    add_header Vary ${VARY} always;`,
+    `    return 404 ${quote(errorBody(detail))};`,
+    '}',
+  ];
+}
+
+/** A single-quoted nginx string: backslashes doubled, newlines as `\n`. */
+function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function indent(lines: string[]): string[] {
+  return lines.map((line) => (line ? `    ${line}` : line));
+}

@@ -1,0 +1,135 @@
+/**
+ * The preview server: node:http in front of serve-handler with the tree's own
+ * serve.json. resolvePreviewRequest() decides each answer from the URL; this
+ * module checks the file exists, hands the request on with the file's path
+ * (so serve-handler applies the serve.json headers to it), and writes the
+ * JSON errors. It is the only socket code of the preview.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import serveHandler from 'serve-handler';
+import { errorBody, JSON_TYPE, VARY } from '../hosts/common.ts';
+import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
+import { resolvePreviewRequest } from './resolve.ts';
+
+export interface PreviewOptions {
+  outDir: string;
+  /** Address to bind; 127.0.0.1 unless told otherwise. */
+  bind?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Where to report a failure inside a request (a bug); silent by default. */
+  log?: (text: string) => void;
+}
+
+export interface Preview {
+  /** The API root as served: `http://127.0.0.1:8080/api/`. */
+  url: string;
+  /** The base URL the tree's links were built with. */
+  treeBaseUrl: string;
+  close(): Promise<void>;
+}
+
+export type StartResult = { ok: true; preview: Preview } | { ok: false; message: string };
+
+/** Starts serving a built tree; a missing tree or a busy port is a message, not a throw. */
+export async function startPreview(options: PreviewOptions): Promise<StartResult> {
+  const outDir = resolve(options.outDir);
+  const tree = await readTree(outDir);
+  if (!tree.ok) return tree;
+  const server = createServer((request, response) => {
+    answer(request, response, outDir, tree).catch((error: unknown) => fail(response, error, options.log));
+  });
+  const bind = options.bind ?? '127.0.0.1';
+  const listening = await listen(server, options.port, bind);
+  if (!listening.ok) return listening;
+  const host = bind.includes(':') ? `[${bind}]` : bind;
+  return {
+    ok: true,
+    preview: {
+      url: `http://${host}:${listening.port}${tree.base}/api/`,
+      treeBaseUrl: tree.baseUrl,
+      close: () => closeServer(server),
+    },
+  };
+}
+
+/** A hint when the tree's links lead elsewhere than the preview. */
+export function linkHint(preview: Preview): string | null {
+  const served = new URL(preview.url);
+  if (new URL(preview.treeBaseUrl).origin === served.origin) return null;
+  return (
+    `The tree's links point at ${preview.treeBaseUrl}/api/; build with ` +
+    `--base-url ${served.origin}${new URL(preview.treeBaseUrl).pathname.replace(/\/$/, '')} to follow them here.`
+  );
+}
+
+// --- internal ---
+
+interface Tree {
+  ok: true;
+  config: ServeConfig;
+  baseUrl: string;
+  /** The path of the base URL: `` or `/l10n`. */
+  base: string;
+}
+
+/** The tree's serve.json and the base URL its API root links to. */
+async function readTree(outDir: string): Promise<Tree | { ok: false; message: string }> {
+  const notBuilt = { ok: false as const, message: `${outDir} is not a built tree (no ${SERVE_CONFIG_FILE} and api/index.json); run npm run build first.` };
+  let config: ServeConfig;
+  let projectsUrl: string;
+  try {
+    config = JSON.parse(await readFile(join(outDir, SERVE_CONFIG_FILE), 'utf8')) as ServeConfig;
+    projectsUrl = (JSON.parse(await readFile(join(outDir, 'api/index.json'), 'utf8')) as { projects: string }).projects;
+  } catch {
+    return notBuilt;
+  }
+  const baseUrl = projectsUrl.replace(/\/api\/projects\/$/, '');
+  return { ok: true, config, baseUrl, base: new URL(baseUrl).pathname.replace(/\/$/, '') };
+}
+
+async function answer(request: IncomingMessage, response: ServerResponse, outDir: string, tree: Tree): Promise<void> {
+  const decision = resolvePreviewRequest(request.method ?? 'GET', request.url ?? '/', tree.base);
+  if (decision.kind === 'error') return sendError(response, decision.status, decision.detail, decision.allow);
+  const found = await stat(join(outDir, decision.file)).catch(() => null);
+  if (!found?.isFile()) return sendError(response, 404, decision.missing);
+  request.url = encodeURI(`/${decision.file}`);
+  await serveHandler(request, response, { ...tree.config, public: outDir });
+}
+
+function sendError(response: ServerResponse, status: number, detail: string, allow?: string): void {
+  const body = errorBody(detail);
+  response.writeHead(status, {
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    Vary: VARY,
+    ...(allow ? { Allow: allow } : {}),
+  });
+  response.end(body);
+}
+
+function fail(response: ServerResponse, error: unknown, log: (text: string) => void = () => undefined): void {
+  log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (!response.headersSent) sendError(response, 500, 'A server error occurred.');
+  else response.destroy();
+}
+
+function listen(server: Server, port: number, bind: string): Promise<{ ok: true; port: number } | { ok: false; message: string }> {
+  return new Promise((done) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const reason = error.code === 'EADDRINUSE' ? 'is in use; choose another with --port (0 picks a free one)' : `cannot be opened (${error.message})`;
+      done({ ok: false, message: `${bind}:${port} ${reason}.` });
+    });
+    server.listen(port, bind, () => done({ ok: true, port: (server.address() as AddressInfo).port }));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.close(() => done());
+    server.closeAllConnections();
+  });
+}

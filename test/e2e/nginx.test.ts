@@ -1,0 +1,71 @@
+/**
+ * A real nginx with the configuration the build wrote, included in a main
+ * file of its own and started as any user can: prefix, logs, temporary
+ * folders and pid file in a temporary folder, on a free loopback port, in
+ * the foreground. Its `root` is set the way the README says to. Every
+ * resource, `?page=N`, the JSON 404s, 405 and a crawl of every link.
+ * Without nginx the tests fail under CI (.ci/run installs it) and are
+ * skipped, loudly, elsewhere.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from '../helpers.ts';
+import { buildFor, freePort, itServesTheSnapshot, startServer, type BuiltSite, type Started } from './servers.ts';
+
+const nginxFound = spawnSync('nginx', ['-v']).status === 0;
+
+if (!nginxFound && !process.env.CI) {
+  console.warn('\n*** nginx is not installed: the nginx end-to-end tests are SKIPPED. Install it with apt-get install nginx. ***\n');
+}
+
+it.skipIf(!nginxFound && !process.env.CI)('finds nginx (under CI, .ci/run installs it with apt-get)', () => {
+  expect(nginxFound, 'nginx is not installed').toBe(true);
+});
+
+const fixtures = [
+  ['features (pagination: path, API under /mirror, ca@valencia)', join(FIXTURES, 'features/content')],
+  ['query-pagination (?page=N, page size 1)', join(FIXTURES, 'query-pagination/content')],
+] as const;
+
+describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) => {
+  const work = tempDir('wsnap-nginx-');
+  const out = join(work, 'dist');
+  let site: BuiltSite;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    site = await buildFor(contentDir, port, out);
+    const prefix = join(work, 'nginx');
+    mkdirSync(join(prefix, 'temp'), { recursive: true });
+    const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
+    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${out};`));
+    writeFileSync(join(prefix, 'nginx.conf'), mainConfig(prefix));
+    const args = ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log'), '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`];
+    server = await startServer('nginx', args, `${site.origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  itServesTheSnapshot(() => site);
+});
+
+/** The main file: the generated one included in http {}, everything else under the prefix. */
+function mainConfig(prefix: string): string {
+  const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
+  return [
+    // Workers of a master started as root run as nobody, who cannot read a private temporary folder.
+    process.getuid?.() === 0 ? 'user root;' : '',
+    'worker_processes 1;',
+    'events { worker_connections 64; }',
+    'http {',
+    '    access_log off;',
+    `    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n    ')}`,
+    `    include ${join(prefix, 'weblate-snapshot.conf')};`,
+    '}',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,110 @@
+/**
+ * `npm run serve` as a user runs it: fixtures built for a loopback port, the
+ * preview started as a real process on it, and every resource asked for in
+ * every form, the errors, and a crawl that follows every link.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { buildFor, freePort, get, itServesTheSnapshot, startServer, type BuiltSite, type Started } from './servers.ts';
+
+const run = promisify(execFile);
+const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
+
+const fixtures = [
+  ['features (pagination: path, API under /mirror, ca@valencia)', join(FIXTURES, 'features/content')],
+  ['query-pagination (?page=N, page size 1)', join(FIXTURES, 'query-pagination/content')],
+] as const;
+
+describe.each(fixtures)('the preview of %s', (_, contentDir) => {
+  const out = join(tempDir('wsnap-e2e-'), 'dist');
+  let site: BuiltSite;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    site = await buildFor(contentDir, port, out);
+    server = await startServer(process.execPath, [...SERVE, '--out', out, '--port', String(port)], `${site.origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  itServesTheSnapshot(() => site);
+
+  it('prints where it serves', () => {
+    expect(server!.output()).toContain(`Serving ${out}/ at ${site.origin}${site.tree.base}/api/ (Ctrl+C to stop)\n`);
+  });
+});
+
+describe('npm run serve', () => {
+  async function serve(args: string[]) {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [...SERVE, ...args]);
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  }
+
+  it('prints its options with --help and exits 0', async () => {
+    const result = await serve(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: npm run serve -- [options]');
+    expect(result.stdout).toMatch(/--port N\s+port to listen on; 0 picks a free one \(default: 8080\)/);
+    expect(result.stdout).toMatch(/--bind ADDRESS\s+address to listen on \(default: 127\.0\.0\.1\)/);
+  });
+
+  it('refuses a bad port and a folder that is not a built tree with exit 1', async () => {
+    const badPort = await serve(['--port', 'http']);
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toContain('--port expects a port number from 0 to 65535 (got "http")');
+    const dir = tempDir();
+    const notBuilt = await serve(['--out', dir, '--port', '0']);
+    expect(notBuilt.code).toBe(1);
+    expect(notBuilt.stderr).toContain(`${dir} is not a built tree`);
+    expect(notBuilt.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('picks a free port with --port 0, says where, hints at --base-url, and exits 0 on SIGTERM', async () => {
+    const out = join(tempDir('wsnap-e2e-'), 'dist');
+    await buildFor(join(FIXTURES, 'minimal/content'), 9, out);
+    const child = await startOnFreePort(out);
+    try {
+      expect((await get(`${child.url}projects/`)).status).toBe(200);
+      expect(child.server.output()).toContain(`The tree's links point at http://127.0.0.1:9/api/; build with --base-url ${new URL(child.url).origin} to follow them here.`);
+    } finally {
+      expect(await child.server.stop()).toBe(0);
+    }
+  });
+});
+
+/** Starts the preview on --port 0 and reads the URL it prints. */
+async function startOnFreePort(out: string): Promise<{ server: Started; url: string }> {
+  const child = spawn(process.execPath, [...SERVE, '--out', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // The URL line, then the --base-url hint line.
+  for (let attempt = 0; attempt < 150 && !/\(Ctrl\+C to stop\)\n.*\n/.test(output); attempt++) {
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  const url = /at (http:\/\/127\.0\.0\.1:\d+\/api\/) /.exec(output)?.[1];
+  const server: Started = {
+    child,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  if (!url) {
+    await server.stop();
+    throw new Error(`no URL printed:\n${output}`);
+  }
+  return { server, url };
+}

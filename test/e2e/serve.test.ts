@@ -1,0 +1,65 @@
+/**
+ * The real serve CLI (`npx serve dist`) with the serve.json the build wrote:
+ * the CLI validates the file when it starts, then every resource must come
+ * back as its file with JSON headers and its Allow. What serve cannot do is
+ * checked too, as the README's hosting table states it: a language code with
+ * `@` fails through its rewrites (it percent-encodes the `@`), and `?page=N`
+ * is ignored.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from '../helpers.ts';
+import { buildFor, checkEveryResource, freePort, get, startServer, type BuiltSite, type Started } from './servers.ts';
+
+const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
+
+describe('npx serve with the generated serve.json', () => {
+  const out = join(tempDir('wsnap-e2e-'), 'dist');
+  let site: BuiltSite;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    site = await buildFor(join(FIXTURES, 'features/content'), port, out);
+    const args = [SERVE_CLI, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+    server = await startServer(process.execPath, args, `${site.origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves every resource whose path has no @ as its file, with JSON headers and its Allow', async () => {
+    const withAt = (path: string) => path.includes('@');
+    const served = await checkEveryResource(site, { allow: true, skip: withAt });
+    expect(served).toBe(3 * site.tree.resources.filter((resource) => !withAt(resource.path)).length);
+  });
+
+  it('cannot serve a language code with @ through its rewrites, only by the file name', async () => {
+    expect((await get(`${site.origin}${site.tree.base}/api/languages/ca@valencia/`)).status).toBe(404);
+    expect((await get(`${site.origin}/api/languages/ca@valencia/index.json`)).status).toBe(200);
+  });
+
+  it('ignores ?page=N, answering page 1', async () => {
+    const api = `${site.origin}${site.tree.base}/api`;
+    const first = await get(`${api}/components/`);
+    expect((await get(`${api}/components/?page=2`)).text).toBe(first.text);
+  });
+
+  it("answers an unknown path with the JSON body of 404.html, or serve's own JSON error to Accept: application/json", async () => {
+    const served = await get(`${site.origin}${site.tree.base}/api/nope/`);
+    expect(served.status).toBe(404);
+    expect(served.headers.get('content-type')).toBe('application/json');
+    expect(served.text).toBe('{"detail":"Not found."}\n');
+    const asJson = await get(`${site.origin}${site.tree.base}/api/nope/`, { headers: { Accept: 'application/json' } });
+    expect(asJson.status).toBe(404);
+    expect(JSON.parse(asJson.text)).toEqual({ error: { code: 'not_found', message: 'The requested path could not be found' } });
+  });
+
+  it('answers POST with the file, as it knows no methods', async () => {
+    const served = await get(`${site.origin}${site.tree.base}/api/projects/`, { method: 'POST' });
+    expect(served.status).toBe(200);
+    expect(served.text).toBe(readFileSync(join(out, 'api/projects/index.json'), 'utf8'));
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * End-to-end helpers: build a fixture with the real build command for a
+ * loopback port, start a real server process on that port, wait for it with
+ * a bounded number of tries, and check what it serves against the files: one
+ * request per resource and form, and a crawl that follows every link.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+import { collectLinks, isPage, ROOT, TSX, type ListPage } from '../helpers.ts';
+import { requestsFor, siteTree, type SiteTree } from '../unit/hosts/tree.ts';
+
+const run = promisify(execFile);
+
+/** A port nothing listens on at the moment. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+export interface BuiltSite {
+  origin: string;
+  out: string;
+  tree: SiteTree;
+}
+
+/**
+ * Builds a fixture into `out` with `npm run build`'s script, its links
+ * pointing at 127.0.0.1:port (plus the fixture's own base path).
+ */
+export async function buildFor(contentDir: string, port: number, out: string, extraArgs: string[] = []): Promise<BuiltSite> {
+  const origin = `http://127.0.0.1:${port}`;
+  const fixtureBase = (await siteTree(contentDir)).base;
+  const baseUrl = origin + fixtureBase;
+  await run(process.execPath, [...TSX, join(ROOT, 'scripts/build.ts'), '--content', contentDir, '--out', out, '--base-url', baseUrl, ...extraArgs]);
+  return { origin, out, tree: await siteTree(contentDir, { baseUrl }) };
+}
+
+export interface Started {
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM (unless it has ended) and waits for the exit; its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts a process and waits until `readyUrl` answers at all (any status),
+ * for at most `tries` tries 100 ms apart. The caller stops it.
+ */
+export async function startServer(command: string, args: string[], readyUrl: string, tries = 150): Promise<Started> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_UPDATE_CHECK: '1' } });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  for (let attempt = 0; attempt < tries; attempt++) {
+    if (child.exitCode !== null) break;
+    const answered = await fetch(readyUrl).then(() => true, () => false);
+    if (answered) return { child, output: () => output, stop };
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  await stop();
+  throw new Error(`${command} did not answer ${readyUrl}:\n${output}`);
+}
+
+export interface Served {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export async function get(url: string, init: RequestInit = {}): Promise<Served> {
+  const response = await fetch(url, { redirect: 'manual', ...init });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** The Accept headers a client may send; the answer must be JSON for each. */
+const ACCEPTS = ['application/json', 'text/html,application/xhtml+xml', '*/*'];
+
+/**
+ * Asks for every resource of the site in each form a client uses (with and
+ * without the trailing slash, with `?format=api`, `?page=N` for query pages)
+ * and checks status, Content-Type, Allow, Vary and the body against the file.
+ * `skip` leaves out resources a server is known not to serve.
+ */
+export async function checkEveryResource(site: BuiltSite, options: { allow: boolean; skip?: (path: string) => boolean }): Promise<number> {
+  let checked = 0;
+  for (const resource of site.tree.resources) {
+    if (options.skip?.(resource.path)) continue;
+    const body = readFileSync(join(site.out, resource.file), 'utf8');
+    for (const [i, [path, query]] of requestsFor(site.tree, resource).entries()) {
+      const url = `${site.origin}${path}${query ? `?${query}` : ''}`;
+      const served = await get(url, { headers: { Accept: ACCEPTS[i % ACCEPTS.length]! } });
+      expect(served.status, url).toBe(200);
+      expect(served.headers.get('content-type'), url).toBe('application/json');
+      expect(served.headers.get('vary') ?? '', url).toMatch(/^Accept\b/);
+      if (options.allow) expect(served.headers.get('allow'), url).toBe(resource.allow);
+      expect(served.text, url).toBe(body);
+      checked++;
+    }
+  }
+  return checked;
+}
+
+/** Checks the JSON errors: unknown paths, pages past the end, invalid pages, other methods. */
+export async function checkErrors(site: BuiltSite): Promise<void> {
+  const api = `${site.origin}${site.tree.base}/api`;
+  const expectJson = async (served: Served, status: number, body: string) => {
+    expect(served.status).toBe(status);
+    expect(served.headers.get('content-type')).toBe('application/json');
+    expect(served.text).toBe(body);
+  };
+  for (const url of [`${api}/nope/`, `${api}/projects/nope/`, `${api}/languages/cs/nope/`, `${api}/?format=xml`]) {
+    await expectJson(await get(url, { headers: { Accept: 'application/json' } }), 404, '{"detail":"Not found."}\n');
+  }
+  for (const url of [`${api}/languages/?page=99`, `${api}/languages/?page=0`, `${api}/languages/?page=two`]) {
+    await expectJson(await get(url), 404, '{"detail":"Invalid page."}\n');
+  }
+  const post = await get(`${api}/languages/`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+  await expectJson(post, 405, '{"detail":"Method \\"POST\\" not allowed."}\n');
+  expect(post.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+  const head = await get(`${api}/projects/`, { method: 'HEAD' });
+  expect(head.status).toBe(200);
+  expect(head.text).toBe('');
+}
+
+/**
+ * Starting from the API root, follows every API link of every response (all
+ * but `file_url`) and checks each answers 200 with JSON; then walks every
+ * list from its first page along `next` and checks it ends, never repeats a
+ * page, and yields `count` items. Returns how many URLs it fetched.
+ */
+export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: number }> {
+  const prefix = `${site.origin}${site.tree.base}/api/`;
+  const bodies = new Map<string, unknown>();
+  const queue = [prefix];
+  const fetchJson = async (url: string) => {
+    if (!bodies.has(url)) {
+      const served = await get(url);
+      expect(served.status, url).toBe(200);
+      expect(served.headers.get('content-type'), url).toBe('application/json');
+      bodies.set(url, JSON.parse(served.text));
+    }
+    return bodies.get(url);
+  };
+  for (let guard = 0; queue.length > 0 && guard < 20_000; guard++) {
+    const url = queue.shift()!;
+    if (bodies.has(url)) continue;
+    collectLinks(await fetchJson(url), (key, link) => {
+      if (key !== 'file_url' && link.startsWith(prefix) && !bodies.has(link)) queue.push(link);
+    });
+  }
+  expect(queue).toEqual([]);
+  let lists = 0;
+  for (const [url, body] of [...bodies]) {
+    if (!isPage(body) || body.previous !== null) continue;
+    lists++;
+    const seen = new Set([url]);
+    let page = body;
+    let items = page.results.length;
+    for (let guard = 0; page.next !== null && guard < 10_000; guard++) {
+      expect(seen.has(page.next), `${url} repeats ${page.next}`).toBe(false);
+      seen.add(page.next);
+      page = (await fetchJson(page.next)) as ListPage;
+      items += page.results.length;
+    }
+    expect(page.next, url).toBeNull();
+    expect(items, url).toBe(body.count);
+  }
+  return { urls: bodies.size, lists };
+}
+
+/** The tests every server that claims to serve the snapshot as a good host does must pass. */
+export function itServesTheSnapshot(site: () => BuiltSite): void {
+  it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
+    expect(await checkEveryResource(site(), { allow: true })).toBe(3 * site().tree.resources.length);
+  });
+
+  it("answers unknown paths, invalid pages and other methods with Weblate's JSON errors", async () => {
+    await checkErrors(site());
+  });
+
+  it('follows every link from /api/ to a JSON answer and walks every list to its end', async () => {
+    const { urls, lists } = await crawl(site());
+    expect(urls).toBeGreaterThanOrEqual(site().tree.resources.length);
+    expect(lists).toBeGreaterThan(10);
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * The Cloudflare Pages files, read the way Pages documents it reads them.
+ * `_redirects`: lines of 2 or 3 tokens; rules without `*` or `:name` before
+ * the first one that has them are static (at most 2,000), the rest dynamic
+ * (at most 100); a query in a source is dropped. A request takes the static
+ * rule for its exact path, else the first dynamic rule that matches (`*`
+ * greedy, `:name` one segment); a 200 rule swaps the path, once, and only
+ * then is a file looked for (`index.html` for a path ending in `/`), else the
+ * nearest `404.html`. Methods other than GET and HEAD get 405. `_headers`: at
+ * most 100 rules, each matched against the requested path; every match
+ * applies in order, detaching (`! Name`) first, and a header set again by a
+ * later rule is joined with a comma.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../../src/hosts/cloudflare.ts';
+import { hostProblem } from '../../../src/hosts/index.ts';
+import { FIXTURES } from '../../helpers.ts';
+import { requestsFor, siteTree, type SiteTree } from './tree.ts';
+
+interface Redirect {
+  from: string;
+  to: string;
+  status: number;
+  dynamic: boolean;
+}
+
+function parseRedirects(text: string): Redirect[] {
+  let dynamicSeen = false;
+  return meaningfulLines(text).map((line) => {
+    const tokens = line.split(/\s+/);
+    expect(tokens.length, line).toBeGreaterThanOrEqual(2);
+    expect(tokens.length, line).toBeLessThanOrEqual(3);
+    expect(line.length).toBeLessThanOrEqual(1000);
+    dynamicSeen ||= /[*]|:[A-Za-z]/.test(tokens[0]!);
+    return { from: tokens[0]!, to: tokens[1]!, status: Number(tokens[2] ?? 302), dynamic: dynamicSeen };
+  });
+}
+
+function meaningfulLines(text: string): string[] {
+  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+function ruleRegex(rule: string): RegExp {
+  const escaped = rule.split('*').map((part) => part.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')).join('(?<splat>.*)');
+  return new RegExp(`^${escaped.replace(/:([A-Za-z]\w*)/g, '(?<$1>[^/]+)')}$`);
+}
+
+function redirectTarget(rules: Redirect[], pathname: string): string {
+  const rule = rules.find((r) => !r.dynamic && r.from === pathname) ?? rules.find((r) => r.dynamic && ruleRegex(r.from).test(pathname));
+  if (!rule) return pathname;
+  expect(rule.status).toBe(200);
+  const groups = ruleRegex(rule.from).exec(pathname)?.groups ?? {};
+  return rule.to.replace(/:([A-Za-z]\w*)/g, (placeholder, name: string) => groups[name] ?? placeholder);
+}
+
+interface HeaderRule {
+  regex: RegExp;
+  set: [string, string][];
+  unset: string[];
+}
+
+function parseHeaders(text: string): HeaderRule[] {
+  const rules: HeaderRule[] = [];
+  for (const line of meaningfulLines(text)) {
+    expect(line.length).toBeLessThanOrEqual(2000);
+    if (line.startsWith('/')) rules.push({ regex: ruleRegex(line), set: [], unset: [] });
+    else if (line.startsWith('! ')) rules.at(-1)!.unset.push(line.slice(2).toLowerCase());
+    else {
+      const [name, ...value] = line.split(':');
+      rules.at(-1)!.set.push([name!.trim().toLowerCase(), value.join(':').trim()]);
+    }
+  }
+  return rules;
+}
+
+function headersFor(rules: HeaderRule[], pathname: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const rule of rules.filter((r) => r.regex.test(pathname))) {
+    for (const name of rule.unset) headers.delete(name);
+    for (const [name, value] of rule.set) headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+  }
+  return headers;
+}
+
+interface Answer {
+  status: number;
+  body: string | undefined;
+  headers: Map<string, string>;
+}
+
+interface PagesSite extends SiteTree {
+  redirects: Redirect[];
+  headerRules: HeaderRule[];
+}
+
+function pages(tree: PagesSite, method: string, url: string): Answer {
+  const { pathname } = new URL(url, 'https://l10n.pages.dev');
+  const headers = headersFor(tree.headerRules, pathname);
+  const target = decodeURIComponent(redirectTarget(tree.redirects, pathname));
+  if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: undefined, headers };
+  const file = target.endsWith('/') ? `${target.slice(1)}index.html` : target.slice(1);
+  if (tree.files.has(file)) return { status: 200, body: tree.files.get(file), headers };
+  let dir = target;
+  while (dir) {
+    dir = dir.slice(0, dir.lastIndexOf('/'));
+    const page = tree.files.get(`${dir.slice(1)}${dir ? '/' : ''}404.html`);
+    if (page !== undefined) return { status: 404, body: page, headers };
+  }
+  return { status: 404, body: undefined, headers };
+}
+
+const fixtures = [
+  ['features (API under /mirror)', join(FIXTURES, 'features/content'), {}],
+  ['features at the root of its domain', join(FIXTURES, 'features/content'), { baseUrl: 'https://l10n.pages.dev' }],
+  ['minimal', join(FIXTURES, 'minimal/content'), {}],
+] as const;
+
+describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, overrides) => {
+  const load = async (): Promise<PagesSite> => {
+    const tree = await siteTree(contentDir, overrides);
+    const files = new Map(tree.files);
+    files.set('_redirects', renderCloudflareRedirects(tree.site));
+    files.set('_headers', renderCloudflareHeaders(tree.site));
+    return { ...tree, files, redirects: parseRedirects(files.get('_redirects')!), headerRules: parseHeaders(files.get('_headers')!) };
+  };
+
+  it('stay within the limits and never put a query in a source', async () => {
+    const tree = await load();
+    const rules = parseRedirects(tree.files.get('_redirects')!);
+    expect(rules.filter((rule) => !rule.dynamic).length).toBeLessThanOrEqual(2000);
+    expect(rules.filter((rule) => rule.dynamic).length).toBeLessThanOrEqual(100);
+    expect(rules.filter((rule) => rule.from.includes('?') || rule.from.includes('='))).toEqual([]);
+    expect(new Set(rules.map((rule) => rule.from)).size).toBe(rules.length);
+    expect(parseHeaders(tree.files.get('_headers')!).length).toBeLessThanOrEqual(100);
+  });
+
+  it('serve every resource as its file with Content-Type, Vary and its own Allow', async () => {
+    const tree = await load();
+    let checked = 0;
+    for (const resource of tree.resources) {
+      const direct = `${tree.base}/${resource.file}`;
+      for (const [path, query] of [...requestsFor(tree, resource), [direct, ''] as [string, string]]) {
+        const answer = pages(tree, 'GET', `${path}${query ? `?${query}` : ''}`);
+        expect(answer.status, path).toBe(200);
+        expect(answer.body, path).toBe(tree.files.get(resource.file));
+        expect(Object.fromEntries(answer.headers), path).toEqual({
+          'content-type': 'application/json',
+          vary: 'Accept',
+          allow: resource.allow,
+        });
+        checked++;
+      }
+    }
+    expect(checked).toBe(4 * tree.resources.length);
+  });
+
+  it('answer unknown paths with the JSON 404 page and other methods with 405 and the Allow of the resource', async () => {
+    const tree = await load();
+    for (const url of [`${tree.base}/api/nope/`, `${tree.base}/api/projects/nope/`, `${tree.base}/api/components/~page/99/`]) {
+      const answer = pages(tree, 'GET', url);
+      expect(answer.status, url).toBe(404);
+      expect(answer.body).toBe('{"detail":"Not found."}\n');
+      expect(answer.headers.get('content-type')).toBe('application/json');
+    }
+    const post = pages(tree, 'POST', `${tree.base}/api/languages/`);
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+  });
+});
+
+it('refuses a query-paginated site for Cloudflare Pages, which drops the query', () => {
+  const site = { baseUrl: 'https://l10n.pages.dev', webUrl: 'https://l10n.pages.dev', pageSize: 1, pagination: 'query' as const };
+  expect(hostProblem(site, { host: 'cloudflare' })).toMatch(/^expected "path" with --host cloudflare: Cloudflare Pages cannot map \?page=N/);
+  expect(hostProblem(site, { host: 'netlify' })).toBeNull();
+  expect(hostProblem({ ...site, pagination: 'path' }, { host: 'cloudflare' })).toBeNull();
+});

@@ -1,0 +1,167 @@
+/**
+ * The Netlify files, read the way Netlify documents it reads them: a file
+ * that exists is served before any rule that is not forced ("shadowing");
+ * otherwise the first redirect rule that matches wins, matching a path with
+ * or without its trailing slash, `:name` one segment, `*` the rest, and each
+ * `key=value` token a query parameter that must be present (`:name` binds
+ * it); a 200 rule serves its target, or the 404 page when there is none.
+ * `_headers` paths match with or without the trailing slash, `:name` one
+ * segment, `*` anything. Every resource of each fixture must come back as its
+ * file, with JSON headers.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
+import { FIXTURES } from '../../helpers.ts';
+import { requestsFor, siteTree, type SiteTree } from './tree.ts';
+
+interface Rule {
+  from: string;
+  query: [string, string][];
+  to: string;
+  status: number;
+  force: boolean;
+}
+
+function parseRedirects(text: string): Rule[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const tokens = line.split(/\s+/);
+      const status = /^(\d{3})(!?)$/.exec(tokens.at(-1)!);
+      const body = status ? tokens.slice(0, -1) : tokens;
+      const to = body.at(-1)!;
+      const query = body.slice(1, -1).map((token) => token.split('=') as [string, string]);
+      return { from: body[0]!, query, to, status: status ? Number(status[1]) : 301, force: status?.[2] === '!' };
+    });
+}
+
+const withoutSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
+
+function matchRule(rule: Rule, pathname: string, query: URLSearchParams): string | null {
+  const names: string[] = [];
+  const source = withoutSlash(rule.from)
+    .split('/')
+    .map((part) => {
+      if (part === '*') return names.push('splat') && '(.*)';
+      if (part.startsWith(':')) return names.push(part.slice(1)) && '([^/]+)';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  const found = new RegExp(`^${source}$`).exec(withoutSlash(pathname));
+  if (!found) return null;
+  const values = new Map(names.map((name, i) => [name, found[i + 1]!]));
+  for (const [key, value] of rule.query) {
+    const given = query.get(key);
+    if (given === null) return null;
+    if (value.startsWith(':')) values.set(value.slice(1), given);
+    else if (value !== given) return null;
+  }
+  return rule.to.replace(/:([A-Za-z]\w*)/g, (placeholder, name: string) => values.get(name) ?? placeholder);
+}
+
+interface Answer {
+  status: number;
+  body: string | undefined;
+  headers: Map<string, string>;
+}
+
+function netlify(tree: SiteTree, url: string): Answer {
+  const files = tree.files;
+  const { pathname, searchParams } = new URL(url, 'https://site.netlify.app');
+  const rules = parseRedirects(files.get('_redirects')!);
+  const existing = (path: string) => [path.slice(1), `${path.slice(1).replace(/\/?$/, '/')}index.html`].find((file) => files.has(file));
+  const shadowed = existing(pathname);
+  let body: string | undefined;
+  if (shadowed && !rules.some((rule) => rule.force && matchRule(rule, pathname, searchParams))) body = files.get(shadowed);
+  else {
+    const rule = rules.find((candidate) => matchRule(candidate, pathname, searchParams) !== null);
+    const target = rule && rule.status === 200 ? matchRule(rule, pathname, searchParams)! : null;
+    body = target ? files.get(target.slice(1)) : undefined;
+  }
+  return body === undefined
+    ? { status: 404, body: files.get('404.html'), headers: headersFor(files.get('_headers')!, pathname) }
+    : { status: 200, body, headers: headersFor(files.get('_headers')!, pathname) };
+}
+
+function headersFor(text: string, pathname: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  let matching = false;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (line.startsWith('/')) {
+      const parts = line.trim().split('/').filter(Boolean).map((part) => (part === '*' ? '?(.*)' : part.startsWith(':') ? '([^/]+)' : part));
+      matching = new RegExp(`^/${parts.join('/')}/?$`, 'i').test(pathname);
+      continue;
+    }
+    const [name, ...value] = line.split(':');
+    if (!matching) continue;
+    expect(headers.has(name!.trim()), `two rules set ${name} for ${pathname}`).toBe(false);
+    headers.set(name!.trim(), value.join(':').trim());
+  }
+  return headers;
+}
+
+const fixtures = [
+  ['features (pagination: path, API under /mirror)', join(FIXTURES, 'features/content'), {}],
+  ['features at the root of its domain', join(FIXTURES, 'features/content'), { baseUrl: 'https://l10n.netlify.app' }],
+  ['query-pagination (?page=N)', join(FIXTURES, 'query-pagination/content'), { baseUrl: 'https://l10n.netlify.app' }],
+] as const;
+
+describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
+  const load = async () => {
+    const tree = await siteTree(contentDir, overrides);
+    // What a deploy with --host netlify puts at the root.
+    const files = new Map(tree.files);
+    files.set('_redirects', renderNetlifyRedirects(tree.site));
+    files.set('_headers', renderNetlifyHeaders(tree.site));
+    return { ...tree, files };
+  };
+
+  it('serve every resource as its file with JSON headers, with or without the slash, with ?format=api and ?page=N', async () => {
+    const tree = await load();
+    let checked = 0;
+    for (const resource of tree.resources) {
+      for (const [path, query] of requestsFor(tree, resource)) {
+        const answer = netlify(tree, `${path}${query ? `?${query}` : ''}`);
+        expect(answer.status, `${path}?${query}`).toBe(200);
+        expect(answer.body, `${path}?${query}`).toBe(tree.files.get(resource.file));
+        expect(answer.headers.get('Content-Type')).toBe('application/json');
+        expect(answer.headers.get('Vary')).toBe('Accept');
+        checked++;
+      }
+    }
+    expect(checked).toBe(3 * tree.resources.length);
+  });
+
+  it('answer a JSON 404 for unknown paths and pages past the end', async () => {
+    const tree = await load();
+    for (const url of [`${tree.base}/api/nope/`, `${tree.base}/api/projects/nope/`, `${tree.base}/api/projects/?page=99`]) {
+      const answer = netlify(tree, url);
+      expect(answer.status, url).toBe(404);
+      expect(answer.body).toBe('{"detail":"Not found."}\n');
+    }
+  });
+
+  it('cannot tell ?page=1 from other pages, so it is a 404 (no link of the tree carries page=1)', async () => {
+    const tree = await load();
+    expect(netlify(tree, `${tree.base}/api/languages/?page=1`).status).toBe(404);
+    expect([...tree.files.values()].some((text) => text.includes('page=1"'))).toBe(false);
+  });
+
+  it('never give a header rule to Allow, which Netlify ignores', async () => {
+    const tree = await load();
+    expect(tree.files.get('_headers')).not.toMatch(/^\s*Allow:/m);
+  });
+});
+
+it('writes the page rules before the rules that would catch the same paths', () => {
+  const text = renderNetlifyRedirects({ baseUrl: 'https://x.netlify.app', webUrl: 'https://x.netlify.app', pageSize: 50, pagination: 'query' });
+  const rules = parseRedirects(text);
+  const lastQueryRule = rules.findLastIndex((rule) => rule.query.length > 0);
+  const firstPathRule = rules.findIndex((rule) => rule.query.length === 0);
+  expect(lastQueryRule).toBeLessThan(firstPathRule);
+  expect(rules.every((rule) => !rule.from.includes('*'))).toBe(true);
+});

@@ -1,0 +1,66 @@
+/**
+ * A built fixture seen as a host sees it: every file of the output, and for
+ * each resource the URLs a client may ask it by and the Allow it must carry.
+ * The expectations come from the generator (each resource's kind), not from
+ * the route matcher the adapters use.
+ */
+import { routeOf, type ResourceKind } from '../../../src/api/routes.ts';
+import { checkContent } from '../../../src/build.ts';
+import type { SiteOverrides } from '../../../src/content/validate.ts';
+import { basePath } from '../../../src/hosts/common.ts';
+import type { Site } from '../../../src/model/types.ts';
+import { generateResources } from '../../../src/resources/groups.ts';
+import { fileOfPath } from '../../../src/urls.ts';
+import { buildInMemory } from '../../helpers.ts';
+
+export interface TreeResource {
+  /** `/api/projects/~page/2/` */
+  path: string;
+  /** `api/projects/~page/2/index.json` */
+  file: string;
+  kind: ResourceKind;
+  allow: string;
+  /** The list a page belongs to, and its number (1 for every other resource). */
+  listPath: string;
+  page: number;
+}
+
+export interface SiteTree {
+  site: Site;
+  /** The API path prefix: `` or `/mirror`. */
+  base: string;
+  files: ReadonlyMap<string, string>;
+  resources: TreeResource[];
+}
+
+export async function siteTree(contentDir: string, overrides: SiteOverrides = {}): Promise<SiteTree> {
+  const checked = await checkContent({ contentDir, site: overrides });
+  if (!checked.ok) throw new Error(`fixture ${contentDir} does not build`);
+  const built = await buildInMemory(contentDir, overrides);
+  const resources = [...generateResources(checked.model)].map(({ path, kind }) => {
+    const page = /^(.*\/)~page\/(\d+)\/$/.exec(path);
+    return {
+      path,
+      file: fileOfPath(path),
+      kind,
+      allow: routeOf(kind).allow,
+      listPath: page ? page[1]! : path,
+      page: page ? Number(page[2]) : 1,
+    };
+  });
+  return { site: checked.model.site, base: basePath(checked.model.site), files: built.files, resources };
+}
+
+/**
+ * The requests a client sends for a resource, as [path, query]: its path with
+ * and without the trailing slash and with `?format=api`; for a page of a
+ * `pagination: query` site, the list with `?page=N` instead of the page path.
+ */
+export function requestsFor(tree: SiteTree, resource: TreeResource): [string, string][] {
+  if (resource.page > 1 && tree.site.pagination === 'query') {
+    const list = tree.base + resource.listPath;
+    return [[list, `page=${resource.page}`], [list.replace(/\/$/, ''), `page=${resource.page}`], [list, `format=api&page=${resource.page}`]];
+  }
+  const path = tree.base + resource.path;
+  return [[path, ''], [path.replace(/\/$/, ''), ''], [path, 'format=api']];
+}
