@@ -1,4 +1,6 @@
-export { build, buildDirectory, checkContent, writeTree } from './build.ts';
+export { build, buildDirectory, checkContent, syncTree, writeTree } from './build.ts';
+export { Snapshot } from './snapshot.ts';
+export type { ContentChange, EditOutcome, EditPlan, EditState, SnapshotOptions, SnapshotUpdate } from './snapshot.ts';
 export type { BuildDeps, BuildOptions, BuildReport, CheckResult, DirectoryBuildOptions } from './build.ts';
 export { formatContentError, formatContentErrors } from './errors.ts';
 export type { ContentError } from './errors.ts';

@@ -38,6 +38,20 @@ export type SnapshotUpdate = { ok: true; stats: UpdateStats } | { ok: false; err
 
 export type OpenResult = { ok: true; snapshot: Snapshot } | { ok: false; errors: ContentError[] };
 
+/** What an edit sees: the model and the content files as they stand when its turn comes. */
+export interface EditState {
+  model: Model;
+  read(path: string): Promise<string | null>;
+}
+
+/** An edit's decision: changes to apply (and what to answer once applied), or a refusal. */
+export type EditPlan<T> = { changes: ContentChange[]; result: T } | { refuse: T };
+
+export type EditOutcome<T> =
+  | { status: 'applied'; result: T; stats: UpdateStats }
+  | { status: 'refused'; result: T }
+  | { status: 'invalid'; errors: ContentError[] };
+
 export class Snapshot {
   private queue: Promise<unknown> = Promise.resolve();
   private updatesSinceCompaction = 0;
@@ -85,9 +99,24 @@ export class Snapshot {
    * would be invalid, nothing is written and the errors come back.
    */
   update(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
-    const run = this.queue.then(() => this.applyChanges(changes));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.enqueue(() => this.applyChanges(changes));
+  }
+
+  /**
+   * Reads, decides and writes as one step: `plan` runs when every earlier
+   * update is done, sees the content as it then stands, and its changes are
+   * applied before any later update starts. Concurrent edits of one file
+   * therefore never lose each other's changes.
+   */
+  edit<T>(plan: (state: EditState) => Promise<EditPlan<T>> | EditPlan<T>): Promise<EditOutcome<T>> {
+    return this.enqueue(async () => {
+      const decision = await plan({ model: this.current, read: (path) => this.readContent(path) });
+      if ('refuse' in decision) return { status: 'refused', result: decision.refuse };
+      const applied = await this.applyChanges(decision.changes);
+      return applied.ok
+        ? { status: 'applied', result: decision.result, stats: applied.stats }
+        : { status: 'invalid', errors: applied.errors };
+    });
   }
 
   /** Waits for pending updates and writes a compact manifest. */
@@ -97,6 +126,12 @@ export class Snapshot {
   }
 
   // --- internal ---
+
+  private enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   private async applyChanges(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
     const files = new Map(this.files);

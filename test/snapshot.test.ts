@@ -1,0 +1,78 @@
+/** A snapshot kept open: edits validated, applied one at a time, content and tree updated together. */
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Snapshot } from '../src/snapshot.ts';
+import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
+
+async function openCopy() {
+  const dir = tempDir();
+  const content = join(dir, 'content');
+  const out = join(dir, 'dist');
+  cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+  const opened = await Snapshot.open({ contentDir: content, outDir: out });
+  if (!opened.ok) throw new Error('fixture does not open');
+  return { snapshot: opened.snapshot, content, out };
+}
+
+async function expectTreeOfContent(content: string, out: string) {
+  const full = await buildInMemory(content);
+  const tree = readTree(out);
+  expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
+  for (const [path, text] of full.files) expect(tree.get(path), path).toBe(text);
+}
+
+describe('Snapshot', () => {
+  it('applies a valid change to the content file and the tree', async () => {
+    const { snapshot, content, out } = await openCopy();
+    const path = 'languages/de.yaml';
+    const text = (await snapshot.readContent(path))!.replace('German (Germany)', 'Deutsch');
+    const result = await snapshot.update([{ path, text }]);
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(content, path), 'utf8')).toBe(text);
+    expect(JSON.parse(readFileSync(join(out, 'api/languages/de/index.json'), 'utf8')).name).toBe('Deutsch');
+    await expectTreeOfContent(content, out);
+  });
+
+  it('refuses a change that makes the content invalid, and writes nothing', async () => {
+    const { snapshot, content, out } = await openCopy();
+    const before = readTree(out);
+    const path = 'projects/alpha/project.yaml';
+    const original = readFileSync(join(content, path), 'utf8');
+    const result = await snapshot.update([{ path, text: 'name: ""\n' }]);
+    expect(result).toEqual({ ok: false, errors: [expect.objectContaining({ path: 'name', line: 1, column: 7 })] });
+    expect(readFileSync(join(content, path), 'utf8')).toBe(original);
+    expect(readTree(out)).toEqual(before);
+  });
+
+  it('runs concurrent read-modify-write edits one after the other, losing none', async () => {
+    const { snapshot, content, out } = await openCopy();
+    const path = 'languages/de.yaml';
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        snapshot.edit(async ({ read }) => {
+          const text = (await read(path))!;
+          const population = Number(/population: (\d+)/.exec(text)![1]) + 1;
+          return { changes: [{ path, text: text.replace(/population: \d+/, `population: ${population}`) }], result: i };
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill('applied'));
+    expect(readFileSync(join(content, path), 'utf8')).toContain('population: 80000010');
+    await expectTreeOfContent(content, out);
+  });
+
+  it('passes a refusal back without writing', async () => {
+    const { snapshot } = await openCopy();
+    expect(await snapshot.edit(() => ({ refuse: 'no' }))).toEqual({ status: 'refused', result: 'no' });
+  });
+
+  it('reopens a tree it left and finds nothing to do', async () => {
+    const { snapshot, content, out } = await openCopy();
+    await snapshot.update([{ path: 'languages/eo.yaml', text: null }]);
+    await snapshot.close();
+    const reopened = await Snapshot.open({ contentDir: content, outDir: out });
+    expect(reopened.ok).toBe(true);
+    await expectTreeOfContent(content, out);
+  });
+});
