@@ -1,4 +1,5 @@
 /** The command-line flags that override site.yaml, shared by build and check. */
+import { HTTP_URL_EXPECTATION, HTTP_URL_PATTERN } from '../content/schema.ts';
 import { UsageError } from '../errors.ts';
 import type { SiteOverrides } from '../content/validate.ts';
 import type { OptionDef } from './command.ts';
@@ -17,8 +18,8 @@ export function siteOverrides(values: {
   pagination?: string | undefined;
 }): SiteOverrides {
   const url = (flag: string, value: string | undefined) => {
-    if (value !== undefined && !/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value)) {
-      throw new UsageError(`--${flag} expects an http(s) URL such as https://l10n.example.org (got "${value}")`);
+    if (value !== undefined && !HTTP_URL_PATTERN.test(value)) {
+      throw new UsageError(`--${flag} ${HTTP_URL_EXPECTATION.replace(/^expected/, 'expects')} (got "${value}")`);
     }
     return value;
   };

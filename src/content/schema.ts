@@ -41,9 +41,16 @@ const code = z
   .regex(CODE_PATTERN, { error: CODE_EXPECTATION })
   .max(CODE_MAX_LENGTH, { error: `expected a language code of at most ${CODE_MAX_LENGTH} characters` });
 const slug = z.string({ error: 'expected a project slug' }).regex(SLUG_PATTERN, { error: SLUG_EXPECTATION });
+/**
+ * A base URL: http(s), no query or fragment, and none of the characters JSON
+ * would escape (quotes, backslashes, control characters), since every link
+ * of the snapshot is written from it without escaping.
+ */
+export const HTTP_URL_PATTERN = /^https?:\/\/[^\s/?#"\\\u0000-\u001f\u007f]+(\/[^\s?#"\\\u0000-\u001f\u007f]*)?$/;
+export const HTTP_URL_EXPECTATION = 'expected an http(s) URL without query or fragment, such as https://l10n.example.org';
 const httpUrl = z
   .string({ error: 'expected an http(s) URL' })
-  .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { error: 'expected an http(s) URL without query or fragment, such as https://l10n.example.org' });
+  .regex(HTTP_URL_PATTERN, { error: HTTP_URL_EXPECTATION });
 
 // --- site.yaml ---
 

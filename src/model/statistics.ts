@@ -3,7 +3,7 @@
  * counters summed over children, and the statistics objects built from them.
  * Pure: counters in, numbers out.
  */
-import { JsonFloat } from '../output/serialize.ts';
+import type { FieldKind } from '../output/serialize.ts';
 import type { Timestamp } from './timestamps.ts';
 import { formatTimestamp, laterTimestamp } from './timestamps.ts';
 
@@ -65,33 +65,34 @@ export function addCounters(sum: Counters, part: Counters): void {
   sum.last_change = laterTimestamp(sum.last_change, part.last_change);
 }
 
+/** The 21 common fields of Weblate 4.x's statistics object, in its order, with the kind of each value. */
+export const STATISTICS_FIELDS = [
+  ['total', 'int'], ['total_words', 'int'], ['last_change', 'text'], ['recent_changes', 'int'],
+  ['translated', 'int'], ['translated_words', 'int'], ['translated_percent', 'float'],
+  ['translated_words_percent', 'float'], ['translated_chars', 'int'], ['translated_chars_percent', 'float'],
+  ['total_chars', 'int'], ['fuzzy', 'int'], ['fuzzy_percent', 'float'], ['failing', 'int'],
+  ['failing_percent', 'float'], ['approved', 'int'], ['approved_percent', 'float'], ['readonly', 'int'],
+  ['readonly_percent', 'float'], ['suggestions', 'int'], ['comments', 'int'],
+] as const satisfies readonly (readonly [string, FieldKind])[];
+
 /**
- * The 21 common fields of Weblate 4.x's statistics object, in its order. The
- * "completed" percentages (approved with review, translated without) count an
- * empty total as 100.0; every other one as 0.0.
+ * The values of the 21 common statistics fields. The "completed" percentages
+ * (approved with review, translated without) count an empty total as 100.0;
+ * every other one as 0.0.
  */
-export function statisticsFields(c: Counters, hasReview: boolean) {
-  return {
-    total: c.total,
-    total_words: c.total_words,
-    last_change: c.last_change === null ? null : formatTimestamp(c.last_change),
-    recent_changes: c.recent_changes,
-    translated: c.translated,
-    translated_words: c.translated_words,
-    translated_percent: new JsonFloat(percent(c.translated, c.total, !hasReview)),
-    translated_words_percent: new JsonFloat(percent(c.translated_words, c.total_words, !hasReview)),
-    translated_chars: c.translated_chars,
-    translated_chars_percent: new JsonFloat(percent(c.translated_chars, c.total_chars, !hasReview)),
-    total_chars: c.total_chars,
-    fuzzy: c.fuzzy,
-    fuzzy_percent: new JsonFloat(percent(c.fuzzy, c.total, false)),
-    failing: c.failing_checks,
-    failing_percent: new JsonFloat(percent(c.failing_checks, c.total, false)),
-    approved: c.approved,
-    approved_percent: new JsonFloat(percent(c.approved, c.total, hasReview)),
-    readonly: c.readonly,
-    readonly_percent: new JsonFloat(percent(c.readonly, c.total, false)),
-    suggestions: c.have_suggestion,
-    comments: c.have_comment,
-  };
+export function statisticsValues(c: Counters, hasReview: boolean): unknown[] {
+  return [
+    c.total, c.total_words, c.last_change === null ? null : formatTimestamp(c.last_change), c.recent_changes,
+    c.translated, c.translated_words,
+    percent(c.translated, c.total, !hasReview),
+    percent(c.translated_words, c.total_words, !hasReview),
+    c.translated_chars,
+    percent(c.translated_chars, c.total_chars, !hasReview),
+    c.total_chars,
+    c.fuzzy, percent(c.fuzzy, c.total, false),
+    c.failing_checks, percent(c.failing_checks, c.total, false),
+    c.approved, percent(c.approved, c.total, hasReview),
+    c.readonly, percent(c.readonly, c.total, false),
+    c.have_suggestion, c.have_comment,
+  ];
 }

@@ -6,6 +6,12 @@
  * U+2029, keys in insertion order, and floats the way Python prints them
  * (`100.0`, `0.0`, `14.2`). Plain JavaScript numbers must be integers; a float
  * is written by wrapping it in `JsonFloat`.
+ *
+ * Objects of a fixed layout (every Weblate object the API repeats thousands
+ * of times) are declared once as a Shape: keys in order, each with the kind
+ * of its value. A ShapedObject is then just the values; its keys are written
+ * from text prepared once, and values of kind `url` (built from validated
+ * parts that never need escaping) are written without a check.
  */
 import { internalError } from '../errors.ts';
 
@@ -21,6 +27,40 @@ export class RawJson {
   constructor(readonly json: string) {}
 }
 
+/**
+ * How a field's value is written: `text` any string (escaped as needed),
+ * `url` a string known to need no escaping, `int`, `bool`, `float` (a plain
+ * number printed as a Python float), `json` any JsonValue. Every kind but
+ * `bool` and `int` also takes null.
+ */
+export type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
+
+export interface Shape {
+  readonly keys: readonly string[];
+  readonly kinds: readonly FieldKind[];
+  /** `{"key":` for the first field, `,"key":` for the others. */
+  readonly prefixes: readonly string[];
+}
+
+/** Declares the layout of an object: its keys in output order and the kind of each value. */
+export function defineShape(fields: readonly (readonly [key: string, kind: FieldKind])[]): Shape {
+  const keys = fields.map(([key]) => key);
+  return {
+    keys,
+    kinds: fields.map(([, kind]) => kind),
+    prefixes: keys.map((key, i) => `${i === 0 ? '{' : ','}${serializeString(key)}:`),
+  };
+}
+
+/** An object of a declared shape: its values in the shape's order. */
+export class ShapedObject {
+  constructor(readonly shape: Shape, readonly values: readonly unknown[]) {
+    if (values.length !== shape.keys.length) {
+      internalError(`a shaped object needs ${shape.keys.length} values (got ${values.length})`);
+    }
+  }
+}
+
 export type JsonValue =
   | null
   | boolean
@@ -28,6 +68,7 @@ export type JsonValue =
   | string
   | JsonFloat
   | RawJson
+  | ShapedObject
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue };
 
@@ -42,6 +83,7 @@ export function serialize(value: JsonValue): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object':
+      if (value instanceof ShapedObject) return serializeShaped(value);
       if (value instanceof RawJson) return value.json;
       if (value instanceof JsonFloat) return formatFloat(value.value);
       if (Array.isArray(value)) return serializeArray(value as readonly JsonValue[]);
@@ -92,6 +134,29 @@ const LINE_SEPARATORS = /[\u2028\u2029]/g;
 function serializeString(value: string): string {
   if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
   return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+function serializeShaped(object: ShapedObject): string {
+  const { kinds, prefixes } = object.shape;
+  const values = object.values;
+  let out = '';
+  for (let i = 0; i < values.length; i++) {
+    out += prefixes[i];
+    const value = values[i];
+    if (value === null && kinds[i] !== 'int' && kinds[i] !== 'bool') {
+      out += 'null';
+      continue;
+    }
+    switch (kinds[i]) {
+      case 'url': out += `"${value as string}"`; break;
+      case 'text': out += serializeString(value as string); break;
+      case 'int': out += serializeInteger(value as number); break;
+      case 'bool': out += (value as boolean) ? 'true' : 'false'; break;
+      case 'float': out += formatFloat(value as number); break;
+      default: out += serialize(value as JsonValue);
+    }
+  }
+  return values.length === 0 ? '{}' : out + '}';
 }
 
 function serializeInteger(value: number): string {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { startWriterThread, type WriterThread } from './writer-thread.ts';
+import { BatchEncoder, startWriterThread, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
   /** Writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
@@ -42,7 +42,7 @@ export function memoryTarget(): MemoryTarget {
 }
 
 export interface DirTargetOptions {
-  /** Bytes per batch handed to the writer thread. */
+  /** Size of the buffer a batch of files is encoded into for the writer thread. */
   batchBytes?: number;
   /** Batches queued at once (bounds the memory held by pending writes). */
   batchesInFlight?: number;
@@ -56,18 +56,16 @@ export interface DirTargetOptions {
 export function dirTarget(outDir: string, options: DirTargetOptions = {}): OutputTarget {
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = `${outDir}.tmp-${id}`;
-  const batchBytes = options.batchBytes ?? 1 << 20;
+  const encoder = new BatchEncoder(options.batchBytes ?? 1 << 21);
   const limit = options.batchesInFlight ?? 8;
   let writer: WriterThread | null = null;
-  let batch: [string, string][] = [];
-  let size = 0;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
 
   const flush = async () => {
-    if (batch.length === 0) return;
+    if (encoder.size === 0) return;
     writer ??= startWriterThread(staging);
-    const job = writer.write(batch).then(
+    const job = writer.write(encoder.take()).then(
       () => void inFlight.delete(job),
       (error: unknown) => {
         inFlight.delete(job);
@@ -75,8 +73,6 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
       },
     );
     inFlight.add(job);
-    batch = [];
-    size = 0;
     if (inFlight.size >= limit) await Promise.race(inFlight);
   };
   const drain = async () => {
@@ -89,9 +85,10 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
   return {
     async write(path, data) {
       if (failure) throw failure;
-      batch.push([path, data]);
-      size += data.length;
-      if (size >= batchBytes) await flush();
+      if (!encoder.add(path, data)) {
+        await flush();
+        encoder.add(path, data);
+      }
     },
     async commit() {
       await mkdir(staging, { recursive: true });
@@ -101,7 +98,7 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
       await removeStale(outDir);
     },
     async abort() {
-      batch = [];
+      encoder.take();
       await drain().catch(() => undefined);
       await rm(staging, { recursive: true, force: true });
     },

@@ -1,6 +1,8 @@
 /**
  * A thread that writes files with plain synchronous calls while the main
- * thread renders: batches of files go in, a count of bytes comes back. The
+ * thread renders. The main thread encodes a batch of files into one buffer
+ * and hands the buffer over (transferred, not copied) with the paths and
+ * where each file ends; the thread answers when the batch is on disk. The
  * worker's source is a string so that it runs the same under tsx, vitest or
  * compiled JavaScript.
  */
@@ -8,8 +10,55 @@ import { Worker } from 'node:worker_threads';
 
 export interface WriterThread {
   /** Queues a batch; resolves when the batch is on disk (or rejects with the write's error). */
-  write(files: [path: string, data: string][]): Promise<void>;
+  write(batch: EncodedBatch): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Files encoded back to back: file i is `bytes[ends[i-1] ?? 0 .. ends[i]]`. */
+export interface EncodedBatch {
+  paths: string[];
+  ends: Uint32Array;
+  bytes: Uint8Array;
+}
+
+/** Collects files into one buffer until it is full. */
+export class BatchEncoder {
+  private buffer: Buffer;
+  private used = 0;
+  private paths: string[] = [];
+  private ends: number[] = [];
+
+  constructor(private readonly capacity: number) {
+    this.buffer = Buffer.allocUnsafeSlow(capacity);
+  }
+
+  get size(): number {
+    return this.paths.length;
+  }
+
+  /** Adds a file; false when it does not fit (flush first; a file larger than the capacity gets a batch of its own). */
+  add(path: string, data: string): boolean {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    const worst = data.length * 3;
+    if (this.used + worst > this.buffer.length) {
+      if (this.paths.length > 0) return false;
+      this.buffer = Buffer.allocUnsafeSlow(Math.max(this.capacity, worst));
+    }
+    this.used += this.buffer.write(data, this.used);
+    this.paths.push(path);
+    this.ends.push(this.used);
+    return true;
+  }
+
+  /** The batch so far, and a fresh buffer for the next one. */
+  take(): EncodedBatch {
+    const batch = { paths: this.paths, ends: Uint32Array.from(this.ends), bytes: new Uint8Array(this.buffer.buffer, 0, this.used) };
+    this.buffer = Buffer.allocUnsafeSlow(this.capacity);
+    this.used = 0;
+    this.paths = [];
+    this.ends = [];
+    return batch;
+  }
 }
 
 export function startWriterThread(root: string): WriterThread {
@@ -29,12 +78,12 @@ export function startWriterThread(root: string): WriterThread {
     pending.clear();
   });
   return {
-    write(files) {
+    write(batch) {
       if (failure) return Promise.reject(failure);
       const id = nextId++;
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker.postMessage({ id, files });
+        worker.postMessage({ id, ...batch }, [batch.bytes.buffer as ArrayBuffer, batch.ends.buffer as ArrayBuffer]);
       });
     },
     async close() {
@@ -49,12 +98,23 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
-parentPort.on('message', ({ id, files }) => {
+// Most files sit in a folder of their own whose parent exists: one plain mkdir.
+function makeFolder(dir) {
   try {
-    for (const [path, data] of files) {
-      const file = join(workerData.root, path);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, data);
+    mkdirSync(dir);
+  } catch (error) {
+    if (error.code === 'ENOENT') mkdirSync(dir, { recursive: true });
+    else if (error.code !== 'EEXIST') throw error;
+  }
+}
+parentPort.on('message', ({ id, paths, ends, bytes }) => {
+  try {
+    let start = 0;
+    for (let i = 0; i < paths.length; i++) {
+      const file = join(workerData.root, paths[i]);
+      makeFolder(dirname(file));
+      writeFileSync(file, bytes.subarray(start, ends[i]));
+      start = ends[i];
     }
     parentPort.postMessage({ id });
   } catch (error) {

@@ -6,10 +6,10 @@
  */
 import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview } from '../model/aggregates.ts';
-import { percent, statisticsFields, type Counters } from '../model/statistics.ts';
+import { percent, STATISTICS_FIELDS, statisticsValues, type Counters } from '../model/statistics.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
 import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
-import { JsonFloat, RawJson, serialize, type JsonValue } from '../output/serialize.ts';
+import { defineShape, RawJson, serialize, ShapedObject, type FieldKind, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
 import { apiPath, apiUrl, webPath, webUrl } from '../urls.ts';
 
@@ -52,19 +52,21 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     component,
     componentJson,
     translation: (t, withComponent = true) =>
-      translationBody(site, t, language(t.language), withComponent ? component(t.component) : null),
+      translationBody(site, t, language(t.language), withComponent ? componentJson(t.component) : null),
     translationStatistics: (t) => translationStatisticsBody(site, t),
-    projectStatistics: (p) => ({
-      ...statisticsFields(aggregates.project(p), projectHasReview(p)),
-      name: p.name,
-      url: webUrl(site, webPath.project(p.slug)),
-    }),
-    languageStatistics: (l) => ({
-      // A language has no review setting of its own; Weblate's default counts it as reviewed.
-      ...statisticsFields(aggregates.language(l), true),
-      name: l.name,
-      url: webUrl(site, webPath.language(l.code)),
-    }),
+    projectStatistics: (p) =>
+      new ShapedObject(NAMED_STATISTICS, [
+        ...statisticsValues(aggregates.project(p), projectHasReview(p)),
+        p.name,
+        webUrl(site, webPath.project(p.slug)),
+      ]),
+    // A language has no review setting of its own; Weblate's default counts it as reviewed.
+    languageStatistics: (l) =>
+      new ShapedObject(NAMED_STATISTICS, [
+        ...statisticsValues(aggregates.language(l), true),
+        l.name,
+        webUrl(site, webPath.language(l.code)),
+      ]),
     projectLanguages: (p) => projectLanguagesBody(p, aggregates.projectLanguages(p)),
     projectRepository: (p) => ({
       needs_commit: false, needs_merge: false, needs_push: false,
@@ -90,6 +92,69 @@ export function languageDisplayName(language: Language): string {
 
 // --- internal ---
 
+// The layouts of Weblate 4.x's objects (spec section 1.4), field by field.
+
+const PLURAL = defineShape([['id', 'int'], ['source', 'int'], ['number', 'int'], ['formula', 'text'], ['type', 'int']]);
+
+const LANGUAGE = defineShape([
+  ['code', 'url'], ['name', 'text'], ['plural', 'json'], ['aliases', 'json'], ['direction', 'url'],
+  ['population', 'int'], ['web_url', 'url'], ['url', 'url'], ['statistics_url', 'url'],
+]);
+
+const PROJECT = defineShape([
+  ['name', 'text'], ['slug', 'url'], ['id', 'int'], ['web', 'text'], ['web_url', 'url'], ['url', 'url'],
+  ['components_list_url', 'url'], ['repository_url', 'url'], ['statistics_url', 'url'], ['changes_list_url', 'url'],
+  ['languages_url', 'url'], ['translation_review', 'bool'], ['source_review', 'bool'], ['set_language_team', 'bool'],
+  ['instructions', 'text'], ['enable_hooks', 'bool'], ['language_aliases', 'text'],
+]);
+
+const COMPONENT_FIELDS = [
+  ['name', 'text'], ['slug', 'url'], ['id', 'int'], ['source_language', 'json'], ['project', 'json'],
+  ['vcs', 'text'], ['repo', 'text'], ['git_export', 'text'], ['branch', 'text'], ['push_branch', 'text'],
+  ['filemask', 'text'], ['template', 'text'], ['edit_template', 'bool'], ['intermediate', 'text'],
+  ['new_base', 'text'], ['file_format', 'text'], ['license', 'text'], ['license_url', 'text'], ['agreement', 'text'],
+  ['web_url', 'url'], ['url', 'url'], ['repository_url', 'url'], ['translations_url', 'url'],
+  ['statistics_url', 'url'], ['lock_url', 'url'], ['links_url', 'url'], ['changes_list_url', 'url'],
+  ['task_url', 'url'], ['new_lang', 'text'], ['language_code_style', 'text'], ['push', 'text'],
+  ['check_flags', 'text'], ['priority', 'int'], ['enforced_checks', 'json'], ['restricted', 'bool'],
+  ['repoweb', 'text'], ['report_source_bugs', 'text'], ['merge_style', 'text'], ['commit_message', 'text'],
+  ['add_message', 'text'], ['delete_message', 'text'], ['merge_message', 'text'], ['addon_message', 'text'],
+  ['pull_message', 'text'], ['allow_translation_propagation', 'bool'], ['manage_units', 'bool'],
+  ['enable_suggestions', 'bool'], ['suggestion_voting', 'bool'], ['suggestion_autoaccept', 'int'],
+  ['push_on_commit', 'bool'], ['commit_pending_age', 'int'], ['auto_lock_error', 'bool'], ['language_regex', 'text'],
+  ['variant_regex', 'text'], ['addons', 'json'], ['is_glossary', 'bool'], ['glossary_color', 'text'],
+] as const satisfies readonly (readonly [string, FieldKind])[];
+const COMPONENT = defineShape(COMPONENT_FIELDS);
+/** In a project's component list Weblate leaves out `project`. */
+const COMPONENT_WITHOUT_PROJECT = defineShape(COMPONENT_FIELDS.filter(([key]) => key !== 'project'));
+
+const TRANSLATION_FIELDS = [
+  ['language', 'json'], ['component', 'json'], ['language_code', 'text'], ['id', 'int'], ['filename', 'text'],
+  ['revision', 'text'], ['web_url', 'url'], ['share_url', 'url'], ['translate_url', 'url'], ['url', 'url'],
+  ['is_template', 'bool'], ['is_source', 'bool'], ['total', 'int'], ['total_words', 'int'], ['translated', 'int'],
+  ['translated_words', 'int'], ['translated_percent', 'float'], ['fuzzy', 'int'], ['fuzzy_words', 'int'],
+  ['fuzzy_percent', 'float'], ['failing_checks', 'int'], ['failing_checks_words', 'int'],
+  ['failing_checks_percent', 'float'], ['have_suggestion', 'int'], ['have_comment', 'int'], ['last_change', 'text'],
+  ['last_author', 'text'], ['repository_url', 'url'], ['file_url', 'url'], ['statistics_url', 'url'],
+  ['changes_list_url', 'url'], ['units_list_url', 'url'],
+] as const satisfies readonly (readonly [string, FieldKind])[];
+const TRANSLATION = defineShape(TRANSLATION_FIELDS);
+/** In a component's translation list Weblate leaves out `component`. */
+const TRANSLATION_WITHOUT_COMPONENT = defineShape(TRANSLATION_FIELDS.filter(([key]) => key !== 'component'));
+
+/** Statistics of a translation: the common fields, then the language and the translation's web pages. */
+const TRANSLATION_STATISTICS = defineShape([
+  ...STATISTICS_FIELDS, ['code', 'url'], ['name', 'text'], ['url', 'url'], ['translate_url', 'url'],
+]);
+/** Statistics of a project or a language: the common fields, then its name and web page. */
+const NAMED_STATISTICS = defineShape([...STATISTICS_FIELDS, ['name', 'text'], ['url', 'url']]);
+
+const PROJECT_LANGUAGE = defineShape([
+  ['language', 'text'], ['code', 'url'], ['total', 'int'], ['translated', 'int'], ['translated_percent', 'float'],
+  ['total_words', 'int'], ['translated_words', 'int'], ['translated_words_percent', 'float'], ['total_chars', 'int'],
+  ['translated_chars', 'int'], ['translated_chars_percent', 'float'],
+]);
+
 function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJson {
   let value = cache.get(key);
   if (!value) cache.set(key, (value = new RawJson(serialize(make()))));
@@ -97,39 +162,22 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
 }
 
 function languageBody(site: Site, l: Language): JsonValue {
-  return {
-    code: l.code,
-    name: l.name,
-    plural: { id: l.plural.id, source: l.plural.source, number: l.plural.number, formula: l.plural.formula, type: l.plural.type },
-    aliases: l.aliases,
-    direction: l.direction,
-    population: l.population,
-    web_url: webUrl(site, webPath.language(l.code)),
-    url: apiUrl(site, apiPath.language(l.code)),
-    statistics_url: apiUrl(site, apiPath.languageStatistics(l.code)),
-  };
+  const p = l.plural;
+  return new ShapedObject(LANGUAGE, [
+    l.code, l.name, new ShapedObject(PLURAL, [p.id, p.source, p.number, p.formula, p.type]), l.aliases, l.direction,
+    l.population, webUrl(site, webPath.language(l.code)), apiUrl(site, apiPath.language(l.code)),
+    apiUrl(site, apiPath.languageStatistics(l.code)),
+  ]);
 }
 
 function projectBody(site: Site, p: Project): JsonValue {
-  return {
-    name: p.name,
-    slug: p.slug,
-    id: p.id,
-    web: p.web,
-    web_url: webUrl(site, webPath.project(p.slug)),
-    url: apiUrl(site, apiPath.project(p.slug)),
-    components_list_url: apiUrl(site, apiPath.projectComponents(p.slug)),
-    repository_url: apiUrl(site, apiPath.projectRepository(p.slug)),
-    statistics_url: apiUrl(site, apiPath.projectStatistics(p.slug)),
-    changes_list_url: apiUrl(site, apiPath.projectChanges(p.slug)),
-    languages_url: apiUrl(site, apiPath.projectLanguages(p.slug)),
-    translation_review: p.translation_review,
-    source_review: p.source_review,
-    set_language_team: p.set_language_team,
-    instructions: p.instructions,
-    enable_hooks: p.enable_hooks,
-    language_aliases: p.language_aliases,
-  };
+  return new ShapedObject(PROJECT, [
+    p.name, p.slug, p.id, p.web, webUrl(site, webPath.project(p.slug)), apiUrl(site, apiPath.project(p.slug)),
+    apiUrl(site, apiPath.projectComponents(p.slug)), apiUrl(site, apiPath.projectRepository(p.slug)),
+    apiUrl(site, apiPath.projectStatistics(p.slug)), apiUrl(site, apiPath.projectChanges(p.slug)),
+    apiUrl(site, apiPath.projectLanguages(p.slug)), p.translation_review, p.source_review, p.set_language_team,
+    p.instructions, p.enable_hooks, p.language_aliases,
+  ]);
 }
 
 function componentBody(site: Site, c: Component, sourceLanguage: RawJson, project: RawJson | null): JsonValue {
@@ -137,141 +185,71 @@ function componentBody(site: Site, c: Component, sourceLanguage: RawJson, projec
   const p = c.project.slug;
   // Repository fields of a linked component show the repository it shares (Weblate's LinkedField).
   const repository = c.linkedComponent?.settings ?? s;
-  const body: Record<string, JsonValue> = {
-    name: c.name,
-    slug: c.slug,
-    id: c.id,
-    source_language: sourceLanguage,
-  };
-  if (project) body.project = project;
-  Object.assign(body, {
-    vcs: s.vcs,
-    repo: hideCredentials(repository.repo),
-    git_export: s.git_export,
-    branch: repository.branch,
-    push_branch: repository.push_branch,
-    filemask: s.filemask,
-    template: s.template,
-    edit_template: s.edit_template,
-    intermediate: s.intermediate,
-    new_base: s.new_base,
-    file_format: s.file_format,
-    license: s.license,
-    license_url: c.licenseUrl,
-    agreement: s.agreement,
-    web_url: webUrl(site, webPath.component(p, c.slug)),
-    url: apiUrl(site, apiPath.component(p, c.slug)),
-    repository_url: apiUrl(site, apiPath.componentRepository(p, c.slug)),
-    translations_url: apiUrl(site, apiPath.componentTranslations(p, c.slug)),
-    statistics_url: apiUrl(site, apiPath.componentStatistics(p, c.slug)),
-    lock_url: apiUrl(site, apiPath.componentLock(p, c.slug)),
-    links_url: apiUrl(site, apiPath.componentLinks(p, c.slug)),
-    changes_list_url: apiUrl(site, apiPath.componentChanges(p, c.slug)),
-    task_url: null,
-    new_lang: s.new_lang,
-    language_code_style: s.language_code_style,
-    push: hideCredentials(repository.push),
-    check_flags: s.check_flags,
-    priority: s.priority,
-    enforced_checks: s.enforced_checks,
-    restricted: s.restricted,
-    repoweb: s.repoweb,
-    report_source_bugs: s.report_source_bugs,
-    merge_style: s.merge_style,
-    commit_message: s.commit_message,
-    add_message: s.add_message,
-    delete_message: s.delete_message,
-    merge_message: s.merge_message,
-    addon_message: s.addon_message,
-    pull_message: s.pull_message,
-    allow_translation_propagation: s.allow_translation_propagation,
-    manage_units: s.manage_units,
-    enable_suggestions: s.enable_suggestions,
-    suggestion_voting: s.suggestion_voting,
-    suggestion_autoaccept: s.suggestion_autoaccept,
-    push_on_commit: s.push_on_commit,
-    commit_pending_age: s.commit_pending_age,
-    auto_lock_error: s.auto_lock_error,
-    language_regex: s.language_regex,
-    variant_regex: s.variant_regex,
-    addons: [],
-    is_glossary: s.is_glossary,
-    glossary_color: s.glossary_color,
-  });
-  return body;
+  const values: unknown[] = [
+    c.name, c.slug, c.id, sourceLanguage, project,
+    s.vcs, hideCredentials(repository.repo), s.git_export, repository.branch, repository.push_branch,
+    s.filemask, s.template, s.edit_template, s.intermediate, s.new_base, s.file_format, s.license, c.licenseUrl,
+    s.agreement, webUrl(site, webPath.component(p, c.slug)), apiUrl(site, apiPath.component(p, c.slug)),
+    apiUrl(site, apiPath.componentRepository(p, c.slug)), apiUrl(site, apiPath.componentTranslations(p, c.slug)),
+    apiUrl(site, apiPath.componentStatistics(p, c.slug)), apiUrl(site, apiPath.componentLock(p, c.slug)),
+    apiUrl(site, apiPath.componentLinks(p, c.slug)), apiUrl(site, apiPath.componentChanges(p, c.slug)),
+    null, s.new_lang, s.language_code_style, hideCredentials(repository.push), s.check_flags, s.priority,
+    s.enforced_checks, s.restricted, s.repoweb, s.report_source_bugs, s.merge_style, s.commit_message,
+    s.add_message, s.delete_message, s.merge_message, s.addon_message, s.pull_message,
+    s.allow_translation_propagation, s.manage_units, s.enable_suggestions, s.suggestion_voting,
+    s.suggestion_autoaccept, s.push_on_commit, s.commit_pending_age, s.auto_lock_error, s.language_regex,
+    s.variant_regex, [], s.is_glossary, s.glossary_color,
+  ];
+  if (project) return new ShapedObject(COMPONENT, values);
+  values.splice(4, 1);
+  return new ShapedObject(COMPONENT_WITHOUT_PROJECT, values);
 }
 
-function translationBody(site: Site, t: Translation, language: RawJson, component: JsonValue | null): JsonValue {
+function translationBody(site: Site, t: Translation, language: RawJson, component: RawJson | null): JsonValue {
   const c = t.counters;
   const p = t.component.project.slug;
   const slug = t.component.slug;
   const code = t.language.code;
   const hasReview = translationHasReview(t);
-  const body: Record<string, JsonValue> = { language };
-  if (component) body.component = component;
-  Object.assign(body, {
-    language_code: t.languageCode,
-    id: t.id,
-    filename: t.filename,
-    revision: t.revision,
-    web_url: webUrl(site, webPath.translation(p, slug, code)),
-    share_url: webUrl(site, webPath.share(p, code)),
-    translate_url: webUrl(site, webPath.translate(p, slug, code)),
-    url: apiUrl(site, apiPath.translation(p, slug, code)),
-    is_template: t.isTemplate,
-    is_source: t.isSource,
-    total: c.total,
-    total_words: c.total_words,
-    translated: c.translated,
-    translated_words: c.translated_words,
-    translated_percent: new JsonFloat(percent(c.translated, c.total, !hasReview)),
-    fuzzy: c.fuzzy,
-    fuzzy_words: c.fuzzy_words,
-    fuzzy_percent: new JsonFloat(percent(c.fuzzy, c.total, false)),
-    failing_checks: c.failing_checks,
-    failing_checks_words: c.failing_checks_words,
-    failing_checks_percent: new JsonFloat(percent(c.failing_checks, c.total, false)),
-    have_suggestion: c.have_suggestion,
-    have_comment: c.have_comment,
-    last_change: c.last_change === null ? null : formatTimestamp(c.last_change),
-    last_author: t.lastAuthor,
-    repository_url: apiUrl(site, apiPath.translationRepository(p, slug, code)),
-    file_url: apiUrl(site, apiPath.translationFile(p, slug, code)),
-    statistics_url: apiUrl(site, apiPath.translationStatistics(p, slug, code)),
-    changes_list_url: apiUrl(site, apiPath.translationChanges(p, slug, code)),
-    units_list_url: apiUrl(site, apiPath.translationUnits(p, slug, code)),
-  });
-  return body;
+  const values: unknown[] = [
+    language, component, t.languageCode, t.id, t.filename, t.revision,
+    webUrl(site, webPath.translation(p, slug, code)), webUrl(site, webPath.share(p, code)),
+    webUrl(site, webPath.translate(p, slug, code)), apiUrl(site, apiPath.translation(p, slug, code)),
+    t.isTemplate, t.isSource, c.total, c.total_words, c.translated, c.translated_words,
+    percent(c.translated, c.total, !hasReview), c.fuzzy, c.fuzzy_words, percent(c.fuzzy, c.total, false),
+    c.failing_checks, c.failing_checks_words, percent(c.failing_checks, c.total, false),
+    c.have_suggestion, c.have_comment, c.last_change === null ? null : formatTimestamp(c.last_change), t.lastAuthor,
+    apiUrl(site, apiPath.translationRepository(p, slug, code)), apiUrl(site, apiPath.translationFile(p, slug, code)),
+    apiUrl(site, apiPath.translationStatistics(p, slug, code)), apiUrl(site, apiPath.translationChanges(p, slug, code)),
+    apiUrl(site, apiPath.translationUnits(p, slug, code)),
+  ];
+  if (component) return new ShapedObject(TRANSLATION, values);
+  values.splice(1, 1);
+  return new ShapedObject(TRANSLATION_WITHOUT_COMPONENT, values);
 }
 
 function translationStatisticsBody(site: Site, t: Translation): JsonValue {
   const p = t.component.project.slug;
-  return {
-    ...statisticsFields(t.counters, translationHasReview(t)),
-    code: t.language.code,
-    name: t.language.name,
-    url: webUrl(site, webPath.translation(p, t.component.slug, t.language.code)),
-    translate_url: webUrl(site, webPath.translate(p, t.component.slug, t.language.code)),
-  };
+  return new ShapedObject(TRANSLATION_STATISTICS, [
+    ...statisticsValues(t.counters, translationHasReview(t)),
+    t.language.code,
+    t.language.name,
+    webUrl(site, webPath.translation(p, t.component.slug, t.language.code)),
+    webUrl(site, webPath.translate(p, t.component.slug, t.language.code)),
+  ]);
 }
 
 /** `/api/projects/<p>/languages/`: a bare array of compact per-language entries, by language name. */
 function projectLanguagesBody(project: Project, sums: ReadonlyMap<Language, Counters>): JsonValue {
   const hasReview = projectHasReview(project);
   const entries = [...sums].sort(([a], [b]) => compareStrings(a.name, b.name) || compareStrings(a.code, b.code));
-  return entries.map(([language, c]) => ({
-    language: languageDisplayName(language),
-    code: language.code,
-    total: c.total,
-    translated: c.translated,
-    translated_percent: new JsonFloat(percent(c.translated, c.total, !hasReview)),
-    total_words: c.total_words,
-    translated_words: c.translated_words,
-    translated_words_percent: new JsonFloat(percent(c.translated_words, c.total_words, !hasReview)),
-    total_chars: c.total_chars,
-    translated_chars: c.translated_chars,
-    translated_chars_percent: new JsonFloat(percent(c.translated_chars, c.total_chars, !hasReview)),
-  }));
+  return entries.map(([language, c]) =>
+    new ShapedObject(PROJECT_LANGUAGE, [
+      languageDisplayName(language), language.code, c.total, c.translated,
+      percent(c.translated, c.total, !hasReview), c.total_words, c.translated_words,
+      percent(c.translated_words, c.total_words, !hasReview), c.total_chars, c.translated_chars,
+      percent(c.translated_chars, c.total_chars, !hasReview),
+    ]));
 }
 
 function componentRepositoryBody(url: string): JsonValue {

@@ -4,7 +4,7 @@
  */
 import type { ResourceKind } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import type { JsonValue } from '../output/serialize.ts';
+import { defineShape, ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { apiPath, pageUrl } from '../urls.ts';
 import type { Resource } from './resources.ts';
 
@@ -40,11 +40,16 @@ export function listPage<T>(
   return {
     path: apiPath.page(listPath, page),
     kind,
-    body: {
-      count: items.length,
-      next: page < total ? pageUrl(site, listPath, page + 1) : null,
-      previous: page > 1 ? pageUrl(site, listPath, page - 1) : null,
+    body: new ShapedObject(PAGE, [
+      items.length,
+      page < total ? pageUrl(site, listPath, page + 1) : null,
+      page > 1 ? pageUrl(site, listPath, page - 1) : null,
       results,
-    },
+    ]),
   };
 }
+
+// --- internal ---
+
+/** DRF's page envelope. */
+const PAGE = defineShape([['count', 'int'], ['next', 'url'], ['previous', 'url'], ['results', 'json']]);

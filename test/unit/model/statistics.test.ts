@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { percent, statisticsFields, emptyCounters } from '../../../src/model/statistics.ts';
-import { serialize } from '../../../src/output/serialize.ts';
+import { emptyCounters, percent, STATISTICS_FIELDS, statisticsValues, type Counters } from '../../../src/model/statistics.ts';
+import { defineShape, serialize, ShapedObject } from '../../../src/output/serialize.ts';
+
+const statistics = (c: Counters, hasReview: boolean) =>
+  serialize(new ShapedObject(defineShape(STATISTICS_FIELDS), statisticsValues(c, hasReview)));
 
 describe('percent (Weblate translation_percent)', () => {
   it.each([
@@ -36,7 +39,7 @@ describe('percent (Weblate translation_percent)', () => {
 
 describe('statistics object', () => {
   it('has the 21 fields of Weblate 4.x in their order', () => {
-    expect(Object.keys(statisticsFields(emptyCounters(), false))).toEqual([
+    expect(Object.keys(JSON.parse(statistics(emptyCounters(), false)))).toEqual([
       'total', 'total_words', 'last_change', 'recent_changes', 'translated', 'translated_words',
       'translated_percent', 'translated_words_percent', 'translated_chars', 'translated_chars_percent',
       'total_chars', 'fuzzy', 'fuzzy_percent', 'failing', 'failing_percent', 'approved', 'approved_percent',
@@ -45,11 +48,11 @@ describe('statistics object', () => {
   });
 
   it('shows an empty object as translated without review and as approved with review', () => {
-    const withoutReview = serialize(statisticsFields(emptyCounters(), false));
+    const withoutReview = statistics(emptyCounters(), false);
     expect(withoutReview).toContain('"translated_percent":100.0,"translated_words_percent":100.0');
     expect(withoutReview).toContain('"translated_chars_percent":100.0');
     expect(withoutReview).toContain('"approved_percent":0.0');
-    const withReview = serialize(statisticsFields(emptyCounters(), true));
+    const withReview = statistics(emptyCounters(), true);
     expect(withReview).toContain('"translated_percent":0.0,"translated_words_percent":0.0');
     expect(withReview).toContain('"approved_percent":100.0');
     expect(withReview).toContain('"fuzzy_percent":0.0');

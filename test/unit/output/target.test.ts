@@ -1,0 +1,55 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dirTarget } from '../../../src/output/target.ts';
+import { BatchEncoder } from '../../../src/output/writer-thread.ts';
+import { readTree, tempDir } from '../../helpers.ts';
+
+describe('BatchEncoder', () => {
+  it('packs files back to back as UTF-8 and says where each ends', () => {
+    const encoder = new BatchEncoder(64);
+    expect(encoder.add('a', 'ab')).toBe(true);
+    expect(encoder.add('b', 'čř')).toBe(true);
+    const batch = encoder.take();
+    expect(batch.paths).toEqual(['a', 'b']);
+    expect([...batch.ends]).toEqual([2, 6]);
+    expect(Buffer.from(batch.bytes).toString('utf8')).toBe('abčř');
+  });
+
+  it('refuses a file that may not fit, and takes one larger than a batch alone', () => {
+    const encoder = new BatchEncoder(16);
+    expect(encoder.add('a', 'x'.repeat(4))).toBe(true);
+    expect(encoder.add('b', 'y'.repeat(5))).toBe(false); // 4 used + up to 15 more > 16
+    encoder.take();
+    expect(encoder.add('big', 'z'.repeat(100))).toBe(true);
+    expect(Buffer.from(encoder.take().bytes).toString()).toBe('z'.repeat(100));
+  });
+});
+
+describe('dirTarget', () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [`api/item-${i}/index.json`, `{"name":"Nováková ${i} 🌍","pad":"${'.'.repeat(i * 7)}"}\n`]),
+  );
+
+  it('writes every file whole across many small batches, then swaps the tree in', async () => {
+    const out = join(tempDir(), 'dist');
+    mkdirSync(out);
+    writeFileSync(join(out, 'old.json'), '{}');
+    const target = dirTarget(out, { batchBytes: 512, batchesInFlight: 2 });
+    for (const [path, data] of Object.entries(files)) await target.write(path, data);
+    await target.commit();
+    expect(Object.fromEntries(readTree(out))).toEqual(files);
+  });
+
+  it('leaves the old tree as it was when aborted', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'dist');
+    mkdirSync(out);
+    writeFileSync(join(out, 'old.json'), '{}');
+    const target = dirTarget(out, { batchBytes: 512 });
+    for (const [path, data] of Object.entries(files)) await target.write(path, data);
+    await target.abort();
+    expect(Object.fromEntries(readTree(out))).toEqual({ 'old.json': '{}' });
+    expect(readdirSync(dir)).toEqual(['dist']);
+  });
+});
