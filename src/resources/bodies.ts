@@ -96,7 +96,8 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
   return value;
 }
 
-function languageBody(site: Site, l: Language): JsonValue {
+/** A Language object (spec 1.4.1), exactly as its file holds it. */
+export function languageBody(site: Site, l: Language): JsonValue {
   return {
     code: l.code,
     name: l.name,
