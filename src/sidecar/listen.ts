@@ -3,8 +3,9 @@
  * to the app as a web Request and writes back its Response. It bounds what a
  * client can make it hold: headers (16 KiB, node's parser), the
  * request-target (the app refuses more than 8 KiB), the body (read up to
- * 1 MiB; past that the app answers 413 at once and the connection closes),
- * and time (a request must arrive whole within a minute).
+ * 1 MiB; past that the app answers 413 at once, and the rest is read and
+ * dropped, up to 8 MiB, before the connection closes), and time (a request
+ * must arrive whole within a minute).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bindServer } from '../serve/preview.ts';
@@ -79,10 +80,18 @@ async function bridge(app: SidecarApp, request: IncomingMessage, response: Serve
   if (fetchMethod !== 'GET' && fetchMethod !== 'HEAD' && body !== 'too large' && body.length > 0) init.body = body;
   const answer = await app(new Request(urlOf(request, target), init), { target, method, bodyTooLarge: body === 'too large' });
   const headers: Record<string, string> = Object.fromEntries(answer.headers);
-  if (body === 'too large') headers.connection = 'close';
-  response.writeHead(answer.status, headers);
-  response.end(method === 'HEAD' || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer()));
-  if (body === 'too large') drainThenCut(request);
+  const payload = method === 'HEAD' || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer());
+  if (body !== 'too large') {
+    response.writeHead(answer.status, headers).end(payload);
+    return;
+  }
+  // A lingering close, as nginx does after a 413: the answer goes out at once, the connection
+  // ends only once the client has sent its body (read and dropped, up to DRAIN_LIMIT), so
+  // it is not cut while the client is still writing and can read the answer.
+  response.writeHead(answer.status, { ...headers, connection: 'close' });
+  if (payload) response.write(payload);
+  await drain(request);
+  response.end();
 }
 
 /** The body, or 'too large' as soon as it passes MAX_BODY (the rest is left unread). */
@@ -107,15 +116,22 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too large'> {
   });
 }
 
-/** After a 413: reads and drops what is still coming, up to DRAIN_LIMIT, so the client sees the answer; then cuts the connection. */
-function drainThenCut(request: IncomingMessage): void {
-  if (request.complete) return;
-  let drained = 0;
-  request.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_LIMIT) request.socket.destroy();
+/** Reads and drops what is still coming of a request, up to DRAIN_LIMIT (then the connection is cut). */
+function drain(request: IncomingMessage): Promise<void> {
+  if (request.complete) return Promise.resolve();
+  return new Promise((done) => {
+    let drained = 0;
+    request.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT) {
+        request.socket.destroy();
+        done();
+      }
+    });
+    request.once('end', () => done());
+    request.once('close', () => done());
+    request.resume();
   });
-  request.resume();
 }
 
 function headersOf(request: IncomingMessage): Headers {
