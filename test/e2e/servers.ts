@@ -197,3 +197,23 @@ export function itServesTheSnapshot(site: () => BuiltSite): void {
     expect(lists).toBeGreaterThan(10);
   });
 }
+
+/**
+ * An nginx main file that any user can start: the given files (under
+ * `prefix`) included in http {}, logs and temporary folders under the prefix.
+ */
+export function nginxMainConfig(prefix: string, includes: string[]): string {
+  const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
+  return [
+    // Workers of a master started as root run as nobody, who cannot read a private temporary folder.
+    process.getuid?.() === 0 ? 'user root;' : '',
+    'worker_processes 1;',
+    'events { worker_connections 64; }',
+    'http {',
+    '    access_log off;',
+    `    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n    ')}`,
+    ...includes.map((file) => `    include ${join(prefix, file)};`),
+    '}',
+    '',
+  ].join('\n');
+}
