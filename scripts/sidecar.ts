@@ -1,11 +1,9 @@
 /** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
-import { readFile, realpath } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
-import { parseTokensFile, parseTokensVariable, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
+import { loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
 import { startSidecar } from '../src/sidecar/sidecar.ts';
 
 const command = defineCommand({
@@ -26,7 +24,9 @@ const command = defineCommand({
     'Example:\n  WEBLATE_SNAPSHOT_TOKENS=s3cret npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
   async run(args, io) {
     const port = parsePort(args.port);
-    const keys = await readKeys(args['tokens-file'], [args.content, args.out]);
+    const loaded = await loadKeys({ file: args['tokens-file'], variable: process.env[TOKENS_VARIABLE], forbidden: [args.content, args.out] });
+    if (!loaded.ok) throw new UsageError(loaded.message);
+    const { keys } = loaded;
     const started = await startSidecar({
       contentDir: args.content, outDir: args.out, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'], log: io.err,
     });
@@ -42,29 +42,5 @@ const command = defineCommand({
     return 0;
   },
 });
-
-/** Keys from the tokens file and the environment; the file may not sit inside the content or output folder. */
-async function readKeys(file: string | undefined, folders: string[]): Promise<string[]> {
-  const keys: string[] = [];
-  if (file !== undefined) {
-    const real = await realpath(file).catch(() => {
-      throw new UsageError(`--tokens-file ${file} cannot be read`);
-    });
-    for (const folder of folders) {
-      const inside = await realpath(folder).then((dir) => real.startsWith(dir + sep), () => real.startsWith(resolve(folder) + sep));
-      if (inside) throw new UsageError(`--tokens-file must not be inside ${folder}/ (keys never live with the content or the tree)`);
-    }
-    const parsed = parseTokensFile(await readFile(real, 'utf8'), file);
-    if (!parsed.ok) throw new UsageError(parsed.message);
-    keys.push(...parsed.keys);
-  }
-  const variable = process.env[TOKENS_VARIABLE];
-  if (variable !== undefined) {
-    const parsed = parseTokensVariable(variable);
-    if (!parsed.ok) throw new UsageError(parsed.message);
-    keys.push(...parsed.keys);
-  }
-  return keys;
-}
 
 await runMain(command);

@@ -5,6 +5,8 @@
  * `Authorization: Token <key>` or `Authorization: Bearer <key>`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFile, realpath } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 
 /** The environment variable that may hold keys, separated by commas or newlines. */
 export const TOKENS_VARIABLE = 'WEBLATE_SNAPSHOT_TOKENS';
@@ -35,6 +37,32 @@ export function parseTokensVariable(value: string): KeysResult {
   const keys = value.split(/[,\r\n]/).map((key) => key.trim()).filter((key) => key !== '');
   const bad = keys.findIndex((key) => !isKey(key));
   return bad < 0 ? { ok: true, keys } : { ok: false, message: `${TOKENS_VARIABLE}, key ${bad + 1}: ${KEY_EXPECTATION}` };
+}
+
+/**
+ * Every key from a tokens file and from the value of TOKENS_VARIABLE (either
+ * may be absent). The file may not sit inside any of `forbidden` (the content
+ * and output folders): keys never live with what is served or edited.
+ */
+export async function loadKeys(options: { file?: string | undefined; variable?: string | undefined; forbidden: readonly string[] }): Promise<KeysResult> {
+  const keys: string[] = [];
+  if (options.file !== undefined) {
+    const real = await realpath(options.file).catch(() => null);
+    if (real === null) return { ok: false, message: `--tokens-file ${options.file} cannot be read` };
+    for (const folder of options.forbidden) {
+      const dir = await realpath(folder).catch(() => resolve(folder));
+      if (real.startsWith(dir + sep)) return { ok: false, message: `--tokens-file must not be inside ${folder}/ (keys never live with the content or the tree)` };
+    }
+    const parsed = parseTokensFile(await readFile(real, 'utf8'), options.file);
+    if (!parsed.ok) return parsed;
+    keys.push(...parsed.keys);
+  }
+  if (options.variable !== undefined) {
+    const parsed = parseTokensVariable(options.variable);
+    if (!parsed.ok) return parsed;
+    keys.push(...parsed.keys);
+  }
+  return { ok: true, keys };
 }
 
 export function createKeyring(keys: Iterable<string>): Keyring {

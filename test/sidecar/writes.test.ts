@@ -140,6 +140,13 @@ describe('POST /api/languages/', () => {
     expect(huge.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
   });
 
+  it('answers a change the content checks refuse with every error, and writes nothing', async () => {
+    expectJson(await post({ code: 'IT', name: 'Italiano', plural: { number: 2, formula: 'n != 1' } }), 400, {
+      non_field_errors: ['languages/IT.yaml:1:1  expected the catalog\'s spelling "it" as the file name (got "IT")'],
+    });
+    expect(existsSync(join(space.content, 'languages/IT.yaml'))).toBe(false);
+  });
+
   it('reads a form body for the flat fields (a plural needs JSON)', async () => {
     const form = { ...AUTH, 'Content-Type': 'application/x-www-form-urlencoded' };
     expectJson(await post('code=xx_form&name=Form', form), 400, ['No valid plural data was provided.']);
