@@ -1,6 +1,6 @@
 /** `npm run serve`: previews a built tree over HTTP, as a well-configured host serves it. */
 import { defineCommand, runMain } from '../src/cli/command.ts';
-import { UsageError } from '../src/errors.ts';
+import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { linkHint, startPreview } from '../src/serve/preview.ts';
 
 const command = defineCommand({
@@ -29,18 +29,5 @@ const command = defineCommand({
     return 0;
   },
 });
-
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port expects a port number from 0 to 65535 (got "${text}")`);
-  return port;
-}
-
-function stopSignal(): Promise<void> {
-  return new Promise((stop) => {
-    process.once('SIGINT', () => stop());
-    process.once('SIGTERM', () => stop());
-  });
-}
 
 await runMain(command);

@@ -18,3 +18,7 @@ export { hostFiles, hostProblem } from './hosts/index.ts';
 export type { HostFile, HostOptions, RootHost } from './hosts/index.ts';
 export { startPreview } from './serve/preview.ts';
 export type { Preview, PreviewOptions } from './serve/preview.ts';
+export { startSidecar } from './sidecar/sidecar.ts';
+export type { Sidecar, SidecarOptions } from './sidecar/sidecar.ts';
+export { createSidecarApp } from './sidecar/app.ts';
+export type { SidecarApp, SidecarAppOptions, Wire } from './sidecar/app.ts';

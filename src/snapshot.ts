@@ -48,7 +48,8 @@ export interface EditState {
 export type EditPlan<T> = { changes: ContentChange[]; result: T } | { refuse: T };
 
 export type EditOutcome<T> =
-  | { status: 'applied'; result: T; stats: UpdateStats }
+  /** `model` is the content's model right after this edit, before any later one. */
+  | { status: 'applied'; result: T; stats: UpdateStats; model: Model }
   | { status: 'refused'; result: T }
   | { status: 'invalid'; errors: ContentError[] };
 
@@ -114,7 +115,7 @@ export class Snapshot {
       if ('refuse' in decision) return { status: 'refused', result: decision.refuse };
       const applied = await this.applyChanges(decision.changes);
       return applied.ok
-        ? { status: 'applied', result: decision.result, stats: applied.stats }
+        ? { status: 'applied', result: decision.result, stats: applied.stats, model: this.current }
         : { status: 'invalid', errors: applied.errors };
     });
   }

@@ -62,6 +62,20 @@ describe('Snapshot', () => {
     await expectTreeOfContent(content, out);
   });
 
+  it('hands back the model as it stood right after the edit, whatever edits follow', async () => {
+    const { snapshot } = await openCopy();
+    const rename = (name: string) =>
+      snapshot.edit(async ({ read }) => {
+        const text = (await read('languages/de.yaml'))!.replace(/^name: .*$/m, `name: ${name}`);
+        return { changes: [{ path: 'languages/de.yaml', text }], result: name };
+      });
+    const [first, second] = await Promise.all([rename('Erste'), rename('Zweite')]);
+    const nameIn = (outcome: typeof first) =>
+      outcome.status === 'applied' ? outcome.model.languages.find((l) => l.code === 'de')!.name : null;
+    expect([nameIn(first), nameIn(second)]).toEqual(['Erste', 'Zweite']);
+    expect(snapshot.model.languages.find((l) => l.code === 'de')!.name).toBe('Zweite');
+  });
+
   it('passes a refusal back without writing', async () => {
     const { snapshot } = await openCopy();
     expect(await snapshot.edit(() => ({ refuse: 'no' }))).toEqual({ status: 'refused', result: 'no' });

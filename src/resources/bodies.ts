@@ -161,7 +161,8 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
   return value;
 }
 
-function languageBody(site: Site, l: Language): JsonValue {
+/** A Language object (spec 1.4.1), exactly as its file holds it. */
+export function languageBody(site: Site, l: Language): JsonValue {
   const p = l.plural;
   return new ShapedObject(LANGUAGE, [
     l.code, l.name, new ShapedObject(PLURAL, [p.id, p.source, p.number, p.formula, p.type]), l.aliases, l.direction,

@@ -43,7 +43,7 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
     answer(request, response, outDir, tree).catch((error: unknown) => fail(response, error, options.log));
   });
   const bind = options.bind ?? '127.0.0.1';
-  const listening = await listen(server, options.port, bind);
+  const listening = await bindServer(server, options.port, bind);
   if (!listening.ok) return listening;
   const host = bind.includes(':') ? `[${bind}]` : bind;
   return {
@@ -117,7 +117,8 @@ function fail(response: ServerResponse, error: unknown, log: (text: string) => v
   else response.destroy();
 }
 
-function listen(server: Server, port: number, bind: string): Promise<{ ok: true; port: number } | { ok: false; message: string }> {
+/** Listens on `bind:port`; a busy port or a bad address is a message. Shared with the sidecar. */
+export function bindServer(server: Server, port: number, bind: string): Promise<{ ok: true; port: number } | { ok: false; message: string }> {
   return new Promise((done) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code === 'EADDRINUSE' ? 'is in use; choose another with --port (0 picks a free one)' : `cannot be opened (${error.message})`;

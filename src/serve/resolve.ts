@@ -1,12 +1,14 @@
 /**
- * What the preview answers to a request, decided from the URL alone: the file
- * of the tree to serve, or a JSON error. It does what a well-configured host
- * does and serve's rewrites cannot: a path with `@` (which serve's rewrites
- * percent-encode), `?page=N` (which serve ignores), `?format=`, methods other
- * than GET and HEAD, and paths that name no resource. Whether the file exists
- * is the caller's to check; `missing` is the detail of the 404 when it does not.
+ * What a request for the tree is answered with, decided from the URL alone:
+ * the file of the tree to serve, or a JSON error. It does what a
+ * well-configured host does and serve's rewrites cannot: a path with `@`
+ * (which serve's rewrites percent-encode), `?page=N` (which serve ignores),
+ * `?format=`, methods other than GET and HEAD, and paths that name no
+ * resource. Whether the file exists is the caller's to check; `missing` is the
+ * detail of the 404 when it does not. The preview and the sidecar both route
+ * with it.
  */
-import { matchApiSegments, PAGE_NUMBER } from '../api/match.ts';
+import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts';
 import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../hosts/common.ts';
 import { apiPath, fileOfPath } from '../urls.ts';
 
@@ -14,24 +16,46 @@ export type PreviewAnswer =
   | { kind: 'file'; file: string; missing: string }
   | { kind: 'error'; status: 404 | 405; detail: string; allow?: string };
 
+/** What a GET of a resource is answered with: its file, or a 404. */
+export type FileAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };
+
+/** A request-target that names a resource of the API: the route it matched and its query. */
+export interface ApiTarget {
+  match: RouteMatch;
+  query: URLSearchParams;
+}
+
 /** Longer segments are refused before they reach the file system. */
-const MAX_SEGMENT = 255;
+export const MAX_SEGMENT = 255;
 
 /**
  * `method` and `url` as the request has them (`/api/projects/?page=2`);
  * `base` is the path of the site's base URL (`` or `/l10n`).
  */
 export function resolvePreviewRequest(method: string, url: string, base: string): PreviewAnswer {
-  // Split by hand: the URL parser would resolve `%2e%2e` and `..` before we could refuse them.
+  const target = parseApiTarget(url, base);
+  if (!target) return notFound(NOT_FOUND);
+  if (method !== 'GET' && method !== 'HEAD') {
+    return { kind: 'error', status: 405, detail: methodNotAllowed(method), allow: target.match.route.allow };
+  }
+  return resolveFile(target);
+}
+
+/**
+ * The resource a request-target (path and query, as sent) names, or null. The
+ * path is split by hand, never by a URL parser, which would resolve `%2e%2e`
+ * and `..` before they could be refused.
+ */
+export function parseApiTarget(url: string, base: string): ApiTarget | null {
   const queryAt = url.indexOf('?');
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
-  const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
   const segments = apiSegments(pathname, base);
   const match = segments && matchApiSegments(segments);
-  if (!match) return notFound(NOT_FOUND);
-  if (method !== 'GET' && method !== 'HEAD') {
-    return { kind: 'error', status: 405, detail: methodNotAllowed(method), allow: match.route.allow };
-  }
+  return match ? { match, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) } : null;
+}
+
+/** The file of a GET: `?format=` checked, `?page=N` of a paginated list mapped to its page file. */
+export function resolveFile({ match, query }: ApiTarget): FileAnswer {
   const format = query.get('format');
   if (format !== null && format !== 'json' && format !== 'api') return notFound(NOT_FOUND);
   const asked = match.route.paginated && match.page === null ? query.get('page') : null;
@@ -42,7 +66,7 @@ export function resolvePreviewRequest(method: string, url: string, base: string)
 
 // --- internal ---
 
-function notFound(detail: string): PreviewAnswer {
+function notFound(detail: string): { kind: 'error'; status: 404; detail: string } {
   return { kind: 'error', status: 404, detail };
 }
 
@@ -67,6 +91,6 @@ function decodeSegment(raw: string): string | null {
   } catch {
     return null;
   }
-  const unsafe = segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment);
-  return unsafe || segment.length > MAX_SEGMENT ? null : segment;
+  const unsafe = segment === '' || segment === '.' || segment === '..' || /[/\\\0-\x1f\x7f]/.test(segment);
+  return unsafe || Buffer.byteLength(segment) > MAX_SEGMENT ? null : segment;
 }

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { buildFor, freePort, itServesTheSnapshot, startServer, type BuiltSite, type Started } from './servers.ts';
+import { buildFor, freePort, itServesTheSnapshot, nginxMainConfig, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
@@ -42,7 +42,7 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     mkdirSync(join(prefix, 'temp'), { recursive: true });
     const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
     writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${out};`));
-    writeFileSync(join(prefix, 'nginx.conf'), mainConfig(prefix));
+    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
     const args = ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log'), '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`];
     server = await startServer('nginx', args, `${site.origin}/`);
   });
@@ -52,20 +52,3 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
 
   itServesTheSnapshot(() => site);
 });
-
-/** The main file: the generated one included in http {}, everything else under the prefix. */
-function mainConfig(prefix: string): string {
-  const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
-  return [
-    // Workers of a master started as root run as nobody, who cannot read a private temporary folder.
-    process.getuid?.() === 0 ? 'user root;' : '',
-    'worker_processes 1;',
-    'events { worker_connections 64; }',
-    'http {',
-    '    access_log off;',
-    `    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n    ')}`,
-    `    include ${join(prefix, 'weblate-snapshot.conf')};`,
-    '}',
-    '',
-  ].join('\n');
-}

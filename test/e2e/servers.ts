@@ -126,9 +126,10 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
   for (const url of [`${api}/languages/?page=99`, `${api}/languages/?page=0`, `${api}/languages/?page=two`]) {
     await expectJson(await get(url), 404, '{"detail":"Invalid page."}\n');
   }
-  const post = await get(`${api}/languages/`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
-  await expectJson(post, 405, '{"detail":"Method \\"POST\\" not allowed."}\n');
-  expect(post.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+  // PUT, which Weblate does not allow on a list either (the sidecar answers the POST it allows).
+  const put = await get(`${api}/languages/`, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } });
+  await expectJson(put, 405, '{"detail":"Method \\"PUT\\" not allowed."}\n');
+  expect(put.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
   const head = await get(`${api}/projects/`, { method: 'HEAD' });
   expect(head.status).toBe(200);
   expect(head.text).toBe('');
@@ -195,4 +196,24 @@ export function itServesTheSnapshot(site: () => BuiltSite): void {
     expect(urls).toBeGreaterThanOrEqual(site().tree.resources.length);
     expect(lists).toBeGreaterThan(10);
   });
+}
+
+/**
+ * An nginx main file that any user can start: the given files (under
+ * `prefix`) included in http {}, logs and temporary folders under the prefix.
+ */
+export function nginxMainConfig(prefix: string, includes: string[]): string {
+  const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
+  return [
+    // Workers of a master started as root run as nobody, who cannot read a private temporary folder.
+    process.getuid?.() === 0 ? 'user root;' : '',
+    'worker_processes 1;',
+    'events { worker_connections 64; }',
+    'http {',
+    '    access_log off;',
+    `    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n    ')}`,
+    ...includes.map((file) => `    include ${join(prefix, file)};`),
+    '}',
+    '',
+  ].join('\n');
 }

@@ -12,7 +12,7 @@ import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 import { recordedResponses, startScriptedServer, type Scripted } from '../support/scripted-server.ts';
-import { startLoopbackServer } from '../support/static-api-server.ts';
+import { startLoopbackServer } from '../support/loopback-server.ts';
 
 const RECORDED = join(FIXTURES, 'pull-recorded');
 const recorded = recordedResponses(join(RECORDED, 'responses'));

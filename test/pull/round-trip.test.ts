@@ -1,9 +1,10 @@
 /**
  * Round trips, the promise of `npm run pull`: build a content folder, serve
- * the tree like Weblate on loopback, pull it with the real command into a new
- * folder, build that folder, and get the same tree byte for byte. Cases cover
- * path pages, `?page=N` pages, and page sizes small enough that every list is
- * followed through many pages.
+ * it like Weblate on loopback (the real sidecar, read-only, over the same
+ * content), pull it with the real command into a new folder, build that
+ * folder, and get the same tree byte for byte. Cases cover path pages,
+ * `?page=N` pages, and page sizes small enough that every list is followed
+ * through many pages.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,12 +13,21 @@ import { build, checkContent } from '../../src/build.ts';
 import type { SiteOverrides } from '../../src/content/validate.ts';
 import { dirTarget } from '../../src/output/target.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
+import { freePort } from '../e2e/servers.ts';
 import { FIXTURES, readTree, ROOT, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
-import { startStaticApiServer, type LoopbackServer } from '../support/static-api-server.ts';
+import { startSidecar } from '../sidecar/support.ts';
 
-/** The server that plays Weblate for a built tree. Swap in the sidecar here once it exists: nothing else changes. */
-const serveLikeWeblate: (outDir: string) => Promise<LoopbackServer> = startStaticApiServer;
+/** The server that plays Weblate: the sidecar over the content, its tree built for `baseUrl` with the same settings. */
+async function serveLikeWeblate(contentDir: string, dir: string, site: SiteOverrides) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const flags = ['--base-url', url, '--port', String(port), '--read-only'];
+  if (site.pagination) flags.push('--pagination', site.pagination);
+  if (site.pageSize) flags.push('--page-size', String(site.pageSize));
+  const sidecar = await startSidecar({ dir, content: contentDir, out: join(dir, 'served') }, { args: flags, env: { WEBLATE_SNAPSHOT_TOKENS: '' } });
+  return { url, close: async () => void (await sidecar.stop()) };
+}
 
 const cases: [string, string, SiteOverrides][] = [
   ['the default content', join(ROOT, 'content'), {}],
@@ -31,7 +41,7 @@ describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
   it('pulls content that passes the checks and builds into the tree it was pulled from, byte for byte', async () => {
     const dir = tempDir();
     const original = join(dir, 'original');
-    const server = await serveLikeWeblate(original);
+    const server = await serveLikeWeblate(contentDir, dir, site);
     try {
       const built = await build({ contentDir, site: { ...site, baseUrl: server.url } }, { target: dirTarget(original) });
       expect(built.errors).toEqual([]);
@@ -47,6 +57,7 @@ describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
       const rebuilt = join(dir, 'rebuilt');
       expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual([]);
       expectSameTree(readTree(rebuilt), readTree(original));
+      expectSameTree(readTree(join(dir, 'served')), readTree(original));
     } finally {
       await server.close();
     }

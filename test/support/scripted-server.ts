@@ -5,7 +5,7 @@
  * can assert on what a client asked for.
  */
 import type { IncomingMessage } from 'node:http';
-import { answerFromTree, startLoopbackServer, type LoopbackServer } from './static-api-server.ts';
+import { answerFromTree, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 
 export type Scripted = { status: number; body: string; headers?: Record<string, string> } | 'drop';
 

@@ -1,11 +1,11 @@
 /**
- * A loopback HTTP server that serves a built tree the way Weblate answers:
- * GET `/api/<path>/` (with or without the trailing slash) from
- * `<outDir>/api/<path>/index.json`, `?page=N` from the page file of either
- * pagination style (`<list>/~page/N/index.json`; page 1 is the list itself),
- * and `{"detail":"Not found."}` with 404 for anything else. A stand-in for the
- * sidecar until it exists; it reads files on every request, so the tree may be
- * built (or rebuilt) after the server started.
+ * Loopback servers for the pull tests: startLoopbackServer() on 127.0.0.1 and
+ * a free port, and answerFromTree(), which answers from a folder laid out like
+ * a built tree as Weblate would: GET `/api/<path>/` (with or without the
+ * trailing slash) from `<dir>/api/<path>/index.json`, `?page=N` from the page
+ * file (`<list>/~page/N/index.json`; page 1 is the list itself), and
+ * `{"detail":"Not found."}` with 404 for anything else. The scripted server
+ * serves recorded Weblate answers with it; round trips use the real sidecar.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -21,14 +21,6 @@ export interface LoopbackServer {
 export interface TreeAnswer {
   status: number;
   body: string;
-}
-
-export function startStaticApiServer(outDir: string): Promise<LoopbackServer> {
-  return startLoopbackServer(async (request, response) => {
-    const { status, body } = await answerFromTree(outDir, request.method ?? 'GET', request.url ?? '/');
-    response.writeHead(status, { 'Content-Type': 'application/json' });
-    response.end(request.method === 'HEAD' ? undefined : body);
-  });
 }
 
 /** Starts a node:http server on 127.0.0.1 and a free port. */

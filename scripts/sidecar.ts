@@ -1,0 +1,46 @@
+/** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
+import { defineCommand, runMain } from '../src/cli/command.ts';
+import { parsePort, stopSignal } from '../src/cli/serving.ts';
+import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
+import { formatContentErrors, UsageError } from '../src/errors.ts';
+import { loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
+import { startSidecar } from '../src/sidecar/sidecar.ts';
+
+const command = defineCommand({
+  name: 'sidecar',
+  description:
+    'Serve a content folder\'s tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and ' +
+    'DELETE on languages and DELETE on translations by editing the YAML and updating the tree.',
+  options: {
+    content: { type: 'string', valueName: 'DIR', description: 'content folder to serve and edit', default: 'content' },
+    out: { type: 'string', valueName: 'DIR', description: 'output folder of the tree (built or brought up to date at start)', default: 'dist' },
+    port: { type: 'string', valueName: 'N', description: 'port to listen on; 0 picks a free one', default: '8081' },
+    host: { type: 'string', valueName: 'ADDRESS', description: 'address to listen on', default: '127.0.0.1' },
+    'tokens-file': { type: 'string', valueName: 'FILE', description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}` },
+    'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
+    ...SITE_OPTIONS,
+  },
+  epilog:
+    'Example:\n  WEBLATE_SNAPSHOT_TOKENS=s3cret npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
+  async run(args, io) {
+    const port = parsePort(args.port);
+    const loaded = await loadKeys({ file: args['tokens-file'], variable: process.env[TOKENS_VARIABLE], forbidden: [args.content, args.out] });
+    if (!loaded.ok) throw new UsageError(loaded.message);
+    const { keys } = loaded;
+    const started = await startSidecar({
+      contentDir: args.content, outDir: args.out, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'], log: io.err,
+    });
+    if (!started.ok) {
+      io.err(`${started.errors ? `${formatContentErrors(started.errors)}\n` : ''}${started.message}\n`);
+      return 1;
+    }
+    const { sidecar } = started;
+    const access = args['read-only'] ? 'read-only' : `${keys.length} API key${keys.length === 1 ? '' : 's'}`;
+    io.out(`Sidecar serving ${args.content}/ (tree in ${args.out}/) at ${sidecar.url} with ${access} (Ctrl+C to stop)\n`);
+    await stopSignal();
+    await sidecar.close();
+    return 0;
+  },
+});
+
+await runMain(command);

@@ -1,0 +1,172 @@
+/**
+ * The sidecar as a function: a web Request in, a Response out, answered as
+ * Weblate 4.x answers (spec sections 5–7). Reads come from the tree's files
+ * on disk and never wait for a write; writes go through the snapshot's queue
+ * and are answered once the tree shows them. It never listens: listen.ts
+ * bridges node:http to it, and tests may call it directly.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isParam, type RouteMatch } from '../api/match.ts';
+import type { Route } from '../api/routes.ts';
+import { basePath, JSON_TYPE, methodNotAllowed, VARY } from '../hosts/common.ts';
+import type { Catalog } from '../languages/catalog.ts';
+import { pageCount } from '../resources/pagination.ts';
+import { parseApiTarget, resolveFile, type ApiTarget } from '../serve/resolve.ts';
+import type { Snapshot } from '../snapshot.ts';
+import { detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
+import { authenticate, type Keyring } from './auth.ts';
+import { readFields } from './body.ts';
+import { createLanguage, deleteLanguage, updateLanguage, type WriteContext } from './languages.ts';
+import { deleteTranslation } from './translations.ts';
+
+export interface SidecarAppOptions {
+  snapshot: Snapshot;
+  catalog: Catalog;
+  keyring: Keyring;
+  /** Answer every write 401 or 403, whatever the key. */
+  readOnly?: boolean;
+  /** Where a failure inside a request (a bug, or a failing disk) is reported; silent by default. */
+  log?: (text: string) => void;
+}
+
+/**
+ * What came over the wire that a web Request cannot carry: the
+ * request-target as sent (a URL parser would resolve `..` and `\` in it)
+ * and a method the Fetch standard forbids (TRACE).
+ */
+export interface Wire {
+  target: string;
+  method: string;
+  /** The body passed MAX_BODY and was not read: the answer is a 413. */
+  bodyTooLarge?: boolean;
+}
+
+export type SidecarApp = (request: Request, wire?: Wire) => Promise<Response>;
+
+/** Request-targets longer than this are refused with a 414. */
+export const MAX_TARGET = 8192;
+
+export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
+  const log = options.log ?? (() => undefined);
+  return async (request, wire) => {
+    const method = wire?.method ?? request.method;
+    let answer: Answer;
+    try {
+      answer = await answerRequest(options, request, method, wire?.target ?? targetOf(request.url), wire?.bodyTooLarge ?? false);
+    } catch (error) {
+      log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      answer = detail(500, MESSAGES.serverError);
+    }
+    return toResponse(answer, method);
+  };
+}
+
+/** The body of OPTIONS (DRF's SimpleMetadata, without `actions`). */
+export function optionsBody(route: Route) {
+  return {
+    name: route.name,
+    description: route.description,
+    renders: ['application/json', 'text/html'],
+    parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  };
+}
+
+// --- internal ---
+
+async function answerRequest(
+  options: SidecarAppOptions,
+  request: Request,
+  method: string,
+  target: string,
+  bodyTooLarge: boolean,
+): Promise<Answer> {
+  if (target.length > MAX_TARGET) return detail(414, 'Request-URI too long.');
+  const path = originFormOf(target);
+  const api = path === null ? null : parseApiTarget(path, basePath(options.snapshot.model.site));
+  if (!api) return notFound();
+  const route = api.match.route;
+  const answer = bodyTooLarge ? detail(413, MESSAGES.bodyTooLarge) : await answerRoute(options, request, method, api);
+  return { ...answer, headers: { ...answer.headers, Allow: route.allow } };
+}
+
+async function answerRoute(options: SidecarAppOptions, request: Request, method: string, api: ApiTarget): Promise<Answer> {
+  const route = api.match.route;
+  if (!route.allow.split(', ').includes(method)) return detail(405, methodNotAllowed(method));
+  if (method === 'GET' || method === 'HEAD') return answerRead(options.snapshot, api);
+  if (method === 'OPTIONS') return json(200, optionsBody(route));
+  return answerWrite(options, request, method, api.match);
+}
+
+/** GET and HEAD: the resource's file (or the page `?page=N` names), read from disk. */
+async function answerRead(snapshot: Snapshot, api: ApiTarget): Promise<Answer> {
+  const chosen = resolveFile(await withLastPage(snapshot, api));
+  if (chosen.kind === 'error') return detail(chosen.status, chosen.detail);
+  const text = await readFile(join(snapshot.outDir, chosen.file), 'utf8').catch(() => null);
+  return text === null ? detail(404, chosen.missing) : { status: 200, body: text };
+}
+
+/** `?page=last` (DRF takes it) as the number of the list's last page, read from the count of its first. */
+async function withLastPage(snapshot: Snapshot, api: ApiTarget): Promise<ApiTarget> {
+  const { match, query } = api;
+  if (!match.route.paginated || match.page !== null || query.get('page') !== 'last') return api;
+  const first = resolveFile({ match, query: new URLSearchParams() });
+  if (first.kind === 'error') return api;
+  const text = await readFile(join(snapshot.outDir, first.file), 'utf8').catch(() => null);
+  const count = text === null ? null : (JSON.parse(text) as { count?: unknown }).count;
+  if (typeof count !== 'number') return api;
+  const last = new URLSearchParams(query);
+  last.set('page', String(pageCount(count, snapshot.model.site.pageSize)));
+  return { match, query: last };
+}
+
+/** A method the route allows besides GET, HEAD and OPTIONS: the key first, then the handler, if the sidecar has one. */
+async function answerWrite(options: SidecarAppOptions, request: Request, method: string, match: RouteMatch): Promise<Answer> {
+  const credentials = authenticate(request.headers.get('authorization'), options.keyring);
+  if (credentials.kind === 'anonymous') return detail(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Token' });
+  if (credentials.kind === 'invalid') return detail(401, credentials.detail, { 'WWW-Authenticate': 'Token' });
+  const denied = () => detail(403, MESSAGES.permissionDenied);
+  if (options.readOnly) return denied();
+  const context: WriteContext = { snapshot: options.snapshot, catalog: options.catalog };
+  const params = paramsOf(match);
+  switch (`${method} ${match.route.kind}`) {
+    case 'POST languages': return createLanguage(context, await readFields(request));
+    case 'PUT language': return updateLanguage(context, params.language!, await readFields(request), false);
+    case 'PATCH language': return updateLanguage(context, params.language!, await readFields(request), true);
+    case 'DELETE language': return deleteLanguage(context, params.language!);
+    case 'DELETE translation': return deleteTranslation(options.snapshot, params.project!, params.component!, params.language!);
+    default: return denied();
+  }
+}
+
+/** The slugs and codes a path names, by parameter name: `{project: 'demo', component: 'ui'}`. */
+function paramsOf(match: RouteMatch): Record<string, string> {
+  const segments = match.path.split('/').slice(2, -1);
+  const params: Record<string, string> = {};
+  match.route.pattern.forEach((part, index) => {
+    if (isParam(part)) params[part.slice(1)] = segments[index]!;
+  });
+  return params;
+}
+
+/** The path and query of a request-target in absolute form (`http://host/api/`), or as it is; null for `*` and the like. */
+function originFormOf(target: string): string | null {
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+  const path = absolute ? target.slice(absolute[0].length) || '/' : target;
+  return path.startsWith('/') ? path : null;
+}
+
+function targetOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+function toResponse(answer: Answer, method: string): Response {
+  const headers = new Headers({ Vary: VARY, ...answer.headers });
+  if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
+  const bytes = Buffer.from(answer.body, 'utf8');
+  headers.set('Content-Type', JSON_TYPE);
+  headers.set('Content-Length', String(bytes.length));
+  return new Response(method === 'HEAD' ? null : bytes, { status: answer.status, headers });
+}
+

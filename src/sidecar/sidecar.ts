@@ -1,0 +1,71 @@
+/**
+ * Starting the sidecar: the content opened as a snapshot (its tree brought in
+ * line first), the app, and the server. A missing key, invalid content or a
+ * busy port is a value, not a throw.
+ */
+import { basePath } from '../hosts/common.ts';
+import type { SiteOverrides } from '../content/validate.ts';
+import type { ContentError } from '../errors.ts';
+import { loadCatalog } from '../languages/catalog.ts';
+import { Snapshot } from '../snapshot.ts';
+import { createSidecarApp } from './app.ts';
+import { createKeyring, TOKENS_VARIABLE } from './auth.ts';
+import { listen } from './listen.ts';
+
+export interface SidecarOptions {
+  contentDir: string;
+  outDir: string;
+  /** Settings that win over site.yaml, as build takes them. */
+  site?: SiteOverrides;
+  /** Address to bind; 127.0.0.1 unless told otherwise. */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** API keys that may write. */
+  keys: readonly string[];
+  /** Serve the tree and refuse every write (no key needed to start). */
+  readOnly?: boolean;
+  /** Where failures inside requests are reported. */
+  log?: (text: string) => void;
+}
+
+export interface Sidecar {
+  /** The API root as served: `http://127.0.0.1:8080/api/`. */
+  url: string;
+  /** Stops taking requests, lets those in progress finish, and closes the snapshot. */
+  close(): Promise<void>;
+}
+
+export type StartResult = { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
+
+export async function startSidecar(options: SidecarOptions): Promise<StartResult> {
+  if (options.keys.length === 0 && !options.readOnly) {
+    return {
+      ok: false,
+      message: `No API key: give --tokens-file FILE or set ${TOKENS_VARIABLE}, or start with --read-only to refuse every write.`,
+    };
+  }
+  const catalog = loadCatalog();
+  const opened = await Snapshot.open({ contentDir: options.contentDir, outDir: options.outDir, site: options.site ?? {}, catalog });
+  if (!opened.ok) return { ok: false, message: 'The content has errors; nothing is served.', errors: opened.errors };
+  const { snapshot } = opened;
+  const app = createSidecarApp({
+    snapshot, catalog, keyring: createKeyring(options.keys), readOnly: options.readOnly ?? false, ...(options.log ? { log: options.log } : {}),
+  });
+  const started = await listen(app, { host: options.host ?? '127.0.0.1', port: options.port, ...(options.log ? { log: options.log } : {}) });
+  if (!started.ok) {
+    await snapshot.close();
+    return started;
+  }
+  const { listening } = started;
+  return {
+    ok: true,
+    sidecar: {
+      url: `${listening.origin}${basePath(snapshot.model.site)}/api/`,
+      close: async () => {
+        await listening.close();
+        await snapshot.close();
+      },
+    },
+  };
+}

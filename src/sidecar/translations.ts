@@ -1,0 +1,23 @@
+/**
+ * DELETE `/api/translations/<p>/<c>/<l>/` (spec 5.4): the translation's entry
+ * leaves its component file. The source translation, derived or listed, is
+ * refused with Weblate's 403.
+ */
+import type { Snapshot } from '../snapshot.ts';
+import { answerEdit, detail, MESSAGES, noContent, notFound, type Answer } from './answer.ts';
+import { componentFile, removeTranslation } from './edit.ts';
+
+export async function deleteTranslation(snapshot: Snapshot, project: string, component: string, language: string): Promise<Answer> {
+  const outcome = await snapshot.edit<Answer>(async ({ model, read }) => {
+    const translation = model.translations.find(
+      (t) => t.language.code === language && t.component.slug === component && t.component.project.slug === project,
+    );
+    if (!translation) return { refuse: notFound() };
+    if (translation.isSource) return { refuse: detail(403, MESSAGES.cannotDeleteTranslation) };
+    const path = componentFile(project, component);
+    const text = removeTranslation((await read(path)) ?? '', language);
+    if (text === null) throw new Error(`Internal error: no entry translations.${language} in ${path}`);
+    return { changes: [{ path, text }], result: noContent() };
+  });
+  return answerEdit(outcome, snapshot.contentDir, () => noContent());
+}

@@ -1,0 +1,150 @@
+/**
+ * The sidecar as tests run it: a real child process over a temporary copy of
+ * a fixture, on a free loopback port read from what it prints; requests over
+ * real HTTP; and the check that the tree on disk is exactly a fresh build of
+ * the content as it then stands.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import fg from 'fast-glob';
+import { parse as parseYaml } from 'yaml';
+import { expect } from 'vitest';
+import type { SiteOverrides } from '../../src/content/validate.ts';
+import { buildInMemory, FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
+
+export const KEY = 'wlu_test-key-1';
+export const OTHER_KEY = 'wlp_second-key';
+export const AUTH = { Authorization: `Token ${KEY}` };
+export const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };
+
+export interface Workspace {
+  dir: string;
+  content: string;
+  out: string;
+}
+
+/** A temporary folder holding a copy of a fixture's content (`content/`) and room for its tree (`dist/`). */
+export function workspace(fixture = 'features'): Workspace {
+  const dir = tempDir('wsnap-sidecar-');
+  const content = join(dir, 'content');
+  cpSync(join(FIXTURES, `${fixture}/content`), content, { recursive: true });
+  return { dir, content, out: join(dir, 'dist') };
+}
+
+export interface RunningSidecar {
+  child: ChildProcess;
+  /** The API root: `http://127.0.0.1:PORT/mirror/api/`. */
+  api: string;
+  origin: string;
+  /** A URL of the tree's links, on the sidecar's own origin. */
+  local(url: string): string;
+  output(): string;
+  /** SIGTERM, and the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL, and wait for the process to be gone. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/** Starts `npm run sidecar`'s script on port 0 and waits (bounded) for the URL it prints. */
+export async function startSidecar(space: Workspace, options: StartOptions = {}): Promise<RunningSidecar> {
+  const args = [...TSX, join(ROOT, 'scripts/sidecar.ts'), '--content', space.content, '--out', space.out, '--port', '0', ...(options.args ?? [])];
+  const env = { ...process.env, WEBLATE_SNAPSHOT_TOKENS: `${KEY},${OTHER_KEY}`, ...options.env };
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const running = {
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const api = / at (http:\/\/127\.0\.0\.1:\d+\S*\/api\/) /.exec(output)?.[1];
+    if (api) {
+      const origin = new URL(api).origin;
+      return { ...running, api, origin, local: (url) => origin + url.slice(new URL(url).origin.length) };
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  await running.kill();
+  throw new Error(`the sidecar did not start:\n${output}`);
+}
+
+export interface Served {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** One request; the body a JSON value (sent as JSON) or text. */
+export async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}): Promise<Served> {
+  const init: RequestInit = { method, headers, redirect: 'manual' };
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  const response = await fetch(url, init);
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** A JSON answer: its status, Content-Type and body. */
+export function expectJson(served: Served, status: number, body: unknown): void {
+  expect({ status: served.status, type: served.headers.get('content-type'), body: JSON.parse(served.text) }).toEqual({
+    status, type: 'application/json', body,
+  });
+}
+
+/**
+ * Sends bytes as they are on a new connection (no client library to refuse
+ * or normalize them) and returns the status and the response text.
+ */
+export function rawRequest(origin: string, head: string, body: Buffer | string = ''): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((done, failed) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? socket.destroy() : failed(error)));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+    });
+    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]));
+  });
+}
+
+/** The body of a raw response (after the blank line). */
+export function rawBody(text: string): string {
+  return text.slice(text.indexOf('\r\n\r\n') + 4);
+}
+
+/** The tree on disk is byte for byte a fresh full build of the content as it stands (the manifest aside). */
+export async function expectTreeOfContent(space: Workspace, site: SiteOverrides = {}): Promise<void> {
+  const fresh = await buildInMemory(space.content, site);
+  expect(fresh.report.errors).toEqual([]);
+  const tree = readTree(space.out);
+  expect([...tree.keys()].sort()).toEqual([...fresh.files.keys()].sort());
+  for (const [path, text] of fresh.files) expect(tree.get(path), path).toBe(text);
+}
+
+/** Every YAML file of the content and every JSON file of the tree parses. */
+export async function expectEveryFileParses(space: Workspace): Promise<number> {
+  const yamlFiles = await fg('**/*.yaml', { cwd: space.content, dot: true });
+  const jsonFiles = await fg('**/*.json', { cwd: space.out, dot: true });
+  for (const file of yamlFiles) expect(() => parseYaml(readFileSync(join(space.content, file), 'utf8')), file).not.toThrow();
+  for (const file of jsonFiles) expect(() => JSON.parse(readFileSync(join(space.out, file), 'utf8')), file).not.toThrow();
+  return yamlFiles.length + jsonFiles.length;
+}
