@@ -11,10 +11,12 @@ import { hostProblem, type HostOptions } from './hosts/index.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { manifestPath, readManifest, treeIdentity, writeManifest, type Manifest } from './output/manifest.ts';
+import { join } from 'node:path';
+import {
+  invalidateManifest, ManifestWriter, readManifest, recordTree, stateDir, treeIdentity, writeManifest, type Manifest,
+} from './output/manifest.ts';
 import { dirTarget, type OutputTarget } from './output/target.ts';
-import { updateInPlace, writeGroups } from './output/tree.ts';
+import { updateInPlace, writeGroups, type WriteGroupsHooks, type WriteStats } from './output/tree.ts';
 import { fileGroups, settingsFingerprint } from './resources/groups.ts';
 import { countApiFiles } from './resources/resources.ts';
 
@@ -58,7 +60,7 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
     await deps.target.abort();
     return failedReport(checked.errors, clock() - started);
   }
-  const written = await writeTree(checked.model, deps.target, options.onProgress, { host: options.host });
+  const written = await writeTree(checked.model, deps.target, { onProgress: options.onProgress, hosts: { host: options.host } });
   return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
 }
 
@@ -102,25 +104,40 @@ export async function syncTree(
     full?: boolean | undefined;
     onProgress?: ((done: number, total: number) => void) | undefined;
     host?: HostOptions['host'];
+    /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
+    keepManifest?: boolean;
   } = {},
 ): Promise<SyncedTree> {
   const hosts: HostOptions = { host: options.host };
-  const file = manifestPath(outDir);
-  await rm(join(dirname(file), 'tmp'), { recursive: true, force: true });
-  const manifest = options.full ? null : await readManifest(file);
+  await rm(join(stateDir(outDir), 'tmp'), { recursive: true, force: true });
+  const manifest = options.full ? null : await readManifest(outDir);
   const settings = settingsFingerprint(model, hosts).toString(36);
   const tree = await treeIdentity(outDir);
   if (manifest && tree !== null && manifest.tree === `${tree}:${settings}`) {
-    const stats = await updateInPlace(outDir, fileGroups(model, hosts), manifest, file);
-    await writeManifest(file, manifest);
+    const stats = await updateInPlace(outDir, fileGroups(model, hosts), manifest);
+    await writeManifest(outDir, manifest);
     return {
       manifest,
       report: { files: stats.filesWritten, bytes: 0, mode: 'in-place', groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
     };
   }
-  const written = await writeTree(model, dirTarget(outDir), options.onProgress, hosts);
-  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, groups: written.fingerprints };
-  await writeManifest(file, fresh);
+  await invalidateManifest(outDir);
+  const writer = new ManifestWriter(outDir);
+  const groups = new Map<string, number>();
+  const onGroup = async (key: string, fingerprint: number) => {
+    await writer.add(key, fingerprint);
+    if (options.keepManifest) groups.set(key, fingerprint);
+  };
+  let written: { files: number; bytes: number };
+  try {
+    written = await writeTree(model, dirTarget(outDir), { onProgress: options.onProgress, hosts, onGroup });
+    await writer.close();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, groups };
+  await recordTree(outDir, fresh.tree);
   return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
 }
 
@@ -135,17 +152,22 @@ export async function checkContent(options: Pick<BuildOptions, 'contentDir' | 's
   return validated;
 }
 
+export interface WriteTreeOptions {
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  hosts?: HostOptions;
+  onGroup?: WriteGroupsHooks['onGroup'];
+}
+
 /** Writes every file of the model's tree to the target, then commits it. */
-export async function writeTree(
-  model: Model,
-  target: OutputTarget,
-  onProgress?: (done: number, total: number) => void,
-  hosts: HostOptions = {},
-): Promise<{ files: number; bytes: number; fingerprints: Map<string, number> }> {
+export async function writeTree(model: Model, target: OutputTarget, options: WriteTreeOptions = {}): Promise<WriteStats> {
   const total = countApiFiles(model);
+  const { onProgress } = options;
   try {
-    const written = await writeGroups(fileGroups(model, hosts), target, (stats) => {
-      if (onProgress && stats.files % 1000 === 0) onProgress(stats.files, total);
+    const written = await writeGroups(fileGroups(model, options.hosts), target, {
+      onFile: (stats) => {
+        if (onProgress && stats.files % 1000 === 0) onProgress(stats.files, total);
+      },
+      onGroup: options.onGroup,
     });
     await target.commit();
     onProgress?.(written.files, written.files);

@@ -16,7 +16,7 @@ import type { ContentError } from './errors.ts';
 import { internalError } from './errors.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
-import { manifestPath, writeManifest, type Manifest } from './output/manifest.ts';
+import { writeManifest, type Manifest } from './output/manifest.ts';
 import { updateInPlace, type UpdateStats } from './output/tree.ts';
 import { syncTree } from './build.ts';
 import { fileGroups } from './resources/groups.ts';
@@ -123,7 +123,7 @@ export class Snapshot {
   /** Waits for pending updates and writes a compact manifest. */
   async close(): Promise<void> {
     await this.queue;
-    await writeManifest(manifestPath(this.options.outDir), this.manifest);
+    await writeManifest(this.options.outDir, this.manifest);
   }
 
   // --- internal ---
@@ -175,10 +175,9 @@ export class Snapshot {
   }
 
   private async updateTree(model: Model): Promise<UpdateStats> {
-    const file = manifestPath(this.options.outDir);
-    const stats = await updateInPlace(this.options.outDir, fileGroups(model), this.manifest, file);
+    const stats = await updateInPlace(this.options.outDir, fileGroups(model), this.manifest);
     if (++this.updatesSinceCompaction >= 100) {
-      await writeManifest(file, this.manifest);
+      await writeManifest(this.options.outDir, this.manifest);
       this.updatesSinceCompaction = 0;
     }
     return stats;
@@ -206,7 +205,7 @@ export class Snapshot {
 // --- internal ---
 
 async function reconcileTree(outDir: string, model: Model): Promise<Manifest> {
-  return (await syncTree(outDir, model)).manifest;
+  return (await syncTree(outDir, model, { keepManifest: true })).manifest;
 }
 
 function placeOfChange(path: string): FilePlace {

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import type { ContentError } from '../errors.ts';
 import { closest, describeValue } from './describe.ts';
 import { formatPath, locate, parseYaml, type FieldPath, type YamlSource } from './locate.ts';
-import { checkComponentCounters } from './rules.ts';
+import { prepareComponent, type PreparedComponent } from './prepare.ts';
+import { checkComponentFile } from './rules.ts';
 import {
   componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
   type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
@@ -23,11 +24,12 @@ export type FilePlace =
   | { kind: 'project'; project: string }
   | { kind: 'component'; project: string; component: string };
 
+/** What a checked file holds; a component file is kept in its prepared form. */
 export type FileData = {
   site: SiteFile;
   language: LanguageFile;
   project: ProjectFile;
-  component: ComponentFile;
+  component: PreparedComponent;
 };
 
 export interface CheckedFile<K extends ContentFileKind = ContentFileKind> {
@@ -82,11 +84,13 @@ export function checkFile<K extends ContentFileKind>(
   const result = SCHEMAS[place.kind].safeParse(value);
   if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source(), value, result.error.issues) };
   if (place.kind === 'component') {
-    const problems = checkComponentCounters(result.data as ComponentFile);
+    const data = result.data as ComponentFile;
+    const problems = checkComponentFile(data);
     if (problems.length > 0) {
       const document = source();
       return { ok: false, errors: problems.map((p) => errorAt(file, document, p.path, p.message)) };
     }
+    return { ok: true, checked: { file, place, data: prepareComponent(data) } as CheckedFile<K> };
   }
   return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
 }

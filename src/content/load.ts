@@ -40,12 +40,13 @@ export async function loadContent(contentDir: string): Promise<LoadResult> {
     if ('error' in result) errors.push({ file, line: 1, column: 1, path: '', message: result.error });
     else jobs.push({ relativePath, file, place: result.place });
   }
-  const texts = await readAll(jobs.map((job) => job.file));
+  // Each file is checked as soon as it is read: only a few texts are held at once.
+  const results = await mapConcurrently(jobs, READ_CONCURRENCY, async (job) =>
+    checkFile(job.file, job.place, await readFile(job.file, 'utf8')));
   const files = new Map<string, CheckedFile>();
-  jobs.forEach((job, index) => {
-    const result = checkFile(job.file, job.place, texts[index]!);
+  results.forEach((result, index) => {
     if (!result.ok) errors.push(...result.errors);
-    else files.set(job.relativePath, result.checked);
+    else files.set(jobs[index]!.relativePath, result.checked);
   });
   const places = jobs.map((job) => job.place);
   return { content: assembleContent(files.values(), places), files, errors };
@@ -75,17 +76,18 @@ export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<F
 
 const READ_CONCURRENCY = 64;
 
-async function readAll(files: string[]): Promise<string[]> {
-  const texts = new Array<string>(files.length);
+/** `map` over items with at most `limit` calls in flight; results in the items' order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < files.length) {
+    while (next < items.length) {
       const index = next++;
-      texts[index] = await readFile(files[index]!, 'utf8');
+      results[index] = await map(items[index]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
-  return texts;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function addChecked(content: LoadedContent, checked: CheckedFile): void {

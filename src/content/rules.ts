@@ -1,7 +1,7 @@
 /**
- * Rules between the counters of one component file (DESIGN section 3): each
- * counter within its total, timestamps well formed, an author only with a
- * change. Pure: the checked file data in, problems with their field paths out.
+ * Rules within one component file (DESIGN section 3): a file mask with `*`,
+ * each counter within its total, timestamps well formed, an author only with
+ * a change. Pure: the checked file data in, problems with their field paths out.
  */
 import { parseTimestamp } from '../model/timestamps.ts';
 import { describeValue } from './describe.ts';
@@ -12,8 +12,12 @@ export interface CounterProblem {
   message: string;
 }
 
-export function checkComponentCounters(component: ComponentFile): CounterProblem[] {
+/** Every rule of one component file that needs no other file. */
+export function checkComponentFile(component: ComponentFile): CounterProblem[] {
   const problems: CounterProblem[] = [];
+  if (!component.filemask.includes('*')) {
+    problems.push({ path: ['filemask'], message: `expected a file mask with * standing for the language code (got ${describeValue(component.filemask)})` });
+  }
   const source = component.source ?? {};
   for (const [code, entry] of Object.entries(component.translations ?? {})) {
     const totals = {

@@ -9,16 +9,14 @@ import { compareStrings } from '../errors.ts';
 import type { Catalog } from '../languages/catalog.ts';
 import { derivedId, type IdKind } from '../model/ids.ts';
 import { emptyCounters, type Counters } from '../model/statistics.ts';
-import { parseTimestamp, type Timestamp } from '../model/timestamps.ts';
-import type { Component, ComponentSettings, Language, Model, Project, Site, Translation } from '../model/types.ts';
-import { describeValue, quote } from './describe.ts';
+import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import { quote } from './describe.ts';
 import { resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
 import type { LoadedContent } from './load.ts';
 import { formatPath, locate, parseYaml, type FieldPath } from './locate.ts';
 import type { CheckedFile } from './files.ts';
-import {
-  COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS, PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN, type TranslationEntry,
-} from './schema.ts';
+import type { PreparedComponent, PreparedTranslation } from './prepare.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from './schema.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
 export interface SiteOverrides {
@@ -60,12 +58,7 @@ export function validateContent(
   assignIds(projects, components, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
-  return { ok: true, model: assembleModel(site, projects, components, languages, definitions) };
-}
-
-/** The `license_url` Weblate shows for a license when none is set: the SPDX page of a known license id, else null. */
-export function spdxLicenseUrl(license: string): string | null {
-  return /^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license) ? `https://spdx.org/licenses/${license}.html` : null;
+  return { ok: true, model: assembleModel(site, projects, components, definitions) };
 }
 
 /** Turns problems into errors with line and column, reading each file once. */
@@ -185,12 +178,9 @@ function resolveComponent(
 ): ComponentDraft | null {
   const d = checked.data;
   const file = checked.file;
-  const sourceLanguage = languages.resolve(d.source_language, file, ['source_language'], problems);
-  if (!d.filemask.includes('*')) {
-    problems.push({ file, path: ['filemask'], message: `expected a file mask with * standing for the language code (got ${quote(d.filemask)})` });
-  }
+  const sourceLanguage = languages.resolve(d.sourceLanguage, file, ['source_language'], problems);
   const links: Project[] = [];
-  (d.links ?? []).forEach((slug, index) => {
+  d.links.forEach((slug, index) => {
     const target = projects.get(slug)?.project;
     if (!target) problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
     else if (target === project) problems.push({ file, path: ['links', index], message: `expected another project than the component's own (got ${quote(slug)})` });
@@ -200,67 +190,31 @@ function resolveComponent(
   if (!sourceLanguage) return null;
   const component: Component = {
     slug: checked.place.component, id: d.id ?? 0, name: d.name, project, sourceLanguage,
-    settings: componentSettings(d), licenseUrl: licenseUrl(d.license ?? '', d.license_url),
-    linkedComponent: null, locked: d.locked ?? false, links, translations: [], file,
+    settings: d.settings, licenseUrl: d.licenseUrl,
+    linkedComponent: null, locked: d.locked, links, translations: [], file,
   };
   const draft: ComponentDraft = { component, checked, translations: [] };
-  const entries = d.translations ?? {};
-  for (const [code, entry] of Object.entries(entries)) {
-    const language = languages.resolve(code, file, ['translations', code], problems, true);
+  let sourceListed = false;
+  for (const entry of d.translations) {
+    const language = languages.resolve(entry.code, file, ['translations', entry.code], problems, true);
     if (!language) continue;
     const isSource = language === sourceLanguage;
-    const translation = makeTranslation(component, language, entry ?? {}, d.source ?? {}, isSource);
-    draft.translations.push({ translation, key: code, explicitId: entry?.id });
+    sourceListed ||= isSource;
+    draft.translations.push({ translation: makeTranslation(component, language, entry, isSource), key: entry.code, explicitId: entry.id });
   }
-  if (!(sourceLanguage.code in entries)) {
-    draft.translations.push({ translation: derivedSourceTranslation(component, d.source ?? {}), key: null, explicitId: undefined });
+  if (!sourceListed) {
+    draft.translations.push({ translation: derivedSourceTranslation(component, d.source), key: null, explicitId: undefined });
   }
   return draft;
 }
 
-function componentSettings(d: CheckedFile<'component'>['data']): ComponentSettings {
-  const settings = { ...COMPONENT_FIELD_DEFAULTS } as unknown as ComponentSettings;
-  const values = d as unknown as Record<string, unknown>;
-  for (const key of Object.keys(COMPONENT_FIELD_DEFAULTS) as (keyof ComponentSettings)[]) {
-    if (values[key] !== undefined) (settings as Record<string, unknown>)[key] = values[key];
-  }
-  if (settings.is_glossary) {
-    if (d.manage_units === undefined) settings.manage_units = GLOSSARY_FIELD_DEFAULTS.manage_units;
-    if (d.new_lang === undefined) settings.new_lang = GLOSSARY_FIELD_DEFAULTS.new_lang;
-  }
-  return settings;
-}
-
-function licenseUrl(license: string, explicit: string | null | undefined): string | null {
-  return explicit !== undefined ? explicit : spdxLicenseUrl(license);
-}
-
-type SourceCounters = { total?: number | undefined; total_words?: number | undefined; total_chars?: number | undefined };
-
-function makeTranslation(
-  component: Component,
-  language: Language,
-  entry: TranslationEntry,
-  source: SourceCounters,
-  isSource: boolean,
-): Translation {
-  const languageCode = entry.language_code ?? language.code;
+/** A model translation over prepared counters (shared, never changed: models are read-only). */
+function makeTranslation(component: Component, language: Language, entry: PreparedTranslation, isSource: boolean): Translation {
+  const languageCode = entry.languageCode ?? language.code;
   const filename = entry.filename ?? (isSource ? component.settings.template : component.settings.filemask.replace('*', languageCode));
-  const counters: Counters = {
-    ...emptyCounters(),
-    total: entry.total ?? source.total ?? 0,
-    total_words: entry.total_words ?? source.total_words ?? 0,
-    total_chars: entry.total_chars ?? source.total_chars ?? 0,
-    translated: entry.translated ?? 0, translated_words: entry.translated_words ?? 0,
-    translated_chars: entry.translated_chars ?? 0, fuzzy: entry.fuzzy ?? 0, fuzzy_words: entry.fuzzy_words ?? 0,
-    failing_checks: entry.failing_checks ?? 0, failing_checks_words: entry.failing_checks_words ?? 0,
-    approved: entry.approved ?? 0, readonly: entry.readonly ?? 0, have_suggestion: entry.have_suggestion ?? 0,
-    have_comment: entry.have_comment ?? 0, recent_changes: entry.recent_changes ?? 0,
-    last_change: entry.last_change ? timestampOf(entry.last_change) : null,
-  };
   return {
-    id: 0, component, language, languageCode, filename, revision: entry.revision ?? '',
-    isSource, isTemplate: filename === component.settings.template, counters, lastAuthor: entry.last_author ?? null,
+    id: 0, component, language, languageCode, filename, revision: entry.revision,
+    isSource, isTemplate: filename === component.settings.template, counters: entry.counters, lastAuthor: entry.lastAuthor,
   };
 }
 
@@ -269,15 +223,21 @@ function makeTranslation(
  * strings are the source strings, all translated; they are read-only unless
  * the component has a monolingual template that may be edited (spec section 4).
  */
-function derivedSourceTranslation(component: Component, source: SourceCounters): Translation {
+function derivedSourceTranslation(component: Component, source: PreparedComponent['source']): Translation {
   const editable = component.settings.template !== '' && component.settings.edit_template;
-  const translation = makeTranslation(component, component.sourceLanguage, {}, source, true);
-  const c = translation.counters;
-  c.translated = c.total;
-  c.translated_words = c.total_words;
-  c.translated_chars = c.total_chars;
-  c.readonly = editable ? 0 : c.total;
-  return translation;
+  const counters: Counters = {
+    ...emptyCounters(),
+    ...source,
+    translated: source.total,
+    translated_words: source.total_words,
+    translated_chars: source.total_chars,
+    readonly: editable ? 0 : source.total,
+  };
+  const entry: PreparedTranslation = {
+    code: component.sourceLanguage.code, id: undefined, languageCode: undefined, filename: undefined,
+    revision: '', counters, lastAuthor: null,
+  };
+  return makeTranslation(component, component.sourceLanguage, entry, true);
 }
 
 /** Resolves `repo: weblate://project/component` links (LinkedField shows the linked repository). */
@@ -363,7 +323,6 @@ function assembleModel(
   site: Site,
   projectDrafts: Map<string, ProjectDraft>,
   componentDrafts: ComponentDraft[],
-  languages: LanguageResolver,
   definitions: Map<string, Language>,
 ): Model {
   const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
@@ -377,7 +336,6 @@ function assembleModel(
   const translations = components.flatMap((c) => c.translations).sort(byId);
   const published = new Map<string, Language>(definitions);
   for (const translation of translations) published.set(translation.language.code, translation.language);
-  void languages;
   return {
     site,
     languages: [...published.values()].sort((a, b) => compareStrings(a.code, b.code)),
@@ -411,12 +369,6 @@ function checkCaseCollisions(items: { key: string; file: string }[], what: strin
 /** The fields of a checked file that are set (zod keeps absent optional keys out, but be sure). */
 function definedFields<T extends object>(data: T): Partial<T> {
   return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-function timestampOf(text: string): Timestamp {
-  const parsed = parseTimestamp(text);
-  if (!parsed.ok) throw new Error(`Internal error: timestamp ${describeValue(text)} passed the file checks but does not parse`);
-  return parsed.value;
 }
 
 function joinPath(dir: string, relative: string): string {

@@ -1,13 +1,17 @@
 /**
- * The manifest kept beside a built tree (`<out>.state/manifest`): which file
- * groups the tree holds and the fingerprint each was rendered from, plus the
- * identity of the tree folder it describes. Updates are appended as a journal:
- * a group is marked unknown before its files are touched and given its new
- * fingerprint after, so a crash at any point leaves a manifest that never
- * vouches for files it did not see written.
+ * What is kept beside a built tree, in `<out>.state/`:
+ *
+ * - `manifest`: which file groups the tree holds and the fingerprint each was
+ *   rendered from. Updates are appended as a journal: a group is marked
+ *   unknown before its files are touched and given its new fingerprint after,
+ *   so a crash at any point leaves a manifest that never vouches for files it
+ *   did not see written.
+ * - `tree`: the identity of the tree folder the manifest describes and the
+ *   settings it was built with. Removed before a whole new tree is written and
+ *   written last, so a manifest is trusted only for the very tree it describes.
  */
-import { open, readFile, rename, rm, stat, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const HEADER = 'weblate-snapshot manifest 1';
 
@@ -15,13 +19,18 @@ const HEADER = 'weblate-snapshot manifest 1';
 export type GroupState = number | null;
 
 export interface Manifest {
-  /** `dev:ino` of the tree folder the manifest describes. */
+  /** The tree's identity and settings (`dev:ino:settings`). */
   tree: string;
   groups: Map<string, GroupState>;
 }
 
+/** The folder beside the tree where its manifest is kept. */
+export function stateDir(outDir: string): string {
+  return `${outDir}.state`;
+}
+
 export function manifestPath(outDir: string): string {
-  return `${outDir}.state/manifest`;
+  return join(stateDir(outDir), 'manifest');
 }
 
 /** The identity of a folder, so a manifest is never trusted for a tree that was replaced or recreated. */
@@ -30,13 +39,13 @@ export async function treeIdentity(dir: string): Promise<string | null> {
   return info?.isDirectory() ? `${info.dev}:${info.ino}` : null;
 }
 
-/** Reads a manifest, or null when there is none or it cannot be understood. */
-export async function readManifest(file: string): Promise<Manifest | null> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
+/** Reads the manifest of the tree at `outDir`, or null when there is none or it cannot be understood. */
+export async function readManifest(outDir: string): Promise<Manifest | null> {
+  const tree = await readFile(treePath(outDir), 'utf8').catch(() => null);
+  const text = await readFile(manifestPath(outDir), 'utf8').catch(() => null);
+  if (tree === null || text === null) return null;
   const lines = text.split('\n');
-  const header = /^weblate-snapshot manifest 1 (\S+)$/.exec(lines[0] ?? '');
-  if (!header) return null;
+  if (lines[0] !== HEADER) return null;
   const groups = new Map<string, GroupState>();
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -49,39 +58,91 @@ export async function readManifest(file: string): Promise<Manifest | null> {
     else if (state === '?') groups.set(key, null);
     else groups.set(key, Number.parseInt(state, 36));
   }
-  return { tree: header[1]!, groups };
+  return { tree: tree.trim(), groups };
 }
 
-/** Writes a whole manifest (temporary file, fsync, rename). */
-export async function writeManifest(file: string, manifest: Manifest): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.tmp-${process.pid}`;
-  const handle = await open(temporary, 'w');
-  try {
-    let chunk = `${HEADER} ${manifest.tree}\n`;
-    for (const [key, state] of manifest.groups) {
-      chunk += `${state === null ? '?' : state.toString(36)} ${key}\n`;
-      if (chunk.length > 1 << 20) {
-        await handle.write(chunk);
-        chunk = '';
-      }
-    }
-    await handle.write(chunk);
-    await handle.sync();
-  } finally {
-    await handle.close();
+/** Forgets which tree the manifest describes (before a whole new tree is written). */
+export async function invalidateManifest(outDir: string): Promise<void> {
+  await rm(treePath(outDir), { force: true });
+}
+
+/** Records which tree the manifest describes, once the manifest and the tree are both in place. */
+export async function recordTree(outDir: string, tree: string): Promise<void> {
+  await writeDurably(treePath(outDir), `${tree}\n`);
+}
+
+/** Writes a manifest as it is written during a build: group after group, without holding them. */
+export class ManifestWriter {
+  private chunk = `${HEADER}\n`;
+  private readonly handle: Promise<FileHandle>;
+  private readonly temporary: string;
+
+  constructor(private readonly outDir: string) {
+    this.temporary = `${manifestPath(outDir)}.tmp-${process.pid}`;
+    this.handle = mkdir(stateDir(outDir), { recursive: true }).then(() => open(this.temporary, 'w'));
   }
-  await rename(temporary, file);
+
+  async add(key: string, fingerprint: number): Promise<void> {
+    await this.line(`${fingerprint.toString(36)} ${key}\n`);
+  }
+
+  /** A group whose files may not match any fingerprint yet. */
+  async addUnknown(key: string): Promise<void> {
+    await this.line(`? ${key}\n`);
+  }
+
+  /** Finishes the file and puts it in place. */
+  async close(): Promise<void> {
+    await this.flush();
+    const handle = await this.handle;
+    await handle.sync();
+    await handle.close();
+    await rename(this.temporary, manifestPath(this.outDir));
+  }
+
+  async abort(): Promise<void> {
+    const handle = await this.handle.catch(() => null);
+    await handle?.close().catch(() => undefined);
+    await rm(this.temporary, { force: true });
+  }
+
+  private async line(text: string): Promise<void> {
+    this.chunk += text;
+    if (this.chunk.length > 1 << 20) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const text = this.chunk;
+    this.chunk = '';
+    await (await this.handle).write(text);
+  }
+}
+
+/** Writes a whole manifest and its tree record (compacting the journal). */
+export async function writeManifest(outDir: string, manifest: Manifest): Promise<void> {
+  const writer = new ManifestWriter(outDir);
+  try {
+    for (const [key, state] of manifest.groups) {
+      // A group still unknown keeps its mark, so its files are checked again next time.
+      if (state === null) await writer.addUnknown(key);
+      else await writer.add(key, state);
+    }
+    await writer.close();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  await recordTree(outDir, manifest.tree);
 }
 
 /** Appends journal lines (`?` unknown, `-` removed, or a fingerprint) and waits until they are on disk. */
-export async function appendManifest(file: string, entries: Iterable<[key: string, state: GroupState | 'removed']>): Promise<void> {
+export async function appendManifest(outDir: string, entries: Iterable<[key: string, state: GroupState | 'removed']>): Promise<void> {
   let text = '';
   for (const [key, state] of entries) {
     text += `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}\n`;
   }
   if (!text) return;
-  const handle = await open(file, 'a');
+  const handle = await open(manifestPath(outDir), 'a');
   try {
     await handle.write(text);
     await handle.sync();
@@ -90,6 +151,20 @@ export async function appendManifest(file: string, entries: Iterable<[key: strin
   }
 }
 
-export async function removeManifest(file: string): Promise<void> {
-  await rm(file, { force: true });
+// --- internal ---
+
+function treePath(outDir: string): string {
+  return join(stateDir(outDir), 'tree');
+}
+
+async function writeDurably(file: string, text: string): Promise<void> {
+  const temporary = `${file}.tmp-${process.pid}`;
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
 }

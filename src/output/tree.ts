@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileGroup } from '../resources/groups.ts';
-import { appendManifest, type GroupState, type Manifest } from './manifest.ts';
+import { appendManifest, stateDir, type GroupState, type Manifest } from './manifest.ts';
 import type { OutputTarget } from './target.ts';
 
 export interface WriteStats {
@@ -15,24 +15,26 @@ export interface WriteStats {
   bytes: number;
 }
 
-/** Renders every group into the target; returns the fingerprint of each group written. */
-export async function writeGroups(
-  groups: Iterable<FileGroup>,
-  target: OutputTarget,
-  onFile?: (stats: WriteStats) => void,
-): Promise<WriteStats & { fingerprints: Map<string, number> }> {
+export interface WriteGroupsHooks {
+  /** After each file. */
+  onFile?: ((stats: WriteStats) => void) | undefined;
+  /** After each group, with the fingerprint its files were rendered from. */
+  onGroup?: ((key: string, fingerprint: number) => Promise<void> | void) | undefined;
+}
+
+/** Renders every group into the target. */
+export async function writeGroups(groups: Iterable<FileGroup>, target: OutputTarget, hooks: WriteGroupsHooks = {}): Promise<WriteStats> {
   const stats: WriteStats = { files: 0, bytes: 0 };
-  const fingerprints = new Map<string, number>();
   for (const group of groups) {
     for (const file of group.render()) {
       await target.write(file.path, file.data);
       stats.files++;
       stats.bytes += Buffer.byteLength(file.data);
-      onFile?.(stats);
+      hooks.onFile?.(stats);
     }
-    fingerprints.set(group.key, group.fingerprint);
+    await hooks.onGroup?.(group.key, group.fingerprint);
   }
-  return { ...stats, fingerprints };
+  return stats;
 }
 
 export interface UpdateStats {
@@ -46,16 +48,11 @@ export interface UpdateStats {
 
 /**
  * Brings the tree at `outDir` in line with `groups`, given the manifest of
- * what it holds. The manifest's journal (`manifestFile`) is appended before
- * and after, and `manifest.groups` is updated in memory.
+ * what it holds. The manifest's journal is appended before and after, and
+ * `manifest.groups` is updated in memory.
  */
-export async function updateInPlace(
-  outDir: string,
-  groups: Iterable<FileGroup>,
-  manifest: Manifest,
-  manifestFile: string,
-): Promise<UpdateStats> {
-  const scratch = join(dirname(manifestFile), 'tmp');
+export async function updateInPlace(outDir: string, groups: Iterable<FileGroup>, manifest: Manifest): Promise<UpdateStats> {
+  const scratch = join(stateDir(outDir), 'tmp');
   const seen = new Set<string>();
   const dirty: FileGroup[] = [];
   for (const group of groups) {
@@ -65,7 +62,7 @@ export async function updateInPlace(
   const removed = [...manifest.groups.keys()].filter((key) => !seen.has(key));
   if (dirty.length === 0 && removed.length === 0) return { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
 
-  await appendManifest(manifestFile, [...dirty.map((g) => [g.key, null] as [string, null]), ...removed.map((k) => [k, null] as [string, null])]);
+  await appendManifest(outDir, [...dirty.map((g) => [g.key, null] as [string, null]), ...removed.map((k) => [k, null] as [string, null])]);
   let filesWritten = 0;
   for (const group of dirty) {
     for (const file of group.render()) {
@@ -78,7 +75,7 @@ export async function updateInPlace(
     ...dirty.map((g) => [g.key, g.fingerprint] as [string, number]),
     ...removed.map((key) => [key, 'removed'] as [string, 'removed']),
   ];
-  await appendManifest(manifestFile, journal);
+  await appendManifest(outDir, journal);
   for (const group of dirty) manifest.groups.set(group.key, group.fingerprint);
   for (const key of removed) manifest.groups.delete(key);
   return { groupsRendered: dirty.length, filesWritten, groupsRemoved: removed.length };

@@ -7,7 +7,7 @@
  * from its statistics.
  */
 import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../content/schema.ts';
-import { spdxLicenseUrl } from '../content/validate.ts';
+import { spdxLicenseUrl } from '../content/prepare.ts';
 import type { ContentFile } from './map.ts';
 import type { ApiComponent, ApiStatistics, ApiTranslation } from './shapes.ts';
 import type { PulledComponent } from './walk.ts';

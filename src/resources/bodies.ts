@@ -37,12 +37,14 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const site = model.site;
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
-  const components = new Map<Component, RawJson>();
+  // Components are many on a large instance and each is nested in all of its translations:
+  // keep the most recently used ones (a component's translations are written together).
+  const components = new RecentCache<Component, RawJson>(COMPONENT_CACHE_SIZE);
 
   const language = (l: Language) => cached(languages, l, () => languageBody(site, l));
   const project = (p: Project) => cached(projects, p, () => projectBody(site, p));
   const componentJson = (c: Component) =>
-    cached(components, c, () => componentBody(site, c, language(c.sourceLanguage), project(c.project)));
+    components.get(c) ?? components.set(c, new RawJson(serialize(componentBody(site, c, language(c.sourceLanguage), project(c.project)))));
   const component = (c: Component, withProject = true): JsonValue =>
     withProject ? componentJson(c) : componentBody(site, c, language(c.sourceLanguage), null);
 
@@ -154,6 +156,30 @@ const PROJECT_LANGUAGE = defineShape([
   ['total_words', 'int'], ['translated_words', 'int'], ['translated_words_percent', 'float'], ['total_chars', 'int'],
   ['translated_chars', 'int'], ['translated_chars_percent', 'float'],
 ]);
+
+const COMPONENT_CACHE_SIZE = 4096;
+
+/** A map that keeps only its most recently used entries. */
+class RecentCache<K, V> {
+  private readonly entries = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  /** Stores a value and returns it. */
+  set(key: K, value: V): V {
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    return value;
+  }
+}
 
 function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJson {
   let value = cache.get(key);

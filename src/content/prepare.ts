@@ -1,0 +1,124 @@
+/**
+ * A component file, checked, in the compact form the model is built from:
+ * Weblate's defaults applied, counters complete. Made as soon as a file is
+ * read, so the parsed YAML of a large instance is never held all at once;
+ * nothing here depends on another file (languages and projects are named by
+ * code and slug, resolved later).
+ */
+import type { Counters } from '../model/statistics.ts';
+import { parseTimestamp, type Timestamp } from '../model/timestamps.ts';
+import type { ComponentSettings } from '../model/types.ts';
+import { internalError } from '../errors.ts';
+import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS, type ComponentFile, type TranslationEntry } from './schema.ts';
+
+export interface PreparedComponent {
+  name: string;
+  id: number | undefined;
+  /** The source language's code. */
+  sourceLanguage: string;
+  settings: ComponentSettings;
+  /** `license_url` as shown: from the file, else the SPDX page of the license id, else null. */
+  licenseUrl: string | null;
+  locked: boolean;
+  /** Slugs of the projects the component is shared into. */
+  links: string[];
+  /** Counters of the source strings (what every translation counts by default). */
+  source: { total: number; total_words: number; total_chars: number };
+  /** The translations the file lists, in its order. */
+  translations: PreparedTranslation[];
+}
+
+export interface PreparedTranslation {
+  /** The language code the entry is keyed by. */
+  code: string;
+  id: number | undefined;
+  /** `language_code` and `filename` when the file gives them; derived later otherwise. */
+  languageCode: string | undefined;
+  filename: string | undefined;
+  revision: string;
+  counters: Counters;
+  lastAuthor: string | null;
+}
+
+/**
+ * A copy of a string that does not keep its source alive. The YAML parser
+ * returns scalars as slices of the file's text, and V8 keeps the whole text
+ * for as long as any slice of it lives: 40 characters of a revision would
+ * otherwise hold a 4 KB file in memory.
+ */
+export function detach<T extends string | null | undefined>(text: T): T {
+  return (typeof text === 'string' ? (' ' + text).slice(1) : text) as T;
+}
+
+export function prepareComponent(data: ComponentFile): PreparedComponent {
+  const source = {
+    total: data.source?.total ?? 0,
+    total_words: data.source?.total_words ?? 0,
+    total_chars: data.source?.total_chars ?? 0,
+  };
+  return {
+    name: detach(data.name),
+    id: data.id,
+    sourceLanguage: detach(data.source_language),
+    settings: componentSettings(data),
+    licenseUrl: data.license_url !== undefined ? detach(data.license_url) : spdxLicenseUrl(data.license ?? ''),
+    locked: data.locked ?? false,
+    links: (data.links ?? []).map(detach),
+    source,
+    translations: Object.entries(data.translations ?? {}).map(([code, entry]) => prepareTranslation(code, entry ?? {}, source)),
+  };
+}
+
+/** The `license_url` Weblate shows for a license when none is set: the SPDX page of a known license id, else null. */
+export function spdxLicenseUrl(license: string): string | null {
+  return /^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license) ? `https://spdx.org/licenses/${license}.html` : null;
+}
+
+// --- internal ---
+
+function componentSettings(d: ComponentFile): ComponentSettings {
+  const settings = { ...COMPONENT_FIELD_DEFAULTS } as unknown as ComponentSettings;
+  const values = d as unknown as Record<string, unknown>;
+  for (const key of Object.keys(COMPONENT_FIELD_DEFAULTS) as (keyof ComponentSettings)[]) {
+    const value = values[key];
+    if (value === undefined) continue;
+    (settings as Record<string, unknown>)[key] = Array.isArray(value) ? value.map(detach) : typeof value === 'string' ? detach(value) : value;
+  }
+  if (settings.is_glossary) {
+    if (d.manage_units === undefined) settings.manage_units = GLOSSARY_FIELD_DEFAULTS.manage_units;
+    if (d.new_lang === undefined) settings.new_lang = GLOSSARY_FIELD_DEFAULTS.new_lang;
+  }
+  return settings;
+}
+
+function prepareTranslation(code: string, entry: TranslationEntry, source: PreparedComponent['source']): PreparedTranslation {
+  // All fields in one literal, in one order: every Counters object shares one compact layout.
+  const counters: Counters = {
+    total: entry.total ?? source.total,
+    total_words: entry.total_words ?? source.total_words,
+    total_chars: entry.total_chars ?? source.total_chars,
+    translated: entry.translated ?? 0,
+    translated_words: entry.translated_words ?? 0,
+    translated_chars: entry.translated_chars ?? 0,
+    fuzzy: entry.fuzzy ?? 0,
+    fuzzy_words: entry.fuzzy_words ?? 0,
+    failing_checks: entry.failing_checks ?? 0,
+    failing_checks_words: entry.failing_checks_words ?? 0,
+    approved: entry.approved ?? 0,
+    readonly: entry.readonly ?? 0,
+    have_suggestion: entry.have_suggestion ?? 0,
+    have_comment: entry.have_comment ?? 0,
+    recent_changes: entry.recent_changes ?? 0,
+    last_change: entry.last_change ? timestampOf(entry.last_change) : null,
+  };
+  return {
+    code, id: entry.id, languageCode: detach(entry.language_code), filename: detach(entry.filename),
+    revision: detach(entry.revision ?? ''), counters, lastAuthor: detach(entry.last_author ?? null),
+  };
+}
+
+function timestampOf(text: string): Timestamp {
+  const parsed = parseTimestamp(text);
+  if (!parsed.ok) internalError(`timestamp ${JSON.stringify(text)} passed the file checks but does not parse`);
+  return parsed.value;
+}
