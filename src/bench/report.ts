@@ -1,0 +1,102 @@
+/** The benchmark's figures as a table, and the issue's targets checked against them. */
+import type { BenchResult } from './run.ts';
+
+export interface TargetCheck {
+  target: string;
+  figure: string;
+  met: boolean;
+}
+
+/** The targets that apply at the benchmark's scale (100,000 or 1,000,000 translations, within 10 %). */
+export function benchTargets(result: BenchResult): TargetCheck[] {
+  const n = result.scale.translations;
+  const near = (goal: number) => Math.abs(n - goal) / goal < 0.1;
+  const checks: TargetCheck[] = [];
+  const best = bestRound(result);
+  const gib = best.build.maxRssKiB / 2 ** 20;
+  if (near(100_000) || near(1_000_000)) {
+    const [ratioGoal, rssGoal] = near(100_000) ? [1.5, 1] : [2, 2];
+    checks.push({ target: `full build within ${ratioGoal}× the raw-write floor`, figure: `${best.ratio.toFixed(2)}×`, met: best.ratio <= ratioGoal });
+    checks.push({ target: `peak RSS under ${rssGoal} GiB`, figure: `${gib.toFixed(2)} GiB`, met: gib < rssGoal });
+  }
+  if (near(100_000) && result.rebuilds) {
+    const { counter } = result.rebuilds;
+    checks.push({ target: 'one counter changed: at most 20 files rewritten', figure: `${counter.files} files`, met: counter.files <= 20 });
+    checks.push({ target: 'one counter changed: rebuild under 1 s', figure: seconds(counter.ms), met: counter.ms < 1000 });
+  }
+  if (near(100_000) && result.sidecarDelete) {
+    const { medianMs } = result.sidecarDelete;
+    checks.push({ target: 'sidecar DELETE answered under 300 ms (median of 20)', figure: `${medianMs.toFixed(0)} ms`, met: medianMs < 300 });
+  }
+  if (result.get) {
+    const { sidecar, serve } = result.get;
+    checks.push({
+      target: 'sidecar GET throughput at least that of serve',
+      figure: `${sidecar.requestsPerSecond.toFixed(0)} vs ${serve.requestsPerSecond.toFixed(0)} req/s`,
+      met: sidecar.requestsPerSecond >= serve.requestsPerSecond,
+    });
+  }
+  return checks;
+}
+
+export function formatBench(result: BenchResult): string {
+  const { scale } = result;
+  const lines = [
+    `Instance: ${count(scale.translations)} translations (${scale.projects} projects × ${scale.components} components × ` +
+      `${scale.languages} languages, plus source), ${count(result.content.files)} content files${result.content.reused ? ' (reused)' : ''}`,
+    '',
+  ];
+  result.rounds.forEach(({ build, floor, ratio }, i) => {
+    lines.push(
+      `Full build${result.rounds.length > 1 ? ` (round ${i + 1})` : ''}: ${seconds(build.ms)}, ${count(build.files)} files, ${mib(build.bytes)}`,
+      `  ${count(Math.round(build.translationsPerSecond))} translations/s, ${count(Math.round(build.filesPerSecond))} files/s, ` +
+        `${build.megabytesPerSecond.toFixed(1)} MB/s, peak RSS ${mib(build.maxRssKiB * 1024)}`,
+      `  raw-write floor (same bytes, same paths): ${seconds(floor.writeMs)}; build/floor ${ratio.toFixed(2)}×`,
+    );
+  });
+  if (result.rebuilds) {
+    const { counter, language, snapshot } = result.rebuilds;
+    lines.push(
+      '',
+      `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counter.files} files rewritten (${counter.groupsRendered} groups rendered)`,
+      `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${count(language.files)} files rewritten (${count(language.groupsRendered)} groups rendered)`,
+      `Snapshot kept open (as the sidecar): opened in ${seconds(snapshot.openMs)}; ` +
+        snapshot.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${count(u.files)} files)`).join(', '),
+    );
+  }
+  if (result.sidecarDelete) {
+    const d = result.sidecarDelete;
+    lines.push(`Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${d.requests} requests)`);
+  }
+  if (result.get) {
+    const { sidecar, serve, urls, seconds: s } = result.get;
+    const row = (name: string, f: typeof sidecar) =>
+      `  ${name}: ${f.requestsPerSecond.toFixed(0)} req/s, latency p50 ${f.latencyP50Ms} ms, p99 ${f.latencyP99Ms} ms, ${f.errors} errors, ${f.non2xx} non-2xx`;
+    lines.push(`GET throughput (autocannon, 16 connections, ${s} s, ${urls} URLs):`, row('sidecar', sidecar), row('serve  ', serve));
+  }
+  const targets = benchTargets(result);
+  if (targets.length > 0) {
+    lines.push('', 'Targets:');
+    for (const t of targets) lines.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.figure}`);
+  }
+  return lines.join('\n');
+}
+
+// --- internal ---
+
+/** The round with the lowest build/floor ratio (each round is reported). */
+function bestRound(result: BenchResult) {
+  return result.rounds.reduce((best, round) => (round.ratio < best.ratio ? round : best));
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function mib(bytes: number): string {
+  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}

@@ -1,0 +1,271 @@
+/**
+ * The benchmark (DESIGN section 8): a synthetic instance built in full and
+ * compared with a raw-write floor measured in the same run, rebuilds after
+ * small edits, a sidecar write round trip, and GET throughput of the sidecar
+ * and of `serve` on the same tree. Every step that is timed runs in a process
+ * of its own; the page cache is flushed (`sync`) before each.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { translationCount, writeSyntheticContent, type SyntheticScale } from './synthetic.ts';
+
+const run = promisify(execFile);
+
+export interface BenchOptions {
+  scale: SyntheticScale;
+  /** Working folder: content, trees and results go here. */
+  dir: string;
+  /** How many times the full build and the floor are measured, one after the other. */
+  rounds: number;
+  /** Seconds of load for each GET throughput measurement. */
+  getSeconds: number;
+  /** Skip what needs a tree kept after the full build (rebuilds, sidecar, GET). */
+  buildOnly: boolean;
+  log: (line: string) => void;
+}
+
+export interface BenchResult {
+  scale: SyntheticScale & { translations: number };
+  content: { files: number; reused: boolean };
+  rounds: { build: BuildFigures; floor: FloorFigures; ratio: number }[];
+  rebuilds?: { counter: RebuildFigures; language: RebuildFigures; snapshot: SnapshotFigures };
+  sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
+  get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
+}
+
+interface BuildFigures { ms: number; files: number; bytes: number; maxRssKiB: number; translationsPerSecond: number; filesPerSecond: number; megabytesPerSecond: number }
+interface FloorFigures { writeMs: number; files: number; bytes: number }
+interface RebuildFigures { ms: number; files: number; groupsRendered: number; mode: string }
+interface SnapshotFigures { openMs: number; updates: { name: string; ms: number; files: number; groups: number }[] }
+interface LoadFigures { requestsPerSecond: number; latencyP50Ms: number; latencyP99Ms: number; errors: number; non2xx: number }
+
+export async function runBench(options: BenchOptions): Promise<BenchResult> {
+  const dir = resolve(options.dir);
+  const { log } = options;
+  const translations = translationCount(options.scale);
+  const pristine = join(dir, `content-${options.scale.projects}x${options.scale.components}x${options.scale.languages}`);
+  const content = await ensureContent(pristine, options.scale, log);
+  const work = join(dir, 'work');
+  const out = join(work, 'dist');
+  const floor = join(work, 'floor');
+  await removeTree(work);
+  mkdirSync(work, { recursive: true });
+  cpSync(pristine, join(work, 'content'), { recursive: true });
+  const result: BenchResult = { scale: { ...options.scale, translations }, content, rounds: [] };
+
+  for (let round = 1; round <= options.rounds; round++) {
+    await removeTree(out);
+    await removeTree(`${out}.state`);
+    await settle();
+    log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
+    const built = JSON.parse(await child(['build', join(work, 'content'), out, '--full']));
+    const build: BuildFigures = {
+      ms: built.ms, files: built.files, bytes: built.bytes, maxRssKiB: built.maxRssKiB,
+      translationsPerSecond: translations / (built.ms / 1000),
+      filesPerSecond: built.files / (built.ms / 1000),
+      megabytesPerSecond: built.bytes / 2 ** 20 / (built.ms / 1000),
+    };
+    await settle();
+    const consume = options.buildOnly && round === options.rounds && !roomForSecondTree(work, build.bytes, build.files);
+    log(`Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`);
+    const floored = JSON.parse(await child(['floor', out, floor, ...(consume ? ['--consume'] : [])]));
+    result.rounds.push({ build, floor: floored, ratio: build.ms / floored.writeMs });
+    await removeTree(floor);
+  }
+  if (options.buildOnly) {
+    await removeTree(work);
+    return result;
+  }
+
+  log('Rebuilds in place after one counter changed and after one language renamed …');
+  result.rebuilds = await measureRebuilds(join(work, 'content'), out);
+  log('Sidecar: DELETE of one translation, 20 times …');
+  result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
+  log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
+  result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
+  await removeTree(work);
+  return result;
+}
+
+// --- internal ---
+
+const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+
+async function ensureContent(dir: string, scale: SyntheticScale, log: (line: string) => void) {
+  const marker = join(dir, '.complete');
+  if (existsSync(marker)) return { files: Number(readFileSync(marker, 'utf8')), reused: true };
+  await removeTree(dir);
+  log(`Generating a synthetic instance in ${dir} …`);
+  const files = await writeSyntheticContent(dir, scale);
+  writeFileSync(marker, String(files));
+  return { files, reused: false };
+}
+
+async function child(args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'src/bench/child.ts'), ...args], {
+    cwd: ROOT, maxBuffer: 1 << 26,
+  });
+  return stdout.trim().split('\n').pop()!;
+}
+
+/** Flushes dirty pages so that each timed step starts from the same state of the disk. */
+async function settle(): Promise<void> {
+  await run('sync');
+}
+
+async function removeTree(path: string): Promise<void> {
+  if (existsSync(path)) await run('rm', ['-rf', path]);
+}
+
+/** Whether the disk can hold a second copy of the tree (files take at least a block and a folder each). */
+function roomForSecondTree(dir: string, bytes: number, files: number): boolean {
+  const fs = statfsSync(dir);
+  return fs.bavail * fs.bsize > 1.2 * (bytes + files * 2 * fs.bsize);
+}
+
+async function measureRebuilds(content: string, out: string) {
+  const component = firstComponent(content);
+  const original = readFileSync(component, 'utf8');
+  writeFileSync(component, bumpFirstCounter(original));
+  await settle();
+  const counter = pickRebuild(JSON.parse(await child(['build', content, out])));
+  mkdirSync(join(content, 'languages'), { recursive: true });
+  writeFileSync(join(content, 'languages/cs.yaml'), 'name: Czech (renamed)\n');
+  await settle();
+  const language = pickRebuild(JSON.parse(await child(['build', content, out])));
+  // The same two kinds of edit through a snapshot kept open, as the sidecar makes them.
+  const edits = join(content, '..', 'edits.json');
+  writeFileSync(edits, JSON.stringify([
+    { name: 'counter', changes: [{ path: relative(content, component), text: original }] },
+    { name: 'language', changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }] },
+  ]));
+  const snapshot = JSON.parse(await child(['snapshot', content, out, edits])) as SnapshotFigures;
+  return { counter, language, snapshot };
+}
+
+function pickRebuild(report: { ms: number; files: number; groupsRendered?: number; mode: string }): RebuildFigures {
+  return { ms: report.ms, files: report.files, groupsRendered: report.groupsRendered ?? 0, mode: report.mode };
+}
+
+function firstComponent(content: string): string {
+  return join(content, 'projects/project-00001/components/component-002.yaml');
+}
+
+function bumpFirstCounter(text: string): string {
+  return text.replace(/(\n    translated: )(\d+)/, (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`);
+}
+
+function relative(from: string, to: string): string {
+  return to.slice(resolve(from).length + 1);
+}
+
+async function measureSidecarDeletes(content: string, out: string) {
+  const token = 'bench-token';
+  const server = await startServer(['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0'], { WEBLATE_SNAPSHOT_TOKENS: token });
+  try {
+    const targets = pickTranslations(out, 20);
+    const times: number[] = [];
+    for (const path of targets) {
+      const started = performance.now();
+      const response = await fetch(new URL(path, server.url), { method: 'DELETE', headers: { Authorization: `Token ${token}` } });
+      await response.arrayBuffer();
+      times.push(performance.now() - started);
+      if (response.status !== 204) throw new Error(`DELETE ${path} answered ${response.status}`);
+    }
+    times.sort((a, b) => a - b);
+    return { medianMs: times[Math.floor(times.length / 2)]!, p90Ms: times[Math.floor(times.length * 0.9)]!, requests: times.length };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Paths of `count` translations spread over the first pages of the global list (no source translation), the same every run. */
+function pickTranslations(out: string, count: number): string[] {
+  const candidates: string[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const file = join(out, page === 1 ? 'api/translations/index.json' : `api/translations/~page/${page}/index.json`);
+    if (!existsSync(file)) break;
+    const body = JSON.parse(readFileSync(file, 'utf8')) as { results: { url: string; is_source: boolean }[] };
+    for (const t of body.results) if (!t.is_source) candidates.push(new URL(t.url).pathname);
+  }
+  if (candidates.length < count) throw new Error(`the instance has fewer than ${count} translations to delete`);
+  const step = Math.floor(candidates.length / count);
+  return Array.from({ length: count }, (_, i) => candidates[i * step]!);
+}
+
+async function measureGets(content: string, out: string, seconds: number) {
+  const urls = sampleUrls(out, 200);
+  const sidecar = await startServer(['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0', '--read-only'], {});
+  const sidecarLoad = await load(sidecar.url, urls, seconds).finally(() => sidecar.stop());
+  const serve = await startServer(['scripts/serve.ts', '--out', out, '--port', '0'], {});
+  const serveLoad = await load(serve.url, urls, seconds).finally(() => serve.stop());
+  return { sidecar: sidecarLoad, serve: serveLoad, urls: urls.length, seconds };
+}
+
+/** API paths of the tree, a fixed mix of details, statistics and list pages. */
+function sampleUrls(out: string, count: number): string[] {
+  const index = JSON.parse(readFileSync(join(out, 'api/translations/index.json'), 'utf8')) as { results: { url: string }[] };
+  const paths = ['/api/', '/api/projects/', '/api/components/', '/api/translations/', '/api/languages/'];
+  for (const t of index.results) {
+    const path = new URL(t.url).pathname;
+    paths.push(path, `${path}statistics/`);
+    const [, , , project, component] = path.split('/');
+    paths.push(`/api/components/${project}/${component}/`, `/api/projects/${project}/statistics/`);
+  }
+  return paths.slice(0, count);
+}
+
+async function load(url: string, paths: string[], seconds: number): Promise<LoadFigures> {
+  const { default: autocannon } = await import('autocannon');
+  const base = new URL(url);
+  const result = await autocannon({
+    url: `${base.protocol}//${base.host}`,
+    connections: 16,
+    duration: seconds,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a script that prints the URL it serves at, and waits for that line. */
+function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
+  const process_: ChildProcess = spawn(process.execPath, [...TSX, ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/\S+\/api\/)/.exec(output);
+      if (match) {
+        process_.stdout!.off('data', onData);
+        resolvePromise({
+          url: match[1]!,
+          stop: () => new Promise<void>((done) => {
+            process_.once('exit', () => done());
+            process_.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    process_.stdout!.on('data', onData);
+    process_.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    process_.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${output}`)));
+  });
+}
