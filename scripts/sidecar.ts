@@ -18,6 +18,10 @@ const command = defineCommand({
     host: { type: 'string', valueName: 'ADDRESS', description: 'address to listen on', default: '127.0.0.1' },
     'tokens-file': { type: 'string', valueName: 'FILE', description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}` },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
+    'strict-lists': {
+      type: 'boolean',
+      description: 'answer a write only once /api/translations/ and /api/components/ are rewritten too (by default they follow once writes pause)',
+    },
     ...SITE_OPTIONS,
   },
   epilog:
@@ -28,7 +32,8 @@ const command = defineCommand({
     if (!loaded.ok) throw new UsageError(loaded.message);
     const { keys } = loaded;
     const started = await startSidecar({
-      contentDir: args.content, outDir: args.out, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'], log: io.err,
+      contentDir: args.content, outDir: args.out, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'],
+      strictLists: args['strict-lists'], log: io.err,
     });
     if (!started.ok) {
       io.err(`${started.errors ? `${formatContentErrors(started.errors)}\n` : ''}${started.message}\n`);

@@ -5,10 +5,9 @@
  * the YAML files atomically, and rewrites only the output files whose bytes
  * change. Updates run one at a time, in the order they were asked for.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open as openFile, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { assembleContent, loadContent } from './content/load.ts';
 import { checkFile, placeOf, type CheckedFile, type FilePlace } from './content/files.ts';
 import { validateContent, type SiteOverrides } from './content/validate.ts';
@@ -17,15 +16,24 @@ import { internalError } from './errors.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
 import { writeManifest, type Manifest } from './output/manifest.ts';
-import { updateInPlace, type UpdateStats } from './output/tree.ts';
+import { updateInPlace, updatePatched, type UpdateStats } from './output/tree.ts';
 import { syncTree } from './build.ts';
-import { fileGroups } from './resources/groups.ts';
+import { writeFileAtomic } from './output/atomic.ts';
+import { createVersionCache, fileGroups, instanceListGroups, patchedGroups, type InstanceList } from './resources/groups.ts';
+import { patchComponents, type ComponentPatch, type PatchScope } from './content/patch.ts';
 
 export interface SnapshotOptions {
   contentDir: string;
   outDir: string;
   site?: SiteOverrides;
   catalog?: Catalog;
+  /**
+   * How long writes must pause (ms) before the instance-wide lists whose
+   * length changed (`/api/translations/`, `/api/components/`; every page
+   * carries the count) are rewritten. Unset: an update rewrites them before
+   * it returns, like every other file.
+   */
+  instanceListDelay?: number;
 }
 
 /** A new text for a content file (path relative to the content folder, with `/`), or null to delete it. */
@@ -56,9 +64,15 @@ export type EditOutcome<T> =
 export class Snapshot {
   private queue: Promise<unknown> = Promise.resolve();
   private updatesSinceCompaction = 0;
+  private readonly versions = createVersionCache();
+  /** Updates waiting for their turn (a deferred refresh gives way to them). */
+  private waiting = 0;
+  /** Instance-wide lists still showing an earlier model, and the timer that will refresh them. */
+  private readonly staleLists = new Set<InstanceList>();
+  private refreshTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly options: Required<Omit<SnapshotOptions, 'site'>> & { site: SiteOverrides },
+    private readonly options: Required<Omit<SnapshotOptions, 'site' | 'instanceListDelay'>> & Pick<SnapshotOptions, 'instanceListDelay'> & { site: SiteOverrides },
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
@@ -120,18 +134,60 @@ export class Snapshot {
     });
   }
 
-  /** Waits for pending updates and writes a compact manifest. */
+  /** Waits for pending updates, brings every list up to date, and writes a compact manifest. */
   async close(): Promise<void> {
-    await this.queue;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = null;
+    await this.enqueue(() => this.refreshLists(false));
     await writeManifest(this.options.outDir, this.manifest);
+  }
+
+  /** Whether instance-wide lists are waiting to be rewritten (for tests and for a graceful stop). */
+  get listsPending(): boolean {
+    return this.staleLists.size > 0;
   }
 
   // --- internal ---
 
   private enqueue<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(step);
+    this.waiting++;
+    const run = this.queue.then(() => {
+      this.waiting--;
+      return step();
+    });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Rewrites the stale instance-wide lists once writes have paused for the configured delay. */
+  private scheduleListRefresh(): void {
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      this.enqueue(() => this.refreshLists(true)).catch(() => undefined);
+    }, this.options.instanceListDelay ?? 0);
+  }
+
+  /**
+   * Rewrites the pages of the stale lists that changed, a chunk at a time.
+   * With `yieldToWrites`, it stops between chunks when a write is waiting and
+   * picks up later; what it wrote is in the manifest, so nothing is redone.
+   */
+  private async refreshLists(yieldToWrites: boolean): Promise<void> {
+    for (const name of [...this.staleLists]) {
+      const { groups, extent } = instanceListGroups(this.current, name, this.versions);
+      const dirty = groups.filter((group) => this.manifest.groups.get(group.key) !== group.fingerprint);
+      for (let start = 0; start < dirty.length; start += LIST_REFRESH_CHUNK) {
+        if (yieldToWrites && this.waiting > 0) {
+          this.scheduleListRefresh();
+          return;
+        }
+        const chunk = dirty.slice(start, start + LIST_REFRESH_CHUNK);
+        await updatePatched(this.options.outDir, { groups: chunk, lists: [], removed: [] }, this.manifest);
+      }
+      await updatePatched(this.options.outDir, { groups: [], lists: [extent], removed: [] }, this.manifest);
+      this.staleLists.delete(name);
+    }
   }
 
   private async applyChanges(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
@@ -151,16 +207,63 @@ export class Snapshot {
       else errors.push(...checked.errors);
     }
     if (errors.length > 0) return { ok: false, errors };
-    const places = [...files.values()].map((f) => f.place);
     const readPending = (file: string) => pending.get(file) ?? readText(file);
+    const patched = this.patch(changes, files, readPending);
+    if (patched !== 'fallback') {
+      if (!patched.ok) return patched;
+      const deferInstanceLists = this.options.instanceListDelay !== undefined;
+      const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, { deferInstanceLists });
+      const result = await this.commit(changes, files, patched.model, () => updatePatched(this.options.outDir, groups, this.manifest));
+      if (result.ok && groups.deferred?.length) {
+        for (const name of groups.deferred) this.staleLists.add(name);
+        this.scheduleListRefresh();
+      }
+      return result;
+    }
+    const places = [...files.values()].map((f) => f.place);
     const { site, catalog, contentDir } = this.options;
     const validated = validateContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
     if (!validated.ok) return { ok: false, errors: validated.errors };
+    const result = await this.commit(changes, files, validated.model, () =>
+      updateInPlace(this.options.outDir, fileGroups(validated.model, {}, this.versions), this.manifest));
+    // A full update looks at every group, the lists too.
+    if (result.ok) this.staleLists.clear();
+    return result;
+  }
+
+  /**
+   * The fast path: when only component files change, the model is patched
+   * rather than built again, and only what the patch may change is looked at.
+   */
+  private patch(
+    changes: readonly ContentChange[],
+    files: Map<string, CheckedFile>,
+    readPending: (file: string) => string,
+  ): { ok: true; model: Model; scope: PatchScope } | { ok: false; errors: ContentError[] } | 'fallback' {
+    const patches: ComponentPatch[] = [];
+    for (const change of changes) {
+      const place = placeOfChange(change.path);
+      if (place.kind !== 'component') return 'fallback';
+      const checked = files.get(change.path) as CheckedFile<'component'> | undefined;
+      patches.push({ project: place.project, component: place.component, checked: checked ?? null });
+    }
+    const result = patchComponents(this.current, patches, this.options.catalog, readPending);
+    return result.ok === 'fallback' ? 'fallback' : result;
+  }
+
+  /** Writes the content changes, then updates the tree; the new state is kept only when both succeed. */
+  private async commit(
+    changes: readonly ContentChange[],
+    files: Map<string, CheckedFile>,
+    model: Model,
+    updateTree: () => Promise<UpdateStats>,
+  ): Promise<SnapshotUpdate> {
     try {
       await this.writeContent(changes);
-      const stats = await this.updateTree(validated.model);
+      const stats = await updateTree();
       this.files = files;
-      this.current = validated.model;
+      this.current = model;
+      await this.compactNow();
       return { ok: true, stats };
     } catch (error) {
       await this.recover();
@@ -170,17 +273,15 @@ export class Snapshot {
 
   /** Writes changed files first and deletes last, each atomically. */
   private async writeContent(changes: readonly ContentChange[]): Promise<void> {
-    for (const change of changes) if (change.text !== null) await writeDurably(this.contentFile(change.path), change.text);
+    for (const change of changes) if (change.text !== null) await writeFileAtomic(this.contentFile(change.path), change.text, { durable: true });
     for (const change of changes) if (change.text === null) await rm(this.contentFile(change.path), { force: true });
   }
 
-  private async updateTree(model: Model): Promise<UpdateStats> {
-    const stats = await updateInPlace(this.options.outDir, fileGroups(model), this.manifest);
-    if (++this.updatesSinceCompaction >= 100) {
-      await writeManifest(this.options.outDir, this.manifest);
-      this.updatesSinceCompaction = 0;
-    }
-    return stats;
+  /** The manifest's journal grows with each update; now and then it is written whole. */
+  private async compactNow(): Promise<void> {
+    if (++this.updatesSinceCompaction < 100) return;
+    await writeManifest(this.options.outDir, this.manifest);
+    this.updatesSinceCompaction = 0;
   }
 
   /** After a failed write, rereads content and tree from disk, so the next update starts from what is there. */
@@ -192,6 +293,7 @@ export class Snapshot {
       this.manifest = await reconcileTree(this.options.outDir, validated.model);
       this.files = loaded.files;
       this.current = validated.model;
+      this.staleLists.clear();
     } catch {
       // The disk is failing; the next update will fail too and say why.
     }
@@ -204,6 +306,9 @@ export class Snapshot {
 
 // --- internal ---
 
+/** Pages of a deferred list rewritten between two looks at waiting writes. */
+const LIST_REFRESH_CHUNK = 100;
+
 async function reconcileTree(outDir: string, model: Model): Promise<Manifest> {
   return (await syncTree(outDir, model, { keepManifest: true })).manifest;
 }
@@ -215,32 +320,6 @@ function placeOfChange(path: string): FilePlace {
   const result = placeOf(path);
   if (!('place' in result)) internalError(`not a content file: ${path}`);
   return result.place;
-}
-
-/** Temporary file beside the target, fsync, rename, fsync of the folder: whole before or whole after, even on power loss. */
-async function writeDurably(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  // A dot file: the loader never reads it, even when a crash leaves it behind.
-  const temporary = join(dirname(file), `.${basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
-  const handle = await openFile(temporary, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  const folder = await openFile(dirname(file), 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
 }
 
 function readText(file: string): string {

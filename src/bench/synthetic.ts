@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { seededRandom } from './random.ts';
 
 export interface SyntheticScale {
   projects: number;
@@ -41,7 +42,7 @@ export function scaleFor(translations: number): SyntheticScale {
 /** Writes a content folder; returns the number of files written. */
 export async function writeSyntheticContent(dir: string, scale: SyntheticScale): Promise<number> {
   if (scale.languages > LANGUAGES.length) throw new Error(`at most ${LANGUAGES.length} languages`);
-  const random = mulberry32(scale.seed ?? 1);
+  const random = seededRandom(scale.seed ?? 1);
   await mkdir(join(dir, 'projects'), { recursive: true });
   await writeFile(join(dir, 'site.yaml'), 'base_url: https://l10n.example.org\npage_size: 50\n');
   let files = 1;
@@ -128,16 +129,4 @@ function translationYaml(code: string, total: number, words: number, chars: numb
   const hex = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
   lines.push(`    revision: ${hex()}${hex()}${hex()}${hex()}${hex()}`);
   return lines;
-}
-
-/** A small seeded PRNG (mulberry32): the same sequence for the same seed on every machine. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

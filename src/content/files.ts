@@ -90,7 +90,8 @@ export function checkFile<K extends ContentFileKind>(
       const document = source();
       return { ok: false, errors: problems.map((p) => errorAt(file, document, p.path, p.message)) };
     }
-    return { ok: true, checked: { file, place, data: prepareComponent(data) } as CheckedFile<K> };
+    const { project, component } = place as Extract<FilePlace, { kind: 'component' }>;
+    return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } as CheckedFile<K> };
   }
   return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
 }

@@ -9,11 +9,18 @@ import type { Counters } from '../model/statistics.ts';
 import { parseTimestamp, type Timestamp } from '../model/timestamps.ts';
 import type { ComponentSettings } from '../model/types.ts';
 import { internalError } from '../errors.ts';
+import { Hasher } from '../model/fingerprint.ts';
+import { derivedId } from '../model/ids.ts';
 import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS, type ComponentFile, type TranslationEntry } from './schema.ts';
 
 export interface PreparedComponent {
   name: string;
-  id: number | undefined;
+  /** The id: from the file, or derived from the component's slug path. */
+  id: number;
+  /** Whether the file gives the id (else it is derived). */
+  explicitId: boolean;
+  /** The derived id of the source translation, for when the file does not list it. */
+  sourceTranslationId: number;
   /** The source language's code. */
   sourceLanguage: string;
   settings: ComponentSettings;
@@ -26,18 +33,23 @@ export interface PreparedComponent {
   source: { total: number; total_words: number; total_chars: number };
   /** The translations the file lists, in its order. */
   translations: PreparedTranslation[];
+  /** Digest of everything above but the translations. */
+  fingerprint: number;
 }
 
 export interface PreparedTranslation {
   /** The language code the entry is keyed by. */
   code: string;
-  id: number | undefined;
+  /** The id: from the file, or derived from the translation's slug path. */
+  id: number;
   /** `language_code` and `filename` when the file gives them; derived later otherwise. */
   languageCode: string | undefined;
   filename: string | undefined;
   revision: string;
   counters: Counters;
   lastAuthor: string | null;
+  /** Digest of everything above. */
+  fingerprint: number;
 }
 
 /**
@@ -50,23 +62,42 @@ export function detach<T extends string | null | undefined>(text: T): T {
   return (typeof text === 'string' ? (' ' + text).slice(1) : text) as T;
 }
 
-export function prepareComponent(data: ComponentFile): PreparedComponent {
+/** Prepares the component at `projects/<project>/components/<component>.yaml`. */
+export function prepareComponent(data: ComponentFile, project: string, component: string): PreparedComponent {
+  const path = `${project}/${component}`;
   const source = {
     total: data.source?.total ?? 0,
     total_words: data.source?.total_words ?? 0,
     total_chars: data.source?.total_chars ?? 0,
   };
-  return {
+  const prepared = {
     name: detach(data.name),
-    id: data.id,
+    id: data.id ?? derivedId('component', path),
+    explicitId: data.id !== undefined,
+    sourceTranslationId: derivedId('translation', `${path}/${data.source_language}`),
     sourceLanguage: detach(data.source_language),
     settings: componentSettings(data),
     licenseUrl: data.license_url !== undefined ? detach(data.license_url) : spdxLicenseUrl(data.license ?? ''),
     locked: data.locked ?? false,
     links: (data.links ?? []).map(detach),
     source,
-    translations: Object.entries(data.translations ?? {}).map(([code, entry]) => prepareTranslation(code, entry ?? {}, source)),
+    translations: Object.entries(data.translations ?? {}).map(([code, entry]) => prepareTranslation(path, code, entry ?? {}, source)),
   };
+  const { translations, ...own } = prepared;
+  return { ...prepared, fingerprint: new Hasher().text(path).text(JSON.stringify(own)).digest() };
+}
+
+/** A translation entry made from its fields, with its fingerprint (also for the derived source translation). */
+export function translationEntry(fields: Omit<PreparedTranslation, 'fingerprint'>): PreparedTranslation {
+  const c = fields.counters;
+  const h = new Hasher()
+    .text(fields.code).number(fields.id).text(fields.languageCode ?? '\u0000').text(fields.filename ?? '\u0000')
+    .text(fields.revision).text(fields.lastAuthor ?? '\u0000')
+    .number(c.total).number(c.total_words).number(c.total_chars).number(c.translated).number(c.translated_words)
+    .number(c.translated_chars).number(c.fuzzy).number(c.fuzzy_words).number(c.failing_checks)
+    .number(c.failing_checks_words).number(c.approved).number(c.readonly).number(c.have_suggestion)
+    .number(c.have_comment).number(c.recent_changes).text(c.last_change ?? '\u0000');
+  return { ...fields, fingerprint: h.digest() };
 }
 
 /** The `license_url` Weblate shows for a license when none is set: the SPDX page of a known license id, else null. */
@@ -91,7 +122,7 @@ function componentSettings(d: ComponentFile): ComponentSettings {
   return settings;
 }
 
-function prepareTranslation(code: string, entry: TranslationEntry, source: PreparedComponent['source']): PreparedTranslation {
+function prepareTranslation(component: string, code: string, entry: TranslationEntry, source: PreparedComponent['source']): PreparedTranslation {
   // All fields in one literal, in one order: every Counters object shares one compact layout.
   const counters: Counters = {
     total: entry.total ?? source.total,
@@ -111,10 +142,10 @@ function prepareTranslation(code: string, entry: TranslationEntry, source: Prepa
     recent_changes: entry.recent_changes ?? 0,
     last_change: entry.last_change ? timestampOf(entry.last_change) : null,
   };
-  return {
-    code, id: entry.id, languageCode: detach(entry.language_code), filename: detach(entry.filename),
+  return translationEntry({
+    code, id: entry.id ?? derivedId('translation', `${component}/${code}`), languageCode: detach(entry.language_code), filename: detach(entry.filename),
     revision: detach(entry.revision ?? ''), counters, lastAuthor: detach(entry.last_author ?? null),
-  };
+  });
 }
 
 function timestampOf(text: string): Timestamp {

@@ -7,7 +7,7 @@
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
 import type { Catalog } from '../languages/catalog.ts';
-import { derivedId, type IdKind } from '../model/ids.ts';
+import { derivedId } from '../model/ids.ts';
 import { emptyCounters, type Counters } from '../model/statistics.ts';
 import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
 import { quote } from './describe.ts';
@@ -15,7 +15,7 @@ import { resolveLanguageFiles, languageResolver, type LanguageResolver } from '.
 import type { LoadedContent } from './load.ts';
 import { formatPath, locate, parseYaml, type FieldPath } from './locate.ts';
 import type { CheckedFile } from './files.ts';
-import type { PreparedComponent, PreparedTranslation } from './prepare.ts';
+import { translationEntry, type PreparedComponent, type PreparedTranslation } from './prepare.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from './schema.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
@@ -53,9 +53,11 @@ export function validateContent(
   const definitions = resolveLanguageFiles(content.languages, catalog, problems);
   const languages = languageResolver(definitions, catalog);
   const projects = resolveProjects(content, problems, contentDir);
-  const components = resolveComponents(content.components, projects, languages, problems);
-  linkRepositories(components, problems);
-  assignIds(projects, components, problems);
+  const projectsBySlug = new Map([...projects].map(([slug, draft]) => [slug, draft.project]));
+  const components = resolveComponents(content.components, projectsBySlug, languages, problems);
+  const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
+  for (const draft of components) linkRepository(draft.component, byPath, problems);
+  checkUniqueIds(projects, components, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
   return { ok: true, model: assembleModel(site, projects, components, definitions) };
@@ -87,11 +89,11 @@ interface ProjectDraft {
   checked: CheckedFile<'project'>;
 }
 
-interface ComponentDraft {
+export interface ComponentDraft {
   component: Component;
   checked: CheckedFile<'component'>;
-  /** Translations with where they came from (null for the derived source translation). */
-  translations: { translation: Translation; key: string | null; explicitId: number | undefined }[];
+  /** Translations with the key they are listed under (null for the derived source translation). */
+  translations: { translation: Translation; key: string | null }[];
 }
 
 function resolveSite(
@@ -127,7 +129,7 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
     const d = checked.data;
     const fields = { ...PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
     const project: Project = {
-      slug, id: d.id ?? 0, name: d.name, web: fields.web,
+      slug, id: d.id ?? derivedId('project', slug), name: d.name, web: fields.web,
       translation_review: fields.translation_review, source_review: fields.source_review,
       set_language_team: fields.set_language_team, instructions: fields.instructions,
       enable_hooks: fields.enable_hooks, language_aliases: fields.language_aliases,
@@ -150,38 +152,42 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
 
 function resolveComponents(
   files: readonly CheckedFile<'component'>[],
-  projects: Map<string, ProjectDraft>,
+  projects: ReadonlyMap<string, Project>,
   languages: LanguageResolver,
   problems: Problem[],
 ): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
   for (const checked of files) {
-    const projectDraft = projects.get(checked.place.project);
-    if (!projectDraft) continue; // reported as a folder without project.yaml
-    if (!checkSlug(checked.place.component, checked.file, 'component', problems)) continue;
-    const draft = resolveComponent(checked, projectDraft.project, projects, languages, problems);
+    const project = projects.get(checked.place.project);
+    if (!project) continue; // reported as a folder without project.yaml
+    const draft = resolveComponent(checked, project, projects, languages, problems);
     if (draft) drafts.push(draft);
   }
-  for (const { project } of projects.values()) {
+  for (const project of projects.values()) {
     const own = drafts.filter((d) => d.component.project === project);
     checkCaseCollisions(own.map((d) => ({ key: d.component.slug, file: d.component.file })), 'component slug', problems);
   }
   return drafts;
 }
 
-function resolveComponent(
+/**
+ * A component file's model objects, its references to languages and projects
+ * resolved; null when its slug or source language is refused (reported).
+ */
+export function resolveComponent(
   checked: CheckedFile<'component'>,
   project: Project,
-  projects: Map<string, ProjectDraft>,
+  projects: ReadonlyMap<string, Project>,
   languages: LanguageResolver,
   problems: Problem[],
 ): ComponentDraft | null {
   const d = checked.data;
   const file = checked.file;
+  if (!checkSlug(checked.place.component, file, 'component', problems)) return null;
   const sourceLanguage = languages.resolve(d.sourceLanguage, file, ['source_language'], problems);
   const links: Project[] = [];
   d.links.forEach((slug, index) => {
-    const target = projects.get(slug)?.project;
+    const target = projects.get(slug);
     if (!target) problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
     else if (target === project) problems.push({ file, path: ['links', index], message: `expected another project than the component's own (got ${quote(slug)})` });
     else if (links.includes(target)) problems.push({ file, path: ['links', index], message: `expected each project once (got ${quote(slug)} twice)` });
@@ -189,9 +195,9 @@ function resolveComponent(
   });
   if (!sourceLanguage) return null;
   const component: Component = {
-    slug: checked.place.component, id: d.id ?? 0, name: d.name, project, sourceLanguage,
+    slug: checked.place.component, id: d.id, name: d.name, project, sourceLanguage,
     settings: d.settings, licenseUrl: d.licenseUrl,
-    linkedComponent: null, locked: d.locked, links, translations: [], file,
+    linkedComponent: null, locked: d.locked, links, translations: [], file, contentFingerprint: d.fingerprint,
   };
   const draft: ComponentDraft = { component, checked, translations: [] };
   let sourceListed = false;
@@ -200,10 +206,10 @@ function resolveComponent(
     if (!language) continue;
     const isSource = language === sourceLanguage;
     sourceListed ||= isSource;
-    draft.translations.push({ translation: makeTranslation(component, language, entry, isSource), key: entry.code, explicitId: entry.id });
+    draft.translations.push({ translation: makeTranslation(component, language, entry, isSource), key: entry.code });
   }
   if (!sourceListed) {
-    draft.translations.push({ translation: derivedSourceTranslation(component, d.source), key: null, explicitId: undefined });
+    draft.translations.push({ translation: derivedSourceTranslation(component, d), key: null });
   }
   return draft;
 }
@@ -213,8 +219,9 @@ function makeTranslation(component: Component, language: Language, entry: Prepar
   const languageCode = entry.languageCode ?? language.code;
   const filename = entry.filename ?? (isSource ? component.settings.template : component.settings.filemask.replace('*', languageCode));
   return {
-    id: 0, component, language, languageCode, filename, revision: entry.revision,
+    id: entry.id, component, language, languageCode, filename, revision: entry.revision,
     isSource, isTemplate: filename === component.settings.template, counters: entry.counters, lastAuthor: entry.lastAuthor,
+    contentFingerprint: entry.fingerprint,
   };
 }
 
@@ -223,7 +230,8 @@ function makeTranslation(component: Component, language: Language, entry: Prepar
  * strings are the source strings, all translated; they are read-only unless
  * the component has a monolingual template that may be edited (spec section 4).
  */
-function derivedSourceTranslation(component: Component, source: PreparedComponent['source']): Translation {
+function derivedSourceTranslation(component: Component, prepared: PreparedComponent): Translation {
+  const { source } = prepared;
   const editable = component.settings.template !== '' && component.settings.edit_template;
   const counters: Counters = {
     ...emptyCounters(),
@@ -233,77 +241,92 @@ function derivedSourceTranslation(component: Component, source: PreparedComponen
     translated_chars: source.total_chars,
     readonly: editable ? 0 : source.total,
   };
-  const entry: PreparedTranslation = {
-    code: component.sourceLanguage.code, id: undefined, languageCode: undefined, filename: undefined,
+  const entry = translationEntry({
+    code: component.sourceLanguage.code, id: prepared.sourceTranslationId, languageCode: undefined, filename: undefined,
     revision: '', counters, lastAuthor: null,
-  };
+  });
   return makeTranslation(component, component.sourceLanguage, entry, true);
 }
 
-/** Resolves `repo: weblate://project/component` links (LinkedField shows the linked repository). */
-function linkRepositories(drafts: ComponentDraft[], problems: Problem[]): void {
-  const byPath = new Map(drafts.map((d) => [`${d.component.project.slug}/${d.component.slug}`, d.component]));
-  for (const { component, checked } of drafts) {
-    const match = /^weblate:\/\/(.*)$/.exec(component.settings.repo);
-    if (!match) continue;
-    const target = byPath.get(match[1]!);
-    const problem = (message: string) => problems.push({ file: checked.file, path: ['repo'], message });
-    if (!target) problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
-    else if (target === component) problem(`expected a link to another component (got a link to itself)`);
-    else if (/^weblate:\/\//.test(target.settings.repo)) problem(`expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`);
-    else component.linkedComponent = target;
+/** `project/component`: how repository links and ids name a component. */
+export function componentPath(component: Component): string {
+  return `${component.project.slug}/${component.slug}`;
+}
+
+/** Resolves a `repo: weblate://project/component` link (Weblate's LinkedField shows the linked repository). */
+export function linkRepository(component: Component, byPath: ReadonlyMap<string, Component>, problems: Problem[]): void {
+  const match = /^weblate:\/\/(.*)$/.exec(component.settings.repo);
+  if (!match) return;
+  const target = byPath.get(match[1]!);
+  const problem = (message: string) => problems.push({ file: component.file, path: ['repo'], message });
+  if (!target) problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
+  else if (target === component) problem(`expected a link to another component (got a link to itself)`);
+  else if (isRepositoryLink(target)) problem(`expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`);
+  else component.linkedComponent = target;
+}
+
+export function isRepositoryLink(component: Component): boolean {
+  return /^weblate:\/\//.test(component.settings.repo);
+}
+
+/** Reports two objects of a kind with one id, at both places. */
+export function reportIdCollision(kind: string, id: number, a: IdOwner, b: IdOwner, problems: Problem[]): void {
+  const message = (other: IdOwner) =>
+    `expected a ${kind} id used once (got ${id}, also the id of ${other.label} in ${other.file}; set an explicit id on one of them)`;
+  problems.push({ file: b.file, path: b.path, message: message(a) });
+  problems.push({ file: a.file, path: a.path, message: message(b) });
+}
+
+/** Ids are given or derived when files are prepared; two objects of a kind with one id are reported with both places. */
+function checkUniqueIds(projects: Map<string, ProjectDraft>, components: ComponentDraft[], problems: Problem[]): void {
+  const report = (kind: string, id: number, a: IdOwner, b: IdOwner) => reportIdCollision(kind, id, a, b, problems);
+  const projectIds = new Map<number, Project>();
+  const componentIds = new Map<number, Component>();
+  // Translations are many: the map holds the draft entries, and owners are described only on a collision.
+  const translationIds = new Map<number, DraftTranslation>();
+  for (const { project } of projects.values()) {
+    const first = projectIds.get(project.id);
+    if (first) report('project', project.id, projectOwner(first), projectOwner(project));
+    else projectIds.set(project.id, project);
+  }
+  for (const { component, translations } of components) {
+    const first = componentIds.get(component.id);
+    if (first) report('component', component.id, componentOwner(first), componentOwner(component));
+    else componentIds.set(component.id, component);
+    for (const entry of translations) {
+      const other = translationIds.get(entry.translation.id);
+      if (other) report('translation', entry.translation.id, translationOwner(other), translationOwner(entry));
+      else translationIds.set(entry.translation.id, entry);
+    }
   }
 }
 
-interface IdClaim {
-  id: number;
+export interface IdOwner {
   file: string;
   path: FieldPath;
   label: string;
-  apply: (id: number) => void;
 }
 
-/** Gives every project, component and translation its id, and reports two objects that would share one. */
-function assignIds(projects: Map<string, ProjectDraft>, components: ComponentDraft[], problems: Problem[]): void {
-  const claims: Record<IdKind, IdClaim[]> = { project: [], component: [], translation: [], plural: [] };
-  for (const { project, checked } of projects.values()) {
-    claims.project.push(claim('project', checked.data.id, project.slug, project.file, ['id'], `project ${quote(project.slug)}`, (id) => (project.id = id)));
-  }
-  for (const draft of components) {
-    const c = draft.component;
-    const key = `${c.project.slug}/${c.slug}`;
-    claims.component.push(claim('component', draft.checked.data.id, key, c.file, ['id'], `component ${quote(key)}`, (id) => (c.id = id)));
-    for (const { translation, key: entryKey, explicitId } of draft.translations) {
-      const tKey = `${key}/${translation.language.code}`;
-      const path = entryKey === null ? [] : ['translations', entryKey, 'id'];
-      claims.translation.push(claim('translation', explicitId, tKey, c.file, path, `translation ${quote(tKey)}`, (id) => (translation.id = id)));
-    }
-  }
-  for (const kind of ['project', 'component', 'translation'] as const) reportDuplicateIds(claims[kind], kind, problems);
+export type DraftTranslation = ComponentDraft['translations'][number];
+
+function projectOwner(project: Project): IdOwner {
+  return { file: project.file, path: ['id'], label: `project ${quote(project.slug)}` };
 }
 
-function claim(kind: IdKind, explicit: number | undefined, key: string, file: string, path: FieldPath, label: string, apply: (id: number) => void): IdClaim {
-  const id = explicit ?? derivedId(kind, key);
-  apply(id);
-  return { id, file, path, label, apply };
+export function componentOwner(component: Component): IdOwner {
+  return { file: component.file, path: ['id'], label: `component ${quote(`${component.project.slug}/${component.slug}`)}` };
 }
 
-function reportDuplicateIds(claims: IdClaim[], kind: IdKind, problems: Problem[]): void {
-  const seen = new Map<number, IdClaim>();
-  for (const current of claims) {
-    const first = seen.get(current.id);
-    if (!first) {
-      seen.set(current.id, current);
-      continue;
-    }
-    const message = (other: IdClaim) =>
-      `expected a ${kind} id used once (got ${current.id}, also the id of ${other.label} in ${other.file}; set an explicit id on one of them)`;
-    problems.push({ file: current.file, path: current.path, message: message(first) });
-    problems.push({ file: first.file, path: first.path, message: message(current) });
-  }
+export function translationOwner({ translation, key }: DraftTranslation): IdOwner {
+  const c = translation.component;
+  return {
+    file: c.file,
+    path: key === null ? [] : ['translations', key, 'id'],
+    label: `translation ${quote(`${c.project.slug}/${c.slug}/${translation.language.code}`)}`,
+  };
 }
 
-function checkPluralIds(languages: Iterable<Language>, problems: Problem[]): void {
+export function checkPluralIds(languages: Iterable<Language>, problems: Problem[]): void {
   const seen = new Map<number, Language>();
   for (const language of languages) {
     const other = seen.get(language.plural.id);
@@ -334,15 +357,14 @@ function assembleModel(
   }
   for (const component of components) component.project.components.push(component);
   const translations = components.flatMap((c) => c.translations).sort(byId);
-  const published = new Map<string, Language>(definitions);
-  for (const translation of translations) published.set(translation.language.code, translation.language);
-  return {
-    site,
-    languages: [...published.values()].sort((a, b) => compareStrings(a.code, b.code)),
-    projects,
-    components,
-    translations,
-  };
+  return { site, languages: publishedLanguages(definitions.values(), translations), projects, components, translations };
+}
+
+/** The languages a snapshot publishes: those defined by a file, and those with a translation; by code. */
+export function publishedLanguages(defined: Iterable<Language>, translations: readonly Translation[]): Language[] {
+  const published = new Set<Language>(defined);
+  for (const translation of translations) published.add(translation.language);
+  return [...published].sort((a, b) => compareStrings(a.code, b.code));
 }
 
 function checkSlug(slug: string, file: string, what: string, problems: Problem[]): boolean {
@@ -353,7 +375,7 @@ function checkSlug(slug: string, file: string, what: string, problems: Problem[]
 }
 
 /** Two slugs that differ only in letter case would share a folder on some file systems and a URL in Weblate. */
-function checkCaseCollisions(items: { key: string; file: string }[], what: string, problems: Problem[]): void {
+export function checkCaseCollisions(items: { key: string; file: string }[], what: string, problems: Problem[]): void {
   const seen = new Map<string, { key: string; file: string }>();
   for (const item of items) {
     const folded = item.key.toLowerCase();

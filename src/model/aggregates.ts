@@ -5,7 +5,7 @@
  * recomputed from the sums later, never averaged.
  */
 import { addCounters, emptyCounters, type Counters } from './statistics.ts';
-import type { Language, Model, Project } from './types.ts';
+import type { Language, Model, Project, Translation } from './types.ts';
 
 export interface Aggregates {
   project(project: Project): Counters;
@@ -14,29 +14,65 @@ export interface Aggregates {
   projectLanguages(project: Project): ReadonlyMap<Language, Counters>;
 }
 
+/**
+ * Sums computed when first asked for: a project's over its own translations,
+ * a language's over the translations in it. A rebuild that looks at a few
+ * projects and languages sums only those.
+ */
 export function aggregate(model: Model): Aggregates {
-  const byProject = new Map<Project, Counters>();
+  const byProject = new Map<Project, ProjectSums>();
   const byLanguage = new Map<Language, Counters>();
-  const byProjectLanguage = new Map<Project, Map<Language, Counters>>();
-  for (const project of model.projects) {
-    byProject.set(project, emptyCounters());
-    byProjectLanguage.set(project, new Map());
-  }
-  for (const language of model.languages) byLanguage.set(language, emptyCounters());
-  for (const translation of model.translations) {
-    const project = translation.component.project;
-    addCounters(byProject.get(project)!, translation.counters);
-    addCounters(byLanguage.get(translation.language)!, translation.counters);
-    const languages = byProjectLanguage.get(project)!;
-    let sum = languages.get(translation.language);
-    if (!sum) languages.set(translation.language, (sum = emptyCounters()));
-    addCounters(sum, translation.counters);
-  }
-  return {
-    project: (project) => byProject.get(project)!,
-    language: (language) => byLanguage.get(language)!,
-    projectLanguages: (project) => byProjectLanguage.get(project)!,
+  let inLanguage: Map<Language, Translation[]> | null = null;
+  const projectSums = (project: Project): ProjectSums => {
+    let sums = byProject.get(project);
+    if (!sums) byProject.set(project, (sums = sumProject(project)));
+    return sums;
   };
+  const languageSum = (language: Language): Counters => {
+    let sum = byLanguage.get(language);
+    if (sum) return sum;
+    inLanguage ??= groupByLanguage(model.translations);
+    sum = emptyCounters();
+    for (const translation of inLanguage.get(language) ?? []) addCounters(sum, translation.counters);
+    byLanguage.set(language, sum);
+    return sum;
+  };
+  return {
+    project: (project) => projectSums(project).total,
+    language: languageSum,
+    projectLanguages: (project) => projectSums(project).languages,
+  };
+}
+
+// --- internal ---
+
+interface ProjectSums {
+  total: Counters;
+  languages: Map<Language, Counters>;
+}
+
+function groupByLanguage(translations: readonly Translation[]): Map<Language, Translation[]> {
+  const groups = new Map<Language, Translation[]>();
+  for (const translation of translations) {
+    const group = groups.get(translation.language);
+    if (group) group.push(translation);
+    else groups.set(translation.language, [translation]);
+  }
+  return groups;
+}
+
+function sumProject(project: Project): ProjectSums {
+  const total = emptyCounters();
+  const languages = new Map<Language, Counters>();
+  for (const component of project.components) {
+    for (const translation of component.translations) {
+      addCounters(total, translation.counters);
+      let sum = languages.get(translation.language);
+      if (!sum) languages.set(translation.language, (sum = emptyCounters()));
+      addCounters(sum, translation.counters);
+    }
+  }
+  return { total, languages };
 }
 
 /** `has_review` of a project (and of its components and project-language entries). */

@@ -27,15 +27,6 @@ export interface Counters {
   last_change: Timestamp | null;
 }
 
-export const COUNTER_NAMES = [
-  'total', 'total_words', 'total_chars',
-  'translated', 'translated_words', 'translated_chars',
-  'fuzzy', 'fuzzy_words', 'failing_checks', 'failing_checks_words',
-  'approved', 'readonly', 'have_suggestion', 'have_comment', 'recent_changes',
-] as const satisfies readonly (keyof Counters)[];
-
-export type CounterName = (typeof COUNTER_NAMES)[number];
-
 /**
  * Weblate's translation_percent(): truncated (not rounded) to one decimal, a
  * non-empty share never shown as 0.0, an incomplete one never as 100.0, and an
@@ -61,7 +52,22 @@ export function emptyCounters(): Counters {
 
 /** Adds `part` into `sum` counter by counter; the last change is the later of the two. */
 export function addCounters(sum: Counters, part: Counters): void {
-  for (const name of COUNTER_NAMES) sum[name] += part[name];
+  // Field by field rather than by name in a loop: this runs for every translation several times.
+  sum.total += part.total;
+  sum.total_words += part.total_words;
+  sum.total_chars += part.total_chars;
+  sum.translated += part.translated;
+  sum.translated_words += part.translated_words;
+  sum.translated_chars += part.translated_chars;
+  sum.fuzzy += part.fuzzy;
+  sum.fuzzy_words += part.fuzzy_words;
+  sum.failing_checks += part.failing_checks;
+  sum.failing_checks_words += part.failing_checks_words;
+  sum.approved += part.approved;
+  sum.readonly += part.readonly;
+  sum.have_suggestion += part.have_suggestion;
+  sum.have_comment += part.have_comment;
+  sum.recent_changes += part.recent_changes;
   sum.last_change = laterTimestamp(sum.last_change, part.last_change);
 }
 

@@ -75,6 +75,8 @@ export interface Component {
   /** Every translation, the source one included, by id. */
   translations: Translation[];
   file: string;
+  /** Digest of everything the component's file says of it (not of its translations). */
+  contentFingerprint: number;
 }
 
 export interface Translation {
@@ -89,6 +91,8 @@ export interface Translation {
   isTemplate: boolean;
   counters: Counters;
   lastAuthor: string | null;
+  /** Digest of everything the content says of this translation. */
+  contentFingerprint: number;
 }
 
 export interface Model {

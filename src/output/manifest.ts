@@ -12,6 +12,7 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic.ts';
 
 const HEADER = 'weblate-snapshot manifest 1';
 
@@ -68,7 +69,7 @@ export async function invalidateManifest(outDir: string): Promise<void> {
 
 /** Records which tree the manifest describes, once the manifest and the tree are both in place. */
 export async function recordTree(outDir: string, tree: string): Promise<void> {
-  await writeDurably(treePath(outDir), `${tree}\n`);
+  await writeFileAtomic(treePath(outDir), `${tree}\n`, { durable: true });
 }
 
 /** Writes a manifest as it is written during a build: group after group, without holding them. */
@@ -155,16 +156,4 @@ export async function appendManifest(outDir: string, entries: Iterable<[key: str
 
 function treePath(outDir: string): string {
   return join(stateDir(outDir), 'tree');
-}
-
-async function writeDurably(file: string, text: string): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}`;
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.write(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, file);
 }

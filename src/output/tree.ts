@@ -3,10 +3,11 @@
  * swapped in whole) or in place, rewriting only the groups whose fingerprint
  * changed and only the files whose bytes changed, each replaced atomically.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FileGroup } from '../resources/groups.ts';
+import type { FileGroup, PatchedGroups } from '../resources/groups.ts';
+import { apiPath } from '../urls.ts';
+import { writeFileAtomic } from './atomic.ts';
 import { appendManifest, stateDir, type GroupState, type Manifest } from './manifest.ts';
 import type { OutputTarget } from './target.ts';
 
@@ -47,12 +48,13 @@ export interface UpdateStats {
 }
 
 /**
- * Brings the tree at `outDir` in line with `groups`, given the manifest of
- * what it holds. The manifest's journal is appended before and after, and
- * `manifest.groups` is updated in memory.
+ * Brings the tree at `outDir` in line with `groups` (every group of the
+ * model), given the manifest of what it holds: groups whose fingerprint
+ * changed are rendered again, groups that are gone are removed. The
+ * manifest's journal is appended before and after, and `manifest.groups` is
+ * updated in memory.
  */
 export async function updateInPlace(outDir: string, groups: Iterable<FileGroup>, manifest: Manifest): Promise<UpdateStats> {
-  const scratch = join(stateDir(outDir), 'tmp');
   const seen = new Set<string>();
   const dirty: FileGroup[] = [];
   for (const group of groups) {
@@ -60,8 +62,28 @@ export async function updateInPlace(outDir: string, groups: Iterable<FileGroup>,
     if (manifest.groups.get(group.key) !== group.fingerprint) dirty.push(group);
   }
   const removed = [...manifest.groups.keys()].filter((key) => !seen.has(key));
-  if (dirty.length === 0 && removed.length === 0) return { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
+  return applyUpdate(outDir, dirty, removed, manifest);
+}
 
+/** The same after a patch: only the groups the patch may have changed are looked at. */
+export async function updatePatched(outDir: string, patched: PatchedGroups, manifest: Manifest): Promise<UpdateStats> {
+  const dirty = patched.groups.filter((group) => manifest.groups.get(group.key) !== group.fingerprint);
+  const removed = new Set(patched.removed.filter((key) => manifest.groups.has(key)));
+  for (const list of patched.lists) {
+    for (let page = list.pages + 1; manifest.groups.has(apiPath.page(list.path, page)); page++) removed.add(apiPath.page(list.path, page));
+  }
+  // A component's folder holds the pages of its lists: those groups go with it.
+  const folders = [...removed].filter((key) => key.startsWith('/api/components/'));
+  if (folders.length > 0) {
+    for (const key of manifest.groups.keys()) if (folders.some((folder) => key.startsWith(folder))) removed.add(key);
+  }
+  return applyUpdate(outDir, dirty, [...removed], manifest);
+}
+
+/** Writes the changed files of the dirty groups and removes the folders of the gone ones, journaling both. */
+async function applyUpdate(outDir: string, dirty: FileGroup[], removed: string[], manifest: Manifest): Promise<UpdateStats> {
+  if (dirty.length === 0 && removed.length === 0) return { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
+  const scratch = join(stateDir(outDir), 'tmp');
   await appendManifest(outDir, [...dirty.map((g) => [g.key, null] as [string, null]), ...removed.map((k) => [k, null] as [string, null])]);
   let filesWritten = 0;
   for (const group of dirty) {
@@ -82,23 +104,19 @@ export async function updateInPlace(outDir: string, groups: Iterable<FileGroup>,
 }
 
 /**
- * Writes `data` to `file` unless it already holds exactly that: written in
- * `scratch` (a folder on the same file system, so crash leftovers stay out
- * of the tree), then renamed over the file.
+ * Writes `data` to `file` unless it already holds exactly those bytes
+ * (compared by size first, then as bytes): written in `scratch` (a folder on
+ * the same file system, so crash leftovers stay out of the tree), then
+ * renamed over the file.
  */
 export async function replaceIfChanged(file: string, data: string, scratch: string): Promise<boolean> {
-  const current = await readFile(file, 'utf8').catch(() => null);
-  if (current === data) return false;
-  await mkdir(dirname(file), { recursive: true });
-  await mkdir(scratch, { recursive: true });
-  const temporary = join(scratch, randomBytes(8).toString('hex'));
-  try {
-    await writeFile(temporary, data);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
+  const bytes = Buffer.from(data);
+  const size = await stat(file).then((info) => info.size, () => -1);
+  if (size === bytes.length) {
+    const current = await readFile(file).catch(() => null);
+    if (current && current.equals(bytes)) return false;
   }
+  await writeFileAtomic(file, bytes, { scratch });
   return true;
 }
 

@@ -4,9 +4,9 @@
  * longer has are removed. A folder that holds anything else is refused, so a
  * pull never overwrites hand-written content.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../output/atomic.ts';
 import { stringify } from 'yaml';
 import { internalError } from '../errors.ts';
 import type { ContentFile } from './map.ts';
@@ -42,7 +42,7 @@ export function renderContentFile(file: ContentFile): string {
 export async function writeContentFiles(outDir: string, files: readonly ContentFile[]): Promise<{ written: number; removed: number }> {
   for (const file of files) checkPlace(file.path);
   await mkdir(outDir, { recursive: true });
-  await runPool(files, 32, (file) => writeAtomically(join(outDir, file.path), renderContentFile(file)));
+  await runPool(files, 32, (file) => writeFileAtomic(join(outDir, file.path), renderContentFile(file)));
   const removed = await removeOthers(outDir, new Set(files.map((file) => file.path)));
   return { written: files.length, removed };
 }
@@ -53,18 +53,6 @@ const CONTENT_PLACE = /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][
 
 function checkPlace(path: string): void {
   if (!CONTENT_PLACE.test(path)) internalError(`a pulled file would be written outside the content layout: ${path}`);
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temporary, text);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /** Removes content YAML files not in `keep` (left by an earlier pull), and folders left empty. */

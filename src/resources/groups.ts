@@ -9,6 +9,7 @@ import { EMPTY_ROOT_LISTS, ROOT_LISTS, type ResourceKind } from '../api/routes.t
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher, fingerprintText } from '../model/fingerprint.ts';
 import type { Counters } from '../model/statistics.ts';
+import type { PatchScope } from '../content/patch.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
@@ -50,9 +51,23 @@ export function settingsFingerprint(model: Model, hosts: HostOptions = {}): numb
   return new Hasher().number(siteVersion(model)).text(hosts.host ?? '').digest();
 }
 
+/**
+ * Fingerprints of components and translations kept from one rebuild to the
+ * next (a snapshot kept open). Valid because the model's objects are never
+ * changed: an object whose inputs change is replaced by a new one.
+ */
+export interface VersionCache {
+  components: WeakMap<Component, number>;
+  translations: WeakMap<Translation, number>;
+}
+
+export function createVersionCache(): VersionCache {
+  return { components: new WeakMap(), translations: new WeakMap() };
+}
+
 /** Every group of the model's tree, in a fixed order: the API, then the host configuration. */
-export function* fileGroups(model: Model, hosts: HostOptions = {}): Generator<FileGroup> {
-  const context = createContext(model);
+export function* fileGroups(model: Model, hosts: HostOptions = {}, cache = createVersionCache()): Generator<FileGroup> {
+  const context = createContext(model, cache);
   for (const group of apiGroups(context)) {
     yield { key: group.key, fingerprint: group.fingerprint, render: () => toFiles(group.resources()) };
   }
@@ -63,9 +78,90 @@ export function* fileGroups(model: Model, hosts: HostOptions = {}): Generator<Fi
   };
 }
 
+/**
+ * After a patch of some components (content/patch.ts): every group it may
+ * have changed (a superset: a group whose fingerprint did not move is skipped
+ * by the writer), and the keys of groups known to be gone. Lists whose length
+ * may have changed are given with their page count, so that pages beyond it
+ * can be removed.
+ */
+export function patchedGroups(
+  before: Model,
+  model: Model,
+  scope: PatchScope,
+  cache = createVersionCache(),
+  options: { deferInstanceLists?: boolean } = {},
+): PatchedGroups {
+  const context = createContext(model, cache);
+  const deferred: InstanceList[] = [];
+  const groups: FileGroup[] = [];
+  const add = (apiGroups: Iterable<ApiGroup>) => {
+    for (const group of apiGroups) groups.push({ key: group.key, fingerprint: group.fingerprint, render: () => toFiles(group.resources()) });
+  };
+  const { site } = model;
+  const lists: ListExtent[] = [];
+  const list = (path: string, count: number) => lists.push({ path, pages: pageCount(count, site.pageSize) });
+
+  add(languageListGroups(context));
+  list(apiPath.languages(), model.languages.length);
+  const published = new Set(model.languages);
+  add([...scope.languages].filter((l) => published.has(l)).map((l) => languageGroup(context, l)));
+  for (const project of scope.projects) {
+    add(oneProjectGroups(context, project));
+    list(apiPath.projectComponents(project.slug), project.components.length);
+  }
+  // An instance-wide list whose length changed has every page changed (each carries the count): it may be left for later.
+  const instanceList = (name: InstanceList, length: number, lengthBefore: number) => {
+    if (options.deferInstanceLists && length !== lengthBefore) deferred.push(name);
+    else add(instanceListPages(context, name));
+    list(apiPath.list(name), length);
+  };
+  instanceList('components', model.components.length, before.components.length);
+  for (const component of scope.components) {
+    add(componentGroups(context, component));
+    add(component.translations.map((t) => translationGroup(context, t)));
+    const [p, c] = [component.project.slug, component.slug];
+    list(apiPath.componentTranslations(p, c), component.translations.length);
+    list(apiPath.componentStatistics(p, c), component.translations.length);
+    list(apiPath.componentLinks(p, c), component.links.length);
+  }
+  instanceList('translations', model.translations.length, before.translations.length);
+  const removed = removedByPatch(before, model, scope);
+  const extents = lists.filter((extent) => !deferred.some((name) => extent.path === apiPath.list(name)));
+  return { groups, lists: extents, removed, deferred };
+}
+
+export interface PatchedGroups {
+  groups: FileGroup[];
+  lists: ListExtent[];
+  /** Keys of groups the patch removed (translations, components, languages no longer published). */
+  removed: string[];
+  /** Instance-wide lists left out (with `deferInstanceLists`): bring them up to date with instanceListGroups(). */
+  deferred?: InstanceList[];
+}
+
+/** The lists of the whole instance that a component edit can change. */
+export type InstanceList = 'translations' | 'components';
+
+/** Every page of an instance-wide list of the model, and its extent. */
+export function instanceListGroups(model: Model, name: InstanceList, cache = createVersionCache()): { groups: FileGroup[]; extent: ListExtent } {
+  const context = createContext(model, cache);
+  const groups = [...instanceListPages(context, name)].map(
+    (group): FileGroup => ({ key: group.key, fingerprint: group.fingerprint, render: () => toFiles(group.resources()) }),
+  );
+  const length = name === 'translations' ? model.translations.length : model.components.length;
+  return { groups, extent: { path: apiPath.list(name), pages: pageCount(length, model.site.pageSize) } };
+}
+
+/** A list and how many pages it now has: pages after the last are gone. */
+export interface ListExtent {
+  path: string;
+  pages: number;
+}
+
 /** Every resource of the API tree with its path, kind and body (the files without host configuration). */
 export function* generateResources(model: Model): Generator<Resource> {
-  for (const group of apiGroups(createContext(model))) yield* group.resources();
+  for (const group of apiGroups(createContext(model, createVersionCache()))) yield* group.resources();
 }
 
 /** A group of API resources; fileGroups() turns it into files. */
@@ -81,12 +177,12 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
-  yield* pageGroups(context, 'components', apiPath.components(), model.components, context.versions.component, (c) => context.bodies.component(c));
+  yield* instanceListPages(context, 'components');
   for (const component of model.components) {
     yield* componentGroups(context, component);
     for (const translation of component.translations) yield translationGroup(context, translation);
   }
-  yield* pageGroups(context, 'translations', apiPath.translations(), model.translations, context.versions.translation, (t) => context.bodies.translation(t));
+  yield* instanceListPages(context, 'translations');
 }
 
 // --- internal ---
@@ -107,10 +203,10 @@ interface Versions {
   counters(counters: Counters): number;
 }
 
-function createContext(model: Model): Context {
+function createContext(model: Model, cache: VersionCache): Context {
   const aggregates = aggregate(model);
   const bodies = createBodies(model, aggregates);
-  return { model, bodies, aggregates, versions: createVersions(model, bodies) };
+  return { model, bodies, aggregates, versions: createVersions(model, bodies, cache) };
 }
 
 function siteVersion(model: Model): number {
@@ -120,27 +216,28 @@ function siteVersion(model: Model): number {
     .digest();
 }
 
-function createVersions(model: Model, bodies: Bodies): Versions {
+function createVersions(model: Model, bodies: Bodies, cache: VersionCache): Versions {
   const languages = new Map<Language, number>();
   const projects = new Map<Project, number>();
-  const components = new Map<Component, number>();
-  const memo = <K>(map: Map<K, number>, key: K, compute: () => number) => {
+  const memo = <K extends object>(map: Map<K, number> | WeakMap<K, number>, key: K, compute: () => number) => {
     let value = map.get(key);
     if (value === undefined) map.set(key, (value = compute()));
     return value;
   };
   const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).json));
   const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).json));
-  // The component's JSON holds its project and source language; its lock state is a file of its own.
+  // A component shows what its file says, its project, its source language and the repository it may share.
   const component = (c: Component) =>
-    memo(components, c, () => new Hasher().text(bodies.componentJson(c).json).flag(c.locked).digest());
-  const translation = (t: Translation) => {
-    const h = new Hasher()
-      .number(component(t.component)).number(language(t.language)).number(t.id)
-      .text(t.languageCode).text(t.filename).text(t.revision).flag(t.isSource).flag(t.isTemplate)
-      .flag(t.lastAuthor === null).text(t.lastAuthor ?? '');
-    return hashCounters(h, t.counters).digest();
-  };
+    memo(cache.components, c, () => {
+      const h = new Hasher().number(c.contentFingerprint).number(project(c.project)).number(language(c.sourceLanguage));
+      const linked = c.linkedComponent?.settings;
+      if (linked) h.text(linked.repo).text(linked.branch).text(linked.push).text(linked.push_branch);
+      return h.digest();
+    });
+  // A translation shows what the content says of it, its component and its language; the rest is derived from these.
+  const translation = (t: Translation) =>
+    memo(cache.translations, t, () =>
+      new Hasher().number(t.contentFingerprint).number(component(t.component)).number(language(t.language)).digest());
   return { site: siteVersion(model), language, project, component, translation, counters: (c) => hashCounters(new Hasher(), c).digest() };
 }
 
@@ -170,40 +267,51 @@ function rootGroup(context: Context): ApiGroup {
 }
 
 function* languageGroups(context: Context): Generator<ApiGroup> {
-  const { model, bodies, aggregates, versions } = context;
-  yield* pageGroups(context, 'languages', apiPath.languages(), model.languages, versions.language, (l) => bodies.language(l));
-  for (const language of model.languages) {
-    yield {
-      key: apiPath.language(language.code),
-      fingerprint: new Hasher()
-        .number(versions.site).number(versions.language(language)).number(versions.counters(aggregates.language(language)))
-        .digest(),
-      resources: () => [
-        { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
-        { path: apiPath.languageStatistics(language.code), kind: 'language-statistics', body: bodies.languageStatistics(language) },
-      ],
-    };
-  }
+  yield* languageListGroups(context);
+  for (const language of context.model.languages) yield languageGroup(context, language);
+}
+
+function languageListGroups(context: Context): Generator<ApiGroup> {
+  const { model, bodies, versions } = context;
+  return pageGroups(context, 'languages', apiPath.languages(), model.languages, versions.language, (l) => bodies.language(l));
+}
+
+function languageGroup(context: Context, language: Language): ApiGroup {
+  const { bodies, aggregates, versions } = context;
+  return {
+    key: apiPath.language(language.code),
+    fingerprint: new Hasher()
+      .number(versions.site).number(versions.language(language)).number(versions.counters(aggregates.language(language)))
+      .digest(),
+    resources: () => [
+      { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
+      { path: apiPath.languageStatistics(language.code), kind: 'language-statistics', body: bodies.languageStatistics(language) },
+    ],
+  };
 }
 
 function* projectGroups(context: Context): Generator<ApiGroup> {
   const { model, bodies, versions } = context;
   yield* pageGroups(context, 'projects', apiPath.projects(), model.projects, versions.project, (p) => bodies.project(p));
-  for (const project of model.projects) {
-    const slug = project.slug;
-    yield {
-      key: apiPath.project(slug),
-      fingerprint: projectFingerprint(context, project),
-      resources: () => [
-        { path: apiPath.project(slug), kind: 'project', body: bodies.project(project) },
-        { path: apiPath.projectLanguages(slug), kind: 'project-languages', body: bodies.projectLanguages(project) },
-        { path: apiPath.projectStatistics(slug), kind: 'project-statistics', body: bodies.projectStatistics(project) },
-        emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
-        { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
-      ],
-    };
-    yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) => bodies.component(c, false));
-  }
+  for (const project of model.projects) yield* oneProjectGroups(context, project);
+}
+
+/** A project's group, then the pages of its component list. */
+function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
+  const { bodies, versions } = context;
+  const slug = project.slug;
+  yield {
+    key: apiPath.project(slug),
+    fingerprint: projectFingerprint(context, project),
+    resources: () => [
+      { path: apiPath.project(slug), kind: 'project', body: bodies.project(project) },
+      { path: apiPath.projectLanguages(slug), kind: 'project-languages', body: bodies.projectLanguages(project) },
+      { path: apiPath.projectStatistics(slug), kind: 'project-statistics', body: bodies.projectStatistics(project) },
+      emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
+      { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
+    ],
+  };
+  yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) => bodies.component(c, false));
 }
 
 /** A project's files depend on its own fields, its sums, and the names and sums of its languages. */
@@ -272,6 +380,29 @@ function* pageGroups<T>(
       resources: () => [listPage(site, kind, listPath, items, render, page)],
     };
   }
+}
+
+function instanceListPages(context: Context, name: InstanceList): Generator<ApiGroup> {
+  const { model, versions, bodies } = context;
+  return name === 'translations'
+    ? pageGroups(context, 'translations', apiPath.translations(), model.translations, versions.translation, (t) => bodies.translation(t))
+    : pageGroups(context, 'components', apiPath.components(), model.components, versions.component, (c) => bodies.component(c));
+}
+
+function removedByPatch(before: Model, model: Model, scope: PatchScope): string[] {
+  const keys = new Set<string>();
+  const translationKey = (t: Translation) => apiPath.translation(t.component.project.slug, t.component.slug, t.language.code);
+  for (const old of scope.replaced) {
+    keys.add(apiPath.component(old.project.slug, old.slug));
+    for (const t of old.translations) keys.add(translationKey(t));
+  }
+  for (const component of scope.components) {
+    keys.delete(apiPath.component(component.project.slug, component.slug));
+    for (const t of component.translations) keys.delete(translationKey(t));
+  }
+  const published = new Set(model.languages.map((l) => l.code));
+  for (const language of before.languages) if (!published.has(language.code)) keys.add(apiPath.language(language.code));
+  return [...keys];
 }
 
 function toFiles(resources: Resource[]): OutputFile[] {

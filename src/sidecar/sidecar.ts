@@ -25,6 +25,11 @@ export interface SidecarOptions {
   keys: readonly string[];
   /** Serve the tree and refuse every write (no key needed to start). */
   readOnly?: boolean;
+  /**
+   * Answer a write only once the instance-wide lists are rewritten too. By
+   * default they follow once writes pause (INSTANCE_LIST_DELAY_MS).
+   */
+  strictLists?: boolean;
   /** Where failures inside requests are reported. */
   log?: (text: string) => void;
 }
@@ -38,6 +43,13 @@ export interface Sidecar {
 
 export type StartResult = { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
 
+/**
+ * How long writes must pause before `/api/translations/` and
+ * `/api/components/` are rewritten after their length changed (every page
+ * carries the count: at 100,000 translations, 2,000 pages).
+ */
+export const INSTANCE_LIST_DELAY_MS = 200;
+
 export async function startSidecar(options: SidecarOptions): Promise<StartResult> {
   if (options.keys.length === 0 && !options.readOnly) {
     return {
@@ -46,7 +58,10 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     };
   }
   const catalog = loadCatalog();
-  const opened = await Snapshot.open({ contentDir: options.contentDir, outDir: options.outDir, site: options.site ?? {}, catalog });
+  const opened = await Snapshot.open({
+    contentDir: options.contentDir, outDir: options.outDir, site: options.site ?? {}, catalog,
+    ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
+  });
   if (!opened.ok) return { ok: false, message: 'The content has errors; nothing is served.', errors: opened.errors };
   const { snapshot } = opened;
   const app = createSidecarApp({
