@@ -103,14 +103,16 @@ export async function syncTree(
   options: {
     full?: boolean | undefined;
     onProgress?: ((done: number, total: number) => void) | undefined;
-    host?: HostOptions['host'];
+    /** Whose files take the root names; `kept`: whatever the tree was built with. */
+    host?: HostOptions['host'] | 'kept';
     /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
     keepManifest?: boolean;
   } = {},
 ): Promise<SyncedTree> {
-  const hosts: HostOptions = { host: options.host };
   await rm(join(stateDir(outDir), 'tmp'), { recursive: true, force: true });
-  const manifest = options.full ? null : await readManifest(outDir);
+  const recorded = await readManifest(outDir);
+  const hosts: HostOptions = { host: options.host === 'kept' ? recorded?.host : options.host };
+  const manifest = options.full ? null : recorded;
   const settings = settingsFingerprint(model, hosts).toString(36);
   const tree = await treeIdentity(outDir);
   if (manifest && tree !== null && manifest.tree === `${tree}:${settings}`) {
@@ -136,8 +138,8 @@ export async function syncTree(
     await writer.abort();
     throw error;
   }
-  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, groups };
-  await recordTree(outDir, fresh.tree);
+  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups };
+  await recordTree(outDir, fresh.tree, fresh.host);
   return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
 }
 

@@ -6,6 +6,7 @@
  * change. Updates run one at a time, in the order they were asked for.
  */
 import { readFile, rm } from 'node:fs/promises';
+import fg from 'fast-glob';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assembleContent, loadContent } from './content/load.ts';
@@ -81,6 +82,7 @@ export class Snapshot {
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
   static async open(options: SnapshotOptions): Promise<OpenResult> {
     const settings = { ...options, site: options.site ?? {}, catalog: options.catalog ?? loadCatalog() };
+    await removeLeftovers(settings.contentDir);
     const loaded = await loadContent(settings.contentDir);
     const validated = validateContent(loaded.content, settings.site, settings.catalog, readText, settings.contentDir);
     if (loaded.errors.length > 0 || !validated.ok) {
@@ -225,7 +227,7 @@ export class Snapshot {
     const validated = validateContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
     if (!validated.ok) return { ok: false, errors: validated.errors };
     const result = await this.commit(changes, files, validated.model, () =>
-      updateInPlace(this.options.outDir, fileGroups(validated.model, {}, this.versions), this.manifest));
+      updateInPlace(this.options.outDir, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest));
     // A full update looks at every group, the lists too.
     if (result.ok) this.staleLists.clear();
     return result;
@@ -310,7 +312,13 @@ export class Snapshot {
 const LIST_REFRESH_CHUNK = 100;
 
 async function reconcileTree(outDir: string, model: Model): Promise<Manifest> {
-  return (await syncTree(outDir, model, { keepManifest: true })).manifest;
+  return (await syncTree(outDir, model, { keepManifest: true, host: 'kept' })).manifest;
+}
+
+/** Temporary files a crash left in the content folder (writeFileAtomic's dot files). */
+async function removeLeftovers(contentDir: string): Promise<void> {
+  const leftovers = await fg('**/.*.tmp-*', { cwd: contentDir, dot: true, onlyFiles: true });
+  await Promise.all(leftovers.map((file) => rm(join(contentDir, file), { force: true })));
 }
 
 function placeOfChange(path: string): FilePlace {

@@ -1,5 +1,6 @@
 /** A snapshot kept open: edits validated, applied one at a time, content and tree updated together. */
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { buildDirectory } from '../src/build.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Snapshot } from '../src/snapshot.ts';
@@ -79,6 +80,30 @@ describe('Snapshot', () => {
   it('passes a refusal back without writing', async () => {
     const { snapshot } = await openCopy();
     expect(await snapshot.edit(() => ({ refuse: 'no' }))).toEqual({ status: 'refused', result: 'no' });
+  });
+
+  it('keeps the host files a tree was built with', async () => {
+    const dir = tempDir();
+    const content = join(dir, 'content');
+    const out = join(dir, 'dist');
+    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+    await buildDirectory({ contentDir: content, outDir: out, host: 'netlify' });
+    const opened = await Snapshot.open({ contentDir: content, outDir: out });
+    if (!opened.ok) throw new Error('fixture does not open');
+    // A language change goes through the full path, which writes host files too.
+    expect((await opened.snapshot.update([{ path: 'languages/eo.yaml', text: 'population: 5\n' }])).ok).toBe(true);
+    await opened.snapshot.close();
+    expect(readFileSync(join(out, '_redirects'), 'utf8')).toBe(readFileSync(join(out, 'hosts/netlify/_redirects'), 'utf8'));
+  });
+
+  it('removes temporary files a crash left in the content folder', async () => {
+    const dir = tempDir();
+    const content = join(dir, 'content');
+    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+    writeFileSync(join(content, 'languages/.de.yaml.tmp-0a1b2c'), 'half');
+    const opened = await Snapshot.open({ contentDir: content, outDir: join(dir, 'dist') });
+    expect(opened.ok).toBe(true);
+    expect(existsSync(join(content, 'languages/.de.yaml.tmp-0a1b2c'))).toBe(false);
   });
 
   it('reopens a tree it left and finds nothing to do', async () => {

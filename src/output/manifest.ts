@@ -12,6 +12,7 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RootHost } from '../hosts/index.ts';
 import { writeFileAtomic } from './atomic.ts';
 
 const HEADER = 'weblate-snapshot manifest 1';
@@ -22,6 +23,8 @@ export type GroupState = number | null;
 export interface Manifest {
   /** The tree's identity and settings (`dev:ino:settings`). */
   tree: string;
+  /** The host whose files took the root names when the tree was built (`--host`), if any. */
+  host?: RootHost | undefined;
   groups: Map<string, GroupState>;
 }
 
@@ -42,9 +45,11 @@ export async function treeIdentity(dir: string): Promise<string | null> {
 
 /** Reads the manifest of the tree at `outDir`, or null when there is none or it cannot be understood. */
 export async function readManifest(outDir: string): Promise<Manifest | null> {
-  const tree = await readFile(treePath(outDir), 'utf8').catch(() => null);
+  const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
   const text = await readFile(manifestPath(outDir), 'utf8').catch(() => null);
-  if (tree === null || text === null) return null;
+  if (record === null || text === null) return null;
+  const [tree = '', hostLine = ''] = record.split('\n');
+  const host = /^host (\S+)$/.exec(hostLine)?.[1] as RootHost | undefined;
   const lines = text.split('\n');
   if (lines[0] !== HEADER) return null;
   const groups = new Map<string, GroupState>();
@@ -59,7 +64,7 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
     else if (state === '?') groups.set(key, null);
     else groups.set(key, Number.parseInt(state, 36));
   }
-  return { tree: tree.trim(), groups };
+  return { tree: tree.trim(), host, groups };
 }
 
 /** Forgets which tree the manifest describes (before a whole new tree is written). */
@@ -67,9 +72,9 @@ export async function invalidateManifest(outDir: string): Promise<void> {
   await rm(treePath(outDir), { force: true });
 }
 
-/** Records which tree the manifest describes, once the manifest and the tree are both in place. */
-export async function recordTree(outDir: string, tree: string): Promise<void> {
-  await writeFileAtomic(treePath(outDir), `${tree}\n`, { durable: true });
+/** Records which tree the manifest describes (and the host it was built for), once the manifest and the tree are both in place. */
+export async function recordTree(outDir: string, tree: string, host: RootHost | undefined): Promise<void> {
+  await writeFileAtomic(treePath(outDir), `${tree}\n${host ? `host ${host}\n` : ''}`, { durable: true });
 }
 
 /** Writes a manifest as it is written during a build: group after group, without holding them. */
@@ -133,7 +138,7 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
     await writer.abort();
     throw error;
   }
-  await recordTree(outDir, manifest.tree);
+  await recordTree(outDir, manifest.tree, manifest.host);
 }
 
 /** Appends journal lines (`?` unknown, `-` removed, or a fingerprint) and waits until they are on disk. */
