@@ -1,10 +1,14 @@
 /** `npm run build`: builds a content folder into a static Weblate API tree. */
 import { buildDirectory } from '../src/build.ts';
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runMain, type CommandIO } from '../src/cli/command.ts';
 import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
+import { stopSignal } from '../src/cli/serving.ts';
 import { formatContentErrors } from '../src/errors.ts';
+import type { RootHost } from '../src/hosts/index.ts';
+import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../src/snapshot.ts';
+import { watchContent } from '../src/watch.ts';
 
 const command = defineCommand({
   name: 'build',
@@ -15,13 +19,16 @@ const command = defineCommand({
     content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
     out: { type: 'string', valueName: 'DIR', description: 'output folder (its manifest is kept in DIR.state/)', default: 'dist' },
     full: { type: 'boolean', description: 'write a whole new tree even when the existing one could be updated in place' },
+    watch: { type: 'boolean', description: 'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)' },
     ...SITE_OPTIONS,
     ...HOST_OPTION,
   },
   epilog:
     'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
-    '  npm run build -- --base-url https://l10n.example.org --host netlify',
+    '  npm run build -- --base-url https://l10n.example.org --host netlify\n' +
+    '  npm run build -- --watch',
   async run(args, io) {
+    if (args.watch) return watchBuild({ content: args.content, out: args.out, full: args.full, site: siteOverrides(args), host: hostOption(args.host) }, io);
     const report = await buildDirectory({
       contentDir: args.content,
       outDir: args.out,
@@ -46,5 +53,47 @@ const command = defineCommand({
     return 0;
   },
 });
+
+/** --watch: the tree brought in line once, then updated after every change until Ctrl+C or SIGTERM. */
+async function watchBuild(
+  args: { content: string; out: string; full: boolean | undefined; site: ReturnType<typeof siteOverrides>; host: RootHost | undefined },
+  io: CommandIO,
+): Promise<number> {
+  const started = performance.now();
+  if (args.full) {
+    const report = await buildDirectory({ contentDir: args.content, outDir: args.out, full: true, site: args.site, host: args.host });
+    if (report.errors.length > 0) {
+      io.err(formatContentErrors(report.errors) + '\n');
+      return 1;
+    }
+  }
+  const opened = await Snapshot.open({
+    contentDir: args.content, outDir: args.out, site: args.site, rootHost: args.host ?? null, instanceListDelay: INSTANCE_LIST_DELAY_MS,
+  });
+  if (!opened.ok) {
+    io.err(formatContentErrors(opened.errors) + '\n');
+    return 1;
+  }
+  const translations = countOf(opened.snapshot.model.translations.length, 'translation');
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  io.out(`${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`);
+  const watcher = watchContent(opened.snapshot, {
+    updated({ paths, stats, ms }) {
+      io.out(
+        `Updated ${args.out}/ in ${ms.toFixed(0)} ms after ${paths.join(', ')}: ${countOf(stats.filesWritten, 'file')} rewritten, ` +
+          `${countOf(stats.groupsRendered, 'group')} re-rendered, ${countOf(stats.groupsRemoved, 'group')} removed.\n`,
+      );
+    },
+    rejected({ errors }) {
+      io.err(`${formatContentErrors(errors)}\nWaiting for the next change.\n`);
+    },
+    failed(error) {
+      io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    },
+  });
+  await stopSignal();
+  await watcher.close();
+  return 0;
+}
 
 await runMain(command);

@@ -22,6 +22,7 @@ import { syncTree } from './build.ts';
 import { writeFileAtomic } from './output/atomic.ts';
 import { createVersionCache, fileGroups, instanceListGroups, patchedGroups, type InstanceList } from './resources/groups.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from './content/patch.ts';
+import type { RootHost } from './hosts/index.ts';
 
 export interface SnapshotOptions {
   contentDir: string;
@@ -35,7 +36,20 @@ export interface SnapshotOptions {
    * it returns, like every other file.
    */
   instanceListDelay?: number;
+  /**
+   * Whose `_redirects` and `_headers` take the root names of the tree; unset:
+   * the host the tree was built with (recorded beside it); null: none.
+   */
+  rootHost?: RootHost | null;
 }
+
+/**
+ * The usual `instanceListDelay` (the sidecar's and build --watch's): how long
+ * writes must pause before `/api/translations/` and `/api/components/` are
+ * rewritten after their length changed (every page carries the count: at
+ * 100,000 translations, 2,000 pages).
+ */
+export const INSTANCE_LIST_DELAY_MS = 200;
 
 /** A new text for a content file (path relative to the content folder, with `/`), or null to delete it. */
 export interface ContentChange {
@@ -73,7 +87,8 @@ export class Snapshot {
   private refreshTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly options: Required<Omit<SnapshotOptions, 'site' | 'instanceListDelay'>> & Pick<SnapshotOptions, 'instanceListDelay'> & { site: SiteOverrides },
+    private readonly options: Required<Omit<SnapshotOptions, 'site' | 'instanceListDelay' | 'rootHost'>> &
+      Pick<SnapshotOptions, 'instanceListDelay' | 'rootHost'> & { site: SiteOverrides },
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
@@ -88,7 +103,7 @@ export class Snapshot {
     if (loaded.errors.length > 0 || !validated.ok) {
       return { ok: false, errors: [...loaded.errors, ...(validated.ok ? [] : validated.errors)] };
     }
-    const manifest = await reconcileTree(settings.outDir, validated.model);
+    const manifest = await reconcileTree(settings.outDir, validated.model, settings.rootHost);
     return { ok: true, snapshot: new Snapshot(settings, loaded.files, validated.model, manifest) };
   }
 
@@ -116,7 +131,22 @@ export class Snapshot {
    * would be invalid, nothing is written and the errors come back.
    */
   update(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
-    return this.enqueue(() => this.applyChanges(changes));
+    return this.enqueue(() => this.applyChanges(changes, { written: false }));
+  }
+
+  /**
+   * The same for changes someone else already made on disk (an editor, seen
+   * by a watcher): checked with the rest of the content, the tree updated,
+   * the files themselves left alone. When they make the content invalid, the
+   * tree stays as it was and the errors come back.
+   */
+  adopt(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
+    return this.enqueue(() => this.applyChanges(changes, { written: true }));
+  }
+
+  /** The content files the snapshot holds (paths relative to the content folder, with `/`). */
+  get contentFiles(): Iterable<string> {
+    return this.files.keys();
   }
 
   /**
@@ -129,7 +159,7 @@ export class Snapshot {
     return this.enqueue(async () => {
       const decision = await plan({ model: this.current, read: (path) => this.readContent(path) });
       if ('refuse' in decision) return { status: 'refused', result: decision.refuse };
-      const applied = await this.applyChanges(decision.changes);
+      const applied = await this.applyChanges(decision.changes, { written: false });
       return applied.ok
         ? { status: 'applied', result: decision.result, stats: applied.stats, model: this.current }
         : { status: 'invalid', errors: applied.errors };
@@ -192,7 +222,7 @@ export class Snapshot {
     }
   }
 
-  private async applyChanges(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
+  private async applyChanges(changes: readonly ContentChange[], disk: { written: boolean }): Promise<SnapshotUpdate> {
     const files = new Map(this.files);
     const pending = new Map<string, string>();
     const errors: ContentError[] = [];
@@ -215,7 +245,7 @@ export class Snapshot {
       if (!patched.ok) return patched;
       const deferInstanceLists = this.options.instanceListDelay !== undefined;
       const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, { deferInstanceLists });
-      const result = await this.commit(changes, files, patched.model, () => updatePatched(this.options.outDir, groups, this.manifest));
+      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () => updatePatched(this.options.outDir, groups, this.manifest));
       if (result.ok && groups.deferred?.length) {
         for (const name of groups.deferred) this.staleLists.add(name);
         this.scheduleListRefresh();
@@ -226,7 +256,7 @@ export class Snapshot {
     const { site, catalog, contentDir } = this.options;
     const validated = validateContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
     if (!validated.ok) return { ok: false, errors: validated.errors };
-    const result = await this.commit(changes, files, validated.model, () =>
+    const result = await this.commit(disk.written ? [] : changes, files, validated.model, () =>
       updateInPlace(this.options.outDir, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest));
     // A full update looks at every group, the lists too.
     if (result.ok) this.staleLists.clear();
@@ -292,7 +322,7 @@ export class Snapshot {
       const loaded = await loadContent(this.options.contentDir);
       const validated = validateContent(loaded.content, this.options.site, this.options.catalog, readText, this.options.contentDir);
       if (loaded.errors.length > 0 || !validated.ok) return;
-      this.manifest = await reconcileTree(this.options.outDir, validated.model);
+      this.manifest = await reconcileTree(this.options.outDir, validated.model, this.options.rootHost);
       this.files = loaded.files;
       this.current = validated.model;
       this.staleLists.clear();
@@ -311,8 +341,9 @@ export class Snapshot {
 /** Pages of a deferred list rewritten between two looks at waiting writes. */
 const LIST_REFRESH_CHUNK = 100;
 
-async function reconcileTree(outDir: string, model: Model): Promise<Manifest> {
-  return (await syncTree(outDir, model, { keepManifest: true, host: 'kept' })).manifest;
+async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null | undefined): Promise<Manifest> {
+  const host = rootHost === undefined ? 'kept' : rootHost ?? undefined;
+  return (await syncTree(outDir, model, { keepManifest: true, host })).manifest;
 }
 
 /** Temporary files a crash left in the content folder (writeFileAtomic's dot files). */

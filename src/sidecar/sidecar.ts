@@ -7,7 +7,7 @@ import { basePath } from '../hosts/common.ts';
 import type { SiteOverrides } from '../content/validate.ts';
 import type { ContentError } from '../errors.ts';
 import { loadCatalog } from '../languages/catalog.ts';
-import { Snapshot } from '../snapshot.ts';
+import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../snapshot.ts';
 import { createSidecarApp } from './app.ts';
 import { createKeyring, TOKENS_VARIABLE } from './auth.ts';
 import { listen } from './listen.ts';
@@ -42,13 +42,6 @@ export interface Sidecar {
 }
 
 export type StartResult = { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
-
-/**
- * How long writes must pause before `/api/translations/` and
- * `/api/components/` are rewritten after their length changed (every page
- * carries the count: at 100,000 translations, 2,000 pages).
- */
-export const INSTANCE_LIST_DELAY_MS = 200;
 
 export async function startSidecar(options: SidecarOptions): Promise<StartResult> {
   if (options.keys.length === 0 && !options.readOnly) {

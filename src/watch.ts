@@ -1,0 +1,124 @@
+/**
+ * `build --watch`: a snapshot kept open while an editor changes the content.
+ * File events are gathered until the folder has been quiet for a moment,
+ * the touched content files are read again, and the snapshot adopts them:
+ * the tree is updated in place (only what the change affects), or, when the
+ * content has errors, left as it was until a later change fixes them.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import fg from 'fast-glob';
+import { placeOf } from './content/files.ts';
+import type { ContentError } from './errors.ts';
+import type { UpdateStats } from './output/tree.ts';
+import type { ContentChange, Snapshot } from './snapshot.ts';
+
+export interface WatchEvents {
+  /** The tree now shows the content as changed (`paths`: the content files that changed). */
+  updated(report: { paths: string[]; stats: UpdateStats; ms: number }): void;
+  /** The content as it stands has errors: the tree was left as it was. */
+  rejected(report: { paths: string[]; errors: ContentError[] }): void;
+  /** Something went wrong that is not the content's fault (the disk, a bug); watching goes on. */
+  failed(error: unknown): void;
+}
+
+export interface Watcher {
+  /** Stops watching, waits for the update in progress, and closes the snapshot. */
+  close(): Promise<void>;
+}
+
+/** How long the folder must be quiet before a change is taken (editors write in several steps). */
+export const QUIET_MS = 40;
+
+/** Watches the snapshot's content folder and brings its tree in line after each change. */
+export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = QUIET_MS): Watcher {
+  const contentDir = snapshot.contentDir;
+  const touched = new Set<string>();
+  /** Files of a change the content checks refused: looked at again with every later change. */
+  const unsettled = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const take = async () => {
+    const paths = [...new Set([...touched, ...unsettled])];
+    touched.clear();
+    const started = performance.now();
+    const { changes, misplaced } = await changedFiles(contentDir, paths, new Set(snapshot.contentFiles));
+    const changed = [...changes.map((change) => change.path), ...misplaced.map((error) => error.path)];
+    if (misplaced.length > 0) {
+      for (const path of changed) unsettled.add(path);
+      events.rejected({ paths: changed, errors: misplaced.map((error) => error.error) });
+      return;
+    }
+    if (changes.length === 0) return;
+    const result = await snapshot.adopt(changes);
+    if (result.ok) {
+      unsettled.clear();
+      events.updated({ paths: changed, stats: result.stats, ms: performance.now() - started });
+    } else {
+      for (const path of changed) unsettled.add(path);
+      events.rejected({ paths: changed, errors: result.errors });
+    }
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      running = running.then(take).catch((error: unknown) => events.failed(error));
+    }, quietMs);
+  };
+
+  const watcher: FSWatcher = watch(contentDir, { recursive: true }, (_event, name) => {
+    if (closed || name === null) return;
+    const path = name.toString().split('\\').join('/');
+    if (path.split('/').some((part) => part.startsWith('.'))) return;
+    touched.add(path);
+    schedule();
+  });
+  watcher.on('error', (error) => events.failed(error));
+
+  return {
+    async close() {
+      closed = true;
+      watcher.close();
+      if (timer) clearTimeout(timer);
+      await running;
+      await snapshot.close();
+    },
+  };
+}
+
+// --- internal ---
+
+/**
+ * The content files behind a list of touched paths, each with its new text
+ * or null when it is gone. A touched path may be a folder (created, moved or
+ * removed whole): then the known files under it and the YAML files now in
+ * it count. Paths that are not content files (a README, an editor's backup)
+ * are left out; a YAML file where content cannot be is an error, as in a build.
+ */
+async function changedFiles(contentDir: string, paths: string[], known: Set<string>) {
+  const candidates = new Set<string>();
+  for (const path of paths) {
+    if (!('ignored' in placeOf(path))) candidates.add(path);
+    const prefix = `${path}/`;
+    for (const file of known) if (file.startsWith(prefix)) candidates.add(file);
+    const isFolder = await stat(join(contentDir, path)).then((info) => info.isDirectory(), () => false);
+    if (isFolder) for (const file of await fg('**/*.{yaml,yml}', { cwd: join(contentDir, path) })) candidates.add(`${prefix}${file}`);
+  }
+  const changes: ContentChange[] = [];
+  const misplaced: { path: string; error: ContentError }[] = [];
+  for (const path of [...candidates].sort()) {
+    const file = join(contentDir, path);
+    const text = await readFile(file, 'utf8').catch(() => null);
+    const place = placeOf(path);
+    if ('error' in place) {
+      if (text !== null) misplaced.push({ path, error: { file, line: 1, column: 1, path: '', message: place.error } });
+    } else if (text !== null || known.has(path)) {
+      changes.push({ path, text });
+    }
+  }
+  return { changes, misplaced };
+}

@@ -1,0 +1,115 @@
+/**
+ * `npm run build -- --watch` as a real process over a temporary copy of a
+ * fixture: after each kind of change an editor makes, the tree becomes a
+ * fresh build of the content; content with errors leaves the tree alone.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildInMemory, readTree, ROOT, TSX } from './helpers.ts';
+import { workspace, type Workspace } from './sidecar/support.ts';
+
+const STRINGS = 'projects/alpha/components/strings.yaml';
+
+describe('build --watch', () => {
+  it('updates the tree after each change and leaves it alone while the content has errors', { timeout: 120_000 }, async () => {
+    const space = workspace();
+    const watcher = startWatch(space);
+    try {
+      await watcher.waitFor(/watching for changes/);
+      await expectSettled(space);
+
+      edit(space, STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'));
+      await watcher.waitFor(/Updated .* after projects\/alpha\/components\/strings\.yaml: \d+ files rewritten/);
+      await expectSettled(space);
+
+      edit(space, 'languages/de.yaml', (t) => t.replace('German (Germany)', 'Deutsch'));
+      await expectSettled(space);
+
+      edit(space, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'));
+      await expectSettled(space);
+
+      edit(space, 'projects/beta/components/docs.yaml', (t) => t.replace('  he:\n    id: 202\n', ''));
+      await expectSettled(space);
+
+      const before = readTree(space.out);
+      const valid = readFileSync(join(space.content, STRINGS), 'utf8');
+      edit(space, STRINGS, (t) => t.replace('translated: 3\n', 'translated: many\n'));
+      await watcher.waitFor(/strings\.yaml:\d+:\d+ .*nothing was written.*\nWaiting for the next change/s);
+      expect(readTree(space.out)).toEqual(before);
+      writeFileSync(join(space.content, STRINGS), valid);
+      await expectSettled(space);
+
+      writeFileSync(join(space.content, 'projects/stray.yaml'), 'name: Stray\n');
+      await watcher.waitFor(/projects\/stray\.yaml:1:1 .*expected content files at.*\nWaiting for the next change/s);
+      rmSync(join(space.content, 'projects/stray.yaml'));
+
+      // A folder renamed whole, then the link that named it.
+      renameSync(join(space.content, 'projects/beta'), join(space.content, 'projects/gamma'));
+      edit(space, STRINGS, (t) => t.replace('links: [beta]', 'links: [gamma]'));
+      await expectSettled(space);
+
+      rmSync(join(space.content, 'projects/alpha/components/glossary.yaml'));
+      await expectSettled(space);
+    } finally {
+      expect(await watcher.stop()).toBe(0);
+    }
+    await expectSettled(space);
+    expect(watcher.output()).not.toMatch(/error:|Error\b/);
+  });
+});
+
+function edit(space: Workspace, file: string, change: (text: string) => string): void {
+  const path = join(space.content, file);
+  writeFileSync(path, change(readFileSync(path, 'utf8')));
+}
+
+function startWatch(space: Workspace) {
+  const args = [...TSX, join(ROOT, 'scripts/build.ts'), '--watch', '--content', space.content, '--out', space.out];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  /** Output seen by earlier waits is not matched again. */
+  let seen = 0;
+  return {
+    output: () => output,
+    async waitFor(pattern: RegExp) {
+      for (let attempt = 0; attempt < 400; attempt++) {
+        const match = pattern.exec(output.slice(seen));
+        if (match) {
+          seen += match.index + match[0].length;
+          return;
+        }
+        if (child.exitCode !== null) break;
+        await pause(25);
+      }
+      throw new Error(`no ${pattern} in the output of build --watch:\n${output}`);
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Waits (bounded) until the tree on disk is a fresh build of the content, and fails with the difference if it never is. */
+async function expectSettled(space: Workspace): Promise<void> {
+  const fresh = await buildInMemory(space.content);
+  expect(fresh.report.errors).toEqual([]);
+  let tree = readTree(space.out);
+  for (let attempt = 0; attempt < 200 && !sameFiles(tree, fresh.files); attempt++) {
+    await pause(25);
+    tree = readTree(space.out);
+  }
+  expect([...tree.keys()].sort()).toEqual([...fresh.files.keys()].sort());
+  for (const [path, text] of fresh.files) expect(tree.get(path), path).toBe(text);
+}
+
+function sameFiles(tree: ReadonlyMap<string, string>, files: ReadonlyMap<string, string>): boolean {
+  return tree.size === files.size && [...files].every(([path, text]) => tree.get(path) === text);
+}
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
