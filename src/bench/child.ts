@@ -10,12 +10,16 @@
  *   node --import tsx src/bench/child.ts snapshot CONTENT OUT EDITS.json
  */
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import fg from 'fast-glob';
 import { buildDirectory } from '../build.ts';
 import { Snapshot, type ContentChange } from '../snapshot.ts';
 
 const [step, ...args] = process.argv.slice(2);
+
+/** The floor's batch: a quarter of the machine's memory (at least 256 MB). */
+const BATCH_BYTES = Math.max(256 * 2 ** 20, totalmem() / 4);
 
 const report = (result: object) => {
   process.stdout.write(`${JSON.stringify({ ...result, maxRssKiB: process.resourceUsage().maxRSS })}\n`);
@@ -51,10 +55,13 @@ if (step === 'build') {
 }
 
 /**
- * Reads the tree in batches of about 256 MB and writes each batch to the
- * same paths under `to` with plain synchronous calls; only the writing is
- * timed. With `consume`, each source file is deleted once copied (untimed),
- * so that two trees of a very large instance never need the disk at once.
+ * Reads the tree into memory and writes it to the same paths under `to`
+ * with plain synchronous calls; only the writing is timed. A tree larger
+ * than a quarter of the machine's memory is read and written in batches of
+ * that size (a pause between two timed batches lets the disk catch up, which
+ * flatters the floor a little). With `consume`, each source file is deleted
+ * once copied (untimed), so that two trees of a very large instance never
+ * need the disk at once.
  */
 async function writeFloor(from: string, to: string, consume: boolean) {
   rmSync(to, { recursive: true, force: true });
@@ -65,7 +72,7 @@ async function writeFloor(from: string, to: string, consume: boolean) {
   while (next < files.length) {
     const batch: [string, Buffer][] = [];
     let size = 0;
-    while (next < files.length && size < 256 * 2 ** 20) {
+    while (next < files.length && size < BATCH_BYTES) {
       const data = readFileSync(join(from, files[next]!));
       batch.push([files[next]!, data]);
       size += data.length;

@@ -20,9 +20,13 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
     checks.push({ target: `peak RSS under ${rssGoal} GiB`, figure: `${gib.toFixed(2)} GiB`, met: gib < rssGoal });
   }
   if (near(100_000) && result.rebuilds) {
-    const { counter } = result.rebuilds;
-    checks.push({ target: 'one counter changed: at most 20 files rewritten', figure: `${counter.files} files`, met: counter.files <= 20 });
-    checks.push({ target: 'one counter changed: rebuild under 1 s', figure: seconds(counter.ms), met: counter.ms < 1000 });
+    const { counter, watch } = result.rebuilds;
+    checks.push({ target: 'one counter changed: at most 20 files rewritten', figure: `${Math.max(counter.files, watch.files)} files`, met: Math.max(counter.files, watch.files) <= 20 });
+    checks.push({
+      target: 'one counter changed: rebuild under 1 s (build --watch, median)',
+      figure: `${watch.medianMs.toFixed(0)} ms (a cold npm run build: ${seconds(counter.ms)})`,
+      met: watch.medianMs < 1000,
+    });
   }
   if (near(100_000) && result.sidecarDelete) {
     const { medianMs } = result.sidecarDelete;
@@ -55,13 +59,15 @@ export function formatBench(result: BenchResult): string {
     );
   });
   if (result.rebuilds) {
-    const { counter, language, snapshot } = result.rebuilds;
+    const { counter, language, snapshot, watch } = result.rebuilds;
     lines.push(
       '',
       `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counter.files} files rewritten (${counter.groupsRendered} groups rendered)`,
       `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${count(language.files)} files rewritten (${count(language.groupsRendered)} groups rendered)`,
       `Snapshot kept open (as the sidecar): opened in ${seconds(snapshot.openMs)}; ` +
         snapshot.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${count(u.files)} files)`).join(', '),
+      `npm run build -- --watch, one counter changed (file saved to tree updated): median ${watch.medianMs.toFixed(0)} ms, ` +
+        `max ${watch.maxMs.toFixed(0)} ms, ${watch.files} files rewritten (${watch.edits} edits; started in ${seconds(watch.openMs)})`,
     );
   }
   if (result.sidecarDelete) {

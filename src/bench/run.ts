@@ -32,7 +32,7 @@ export interface BenchResult {
   scale: SyntheticScale & { translations: number };
   content: { files: number; reused: boolean };
   rounds: { build: BuildFigures; floor: FloorFigures; ratio: number }[];
-  rebuilds?: { counter: RebuildFigures; language: RebuildFigures; snapshot: SnapshotFigures };
+  rebuilds?: { counter: RebuildFigures; language: RebuildFigures; snapshot: SnapshotFigures; watch: WatchFigures };
   sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
 }
@@ -41,6 +41,8 @@ interface BuildFigures { ms: number; files: number; bytes: number; maxRssKiB: nu
 interface FloorFigures { writeMs: number; files: number; bytes: number }
 interface RebuildFigures { ms: number; files: number; groupsRendered: number; mode: string }
 interface SnapshotFigures { openMs: number; updates: { name: string; ms: number; files: number; groups: number }[] }
+/** `npm run build -- --watch`: a counter changed in a content file, until the process reports the tree updated. */
+interface WatchFigures { openMs: number; medianMs: number; maxMs: number; files: number; edits: number }
 interface LoadFigures { requestsPerSecond: number; latencyP50Ms: number; latencyP99Ms: number; errors: number; non2xx: number }
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
@@ -145,8 +147,57 @@ async function measureRebuilds(content: string, out: string) {
     { name: 'language', changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }] },
   ]));
   const snapshot = JSON.parse(await child(['snapshot', content, out, edits])) as SnapshotFigures;
-  return { counter, language, snapshot };
+  const watch = await measureWatch(content, out, component);
+  return { counter, language, snapshot, watch };
 }
+
+/**
+ * Starts `npm run build -- --watch`, then changes one counter in a component
+ * file a few times (as an editor saving it) and times each change from the
+ * write to the line that reports the tree updated.
+ */
+async function measureWatch(content: string, out: string, component: string): Promise<WatchFigures> {
+  const started = performance.now();
+  const watcher = spawn(process.execPath, [...TSX, 'scripts/build.ts', '--watch', '--content', content, '--out', out], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const waitFor = async (pattern: RegExp, from: number) => {
+    for (let i = 0; i < 6000; i++) {
+      const match = pattern.exec(output.slice(from));
+      if (match) return match;
+      if (watcher.exitCode !== null) break;
+      await new Promise((done) => setTimeout(done, 5));
+    }
+    throw new Error(`build --watch did not print ${pattern}:\n${output}`);
+  };
+  try {
+    await waitFor(/watching for changes/, 0);
+    const openMs = performance.now() - started;
+    const original = readFileSync(component, 'utf8');
+    const times: number[] = [];
+    let files = 0;
+    for (let edit = 0; edit < WATCH_EDITS; edit++) {
+      const from = output.length;
+      const editStarted = performance.now();
+      writeFileSync(component, edit % 2 === 0 ? bumpFirstCounter(original) : original);
+      const match = await waitFor(/Updated .*: (\d+) files? rewritten/, from);
+      times.push(performance.now() - editStarted);
+      files = Math.max(files, Number(match[1]));
+      await new Promise((done) => setTimeout(done, 300));
+    }
+    writeFileSync(component, original);
+    times.sort((a, b) => a - b);
+    return { openMs, medianMs: times[Math.floor(times.length / 2)]!, maxMs: times[times.length - 1]!, files, edits: times.length };
+  } finally {
+    watcher.kill('SIGTERM');
+    await new Promise((done) => (watcher.exitCode !== null ? done(null) : watcher.once('exit', done)));
+  }
+}
+
+const WATCH_EDITS = 9;
 
 function pickRebuild(report: { ms: number; files: number; groupsRendered?: number; mode: string }): RebuildFigures {
   return { ms: report.ms, files: report.files, groupsRendered: report.groupsRendered ?? 0, mode: report.mode };
