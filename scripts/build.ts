@@ -76,7 +76,6 @@ async function watchBuild(
   }
   const translations = countOf(opened.snapshot.model.translations.length, 'translation');
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  io.out(`${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`);
   const watcher = watchContent(opened.snapshot, {
     updated({ paths, stats, ms }) {
       io.out(
@@ -91,6 +90,8 @@ async function watchBuild(
       io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     },
   });
+  // Printed once every folder is watched: a change saved from now on is seen.
+  io.out(`${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`);
   await stopSignal();
   await watcher.close();
   return 0;

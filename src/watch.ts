@@ -5,8 +5,8 @@
  * the tree is updated in place (only what the change affects), or, when the
  * content has errors, left as it was until a later change fixes them.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdirSync, statSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import { placeOf } from './content/files.ts';
@@ -70,19 +70,16 @@ export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = 
     }, quietMs);
   };
 
-  const watcher: FSWatcher = watch(contentDir, { recursive: true }, (_event, name) => {
-    if (closed || name === null) return;
-    const path = name.toString().split('\\').join('/');
-    if (path.split('/').some((part) => part.startsWith('.'))) return;
+  const folders = new FolderWatcher(contentDir, (path) => {
+    if (closed) return;
     touched.add(path);
     schedule();
-  });
-  watcher.on('error', (error) => events.failed(error));
+  }, (error) => events.failed(error));
 
   return {
     async close() {
       closed = true;
-      watcher.close();
+      folders.close();
       if (timer) clearTimeout(timer);
       await running;
       await snapshot.close();
@@ -91,6 +88,81 @@ export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = 
 }
 
 // --- internal ---
+
+/**
+ * One plain `fs.watch` per folder of the tree (dot folders aside), all set
+ * up before the constructor returns, so that no change made after it is
+ * missed (Node's recursive mode on Linux sets up its watchers later and
+ * polls files). A folder that appears is watched too; one that goes is let go.
+ * Reports paths relative to the root, with `/`; dot files are left out.
+ */
+class FolderWatcher {
+  private readonly watchers = new Map<string, FSWatcher>();
+
+  constructor(
+    private readonly root: string,
+    private readonly onPath: (path: string) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.add('');
+  }
+
+  close(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  private add(folder: string): void {
+    if (this.watchers.has(folder)) return;
+    const absolute = join(this.root, folder);
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(absolute, (_event, name) => this.changed(folder, name === null ? null : name.toString()));
+    } catch (error) {
+      // Gone before it could be watched: its parent's event already said so.
+      if (folder === '') this.onError(error);
+      return;
+    }
+    watcher.on('error', () => this.drop(folder));
+    this.watchers.set(folder, watcher);
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(absolute, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.')) this.add(child(folder, entry.name));
+  }
+
+  private drop(folder: string): void {
+    for (const [key, watcher] of this.watchers) {
+      if (key === folder || key.startsWith(`${folder}/`)) {
+        watcher.close();
+        this.watchers.delete(key);
+      }
+    }
+  }
+
+  private changed(folder: string, name: string | null): void {
+    if (name === null || name.startsWith('.')) return;
+    const path = child(folder, name);
+    if (isFolder(join(this.root, path))) this.add(path);
+    else if (this.watchers.has(path)) this.drop(path);
+    this.onPath(path);
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function child(folder: string, name: string): string {
+  return folder === '' ? name : `${folder}/${name}`;
+}
 
 /**
  * The content files behind a list of touched paths, each with its new text
@@ -105,8 +177,7 @@ async function changedFiles(contentDir: string, paths: string[], known: Set<stri
     if (!('ignored' in placeOf(path))) candidates.add(path);
     const prefix = `${path}/`;
     for (const file of known) if (file.startsWith(prefix)) candidates.add(file);
-    const isFolder = await stat(join(contentDir, path)).then((info) => info.isDirectory(), () => false);
-    if (isFolder) for (const file of await fg('**/*.{yaml,yml}', { cwd: join(contentDir, path) })) candidates.add(`${prefix}${file}`);
+    if (isFolder(join(contentDir, path))) for (const file of await fg('**/*.{yaml,yml}', { cwd: join(contentDir, path) })) candidates.add(`${prefix}${file}`);
   }
   const changes: ContentChange[] = [];
   const misplaced: { path: string; error: ContentError }[] = [];

@@ -4,10 +4,11 @@
  * fresh build of the content; content with errors leaves the tree alone.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildInMemory, readTree, ROOT, TSX } from './helpers.ts';
+import { writeSyntheticContent } from '../src/bench/synthetic.ts';
+import { buildInMemory, readTree, ROOT, tempDir, TSX } from './helpers.ts';
 import { workspace, type Workspace } from './sidecar/support.ts';
 
 const STRINGS = 'projects/alpha/components/strings.yaml';
@@ -52,11 +53,36 @@ describe('build --watch', () => {
 
       rmSync(join(space.content, 'projects/alpha/components/glossary.yaml'));
       await expectSettled(space);
+
+      // A new folder with its files written at once, before any watcher could be set on it.
+      mkdirSync(join(space.content, 'projects/delta/components'), { recursive: true });
+      writeFileSync(join(space.content, 'projects/delta/project.yaml'), 'name: Delta\n');
+      writeFileSync(join(space.content, 'projects/delta/components/app.yaml'),
+        'name: App\nsource_language: en\nrepo: x\nfilemask: "*.po"\nfile_format: po\ntranslations: {cs: {}}\n');
+      await expectSettled(space);
+      edit(space, 'projects/delta/components/app.yaml', (t) => t.replace('{cs: {}}', '{cs: {}, de: {}}'));
+      await expectSettled(space);
     } finally {
       expect(await watcher.stop()).toBe(0);
     }
     await expectSettled(space);
     expect(watcher.output()).not.toMatch(/error:|Error\b/);
+  });
+});
+
+describe('build --watch on a larger tree', () => {
+  it('sees a change saved right after it says it is watching, three folders deep', { timeout: 60_000 }, async () => {
+    const dir = tempDir('wsnap-watch-');
+    const space = { dir, content: join(dir, 'content'), out: join(dir, 'dist') };
+    await writeSyntheticContent(space.content, { projects: 30, components: 3, languages: 2 });
+    const watcher = startWatch(space);
+    try {
+      await watcher.waitFor(/watching for changes/);
+      edit(space, 'projects/project-00030/components/component-003.yaml', (t) => t.replace(/translated: \d+/, 'translated: 0'));
+      await watcher.waitFor(/Updated .* after projects\/project-00030\/components\/component-003\.yaml/);
+    } finally {
+      expect(await watcher.stop()).toBe(0);
+    }
   });
 });
 
