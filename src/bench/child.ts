@@ -9,7 +9,7 @@
  *   node --import tsx src/bench/child.ts floor FROM TO [--consume]
  *   node --import tsx src/bench/child.ts snapshot CONTENT OUT EDITS.json
  */
-import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import fg from 'fast-glob';
@@ -20,6 +20,8 @@ const [step, ...args] = process.argv.slice(2);
 
 /** The floor's batch: a quarter of the machine's memory (at least 256 MB). */
 const BATCH_BYTES = Math.max(256 * 2 ** 20, totalmem() / 4);
+/** Smaller when consuming: a batch is on disk twice (and takes twice its files in inodes) until its sources go. */
+const CONSUME_BATCH_BYTES = 2 ** 30;
 
 const report = (result: object) => {
   process.stdout.write(`${JSON.stringify({ ...result, maxRssKiB: process.resourceUsage().maxRSS })}\n`);
@@ -59,9 +61,10 @@ if (step === 'build') {
  * with plain synchronous calls; only the writing is timed. A tree larger
  * than a quarter of the machine's memory is read and written in batches of
  * that size (a pause between two timed batches lets the disk catch up, which
- * flatters the floor a little). With `consume`, each source file is deleted
- * once copied (untimed), so that two trees of a very large instance never
- * need the disk at once.
+ * flatters the floor a little). With `consume`, batches are of 1 GiB and
+ * each source file, and each folder it leaves empty, is deleted once copied
+ * (untimed), so that two trees of a very large instance never need the
+ * disk's space or inodes at once.
  */
 async function writeFloor(from: string, to: string, consume: boolean) {
   rmSync(to, { recursive: true, force: true });
@@ -72,7 +75,7 @@ async function writeFloor(from: string, to: string, consume: boolean) {
   while (next < files.length) {
     const batch: [string, Buffer][] = [];
     let size = 0;
-    while (next < files.length && size < BATCH_BYTES) {
+    while (next < files.length && size < (consume ? CONSUME_BATCH_BYTES : BATCH_BYTES)) {
       const data = readFileSync(join(from, files[next]!));
       batch.push([files[next]!, data]);
       size += data.length;
@@ -86,9 +89,21 @@ async function writeFloor(from: string, to: string, consume: boolean) {
       bytes += data.length;
     }
     writeMs += performance.now() - started;
-    if (consume) for (const [path] of batch) unlinkSync(join(from, path));
+    if (consume) for (const [path] of batch) removeWithEmptyFolders(from, path);
   }
   return { writeMs, files: files.length, bytes };
+}
+
+/** Deletes a copied source file and every folder above it that is left empty (their inodes count too). */
+function removeWithEmptyFolders(root: string, path: string): void {
+  unlinkSync(join(root, path));
+  for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) {
+    try {
+      rmdirSync(join(root, dir));
+    } catch {
+      return;
+    }
+  }
 }
 
 function makeFolder(dir: string): void {

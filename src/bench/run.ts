@@ -71,6 +71,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       filesPerSecond: built.files / (built.ms / 1000),
       megabytesPerSecond: built.bytes / 2 ** 20 / (built.ms / 1000),
     };
+    log(`Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`);
     await settle();
     const consume = options.buildOnly && round === options.rounds && !roomForSecondTree(work, build.bytes, build.files);
     log(`Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`);
@@ -124,10 +125,10 @@ async function removeTree(path: string): Promise<void> {
   if (existsSync(path)) await run('rm', ['-rf', path]);
 }
 
-/** Whether the disk can hold a second copy of the tree (files take at least a block and a folder each). */
+/** Whether the disk can hold a second copy of the tree (files take at least a block, a folder each, and an inode for both). */
 function roomForSecondTree(dir: string, bytes: number, files: number): boolean {
   const fs = statfsSync(dir);
-  return fs.bavail * fs.bsize > 1.2 * (bytes + files * 2 * fs.bsize);
+  return fs.bavail * fs.bsize > 1.2 * (bytes + files * 2 * fs.bsize) && fs.ffree > 1.2 * 2 * files;
 }
 
 async function measureRebuilds(content: string, out: string) {
