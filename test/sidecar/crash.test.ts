@@ -13,7 +13,7 @@ const SEED = 20240502;
 const ROUNDS = 12;
 
 describe('the sidecar killed during writes', () => {
-  it(`restarts cleanly with whole files and the tree of its content, ${ROUNDS} kills in a row (seed ${SEED})`, async () => {
+  it(`restarts cleanly with whole files and the tree of its content, ${ROUNDS} kills in a row (seed ${SEED})`, { timeout: 240_000 }, async () => {
     const random = seededRandom(SEED);
     const space = workspace();
     for (let round = 0; round < ROUNDS; round++) {
