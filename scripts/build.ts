@@ -60,15 +60,8 @@ async function watchBuild(
   io: CommandIO,
 ): Promise<number> {
   const started = performance.now();
-  if (args.full) {
-    const report = await buildDirectory({ contentDir: args.content, outDir: args.out, full: true, site: args.site, host: args.host });
-    if (report.errors.length > 0) {
-      io.err(formatContentErrors(report.errors) + '\n');
-      return 1;
-    }
-  }
   const opened = await Snapshot.open({
-    contentDir: args.content, outDir: args.out, site: args.site, rootHost: args.host ?? null, instanceListDelay: INSTANCE_LIST_DELAY_MS,
+    contentDir: args.content, outDir: args.out, site: args.site, rootHost: args.host ?? null, full: args.full, instanceListDelay: INSTANCE_LIST_DELAY_MS,
   });
   if (!opened.ok) {
     io.err(formatContentErrors(opened.errors) + '\n');

@@ -41,6 +41,8 @@ export interface SnapshotOptions {
    * the host the tree was built with (recorded beside it); null: none.
    */
   rootHost?: RootHost | null;
+  /** At open, write a whole new tree even when the one in place could be updated. */
+  full?: boolean;
 }
 
 /**
@@ -87,8 +89,8 @@ export class Snapshot {
   private refreshTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly options: Required<Omit<SnapshotOptions, 'site' | 'instanceListDelay' | 'rootHost'>> &
-      Pick<SnapshotOptions, 'instanceListDelay' | 'rootHost'> & { site: SiteOverrides },
+    private readonly options: Required<Omit<SnapshotOptions, 'site' | 'instanceListDelay' | 'rootHost' | 'full'>> &
+      Pick<SnapshotOptions, 'instanceListDelay' | 'rootHost' | 'full'> & { site: SiteOverrides },
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
@@ -103,7 +105,7 @@ export class Snapshot {
     if (loaded.errors.length > 0 || !validated.ok) {
       return { ok: false, errors: [...loaded.errors, ...(validated.ok ? [] : validated.errors)] };
     }
-    const manifest = await reconcileTree(settings.outDir, validated.model, settings.rootHost);
+    const manifest = await reconcileTree(settings.outDir, validated.model, settings.rootHost, settings.full);
     return { ok: true, snapshot: new Snapshot(settings, loaded.files, validated.model, manifest) };
   }
 
@@ -341,9 +343,9 @@ export class Snapshot {
 /** Pages of a deferred list rewritten between two looks at waiting writes. */
 const LIST_REFRESH_CHUNK = 100;
 
-async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null | undefined): Promise<Manifest> {
+async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null | undefined, full = false): Promise<Manifest> {
   const host = rootHost === undefined ? 'kept' : rootHost ?? undefined;
-  return (await syncTree(outDir, model, { keepManifest: true, host })).manifest;
+  return (await syncTree(outDir, model, { keepManifest: true, host, full })).manifest;
 }
 
 /** Temporary files a crash left in the content folder (writeFileAtomic's dot files). */
