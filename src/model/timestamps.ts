@@ -20,6 +20,8 @@ const ISO_8601 =
  * refused rather than silently cut, since Weblate stores microseconds.
  */
 export function parseTimestamp(text: string): ParsedTimestamp {
+  const canonical = parseCanonical(text);
+  if (canonical) return { ok: true, value: canonical };
   const match = ISO_8601.exec(text.trim());
   if (!match) return { ok: false, reason: 'an ISO 8601 date and time such as 2024-05-02T10:20:05.499000Z' };
   const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
@@ -58,6 +60,19 @@ export function laterTimestamp(a: Timestamp | null, b: Timestamp | null): Timest
 }
 
 // --- internal ---
+
+/** Weblate's own form (`2024-05-02T10:20:05.499000Z`, the fraction optional): read without date arithmetic. */
+const CANONICAL = /^\d{4}-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.(\d{1,6}))?Z$/;
+
+/** The timestamp of a text in Weblate's own form with a valid date, else null (the general parser decides). */
+function parseCanonical(text: string): Timestamp | null {
+  const match = CANONICAL.exec(text);
+  if (!match) return null;
+  const year = Number(text.slice(0, 4)), month = Number(match[1]), day = Number(match[2]);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  const iso = `${text.slice(0, 19)}.${(match[4] ?? '').padEnd(6, '0')}`;
+  return (' ' + iso).slice(1) as Timestamp;
+}
 
 function parseOffset(zone: string): number | null {
   if (zone === 'Z' || zone === 'z') return 0;
