@@ -83,8 +83,10 @@ export function prepareComponent(data: ComponentFile, project: string, component
     source,
     translations: Object.entries(data.translations ?? {}).map(([code, entry]) => prepareTranslation(path, code, entry ?? {}, source)),
   };
-  const { translations, ...own } = prepared;
-  return { ...prepared, fingerprint: new Hasher().text(path).text(JSON.stringify(own)).digest() };
+  // Every field but the translations (each has a fingerprint of its own).
+  const h = new Hasher().text(path);
+  for (const [key, value] of Object.entries(prepared)) if (key !== 'translations') h.text(key).value(value);
+  return { ...prepared, fingerprint: h.digest() };
 }
 
 /** A translation entry made from its fields, with its fingerprint (also for the derived source translation). */

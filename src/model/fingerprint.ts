@@ -40,6 +40,25 @@ export class Hasher {
     return this.number(value === true ? 1 : value === false ? 2 : value === null ? 3 : 4);
   }
 
+  /**
+   * Adds a JSON-like value (strings, numbers, booleans, null, arrays and plain
+   * objects, keys in their order), each part tagged with its type and length.
+   */
+  value(value: unknown): this {
+    if (typeof value === 'string') return this.number(1).text(value);
+    if (typeof value === 'number') return this.number(2).number(value);
+    if (value === null || value === undefined || typeof value === 'boolean') return this.flag(value);
+    if (Array.isArray(value)) {
+      this.number(3).number(value.length);
+      for (const item of value) this.value(item);
+      return this;
+    }
+    const keys = Object.keys(value as object);
+    this.number(4).number(keys.length);
+    for (const key of keys) this.text(key).value((value as Record<string, unknown>)[key]);
+    return this;
+  }
+
   /** The 53-bit result. */
   digest(): number {
     let h1 = this.h1;
