@@ -1,14 +1,14 @@
 /**
  * Reads a content folder: finds its YAML files, classifies each by its place
- * and checks it (files.ts). The only module of the content pipeline that
- * touches the disk.
+ * and checks it (files.ts; in threads for a large folder, check-pool.ts). With
+ * check-pool.ts, the only modules of the content pipeline that touch the disk.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
-import { checkFile, placeOf, type CheckedFile, type FilePlace } from './files.ts';
+import { checkFiles, type CheckJob, type CheckOptions } from './check-pool.ts';
+import { placeOf, type CheckedFile, type FilePlace } from './files.ts';
 
 export interface LoadedContent {
   site: CheckedFile<'site'> | null;
@@ -26,13 +26,15 @@ export interface LoadResult {
   /** Every valid file by its path relative to the content folder (with `/`). */
   files: Map<string, CheckedFile>;
   errors: ContentError[];
+  /** How many files were checked in worker threads (check-pool.ts). */
+  checkedInThreads: number;
 }
 
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
-export async function loadContent(contentDir: string): Promise<LoadResult> {
+export async function loadContent(contentDir: string, options: CheckOptions = {}): Promise<LoadResult> {
   const relativePaths = (await fg('**/*', { cwd: contentDir, onlyFiles: true, dot: false })).sort(compareStrings);
   const errors: ContentError[] = [];
-  const jobs: { relativePath: string; file: string; place: FilePlace }[] = [];
+  const jobs: (CheckJob & { relativePath: string })[] = [];
   for (const relativePath of relativePaths) {
     const file = join(contentDir, relativePath);
     const result = placeOf(relativePath);
@@ -40,16 +42,14 @@ export async function loadContent(contentDir: string): Promise<LoadResult> {
     if ('error' in result) errors.push({ file, line: 1, column: 1, path: '', message: result.error });
     else jobs.push({ relativePath, file, place: result.place });
   }
-  // Each file is checked as soon as it is read: only a few texts are held at once.
-  const results = await mapConcurrently(jobs, READ_CONCURRENCY, async (job) =>
-    checkFile(job.file, job.place, await readFile(job.file, 'utf8')));
+  const { results, inThreads } = await checkFiles(jobs.map(({ file, place }) => ({ file, place })), options);
   const files = new Map<string, CheckedFile>();
   results.forEach((result, index) => {
     if (!result.ok) errors.push(...result.errors);
     else files.set(jobs[index]!.relativePath, result.checked);
   });
   const places = jobs.map((job) => job.place);
-  return { content: assembleContent(files.values(), places), files, errors };
+  return { content: assembleContent(files.values(), places), files, errors, checkedInThreads: inThreads };
 }
 
 /**
@@ -73,22 +73,6 @@ export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<F
 }
 
 // --- internal ---
-
-const READ_CONCURRENCY = 64;
-
-/** `map` over items with at most `limit` calls in flight; results in the items' order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await map(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 function addChecked(content: LoadedContent, checked: CheckedFile): void {
   switch (checked.place.kind) {

@@ -1,0 +1,227 @@
+/**
+ * Checks many content files on every core. Parsing and checking YAML is the
+ * costliest step of loading a large instance and each file is checked on its
+ * own, so a content folder of thousands of files is shared out in chunks
+ * between the main thread and a worker thread per other core
+ * (check-thread.ts). A small folder is checked inline: starting a thread
+ * costs more than it saves. The results are the same either way, in the
+ * jobs' order.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { checkFile, type CheckResult, type ContentFileKind, type FilePlace } from './files.ts';
+
+export interface CheckJob {
+  /** The path to read, as messages show it. */
+  file: string;
+  place: FilePlace;
+}
+
+export interface CheckOptions {
+  /** Worker threads beside the main thread; 0 checks inline. By default: one per other core when there are enough files. */
+  threads?: number;
+  /** Whether the main thread checks files too (by default it does; false leaves them all to the threads). */
+  mainThread?: boolean;
+  /** The module a thread runs (check-thread.ts by default; a test points it elsewhere to see threads fail). */
+  threadEntry?: URL;
+}
+
+/** What the main thread sends a checking thread, and what it answers. */
+export interface CheckChunk {
+  id: number;
+  jobs: CheckJob[];
+}
+
+export type CheckChunkResult = { id: number; results: CheckResult<ContentFileKind>[] } | { id: number; failure: string };
+
+export interface CheckedFiles {
+  /** In the jobs' order. */
+  results: CheckResult<ContentFileKind>[];
+  /** How many of the files were checked in threads (the rest inline). */
+  inThreads: number;
+}
+
+/** Reads and checks every job's file. A file that cannot be read throws. */
+export async function checkFiles(jobs: readonly CheckJob[], options: CheckOptions = {}): Promise<CheckedFiles> {
+  const threads = options.threads ?? defaultThreads(jobs.length);
+  if (threads <= 0 || jobs.length === 0) return { results: await checkInline(jobs), inThreads: 0 };
+  return checkInThreads(jobs, threads, options.threadEntry ?? defaultThreadEntry(), options.mainThread ?? true);
+}
+
+/** Below this many files the content is checked inline. */
+export const MIN_FILES_FOR_THREADS = 1000;
+
+// --- internal ---
+
+const CHUNK_SIZE = 32;
+/** Chunks a thread holds at once, so it never waits for the next. */
+const CHUNKS_IN_FLIGHT = 2;
+const MAX_THREADS = 7;
+const READ_CONCURRENCY = 64;
+
+function defaultThreads(files: number): number {
+  return files < MIN_FILES_FOR_THREADS ? 0 : Math.min(availableParallelism() - 1, MAX_THREADS);
+}
+
+/** Each file is checked as soon as it is read: only a few texts are held at once. */
+async function checkInline(jobs: readonly CheckJob[]): Promise<CheckResult<ContentFileKind>[]> {
+  const results = new Array<CheckResult<ContentFileKind>>(jobs.length);
+  let next = 0;
+  const reader = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      const job = jobs[index]!;
+      results[index] = checkFile(job.file, job.place, await readFile(job.file, 'utf8'));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, jobs.length) }, reader));
+  return results;
+}
+
+/**
+ * Shares the jobs out in chunks. A thread that fails to start or dies gives
+ * its chunks back to the others; when none is left, the rest is checked
+ * inline, so a missing loader slows the check down but never breaks it.
+ */
+async function checkInThreads(jobs: readonly CheckJob[], threads: number, entry: URL, mainThread: boolean): Promise<CheckedFiles> {
+  const results = new Array<CheckResult<ContentFileKind>>(jobs.length);
+  const chunks: CheckChunk[] = [];
+  for (let start = 0; start < jobs.length; start += CHUNK_SIZE) {
+    chunks.push({ id: chunks.length, jobs: jobs.slice(start, start + CHUNK_SIZE) });
+  }
+  const dispatch = new ChunkDispatch(chunks, results, threads, entry);
+  let inline = mainThread ? await dispatch.checkOnMainThread() : 0;
+  for (const chunk of await dispatch.done) {
+    const checked = await checkInline(chunk.jobs);
+    checked.forEach((result, offset) => (results[chunk.id * CHUNK_SIZE + offset] = result));
+    inline += checked.length;
+  }
+  return { results, inThreads: jobs.length - inline };
+}
+
+/** Hands chunks to threads as they ask; `done` gives the chunks no thread was left to check. */
+class ChunkDispatch {
+  readonly done: Promise<CheckChunk[]>;
+  /** Chunks not yet handed out, the next one last. */
+  private readonly waiting: CheckChunk[];
+  private remaining: number;
+  /** Each live thread, with the ids of the chunks it holds. */
+  private readonly threads = new Map<Worker, Set<number>>();
+  private settle!: (left: CheckChunk[], error?: Error) => void;
+
+  constructor(
+    private readonly chunks: CheckChunk[],
+    private readonly results: CheckResult<ContentFileKind>[],
+    threads: number,
+    private readonly entry: URL,
+  ) {
+    this.waiting = [...chunks].reverse();
+    this.remaining = chunks.length;
+    this.done = new Promise((resolve, reject) => {
+      this.settle = (left, error) => {
+        this.settle = () => undefined;
+        for (const worker of this.threads.keys()) void worker.terminate();
+        this.threads.clear();
+        if (error) reject(error);
+        else resolve(left);
+      };
+    });
+    for (let i = 0; i < threads; i++) this.start();
+  }
+
+  /**
+   * The main thread's share: it takes chunks like the threads do, from the
+   * start (a thread takes a moment to load the checking modules). Returns how
+   * many files it checked; a read failure is passed on through `done`.
+   */
+  async checkOnMainThread(): Promise<number> {
+    let files = 0;
+    try {
+      while (this.threads.size > 0 && this.waiting.length > 0) {
+        const chunk = this.waiting.pop()!;
+        this.store(chunk.id, chunk.jobs.map((job) => checkFile(job.file, job.place, readFileSync(job.file, 'utf8'))));
+        files += chunk.jobs.length;
+        await new Promise(setImmediate); // lets the threads' messages in
+      }
+    } catch (error) {
+      this.settle([], error as Error);
+    }
+    return files;
+  }
+
+  private start(): void {
+    const worker = startCheckThread(this.entry);
+    this.threads.set(worker, new Set());
+    worker.on('message', (message: 'ready' | CheckChunkResult) => this.receive(worker, message));
+    worker.on('error', () => this.lose(worker));
+    worker.on('exit', () => this.lose(worker));
+  }
+
+  /** A thread is ready, or answers a chunk: either way it can take more. */
+  private receive(worker: Worker, message: 'ready' | CheckChunkResult): void {
+    if (message !== 'ready') {
+      if ('failure' in message) return this.settle([], new Error(message.failure));
+      this.threads.get(worker)?.delete(message.id);
+      this.store(message.id, message.results);
+    }
+    this.feed(worker);
+  }
+
+  private store(id: number, results: CheckResult<ContentFileKind>[]): void {
+    const start = id * CHUNK_SIZE;
+    results.forEach((result, offset) => (this.results[start + offset] = result));
+    if (--this.remaining === 0) this.settle([]);
+  }
+
+  private feed(worker: Worker): void {
+    const held = this.threads.get(worker);
+    while (held && held.size < CHUNKS_IN_FLIGHT && this.waiting.length > 0) {
+      const chunk = this.waiting.pop()!;
+      held.add(chunk.id);
+      worker.postMessage(chunk);
+    }
+  }
+
+  /** A thread that failed or ended: its chunks go back to the others, or inline when none is left. */
+  private lose(worker: Worker): void {
+    const held = this.threads.get(worker);
+    if (!held) return;
+    this.threads.delete(worker);
+    for (const id of held) this.waiting.push(this.chunks[id]!);
+    if (this.threads.size === 0) return this.settle(this.waiting.splice(0).reverse());
+    for (const other of this.threads.keys()) this.feed(other);
+  }
+}
+
+/**
+ * Starts check-thread.ts. The thread's source is a string so that it runs the
+ * same under tsx, vitest or compiled JavaScript: a TypeScript entry is loaded
+ * through tsx's API, which is there whenever this file runs as TypeScript.
+ */
+function startCheckThread(entry: URL): Worker {
+  const loader = entry.pathname.endsWith('.ts') ? tsxLoader() : null;
+  return new Worker(THREAD_SOURCE, { eval: true, workerData: { entry: entry.href, loader } });
+}
+
+function defaultThreadEntry(): URL {
+  return new URL(`./check-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+}
+
+/** The ES module build of tsx's API (its CommonJS build cannot register the loader in a thread). */
+function tsxLoader(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
+}
+
+const THREAD_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { entry, loader } = workerData;
+if (loader) import(loader).then(({ tsImport }) => tsImport(entry, entry));
+else import(entry);
+`;
