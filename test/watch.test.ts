@@ -103,7 +103,7 @@ function startWatch(space: Workspace) {
   return {
     output: () => output,
     async waitFor(pattern: RegExp) {
-      for (let attempt = 0; attempt < 400; attempt++) {
+      for (let attempt = 0; attempt < 1200; attempt++) { // at most 30 s: a loaded disk can take seconds per fsync
         const match = pattern.exec(output.slice(seen));
         if (match) {
           seen += match.index + match[0].length;
@@ -126,7 +126,7 @@ async function expectSettled(space: Workspace): Promise<void> {
   const fresh = await buildInMemory(space.content);
   expect(fresh.report.errors).toEqual([]);
   let tree = readTree(space.out);
-  for (let attempt = 0; attempt < 200 && !sameFiles(tree, fresh.files); attempt++) {
+  for (let attempt = 0; attempt < 800 && !sameFiles(tree, fresh.files); attempt++) { // at most 20 s
     await pause(25);
     tree = readTree(space.out);
   }
