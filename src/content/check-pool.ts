@@ -49,8 +49,14 @@ export interface CheckedFiles {
 /** Reads and checks every job's file. A file that cannot be read throws. */
 export async function checkFiles(jobs: readonly CheckJob[], options: CheckOptions = {}): Promise<CheckedFiles> {
   const threads = options.threads ?? defaultThreads(jobs.length);
-  if (threads <= 0 || jobs.length === 0) return { results: await checkInline(jobs), inThreads: 0 };
-  return checkInThreads(jobs, threads, options.threadEntry ?? defaultThreadEntry(), options.mainThread ?? true);
+  const chunks: CheckChunk[] = [];
+  for (let start = 0; start < jobs.length; start += CHUNK_SIZE) {
+    chunks.push({ id: chunks.length, jobs: jobs.slice(start, start + CHUNK_SIZE) });
+  }
+  const dispatch = new ChunkDispatch(chunks, Math.max(threads, 0), options.threadEntry ?? defaultThreadEntry());
+  if (threads <= 0 || (options.mainThread ?? true)) void dispatch.checkOnMainThread();
+  const results = await dispatch.done;
+  return { results, inThreads: jobs.length - dispatch.checkedOnMainThread };
 }
 
 /** Below this many files the content is checked inline. */
@@ -62,100 +68,80 @@ const CHUNK_SIZE = 32;
 /** Chunks a thread holds at once, so it never waits for the next. */
 const CHUNKS_IN_FLIGHT = 2;
 const MAX_THREADS = 7;
-const READ_CONCURRENCY = 64;
 
 function defaultThreads(files: number): number {
   return files < MIN_FILES_FOR_THREADS ? 0 : Math.min(availableParallelism() - 1, MAX_THREADS);
 }
 
-/** Each file is checked as soon as it is read: only a few texts are held at once. */
-async function checkInline(jobs: readonly CheckJob[]): Promise<CheckResult<ContentFileKind>[]> {
-  const results = new Array<CheckResult<ContentFileKind>>(jobs.length);
-  let next = 0;
-  const reader = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      const job = jobs[index]!;
-      results[index] = checkFile(job.file, job.place, await readFile(job.file, 'utf8'));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, jobs.length) }, reader));
-  return results;
-}
-
 /**
- * Shares the jobs out in chunks. A thread that fails to start or dies gives
- * its chunks back to the others; when none is left, the rest is checked
- * inline, so a missing loader slows the check down but never breaks it.
+ * Hands chunks out as they are asked for, to the threads and to the main
+ * thread; `done` gives every result in the jobs' order. A thread that fails
+ * to start or dies gives its chunks back to the others; when none is left,
+ * the main thread takes over, so a missing loader slows the check down but
+ * never breaks it.
  */
-async function checkInThreads(jobs: readonly CheckJob[], threads: number, entry: URL, mainThread: boolean): Promise<CheckedFiles> {
-  const results = new Array<CheckResult<ContentFileKind>>(jobs.length);
-  const chunks: CheckChunk[] = [];
-  for (let start = 0; start < jobs.length; start += CHUNK_SIZE) {
-    chunks.push({ id: chunks.length, jobs: jobs.slice(start, start + CHUNK_SIZE) });
-  }
-  const dispatch = new ChunkDispatch(chunks, results, threads, entry);
-  let inline = mainThread ? await dispatch.checkOnMainThread() : 0;
-  for (const chunk of await dispatch.done) {
-    const checked = await checkInline(chunk.jobs);
-    checked.forEach((result, offset) => (results[chunk.id * CHUNK_SIZE + offset] = result));
-    inline += checked.length;
-  }
-  return { results, inThreads: jobs.length - inline };
-}
-
-/** Hands chunks to threads as they ask; `done` gives the chunks no thread was left to check. */
 class ChunkDispatch {
-  readonly done: Promise<CheckChunk[]>;
+  readonly done: Promise<CheckResult<ContentFileKind>[]>;
+  /** Files checked on the main thread so far. */
+  checkedOnMainThread = 0;
   /** Chunks not yet handed out, the next one last. */
   private readonly waiting: CheckChunk[];
   private remaining: number;
+  private readonly results: CheckResult<ContentFileKind>[] = [];
   /** Each live thread, with the ids of the chunks it holds. */
   private readonly threads = new Map<Worker, Set<number>>();
-  private settle!: (left: CheckChunk[], error?: Error) => void;
+  private onMainThread = false;
+  private settle!: (error?: Error) => void;
 
-  constructor(
-    private readonly chunks: CheckChunk[],
-    private readonly results: CheckResult<ContentFileKind>[],
-    threads: number,
-    private readonly entry: URL,
-  ) {
+  constructor(private readonly chunks: CheckChunk[], threads: number, entry: URL) {
     this.waiting = [...chunks].reverse();
     this.remaining = chunks.length;
     this.done = new Promise((resolve, reject) => {
-      this.settle = (left, error) => {
+      this.settle = (error) => {
         this.settle = () => undefined;
+        this.waiting.length = 0;
         for (const worker of this.threads.keys()) void worker.terminate();
         this.threads.clear();
         if (error) reject(error);
-        else resolve(left);
+        else resolve(this.results);
       };
     });
-    for (let i = 0; i < threads; i++) this.start();
+    if (chunks.length === 0) this.settle();
+    const loader = threads > 0 && entry.pathname.endsWith('.ts') ? tsxLoader() : null;
+    for (let i = 0; i < threads && chunks.length > 0; i++) this.start(entry, loader);
   }
 
   /**
    * The main thread's share: it takes chunks like the threads do, from the
-   * start (a thread takes a moment to load the checking modules). Returns how
-   * many files it checked; a read failure is passed on through `done`.
+   * start (a thread takes a moment to load the checking modules). Beside
+   * threads it reads with plain synchronous calls (cheapest; other reads
+   * overlap in the threads) and yields after each chunk so that their answers
+   * come in; alone, it reads a chunk's files concurrently so that reads overlap
+   * on a cold disk. A read failure ends the check through `done`.
    */
-  async checkOnMainThread(): Promise<number> {
-    let files = 0;
+  async checkOnMainThread(): Promise<void> {
+    if (this.onMainThread) return;
+    this.onMainThread = true;
     try {
-      while (this.threads.size > 0 && this.waiting.length > 0) {
+      while (this.waiting.length > 0) {
         const chunk = this.waiting.pop()!;
-        this.store(chunk.id, chunk.jobs.map((job) => checkFile(job.file, job.place, readFileSync(job.file, 'utf8'))));
-        files += chunk.jobs.length;
-        await new Promise(setImmediate); // lets the threads' messages in
+        const beside = this.threads.size > 0;
+        const texts = beside
+          ? chunk.jobs.map((job) => readFileSync(job.file, 'utf8'))
+          : await Promise.all(chunk.jobs.map((job) => readFile(job.file, 'utf8')));
+        this.checkedOnMainThread += chunk.jobs.length;
+        this.store(chunk.id, chunk.jobs.map((job, i) => checkFile(job.file, job.place, texts[i]!)));
+        if (beside) await new Promise(setImmediate);
       }
     } catch (error) {
-      this.settle([], error as Error);
+      this.settle(error as Error);
+    } finally {
+      this.onMainThread = false;
     }
-    return files;
   }
 
-  private start(): void {
-    const worker = startCheckThread(this.entry);
+  private start(entry: URL, loader: string | null): void {
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { entry: entry.href, loader } });
     this.threads.set(worker, new Set());
     worker.on('message', (message: 'ready' | CheckChunkResult) => this.receive(worker, message));
     worker.on('error', () => this.lose(worker));
@@ -165,7 +151,7 @@ class ChunkDispatch {
   /** A thread is ready, or answers a chunk: either way it can take more. */
   private receive(worker: Worker, message: 'ready' | CheckChunkResult): void {
     if (message !== 'ready') {
-      if ('failure' in message) return this.settle([], new Error(message.failure));
+      if ('failure' in message) return this.settle(new Error(message.failure));
       this.threads.get(worker)?.delete(message.id);
       this.store(message.id, message.results);
     }
@@ -175,7 +161,7 @@ class ChunkDispatch {
   private store(id: number, results: CheckResult<ContentFileKind>[]): void {
     const start = id * CHUNK_SIZE;
     results.forEach((result, offset) => (this.results[start + offset] = result));
-    if (--this.remaining === 0) this.settle([]);
+    if (--this.remaining === 0) this.settle();
   }
 
   private feed(worker: Worker): void {
@@ -187,27 +173,18 @@ class ChunkDispatch {
     }
   }
 
-  /** A thread that failed or ended: its chunks go back to the others, or inline when none is left. */
+  /** A thread that failed or ended: its chunks go back to the others, or to the main thread when none is left. */
   private lose(worker: Worker): void {
     const held = this.threads.get(worker);
     if (!held) return;
     this.threads.delete(worker);
     for (const id of held) this.waiting.push(this.chunks[id]!);
-    if (this.threads.size === 0) return this.settle(this.waiting.splice(0).reverse());
     for (const other of this.threads.keys()) this.feed(other);
+    if (this.threads.size === 0) void this.checkOnMainThread();
   }
 }
 
-/**
- * Starts check-thread.ts. The thread's source is a string so that it runs the
- * same under tsx, vitest or compiled JavaScript: a TypeScript entry is loaded
- * through tsx's API, which is there whenever this file runs as TypeScript.
- */
-function startCheckThread(entry: URL): Worker {
-  const loader = entry.pathname.endsWith('.ts') ? tsxLoader() : null;
-  return new Worker(THREAD_SOURCE, { eval: true, workerData: { entry: entry.href, loader } });
-}
-
+/** check-thread.ts, or its compiled JavaScript beside this file. */
 function defaultThreadEntry(): URL {
   return new URL(`./check-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 }
@@ -219,6 +196,11 @@ function tsxLoader(): string {
   return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
 }
 
+/**
+ * The thread's source is a string so that it runs the same under tsx, vitest
+ * or compiled JavaScript: a TypeScript entry (check-thread.ts) is loaded
+ * through tsx's API, which is there whenever this file runs as TypeScript.
+ */
 const THREAD_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { entry, loader } = workerData;

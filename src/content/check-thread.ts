@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { checkFile } from './files.ts';
 import type { CheckChunk, CheckChunkResult } from './check-pool.ts';
+import { checkFile } from './files.ts';
 
 const port = parentPort;
 if (!port) throw new Error('Internal error: check-thread.ts runs only as a worker thread');

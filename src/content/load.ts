@@ -42,7 +42,7 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
     if ('error' in result) errors.push({ file, line: 1, column: 1, path: '', message: result.error });
     else jobs.push({ relativePath, file, place: result.place });
   }
-  const { results, inThreads } = await checkFiles(jobs.map(({ file, place }) => ({ file, place })), options);
+  const { results, inThreads } = await checkFiles(jobs, options);
   const files = new Map<string, CheckedFile>();
   results.forEach((result, index) => {
     if (!result.ok) errors.push(...result.errors);
