@@ -44,6 +44,19 @@ export function readTree(dir: string): Map<string, string> {
   return files;
 }
 
+/**
+ * The tree as `readTree` reads it, or an empty map when a running process removed a
+ * file or folder between listing and reading it (the next attempt reads again).
+ */
+export function readTreeMidWrite(dir: string): Map<string, string> {
+  try {
+    return readTree(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+}
+
 export interface MemoryBuild {
   report: BuildReport;
   files: ReadonlyMap<string, string>;

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../src/bench/synthetic.ts';
-import { buildInMemory, readTree, ROOT, tempDir, TSX } from './helpers.ts';
+import { buildInMemory, readTree, readTreeMidWrite, ROOT, tempDir, TSX } from './helpers.ts';
 import { workspace, type Workspace } from './sidecar/support.ts';
 
 const STRINGS = 'projects/alpha/components/strings.yaml';
@@ -125,10 +125,10 @@ function startWatch(space: Workspace) {
 async function expectSettled(space: Workspace): Promise<void> {
   const fresh = await buildInMemory(space.content);
   expect(fresh.report.errors).toEqual([]);
-  let tree = readTree(space.out);
+  let tree = readTreeMidWrite(space.out);
   for (let attempt = 0; attempt < 800 && !sameFiles(tree, fresh.files); attempt++) { // at most 20 s
     await pause(25);
-    tree = readTree(space.out);
+    tree = readTreeMidWrite(space.out);
   }
   expect([...tree.keys()].sort()).toEqual([...fresh.files.keys()].sort());
   for (const [path, text] of fresh.files) expect(tree.get(path), path).toBe(text);

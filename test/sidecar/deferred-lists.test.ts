@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildInMemory, readTree } from '../helpers.ts';
+import { buildInMemory, readTreeMidWrite } from '../helpers.ts';
 import { AUTH, call, expectTreeOfContent, startSidecar, workspace, type Workspace } from './support.ts';
 
 const TRANSLATION = 'translations/alpha/strings/cs/';
@@ -54,7 +54,7 @@ describe('instance-wide lists after a write', () => {
 
 async function treeMatchesContent(space: Workspace): Promise<boolean> {
   const fresh = await buildInMemory(space.content);
-  const tree = readTree(space.out);
+  const tree = readTreeMidWrite(space.out);
   return tree.size === fresh.files.size && [...fresh.files].every(([path, text]) => tree.get(path) === text);
 }
 
