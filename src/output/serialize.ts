@@ -99,6 +99,44 @@ export function serializeFile(value: JsonValue): string {
 }
 
 /**
+ * A file's text: one string, or parts to be written one after the other.
+ * A list page stays in parts because its text, often over 128 KiB, would
+ * otherwise be joined into one string when written, and V8 allocates a string
+ * that large in its large-object space, which only a full collection frees:
+ * every page of /api/translations/ would be old garbage at once.
+ */
+export type FileText = string | readonly string[];
+
+/**
+ * The same bytes as `serializeFile`, with the items of a shaped object's last
+ * field, when it is a list (a page's `results`), as parts of their own.
+ */
+export function serializeFileInParts(value: JsonValue): FileText {
+  if (!(value instanceof ShapedObject)) return serializeFile(value);
+  const last = value.values.length - 1;
+  const items = value.values[last];
+  if (value.shape.kinds[last] !== 'json' || !Array.isArray(items) || items.length === 0) return serializeFile(value);
+  const head = serializeShaped(new ShapedObject(value.shape, [...value.values.slice(0, last), []]));
+  const parts = [head.slice(0, -'[]}'.length) + '['];
+  for (let i = 0; i < items.length; i++) parts.push(i === 0 ? serialize(items[i]) : ',' + serialize(items[i]));
+  parts.push(']}\n');
+  return parts;
+}
+
+/** A file's text as one string. */
+export function joinFileText(text: FileText): string {
+  return typeof text === 'string' ? text : text.join('');
+}
+
+/** The size of a file's text in UTF-8 bytes. */
+export function fileTextBytes(text: FileText): number {
+  if (typeof text === 'string') return Buffer.byteLength(text);
+  let bytes = 0;
+  for (const part of text) bytes += Buffer.byteLength(part);
+  return bytes;
+}
+
+/**
  * Python's repr() of a float: the shortest digits that round-trip, in fixed
  * notation with at least one decimal when the decimal exponent is in [-4, 16),
  * otherwise as `1e+16` / `1e-05`.

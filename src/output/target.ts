@@ -6,11 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { joinFileText, type FileText } from './serialize.ts';
 import { BatchEncoder, startWriterThread, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
   /** Writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
-  write(path: string, data: string): Promise<void>;
+  write(path: string, data: FileText): Promise<void>;
   /** Waits for every write, then makes the whole tree visible at once. */
   commit(): Promise<void>;
   /** Drops everything written; the previous tree stays as it was. */
@@ -28,7 +29,7 @@ export function memoryTarget(): MemoryTarget {
   return {
     files,
     async write(path, data) {
-      pending.set(path, data);
+      pending.set(path, joinFileText(data));
     },
     async commit() {
       files.clear();

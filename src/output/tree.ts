@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { FileGroup, PatchedGroups } from '../resources/groups.ts';
 import { apiPath } from '../urls.ts';
 import { writeFileAtomic } from './atomic.ts';
+import { fileTextBytes, joinFileText, type FileText } from './serialize.ts';
 import { appendManifest, stateDir, type GroupState, type Manifest } from './manifest.ts';
 import type { OutputTarget } from './target.ts';
 
@@ -30,7 +31,7 @@ export async function writeGroups(groups: Iterable<FileGroup>, target: OutputTar
     for (const file of group.render()) {
       await target.write(file.path, file.data);
       stats.files++;
-      stats.bytes += Buffer.byteLength(file.data);
+      stats.bytes += fileTextBytes(file.data);
       hooks.onFile?.(stats);
     }
     await hooks.onGroup?.(group.key, group.fingerprint);
@@ -109,8 +110,8 @@ async function applyUpdate(outDir: string, dirty: FileGroup[], removed: string[]
  * the same file system, so crash leftovers stay out of the tree), then
  * renamed over the file.
  */
-export async function replaceIfChanged(file: string, data: string, scratch: string): Promise<boolean> {
-  const bytes = Buffer.from(data);
+export async function replaceIfChanged(file: string, data: FileText, scratch: string): Promise<boolean> {
+  const bytes = Buffer.from(joinFileText(data));
   const size = await stat(file).then((info) => info.size, () => -1);
   if (size === bytes.length) {
     const current = await readFile(file).catch(() => null);

@@ -7,6 +7,7 @@
  * compiled JavaScript.
  */
 import { Worker } from 'node:worker_threads';
+import type { FileText } from './serialize.ts';
 
 export interface WriterThread {
   /** Queues a batch; resolves when the batch is on disk (or rejects with the write's error). */
@@ -37,14 +38,15 @@ export class BatchEncoder {
   }
 
   /** Adds a file; false when it does not fit (flush first; a file larger than the capacity gets a batch of its own). */
-  add(path: string, data: string): boolean {
+  add(path: string, data: FileText): boolean {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    const worst = data.length * 3;
+    const worst = textLength(data) * 3;
     if (this.used + worst > this.buffer.length) {
       if (this.paths.length > 0) return false;
       this.buffer = Buffer.allocUnsafeSlow(Math.max(this.capacity, worst));
     }
-    this.used += this.buffer.write(data, this.used);
+    if (typeof data === 'string') this.used += this.buffer.write(data, this.used);
+    else for (const part of data) this.used += this.buffer.write(part, this.used);
     this.paths.push(path);
     this.ends.push(this.used);
     return true;
@@ -93,6 +95,13 @@ export function startWriterThread(root: string): WriterThread {
 }
 
 // --- internal ---
+
+function textLength(text: FileText): number {
+  if (typeof text === 'string') return text.length;
+  let length = 0;
+  for (const part of text) length += part.length;
+  return length;
+}
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

@@ -12,7 +12,7 @@ import type { Counters } from '../model/statistics.ts';
 import type { PatchScope } from '../content/patch.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
-import { serializeFile, type JsonValue } from '../output/serialize.ts';
+import { serializeFileInParts, type FileText, type JsonValue } from '../output/serialize.ts';
 import { apiPath, apiUrl, fileOfPath } from '../urls.ts';
 import { createBodies, type Bodies } from './bodies.ts';
 import { listPage, pageCount } from './pagination.ts';
@@ -27,7 +27,7 @@ export const OUTPUT_FORMAT = '1';
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
 export interface OutputFile {
   path: string;
-  data: string;
+  data: FileText;
 }
 
 export interface FileGroup {
@@ -406,7 +406,7 @@ function removedByPatch(before: Model, model: Model, scope: PatchScope): string[
 }
 
 function toFiles(resources: Resource[]): OutputFile[] {
-  return resources.map((resource) => ({ path: fileOfPath(resource.path), data: serializeFile(resource.body) }));
+  return resources.map((resource) => ({ path: fileOfPath(resource.path), data: serializeFileInParts(resource.body) }));
 }
 
 function emptyList(context: Context, kind: ResourceKind, path: string): Resource {

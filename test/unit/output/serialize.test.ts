@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatFloat, JsonFloat, RawJson, serialize, serializeFile } from '../../../src/output/serialize.ts';
+import {
+  defineShape, fileTextBytes, formatFloat, joinFileText, JsonFloat, RawJson, serialize, serializeFile, serializeFileInParts, ShapedObject,
+} from '../../../src/output/serialize.ts';
 
 describe('serialize', () => {
   it('writes compact JSON with keys in insertion order', () => {
@@ -43,5 +45,23 @@ describe('serialize', () => {
 
   it('ends a file with one newline', () => {
     expect(serializeFile({ a: 1 })).toBe('{"a":1}\n');
+  });
+});
+
+describe('serializeFileInParts', () => {
+  const page = defineShape([['count', 'int'], ['next', 'url'], ['results', 'json']]);
+
+  it('keeps each item of the last list field as a part of its own, with the same bytes as serializeFile', () => {
+    const body = new ShapedObject(page, [3, 'https://x/?page=2', [{ n: 'á' }, new RawJson('{"m":1.0}'), [null]]]);
+    const parts = serializeFileInParts(body);
+    expect(parts).toEqual(['{"count":3,"next":"https://x/?page=2","results":[', '{"n":"á"}', ',{"m":1.0}', ',[null]', ']}\n']);
+    expect(joinFileText(parts)).toBe(serializeFile(body));
+    expect(fileTextBytes(parts)).toBe(Buffer.byteLength(serializeFile(body)));
+  });
+
+  it('writes an empty list, a last field that is not a list and an unshaped value as one string', () => {
+    const empty = new ShapedObject(page, [0, null, []]);
+    const other = new ShapedObject(defineShape([['results', 'json'], ['id', 'int']]), [[1, 2], 7]);
+    for (const value of [empty, other, { results: [1, 2] }]) expect(serializeFileInParts(value)).toBe(serializeFile(value));
   });
 });

@@ -24,6 +24,17 @@ describe('BatchEncoder', () => {
     expect(encoder.add('big', 'z'.repeat(100))).toBe(true);
     expect(Buffer.from(encoder.take().bytes).toString()).toBe('z'.repeat(100));
   });
+
+  it('packs a file given in parts as the parts written one after the other, sized by all of them', () => {
+    const encoder = new BatchEncoder(16);
+    expect(encoder.add('a', 'xx')).toBe(true);
+    expect(encoder.add('b', ['č', 'ř', 'yyy'])).toBe(false); // 2 used + up to 15 more > 16
+    encoder.take();
+    expect(encoder.add('b', ['č', 'ř', 'yyy'])).toBe(true);
+    const batch = encoder.take();
+    expect([...batch.ends]).toEqual([7]);
+    expect(Buffer.from(batch.bytes).toString('utf8')).toBe('čřyyy');
+  });
 });
 
 describe('dirTarget', () => {
