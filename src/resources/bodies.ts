@@ -37,14 +37,15 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const site = model.site;
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
-  // Components are many on a large instance and each is nested in all of its translations:
-  // keep the most recently used ones (a component's translations are written together).
-  const components = new RecentCache<Component, RawJson>(COMPONENT_CACHE_SIZE);
+  // A component is nested in each of its translations. Its lists write them together, so the
+  // last one is kept; /api/translations/ goes by id, across all components, so no cache would
+  // hit there, and one that kept many would only turn each into garbage for a full collection.
+  const lastComponent = lastOne<Component, RawJson>();
 
   const language = (l: Language) => cached(languages, l, () => languageBody(site, l));
   const project = (p: Project) => cached(projects, p, () => projectBody(site, p));
   const componentJson = (c: Component) =>
-    components.get(c) ?? components.set(c, new RawJson(serialize(componentBody(site, c, language(c.sourceLanguage), project(c.project)))));
+    lastComponent(c, () => new RawJson(serialize(componentBody(site, c, language(c.sourceLanguage), project(c.project)))));
   const component = (c: Component, withProject = true): JsonValue =>
     withProject ? componentJson(c) : componentBody(site, c, language(c.sourceLanguage), null);
 
@@ -157,28 +158,17 @@ const PROJECT_LANGUAGE = defineShape([
   ['translated_chars', 'int'], ['translated_chars_percent', 'float'],
 ]);
 
-const COMPONENT_CACHE_SIZE = 4096;
-
-/** A map that keeps only its most recently used entries. */
-class RecentCache<K, V> {
-  private readonly entries = new Map<K, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
+/** A memo of the last key asked for only: what it holds is garbage soon after the key changes. */
+function lastOne<K, V>(): (key: K, make: () => V) => V {
+  let lastKey: K | undefined;
+  let lastValue: V | undefined;
+  return (key, make) => {
+    if (lastKey !== key || lastValue === undefined) {
+      lastValue = make();
+      lastKey = key;
     }
-    return value;
-  }
-
-  /** Stores a value and returns it. */
-  set(key: K, value: V): V {
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
-    return value;
-  }
+    return lastValue;
+  };
 }
 
 function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJson {
