@@ -9,10 +9,10 @@
  *   node --import tsx src/bench/child.ts floor FROM TO [--consume]
  *   node --import tsx src/bench/child.ts snapshot CONTENT OUT EDITS.json
  */
-import { mkdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { opendir, readFile, rmdir, unlink } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import fg from 'fast-glob';
 import { buildDirectory } from '../build.ts';
 import { Snapshot, type ContentChange } from '../snapshot.ts';
 
@@ -22,6 +22,8 @@ const [step, ...args] = process.argv.slice(2);
 const BATCH_BYTES = Math.max(256 * 2 ** 20, totalmem() / 4);
 /** Smaller when consuming: a batch is on disk twice (and takes twice its files in inodes) until its sources go. */
 const CONSUME_BATCH_BYTES = 2 ** 30;
+/** Calls in flight at once when reading or deleting the floor's sources. */
+const CALLS_AT_ONCE = 32;
 
 const report = (result: object) => {
   process.stdout.write(`${JSON.stringify({ ...result, maxRssKiB: process.resourceUsage().maxRSS })}\n`);
@@ -62,25 +64,21 @@ if (step === 'build') {
  * than a quarter of the machine's memory is read and written in batches of
  * that size (a pause between two timed batches lets the disk catch up, which
  * flatters the floor a little). With `consume`, batches are of 1 GiB and
- * each source file, and each folder it leaves empty, is deleted once copied
- * (untimed), so that two trees of a very large instance never need the
- * disk's space or inodes at once.
+ * each source file, and each folder it leaves empty, is deleted once copied,
+ * so that two trees of a very large instance never need the disk's space or
+ * inodes at once. The untimed reading and deleting run many calls at once
+ * (the parent raises the thread pool for this step): one at a time, they took
+ * hours on a tree of millions of files.
  */
 async function writeFloor(from: string, to: string, consume: boolean) {
   rmSync(to, { recursive: true, force: true });
-  const files = await fg('**/*', { cwd: from, onlyFiles: true, dot: true });
+  const paths = filesUnder(from);
   let writeMs = 0;
   let bytes = 0;
-  let next = 0;
-  while (next < files.length) {
-    const batch: [string, Buffer][] = [];
-    let size = 0;
-    while (next < files.length && size < (consume ? CONSUME_BATCH_BYTES : BATCH_BYTES)) {
-      const data = readFileSync(join(from, files[next]!));
-      batch.push([files[next]!, data]);
-      size += data.length;
-      next++;
-    }
+  let files = 0;
+  for (;;) {
+    const batch = await readBatch(from, paths, consume ? CONSUME_BATCH_BYTES : BATCH_BYTES);
+    if (batch.length === 0) break;
     const started = performance.now();
     for (const [path, data] of batch) {
       const file = join(to, path);
@@ -89,17 +87,53 @@ async function writeFloor(from: string, to: string, consume: boolean) {
       bytes += data.length;
     }
     writeMs += performance.now() - started;
-    if (consume) for (const [path] of batch) removeWithEmptyFolders(from, path);
+    files += batch.length;
+    if (consume) await allAtOnce(batch.map(([path]) => () => removeWithEmptyFolders(from, path)));
   }
-  return { writeMs, files: files.length, bytes };
+  return { writeMs, files, bytes };
+}
+
+/** Every file under `root` (relative paths), listed one folder at a time rather than all at once. */
+async function* filesUnder(root: string, dir = ''): AsyncGenerator<string> {
+  for await (const entry of await opendir(join(root, dir))) {
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) yield* filesUnder(root, path);
+    else yield path;
+  }
+}
+
+/** The next files of `paths`, read until they hold `limit` bytes or the paths run out. */
+async function readBatch(root: string, paths: AsyncGenerator<string>, limit: number): Promise<[string, Buffer][]> {
+  const batch: [string, Buffer][] = [];
+  let size = 0;
+  const reader = async () => {
+    while (size < limit) {
+      const next = await paths.next();
+      if (next.done) return;
+      const data = await readFile(join(root, next.value));
+      batch.push([next.value, data]);
+      size += data.length;
+    }
+  };
+  await Promise.all(Array.from({ length: CALLS_AT_ONCE }, reader));
+  return batch;
+}
+
+/** Runs the tasks, CALLS_AT_ONCE at a time. */
+async function allAtOnce(tasks: (() => Promise<void>)[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: CALLS_AT_ONCE }, worker));
 }
 
 /** Deletes a copied source file and every folder above it that is left empty (their inodes count too). */
-function removeWithEmptyFolders(root: string, path: string): void {
-  unlinkSync(join(root, path));
+async function removeWithEmptyFolders(root: string, path: string): Promise<void> {
+  await unlink(join(root, path));
   for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) {
     try {
-      rmdirSync(join(root, dir));
+      await rmdir(join(root, dir));
     } catch {
       return;
     }
