@@ -14,6 +14,7 @@ import { opendir, readFile, rmdir, unlink } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildDirectory } from '../build.ts';
+import { runPool } from '../pool.ts';
 import { Snapshot, type ContentChange } from '../snapshot.ts';
 
 const [step, ...args] = process.argv.slice(2);
@@ -88,7 +89,7 @@ async function writeFloor(from: string, to: string, consume: boolean) {
     }
     writeMs += performance.now() - started;
     files += batch.length;
-    if (consume) await allAtOnce(batch.map(([path]) => () => removeWithEmptyFolders(from, path)));
+    if (consume) await runPool(batch, CALLS_AT_ONCE, ([path]) => removeWithEmptyFolders(from, path));
   }
   return { writeMs, files, bytes };
 }
@@ -117,15 +118,6 @@ async function readBatch(root: string, paths: AsyncGenerator<string>, limit: num
   };
   await Promise.all(Array.from({ length: CALLS_AT_ONCE }, reader));
   return batch;
-}
-
-/** Runs the tasks, CALLS_AT_ONCE at a time. */
-async function allAtOnce(tasks: (() => Promise<void>)[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await tasks[next++]!();
-  };
-  await Promise.all(Array.from({ length: CALLS_AT_ONCE }, worker));
 }
 
 /** Deletes a copied source file and every folder above it that is left empty (their inodes count too). */

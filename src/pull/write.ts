@@ -7,6 +7,7 @@
 import { mkdir, readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../output/atomic.ts';
+import { runPool } from '../pool.ts';
 import { stringify } from 'yaml';
 import { internalError } from '../errors.ts';
 import type { ContentFile } from './map.ts';
@@ -73,12 +74,4 @@ async function removeOthers(outDir: string, keep: ReadonlySet<string>): Promise<
   };
   for (const folder of ['languages', 'projects']) await visit(folder);
   return removed;
-}
-
-async function runPool<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await job(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -160,14 +160,10 @@ const PROJECT_LANGUAGE = defineShape([
 
 /** A memo of the last key asked for only: what it holds is garbage soon after the key changes. */
 function lastOne<K, V>(): (key: K, make: () => V) => V {
-  let lastKey: K | undefined;
-  let lastValue: V | undefined;
+  let last: { key: K; value: V } | null = null;
   return (key, make) => {
-    if (lastKey !== key || lastValue === undefined) {
-      lastValue = make();
-      lastKey = key;
-    }
-    return lastValue;
+    if (last?.key !== key) last = { key, value: make() };
+    return last.value;
   };
 }
 
