@@ -13,6 +13,7 @@ import serveHandler from 'serve-handler';
 import { errorBody, JSON_TYPE, VARY } from '../hosts/common.ts';
 import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
 import { resolvePreviewRequest } from './resolve.ts';
+import { answerUnparsableRequests } from './unparsable.ts';
 
 export interface PreviewOptions {
   outDir: string;
@@ -42,6 +43,7 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   const server = createServer((request, response) => {
     answer(request, response, outDir, tree).catch((error: unknown) => fail(response, error, options.log));
   });
+  const cutLingering = answerUnparsableRequests(server);
   const bind = options.bind ?? '127.0.0.1';
   const listening = await bindServer(server, options.port, bind);
   if (!listening.ok) return listening;
@@ -51,7 +53,7 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
     preview: {
       url: `http://${host}:${listening.port}${tree.base}/api/`,
       treeBaseUrl: tree.baseUrl,
-      close: () => closeServer(server),
+      close: () => closeServer(server, cutLingering),
     },
   };
 }
@@ -128,9 +130,10 @@ export function bindServer(server: Server, port: number, bind: string): Promise<
   });
 }
 
-function closeServer(server: Server): Promise<void> {
+function closeServer(server: Server, cutLingering: () => void): Promise<void> {
   return new Promise((done) => {
     server.close(() => done());
     server.closeAllConnections();
+    cutLingering();
   });
 }

@@ -5,10 +5,12 @@
  * request-target (the app refuses more than 8 KiB), the body (read up to
  * 1 MiB; past that the app answers 413 at once, and the rest is read and
  * dropped, up to 8 MiB, before the connection closes), and time (a request
- * must arrive whole within a minute).
+ * must arrive whole within a minute). A request node's parser refuses gets a
+ * JSON answer too, with a lingering close of its own (serve/unparsable.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bindServer } from '../serve/preview.ts';
+import { answerUnparsableRequests } from '../serve/unparsable.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
 
@@ -49,6 +51,7 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
         if (--active === 0) idle?.();
       });
   });
+  const cutLingering = answerUnparsableRequests(server);
   const host = options.host ?? '127.0.0.1';
   const bound = await bindServer(server, options.port, host);
   if (!bound.ok) return bound;
@@ -58,6 +61,7 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
     server.closeIdleConnections();
     if (active > 0) await new Promise<void>((done) => (idle = done));
     server.closeAllConnections();
+    cutLingering();
     await closed;
   };
   return { ok: true, listening: { origin, close } };

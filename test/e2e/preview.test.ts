@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
-import { buildFor, freePort, get, itServesTheSnapshot, startServer, type BuiltSite, type Started } from './servers.ts';
+import { buildFor, freePort, get, itServesTheSnapshot, rawExchange, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const run = promisify(execFile);
 const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
@@ -76,6 +76,26 @@ describe('npm run serve', () => {
     try {
       expect((await get(`${child.url}projects/`)).status).toBe(200);
       expect(child.server.output()).toContain(`The tree's links point at http://127.0.0.1:9/api/; build with --base-url ${new URL(child.url).origin} to follow them here.`);
+    } finally {
+      expect(await child.server.stop()).toBe(0);
+    }
+  });
+  it('answers a request the HTTP parser refuses with a JSON 400, and headers over its limit with a JSON 431', async () => {
+    const out = join(tempDir('wsnap-e2e-'), 'dist');
+    await buildFor(join(FIXTURES, 'minimal/content'), 9, out);
+    const child = await startOnFreePort(out);
+    try {
+      const origin = new URL(child.url).origin;
+      const body = Buffer.alloc(6 * 1024 * 1024, 'x');
+      const refused = await rawExchange(origin, `PUT "a{b} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, body);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+      expect(refused.text.slice(refused.text.indexOf('\r\n\r\n') + 4)).toBe('{"detail":"Bad request: the request line or its headers could not be parsed."}\n');
+      expect({ sentWhole: refused.sentWhole, reset: refused.reset }).toEqual({ sentWhole: true, reset: false });
+      const huge = await rawExchange(origin, `GET /api/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, Buffer.alloc(0));
+      expect(huge.status).toBe(431);
+      expect(huge.text).toContain('{"detail":"Request header fields too large."}\n');
+      expect((await get(child.url)).status).toBe(200);
     } finally {
       expect(await child.server.stop()).toBe(0);
     }

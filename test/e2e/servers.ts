@@ -6,7 +6,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
@@ -71,6 +71,29 @@ export async function startServer(command: string, args: string[], readyUrl: str
   }
   await stop();
   throw new Error(`${command} did not answer ${readyUrl}:\n${output}`);
+}
+
+/**
+ * Sends bytes as they are on a new connection and returns the status, the
+ * response text, and whether the connection ended cleanly for the client: the
+ * whole request reached the server's socket (the write completed) and the
+ * server closed with a FIN, not a reset that can discard an answer unread.
+ */
+export function rawExchange(origin: string, head: string, body: Buffer): Promise<{ status: number; text: string; sentWhole: boolean; reset: boolean }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((done) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    let sentWhole = false;
+    let reset = false;
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => (reset = true));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text, sentWhole, reset });
+    });
+    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]), (error) => (sentWhole = !error));
+  });
 }
 
 export interface Served {

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.ts';
-import { freePort, itServesTheSnapshot, type BuiltSite } from '../e2e/servers.ts';
+import { freePort, itServesTheSnapshot, rawExchange, type BuiltSite } from '../e2e/servers.ts';
 import { siteTree } from '../unit/hosts/tree.ts';
 import { call, expectJson, rawBody, rawRequest, startSidecar, workspace, type RunningSidecar } from './support.ts';
 
@@ -131,6 +131,21 @@ describe('the sidecar answers', () => {
     expect(long.status).toBe(414);
     const huge = await rawRequest(sidecar.origin, `GET /mirror/api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(huge.status).toBe(431);
+    expect(huge.text).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(rawBody(huge.text)).toBe('{"detail":"Request header fields too large."}\n');
+  });
+
+  // Regression: request 1258 of the fuzz test's seed 424242 (a target with `"`, then a 1 MiB body)
+  // once came back with no answer at all. Node's parser refused the request line and its default
+  // handler closed the socket with the body unread: a reset, which can drop the 400 unread.
+  it('answers a request the HTTP parser refuses with a JSON 400, reading what the client still sends before it closes', async () => {
+    const body = Buffer.alloc(6 * 1024 * 1024, 'x');
+    const head = `PATCH "U}n~Soi/zg>_V{bW/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const served = await rawExchange(sidecar.origin, head, body);
+    expect(served.status).toBe(400);
+    expect(served.text).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(rawBody(served.text)).toBe('{"detail":"Bad request: the request line or its headers could not be parsed."}\n');
+    expect({ sentWhole: served.sentWhole, reset: served.reset }).toEqual({ sentWhole: true, reset: false });
   });
 
   it('serves a resource with and without its trailing slash and as index.json', async () => {
