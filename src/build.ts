@@ -13,7 +13,7 @@ import type { Model } from './model/types.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  invalidateManifest, ManifestWriter, readManifest, recordTree, stateDir, treeIdentity, writeManifest, type Manifest,
+  invalidateManifest, journalIsLong, ManifestWriter, readManifest, recordTree, stateDir, treeIdentity, writeManifest, type Manifest,
 } from './output/manifest.ts';
 import { dirTarget, type OutputTarget } from './output/target.ts';
 import { updateInPlace, writeGroups, type WriteGroupsHooks, type WriteStats } from './output/tree.ts';
@@ -117,7 +117,7 @@ export async function syncTree(
   const tree = await treeIdentity(outDir);
   if (manifest && tree !== null && manifest.tree === `${tree}:${settings}`) {
     const stats = await updateInPlace(outDir, fileGroups(model, hosts), manifest);
-    await writeManifest(outDir, manifest);
+    if (journalIsLong(manifest)) await writeManifest(outDir, manifest);
     return {
       manifest,
       report: { files: stats.filesWritten, bytes: 0, mode: 'in-place', groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
@@ -138,7 +138,7 @@ export async function syncTree(
     await writer.abort();
     throw error;
   }
-  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups };
+  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups, staleLines: 0 };
   await recordTree(outDir, fresh.tree, fresh.host);
   return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
 }

@@ -16,7 +16,7 @@ import type { ContentError } from './errors.ts';
 import { internalError } from './errors.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
-import { writeManifest, type Manifest } from './output/manifest.ts';
+import { journalIsLong, writeManifest, type Manifest } from './output/manifest.ts';
 import { updateInPlace, updatePatched, type UpdateStats } from './output/tree.ts';
 import { syncTree } from './build.ts';
 import { writeFileAtomic } from './output/atomic.ts';
@@ -80,7 +80,6 @@ export type EditOutcome<T> =
 
 export class Snapshot {
   private queue: Promise<unknown> = Promise.resolve();
-  private updatesSinceCompaction = 0;
   private readonly versions = createVersionCache();
   /** Updates waiting for their turn (a deferred refresh gives way to them). */
   private waiting = 0;
@@ -311,11 +310,9 @@ export class Snapshot {
     for (const change of changes) if (change.text === null) await rm(this.contentFile(change.path), { force: true });
   }
 
-  /** The manifest's journal grows with each update; now and then it is written whole. */
+  /** The manifest's journal grows with each update; once it is long, it is written whole. */
   private async compactNow(): Promise<void> {
-    if (++this.updatesSinceCompaction < 100) return;
-    await writeManifest(this.options.outDir, this.manifest);
-    this.updatesSinceCompaction = 0;
+    if (journalIsLong(this.manifest)) await writeManifest(this.options.outDir, this.manifest);
   }
 
   /** After a failed write, rereads content and tree from disk, so the next update starts from what is there. */

@@ -3,10 +3,11 @@
  * build of the changed content gives, byte for byte, and touches only what
  * changed.
  */
-import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../src/build.ts';
+import { manifestPath, readManifest } from '../src/output/manifest.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
 
 type Edit = (content: string) => void;
@@ -92,8 +93,28 @@ describe('rebuilding in place after a change', () => {
     const dir = tempDir();
     const out = join(dir, 'dist');
     await buildDirectory({ contentDir: join(FIXTURES, 'features/content'), outDir: out });
+    const manifest = statSync(manifestPath(out), { bigint: true });
     const report = await buildDirectory({ contentDir: join(FIXTURES, 'features/content'), outDir: out });
     expect(report).toMatchObject({ mode: 'in-place', files: 0, groupsRendered: 0, groupsRemoved: 0 });
+    // Not even the manifest: it is written whole only once its journal is long.
+    const after = statSync(manifestPath(out), { bigint: true });
+    expect([after.ino, after.mtimeNs, after.size]).toEqual([manifest.ino, manifest.mtimeNs, manifest.size]);
+  });
+
+  it('appends a change to the manifest\'s journal, which the next rebuild reads', async () => {
+    const dir = tempDir();
+    const content = join(dir, 'content');
+    const out = join(dir, 'dist');
+    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+    await buildDirectory({ contentDir: content, outDir: out });
+    const before = statSync(manifestPath(out));
+    edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))(content);
+    const changed = await buildDirectory({ contentDir: content, outDir: out });
+    const after = statSync(manifestPath(out));
+    expect(after.ino).toBe(before.ino);
+    expect(after.size).toBeGreaterThan(before.size);
+    expect((await readManifest(out))?.staleLines).toBe(2 * changed.groupsRendered!);
+    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({ mode: 'in-place', files: 0, groupsRendered: 0 });
   });
 
   it('does not trust a manifest once the tree folder was replaced', async () => {

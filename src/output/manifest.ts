@@ -26,6 +26,8 @@ export interface Manifest {
   /** The host whose files took the root names when the tree was built (`--host`), if any. */
   host?: RootHost | undefined;
   groups: Map<string, GroupState>;
+  /** Lines of the file's journal that no longer describe a group (superseded or removed); 0 once written whole. */
+  staleLines: number;
 }
 
 /** The folder beside the tree where its manifest is kept. */
@@ -53,9 +55,11 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
   const lines = text.split('\n');
   if (lines[0] !== HEADER) return null;
   const groups = new Map<string, GroupState>();
+  let journal = 0;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === '') continue;
+    journal++;
     const space = line.indexOf(' ');
     if (space < 0) return null;
     const state = line.slice(0, space);
@@ -64,7 +68,16 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
     else if (state === '?') groups.set(key, null);
     else groups.set(key, Number.parseInt(state, 36));
   }
-  return { tree: tree.trim(), host, groups };
+  return { tree: tree.trim(), host, groups, staleLines: journal - groups.size };
+}
+
+/**
+ * Whether the journal is worth writing whole: once its stale lines pass a
+ * quarter of the groups (and a floor, so a small tree is not rewritten on
+ * every update). A rebuild that changed nothing never rewrites it.
+ */
+export function journalIsLong(manifest: Manifest): boolean {
+  return manifest.staleLines > Math.max(1000, manifest.groups.size / 4);
 }
 
 /** Forgets which tree the manifest describes (before a whole new tree is written). */
@@ -139,6 +152,7 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
     throw error;
   }
   await recordTree(outDir, manifest.tree, manifest.host);
+  manifest.staleLines = 0;
 }
 
 /** Appends journal lines (`?` unknown, `-` removed, or a fingerprint) and waits until they are on disk. */

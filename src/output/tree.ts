@@ -101,6 +101,8 @@ async function applyUpdate(outDir: string, dirty: FileGroup[], removed: string[]
   await appendManifest(outDir, journal);
   for (const group of dirty) manifest.groups.set(group.key, group.fingerprint);
   for (const key of removed) manifest.groups.delete(key);
+  // Each group touched left its `?` mark and its old line behind (a removed one, its `-` too).
+  manifest.staleLines += 2 * dirty.length + 3 * removed.length;
   return { groupsRendered: dirty.length, filesWritten, groupsRemoved: removed.length };
 }
 
