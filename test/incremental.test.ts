@@ -45,13 +45,19 @@ const changes: [name: string, change: Edit, expectMode?: 'fresh'][] = [
   ['the page size (a new tree is swapped in)', edit('site.yaml', (t) => t.replace('page_size: 2', 'page_size: 3')), 'fresh'],
 ];
 
+/** A copy of the features fixture and its tree, built once. */
+async function builtCopy() {
+  const dir = tempDir();
+  const content = join(dir, 'content');
+  const out = join(dir, 'dist');
+  cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+  const first = await buildDirectory({ contentDir: content, outDir: out });
+  return { content, out, first };
+}
+
 describe('rebuilding in place after a change', () => {
   it.each(changes)('after %s gives the tree of a full build', async (_, change, expectMode) => {
-    const dir = tempDir();
-    const content = join(dir, 'content');
-    const out = join(dir, 'dist');
-    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
-    const first = await buildDirectory({ contentDir: content, outDir: out });
+    const { content, out, first } = await builtCopy();
     expect(first.mode).toBe('fresh');
 
     change(content);
@@ -66,11 +72,7 @@ describe('rebuilding in place after a change', () => {
   });
 
   it('rewrites only the files of the changed translation and the lists and sums that show it', async () => {
-    const dir = tempDir();
-    const content = join(dir, 'content');
-    const out = join(dir, 'dist');
-    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
-    await buildDirectory({ contentDir: content, outDir: out });
+    const { content, out } = await builtCopy();
     const before = readTree(out);
     edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))(content);
     const report = await buildDirectory({ contentDir: content, outDir: out });
@@ -102,11 +104,7 @@ describe('rebuilding in place after a change', () => {
   });
 
   it('appends a change to the manifest\'s journal, which the next rebuild reads', async () => {
-    const dir = tempDir();
-    const content = join(dir, 'content');
-    const out = join(dir, 'dist');
-    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
-    await buildDirectory({ contentDir: content, outDir: out });
+    const { content, out } = await builtCopy();
     const before = statSync(manifestPath(out));
     edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))(content);
     const changed = await buildDirectory({ contentDir: content, outDir: out });
