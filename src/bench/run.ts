@@ -6,7 +6,7 @@
  * of its own; the page cache is flushed (`sync`) before each.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statfsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,46 +52,57 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const pristine = join(dir, `content-${options.scale.projects}x${options.scale.components}x${options.scale.languages}`);
   const content = await ensureContent(pristine, options.scale, log);
   const work = join(dir, 'work');
-  const out = join(work, 'dist');
-  const floor = join(work, 'floor');
-  await removeTree(work);
+  // Trees are deleted only once everything is measured (see the end of a round); a leftover of an earlier run waits too.
+  setAside(work, dir);
   mkdirSync(work, { recursive: true });
   cpSync(pristine, join(work, 'content'), { recursive: true });
   const result: BenchResult = { scale: { ...options.scale, translations }, content, rounds: [] };
+  let out = '';
 
-  for (let round = 1; round <= options.rounds; round++) {
-    await removeTree(out);
-    await removeTree(`${out}.state`);
-    await settle();
-    log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
-    const built = JSON.parse(await child(['build', join(work, 'content'), out, '--full']));
-    const build: BuildFigures = {
-      ms: built.ms, files: built.files, bytes: built.bytes, maxRssKiB: built.maxRssKiB,
-      translationsPerSecond: translations / (built.ms / 1000),
-      filesPerSecond: built.files / (built.ms / 1000),
-      megabytesPerSecond: built.bytes / 2 ** 20 / (built.ms / 1000),
-    };
-    log(`Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`);
-    await settle();
-    const consume = options.buildOnly && round === options.rounds && !roomForSecondTree(work, build.bytes, build.files);
-    log(`Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`);
-    const floored = JSON.parse(await child(['floor', out, floor, ...(consume ? ['--consume'] : [])]));
-    result.rounds.push({ build, floor: floored, ratio: build.ms / floored.writeMs });
-    await removeTree(floor);
-  }
-  if (options.buildOnly) {
-    await removeTree(work);
+  try {
+    for (let round = 1; round <= options.rounds; round++) {
+      const roundDir = join(work, `round-${round}`);
+      mkdirSync(roundDir);
+      out = join(roundDir, 'dist');
+      const floor = join(roundDir, 'floor');
+      await settle();
+      log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
+      const built = JSON.parse(await child(['build', join(work, 'content'), out, '--full']));
+      const build: BuildFigures = {
+        ms: built.ms, files: built.files, bytes: built.bytes, maxRssKiB: built.maxRssKiB,
+        translationsPerSecond: translations / (built.ms / 1000),
+        filesPerSecond: built.files / (built.ms / 1000),
+        megabytesPerSecond: built.bytes / 2 ** 20 / (built.ms / 1000),
+      };
+      log(`Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`);
+      await settle();
+      const consume = options.buildOnly && round === options.rounds && !roomForTrees(work, 1, build.bytes, build.files);
+      log(`Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`);
+      const floored = JSON.parse(await child(['floor', out, floor, ...(consume ? ['--consume'] : [])]));
+      result.rounds.push({ build, floor: floored, ratio: build.ms / floored.writeMs });
+      // A round's trees stay until the end: deleting them right before the next round's build made that
+      // build up to four times slower on ext4 without a journal, which for minutes after a deletion skips
+      // freed inodes whose table block was written recently (`recently_deleted` in the kernel), while the
+      // floor after it ran untouched. Only a disk without room for two more trees deletes them.
+      if (round < options.rounds && !roomForTrees(work, 2, build.bytes, build.files)) {
+        log(`Round ${round}: no room to keep this round's trees; deleting them (the next build may be slowed by it, see README)`);
+        await removeTree(floor);
+        await removeTree(out);
+      }
+    }
+    if (options.buildOnly) return result;
+
+    log('Rebuilds in place after one counter changed and after one language renamed …');
+    result.rebuilds = await measureRebuilds(join(work, 'content'), out);
+    log('Sidecar: DELETE of one translation, 20 times …');
+    result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
+    log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
+    result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
     return result;
+  } finally {
+    await removeTree(work);
+    for (const name of readdirSync(dir)) if (name.startsWith('work.old-')) await removeTree(join(dir, name));
   }
-
-  log('Rebuilds in place after one counter changed and after one language renamed …');
-  result.rebuilds = await measureRebuilds(join(work, 'content'), out);
-  log('Sidecar: DELETE of one translation, 20 times …');
-  result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
-  log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
-  result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
-  await removeTree(work);
-  return result;
 }
 
 // --- internal ---
@@ -127,10 +138,15 @@ async function removeTree(path: string): Promise<void> {
   if (existsSync(path)) await run('rm', ['-rf', path]);
 }
 
-/** Whether the disk can hold a second copy of the tree (files take at least a block, a folder each, and an inode for both). */
-function roomForSecondTree(dir: string, bytes: number, files: number): boolean {
+/** Whether the disk can hold `count` more trees (files take at least a block, a folder each, and an inode for both). */
+function roomForTrees(dir: string, count: number, bytes: number, files: number): boolean {
   const fs = statfsSync(dir);
-  return fs.bavail * fs.bsize > 1.2 * (bytes + files * 2 * fs.bsize) && fs.ffree > 1.2 * 2 * files;
+  return fs.bavail * fs.bsize > 1.2 * count * (bytes + files * 2 * fs.bsize) && fs.ffree > 1.2 * 2 * count * files;
+}
+
+/** Moves a leftover working folder out of the way (deleted at the end of the run, with this run's trees). */
+function setAside(work: string, dir: string): void {
+  if (existsSync(work)) renameSync(work, join(dir, `work.old-${Date.now()}`));
 }
 
 async function measureRebuilds(content: string, out: string) {
