@@ -32,17 +32,19 @@ const command = defineCommand({
     const scale = args.projects
       ? { projects: integer('projects', args.projects), components: integer('components', args.components), languages: integer('languages', args.languages) }
       : scaleFor(integer('translations', args.translations));
-    const result = await runBench({
+    await runBench({
       scale,
       dir: args.dir,
       rounds: integer('rounds', args.rounds),
       getSeconds: integer('get-seconds', args['get-seconds']),
       buildOnly: args['build-only'],
       log: (line) => io.err(`${line}\n`),
+      measured: (result) => {
+        const file = join(args.dir, `results-${result.scale.translations}.json`);
+        writeFileSync(file, JSON.stringify({ ...result, targets: benchTargets(result) }, null, 2) + '\n');
+        io.out(`${formatBench(result)}\nFigures also in ${file}.\n`);
+      },
     });
-    const file = join(args.dir, `results-${result.scale.translations}.json`);
-    writeFileSync(file, JSON.stringify({ ...result, targets: benchTargets(result) }, null, 2) + '\n');
-    io.out(`${formatBench(result)}\nFigures also in ${file}.\n`);
     return 0;
   },
 });

@@ -26,6 +26,8 @@ export interface BenchOptions {
   /** Skip what needs a tree kept after the full build (rebuilds, sidecar, GET). */
   buildOnly: boolean;
   log: (line: string) => void;
+  /** Called with the figures once everything is measured, before the trees are deleted (which takes minutes at scale). */
+  measured?: (result: BenchResult) => void;
 }
 
 export interface BenchResult {
@@ -90,7 +92,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         await removeTree(out);
       }
     }
-    if (options.buildOnly) return result;
+    if (options.buildOnly) return finish(result, options);
 
     log('Rebuilds in place after one counter changed and after one language renamed …');
     result.rebuilds = await measureRebuilds(join(work, 'content'), out);
@@ -98,14 +100,20 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
-    return result;
+    return finish(result, options);
   } finally {
+    log('Deleting the trees …');
     await removeTree(work);
     for (const name of readdirSync(dir)) if (name.startsWith('work.old-')) await removeTree(join(dir, name));
   }
 }
 
 // --- internal ---
+
+function finish(result: BenchResult, options: BenchOptions): BenchResult {
+  options.measured?.(result);
+  return result;
+}
 
 const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
