@@ -138,7 +138,7 @@ export async function syncTree(
     await writer.abort();
     throw error;
   }
-  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups, staleLines: 0 };
+  const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups, journalLines: groups.size };
   await recordTree(outDir, fresh.tree, fresh.host);
   return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
 }

@@ -26,8 +26,8 @@ export interface Manifest {
   /** The host whose files took the root names when the tree was built (`--host`), if any. */
   host?: RootHost | undefined;
   groups: Map<string, GroupState>;
-  /** Lines of the file's journal that no longer describe a group (superseded or removed); 0 once written whole. */
-  staleLines: number;
+  /** Lines the file holds after its header: one per group once written whole, more as updates are appended. */
+  journalLines: number;
 }
 
 /** The folder beside the tree where its manifest is kept. */
@@ -68,7 +68,7 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
     else if (state === '?') groups.set(key, null);
     else groups.set(key, Number.parseInt(state, 36));
   }
-  return { tree: tree.trim(), host, groups, staleLines: journal - groups.size };
+  return { tree: tree.trim(), host, groups, journalLines: journal };
 }
 
 /**
@@ -77,7 +77,12 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
  * every update). A rebuild that changed nothing never rewrites it.
  */
 export function journalIsLong(manifest: Manifest): boolean {
-  return manifest.staleLines > Math.max(1000, manifest.groups.size / 4);
+  return staleLines(manifest) > Math.max(1000, manifest.groups.size / 4);
+}
+
+/** Lines of the journal that no longer describe a group (superseded or removed). */
+export function staleLines(manifest: Manifest): number {
+  return manifest.journalLines - manifest.groups.size;
 }
 
 /** Forgets which tree the manifest describes (before a whole new tree is written). */
@@ -152,16 +157,18 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
     throw error;
   }
   await recordTree(outDir, manifest.tree, manifest.host);
-  manifest.staleLines = 0;
+  manifest.journalLines = manifest.groups.size;
 }
 
-/** Appends journal lines (`?` unknown, `-` removed, or a fingerprint) and waits until they are on disk. */
-export async function appendManifest(outDir: string, entries: Iterable<[key: string, state: GroupState | 'removed']>): Promise<void> {
+/** Appends journal lines (`?` unknown, `-` removed, or a fingerprint), waits until they are on disk, and says how many. */
+export async function appendManifest(outDir: string, entries: Iterable<[key: string, state: GroupState | 'removed']>): Promise<number> {
   let text = '';
+  let lines = 0;
   for (const [key, state] of entries) {
     text += `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}\n`;
+    lines++;
   }
-  if (!text) return;
+  if (!text) return 0;
   const handle = await open(manifestPath(outDir), 'a');
   try {
     await handle.write(text);
@@ -169,6 +176,7 @@ export async function appendManifest(outDir: string, entries: Iterable<[key: str
   } finally {
     await handle.close();
   }
+  return lines;
 }
 
 // --- internal ---

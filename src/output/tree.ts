@@ -85,7 +85,7 @@ export async function updatePatched(outDir: string, patched: PatchedGroups, mani
 async function applyUpdate(outDir: string, dirty: FileGroup[], removed: string[], manifest: Manifest): Promise<UpdateStats> {
   if (dirty.length === 0 && removed.length === 0) return { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
   const scratch = join(stateDir(outDir), 'tmp');
-  await appendManifest(outDir, [...dirty.map((g) => [g.key, null] as [string, null]), ...removed.map((k) => [k, null] as [string, null])]);
+  let appended = await appendManifest(outDir, [...dirty.map((g) => [g.key, null] as [string, null]), ...removed.map((k) => [k, null] as [string, null])]);
   let filesWritten = 0;
   for (const group of dirty) {
     for (const file of group.render()) {
@@ -98,11 +98,10 @@ async function applyUpdate(outDir: string, dirty: FileGroup[], removed: string[]
     ...dirty.map((g) => [g.key, g.fingerprint] as [string, number]),
     ...removed.map((key) => [key, 'removed'] as [string, 'removed']),
   ];
-  await appendManifest(outDir, journal);
+  appended += await appendManifest(outDir, journal);
   for (const group of dirty) manifest.groups.set(group.key, group.fingerprint);
   for (const key of removed) manifest.groups.delete(key);
-  // Each group touched left its `?` mark and its old line behind (a removed one, its `-` too).
-  manifest.staleLines += 2 * dirty.length + 3 * removed.length;
+  manifest.journalLines += appended;
   return { groupsRendered: dirty.length, filesWritten, groupsRemoved: removed.length };
 }
 
