@@ -96,6 +96,11 @@ export function rawExchange(origin: string, head: string, body: Buffer): Promise
   });
 }
 
+/** The body of a raw response (after the blank line). */
+export function rawBody(text: string): string {
+  return text.slice(text.indexOf('\r\n\r\n') + 4);
+}
+
 export interface Served {
   status: number;
   headers: Headers;

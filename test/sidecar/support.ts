@@ -14,6 +14,8 @@ import { expect } from 'vitest';
 import type { SiteOverrides } from '../../src/content/validate.ts';
 import { buildInMemory, FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
 
+export { rawBody } from '../e2e/servers.ts';
+
 export const KEY = 'wlu_test-key-1';
 export const OTHER_KEY = 'wlp_second-key';
 export const AUTH = { Authorization: `Token ${KEY}` };
@@ -128,11 +130,6 @@ export function rawRequest(origin: string, head: string, body: Buffer | string =
     });
     socket.write(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]));
   });
-}
-
-/** The body of a raw response (after the blank line). */
-export function rawBody(text: string): string {
-  return text.slice(text.indexOf('\r\n\r\n') + 4);
 }
 
 /** The tree on disk is byte for byte a fresh full build of the content as it stands (the manifest aside). */
