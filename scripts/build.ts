@@ -1,11 +1,12 @@
 /** `npm run build`: builds a content folder into a static Weblate API tree. */
-import { buildDirectory } from '../src/build.ts';
+import { buildDirectory, checkOutput } from '../src/build.ts';
+import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { defineCommand, runMain, type CommandIO } from '../src/cli/command.ts';
 import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { stopSignal } from '../src/cli/serving.ts';
-import { formatContentErrors } from '../src/errors.ts';
+import { formatContentErrors, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
 import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../src/snapshot.ts';
 import { watchContent } from '../src/watch.ts';
@@ -19,6 +20,7 @@ const command = defineCommand({
     content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
     out: { type: 'string', valueName: 'DIR', description: 'output folder (its manifest is kept in DIR.state/)', default: 'dist' },
     full: { type: 'boolean', description: 'write a whole new tree even when the existing one could be updated in place' },
+    force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
     watch: { type: 'boolean', description: 'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)' },
     ...SITE_OPTIONS,
     ...HOST_OPTION,
@@ -28,13 +30,19 @@ const command = defineCommand({
     '  npm run build -- --base-url https://l10n.example.org --host netlify\n' +
     '  npm run build -- --watch',
   async run(args, io) {
-    if (args.watch) return watchBuild({ content: args.content, out: args.out, full: args.full, site: siteOverrides(args), host: hostOption(args.host) }, io);
+    const site = siteOverrides(args);
+    const host = hostOption(args.host);
+    const content = contentFolder(args.content);
+    const out = outFolder(args.out);
+    const output = await checkOutput(out, { contentDir: content, force: args.force });
+    if (!output.ok) throw new UsageError(output.message);
+    if (args.watch) return watchBuild({ content, out, full: args.full, site, host }, io);
     const report = await buildDirectory({
-      contentDir: args.content,
-      outDir: args.out,
+      contentDir: content,
+      outDir: out,
       full: args.full,
-      site: siteOverrides(args),
-      host: hostOption(args.host),
+      site,
+      host,
       onProgress: progressReporter(io, 'Writing'),
     });
     if (report.errors.length > 0) {
@@ -45,8 +53,8 @@ const command = defineCommand({
     const translations = countOf(report.translations, 'translation');
     io.out(
       report.mode === 'fresh'
-        ? `Built ${countOf(report.files, 'file')} (${formatBytes(report.bytes)}) for ${translations} into ${args.out}/ in ${seconds} s.\n`
-        : `Updated ${args.out}/ in place: ${countOf(report.files, 'file')} rewritten, ` +
+        ? `Built ${countOf(report.files, 'file')} (${formatBytes(report.bytes)}) for ${translations} into ${out}/ in ${seconds} s.\n`
+        : `Updated ${out}/ in place: ${countOf(report.files, 'file')} rewritten, ` +
             `${countOf(report.groupsRendered ?? 0, 'group')} re-rendered, ${countOf(report.groupsRemoved ?? 0, 'group')} removed, ` +
             `for ${translations} in ${seconds} s.\n`,
     );

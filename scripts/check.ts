@@ -1,6 +1,7 @@
 /** `npm run check`: validates a content folder without writing anything. */
 import { checkContent } from '../src/build.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
+import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors } from '../src/errors.ts';
@@ -13,14 +14,15 @@ const command = defineCommand({
     ...SITE_OPTIONS,
   },
   async run(args, io) {
-    const result = await checkContent({ contentDir: args.content, site: siteOverrides(args) });
+    const content = contentFolder(args.content);
+    const result = await checkContent({ contentDir: content, site: siteOverrides(args) });
     if (!result.ok) {
       io.err(formatContentErrors(result.errors) + '\n');
       return 1;
     }
     const { projects, components, translations, languages } = result.model;
     io.out(
-      `${args.content}/ is valid: ${countOf(projects.length, 'project')}, ${countOf(components.length, 'component')}, ` +
+      `${content}/ is valid: ${countOf(projects.length, 'project')}, ${countOf(components.length, 'component')}, ` +
         `${countOf(translations.length, 'translation')}, ${countOf(languages.length, 'language')}.\n`,
     );
     return 0;

@@ -1,5 +1,6 @@
 /** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
 import { defineCommand, runMain } from '../src/cli/command.ts';
+import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
@@ -18,6 +19,7 @@ const command = defineCommand({
     host: { type: 'string', valueName: 'ADDRESS', description: 'address to listen on', default: '127.0.0.1' },
     'tokens-file': { type: 'string', valueName: 'FILE', description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}` },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
+    force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
     'strict-lists': {
       type: 'boolean',
       description: 'answer a write only once /api/translations/ and /api/components/ are rewritten too (by default they follow once writes pause)',
@@ -28,11 +30,13 @@ const command = defineCommand({
     'Example:\n  WEBLATE_SNAPSHOT_TOKENS=s3cret npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
   async run(args, io) {
     const port = parsePort(args.port);
-    const loaded = await loadKeys({ file: args['tokens-file'], variable: process.env[TOKENS_VARIABLE], forbidden: [args.content, args.out] });
+    const content = contentFolder(args.content);
+    const out = outFolder(args.out);
+    const loaded = await loadKeys({ file: args['tokens-file'], variable: process.env[TOKENS_VARIABLE], forbidden: [content, out] });
     if (!loaded.ok) throw new UsageError(loaded.message);
     const { keys } = loaded;
     const started = await startSidecar({
-      contentDir: args.content, outDir: args.out, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'],
+      contentDir: content, outDir: out, force: args.force, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'],
       strictLists: args['strict-lists'], log: io.err,
     });
     if (!started.ok) {
@@ -41,7 +45,7 @@ const command = defineCommand({
     }
     const { sidecar } = started;
     const access = args['read-only'] ? 'read-only' : `${keys.length} API key${keys.length === 1 ? '' : 's'}`;
-    io.out(`Sidecar serving ${args.content}/ (tree in ${args.out}/) at ${sidecar.url} with ${access} (Ctrl+C to stop)\n`);
+    io.out(`Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} with ${access} (Ctrl+C to stop)\n`);
     await stopSignal();
     await sidecar.close();
     return 0;

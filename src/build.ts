@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs';
 import { loadContent } from './content/load.ts';
 import { pinProblems, validateContent, type SiteOverrides } from './content/validate.ts';
 import type { ContentError } from './errors.ts';
-import { hostProblem, type HostOptions } from './hosts/index.ts';
+import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts';
+import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import { loadCatalog, type Catalog } from './languages/catalog.ts';
 import type { Model } from './model/types.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  invalidateManifest, journalIsLong, ManifestWriter, readManifest, recordTree, stateDir, treeIdentity, writeManifest, type Manifest,
+  invalidateManifest, isRecordedTree, journalIsLong, ManifestWriter, readManifest, recordTree, stateDir, treeIdentity, writeManifest, type Manifest,
 } from './output/manifest.ts';
 import { dirTarget, type OutputTarget } from './output/target.ts';
 import { updateInPlace, writeGroups, type WriteGroupsHooks, type WriteStats } from './output/tree.ts';
@@ -141,6 +142,14 @@ export async function syncTree(
   const fresh: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups, journalLines: groups.size };
   await recordTree(outDir, fresh.tree, fresh.host);
   return { manifest: fresh, report: { files: written.files, bytes: written.bytes, mode: 'fresh' } };
+}
+
+/**
+ * Whether `outDir` may take the tree built from `contentDir` (output/out-folder.ts):
+ * a one-line refusal, before any work, or ok.
+ */
+export function checkOutput(outDir: string, options: { contentDir?: string; force?: boolean | undefined }): Promise<OutFolderCheck> {
+  return checkOutFolder(outDir, { ...options, treeNames: TREE_ROOT_NAMES, isRecordedTree });
 }
 
 export type CheckResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };

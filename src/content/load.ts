@@ -19,6 +19,8 @@ export interface LoadedContent {
   projectFolders: string[];
   /** Project folders that have a project.yaml, valid or not. */
   projectFiles: string[];
+  /** Whether there is a site.yaml, valid or not (an invalid one reports its own errors). */
+  siteFile: boolean;
 }
 
 export interface LoadResult {
@@ -58,7 +60,7 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
  * project.yaml is invalid still has one).
  */
 export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<FilePlace>): LoadedContent {
-  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [] };
+  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [], siteFile: false };
   const sorted = [...files].sort((a, b) => compareStrings(a.file, b.file));
   for (const checked of sorted) addChecked(content, checked);
   const folders = new Set<string>();
@@ -66,6 +68,7 @@ export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<F
   for (const place of places) {
     if (place.kind === 'project' || place.kind === 'component') folders.add(place.project);
     if (place.kind === 'project') projectFiles.add(place.project);
+    if (place.kind === 'site') content.siteFile = true;
   }
   content.projectFolders = [...folders].sort(compareStrings);
   content.projectFiles = [...projectFiles].sort(compareStrings);

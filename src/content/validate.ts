@@ -10,6 +10,7 @@ import type { Catalog } from '../languages/catalog.ts';
 import { derivedId } from '../model/ids.ts';
 import { emptyCounters, type Counters } from '../model/statistics.ts';
 import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import { checkBaseUrl } from './base-url.ts';
 import { quote } from './describe.ts';
 import { resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
 import type { LoadedContent } from './load.ts';
@@ -49,7 +50,7 @@ export function validateContent(
   contentDir: string,
 ): ValidateResult {
   const problems: Problem[] = [];
-  const site = resolveSite(content.site, overrides, problems, contentDir);
+  const site = resolveSite(content.site, overrides, problems, contentDir, content.siteFile);
   const definitions = resolveLanguageFiles(content.languages, catalog, problems);
   const languages = languageResolver(definitions, catalog);
   const projects = resolveProjects(content, problems, contentDir);
@@ -101,9 +102,12 @@ function resolveSite(
   overrides: SiteOverrides,
   problems: Problem[],
   contentDir: string,
+  siteFileFound: boolean,
 ): Site | null {
   const data = file?.data ?? {};
   const baseUrl = overrides.baseUrl ?? data.base_url;
+  // A site.yaml that failed its own checks has reported why; its base_url is not also missing.
+  if (!baseUrl && siteFileFound && !file) return null;
   if (!baseUrl) {
     problems.push({
       file: file?.file ?? joinPath(contentDir, 'site.yaml'),
@@ -112,7 +116,11 @@ function resolveSite(
     });
     return null;
   }
-  const trim = (url: string) => url.replace(/\/+$/, '');
+  // Both were checked (schema or flag); this gives them as links are written from them.
+  const trim = (url: string) => {
+    const checked = checkBaseUrl(url);
+    return checked.ok ? checked.url : url.replace(/\/+$/, '');
+  };
   return {
     baseUrl: trim(baseUrl),
     webUrl: trim(overrides.webUrl ?? data.web_url ?? baseUrl),

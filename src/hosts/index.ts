@@ -23,6 +23,11 @@ export type { HostFile } from './common.ts';
 export const ROOT_HOSTS = ['netlify', 'cloudflare'] as const;
 export type RootHost = (typeof ROOT_HOSTS)[number];
 
+/** Every name a built tree holds at its root: the API, and the host files. */
+export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
+  'api', 'hosts', NOT_FOUND_FILE, SERVE_CONFIG_FILE, '.nojekyll', '_redirects', '_headers',
+]);
+
 export interface HostOptions {
   /** Whose `_redirects` and `_headers` to put at the root of the output; none when absent. */
   host?: RootHost | undefined;

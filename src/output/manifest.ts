@@ -45,6 +45,13 @@ export async function treeIdentity(dir: string): Promise<string | null> {
   return info?.isDirectory() ? `${info.dev}:${info.ino}` : null;
 }
 
+/** Whether the tree record beside `outDir` names this very folder: a tree this tool built there. */
+export async function isRecordedTree(outDir: string): Promise<boolean> {
+  const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
+  const identity = await treeIdentity(outDir);
+  return record !== null && identity !== null && record.startsWith(`${identity}:`);
+}
+
 /** Reads the manifest of the tree at `outDir`, or null when there is none or it cannot be understood. */
 export async function readManifest(outDir: string): Promise<Manifest | null> {
   const record = await readFile(treePath(outDir), 'utf8').catch(() => null);

@@ -3,6 +3,7 @@
  * line first), the app, and the server. A missing key, invalid content or a
  * busy port is a value, not a throw.
  */
+import { checkOutput } from '../build.ts';
 import { basePath } from '../hosts/common.ts';
 import type { SiteOverrides } from '../content/validate.ts';
 import type { ContentError } from '../errors.ts';
@@ -23,6 +24,8 @@ export interface SidecarOptions {
   port: number;
   /** API keys that may write. */
   keys: readonly string[];
+  /** Replace the output folder even when it holds files this tool did not write. */
+  force?: boolean | undefined;
   /** Serve the tree and refuse every write (no key needed to start). */
   readOnly?: boolean;
   /**
@@ -50,6 +53,8 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
       message: `No API key: give --tokens-file FILE or set ${TOKENS_VARIABLE}, or start with --read-only to refuse every write.`,
     };
   }
+  const output = await checkOutput(options.outDir, { contentDir: options.contentDir, force: options.force });
+  if (!output.ok) return { ok: false, message: output.message };
   const catalog = loadCatalog();
   const opened = await Snapshot.open({
     contentDir: options.contentDir, outDir: options.outDir, site: options.site ?? {}, catalog,
