@@ -1,5 +1,5 @@
 /** The command-line flags that override site.yaml, shared by build and check. */
-import { HTTP_URL_EXPECTATION, HTTP_URL_PATTERN } from '../content/schema.ts';
+import { checkBaseUrl } from '../content/base-url.ts';
 import { UsageError } from '../errors.ts';
 import type { SiteOverrides } from '../content/validate.ts';
 import type { OptionDef } from './command.ts';
@@ -17,11 +17,11 @@ export function siteOverrides(values: {
   'page-size'?: string | undefined;
   pagination?: string | undefined;
 }): SiteOverrides {
-  const url = (flag: string, value: string | undefined) => {
-    if (value !== undefined && !HTTP_URL_PATTERN.test(value)) {
-      throw new UsageError(`--${flag} ${HTTP_URL_EXPECTATION.replace(/^expected/, 'expects')} (got "${value}")`);
-    }
-    return value;
+  const url = (flag: string, value: string | undefined, options: { api?: boolean } = {}) => {
+    if (value === undefined) return undefined;
+    const checked = checkBaseUrl(value, options);
+    if (!checked.ok) throw new UsageError(`--${flag} ${checked.expected.replace(/^expected/, 'expects')} (got "${value}")`);
+    return checked.url;
   };
   const pageSizeText = values['page-size'];
   const pageSize = pageSizeText === undefined ? undefined : Number(pageSizeText);
@@ -33,7 +33,7 @@ export function siteOverrides(values: {
     throw new UsageError(`--pagination expects "path" or "query" (got "${pagination}")`);
   }
   return {
-    baseUrl: url('base-url', values['base-url']),
+    baseUrl: url('base-url', values['base-url'], { api: true }),
     webUrl: url('web-url', values['web-url']),
     pageSize,
     pagination,

@@ -6,6 +6,7 @@
  * was found.
  */
 import { z } from 'zod';
+import { checkBaseUrl } from './base-url.ts';
 
 // --- building blocks ---
 
@@ -41,22 +42,18 @@ const code = z
   .regex(CODE_PATTERN, { error: CODE_EXPECTATION })
   .max(CODE_MAX_LENGTH, { error: `expected a language code of at most ${CODE_MAX_LENGTH} characters` });
 const slug = z.string({ error: 'expected a project slug' }).regex(SLUG_PATTERN, { error: SLUG_EXPECTATION });
-/**
- * A base URL: http(s), no query or fragment, and none of the characters JSON
- * would escape (quotes, backslashes, control characters), since every link
- * of the snapshot is written from it without escaping.
- */
-export const HTTP_URL_PATTERN = /^https?:\/\/[^\s/?#"\\\u0000-\u001f\u007f]+(\/[^\s?#"\\\u0000-\u001f\u007f]*)?$/;
-export const HTTP_URL_EXPECTATION = 'expected an http(s) URL without query or fragment, such as https://l10n.example.org';
-const httpUrl = z
-  .string({ error: 'expected an http(s) URL' })
-  .regex(HTTP_URL_PATTERN, { error: HTTP_URL_EXPECTATION });
+/** A base URL, as content/base-url.ts decides; `api` also refuses one that names the API itself. */
+const httpUrl = (options: { api?: boolean } = {}) =>
+  z.string({ error: 'expected an http(s) URL' }).superRefine((value, context) => {
+    const checked = checkBaseUrl(value, options);
+    if (!checked.ok) context.addIssue({ code: 'custom', message: checked.expected });
+  });
 
 // --- site.yaml ---
 
 export const siteSchema = z.strictObject({
-  base_url: httpUrl.optional(),
-  web_url: httpUrl.optional(),
+  base_url: httpUrl({ api: true }).optional(),
+  web_url: httpUrl().optional(),
   page_size: z
     .number({ error: 'expected an integer from 1 to 1000' })
     .refine((value) => Number.isInteger(value) && value >= 1 && value <= 1000, {

@@ -14,7 +14,7 @@ import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
 import { ROUTES } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT } from '../urls.ts';
-import { basePath, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, NOT_FOUND_FILE, VARY } from './common.ts';
+import { basePath, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, NOT_FOUND_FILE, shellQuote, VARY } from './common.ts';
 
 export function renderCloudFrontFunction(site: Site): string {
   const routes = ROUTES.map((route) => [routeRegex(route.pattern, route.paginated), route.allow, route.paginated]);
@@ -91,13 +91,14 @@ export function renderS3Upload(site: Site): string {
   return `#!/bin/sh
 # ${generatedBy(site, 'S3')}
 # Uploads the snapshot to an S3 bucket, every file as application/json, under
-# the keys of its URL paths (${prefix || '/'}api/...). Needs the AWS CLI.
+# the keys of its URL paths (${prefix}/api/...). Needs the AWS CLI.
 # Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
 set -eu
 bucket=\${1:?usage: sh hosts/s3/upload.sh BUCKET}
+prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-aws s3 sync "$tree/api" "s3://$bucket${prefix}/api" --delete --content-type ${JSON_TYPE}
-aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket${prefix}/${NOT_FOUND_FILE}" --content-type ${JSON_TYPE}
+aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --content-type ${shellQuote(JSON_TYPE)}
+aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --content-type ${shellQuote(JSON_TYPE)}
 `;
 }
 

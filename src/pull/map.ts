@@ -6,7 +6,9 @@
  * files short; ids are always written.
  */
 import type { Catalog } from '../languages/catalog.ts';
+import { checkBaseUrl } from '../content/base-url.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../content/schema.ts';
+import { PullError } from './errors.ts';
 import { mapComponent, type HiddenFields } from './map-component.ts';
 import { mapLanguages } from './map-languages.ts';
 import type { ApiProject } from './shapes.ts';
@@ -74,14 +76,30 @@ function mapSite(snapshot: ApiSnapshot, warnings: string[]): Record<string, unkn
   if (!snapshot.apiRoot.endsWith('/api/')) {
     warnings.push(`The API root ${snapshot.apiRoot} does not end with /api/; the mirror serves its API at ${baseUrl}/api/.`);
   }
+  refuseUnsafeUrl('base URL', baseUrl, snapshot.apiRoot);
   const site: Record<string, unknown> = { base_url: baseUrl };
   const webUrl = inferWebUrl(snapshot);
+  if (webUrl !== undefined) refuseUnsafeUrl('web URL', webUrl, snapshot.apiRoot);
   if (webUrl !== undefined && webUrl !== baseUrl) site.web_url = webUrl;
   const pageSize = inferPageSize(snapshot.lists);
   if (pageSize !== undefined && pageSize !== SITE_DEFAULTS.page_size) site.page_size = pageSize;
   const pagination = inferPagination(snapshot.lists);
   if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination) site.pagination = pagination;
   return site;
+}
+
+/**
+ * A base URL the instance's links imply must be one a build accepts: its
+ * host and path end up in shell, nginx and redirect files. Checked before
+ * anything is written.
+ */
+function refuseUnsafeUrl(what: string, url: string, apiRoot: string): void {
+  const checked = checkBaseUrl(url);
+  if (checked.ok) return;
+  throw new PullError(
+    `The instance's links (API root ${JSON.stringify(apiRoot)}) imply the ${what} ${JSON.stringify(url)}, which a build cannot take: ${checked.expected}. Nothing was written.`,
+    { resumable: false },
+  );
 }
 
 /** The base of web links, from a project's `web_url` (`<web>/projects/<slug>/`) or a language's. */

@@ -110,6 +110,10 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     await fetcher.stop();
     await state.close();
     if (!(error instanceof PullError)) throw error;
+    if (error.options.resumable === false) {
+      await state.remove();
+      return failure(error.message, stats());
+    }
     const kept = `What was fetched is kept in ${options.outDir}/${STATE_FILE}: run the same command again (later, if rate limited) to resume.`;
     return failure(`${error.message}\n${kept}`, stats());
   }

@@ -6,11 +6,13 @@
  * the bucket, and every response must gain Vary and the resource's Allow.
  * The upload script is checked for the keys and metadata it writes.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { renderCloudFrontFunction, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
-import { FIXTURES } from '../../helpers.ts';
+import { FIXTURES, tempDir } from '../../helpers.ts';
 import { requestsFor, siteTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
@@ -75,8 +77,36 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
   });
 });
 
-it('uploads the tree under the keys of its URL paths as application/json', () => {
-  const script = renderS3Upload({ baseUrl: 'https://cdn.example.org/l10n', webUrl: 'https://cdn.example.org', pageSize: 50, pagination: 'query' });
-  expect(script).toContain('aws s3 sync "$tree/api" "s3://$bucket/l10n/api" --delete --content-type application/json');
-  expect(script).toContain('aws s3 cp "$tree/404.html" "s3://$bucket/l10n/404.html" --content-type application/json');
+describe('the S3 upload script', () => {
+  /** Runs the script with an `aws` on PATH that writes its arguments, one a line, to a file: what it would run. */
+  function runUpload(baseUrl: string): { calls: string[][]; dir: string } {
+    const dir = tempDir();
+    const script = join(dir, 'tree/hosts/s3/upload.sh');
+    mkdirSync(join(dir, 'tree/hosts/s3'), { recursive: true });
+    writeFileSync(script, renderS3Upload({ baseUrl, webUrl: baseUrl, pageSize: 50, pagination: 'query' }));
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin/aws'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done >> '${dir}/calls'\necho --- >> '${dir}/calls'\n`, { mode: 0o755 });
+    execFileSync('sh', [script, 'my-bucket'], { cwd: dir, env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` } });
+    const calls = readFileSync(join(dir, 'calls'), 'utf8').split('---\n').filter(Boolean).map((call) => call.trimEnd().split('\n'));
+    return { calls, dir };
+  }
+
+  it('uploads the tree under the keys of its URL paths as application/json', () => {
+    const { calls, dir } = runUpload('https://cdn.example.org/l10n');
+    const tree = join(realpathSync(dir), 'tree');
+    expect(calls).toEqual([
+      ['s3', 'sync', `${tree}/api`, 's3://my-bucket/l10n/api', '--delete', '--content-type', 'application/json'],
+      ['s3', 'cp', `${tree}/404.html`, 's3://my-bucket/l10n/404.html', '--content-type', 'application/json'],
+    ]);
+  });
+
+  // Issue 13, item 10: the prefix went unquoted into the shell. A base URL is checked before it gets here
+  // (content/base-url.ts); the script quotes it anyway, so even a path that got through runs nothing.
+  it('passes a hostile path to aws as text and runs none of it (issue 13)', () => {
+    const hostile = "https://cdn.example.org/$(touch$IFS./pwned)/it's`touch$IFS./pwned2`";
+    const { calls, dir } = runUpload(hostile);
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
+    expect(existsSync(join(dir, 'pwned2'))).toBe(false);
+    expect(calls[0]![3]).toBe(`s3://my-bucket${new URL(hostile).pathname}/api`);
+  });
 });

@@ -5,6 +5,7 @@
 # Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
 set -eu
 bucket=${1:?usage: sh hosts/s3/upload.sh BUCKET}
+prefix=''
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-aws s3 sync "$tree/api" "s3://$bucket/api" --delete --content-type application/json
-aws s3 cp "$tree/404.html" "s3://$bucket/404.html" --content-type application/json
+aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --content-type 'application/json'
+aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --content-type 'application/json'
