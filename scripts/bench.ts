@@ -1,7 +1,7 @@
 /** `npm run bench`: the performance benchmark (DESIGN section 8). */
-import { formatBench, benchTargets } from '../src/bench/report.ts';
-import { runBench } from '../src/bench/run.ts';
-import { scaleFor } from '../src/bench/synthetic.ts';
+import { formatBench, benchTargets } from '../bench/report.ts';
+import { runBench } from '../bench/run.ts';
+import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { UsageError } from '../src/errors.ts';
 import { writeFileSync } from 'node:fs';

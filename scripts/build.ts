@@ -8,8 +8,8 @@ import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { stopSignal } from '../src/cli/serving.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
-import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../src/snapshot.ts';
-import { watchContent } from '../src/watch.ts';
+import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../src/session/session.ts';
+import { watchContent } from '../src/session/watch.ts';
 
 const command = defineCommand({
   name: 'build',

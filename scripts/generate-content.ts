@@ -2,7 +2,7 @@
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { UsageError } from '../src/errors.ts';
-import { scaleFor, translationCount, writeSyntheticContent } from '../src/bench/synthetic.ts';
+import { scaleFor, translationCount, writeSyntheticContent } from '../bench/synthetic.ts';
 
 const command = defineCommand({
   name: 'generate-content',

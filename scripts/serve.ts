@@ -1,7 +1,7 @@
 /** `npm run serve`: previews a built tree over HTTP, as a well-configured host serves it. */
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
-import { linkHint, startPreview } from '../src/serve/preview.ts';
+import { linkHint, startPreview } from '../src/preview/preview.ts';
 
 const command = defineCommand({
   name: 'serve',

@@ -5,21 +5,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadContent } from './content/load.ts';
-import { pinProblems, validateContent, type SiteOverrides } from './content/validate.ts';
+import { pinProblems, validateContent, type SiteOverrides } from './resolve/resolve.ts';
 import type { ContentError } from './errors.ts';
 import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
-import { loadCatalog, type Catalog } from './languages/catalog.ts';
+import { loadCatalog, type Catalog } from './catalog/catalog.ts';
 import type { Model } from './model/types.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   invalidateManifest, isRecordedTree, journalIsLong, ManifestWriter, readManifest, recordTree, stateDir, treeIdentity, writeManifest, type Manifest,
-} from './output/manifest.ts';
+} from './tree/manifest.ts';
 import { dirTarget, type OutputTarget } from './output/target.ts';
-import { updateInPlace, writeGroups, type WriteGroupsHooks, type WriteStats } from './output/tree.ts';
-import { fileGroups, settingsFingerprint } from './resources/groups.ts';
-import { countApiFiles } from './resources/resources.ts';
+import { updateInPlace, writeGroups, type WriteGroupsHooks, type WriteStats } from './tree/update.ts';
+import { fileGroups, settingsFingerprint } from './tree/groups.ts';
+import { countApiFiles } from './api/resources.ts';
 
 export interface BuildOptions {
   contentDir: string;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll } from 'vitest';
 import { build, type BuildReport } from '../src/build.ts';
-import type { SiteOverrides } from '../src/content/validate.ts';
+import type { SiteOverrides } from '../src/resolve/resolve.ts';
 import { memoryTarget } from '../src/output/target.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;

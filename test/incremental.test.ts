@@ -7,7 +7,7 @@ import { cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } fro
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../src/build.ts';
-import { manifestPath, readManifest, staleLines } from '../src/output/manifest.ts';
+import { manifestPath, readManifest, staleLines } from '../src/tree/manifest.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
 
 type Edit = (content: string) => void;

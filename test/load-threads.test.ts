@@ -2,7 +2,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeSyntheticContent } from '../src/bench/synthetic.ts';
+import { writeSyntheticContent } from '../bench/synthetic.ts';
 import { checkFiles } from '../src/content/check-pool.ts';
 import { loadContent } from '../src/content/load.ts';
 import { tempDir } from './helpers.ts';

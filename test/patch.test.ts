@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { checkContent } from '../src/build.ts';
-import { Snapshot, type ContentChange } from '../src/snapshot.ts';
+import { Snapshot, type ContentChange } from '../src/session/session.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir, writeFiles } from './helpers.ts';
 
 type Doc = Record<string, any>;

@@ -3,7 +3,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildDirectory } from '../src/build.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Snapshot } from '../src/snapshot.ts';
+import { Snapshot } from '../src/session/session.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
 
 async function openCopy() {

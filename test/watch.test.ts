@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeSyntheticContent } from '../src/bench/synthetic.ts';
+import { writeSyntheticContent } from '../bench/synthetic.ts';
 import { buildInMemory, readTree, readTreeMidWrite, ROOT, tempDir, TSX } from './helpers.ts';
 import { workspace, type Workspace } from './sidecar/support.ts';
 

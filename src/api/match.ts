@@ -4,7 +4,7 @@
  * later the sidecar) routes requests with matchApiSegments(), so every place
  * that maps a URL to a file agrees with the files the build wrote.
  */
-import { PAGE_SEGMENT } from '../urls.ts';
+import { PAGE_SEGMENT } from './urls.ts';
 import { ROUTES, type Route } from './routes.ts';
 
 /**

@@ -1,7 +1,7 @@
 /** The command-line flags that override site.yaml, shared by build and check. */
 import { checkBaseUrl } from '../content/base-url.ts';
 import { UsageError } from '../errors.ts';
-import type { SiteOverrides } from '../content/validate.ts';
+import type { SiteOverrides } from '../resolve/resolve.ts';
 import type { OptionDef } from './command.ts';
 
 export const SITE_OPTIONS = {

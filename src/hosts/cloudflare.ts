@@ -20,7 +20,7 @@
 import { isParam, paginatedRoutes } from '../api/match.ts';
 import { ROUTES, type Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../urls.ts';
+import { PAGE_SEGMENT } from '../api/urls.ts';
 import { basePath, generatedBy, JSON_TYPE, VARY } from './common.ts';
 
 export function renderCloudflareRedirects(site: Site): string {

@@ -13,7 +13,7 @@
 import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
 import { ROUTES } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../urls.ts';
+import { PAGE_SEGMENT } from '../api/urls.ts';
 import { basePath, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, NOT_FOUND_FILE, shellQuote, VARY } from './common.ts';
 
 export function renderCloudFrontFunction(site: Site): string {

@@ -10,7 +10,7 @@
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
 import type { Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../urls.ts';
+import { PAGE_SEGMENT } from '../api/urls.ts';
 import { basePath, generatedBy, JSON_TYPE, VARY } from './common.ts';
 
 export function renderNetlifyRedirects(site: Site): string {

@@ -11,7 +11,7 @@
 import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
 import { ROUTES, type Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../urls.ts';
+import { PAGE_SEGMENT } from '../api/urls.ts';
 import { basePath, errorBody, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from './common.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */

@@ -7,7 +7,7 @@
  * either way, since only files and translations publish a language.
  */
 import { compareStrings } from '../errors.ts';
-import type { Catalog, CatalogLanguage } from '../languages/catalog.ts';
+import type { Catalog, CatalogLanguage } from '../catalog/catalog.ts';
 import type { ContentFile } from './map.ts';
 import type { ApiLanguage } from './shapes.ts';
 import type { ApiSnapshot } from './walk.ts';

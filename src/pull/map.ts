@@ -5,7 +5,7 @@
  * equal to what the generator would derive anyway are left out, to keep the
  * files short; ids are always written.
  */
-import type { Catalog } from '../languages/catalog.ts';
+import type { Catalog } from '../catalog/catalog.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../content/schema.ts';
 import { PullError } from './errors.ts';

@@ -7,7 +7,7 @@
  */
 import { checkContent } from '../build.ts';
 import type { ContentError } from '../errors.ts';
-import { loadCatalog, type Catalog } from '../languages/catalog.ts';
+import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { PullError } from './errors.ts';
 import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpClient, type HttpDeps, type HttpOptions, type Wait } from './http.ts';
 import { mapSnapshot, type MappedContent } from './map.ts';

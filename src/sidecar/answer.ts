@@ -8,7 +8,7 @@ import { formatContentError, sortContentErrors } from '../errors.ts';
 import { errorBody, NOT_FOUND } from '../hosts/common.ts';
 import type { Model } from '../model/types.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
-import type { EditOutcome } from '../snapshot.ts';
+import type { EditOutcome } from '../session/session.ts';
 
 export interface Answer {
   status: number;

@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { isParam, type RouteMatch } from '../api/match.ts';
 import type { Route } from '../api/routes.ts';
 import { basePath, JSON_TYPE, methodNotAllowed, VARY } from '../hosts/common.ts';
-import type { Catalog } from '../languages/catalog.ts';
-import { pageCount } from '../resources/pagination.ts';
-import { parseApiTarget, resolveFile, type ApiTarget } from '../serve/resolve.ts';
-import type { Snapshot } from '../snapshot.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import { pageCount } from '../api/pagination.ts';
+import { parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
+import type { Snapshot } from '../session/session.ts';
 import { detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
 import { authenticate, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
-import { createLanguage, deleteLanguage, updateLanguage, type WriteContext } from './languages.ts';
-import { deleteTranslation } from './translations.ts';
+import { createLanguage, deleteLanguage, updateLanguage, type WriteContext } from './language-writes.ts';
+import { deleteTranslation } from './translation-writes.ts';
 
 export interface SidecarAppOptions {
   snapshot: Snapshot;

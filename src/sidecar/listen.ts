@@ -9,8 +9,8 @@
  * JSON answer too, with a lingering close of its own (serve/unparsable.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { bindServer } from '../serve/preview.ts';
-import { answerUnparsableRequests } from '../serve/unparsable.ts';
+import { bindServer } from '../preview/preview.ts';
+import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
 

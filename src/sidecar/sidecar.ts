@@ -5,10 +5,10 @@
  */
 import { checkOutput } from '../build.ts';
 import { basePath } from '../hosts/common.ts';
-import type { SiteOverrides } from '../content/validate.ts';
+import type { SiteOverrides } from '../resolve/resolve.ts';
 import type { ContentError } from '../errors.ts';
-import { loadCatalog } from '../languages/catalog.ts';
-import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../snapshot.ts';
+import { loadCatalog } from '../catalog/catalog.ts';
+import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../session/session.ts';
 import { createSidecarApp } from './app.ts';
 import { createKeyring, TOKENS_VARIABLE } from './auth.ts';
 import { listen } from './listen.ts';

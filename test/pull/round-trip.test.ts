@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, checkContent } from '../../src/build.ts';
-import type { SiteOverrides } from '../../src/content/validate.ts';
+import type { SiteOverrides } from '../../src/resolve/resolve.ts';
 import { dirTarget } from '../../src/output/target.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
 import { freePort } from '../e2e/servers.ts';

@@ -6,7 +6,7 @@
  * fresh build of the content as the kill left it.
  */
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/bench/random.ts';
+import { seededRandom } from '../../bench/random.ts';
 import { AUTH, call, expectEveryFileParses, expectTreeOfContent, JSON_BODY, startSidecar, workspace, type RunningSidecar } from './support.ts';
 
 const SEED = 20240502;

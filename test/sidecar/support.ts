@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fg from 'fast-glob';
 import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
-import type { SiteOverrides } from '../../src/content/validate.ts';
+import type { SiteOverrides } from '../../src/resolve/resolve.ts';
 import { buildInMemory, FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
 
 export { rawBody } from '../e2e/servers.ts';

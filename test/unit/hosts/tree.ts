@@ -6,11 +6,11 @@
  */
 import { routeOf, type ResourceKind } from '../../../src/api/routes.ts';
 import { checkContent } from '../../../src/build.ts';
-import type { SiteOverrides } from '../../../src/content/validate.ts';
+import type { SiteOverrides } from '../../../src/resolve/resolve.ts';
 import { basePath } from '../../../src/hosts/common.ts';
 import type { Site } from '../../../src/model/types.ts';
-import { generateResources } from '../../../src/resources/groups.ts';
-import { fileOfPath } from '../../../src/urls.ts';
+import { generateResources } from '../../../src/tree/groups.ts';
+import { fileOfPath } from '../../../src/api/urls.ts';
 import { buildInMemory } from '../../helpers.ts';
 
 export interface TreeResource {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_FIELD_DEFAULTS } from '../../../src/content/schema.ts';
-import { loadCatalog } from '../../../src/languages/catalog.ts';
+import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { mapComponent } from '../../../src/pull/map-component.ts';
 import { mapLanguages } from '../../../src/pull/map-languages.ts';
 import { inferPageSize, inferPagination, mapSnapshot } from '../../../src/pull/map.ts';

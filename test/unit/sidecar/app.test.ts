@@ -2,10 +2,10 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../../src/languages/catalog.ts';
+import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { createSidecarApp, type SidecarApp } from '../../../src/sidecar/app.ts';
 import { createKeyring } from '../../../src/sidecar/auth.ts';
-import { Snapshot } from '../../../src/snapshot.ts';
+import { Snapshot } from '../../../src/session/session.ts';
 import { FIXTURES, tempDir } from '../../helpers.ts';
 
 describe('createSidecarApp', () => {

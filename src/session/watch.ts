@@ -9,10 +9,10 @@ import { readdirSync, statSync, watch, type Dirent, type FSWatcher } from 'node:
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { placeOf } from './content/files.ts';
-import type { ContentError } from './errors.ts';
-import type { UpdateStats } from './output/tree.ts';
-import type { ContentChange, Snapshot } from './snapshot.ts';
+import { placeOf } from '../content/files.ts';
+import type { ContentError } from '../errors.ts';
+import type { UpdateStats } from '../tree/update.ts';
+import type { ContentChange, Snapshot } from './session.ts';
 
 export interface WatchEvents {
   /** The tree now shows the content as changed (`paths`: the content files that changed). */

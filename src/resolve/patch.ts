@@ -7,14 +7,14 @@
  * repository changes) is left to the full validation: `fallback`.
  */
 import type { ContentError } from '../errors.ts';
-import type { Catalog } from '../languages/catalog.ts';
+import type { Catalog } from '../catalog/catalog.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
-import type { CheckedFile } from './files.ts';
+import type { CheckedFile } from '../content/files.ts';
 import { languageResolver } from './languages.ts';
 import {
   checkCaseCollisions, checkPluralIds, componentOwner, componentPath, linkRepository, pinProblems,
   publishedLanguages, reportIdCollision, resolveComponent, translationOwner, type ComponentDraft, type DraftTranslation, type Problem,
-} from './validate.ts';
+} from './resolve.ts';
 
 /** A component file's new state: its checked contents, or null when it was deleted. */
 export interface ComponentPatch {

@@ -11,7 +11,7 @@ import { formatTimestamp } from '../model/timestamps.ts';
 import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
 import { defineShape, RawJson, serialize, ShapedObject, type FieldKind, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
-import { apiPath, apiUrl, webPath, webUrl } from '../urls.ts';
+import { apiPath, apiUrl, webPath, webUrl } from './urls.ts';
 
 export interface Bodies {
   language(language: Language): RawJson;

@@ -13,7 +13,7 @@
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootHost } from '../hosts/index.ts';
-import { writeFileAtomic } from './atomic.ts';
+import { writeFileAtomic } from '../output/atomic.ts';
 
 const HEADER = 'weblate-snapshot manifest 1';
 

@@ -1,6 +1,6 @@
 /** What the preview answers, decided from the method and the URL alone. */
 import { describe, expect, it } from 'vitest';
-import { resolvePreviewRequest } from '../../../src/serve/resolve.ts';
+import { resolvePreviewRequest } from '../../../src/http/targets.ts';
 
 const file = (path: string, missing = 'Not found.') => ({ kind: 'file', file: path, missing });
 const notFound = (detail = 'Not found.') => ({ kind: 'error', status: 404, detail });

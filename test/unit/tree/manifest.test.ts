@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendManifest, journalIsLong, manifestPath, readManifest, staleLines, writeManifest, type Manifest } from '../../../src/output/manifest.ts';
+import { appendManifest, journalIsLong, manifestPath, readManifest, staleLines, writeManifest, type Manifest } from '../../../src/tree/manifest.ts';
 import { tempDir } from '../../helpers.ts';
 
 function manifestOf(groups: [string, number | null][], stale = 0): Manifest {

@@ -9,14 +9,14 @@ import { EMPTY_ROOT_LISTS, ROOT_LISTS, type ResourceKind } from '../api/routes.t
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher, fingerprintText } from '../model/fingerprint.ts';
 import type { Counters } from '../model/statistics.ts';
-import type { PatchScope } from '../content/patch.ts';
+import type { PatchScope } from '../resolve/patch.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import { serializeFileInParts, type FileText, type JsonValue } from '../output/serialize.ts';
-import { apiPath, apiUrl, fileOfPath } from '../urls.ts';
-import { createBodies, type Bodies } from './bodies.ts';
-import { listPage, pageCount } from './pagination.ts';
-import type { Resource } from './resources.ts';
+import { apiPath, apiUrl, fileOfPath } from '../api/urls.ts';
+import { createBodies, type Bodies } from '../api/bodies.ts';
+import { listPage, pageCount } from '../api/pagination.ts';
+import type { Resource } from '../api/resources.ts';
 
 /**
  * Bump when the generator writes different bytes for the same content, so

@@ -2,10 +2,10 @@
  * Lists as Weblate paginates them: `count`, `next`, `previous`, `results`,
  * page 1 at the list URL and later pages at their own path (or `?page=N`).
  */
-import type { ResourceKind } from '../api/routes.ts';
+import type { ResourceKind } from './routes.ts';
 import type { Site } from '../model/types.ts';
 import { defineShape, ShapedObject, type JsonValue } from '../output/serialize.ts';
-import { apiPath, pageUrl } from '../urls.ts';
+import { apiPath, pageUrl } from './urls.ts';
 import type { Resource } from './resources.ts';
 
 /** How many pages a list of `count` items has: at least one, even when empty. */

@@ -2,8 +2,8 @@
  * The whole API as data: every resource of the snapshot with its path, kind
  * and body, and the count of files a build writes.
  */
-import type { ResourceKind } from '../api/routes.ts';
-import { EMPTY_ROOT_LISTS } from '../api/routes.ts';
+import type { ResourceKind } from './routes.ts';
+import { EMPTY_ROOT_LISTS } from './routes.ts';
 import type { Model } from '../model/types.ts';
 import type { JsonValue } from '../output/serialize.ts';
 import { pageCount } from './pagination.ts';

@@ -3,7 +3,7 @@
  * leaves its component file. The source translation, derived or listed, is
  * refused with Weblate's 403.
  */
-import type { Snapshot } from '../snapshot.ts';
+import type { Snapshot } from '../session/session.ts';
 import { answerEdit, detail, MESSAGES, noContent, notFound, type Answer } from './answer.ts';
 import { componentFile, removeTranslation } from './edit.ts';
 

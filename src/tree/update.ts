@@ -5,12 +5,12 @@
  */
 import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FileGroup, PatchedGroups } from '../resources/groups.ts';
-import { apiPath } from '../urls.ts';
-import { writeFileAtomic } from './atomic.ts';
-import { fileTextBytes, joinFileText, type FileText } from './serialize.ts';
+import type { FileGroup, PatchedGroups } from './groups.ts';
+import { apiPath } from '../api/urls.ts';
+import { writeFileAtomic } from '../output/atomic.ts';
+import { fileTextBytes, joinFileText, type FileText } from '../output/serialize.ts';
 import { appendManifest, stateDir, type GroupState, type Manifest } from './manifest.ts';
-import type { OutputTarget } from './target.ts';
+import type { OutputTarget } from '../output/target.ts';
 
 export interface WriteStats {
   files: number;

@@ -2,7 +2,7 @@
  * Every /api/... path, every web path, and every absolute URL is built here
  * and nowhere else. Paths end with `/`, as all of Weblate's do.
  */
-import type { Site } from './model/types.ts';
+import type { Site } from '../model/types.ts';
 
 /** The path segment that starts a page of a list: `/api/projects/~page/2/`. No slug or code contains `~`. */
 export const PAGE_SEGMENT = '~page';

@@ -6,18 +6,18 @@
  */
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
-import type { Catalog } from '../languages/catalog.ts';
+import type { Catalog } from '../catalog/catalog.ts';
 import { derivedId } from '../model/ids.ts';
 import { emptyCounters, type Counters } from '../model/statistics.ts';
 import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
-import { checkBaseUrl } from './base-url.ts';
-import { quote } from './describe.ts';
+import { checkBaseUrl } from '../content/base-url.ts';
+import { quote } from '../content/describe.ts';
 import { resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
-import type { LoadedContent } from './load.ts';
-import { formatPath, locate, parseYaml, type FieldPath } from './locate.ts';
-import type { CheckedFile } from './files.ts';
-import { translationEntry, type PreparedComponent, type PreparedTranslation } from './prepare.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from './schema.ts';
+import type { LoadedContent } from '../content/load.ts';
+import { formatPath, locate, parseYaml, type FieldPath } from '../content/locate.ts';
+import type { CheckedFile } from '../content/files.ts';
+import { translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
 export interface SiteOverrides {

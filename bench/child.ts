@@ -13,9 +13,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { opendir, readFile, rmdir, unlink } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildDirectory } from '../build.ts';
-import { runPool } from '../pool.ts';
-import { Snapshot, type ContentChange } from '../snapshot.ts';
+import { buildDirectory } from '../src/build.ts';
+import { runPool } from '../src/pool.ts';
+import { Snapshot, type ContentChange } from '../src/session/session.ts';
 
 const [step, ...args] = process.argv.slice(2);
 

@@ -116,7 +116,7 @@ function finish(result: BenchResult, options: BenchOptions): BenchResult {
 }
 
 const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
 async function ensureContent(dir: string, scale: SyntheticScale, log: (line: string) => void) {
   const marker = join(dir, '.complete');
@@ -131,7 +131,7 @@ async function ensureContent(dir: string, scale: SyntheticScale, log: (line: str
 async function child(args: string[]): Promise<string> {
   // The floor's untimed reads and deletions run 32 at a time; the build keeps Node's defaults, as users have them.
   const env = args[0] === 'floor' ? { ...process.env, UV_THREADPOOL_SIZE: '32' } : process.env;
-  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'src/bench/child.ts'), ...args], {
+  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
     cwd: ROOT, maxBuffer: 1 << 26, env,
   });
   return stdout.trim().split('\n').pop()!;

@@ -4,13 +4,13 @@
  * request as Weblate's serializer does, then edits `content/languages/` and
  * the component files in one queued snapshot edit.
  */
-import { formulaStaysWithin, parsePluralFormula } from '../languages/plural.ts';
-import type { Catalog } from '../languages/catalog.ts';
+import { formulaStaysWithin, parsePluralFormula } from '../catalog/plural.ts';
+import type { Catalog } from '../catalog/catalog.ts';
 import { CODE_MAX_LENGTH } from '../content/schema.ts';
 import type { Language, Model } from '../model/types.ts';
-import { languageBody } from '../resources/bodies.ts';
-import type { ContentChange, Snapshot } from '../snapshot.ts';
-import { apiPath, apiUrl } from '../urls.ts';
+import { languageBody } from '../api/bodies.ts';
+import type { ContentChange, Snapshot } from '../session/session.ts';
+import { apiPath, apiUrl } from '../api/urls.ts';
 import { answerEdit, invalid, json, noContent, notFound, type Answer } from './answer.ts';
 import { notADictionary, type BodyResult, type Fields } from './body.ts';
 import { componentFile, languageFile, removeTranslation, setFields, type FieldValue } from './edit.ts';

@@ -3,15 +3,15 @@
  * A catalog code needs no file; a file may override any field of a catalog
  * language, or define a new language (then `name` and `plural` are required).
  */
-import type { Catalog } from '../languages/catalog.ts';
-import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../languages/plural.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../catalog/plural.ts';
 import { derivedId } from '../model/ids.ts';
 import type { Language, Plural } from '../model/types.ts';
-import { quote } from './describe.ts';
-import type { CheckedFile } from './files.ts';
-import type { FieldPath } from './locate.ts';
-import { CODE_EXPECTATION, CODE_MAX_LENGTH, CODE_PATTERN } from './schema.ts';
-import type { Problem } from './validate.ts';
+import { quote } from '../content/describe.ts';
+import type { CheckedFile } from '../content/files.ts';
+import type { FieldPath } from '../content/locate.ts';
+import { CODE_EXPECTATION, CODE_MAX_LENGTH, CODE_PATTERN } from '../content/schema.ts';
+import type { Problem } from './resolve.ts';
 
 /** Languages defined or overridden by content files, by code. */
 export function resolveLanguageFiles(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../../src/languages/catalog.ts';
-import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../../../src/languages/plural.ts';
+import { loadCatalog } from '../../../src/catalog/catalog.ts';
+import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../../../src/catalog/plural.ts';
 
 const catalog = loadCatalog();
 const rows = JSON.parse(readFileSync(new URL('../../../data/languages/catalog.json', import.meta.url), 'utf8')).languages as [

@@ -10,7 +10,7 @@
  */
 import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts';
 import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../hosts/common.ts';
-import { apiPath, fileOfPath } from '../urls.ts';
+import { apiPath, fileOfPath } from '../api/urls.ts';
 
 export type PreviewAnswer =
   | { kind: 'file'; file: string; missing: string }

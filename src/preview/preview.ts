@@ -12,8 +12,8 @@ import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { errorBody, JSON_TYPE, VARY } from '../hosts/common.ts';
 import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
-import { resolvePreviewRequest } from './resolve.ts';
-import { answerUnparsableRequests } from './unparsable.ts';
+import { resolvePreviewRequest } from '../http/targets.ts';
+import { answerUnparsableRequests } from '../http/unparsable.ts';
 
 export interface PreviewOptions {
   outDir: string;
