@@ -87,7 +87,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       // freed inodes whose table block was written recently (`recently_deleted` in the kernel), while the
       // floor after it ran untouched. Only a disk without room for two more trees deletes them.
       if (round < options.rounds && !roomForTrees(work, 2, build.bytes, build.files)) {
-        log(`Round ${round}: no room to keep this round's trees; deleting them (the next build may be slowed by it, see README)`);
+        log(`Round ${round}: no room to keep this round's trees; deleting them (the next build may be slowed by it, see docs/performance.md)`);
         await removeTree(floor);
         await removeTree(out);
       }

@@ -34,7 +34,7 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'an unknown top-level key with no near match',
     component(`${BASE}colour: blue\n`),
-    [`${C}:6:1  colour  unknown field (see the content format in the README)`],
+    [`${C}:6:1  colour  unknown field (see docs/content.md)`],
   ],
   [
     'a missing required field',

@@ -144,7 +144,7 @@ function schemaErrors(
       for (const key of issue.keys) {
         const known = knownKeys(kind, path);
         const guess = closest(key, known);
-        const hint = guess ? `did you mean "${guess}"?` : 'see the content format in the README';
+        const hint = guess ? `did you mean "${guess}"?` : 'see docs/content.md';
         errors.push(errorAt(file, source, [...path, key], `unknown field (${hint})`, true));
       }
       continue;

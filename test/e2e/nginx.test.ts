@@ -2,7 +2,7 @@
  * A real nginx with the configuration the build wrote, included in a main
  * file of its own and started as any user can: prefix, logs, temporary
  * folders and pid file in a temporary folder, on a free loopback port, in
- * the foreground. Its `root` is set the way the README says to. Every
+ * the foreground. Its `root` is set the way docs/hosting.md says to. Every
  * resource, `?page=N`, the JSON 404s, 405 and a crawl of every link.
  * Without nginx the tests fail under CI (.ci/run installs it) and are
  * skipped, loudly, elsewhere.

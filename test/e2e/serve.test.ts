@@ -2,9 +2,9 @@
  * The real serve CLI (`npx serve dist`) with the serve.json the build wrote:
  * the CLI validates the file when it starts, then every resource must come
  * back as its file with JSON headers and its Allow. What serve cannot do is
- * checked too, as the README's hosting table states it: a language code with
- * `@` fails through its rewrites (it percent-encodes the `@`), and `?page=N`
- * is ignored.
+ * checked too, as the hosting table in docs/hosting.md states it: a language
+ * code with `@` fails through its rewrites (it percent-encodes the `@`), and
+ * `?page=N` is ignored.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 /**
- * The README's reverse-proxy setup, for real: one nginx with the tree's
- * generated server block (reads, from the folder the sidecar keeps up to
- * date) and the front server of the README, which sends GET and HEAD there
+ * The reverse-proxy setup of docs/sidecar.md, for real: one nginx with the
+ * tree's generated server block (reads, from the folder the sidecar keeps up
+ * to date) and the front server the page shows, which sends GET and HEAD there
  * and every other method to the sidecar. One URL does everything: every
  * resource and error as a good host serves it, and writes through the same
  * URL, visible to the next read. Skipped, as the other nginx tests, where
@@ -18,7 +18,7 @@ import { freePort, itServesTheSnapshot, nginxMainConfig, startServer, type Built
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
-describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the sidecar, as the README sets it up', () => {
+describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the sidecar, as docs/sidecar.md sets it up', () => {
   const space = workspace();
   let site: BuiltSite;
   let sidecar: RunningSidecar;
@@ -36,7 +36,7 @@ describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the
       .replace(/^( {4}root ).*;$/m, `$1${space.out};`)
       .replace(/^( {4}listen ).*;$/m, `$1127.0.0.1:${tree};`);
     writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
-    writeFileSync(join(prefix, 'front.conf'), readmeFrontConfig(front, tree, sidecarPort));
+    writeFileSync(join(prefix, 'front.conf'), documentedFrontConfig(front, tree, sidecarPort));
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf', 'front.conf']));
     const args = ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log'), '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`];
     nginx = await startServer('nginx', args, `http://127.0.0.1:${front}/`);
@@ -60,11 +60,11 @@ describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the
   });
 });
 
-/** The front server block the README shows, with the ports of this test. */
-function readmeFrontConfig(front: number, tree: number, sidecar: number): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /```nginx\n(# weblate-snapshot-sidecar\.conf[\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error('the README has no weblate-snapshot-sidecar.conf block');
+/** The front server block docs/sidecar.md shows, with the ports of this test. */
+function documentedFrontConfig(front: number, tree: number, sidecar: number): string {
+  const page = readFileSync(join(ROOT, 'docs/sidecar.md'), 'utf8');
+  const block = /```nginx\n(# weblate-snapshot-sidecar\.conf[\s\S]*?)```/.exec(page)?.[1];
+  if (!block) throw new Error('docs/sidecar.md has no weblate-snapshot-sidecar.conf block');
   return block
     .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${tree};`)
     .replace('server 127.0.0.1:8081;', `server 127.0.0.1:${sidecar};`)
