@@ -1,13 +1,13 @@
 /**
  * The benchmark's measured steps, each run in a process of its own so that
  * its peak memory is its own: `build`, `floor` (the raw-write floor: a plain
- * program writing the same bytes to the same paths) and `snapshot` (edits
- * through a Snapshot kept open, as the sidecar applies them). Each prints one
+ * program writing the same bytes to the same paths) and `session` (edits
+ * through a Session kept open, as the sidecar applies them). Each prints one
  * line of JSON.
  *
- *   node --import tsx src/bench/child.ts build CONTENT OUT [--full]
- *   node --import tsx src/bench/child.ts floor FROM TO [--consume]
- *   node --import tsx src/bench/child.ts snapshot CONTENT OUT EDITS.json
+ *   node --import tsx bench/child.ts build CONTENT OUT [--full]
+ *   node --import tsx bench/child.ts floor FROM TO [--consume]
+ *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { opendir, readFile, rmdir, unlink } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildDirectory } from '../src/build.ts';
 import { runPool } from '../src/pool.ts';
-import { Snapshot, type ContentChange } from '../src/session/session.ts';
+import { Session, type ContentChange } from '../src/session/session.ts';
 
 const [step, ...args] = process.argv.slice(2);
 
@@ -39,21 +39,21 @@ if (step === 'build') {
 } else if (step === 'floor') {
   const [from, to, flag] = args as [string, string, string?];
   report(await writeFloor(from, to, flag === '--consume'));
-} else if (step === 'snapshot') {
+} else if (step === 'session') {
   const [contentDir, outDir, editsFile] = args as [string, string, string];
   const edits = JSON.parse(readFileSync(editsFile, 'utf8')) as { name: string; changes: ContentChange[] }[];
   let started = performance.now();
-  const opened = await Snapshot.open({ contentDir, outDir });
+  const opened = await Session.open({ contentDir, outDir });
   if (!opened.ok) throw new Error('the content has errors');
   const openMs = performance.now() - started;
   const updates = [];
   for (const edit of edits) {
     started = performance.now();
-    const result = await opened.snapshot.update(edit.changes);
+    const result = await opened.session.update(edit.changes);
     if (!result.ok) throw new Error(`edit ${edit.name} was refused: ${JSON.stringify(result.errors)}`);
     updates.push({ name: edit.name, ms: performance.now() - started, files: result.stats.filesWritten, groups: result.stats.groupsRendered });
   }
-  await opened.snapshot.close();
+  await opened.session.close();
   report({ openMs, updates });
 } else {
   throw new Error(`unknown step ${step}`);

@@ -59,13 +59,13 @@ export function formatBench(result: BenchResult): string {
     );
   });
   if (result.rebuilds) {
-    const { counter, language, snapshot, watch } = result.rebuilds;
+    const { counter, language, session, watch } = result.rebuilds;
     lines.push(
       '',
       `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counter.files} files rewritten (${counter.groupsRendered} groups rendered)`,
       `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${count(language.files)} files rewritten (${count(language.groupsRendered)} groups rendered)`,
-      `Snapshot kept open (as the sidecar): opened in ${seconds(snapshot.openMs)}; ` +
-        snapshot.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${count(u.files)} files)`).join(', '),
+      `Session kept open (as the sidecar): opened in ${seconds(session.openMs)}; ` +
+        session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${count(u.files)} files)`).join(', '),
       `npm run build -- --watch, one counter changed (file saved to tree updated): median ${watch.medianMs.toFixed(0)} ms, ` +
         `max ${watch.maxMs.toFixed(0)} ms, ${watch.files} files rewritten (${watch.edits} edits; started in ${seconds(watch.openMs)})`,
     );

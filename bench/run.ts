@@ -34,7 +34,7 @@ export interface BenchResult {
   scale: SyntheticScale & { translations: number };
   content: { files: number; reused: boolean };
   rounds: { build: BuildFigures; floor: FloorFigures; ratio: number }[];
-  rebuilds?: { counter: RebuildFigures; language: RebuildFigures; snapshot: SnapshotFigures; watch: WatchFigures };
+  rebuilds?: { counter: RebuildFigures; language: RebuildFigures; session: SessionFigures; watch: WatchFigures };
   sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
 }
@@ -42,7 +42,7 @@ export interface BenchResult {
 interface BuildFigures { ms: number; files: number; bytes: number; maxRssKiB: number; translationsPerSecond: number; filesPerSecond: number; megabytesPerSecond: number }
 interface FloorFigures { writeMs: number; files: number; bytes: number }
 interface RebuildFigures { ms: number; files: number; groupsRendered: number; mode: string }
-interface SnapshotFigures { openMs: number; updates: { name: string; ms: number; files: number; groups: number }[] }
+interface SessionFigures { openMs: number; updates: { name: string; ms: number; files: number; groups: number }[] }
 /** `npm run build -- --watch`: a counter changed in a content file, until the process reports the tree updated. */
 interface WatchFigures { openMs: number; medianMs: number; maxMs: number; files: number; edits: number }
 interface LoadFigures { requestsPerSecond: number; latencyP50Ms: number; latencyP99Ms: number; errors: number; non2xx: number }
@@ -167,15 +167,15 @@ async function measureRebuilds(content: string, out: string) {
   writeFileSync(join(content, 'languages/cs.yaml'), 'name: Czech (renamed)\n');
   await settle();
   const language = pickRebuild(JSON.parse(await child(['build', content, out])));
-  // The same two kinds of edit through a snapshot kept open, as the sidecar makes them.
+  // The same two kinds of edit through a session kept open, as the sidecar makes them.
   const edits = join(content, '..', 'edits.json');
   writeFileSync(edits, JSON.stringify([
     { name: 'counter', changes: [{ path: relative(content, component), text: original }] },
     { name: 'language', changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }] },
   ]));
-  const snapshot = JSON.parse(await child(['snapshot', content, out, edits])) as SnapshotFigures;
+  const session = JSON.parse(await child(['session', content, out, edits])) as SessionFigures;
   const watch = await measureWatch(content, out, component);
-  return { counter, language, snapshot, watch };
+  return { counter, language, session, watch };
 }
 
 /**

@@ -8,7 +8,7 @@ import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { stopSignal } from '../src/cli/serving.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
-import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../src/session/session.ts';
+import { INSTANCE_LIST_DELAY_MS, Session } from '../src/session/session.ts';
 import { watchContent } from '../src/session/watch.ts';
 
 const command = defineCommand({
@@ -68,16 +68,16 @@ async function watchBuild(
   io: CommandIO,
 ): Promise<number> {
   const started = performance.now();
-  const opened = await Snapshot.open({
+  const opened = await Session.open({
     contentDir: args.content, outDir: args.out, site: args.site, rootHost: args.host ?? null, full: args.full, instanceListDelay: INSTANCE_LIST_DELAY_MS,
   });
   if (!opened.ok) {
     io.err(formatContentErrors(opened.errors) + '\n');
     return 1;
   }
-  const translations = countOf(opened.snapshot.model.translations.length, 'translation');
+  const translations = countOf(opened.session.model.translations.length, 'translation');
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  const watcher = watchContent(opened.snapshot, {
+  const watcher = watchContent(opened.session, {
     updated({ paths, stats, ms }) {
       io.out(
         `Updated ${args.out}/ in ${ms.toFixed(0)} ms after ${paths.join(', ')}: ${countOf(stats.filesWritten, 'file')} rewritten, ` +

@@ -1,5 +1,5 @@
 /** `npm run check`: validates a content folder without writing anything. */
-import { checkContent } from '../src/build.ts';
+import { openContent } from '../src/resolve/open.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
@@ -15,7 +15,7 @@ const command = defineCommand({
   },
   async run(args, io) {
     const content = contentFolder(args.content);
-    const result = await checkContent({ contentDir: content, site: siteOverrides(args) });
+    const result = await openContent(content, { site: siteOverrides(args) });
     if (!result.ok) {
       io.err(formatContentErrors(result.errors) + '\n');
       return 1;

@@ -4,9 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkContent } from '../src/build.ts';
-import { formatContentError } from '../src/errors.ts';
-import { sortContentErrors } from '../src/errors.ts';
+import { openContent } from '../src/resolve/open.ts';
+import { formatContentError, sortContentErrors } from '../src/errors.ts';
 import { tempDir, writeFiles } from './helpers.ts';
 
 const SITE = { 'site.yaml': 'base_url: https://l10n.test\n' };
@@ -220,7 +219,7 @@ async function check(root: string): Promise<string[]> {
   const previous = process.cwd();
   process.chdir(root);
   try {
-    const result = await checkContent({ contentDir: 'content' });
+    const result = await openContent('content');
     return result.ok ? [] : sortContentErrors(result.errors).map(formatContentError);
   } finally {
     process.chdir(previous);

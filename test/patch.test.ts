@@ -1,6 +1,6 @@
 /**
  * The fast path for component edits (content/patch.ts) against the full
- * path: for random sequences of edits, a snapshot accepts exactly the edits
+ * path: for random sequences of edits, a session accepts exactly the edits
  * that a full check of the edited content accepts, and its tree is then the
  * tree of a full build, byte for byte.
  */
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkContent } from '../src/build.ts';
-import { Snapshot, type ContentChange } from '../src/session/session.ts';
+import { openContent } from '../src/resolve/open.ts';
+import { Session, type ContentChange } from '../src/session/session.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir, writeFiles } from './helpers.ts';
 
 type Doc = Record<string, any>;
@@ -73,7 +73,7 @@ describe('the fast path for component edits', () => {
         const dir = tempDir();
         const content = join(dir, 'content');
         cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
-        const opened = await Snapshot.open({ contentDir: content, outDir: join(dir, 'dist') });
+        const opened = await Session.open({ contentDir: content, outDir: join(dir, 'dist') });
         if (!opened.ok) throw new Error('fixture does not open');
         for (const [name, numbers] of steps) {
           let i = 0;
@@ -82,7 +82,7 @@ describe('the fast path for component edits', () => {
           if (changes.length === 0) continue;
           const expected = await fullCheck(content, changes);
           const before = readTree(join(dir, 'dist'));
-          const result = await opened.snapshot.update(changes);
+          const result = await opened.session.update(changes);
           expect(result.ok, `${name}: ${JSON.stringify(result.ok ? '' : result.errors.map((e) => e.message))}`).toBe(expected);
           if (result.ok) {
             const full = await buildInMemory(content);
@@ -93,7 +93,7 @@ describe('the fast path for component edits', () => {
             expect(readTree(join(dir, 'dist'))).toEqual(before);
           }
         }
-        await opened.snapshot.close();
+        await opened.session.close();
       }),
       { seed: Number(process.env.PATCH_SEED ?? 20261122), numRuns: Number(process.env.PATCH_RUNS ?? 25) },
     );
@@ -133,5 +133,5 @@ async function fullCheck(content: string, changes: ContentChange[]): Promise<boo
   cpSync(content, copy, { recursive: true });
   writeFiles(copy, Object.fromEntries(changes.filter((c) => c.text !== null).map((c) => [c.path, c.text!])));
   for (const { path, text } of changes) if (text === null) rmSync(join(copy, path), { force: true });
-  return (await checkContent({ contentDir: copy })).ok;
+  return (await openContent(copy)).ok;
 }

@@ -56,6 +56,15 @@ export const webPath = {
   share: (p: string, l: string) => `/engage/${p}/${l}/`,
 };
 
+/**
+ * The path of the base URL, without a trailing slash: `` for
+ * `https://l10n.example.org`, `/l10n` for `https://example.github.io/l10n`.
+ * The API is at `<basePath>/api/`; the files are at `api/` of the output.
+ */
+export function basePath(site: Site): string {
+  return new URL(site.baseUrl).pathname.replace(/\/+$/, '');
+}
+
 /** Absolute API URL of an API path. */
 export function apiUrl(site: Site, path: string): string {
   return site.baseUrl + path;

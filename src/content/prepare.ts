@@ -11,7 +11,8 @@ import type { ComponentSettings } from '../model/types.ts';
 import { internalError } from '../errors.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import { derivedId } from '../model/ids.ts';
-import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS, type ComponentFile, type TranslationEntry } from './schema.ts';
+import { type ComponentFile, type TranslationEntry } from './schema.ts';
+import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../model/defaults.ts';
 
 export interface PreparedComponent {
   name: string;

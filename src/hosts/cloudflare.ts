@@ -20,8 +20,9 @@
 import { isParam, paginatedRoutes } from '../api/match.ts';
 import { ROUTES, type Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../api/urls.ts';
-import { basePath, generatedBy, JSON_TYPE, VARY } from './common.ts';
+import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
+import { generatedBy } from './common.ts';
+import { JSON_TYPE, VARY } from '../api/answers.ts';
 
 export function renderCloudflareRedirects(site: Site): string {
   const api = `${basePath(site)}/api`;

@@ -13,8 +13,9 @@
 import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
 import { ROUTES } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../api/urls.ts';
-import { basePath, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, NOT_FOUND_FILE, shellQuote, VARY } from './common.ts';
+import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
+import { generatedBy, NOT_FOUND_FILE, shellQuote } from './common.ts';
+import { INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
 
 export function renderCloudFrontFunction(site: Site): string {
   const routes = ROUTES.map((route) => [routeRegex(route.pattern, route.paginated), route.allow, route.paginated]);

@@ -1,40 +1,11 @@
 /**
- * What every host adapter shares: the response headers of the contract
- * (DESIGN section 4, spec sections 1.3 and 7), the JSON error bodies, and
- * where the API sits under the base URL.
+ * What every host adapter shares: the file hosts serve for a miss, the
+ * comment at the top of each generated file, and shell quoting.
  */
 import type { Site } from '../model/types.ts';
-import { serializeFile } from '../output/serialize.ts';
-
-export const JSON_TYPE = 'application/json';
-
-/** DRF varies on Accept (two renderers); the snapshot answers JSON to every Accept. */
-export const VARY = 'Accept';
-
-export const NOT_FOUND = 'Not found.';
-export const INVALID_PAGE = 'Invalid page.';
 
 /** The file, at the root of the output, that hosts which look up a 404 page by name serve: a JSON body. */
 export const NOT_FOUND_FILE = '404.html';
-
-/** A DRF error body as the files are written: compact JSON and a newline. */
-export function errorBody(detail: string): string {
-  return serializeFile({ detail });
-}
-
-/** The body of a 405, as DRF words it. */
-export function methodNotAllowed(method: string): string {
-  return `Method "${method}" not allowed.`;
-}
-
-/**
- * The path of the base URL, without a trailing slash: `` for
- * `https://l10n.example.org`, `/l10n` for `https://example.github.io/l10n`.
- * The API is at `<basePath>/api/`; the files are at `api/` of the output.
- */
-export function basePath(site: Site): string {
-  return new URL(site.baseUrl).pathname.replace(/\/+$/, '');
-}
 
 /** The first line of every generated file that takes comments. */
 export function generatedBy(site: Site, host: string): string {

@@ -11,11 +11,12 @@
 import type { Site } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
 import { renderCloudFrontFunction, renderS3Upload } from './cloudfront.ts';
-import { errorBody, NOT_FOUND, NOT_FOUND_FILE, type HostFile } from './common.ts';
+import { NOT_FOUND_FILE, type HostFile } from './common.ts';
 import { githubPagesFiles } from './github-pages.ts';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig, SERVE_CONFIG_FILE } from './serve.ts';
+import { errorBody, NOT_FOUND } from '../api/answers.ts';
 
 export type { HostFile } from './common.ts';
 

@@ -10,8 +10,9 @@
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
 import type { Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../api/urls.ts';
-import { basePath, generatedBy, JSON_TYPE, VARY } from './common.ts';
+import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
+import { generatedBy } from './common.ts';
+import { JSON_TYPE, VARY } from '../api/answers.ts';
 
 export function renderNetlifyRedirects(site: Site): string {
   const base = basePath(site);

@@ -11,8 +11,9 @@
 import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
 import { ROUTES, type Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { PAGE_SEGMENT } from '../api/urls.ts';
-import { basePath, errorBody, generatedBy, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from './common.ts';
+import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
+import { generatedBy } from './common.ts';
+import { errorBody, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
 export const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';

@@ -11,7 +11,9 @@
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { ROUTES, routeOf } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
-import { basePath, JSON_TYPE, NOT_FOUND_FILE, VARY } from './common.ts';
+import { NOT_FOUND_FILE } from './common.ts';
+import { JSON_TYPE, VARY } from '../api/answers.ts';
+import { basePath } from '../api/urls.ts';
 
 export const SERVE_CONFIG_FILE = 'serve.json';
 

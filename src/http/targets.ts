@@ -9,8 +9,8 @@
  * with it.
  */
 import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts';
-import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../hosts/common.ts';
 import { apiPath, fileOfPath } from '../api/urls.ts';
+import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../api/answers.ts';
 
 export type PreviewAnswer =
   | { kind: 'file'; file: string; missing: string }

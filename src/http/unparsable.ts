@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody, JSON_TYPE } from '../hosts/common.ts';
+import { errorBody, JSON_TYPE } from '../api/answers.ts';
 
 /** How long a refused request's connection stays open to read what the client still sends. */
 const LINGER_MS = 5_000;

@@ -3,8 +3,8 @@
  * applied, every reference resolved and every id assigned. Read-only once
  * built; lists are sorted as Weblate lists them (by id; languages by code).
  */
-import type { COMPONENT_FIELD_DEFAULTS } from '../content/schema.ts';
 import type { Counters } from './statistics.ts';
+import { type COMPONENT_FIELD_DEFAULTS } from './defaults.ts';
 
 export interface Site {
   /** Base of API links, without a trailing slash: `https://l10n.example.org` (the API is at `<baseUrl>/api/`). */

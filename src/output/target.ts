@@ -1,21 +1,31 @@
 /**
- * Where built files go. The build writes through this interface only: a
- * folder on disk (written into a temporary sibling and swapped in at the end,
- * so a reader sees the old tree or the new one) or memory (tests).
+ * Where built files go. The build writes through this interface only, both
+ * ways it writes: a whole new tree (write every file, then commit, which makes
+ * it visible at once) and an update in place of the tree already there
+ * (replace the files whose bytes changed, remove the folders that are gone).
+ * Two targets: a folder on disk (a new tree is written into a temporary
+ * sibling and swapped in, so a reader sees the old tree or the new one; each
+ * file replaced in place is renamed over the old one) and memory (tests).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { internalError } from '../errors.ts';
+import { writeFileAtomic } from './atomic.ts';
 import { joinFileText, type FileText } from './serialize.ts';
 import { BatchEncoder, startWriterThread, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
-  /** Writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
+  /** A new tree: writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
   write(path: string, data: FileText): Promise<void>;
-  /** Waits for every write, then makes the whole tree visible at once. */
+  /** A new tree: waits for every write, then makes the whole tree visible at once. */
   commit(): Promise<void>;
-  /** Drops everything written; the previous tree stays as it was. */
+  /** A new tree: drops everything written; the previous tree stays as it was. */
   abort(): Promise<void>;
+  /** In place: replaces a file of the tree unless it holds exactly these bytes; true when it was written. */
+  replace(path: string, data: FileText): Promise<boolean>;
+  /** In place: removes a folder of the tree and all it holds, then its parents while they are empty (never the tree's root). */
+  removeFolder(path: string): Promise<void>;
 }
 
 export interface MemoryTarget extends OutputTarget {
@@ -39,10 +49,26 @@ export function memoryTarget(): MemoryTarget {
     async abort() {
       pending = new Map();
     },
+    async replace(path, data) {
+      const text = joinFileText(data);
+      if (files.get(path) === text) return false;
+      files.set(path, text);
+      return true;
+    },
+    async removeFolder(path) {
+      const folder = folderPath(path);
+      for (const file of [...files.keys()]) if (file.startsWith(folder)) files.delete(file);
+    },
   };
 }
 
 export interface DirTargetOptions {
+  /**
+   * A folder on the same file system, outside the tree, where files replaced
+   * in place are written before they are renamed over the old ones (crash
+   * leftovers stay out of the tree). Beside each file when unset.
+   */
+  scratch?: string;
   /** Size of the buffer a batch of files is encoded into for the writer thread. */
   batchBytes?: number;
   /** Batches queued at once (bounds the memory held by pending writes). */
@@ -50,9 +76,11 @@ export interface DirTargetOptions {
 }
 
 /**
- * A folder on disk. Files go to `<outDir>.tmp-<id>` beside it, written by a
- * writer thread in batches while the caller renders; commit() renames the old
- * tree away and the new one into place, then removes the old one.
+ * A folder on disk. A new tree goes to `<outDir>.tmp-<id>` beside it, written
+ * by a writer thread in batches while the caller renders; commit() renames the
+ * old tree away and the new one into place, then removes the old one. In
+ * place, a changed file is compared by size first, then as bytes, and
+ * written in `scratch` then renamed over the old one.
  */
 export function dirTarget(outDir: string, options: DirTargetOptions = {}): OutputTarget {
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -103,10 +131,43 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
       await drain().catch(() => undefined);
       await rm(staging, { recursive: true, force: true });
     },
+    replace: (path, data) => replaceIfChanged(join(outDir, path), data, options.scratch),
+    removeFolder: (path) => removeFolderAndEmptyParents(join(outDir, folderPath(path)), outDir),
   };
 }
 
 // --- internal ---
+
+async function replaceIfChanged(file: string, data: FileText, scratch: string | undefined): Promise<boolean> {
+  const bytes = Buffer.from(joinFileText(data));
+  const size = await stat(file).then((info) => info.size, () => -1);
+  if (size === bytes.length) {
+    const current = await readFile(file).catch(() => null);
+    if (current && current.equals(bytes)) return false;
+  }
+  await writeFileAtomic(file, bytes, scratch ? { scratch } : {});
+  return true;
+}
+
+/** A folder of the tree as `a/b/`; never the root of the tree itself. */
+function folderPath(path: string): string {
+  const folder = path.replace(/^\/+/, '').replace(/\/*$/, '/');
+  if (folder === '/' || folder.split('/').some((part) => part === '..' || part === '.')) internalError(`cannot remove the folder "${path}" of a tree`);
+  return folder;
+}
+
+async function removeFolderAndEmptyParents(folder: string, stop: string): Promise<void> {
+  await rm(folder, { recursive: true, force: true });
+  let parent = dirname(folder);
+  while (parent.startsWith(stop) && parent !== stop) {
+    try {
+      await rmdir(parent);
+    } catch {
+      return; // not empty, or already gone
+    }
+    parent = dirname(parent);
+  }
+}
 
 async function swapIn(staging: string, outDir: string, id: string): Promise<void> {
   const old = `${outDir}.old-${id}`;

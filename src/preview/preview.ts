@@ -10,10 +10,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
-import { errorBody, JSON_TYPE, VARY } from '../hosts/common.ts';
 import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
 import { resolvePreviewRequest } from '../http/targets.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
+import { errorBody, JSON_TYPE, VARY } from '../api/answers.ts';
 
 export interface PreviewOptions {
   outDir: string;

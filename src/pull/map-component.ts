@@ -6,11 +6,11 @@
  * object and, for those it lacks (chars, approved, read-only, recent changes),
  * from its statistics.
  */
-import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../content/schema.ts';
 import { spdxLicenseUrl } from '../content/prepare.ts';
 import type { ContentFile } from './map.ts';
 import type { ApiComponent, ApiStatistics, ApiTranslation } from './shapes.ts';
 import type { PulledComponent } from './walk.ts';
+import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../model/defaults.ts';
 
 /** Settings a component showed as null (hidden from the caller). */
 export interface HiddenFields {

@@ -7,12 +7,12 @@
  */
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../content/schema.ts';
 import { PullError } from './errors.ts';
 import { mapComponent, type HiddenFields } from './map-component.ts';
 import { mapLanguages } from './map-languages.ts';
 import type { ApiProject } from './shapes.ts';
 import type { ApiSnapshot, ListObservation } from './walk.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
 
 export interface ContentFile {
   /** Relative to the content folder, with `/`: `projects/demo/components/app.yaml`. */

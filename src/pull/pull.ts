@@ -5,7 +5,7 @@
  * rate limited, content that fails the checks) come back in the report; only
  * bugs throw.
  */
-import { checkContent } from '../build.ts';
+import { openContent } from '../resolve/open.ts';
 import type { ContentError } from '../errors.ts';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { PullError } from './errors.ts';
@@ -100,7 +100,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     mapped.files[0]!.comment = pulledMarker(options.from);
     const written = await writeContentFiles(options.outDir, mapped.files);
     await state.remove();
-    const checked = await checkContent({ contentDir: options.outDir }, deps.catalog);
+    const checked = await openContent(options.outDir, { catalog: deps.catalog });
     if (!checked.ok) {
       const message = `The content pulled into ${options.outDir} does not pass the checks of the build:`;
       return { ok: false, message, errors: checked.errors, warnings: mapped.warnings, ...stats() };

@@ -5,8 +5,9 @@
  * and slugs and codes are checked before they become file names.
  */
 import { z } from 'zod';
-import { CODE_PATTERN, COMPONENT_FIELD_DEFAULTS, SLUG_PATTERN } from '../content/schema.ts';
+import { CODE_PATTERN, SLUG_PATTERN } from '../content/schema.ts';
 import { PullError } from './errors.ts';
+import { COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
 
 const count = z.number().int().min(0);
 const id = z.number().int().positive();

@@ -11,7 +11,7 @@ import { quote } from '../content/describe.ts';
 import type { CheckedFile } from '../content/files.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { CODE_EXPECTATION, CODE_MAX_LENGTH, CODE_PATTERN } from '../content/schema.ts';
-import type { Problem } from './resolve.ts';
+import { type Problem } from '../content/problems.ts';
 
 /** Languages defined or overridden by content files, by code. */
 export function resolveLanguageFiles(

@@ -11,10 +11,8 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { languageResolver } from './languages.ts';
-import {
-  checkCaseCollisions, checkPluralIds, componentOwner, componentPath, linkRepository, pinProblems,
-  publishedLanguages, reportIdCollision, resolveComponent, translationOwner, type ComponentDraft, type DraftTranslation, type Problem,
-} from './resolve.ts';
+import { checkCaseCollisions, checkPluralIds, componentOwner, componentPath, linkRepository, publishedLanguages, reportIdCollision, resolveComponent, translationOwner, type ComponentDraft, type DraftTranslation } from './resolve.ts';
+import { pinProblems, type Problem } from '../content/problems.ts';
 
 /** A component file's new state: its checked contents, or null when it was deleted. */
 export interface ComponentPatch {

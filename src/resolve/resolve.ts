@@ -14,10 +14,12 @@ import { checkBaseUrl } from '../content/base-url.ts';
 import { quote } from '../content/describe.ts';
 import { resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
 import type { LoadedContent } from '../content/load.ts';
-import { formatPath, locate, parseYaml, type FieldPath } from '../content/locate.ts';
+import type { FieldPath } from '../content/locate.ts';
+import { pinProblems, type Problem } from '../content/problems.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
+import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
 export interface SiteOverrides {
@@ -27,28 +29,19 @@ export interface SiteOverrides {
   pagination?: 'path' | 'query' | undefined;
 }
 
-export type ValidateResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
-
-/** A problem found by a cross-file rule, before it is pinned to a line. */
-export interface Problem {
-  file: string;
-  path: FieldPath;
-  message: string;
-  /** Point at the key of the last path segment rather than its value. */
-  atKey?: boolean;
-}
+export type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
 
 /**
  * Builds the model from checked files. `readText` gives a file's text again
  * when an error must be pinned to a line (errors are rare; texts are not kept).
  */
-export function validateContent(
+export function resolveContent(
   content: LoadedContent,
   overrides: SiteOverrides,
   catalog: Catalog,
   readText: (file: string) => string,
   contentDir: string,
-): ValidateResult {
+): ResolveResult {
   const problems: Problem[] = [];
   const site = resolveSite(content.site, overrides, problems, contentDir, content.siteFile);
   const definitions = resolveLanguageFiles(content.languages, catalog, problems);
@@ -62,25 +55,6 @@ export function validateContent(
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
   return { ok: true, model: assembleModel(site, projects, components, definitions) };
-}
-
-/** Turns problems into errors with line and column, reading each file once. */
-export function pinProblems(problems: readonly Problem[], readText: (file: string) => string): ContentError[] {
-  const sources = new Map<string, ReturnType<typeof parseYaml> | null>();
-  return problems.map((problem) => {
-    if (!sources.has(problem.file)) {
-      let source: ReturnType<typeof parseYaml> | null = null;
-      try {
-        source = parseYaml(readText(problem.file));
-      } catch {
-        source = null; // the file is gone or unreadable: point at its start
-      }
-      sources.set(problem.file, source);
-    }
-    const source = sources.get(problem.file);
-    const { line, column } = source ? locate(source, problem.path, problem.atKey) : { line: 1, column: 1 };
-    return { file: problem.file, line, column, path: formatPath(problem.path), message: problem.message };
-  });
 }
 
 // --- internal ---

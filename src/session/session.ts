@@ -1,30 +1,32 @@
 /**
- * A snapshot kept open: the content folder, its model and the built tree held
- * together by one process (the sidecar), so that an edit costs only what it
- * changes. Each update checks the whole content with the edit applied, writes
+ * A session: the content folder, its model and the built tree held open
+ * together by one process (the sidecar, build --watch), so that an edit costs
+ * only what it changes. Each update checks the whole content with the edit applied, writes
  * the YAML files atomically, and rewrites only the output files whose bytes
  * change. Updates run one at a time, in the order they were asked for.
  */
 import { readFile, rm } from 'node:fs/promises';
 import fg from 'fast-glob';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assembleContent, loadContent } from '../content/load.ts';
+import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf, type CheckedFile, type FilePlace } from '../content/files.ts';
-import { validateContent, type SiteOverrides } from '../resolve/resolve.ts';
+import { assembleContent } from '../content/load.ts';
 import type { ContentError } from '../errors.ts';
 import { internalError } from '../errors.ts';
-import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
-import type { Model } from '../model/types.ts';
-import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
-import { updateInPlace, updatePatched, type UpdateStats } from '../tree/update.ts';
-import { syncTree } from '../build.ts';
-import { writeFileAtomic } from '../output/atomic.ts';
-import { createVersionCache, fileGroups, instanceListGroups, patchedGroups, type InstanceList } from '../tree/groups.ts';
-import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import type { RootHost } from '../hosts/index.ts';
+import type { Model } from '../model/types.ts';
+import { writeFileAtomic } from '../output/atomic.ts';
+import { openContent, readText } from '../resolve/open.ts';
+import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
+import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
+import { fileGroups, type InstanceList } from '../tree/groups.ts';
+import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
+import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
+import { syncTree, treeInPlace } from '../tree/sync.ts';
+import { updateInPlace, updatePatched, type TreeInPlace, type UpdateStats } from '../tree/update.ts';
+import { createVersionCache } from '../tree/versions.ts';
 
-export interface SnapshotOptions {
+export interface SessionOptions {
   contentDir: string;
   outDir: string;
   site?: SiteOverrides;
@@ -59,9 +61,9 @@ export interface ContentChange {
   text: string | null;
 }
 
-export type SnapshotUpdate = { ok: true; stats: UpdateStats } | { ok: false; errors: ContentError[] };
+export type SessionUpdate = { ok: true; stats: UpdateStats } | { ok: false; errors: ContentError[] };
 
-export type OpenResult = { ok: true; snapshot: Snapshot } | { ok: false; errors: ContentError[] };
+export type OpenResult = { ok: true; session: Session } | { ok: false; errors: ContentError[] };
 
 /** What an edit sees: the model and the content files as they stand when its turn comes. */
 export interface EditState {
@@ -78,9 +80,11 @@ export type EditOutcome<T> =
   | { status: 'refused'; result: T }
   | { status: 'invalid'; errors: ContentError[] };
 
-export class Snapshot {
+export class Session {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly versions = createVersionCache();
+  /** The tree, for updates in place. */
+  private readonly tree: TreeInPlace;
   /** Updates waiting for their turn (a deferred refresh gives way to them). */
   private waiting = 0;
   /** Instance-wide lists still showing an earlier model, and the timer that will refresh them. */
@@ -88,24 +92,23 @@ export class Snapshot {
   private refreshTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly options: Required<Omit<SnapshotOptions, 'site' | 'instanceListDelay' | 'rootHost' | 'full'>> &
-      Pick<SnapshotOptions, 'instanceListDelay' | 'rootHost' | 'full'> & { site: SiteOverrides },
+    private readonly options: Required<Omit<SessionOptions, 'site' | 'instanceListDelay' | 'rootHost' | 'full'>> &
+      Pick<SessionOptions, 'instanceListDelay' | 'rootHost' | 'full'> & { site: SiteOverrides },
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
-  ) {}
+  ) {
+    this.tree = treeInPlace(options.outDir);
+  }
 
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
-  static async open(options: SnapshotOptions): Promise<OpenResult> {
+  static async open(options: SessionOptions): Promise<OpenResult> {
     const settings = { ...options, site: options.site ?? {}, catalog: options.catalog ?? loadCatalog() };
     await removeLeftovers(settings.contentDir);
-    const loaded = await loadContent(settings.contentDir);
-    const validated = validateContent(loaded.content, settings.site, settings.catalog, readText, settings.contentDir);
-    if (loaded.errors.length > 0 || !validated.ok) {
-      return { ok: false, errors: [...loaded.errors, ...(validated.ok ? [] : validated.errors)] };
-    }
-    const manifest = await reconcileTree(settings.outDir, validated.model, settings.rootHost, settings.full);
-    return { ok: true, snapshot: new Snapshot(settings, loaded.files, validated.model, manifest) };
+    const opened = await openContent(settings.contentDir, { site: settings.site, catalog: settings.catalog });
+    if (!opened.ok) return opened;
+    const manifest = await reconcileTree(settings.outDir, opened.model, settings.rootHost, settings.full);
+    return { ok: true, session: new Session(settings, opened.files, opened.model, manifest) };
   }
 
   /** The model of the content as it stands after the last update. */
@@ -131,7 +134,7 @@ export class Snapshot {
    * then writes them (each atomically) and updates the tree. When the content
    * would be invalid, nothing is written and the errors come back.
    */
-  update(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
+  update(changes: readonly ContentChange[]): Promise<SessionUpdate> {
     return this.enqueue(() => this.applyChanges(changes, { written: false }));
   }
 
@@ -141,7 +144,7 @@ export class Snapshot {
    * the files themselves left alone. When they make the content invalid, the
    * tree stays as it was and the errors come back.
    */
-  adopt(changes: readonly ContentChange[]): Promise<SnapshotUpdate> {
+  adopt(changes: readonly ContentChange[]): Promise<SessionUpdate> {
     return this.enqueue(() => this.applyChanges(changes, { written: true }));
   }
 
@@ -216,14 +219,14 @@ export class Snapshot {
           return;
         }
         const chunk = dirty.slice(start, start + LIST_REFRESH_CHUNK);
-        await updatePatched(this.options.outDir, { groups: chunk, lists: [], removed: [] }, this.manifest);
+        await updatePatched(this.tree, { groups: chunk, lists: [], removed: [] }, this.manifest);
       }
-      await updatePatched(this.options.outDir, { groups: [], lists: [extent], removed: [] }, this.manifest);
+      await updatePatched(this.tree, { groups: [], lists: [extent], removed: [] }, this.manifest);
       this.staleLists.delete(name);
     }
   }
 
-  private async applyChanges(changes: readonly ContentChange[], disk: { written: boolean }): Promise<SnapshotUpdate> {
+  private async applyChanges(changes: readonly ContentChange[], disk: { written: boolean }): Promise<SessionUpdate> {
     const files = new Map(this.files);
     const pending = new Map<string, string>();
     const errors: ContentError[] = [];
@@ -246,7 +249,7 @@ export class Snapshot {
       if (!patched.ok) return patched;
       const deferInstanceLists = this.options.instanceListDelay !== undefined;
       const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, { deferInstanceLists });
-      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () => updatePatched(this.options.outDir, groups, this.manifest));
+      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () => updatePatched(this.tree, groups, this.manifest));
       if (result.ok && groups.deferred?.length) {
         for (const name of groups.deferred) this.staleLists.add(name);
         this.scheduleListRefresh();
@@ -255,10 +258,10 @@ export class Snapshot {
     }
     const places = [...files.values()].map((f) => f.place);
     const { site, catalog, contentDir } = this.options;
-    const validated = validateContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
+    const validated = resolveContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
     if (!validated.ok) return { ok: false, errors: validated.errors };
     const result = await this.commit(disk.written ? [] : changes, files, validated.model, () =>
-      updateInPlace(this.options.outDir, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest));
+      updateInPlace(this.tree, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest));
     // A full update looks at every group, the lists too.
     if (result.ok) this.staleLists.clear();
     return result;
@@ -290,7 +293,7 @@ export class Snapshot {
     files: Map<string, CheckedFile>,
     model: Model,
     updateTree: () => Promise<UpdateStats>,
-  ): Promise<SnapshotUpdate> {
+  ): Promise<SessionUpdate> {
     try {
       await this.writeContent(changes);
       const stats = await updateTree();
@@ -318,12 +321,11 @@ export class Snapshot {
   /** After a failed write, rereads content and tree from disk, so the next update starts from what is there. */
   private async recover(): Promise<void> {
     try {
-      const loaded = await loadContent(this.options.contentDir);
-      const validated = validateContent(loaded.content, this.options.site, this.options.catalog, readText, this.options.contentDir);
-      if (loaded.errors.length > 0 || !validated.ok) return;
-      this.manifest = await reconcileTree(this.options.outDir, validated.model, this.options.rootHost);
-      this.files = loaded.files;
-      this.current = validated.model;
+      const opened = await openContent(this.options.contentDir, { site: this.options.site, catalog: this.options.catalog });
+      if (!opened.ok) return;
+      this.manifest = await reconcileTree(this.options.outDir, opened.model, this.options.rootHost);
+      this.files = opened.files;
+      this.current = opened.model;
       this.staleLists.clear();
     } catch {
       // The disk is failing; the next update will fail too and say why.
@@ -358,8 +360,4 @@ function placeOfChange(path: string): FilePlace {
   const result = placeOf(path);
   if (!('place' in result)) internalError(`not a content file: ${path}`);
   return result.place;
-}
-
-function readText(file: string): string {
-  return readFileSync(file, 'utf8');
 }

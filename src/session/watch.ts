@@ -1,7 +1,7 @@
 /**
- * `build --watch`: a snapshot kept open while an editor changes the content.
+ * `build --watch`: a session kept open while an editor changes the content.
  * File events are gathered until the folder has been quiet for a moment,
- * the touched content files are read again, and the snapshot adopts them:
+ * the touched content files are read again, and the session adopts them:
  * the tree is updated in place (only what the change affects), or, when the
  * content has errors, left as it was until a later change fixes them.
  */
@@ -12,7 +12,7 @@ import fg from 'fast-glob';
 import { placeOf } from '../content/files.ts';
 import type { ContentError } from '../errors.ts';
 import type { UpdateStats } from '../tree/update.ts';
-import type { ContentChange, Snapshot } from './session.ts';
+import type { ContentChange, Session } from './session.ts';
 
 export interface WatchEvents {
   /** The tree now shows the content as changed (`paths`: the content files that changed). */
@@ -24,16 +24,16 @@ export interface WatchEvents {
 }
 
 export interface Watcher {
-  /** Stops watching, waits for the update in progress, and closes the snapshot. */
+  /** Stops watching, waits for the update in progress, and closes the session. */
   close(): Promise<void>;
 }
 
 /** How long the folder must be quiet before a change is taken (editors write in several steps). */
 export const QUIET_MS = 40;
 
-/** Watches the snapshot's content folder and brings its tree in line after each change. */
-export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = QUIET_MS): Watcher {
-  const contentDir = snapshot.contentDir;
+/** Watches the session's content folder and brings its tree in line after each change. */
+export function watchContent(session: Session, events: WatchEvents, quietMs = QUIET_MS): Watcher {
+  const contentDir = session.contentDir;
   const touched = new Set<string>();
   /** Files of a change the content checks refused: looked at again with every later change. */
   const unsettled = new Set<string>();
@@ -45,7 +45,7 @@ export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = 
     const paths = [...new Set([...touched, ...unsettled])];
     touched.clear();
     const started = performance.now();
-    const { changes, misplaced } = await changedFiles(contentDir, paths, new Set(snapshot.contentFiles));
+    const { changes, misplaced } = await changedFiles(contentDir, paths, new Set(session.contentFiles));
     const changed = [...changes.map((change) => change.path), ...misplaced.map((error) => error.path)];
     if (misplaced.length > 0) {
       for (const path of changed) unsettled.add(path);
@@ -53,7 +53,7 @@ export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = 
       return;
     }
     if (changes.length === 0) return;
-    const result = await snapshot.adopt(changes);
+    const result = await session.adopt(changes);
     if (result.ok) {
       unsettled.clear();
       events.updated({ paths: changed, stats: result.stats, ms: performance.now() - started });
@@ -82,7 +82,7 @@ export function watchContent(snapshot: Snapshot, events: WatchEvents, quietMs = 
       folders.close();
       if (timer) clearTimeout(timer);
       await running;
-      await snapshot.close();
+      await session.close();
     },
   };
 }

@@ -5,10 +5,10 @@
  */
 import { relative } from 'node:path';
 import { formatContentError, sortContentErrors } from '../errors.ts';
-import { errorBody, NOT_FOUND } from '../hosts/common.ts';
 import type { Model } from '../model/types.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
 import type { EditOutcome } from '../session/session.ts';
+import { errorBody, NOT_FOUND } from '../api/answers.ts';
 
 export interface Answer {
   status: number;

@@ -1,7 +1,7 @@
 /**
  * The sidecar as a function: a web Request in, a Response out, answered as
  * Weblate 4.x answers (spec sections 5–7). Reads come from the tree's files
- * on disk and never wait for a write; writes go through the snapshot's queue
+ * on disk and never wait for a write; writes go through the session's queue
  * and are answered once the tree shows them. It never listens: listen.ts
  * bridges node:http to it, and tests may call it directly.
  */
@@ -9,19 +9,20 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isParam, type RouteMatch } from '../api/match.ts';
 import type { Route } from '../api/routes.ts';
-import { basePath, JSON_TYPE, methodNotAllowed, VARY } from '../hosts/common.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { pageCount } from '../api/pagination.ts';
 import { parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
-import type { Snapshot } from '../session/session.ts';
+import type { Session } from '../session/session.ts';
 import { detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
 import { authenticate, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
 import { createLanguage, deleteLanguage, updateLanguage, type WriteContext } from './language-writes.ts';
 import { deleteTranslation } from './translation-writes.ts';
+import { JSON_TYPE, methodNotAllowed, VARY } from '../api/answers.ts';
+import { basePath } from '../api/urls.ts';
 
 export interface SidecarAppOptions {
-  snapshot: Snapshot;
+  session: Session;
   catalog: Catalog;
   keyring: Keyring;
   /** Answer every write 401 or 403, whatever the key. */
@@ -83,7 +84,7 @@ async function answerRequest(
 ): Promise<Answer> {
   if (target.length > MAX_TARGET) return detail(414, 'Request-URI too long.');
   const path = originFormOf(target);
-  const api = path === null ? null : parseApiTarget(path, basePath(options.snapshot.model.site));
+  const api = path === null ? null : parseApiTarget(path, basePath(options.session.model.site));
   if (!api) return notFound();
   const route = api.match.route;
   const answer = bodyTooLarge ? detail(413, MESSAGES.bodyTooLarge) : await answerRoute(options, request, method, api);
@@ -93,30 +94,30 @@ async function answerRequest(
 async function answerRoute(options: SidecarAppOptions, request: Request, method: string, api: ApiTarget): Promise<Answer> {
   const route = api.match.route;
   if (!route.allow.split(', ').includes(method)) return detail(405, methodNotAllowed(method));
-  if (method === 'GET' || method === 'HEAD') return answerRead(options.snapshot, api);
+  if (method === 'GET' || method === 'HEAD') return answerRead(options.session, api);
   if (method === 'OPTIONS') return json(200, optionsBody(route));
   return answerWrite(options, request, method, api.match);
 }
 
 /** GET and HEAD: the resource's file (or the page `?page=N` names), read from disk. */
-async function answerRead(snapshot: Snapshot, api: ApiTarget): Promise<Answer> {
-  const chosen = resolveFile(await withLastPage(snapshot, api));
+async function answerRead(session: Session, api: ApiTarget): Promise<Answer> {
+  const chosen = resolveFile(await withLastPage(session, api));
   if (chosen.kind === 'error') return detail(chosen.status, chosen.detail);
-  const text = await readFile(join(snapshot.outDir, chosen.file), 'utf8').catch(() => null);
+  const text = await readFile(join(session.outDir, chosen.file), 'utf8').catch(() => null);
   return text === null ? detail(404, chosen.missing) : { status: 200, body: text };
 }
 
 /** `?page=last` (DRF takes it) as the number of the list's last page, read from the count of its first. */
-async function withLastPage(snapshot: Snapshot, api: ApiTarget): Promise<ApiTarget> {
+async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget> {
   const { match, query } = api;
   if (!match.route.paginated || match.page !== null || query.get('page') !== 'last') return api;
   const first = resolveFile({ match, query: new URLSearchParams() });
   if (first.kind === 'error') return api;
-  const text = await readFile(join(snapshot.outDir, first.file), 'utf8').catch(() => null);
+  const text = await readFile(join(session.outDir, first.file), 'utf8').catch(() => null);
   const count = text === null ? null : (JSON.parse(text) as { count?: unknown }).count;
   if (typeof count !== 'number') return api;
   const last = new URLSearchParams(query);
-  last.set('page', String(pageCount(count, snapshot.model.site.pageSize)));
+  last.set('page', String(pageCount(count, session.model.site.pageSize)));
   return { match, query: last };
 }
 
@@ -127,14 +128,14 @@ async function answerWrite(options: SidecarAppOptions, request: Request, method:
   if (credentials.kind === 'invalid') return detail(401, credentials.detail, { 'WWW-Authenticate': 'Token' });
   const denied = () => detail(403, MESSAGES.permissionDenied);
   if (options.readOnly) return denied();
-  const context: WriteContext = { snapshot: options.snapshot, catalog: options.catalog };
+  const context: WriteContext = { session: options.session, catalog: options.catalog };
   const params = paramsOf(match);
   switch (`${method} ${match.route.kind}`) {
     case 'POST languages': return createLanguage(context, await readFields(request));
     case 'PUT language': return updateLanguage(context, params.language!, await readFields(request), false);
     case 'PATCH language': return updateLanguage(context, params.language!, await readFields(request), true);
     case 'DELETE language': return deleteLanguage(context, params.language!);
-    case 'DELETE translation': return deleteTranslation(options.snapshot, params.project!, params.component!, params.language!);
+    case 'DELETE translation': return deleteTranslation(options.session, params.project!, params.component!, params.language!);
     default: return denied();
   }
 }

@@ -2,14 +2,14 @@
  * The language writes (spec 5.1–5.3): POST `/api/languages/`, PUT and PATCH
  * `/api/languages/<code>/`, DELETE `/api/languages/<code>/`. Each checks the
  * request as Weblate's serializer does, then edits `content/languages/` and
- * the component files in one queued snapshot edit.
+ * the component files in one queued session edit.
  */
 import { formulaStaysWithin, parsePluralFormula } from '../catalog/plural.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { CODE_MAX_LENGTH } from '../content/schema.ts';
 import type { Language, Model } from '../model/types.ts';
 import { languageBody } from '../api/bodies.ts';
-import type { ContentChange, Snapshot } from '../session/session.ts';
+import type { ContentChange, Session } from '../session/session.ts';
 import { apiPath, apiUrl } from '../api/urls.ts';
 import { answerEdit, invalid, json, noContent, notFound, type Answer } from './answer.ts';
 import { notADictionary, type BodyResult, type Fields } from './body.ts';
@@ -17,12 +17,12 @@ import { componentFile, languageFile, removeTranslation, setFields, type FieldVa
 import { checkChoice, checkInteger, checkText, fail, fieldOf, FieldErrors, REQUIRED, type Checked } from './fields.ts';
 
 export interface WriteContext {
-  snapshot: Snapshot;
+  session: Session;
   catalog: Catalog;
 }
 
 /** POST `/api/languages/`: 201 with the new Language and its URL in `Location`. */
-export async function createLanguage({ snapshot, catalog }: WriteContext, body: BodyResult): Promise<Answer> {
+export async function createLanguage({ session, catalog }: WriteContext, body: BodyResult): Promise<Answer> {
   if (!body.ok) return body.answer;
   const errors = new FieldErrors();
   const code = errors.take('code', checkNewCode(fieldOf(body.data, 'code')));
@@ -31,7 +31,7 @@ export async function createLanguage({ snapshot, catalog }: WriteContext, body: 
   if (errors.any) return invalid(errors.body);
   if (!given.plural) return invalid(['No valid plural data was provided.']);
   const path = languageFile(code!);
-  const outcome = await snapshot.edit<Answer>(({ model }) => {
+  const outcome = await session.edit<Answer>(({ model }) => {
     const folded = code!.toLowerCase();
     if (model.languages.some((language) => language.code.toLowerCase() === folded)) {
       return { refuse: invalid(['Language with this Language code already exists.']) };
@@ -40,7 +40,7 @@ export async function createLanguage({ snapshot, catalog }: WriteContext, body: 
     const text = setFields(null, { name, direction: direction || undefined, population, plural });
     return { changes: [{ path, text }], result: noContent() };
   });
-  return answerEdit(outcome, snapshot.contentDir, (model) => {
+  return answerEdit(outcome, session.contentDir, (model) => {
     const url = apiUrl(model.site, apiPath.language(code!));
     return json(201, languageBody(model.site, publishedLanguage(model, code!)), { Location: url });
   });
@@ -52,9 +52,9 @@ export async function createLanguage({ snapshot, catalog }: WriteContext, body: 
  * catalog language gets when it first changes. `plural` is checked but, as in
  * Weblate, not stored.
  */
-export async function updateLanguage({ snapshot }: WriteContext, code: string, body: BodyResult, partial: boolean): Promise<Answer> {
+export async function updateLanguage({ session }: WriteContext, code: string, body: BodyResult, partial: boolean): Promise<Answer> {
   const path = languageFile(code);
-  const outcome = await snapshot.edit<Answer>(async ({ model, read }) => {
+  const outcome = await session.edit<Answer>(async ({ model, read }) => {
     const language = model.languages.find((candidate) => candidate.code === code);
     if (!language) return { refuse: notFound() };
     if (!body.ok) return { refuse: body.answer };
@@ -70,7 +70,7 @@ export async function updateLanguage({ snapshot }: WriteContext, code: string, b
     if (Object.keys(updates).length === 0) return { changes: [], result: noContent() };
     return { changes: [{ path, text: setFields(current, updates) }], result: noContent() };
   });
-  return answerEdit(outcome, snapshot.contentDir, (model) => json(200, languageBody(model.site, publishedLanguage(model, code))));
+  return answerEdit(outcome, session.contentDir, (model) => json(200, languageBody(model.site, publishedLanguage(model, code))));
 }
 
 /**
@@ -78,8 +78,8 @@ export async function updateLanguage({ snapshot }: WriteContext, code: string, b
  * in every component go, in one edit. Refused while a component has it as
  * its source language (Weblate would delete those components with it).
  */
-export async function deleteLanguage({ snapshot }: WriteContext, code: string): Promise<Answer> {
-  const outcome = await snapshot.edit<Answer>(async ({ model, read }) => {
+export async function deleteLanguage({ session }: WriteContext, code: string): Promise<Answer> {
+  const outcome = await session.edit<Answer>(async ({ model, read }) => {
     if (!model.languages.some((language) => language.code === code)) return { refuse: notFound() };
     const sources = model.components.filter((component) => component.sourceLanguage.code === code);
     if (sources.length > 0) {
@@ -93,11 +93,11 @@ export async function deleteLanguage({ snapshot }: WriteContext, code: string): 
       const text = removeTranslation((await read(path)) ?? '', code);
       if (text !== null) changes.push({ path, text });
     }
-    // Deleted last (Snapshot writes before it deletes): a crash in between leaves the language defined.
+    // Deleted last (Session writes before it deletes): a crash in between leaves the language defined.
     if ((await read(languageFile(code))) !== null) changes.push({ path: languageFile(code), text: null });
     return { changes, result: noContent() };
   });
-  return answerEdit(outcome, snapshot.contentDir, () => noContent());
+  return answerEdit(outcome, session.contentDir, () => noContent());
 }
 
 // --- internal ---

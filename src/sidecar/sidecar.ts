@@ -1,17 +1,17 @@
 /**
- * Starting the sidecar: the content opened as a snapshot (its tree brought in
+ * Starting the sidecar: the content opened as a session (its tree brought in
  * line first), the app, and the server. A missing key, invalid content or a
  * busy port is a value, not a throw.
  */
 import { checkOutput } from '../build.ts';
-import { basePath } from '../hosts/common.ts';
 import type { SiteOverrides } from '../resolve/resolve.ts';
 import type { ContentError } from '../errors.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
-import { INSTANCE_LIST_DELAY_MS, Snapshot } from '../session/session.ts';
+import { INSTANCE_LIST_DELAY_MS, Session } from '../session/session.ts';
 import { createSidecarApp } from './app.ts';
 import { createKeyring, TOKENS_VARIABLE } from './auth.ts';
 import { listen } from './listen.ts';
+import { basePath } from '../api/urls.ts';
 
 export interface SidecarOptions {
   contentDir: string;
@@ -40,7 +40,7 @@ export interface SidecarOptions {
 export interface Sidecar {
   /** The API root as served: `http://127.0.0.1:8080/api/`. */
   url: string;
-  /** Stops taking requests, lets those in progress finish, and closes the snapshot. */
+  /** Stops taking requests, lets those in progress finish, and closes the session. */
   close(): Promise<void>;
 }
 
@@ -56,28 +56,28 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   const output = await checkOutput(options.outDir, { contentDir: options.contentDir, force: options.force });
   if (!output.ok) return { ok: false, message: output.message };
   const catalog = loadCatalog();
-  const opened = await Snapshot.open({
+  const opened = await Session.open({
     contentDir: options.contentDir, outDir: options.outDir, site: options.site ?? {}, catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
   });
   if (!opened.ok) return { ok: false, message: 'The content has errors; nothing is served.', errors: opened.errors };
-  const { snapshot } = opened;
+  const { session } = opened;
   const app = createSidecarApp({
-    snapshot, catalog, keyring: createKeyring(options.keys), readOnly: options.readOnly ?? false, ...(options.log ? { log: options.log } : {}),
+    session, catalog, keyring: createKeyring(options.keys), readOnly: options.readOnly ?? false, ...(options.log ? { log: options.log } : {}),
   });
   const started = await listen(app, { host: options.host ?? '127.0.0.1', port: options.port, ...(options.log ? { log: options.log } : {}) });
   if (!started.ok) {
-    await snapshot.close();
+    await session.close();
     return started;
   }
   const { listening } = started;
   return {
     ok: true,
     sidecar: {
-      url: `${listening.origin}${basePath(snapshot.model.site)}/api/`,
+      url: `${listening.origin}${basePath(session.model.site)}/api/`,
       close: async () => {
         await listening.close();
-        await snapshot.close();
+        await session.close();
       },
     },
   };

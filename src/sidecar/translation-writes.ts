@@ -3,12 +3,12 @@
  * leaves its component file. The source translation, derived or listed, is
  * refused with Weblate's 403.
  */
-import type { Snapshot } from '../session/session.ts';
+import type { Session } from '../session/session.ts';
 import { answerEdit, detail, MESSAGES, noContent, notFound, type Answer } from './answer.ts';
 import { componentFile, removeTranslation } from './edit.ts';
 
-export async function deleteTranslation(snapshot: Snapshot, project: string, component: string, language: string): Promise<Answer> {
-  const outcome = await snapshot.edit<Answer>(async ({ model, read }) => {
+export async function deleteTranslation(session: Session, project: string, component: string, language: string): Promise<Answer> {
+  const outcome = await session.edit<Answer>(async ({ model, read }) => {
     const translation = model.translations.find(
       (t) => t.language.code === language && t.component.slug === component && t.component.project.slug === project,
     );
@@ -19,5 +19,5 @@ export async function deleteTranslation(snapshot: Snapshot, project: string, com
     if (text === null) throw new Error(`Internal error: no entry translations.${language} in ${path}`);
     return { changes: [{ path, text }], result: noContent() };
   });
-  return answerEdit(outcome, snapshot.contentDir, () => noContent());
+  return answerEdit(outcome, session.contentDir, () => noContent());
 }

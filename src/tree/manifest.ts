@@ -167,6 +167,19 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
   manifest.journalLines = manifest.groups.size;
 }
 
+/** Appends journal lines to a manifest and says how many: the file beside the tree, or memory in tests. */
+export type Journal = (entries: Iterable<[key: string, state: GroupState | 'removed']>) => Promise<number>;
+
+/** The journal of the manifest beside the tree at `outDir`. */
+export function manifestJournal(outDir: string): Journal {
+  return (entries) => appendManifest(outDir, entries);
+}
+
+/** The folder, inside the state folder, where files replaced in place are written before they are renamed into the tree. */
+export function scratchDir(outDir: string): string {
+  return join(stateDir(outDir), 'tmp');
+}
+
 /** Appends journal lines (`?` unknown, `-` removed, or a fingerprint), waits until they are on disk, and says how many. */
 export async function appendManifest(outDir: string, entries: Iterable<[key: string, state: GroupState | 'removed']>): Promise<number> {
   let text = '';

@@ -9,7 +9,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, checkContent } from '../../src/build.ts';
+import { build } from '../../src/build.ts';
+import { openContent } from '../../src/resolve/open.ts';
 import type { SiteOverrides } from '../../src/resolve/resolve.ts';
 import { dirTarget } from '../../src/output/target.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
@@ -52,7 +53,7 @@ describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Pulled \d+ projects?, \d+ components?, \d+ translations? and \d+ languages? from /);
       expect(existsSync(join(pulled, STATE_FILE))).toBe(false);
-      expect((await checkContent({ contentDir: pulled })).ok).toBe(true);
+      expect((await openContent(pulled)).ok).toBe(true);
 
       const rebuilt = join(dir, 'rebuilt');
       expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual([]);

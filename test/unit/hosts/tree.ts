@@ -5,12 +5,11 @@
  * the route matcher the adapters use.
  */
 import { routeOf, type ResourceKind } from '../../../src/api/routes.ts';
-import { checkContent } from '../../../src/build.ts';
+import { openContent } from '../../../src/resolve/open.ts';
 import type { SiteOverrides } from '../../../src/resolve/resolve.ts';
-import { basePath } from '../../../src/hosts/common.ts';
 import type { Site } from '../../../src/model/types.ts';
 import { generateResources } from '../../../src/tree/groups.ts';
-import { fileOfPath } from '../../../src/api/urls.ts';
+import { fileOfPath, basePath } from '../../../src/api/urls.ts';
 import { buildInMemory } from '../../helpers.ts';
 
 export interface TreeResource {
@@ -34,7 +33,7 @@ export interface SiteTree {
 }
 
 export async function siteTree(contentDir: string, overrides: SiteOverrides = {}): Promise<SiteTree> {
-  const checked = await checkContent({ contentDir, site: overrides });
+  const checked = await openContent(contentDir, { site: overrides });
   if (!checked.ok) throw new Error(`fixture ${contentDir} does not build`);
   const built = await buildInMemory(contentDir, overrides);
   const resources = [...generateResources(checked.model)].map(({ path, kind }) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { COMPONENT_FIELD_DEFAULTS } from '../../../src/content/schema.ts';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { mapComponent } from '../../../src/pull/map-component.ts';
 import { mapLanguages } from '../../../src/pull/map-languages.ts';
 import { inferPageSize, inferPagination, mapSnapshot } from '../../../src/pull/map.ts';
 import type { ApiComponent, ApiLanguage, ApiProject, ApiStatistics, ApiTranslation } from '../../../src/pull/shapes.ts';
 import type { ApiSnapshot, ListObservation, PulledComponent } from '../../../src/pull/walk.ts';
+import { COMPONENT_FIELD_DEFAULTS } from '../../../src/model/defaults.ts';
 
 const catalog = loadCatalog();
 const SITE = 'https://weblate.example.org';

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { createSidecarApp, type SidecarApp } from '../../../src/sidecar/app.ts';
 import { createKeyring } from '../../../src/sidecar/auth.ts';
-import { Snapshot } from '../../../src/session/session.ts';
+import { Session } from '../../../src/session/session.ts';
 import { FIXTURES, tempDir } from '../../helpers.ts';
 
 describe('createSidecarApp', () => {
@@ -15,9 +15,9 @@ describe('createSidecarApp', () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'features/content'), join(dir, 'content'), { recursive: true });
     const catalog = loadCatalog();
-    const opened = await Snapshot.open({ contentDir: join(dir, 'content'), outDir: join(dir, 'dist'), catalog });
+    const opened = await Session.open({ contentDir: join(dir, 'content'), outDir: join(dir, 'dist'), catalog });
     if (!opened.ok) throw new Error('fixture does not open');
-    app = createSidecarApp({ snapshot: opened.snapshot, catalog, keyring: createKeyring(['k']) });
+    app = createSidecarApp({ session: opened.session, catalog, keyring: createKeyring(['k']) });
   });
 
   it('answers a GET from the tree and a HEAD with its length and no body', async () => {

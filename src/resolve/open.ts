@@ -1,0 +1,39 @@
+/**
+ * Opening a content folder: every file read and checked (content/load.ts),
+ * then resolved across files into the model, every error of both steps
+ * together. The build, the check command, pull's final check and a kept-open
+ * session (at start and after a failed write) all open content here.
+ */
+import { readFileSync } from 'node:fs';
+import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
+import type { CheckOptions } from '../content/check-pool.ts';
+import type { CheckedFile } from '../content/files.ts';
+import { loadContent } from '../content/load.ts';
+import type { ContentError } from '../errors.ts';
+import type { Model } from '../model/types.ts';
+import { resolveContent, type SiteOverrides } from './resolve.ts';
+
+export type OpenedContent =
+  | { ok: true; model: Model; /** Every checked file by its path relative to the content folder. */ files: Map<string, CheckedFile> }
+  | { ok: false; errors: ContentError[] };
+
+export interface OpenOptions {
+  /** Settings that win over site.yaml (command-line flags). */
+  site?: SiteOverrides | undefined;
+  catalog?: Catalog | undefined;
+  /** How files are shared out between threads (content/check-pool.ts). */
+  threads?: CheckOptions | undefined;
+}
+
+export async function openContent(contentDir: string, options: OpenOptions = {}): Promise<OpenedContent> {
+  const loaded = await loadContent(contentDir, options.threads);
+  const resolved = resolveContent(loaded.content, options.site ?? {}, options.catalog ?? loadCatalog(), readText, contentDir);
+  const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors)];
+  if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
+  return { ok: true, model: resolved.model, files: loaded.files };
+}
+
+/** A content file's text, read again to pin an error to its line. */
+export function readText(file: string): string {
+  return readFileSync(file, 'utf8');
+}

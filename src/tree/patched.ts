@@ -1,0 +1,110 @@
+/**
+ * What a patch of some components (resolve/patch.ts) may change in the tree:
+ * the groups to look at again (a superset; a group whose fingerprint did not
+ * move is skipped), the lists whose length may have changed, and the groups
+ * known to be gone. Also the pages of an instance-wide list alone, for a
+ * session that rewrites them later.
+ */
+import type { PatchScope } from '../resolve/patch.ts';
+import { pageCount } from '../api/pagination.ts';
+import { apiPath } from '../api/urls.ts';
+import type { Model, Translation } from '../model/types.ts';
+import { createVersionCache } from './versions.ts';
+import {
+  componentGroups, createContext, instanceListPages, languageGroup, languageListGroups, oneProjectGroups, toFileGroup, translationGroup,
+  type ApiGroup, type FileGroup, type InstanceList,
+} from './groups.ts';
+
+/**
+ * After a patch of some components (content/patch.ts): every group it may
+ * have changed (a superset: a group whose fingerprint did not move is skipped
+ * by the writer), and the keys of groups known to be gone. Lists whose length
+ * may have changed are given with their page count, so that pages beyond it
+ * can be removed.
+ */
+export function patchedGroups(
+  before: Model,
+  model: Model,
+  scope: PatchScope,
+  cache = createVersionCache(),
+  options: { deferInstanceLists?: boolean } = {},
+): PatchedGroups {
+  const context = createContext(model, cache);
+  const deferred: InstanceList[] = [];
+  const groups: FileGroup[] = [];
+  const add = (apiGroups: Iterable<ApiGroup>) => {
+    for (const group of apiGroups) groups.push(toFileGroup(group));
+  };
+  const { site } = model;
+  const lists: ListExtent[] = [];
+  const list = (path: string, count: number) => lists.push({ path, pages: pageCount(count, site.pageSize) });
+
+  add(languageListGroups(context));
+  list(apiPath.languages(), model.languages.length);
+  const published = new Set(model.languages);
+  add([...scope.languages].filter((l) => published.has(l)).map((l) => languageGroup(context, l)));
+  for (const project of scope.projects) {
+    add(oneProjectGroups(context, project));
+    list(apiPath.projectComponents(project.slug), project.components.length);
+  }
+  // An instance-wide list whose length changed has every page changed (each carries the count): it may be left for later.
+  const instanceList = (name: InstanceList, length: number, lengthBefore: number) => {
+    if (options.deferInstanceLists && length !== lengthBefore) deferred.push(name);
+    else add(instanceListPages(context, name));
+    list(apiPath.list(name), length);
+  };
+  instanceList('components', model.components.length, before.components.length);
+  for (const component of scope.components) {
+    add(componentGroups(context, component));
+    add(component.translations.map((t) => translationGroup(context, t)));
+    const [p, c] = [component.project.slug, component.slug];
+    list(apiPath.componentTranslations(p, c), component.translations.length);
+    list(apiPath.componentStatistics(p, c), component.translations.length);
+    list(apiPath.componentLinks(p, c), component.links.length);
+  }
+  instanceList('translations', model.translations.length, before.translations.length);
+  const removed = removedByPatch(before, model, scope);
+  const extents = lists.filter((extent) => !deferred.some((name) => extent.path === apiPath.list(name)));
+  return { groups, lists: extents, removed, deferred };
+}
+
+export interface PatchedGroups {
+  groups: FileGroup[];
+  lists: ListExtent[];
+  /** Keys of groups the patch removed (translations, components, languages no longer published). */
+  removed: string[];
+  /** Instance-wide lists left out (with `deferInstanceLists`): bring them up to date with instanceListGroups(). */
+  deferred?: InstanceList[];
+}
+
+/** Every page of an instance-wide list of the model, and its extent. */
+export function instanceListGroups(model: Model, name: InstanceList, cache = createVersionCache()): { groups: FileGroup[]; extent: ListExtent } {
+  const context = createContext(model, cache);
+  const groups = [...instanceListPages(context, name)].map(toFileGroup);
+  const length = name === 'translations' ? model.translations.length : model.components.length;
+  return { groups, extent: { path: apiPath.list(name), pages: pageCount(length, model.site.pageSize) } };
+}
+
+/** A list and how many pages it now has: pages after the last are gone. */
+export interface ListExtent {
+  path: string;
+  pages: number;
+}
+
+// --- internal ---
+
+function removedByPatch(before: Model, model: Model, scope: PatchScope): string[] {
+  const keys = new Set<string>();
+  const translationKey = (t: Translation) => apiPath.translation(t.component.project.slug, t.component.slug, t.language.code);
+  for (const old of scope.replaced) {
+    keys.add(apiPath.component(old.project.slug, old.slug));
+    for (const t of old.translations) keys.add(translationKey(t));
+  }
+  for (const component of scope.components) {
+    keys.delete(apiPath.component(component.project.slug, component.slug));
+    for (const t of component.translations) keys.delete(translationKey(t));
+  }
+  const published = new Set(model.languages.map((l) => l.code));
+  for (const language of before.languages) if (!published.has(language.code)) keys.add(apiPath.language(language.code));
+  return [...keys];
+}

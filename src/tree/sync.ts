@@ -1,0 +1,83 @@
+/**
+ * Bringing a tree folder in line with a model: in place when the manifest
+ * beside it describes this very folder built with the same settings, else a
+ * whole new tree written beside it and swapped in. Either way the manifest on
+ * disk describes the tree afterwards. The build, a kept-open session and its
+ * crash recovery all go through here.
+ */
+import { rm } from 'node:fs/promises';
+import type { HostOptions } from '../hosts/index.ts';
+import type { Model } from '../model/types.ts';
+import { dirTarget, type OutputTarget } from '../output/target.ts';
+import { fileGroups } from './groups.ts';
+import {
+  invalidateManifest, journalIsLong, manifestJournal, ManifestWriter, readManifest, recordTree, scratchDir, treeIdentity, writeManifest,
+  type Manifest,
+} from './manifest.ts';
+import { updateInPlace, type TreeInPlace } from './update.ts';
+import { settingsFingerprint } from './versions.ts';
+import { writeTree } from './write.ts';
+
+export interface SyncOptions {
+  /** Write a whole new tree even when the one in place could be updated. */
+  full?: boolean | undefined;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  /** Whose files take the root names; `kept`: whatever the tree was built with. */
+  host?: HostOptions['host'] | 'kept';
+  /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
+  keepManifest?: boolean;
+}
+
+export interface SyncedTree {
+  manifest: Manifest;
+  /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
+  report:
+    | { mode: 'fresh'; files: number; bytes: number }
+    | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
+}
+
+export async function syncTree(outDir: string, model: Model, options: SyncOptions = {}): Promise<SyncedTree> {
+  await rm(scratchDir(outDir), { recursive: true, force: true });
+  const recorded = await readManifest(outDir);
+  const hosts: HostOptions = { host: options.host === 'kept' ? recorded?.host : options.host };
+  const settings = settingsFingerprint(model, hosts).toString(36);
+  const identity = await treeIdentity(outDir);
+  if (!options.full && recorded && identity !== null && recorded.tree === `${identity}:${settings}`) {
+    const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
+    if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
+    return { manifest: recorded, report: { mode: 'in-place', files: stats.filesWritten, groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved } };
+  }
+  return writeFreshTree(outDir, model, hosts, settings, options);
+}
+
+/** The folder at `outDir` as a tree updated in place: files through a folder target, lines to its manifest's journal. */
+export function treeInPlace(outDir: string): TreeInPlace {
+  return { target: folderTarget(outDir), journal: manifestJournal(outDir) };
+}
+
+// --- internal ---
+
+function folderTarget(outDir: string): OutputTarget {
+  return dirTarget(outDir, { scratch: scratchDir(outDir) });
+}
+
+async function writeFreshTree(outDir: string, model: Model, hosts: HostOptions, settings: string, options: SyncOptions): Promise<SyncedTree> {
+  await invalidateManifest(outDir);
+  const writer = new ManifestWriter(outDir);
+  const groups = new Map<string, number>();
+  const onGroup = async (key: string, fingerprint: number) => {
+    await writer.add(key, fingerprint);
+    if (options.keepManifest) groups.set(key, fingerprint);
+  };
+  let written: { files: number; bytes: number };
+  try {
+    written = await writeTree(model, folderTarget(outDir), { onProgress: options.onProgress, hosts, onGroup });
+    await writer.close();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  const manifest: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups, journalLines: groups.size };
+  await recordTree(outDir, manifest.tree, manifest.host);
+  return { manifest, report: { mode: 'fresh', files: written.files, bytes: written.bytes } };
+}

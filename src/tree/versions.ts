@@ -1,0 +1,92 @@
+/**
+ * Fingerprints: a number for every input a file's bytes depend on, so a
+ * rebuild renders only the groups whose inputs changed. The output format
+ * version and the settings every file depends on are part of them; a
+ * component's and a translation's are kept between rebuilds of a session.
+ */
+import type { HostOptions } from '../hosts/index.ts';
+import type { Bodies } from '../api/bodies.ts';
+import { Hasher, fingerprintText } from '../model/fingerprint.ts';
+import type { Counters } from '../model/statistics.ts';
+import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
+
+/**
+ * Bump when the generator writes different bytes for the same content, so
+ * that trees built by an older version are rebuilt rather than trusted.
+ */
+export const OUTPUT_FORMAT = '1';
+
+/**
+ * The fingerprint of the settings every file depends on: the site, the
+ * output format and the host whose files take the root names. A tree built
+ * with other settings is rebuilt whole rather than updated in place.
+ */
+export function settingsFingerprint(model: Model, hosts: HostOptions = {}): number {
+  return new Hasher().number(siteVersion(model)).text(hosts.host ?? '').digest();
+}
+
+/**
+ * Fingerprints of components and translations kept from one rebuild to the
+ * next (a snapshot kept open). Valid because the model's objects are never
+ * changed: an object whose inputs change is replaced by a new one.
+ */
+export interface VersionCache {
+  components: WeakMap<Component, number>;
+  translations: WeakMap<Translation, number>;
+}
+
+export function createVersionCache(): VersionCache {
+  return { components: new WeakMap(), translations: new WeakMap() };
+}
+
+export interface Versions {
+  site: number;
+  language(language: Language): number;
+  project(project: Project): number;
+  component(component: Component): number;
+  translation(translation: Translation): number;
+  counters(counters: Counters): number;
+}
+
+export function createVersions(model: Model, bodies: Bodies, cache: VersionCache): Versions {
+  const languages = new Map<Language, number>();
+  const projects = new Map<Project, number>();
+  const memo = <K extends object>(map: Map<K, number> | WeakMap<K, number>, key: K, compute: () => number) => {
+    let value = map.get(key);
+    if (value === undefined) map.set(key, (value = compute()));
+    return value;
+  };
+  const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).json));
+  const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).json));
+  // A component shows what its file says, its project, its source language and the repository it may share.
+  const component = (c: Component) =>
+    memo(cache.components, c, () => {
+      const h = new Hasher().number(c.contentFingerprint).number(project(c.project)).number(language(c.sourceLanguage));
+      const linked = c.linkedComponent?.settings;
+      if (linked) h.text(linked.repo).text(linked.branch).text(linked.push).text(linked.push_branch);
+      return h.digest();
+    });
+  // A translation shows what the content says of it, its component and its language; the rest is derived from these.
+  const translation = (t: Translation) =>
+    memo(cache.translations, t, () =>
+      new Hasher().number(t.contentFingerprint).number(component(t.component)).number(language(t.language)).digest());
+  return { site: siteVersion(model), language, project, component, translation, counters: (c) => hashCounters(new Hasher(), c).digest() };
+}
+
+// --- internal ---
+
+function siteVersion(model: Model): number {
+  const { site } = model;
+  return new Hasher()
+    .text(OUTPUT_FORMAT).text(site.baseUrl).text(site.webUrl).number(site.pageSize).text(site.pagination)
+    .digest();
+}
+
+function hashCounters(h: Hasher, c: Counters): Hasher {
+  h.number(c.total).number(c.total_words).number(c.total_chars)
+    .number(c.translated).number(c.translated_words).number(c.translated_chars)
+    .number(c.fuzzy).number(c.fuzzy_words).number(c.failing_checks).number(c.failing_checks_words)
+    .number(c.approved).number(c.readonly).number(c.have_suggestion).number(c.have_comment)
+    .number(c.recent_changes);
+  return h.flag(c.last_change === null).text(c.last_change ?? '');
+}

@@ -1,0 +1,60 @@
+/**
+ * Writing a whole new tree: every group of the model rendered into the
+ * target, then committed, so a reader sees the old tree or the new one.
+ */
+import type { HostOptions } from '../hosts/index.ts';
+import type { Model } from '../model/types.ts';
+import { fileTextBytes } from '../output/serialize.ts';
+import type { OutputTarget } from '../output/target.ts';
+import { countApiFiles, fileGroups, type FileGroup } from './groups.ts';
+
+export interface WriteStats {
+  files: number;
+  bytes: number;
+}
+
+export interface WriteTreeOptions {
+  /** Called now and then with files written so far and the total. */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  hosts?: HostOptions | undefined;
+  /** After each group, with the fingerprint its files were rendered from (the manifest of the new tree). */
+  onGroup?: ((key: string, fingerprint: number) => Promise<void> | void) | undefined;
+}
+
+/** Writes every file of the model's tree to the target, then commits it; on failure the target is aborted. */
+export async function writeTree(model: Model, target: OutputTarget, options: WriteTreeOptions = {}): Promise<WriteStats> {
+  const total = countApiFiles(model);
+  const { onProgress } = options;
+  try {
+    const written = await writeGroups(fileGroups(model, options.hosts), target, (files) => {
+      if (onProgress && files % 1000 === 0) onProgress(files, total);
+    }, options.onGroup);
+    await target.commit();
+    onProgress?.(written.files, written.files);
+    return written;
+  } catch (error) {
+    await target.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+// --- internal ---
+
+async function writeGroups(
+  groups: Iterable<FileGroup>,
+  target: OutputTarget,
+  onFile: (files: number) => void,
+  onGroup: WriteTreeOptions['onGroup'],
+): Promise<WriteStats> {
+  const stats: WriteStats = { files: 0, bytes: 0 };
+  for (const group of groups) {
+    for (const file of group.render()) {
+      await target.write(file.path, file.data);
+      stats.files++;
+      stats.bytes += fileTextBytes(file.data);
+      onFile(stats.files);
+    }
+    await onGroup?.(group.key, group.fingerprint);
+  }
+  return stats;
+}
