@@ -1,7 +1,7 @@
 /** The benchmark's figures as a table, and the targets checked against them. */
 import type { BenchResult } from './run.ts';
 
-export interface TargetCheck {
+interface TargetCheck {
   target: string;
   figure: string;
   met: boolean;

@@ -15,7 +15,7 @@ import { translationCount, writeSyntheticContent, type SyntheticScale } from './
 
 const run = promisify(execFile);
 
-export interface BenchOptions {
+interface BenchOptions {
   scale: SyntheticScale;
   /** Working folder: content, trees and results go here. */
   dir: string;

@@ -2,7 +2,7 @@
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, UsageError } from '../src/errors.ts';
-import { pullDisplay } from '../src/pull/progress.ts';
+import { pullDisplay } from '../src/cli/pull-progress.ts';
 import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/pull/pull.ts';
 
 const command = defineCommand({

@@ -17,7 +17,7 @@ import { isRecordedTree } from './tree/manifest.ts';
 import { syncTree } from './tree/sync.ts';
 import { writeTree } from './tree/write.ts';
 
-export interface BuildOptions {
+interface BuildOptions {
   contentDir: string;
   /** Settings that win over site.yaml (command-line flags). */
   site?: SiteOverrides;
@@ -41,7 +41,7 @@ export interface BuildReport {
   groupsRemoved?: number;
 }
 
-export interface BuildDeps {
+interface BuildDeps {
   target: OutputTarget;
   catalog?: Catalog;
   /** Milliseconds, for the report's duration only. */
@@ -61,7 +61,7 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
   return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
 }
 
-export interface DirectoryBuildOptions extends BuildOptions {
+interface DirectoryBuildOptions extends BuildOptions {
   outDir: string;
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean;

@@ -83,13 +83,13 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
 }
 
 /** Whether percentages of this translation count reviews: the source uses source_review, others translation_review. */
-export function translationHasReview(translation: Translation): boolean {
+function translationHasReview(translation: Translation): boolean {
   const project = translation.component.project;
   return translation.isSource ? project.source_review : project.translation_review;
 }
 
 /** How Weblate names a language in words: the name, with the code for a language it does not ship. */
-export function languageDisplayName(language: Language): string {
+function languageDisplayName(language: Language): string {
   return language.inCatalog ? language.name : `${language.name} (${language.code})`;
 }
 
@@ -274,7 +274,7 @@ function componentRepositoryBody(url: string): JsonValue {
  * default): `https://user:secret@host/x` shows as `https://host/x`. URLs
  * without a scheme (`git@host:x`) have no user part in this sense and stay.
  */
-export function hideCredentials(url: string): string {
+function hideCredentials(url: string): string {
   const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(url);
   if (!match) return url;
   const at = match[1]!.lastIndexOf('@');

@@ -13,18 +13,6 @@ export function pageCount(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 
-/** Every page of a list; items are rendered only for the page that holds them. */
-export function* pages<T>(
-  site: Site,
-  kind: ResourceKind,
-  listPath: string,
-  items: readonly T[],
-  render: (item: T) => JsonValue,
-): Generator<Resource> {
-  const total = pageCount(items.length, site.pageSize);
-  for (let page = 1; page <= total; page++) yield listPage(site, kind, listPath, items, render, page);
-}
-
 /** One page of a list (1-based). */
 export function listPage<T>(
   site: Site,

@@ -3,9 +3,9 @@
  * Weblate compiles them), and the plural type a Weblate 4.x server assigns.
  */
 
-export type PluralFormula = (n: number) => number;
+type PluralFormula = (n: number) => number;
 
-export type ParsedFormula = { ok: true; evaluate: PluralFormula } | { ok: false; reason: string };
+type ParsedFormula = { ok: true; evaluate: PluralFormula } | { ok: false; reason: string };
 
 /**
  * Compiles a C-style gettext plural expression over `n`: `?:`, `||`, `&&`,

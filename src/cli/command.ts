@@ -17,7 +17,7 @@ export interface OptionDef {
   multiple?: boolean;
 }
 
-export interface CommandDef<O extends Record<string, OptionDef>> {
+interface CommandDef<O extends Record<string, OptionDef>> {
   name: string;
   description: string;
   options: O;
@@ -26,7 +26,7 @@ export interface CommandDef<O extends Record<string, OptionDef>> {
   run(args: ParsedOptions<O>, io: CommandIO): Promise<number>;
 }
 
-export type ParsedOptions<O extends Record<string, OptionDef>> = {
+type ParsedOptions<O extends Record<string, OptionDef>> = {
   [K in keyof O]: O[K]['type'] extends 'boolean' ? boolean
     : O[K] extends { multiple: true } ? string[]
     : O[K] extends { default: string } ? string : string | undefined;
@@ -44,7 +44,7 @@ export function defineCommand<O extends Record<string, OptionDef>>(command: Comm
 }
 
 /** Renders the --help text of a command. */
-export function renderUsage(command: CommandDef<Record<string, OptionDef>>): string {
+function renderUsage(command: CommandDef<Record<string, OptionDef>>): string {
   const rows = Object.entries(command.options).map(([name, option]) => {
     const flag = option.type === 'string' ? `--${name} ${option.valueName ?? 'VALUE'}` : `--${name}`;
     const fallback = option.default !== undefined ? ` (default: ${option.default})` : '';
@@ -93,7 +93,7 @@ export async function runMain<O extends Record<string, OptionDef>>(command: Comm
 }
 
 /** Parses arguments against a command's options; `help` when --help was given. */
-export function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv: string[]): ParsedOptions<O> | 'help' {
+function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv: string[]): ParsedOptions<O> | 'help' {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } };
   for (const [name, option] of Object.entries(command.options)) {
     config[name] = option.multiple ? { type: option.type, multiple: true } : { type: option.type };

@@ -8,9 +8,9 @@
  * ask here.
  */
 
-export type BaseUrlCheck = { ok: true; url: string } | { ok: false; expected: string };
+type BaseUrlCheck = { ok: true; url: string } | { ok: false; expected: string };
 
-export const BASE_URL_EXAMPLE = 'https://l10n.example.org';
+const BASE_URL_EXAMPLE = 'https://l10n.example.org';
 
 /**
  * Checks a base URL and gives it as links are written from it: scheme and

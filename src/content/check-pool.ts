@@ -39,7 +39,7 @@ export interface CheckChunk {
 
 export type CheckChunkResult = { id: number; results: CheckResult<ContentFileKind>[] } | { id: number; failure: string };
 
-export interface CheckedFiles {
+interface CheckedFiles {
   /** In the jobs' order. */
   results: CheckResult<ContentFileKind>[];
   /** How many of the files were checked in threads (the rest inline). */
@@ -60,7 +60,7 @@ export async function checkFiles(jobs: readonly CheckJob[], options: CheckOption
 }
 
 /** Below this many files the content is checked inline. */
-export const MIN_FILES_FOR_THREADS = 1000;
+const MIN_FILES_FOR_THREADS = 1000;
 
 // --- internal ---
 

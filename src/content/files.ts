@@ -25,7 +25,7 @@ export type FilePlace =
   | { kind: 'component'; project: string; component: string };
 
 /** What a checked file holds; a component file is kept in its prepared form. */
-export type FileData = {
+type FileData = {
   site: SiteFile;
   language: LanguageFile;
   project: ProjectFile;
@@ -39,7 +39,7 @@ export interface CheckedFile<K extends ContentFileKind = ContentFileKind> {
   data: FileData[K];
 }
 
-export type PlaceResult = { place: FilePlace } | { ignored: true } | { error: string };
+type PlaceResult = { place: FilePlace } | { ignored: true } | { error: string };
 
 /** Classifies a path relative to the content folder (always with `/`). */
 export function placeOf(relativePath: string): PlaceResult {
@@ -117,7 +117,7 @@ function parseText(file: string, text: string): ParsedText {
 }
 
 /** Builds a ContentError for a field path of a parsed file. */
-export function errorAt(file: string, source: YamlSource, path: FieldPath, message: string, atKey = false): ContentError {
+function errorAt(file: string, source: YamlSource, path: FieldPath, message: string, atKey = false): ContentError {
   const { line, column } = locate(source, path, atKey);
   return { file, line, column, path: formatPath(path), message };
 }

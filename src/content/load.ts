@@ -23,7 +23,7 @@ export interface LoadedContent {
   siteFile: boolean;
 }
 
-export interface LoadResult {
+interface LoadResult {
   content: LoadedContent;
   /** Every valid file by its path relative to the content folder (with `/`). */
   files: Map<string, CheckedFile>;

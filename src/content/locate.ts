@@ -7,7 +7,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 
 export type FieldPath = readonly (string | number)[];
 
-export interface Position {
+interface Position {
   line: number;
   column: number;
 }

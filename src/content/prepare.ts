@@ -59,7 +59,7 @@ export interface PreparedTranslation {
  * for as long as any slice of it lives: 40 characters of a revision would
  * otherwise hold a 4 KB file in memory.
  */
-export function detach<T extends string | null | undefined>(text: T): T {
+function detach<T extends string | null | undefined>(text: T): T {
   return (typeof text === 'string' ? (' ' + text).slice(1) : text) as T;
 }
 

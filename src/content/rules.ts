@@ -7,7 +7,7 @@ import { parseTimestamp } from '../model/timestamps.ts';
 import { describeValue } from './describe.ts';
 import type { ComponentFile, TranslationEntry } from './schema.ts';
 
-export interface CounterProblem {
+interface CounterProblem {
   path: (string | number)[];
   message: string;
 }

@@ -16,9 +16,9 @@ import { generatedBy } from './common.ts';
 import { errorBody, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
-export const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
+const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
 
-export interface NginxOptions {
+interface NginxOptions {
   /** The folder that holds `api/` (the output folder, or a copy of it). */
   root?: string;
   /** The `listen` parameter; by default the base URL's port, on loopback when its host is. */

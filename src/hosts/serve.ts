@@ -17,7 +17,7 @@ import { basePath } from '../api/urls.ts';
 
 export const SERVE_CONFIG_FILE = 'serve.json';
 
-export interface ServeHeaderRule {
+interface ServeHeaderRule {
   source: string;
   headers: { key: string; value: string }[];
 }

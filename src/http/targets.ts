@@ -12,12 +12,12 @@ import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts'
 import { apiPath, fileOfPath } from '../api/urls.ts';
 import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../api/answers.ts';
 
-export type PreviewAnswer =
+type PreviewAnswer =
   | { kind: 'file'; file: string; missing: string }
   | { kind: 'error'; status: 404 | 405; detail: string; allow?: string };
 
 /** What a GET of a resource is answered with: its file, or a 404. */
-export type FileAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };
+type FileAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };
 
 /** A request-target that names a resource of the API: the route it matched and its query. */
 export interface ApiTarget {
@@ -26,7 +26,7 @@ export interface ApiTarget {
 }
 
 /** Longer segments are refused before they reach the file system. */
-export const MAX_SEGMENT = 255;
+const MAX_SEGMENT = 255;
 
 /**
  * `method` and `url` as the request has them (`/api/projects/?page=2`);

@@ -9,7 +9,7 @@
 /** A normalized UTC timestamp: `YYYY-MM-DDTHH:MM:SS.ffffff`. */
 export type Timestamp = string & { readonly __timestamp: unique symbol };
 
-export type ParsedTimestamp = { ok: true; value: Timestamp } | { ok: false; reason: string };
+type ParsedTimestamp = { ok: true; value: Timestamp } | { ok: false; reason: string };
 
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;

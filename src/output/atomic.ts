@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   durable?: boolean;
   /** Where to put the temporary file (a folder on the same file system); beside the file by default. */
   scratch?: string;

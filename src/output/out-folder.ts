@@ -13,7 +13,7 @@ import { basename, dirname, join, parse, relative, resolve, sep } from 'node:pat
 
 export type OutFolderCheck = { ok: true } | { ok: false; message: string };
 
-export interface OutFolderOptions {
+interface OutFolderOptions {
   /** The content folder the tree is built from: the tree may not be, hold or sit inside it. */
   contentDir?: string | undefined;
   /** Replace a folder that holds files this tool did not write. */

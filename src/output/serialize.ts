@@ -35,7 +35,7 @@ export class RawJson {
  */
 export type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
 
-export interface Shape {
+interface Shape {
   readonly keys: readonly string[];
   readonly kinds: readonly FieldKind[];
   /** `{"key":` for the first field, `,"key":` for the others. */

@@ -28,7 +28,7 @@ export interface OutputTarget {
   removeFolder(path: string): Promise<void>;
 }
 
-export interface MemoryTarget extends OutputTarget {
+interface MemoryTarget extends OutputTarget {
   /** Committed files by relative path (empty until commit). */
   readonly files: ReadonlyMap<string, string>;
 }
@@ -62,7 +62,7 @@ export function memoryTarget(): MemoryTarget {
   };
 }
 
-export interface DirTargetOptions {
+interface DirTargetOptions {
   /**
    * A folder on the same file system, outside the tree, where files replaced
    * in place are written before they are renamed over the old ones (crash

@@ -16,7 +16,7 @@ export interface WriterThread {
 }
 
 /** Files encoded back to back: file i is `bytes[ends[i-1] ?? 0 .. ends[i]]`. */
-export interface EncodedBatch {
+interface EncodedBatch {
   paths: string[];
   ends: Uint32Array;
   bytes: Uint8Array;

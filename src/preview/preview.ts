@@ -7,15 +7,15 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
 import { resolvePreviewRequest } from '../http/targets.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
+import { bindServer } from '../http/bind.ts';
 import { errorBody, JSON_TYPE, VARY } from '../api/answers.ts';
 
-export interface PreviewOptions {
+interface PreviewOptions {
   outDir: string;
   /** Address to bind; 127.0.0.1 unless told otherwise. */
   bind?: string;
@@ -25,7 +25,7 @@ export interface PreviewOptions {
   log?: (text: string) => void;
 }
 
-export interface Preview {
+interface Preview {
   /** The API root as served: `http://127.0.0.1:8080/api/`. */
   url: string;
   /** The base URL the tree's links were built with. */
@@ -33,7 +33,7 @@ export interface Preview {
   close(): Promise<void>;
 }
 
-export type StartResult = { ok: true; preview: Preview } | { ok: false; message: string };
+type StartResult = { ok: true; preview: Preview } | { ok: false; message: string };
 
 /** Starts serving a built tree; a missing tree or a busy port is a message, not a throw. */
 export async function startPreview(options: PreviewOptions): Promise<StartResult> {
@@ -117,17 +117,6 @@ function fail(response: ServerResponse, error: unknown, log: (text: string) => v
   log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   if (!response.headersSent) sendError(response, 500, 'A server error occurred.');
   else response.destroy();
-}
-
-/** Listens on `bind:port`; a busy port or a bad address is a message. Shared with the sidecar. */
-export function bindServer(server: Server, port: number, bind: string): Promise<{ ok: true; port: number } | { ok: false; message: string }> {
-  return new Promise((done) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'EADDRINUSE' ? 'is in use; choose another with --port (0 picks a free one)' : `cannot be opened (${error.message})`;
-      done({ ok: false, message: `${bind}:${port} ${reason}.` });
-    });
-    server.listen(port, bind, () => done({ ok: true, port: (server.address() as AddressInfo).port }));
-  });
 }
 
 function closeServer(server: Server, cutLingering: () => void): Promise<void> {

@@ -7,10 +7,10 @@
  * from its statistics.
  */
 import { spdxLicenseUrl } from '../content/prepare.ts';
-import type { ContentFile } from './map.ts';
 import type { ApiComponent, ApiStatistics, ApiTranslation } from './shapes.ts';
 import type { PulledComponent } from './walk.ts';
 import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../model/defaults.ts';
+import { type ContentFile } from './content-file.ts';
 
 /** Settings a component showed as null (hidden from the caller). */
 export interface HiddenFields {
@@ -18,7 +18,7 @@ export interface HiddenFields {
   fields: string[];
 }
 
-export interface MappedComponent {
+interface MappedComponent {
   file: ContentFile;
   warnings: string[];
   hidden: HiddenFields | null;

@@ -8,21 +8,21 @@
  */
 import { compareStrings } from '../errors.ts';
 import type { Catalog, CatalogLanguage } from '../catalog/catalog.ts';
-import type { ContentFile } from './map.ts';
 import type { ApiLanguage } from './shapes.ts';
-import type { ApiSnapshot } from './walk.ts';
+import type { PulledInstance } from './walk.ts';
+import { type ContentFile } from './content-file.ts';
 
-export function mapLanguages(snapshot: ApiSnapshot, catalog: Catalog): { files: ContentFile[]; published: number } {
+export function mapLanguages(instance: PulledInstance, catalog: Catalog): { files: ContentFile[]; published: number } {
   const used = new Map<string, ApiLanguage>();
-  for (const { components } of snapshot.projects) {
+  for (const { components } of instance.projects) {
     for (const { component, translations } of components) {
       used.set(component.source_language.code, component.source_language);
       for (const t of translations) used.set(t.language.code, t.language);
     }
   }
-  const listed = new Map(snapshot.languages.map((language) => [language.code, language]));
+  const listed = new Map(instance.languages.map((language) => [language.code, language]));
   // A partial pull cannot tell a language nobody translates from one only other projects use: it keeps the used ones.
-  const codes = new Set([...used.keys(), ...(snapshot.partial ? [] : listed.keys())]);
+  const codes = new Set([...used.keys(), ...(instance.partial ? [] : listed.keys())]);
   const files: ContentFile[] = [];
   for (const code of [...codes].sort(compareStrings)) {
     const language = listed.get(code) ?? used.get(code)!;

@@ -1,6 +1,6 @@
 /**
  * API objects → content files, so that building the files reproduces the API
- * that was read. Pure: a snapshot of the API and the catalog in, the files
+ * that was read. Pure: what was read of the instance and the catalog in, the files
  * (path + fields in the order they are written) and warnings out. Fields
  * equal to what the generator would derive anyway are left out, to keep the
  * files short; ids are always written.
@@ -11,17 +11,9 @@ import { PullError } from './errors.ts';
 import { mapComponent, type HiddenFields } from './map-component.ts';
 import { mapLanguages } from './map-languages.ts';
 import type { ApiProject } from './shapes.ts';
-import type { ApiSnapshot, ListObservation } from './walk.ts';
+import type { ContentFile } from './content-file.ts';
+import type { PulledInstance, ListObservation } from './walk.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
-
-export interface ContentFile {
-  /** Relative to the content folder, with `/`: `projects/demo/components/app.yaml`. */
-  path: string;
-  /** The fields, in the order they are written. */
-  value: Record<string, unknown>;
-  /** Written as a `#` comment above the fields. */
-  comment?: string;
-}
 
 export interface MappedContent {
   files: ContentFile[];
@@ -29,14 +21,14 @@ export interface MappedContent {
   counts: { projects: number; components: number; translations: number; languages: number };
 }
 
-export function mapSnapshot(snapshot: ApiSnapshot, catalog: Catalog): MappedContent {
-  const warnings = [...snapshot.warnings];
+export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedContent {
+  const warnings = [...instance.warnings];
   const hidden: HiddenFields[] = [];
-  const pulledSlugs = new Set(snapshot.projects.map((p) => p.project.slug));
-  const files: ContentFile[] = [{ path: 'site.yaml', value: mapSite(snapshot, warnings) }];
+  const pulledSlugs = new Set(instance.projects.map((p) => p.project.slug));
+  const files: ContentFile[] = [{ path: 'site.yaml', value: mapSite(instance, warnings) }];
   let components = 0;
   let translations = 0;
-  for (const { project, components: pulled } of snapshot.projects) {
+  for (const { project, components: pulled } of instance.projects) {
     files.push({ path: `projects/${project.slug}/project.yaml`, value: mapProject(project) });
     for (const component of pulled) {
       const mapped = mapComponent(project.slug, component, pulledSlugs);
@@ -47,10 +39,10 @@ export function mapSnapshot(snapshot: ApiSnapshot, catalog: Catalog): MappedCont
       translations += component.translations.length;
     }
   }
-  const languages = mapLanguages(snapshot, catalog);
+  const languages = mapLanguages(instance, catalog);
   files.push(...languages.files);
   if (hidden.length > 0) warnings.push(describeHidden(hidden));
-  return { files, warnings, counts: { projects: snapshot.projects.length, components, translations, languages: languages.published } };
+  return { files, warnings, counts: { projects: instance.projects.length, components, translations, languages: languages.published } };
 }
 
 /** The page size the lists were cut at: the length of a first page that has a next one. */
@@ -71,19 +63,19 @@ export function inferPagination(lists: readonly ListObservation[]): 'path' | 'qu
 
 // --- internal ---
 
-function mapSite(snapshot: ApiSnapshot, warnings: string[]): Record<string, unknown> {
-  const baseUrl = snapshot.apiRoot.replace(/\/api\/$/, '').replace(/\/+$/, '');
-  if (!snapshot.apiRoot.endsWith('/api/')) {
-    warnings.push(`The API root ${snapshot.apiRoot} does not end with /api/; the mirror serves its API at ${baseUrl}/api/.`);
+function mapSite(instance: PulledInstance, warnings: string[]): Record<string, unknown> {
+  const baseUrl = instance.apiRoot.replace(/\/api\/$/, '').replace(/\/+$/, '');
+  if (!instance.apiRoot.endsWith('/api/')) {
+    warnings.push(`The API root ${instance.apiRoot} does not end with /api/; the mirror serves its API at ${baseUrl}/api/.`);
   }
-  refuseUnsafeUrl('base URL', baseUrl, snapshot.apiRoot);
+  refuseUnsafeUrl('base URL', baseUrl, instance.apiRoot);
   const site: Record<string, unknown> = { base_url: baseUrl };
-  const webUrl = inferWebUrl(snapshot);
-  if (webUrl !== undefined) refuseUnsafeUrl('web URL', webUrl, snapshot.apiRoot);
+  const webUrl = inferWebUrl(instance);
+  if (webUrl !== undefined) refuseUnsafeUrl('web URL', webUrl, instance.apiRoot);
   if (webUrl !== undefined && webUrl !== baseUrl) site.web_url = webUrl;
-  const pageSize = inferPageSize(snapshot.lists);
+  const pageSize = inferPageSize(instance.lists);
   if (pageSize !== undefined && pageSize !== SITE_DEFAULTS.page_size) site.page_size = pageSize;
-  const pagination = inferPagination(snapshot.lists);
+  const pagination = inferPagination(instance.lists);
   if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination) site.pagination = pagination;
   return site;
 }
@@ -103,12 +95,12 @@ function refuseUnsafeUrl(what: string, url: string, apiRoot: string): void {
 }
 
 /** The base of web links, from a project's `web_url` (`<web>/projects/<slug>/`) or a language's. */
-function inferWebUrl(snapshot: ApiSnapshot): string | undefined {
-  for (const { project } of snapshot.projects) {
+function inferWebUrl(instance: PulledInstance): string | undefined {
+  for (const { project } of instance.projects) {
     const base = withoutSuffix(project.web_url, `/projects/${project.slug}/`);
     if (base !== undefined) return base;
   }
-  for (const language of snapshot.languages) {
+  for (const language of instance.languages) {
     const base = language.web_url === undefined ? undefined : withoutSuffix(language.web_url, `/languages/${language.code}/`);
     if (base !== undefined) return base;
   }

@@ -10,7 +10,7 @@ import type { ContentError } from '../errors.ts';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { PullError } from './errors.ts';
 import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpClient, type HttpDeps, type HttpOptions, type Wait } from './http.ts';
-import { mapSnapshot, type MappedContent } from './map.ts';
+import { mapInstance, type MappedContent } from './map.ts';
 import { openState, STATE_FILE, type ResumeState } from './state.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
 import { checkOutputFolder, pulledMarker, writeContentFiles } from './write.ts';
@@ -95,8 +95,8 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   const fetcher = resumableFetcher(client, state, () => report(), () => progress.resumed++);
   const stats = () => ({ requests: client.sent(), resumed: progress.resumed, durationMs: deps.now() - started });
   try {
-    const snapshot = await walkApi(fetcher.fetch, { from: options.from, projects: options.projects ?? [], onProgress: report });
-    const mapped = mapSnapshot(snapshot, deps.catalog ?? loadCatalog());
+    const instance = await walkApi(fetcher.fetch, { from: options.from, projects: options.projects ?? [], onProgress: report });
+    const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
     mapped.files[0]!.comment = pulledMarker(options.from);
     const written = await writeContentFiles(options.outDir, mapped.files);
     await state.remove();

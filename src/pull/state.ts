@@ -26,7 +26,7 @@ export interface ResumeState {
   remove(): Promise<void>;
 }
 
-export interface ParsedState {
+interface ParsedState {
   answers: Map<string, JsonAnswer>;
   /** Bytes of the text made of whole lines (a torn last line is cut off). */
   wholeBytes: number;

@@ -20,7 +20,7 @@ export function retryAfterMs(value: string | null, now: number): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-export interface RateLimitHeaders {
+interface RateLimitHeaders {
   /** Requests left in the window, this one counted. */
   remaining: number;
   /** Seconds until the window resets. */
@@ -40,7 +40,7 @@ export function readRateLimit(headers: { get(name: string): string | null }): Ra
  * was sent since. When nothing is left, the next request waits for the reset
  * instead of earning a 429.
  */
-export interface RateBudget {
+interface RateBudget {
   /** Milliseconds to wait before the next request may go; 0 when the budget allows it. */
   waitMs(now: number): number;
   /** One request is going out. */

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 /** Gets one URL (from the network or the resume file). */
 export type Fetcher = (url: string) => Promise<JsonAnswer>;
 
-export interface WalkOptions {
+interface WalkOptions {
   /** The API root the user gave, ending with `/`. */
   from: string;
   /** Slugs of the projects to pull; empty for all. */
@@ -46,12 +46,12 @@ export interface PulledComponent {
   links: ApiProject[];
 }
 
-export interface PulledProject {
+interface PulledProject {
   project: ApiProject;
   components: PulledComponent[];
 }
 
-export interface ApiSnapshot {
+export interface PulledInstance {
   /** The API root as the server writes it in its own links: `https://weblate.example.org/api/`. */
   apiRoot: string;
   lists: ListObservation[];
@@ -62,7 +62,7 @@ export interface ApiSnapshot {
   warnings: string[];
 }
 
-export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<ApiSnapshot> {
+export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
   const { from } = options;
   const root = await readRoot(fetcher, from);
   const apiRoot = root.projects.slice(0, -'projects/'.length);

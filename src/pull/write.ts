@@ -10,15 +10,15 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import { runPool } from '../pool.ts';
 import { stringify } from 'yaml';
 import { internalError } from '../errors.ts';
-import type { ContentFile } from './map.ts';
 import { STATE_FILE } from './state.ts';
+import { type ContentFile } from './content-file.ts';
 
 /** The first line of a pulled site.yaml; it marks the folder as one a pull may update. */
 export function pulledMarker(from: string): string {
   return `Pulled from ${from} by npm run pull; a new pull replaces these files.`;
 }
 
-export type OutputCheck = { ok: true } | { ok: false; message: string };
+type OutputCheck = { ok: true } | { ok: false; message: string };
 
 /** A pull may write into a missing or empty folder, an interrupted pull, or an earlier pull. */
 export async function checkOutputFolder(outDir: string): Promise<OutputCheck> {

@@ -13,11 +13,11 @@ import type { ContentError } from '../errors.ts';
 import type { Model } from '../model/types.ts';
 import { resolveContent, type SiteOverrides } from './resolve.ts';
 
-export type OpenedContent =
+type OpenedContent =
   | { ok: true; model: Model; /** Every checked file by its path relative to the content folder. */ files: Map<string, CheckedFile> }
   | { ok: false; errors: ContentError[] };
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Settings that win over site.yaml (command-line flags). */
   site?: SiteOverrides | undefined;
   catalog?: Catalog | undefined;

@@ -33,7 +33,7 @@ export interface PatchScope {
   languages: Set<Language>;
 }
 
-export type PatchResult =
+type PatchResult =
   | { ok: true; model: Model; scope: PatchScope }
   | { ok: false; errors: ContentError[] }
   | { ok: 'fallback' };

@@ -29,7 +29,7 @@ export interface SiteOverrides {
   pagination?: 'path' | 'query' | undefined;
 }
 
-export type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
+type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
 
 /**
  * Builds the model from checked files. `readText` gives a file's text again
@@ -247,7 +247,7 @@ export function linkRepository(component: Component, byPath: ReadonlyMap<string,
   else component.linkedComponent = target;
 }
 
-export function isRepositoryLink(component: Component): boolean {
+function isRepositoryLink(component: Component): boolean {
   return /^weblate:\/\//.test(component.settings.repo);
 }
 
@@ -283,7 +283,7 @@ function checkUniqueIds(projects: Map<string, ProjectDraft>, components: Compone
   }
 }
 
-export interface IdOwner {
+interface IdOwner {
   file: string;
   path: FieldPath;
   label: string;

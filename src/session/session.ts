@@ -26,7 +26,7 @@ import { syncTree, treeInPlace } from '../tree/sync.ts';
 import { updateInPlace, updatePatched, type TreeInPlace, type UpdateStats } from '../tree/update.ts';
 import { createVersionCache } from '../tree/versions.ts';
 
-export interface SessionOptions {
+interface SessionOptions {
   contentDir: string;
   outDir: string;
   site?: SiteOverrides;
@@ -61,18 +61,18 @@ export interface ContentChange {
   text: string | null;
 }
 
-export type SessionUpdate = { ok: true; stats: UpdateStats } | { ok: false; errors: ContentError[] };
+type SessionUpdate = { ok: true; stats: UpdateStats } | { ok: false; errors: ContentError[] };
 
-export type OpenResult = { ok: true; session: Session } | { ok: false; errors: ContentError[] };
+type OpenResult = { ok: true; session: Session } | { ok: false; errors: ContentError[] };
 
 /** What an edit sees: the model and the content files as they stand when its turn comes. */
-export interface EditState {
+interface EditState {
   model: Model;
   read(path: string): Promise<string | null>;
 }
 
 /** An edit's decision: changes to apply (and what to answer once applied), or a refusal. */
-export type EditPlan<T> = { changes: ContentChange[]; result: T } | { refuse: T };
+type EditPlan<T> = { changes: ContentChange[]; result: T } | { refuse: T };
 
 export type EditOutcome<T> =
   /** `model` is the content's model right after this edit, before any later one. */

@@ -14,7 +14,7 @@ import type { ContentError } from '../errors.ts';
 import type { UpdateStats } from '../tree/update.ts';
 import type { ContentChange, Session } from './session.ts';
 
-export interface WatchEvents {
+interface WatchEvents {
   /** The tree now shows the content as changed (`paths`: the content files that changed). */
   updated(report: { paths: string[]; stats: UpdateStats; ms: number }): void;
   /** The content as it stands has errors: the tree was left as it was. */
@@ -23,13 +23,13 @@ export interface WatchEvents {
   failed(error: unknown): void;
 }
 
-export interface Watcher {
+interface Watcher {
   /** Stops watching, waits for the update in progress, and closes the session. */
   close(): Promise<void>;
 }
 
 /** How long the folder must be quiet before a change is taken (editors write in several steps). */
-export const QUIET_MS = 40;
+const QUIET_MS = 40;
 
 /** Watches the session's content folder and brings its tree in line after each change. */
 export function watchContent(session: Session, events: WatchEvents, quietMs = QUIET_MS): Watcher {

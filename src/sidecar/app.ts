@@ -21,7 +21,7 @@ import { deleteTranslation } from './translation-writes.ts';
 import { JSON_TYPE, methodNotAllowed, VARY } from '../api/answers.ts';
 import { basePath } from '../api/urls.ts';
 
-export interface SidecarAppOptions {
+interface SidecarAppOptions {
   session: Session;
   catalog: Catalog;
   keyring: Keyring;
@@ -36,7 +36,7 @@ export interface SidecarAppOptions {
  * request-target as sent (a URL parser would resolve `..` and `\` in it)
  * and a method the Fetch standard forbids (TRACE).
  */
-export interface Wire {
+interface Wire {
   target: string;
   method: string;
   /** The body passed MAX_BODY and was not read: the answer is a 413. */
@@ -46,7 +46,7 @@ export interface Wire {
 export type SidecarApp = (request: Request, wire?: Wire) => Promise<Response>;
 
 /** Request-targets longer than this are refused with a 414. */
-export const MAX_TARGET = 8192;
+const MAX_TARGET = 8192;
 
 export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
   const log = options.log ?? (() => undefined);
@@ -64,7 +64,7 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
 }
 
 /** The body of OPTIONS (DRF's SimpleMetadata, without `actions`). */
-export function optionsBody(route: Route) {
+function optionsBody(route: Route) {
   return {
     name: route.name,
     description: route.description,

@@ -17,7 +17,7 @@ export interface Keyring {
   matches(key: string): boolean;
 }
 
-export type KeysResult = { ok: true; keys: string[] } | { ok: false; message: string };
+type KeysResult = { ok: true; keys: string[] } | { ok: false; message: string };
 
 /** The keys of a tokens file: one a line; blank lines and lines starting with `#` are ignored. */
 export function parseTokensFile(text: string, name: string): KeysResult {
@@ -79,12 +79,12 @@ export function createKeyring(keys: Iterable<string>): Keyring {
   };
 }
 
-export type Credentials =
+type Credentials =
   | { kind: 'anonymous' }
   | { kind: 'invalid'; detail: string }
   | { kind: 'authenticated' };
 
-export const INVALID_TOKEN = 'Invalid token.';
+const INVALID_TOKEN = 'Invalid token.';
 
 /**
  * Who sent a request, from its Authorization header, as DRF's token

@@ -27,7 +27,7 @@ export async function readFields(request: Request): Promise<BodyResult> {
 }
 
 /** Python's name for the type of a JSON value, as DRF's messages show it. */
-export function pythonType(value: unknown): string {
+function pythonType(value: unknown): string {
   if (value === null) return 'NoneType';
   if (Array.isArray(value)) return 'list';
   switch (typeof value) {

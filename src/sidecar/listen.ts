@@ -9,12 +9,12 @@
  * JSON answer too, with a lingering close of its own (serve/unparsable.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { bindServer } from '../preview/preview.ts';
+import { bindServer } from '../http/bind.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
 
-export interface ListenOptions {
+interface ListenOptions {
   /** Address to bind: 127.0.0.1 unless told otherwise. */
   host?: string;
   /** 0 picks a free port. */
@@ -23,7 +23,7 @@ export interface ListenOptions {
   log?: (text: string) => void;
 }
 
-export interface Listening {
+interface Listening {
   /** `http://127.0.0.1:8080`: the origin the server answers on. */
   origin: string;
   /**
@@ -33,7 +33,7 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export type ListenResult = { ok: true; listening: Listening } | { ok: false; message: string };
+type ListenResult = { ok: true; listening: Listening } | { ok: false; message: string };
 
 export async function listen(app: SidecarApp, options: ListenOptions): Promise<ListenResult> {
   const log = options.log ?? (() => undefined);

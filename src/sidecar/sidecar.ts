@@ -13,7 +13,7 @@ import { createKeyring, TOKENS_VARIABLE } from './auth.ts';
 import { listen } from './listen.ts';
 import { basePath } from '../api/urls.ts';
 
-export interface SidecarOptions {
+interface SidecarOptions {
   contentDir: string;
   outDir: string;
   /** Settings that win over site.yaml, as build takes them. */
@@ -37,14 +37,14 @@ export interface SidecarOptions {
   log?: (text: string) => void;
 }
 
-export interface Sidecar {
+interface Sidecar {
   /** The API root as served: `http://127.0.0.1:8080/api/`. */
   url: string;
   /** Stops taking requests, lets those in progress finish, and closes the session. */
   close(): Promise<void>;
 }
 
-export type StartResult = { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
+type StartResult = { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
 
 export async function startSidecar(options: SidecarOptions): Promise<StartResult> {
   if (options.keys.length === 0 && !options.readOnly) {

@@ -18,7 +18,7 @@ import type { Resource } from '../api/resources.ts';
 import { createVersionCache, createVersions, type VersionCache, type Versions } from './versions.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
-export interface OutputFile {
+interface OutputFile {
   path: string;
   data: FileText;
 }
@@ -76,7 +76,7 @@ export interface ApiGroup {
   resources(): Resource[];
 }
 
-export interface Context {
+interface Context {
   model: Model;
   bodies: Bodies;
   aggregates: Aggregates;

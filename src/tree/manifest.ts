@@ -31,7 +31,7 @@ export interface Manifest {
 }
 
 /** The folder beside the tree where its manifest is kept. */
-export function stateDir(outDir: string): string {
+function stateDir(outDir: string): string {
   return `${outDir}.state`;
 }
 

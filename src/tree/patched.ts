@@ -86,7 +86,7 @@ export function instanceListGroups(model: Model, name: InstanceList, cache = cre
 }
 
 /** A list and how many pages it now has: pages after the last are gone. */
-export interface ListExtent {
+interface ListExtent {
   path: string;
   pages: number;
 }

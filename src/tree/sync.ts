@@ -18,7 +18,7 @@ import { updateInPlace, type TreeInPlace } from './update.ts';
 import { settingsFingerprint } from './versions.ts';
 import { writeTree } from './write.ts';
 
-export interface SyncOptions {
+interface SyncOptions {
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
@@ -28,7 +28,7 @@ export interface SyncOptions {
   keepManifest?: boolean;
 }
 
-export interface SyncedTree {
+interface SyncedTree {
   manifest: Manifest;
   /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
   report:

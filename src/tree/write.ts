@@ -8,12 +8,12 @@ import { fileTextBytes } from '../output/serialize.ts';
 import type { OutputTarget } from '../output/target.ts';
 import { countApiFiles, fileGroups, type FileGroup } from './groups.ts';
 
-export interface WriteStats {
+interface WriteStats {
   files: number;
   bytes: number;
 }
 
-export interface WriteTreeOptions {
+interface WriteTreeOptions {
   /** Called now and then with files written so far and the total. */
   onProgress?: ((done: number, total: number) => void) | undefined;
   hosts?: HostOptions | undefined;

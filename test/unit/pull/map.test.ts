@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { mapComponent } from '../../../src/pull/map-component.ts';
 import { mapLanguages } from '../../../src/pull/map-languages.ts';
-import { inferPageSize, inferPagination, mapSnapshot } from '../../../src/pull/map.ts';
+import { inferPageSize, inferPagination, mapInstance } from '../../../src/pull/map.ts';
 import type { ApiComponent, ApiLanguage, ApiProject, ApiStatistics, ApiTranslation } from '../../../src/pull/shapes.ts';
-import type { ApiSnapshot, ListObservation, PulledComponent } from '../../../src/pull/walk.ts';
+import type { PulledInstance, ListObservation, PulledComponent } from '../../../src/pull/walk.ts';
 import { COMPONENT_FIELD_DEFAULTS } from '../../../src/model/defaults.ts';
 
 const catalog = loadCatalog();
@@ -159,19 +159,19 @@ describe('mapComponent', () => {
 });
 
 describe('mapLanguages', () => {
-  const snapshot = (languages: ApiLanguage[], used: string[], partial = false): ApiSnapshot => ({
+  const instance = (languages: ApiLanguage[], used: string[], partial = false): PulledInstance => ({
     apiRoot: `${SITE}/api/`, lists: [], languages, partial, warnings: [],
     projects: [{ project: project('p'), components: [pulled(component(), used.map((code) => translation(code)), [])] }],
   });
-  const files = (s: ApiSnapshot) => Object.fromEntries(mapLanguages(s, catalog).files.map((f) => [f.path, f]));
+  const files = (s: PulledInstance) => Object.fromEntries(mapLanguages(s, catalog).files.map((f) => [f.path, f]));
 
   it('writes nothing for a used language shown as the catalog has it', () => {
-    expect(files(snapshot([language('en'), language('cs')], ['en', 'cs']))).toEqual({});
+    expect(files(instance([language('en'), language('cs')], ['en', 'cs']))).toEqual({});
   });
 
   it('writes the fields that differ, and the whole plural when any part of it differs', () => {
     const cs = language('cs', { population: 10_700_000, name: 'Czech', plural: { ...catalog.get('cs')!.plural, id: 12 } });
-    expect(files(snapshot([language('en'), cs], ['en', 'cs']))['languages/cs.yaml']!.value).toEqual({
+    expect(files(instance([language('en'), cs], ['en', 'cs']))['languages/cs.yaml']!.value).toEqual({
       population: 10_700_000,
       plural: { id: 12, number: 3, formula: '(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2', type: 2 },
     });
@@ -179,43 +179,43 @@ describe('mapLanguages', () => {
 
   it('writes every field of a language the catalog does not know', () => {
     const custom = language('sjn', { name: 'Sindarin', aliases: ['dev'], plural: { id: 901, source: 2, number: 2, formula: 'n != 1', type: 1 } });
-    expect(files(snapshot([language('en'), custom], ['en', 'sjn']))['languages/sjn.yaml']!.value).toEqual({
+    expect(files(instance([language('en'), custom], ['en', 'sjn']))['languages/sjn.yaml']!.value).toEqual({
       name: 'Sindarin', direction: 'ltr', population: 0, aliases: ['dev'],
       plural: { id: 901, source: 2, number: 2, formula: 'n != 1', type: 1 },
     });
   });
 
   it('gives a language published without translations a file, even when it matches the catalog', () => {
-    const eo = files(snapshot([language('en'), language('eo')], ['en']))['languages/eo.yaml']!;
+    const eo = files(instance([language('en'), language('eo')], ['en']))['languages/eo.yaml']!;
     expect(eo.value).toEqual({});
     expect(eo.comment).toBe('Published without any translation.');
   });
 
   it('leaves unused languages out of a pull of some projects only', () => {
-    expect(files(snapshot([language('en'), language('eo')], ['en'], true))).toEqual({});
+    expect(files(instance([language('en'), language('eo')], ['en'], true))).toEqual({});
   });
 });
 
-describe('mapSnapshot', () => {
+describe('mapInstance', () => {
   it('derives site.yaml from the links the server wrote', () => {
-    const s: ApiSnapshot = {
+    const s: PulledInstance = {
       apiRoot: 'https://l10n.example.org/mirror/api/',
       lists: [{ url: 'x', count: 30, firstPageLength: 20, next: 'https://l10n.example.org/mirror/api/languages/?page=2' }],
       languages: [], partial: false, warnings: [],
       projects: [{ project: project('p', { web_url: 'https://www.example.org/projects/p/' }), components: [] }],
     };
-    expect(mapSnapshot(s, catalog).files[0]).toEqual({
+    expect(mapInstance(s, catalog).files[0]).toEqual({
       path: 'site.yaml',
       value: { base_url: 'https://l10n.example.org/mirror', web_url: 'https://www.example.org', page_size: 20, pagination: 'query' },
     });
   });
 
   it('writes a project\'s name, id and the fields that differ from the defaults', () => {
-    const s: ApiSnapshot = {
+    const s: PulledInstance = {
       apiRoot: `${SITE}/api/`, lists: [], languages: [], partial: false, warnings: [],
       projects: [{ project: project('docs', { id: 5, translation_review: true, instructions: 'Be nice.' }), components: [] }],
     };
-    expect(mapSnapshot(s, catalog).files[1]).toEqual({
+    expect(mapInstance(s, catalog).files[1]).toEqual({
       path: 'projects/docs/project.yaml',
       value: { name: 'DOCS', id: 5, translation_review: true, instructions: 'Be nice.' },
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandIO } from '../../../src/cli/command.ts';
-import { formatPullProgress, pullDisplay } from '../../../src/pull/progress.ts';
+import { formatPullProgress, pullDisplay } from '../../../src/cli/pull-progress.ts';
 
 function io(interactive: boolean) {
   const written: string[] = [];

@@ -1,8 +1,8 @@
 /** What a pull shows while it runs: a progress line on a terminal, and notices (waits, resuming) everywhere. */
-import type { CommandIO } from '../cli/command.ts';
-import type { PullProgress } from './pull.ts';
+import type { CommandIO } from './command.ts';
+import type { PullProgress } from '../pull/pull.ts';
 
-export interface PullDisplay {
+interface PullDisplay {
   progress?: (progress: PullProgress) => void;
   notice: (text: string) => void;
   /** Ends the progress line, if one is shown. */
