@@ -189,8 +189,8 @@ async function measureWatch(content: string, out: string, component: string): Pr
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  watcher.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const waitFor = async (pattern: RegExp, from: number) => {
     for (let i = 0; i < 6000; i++) {
       const match = pattern.exec(output.slice(from));
@@ -235,7 +235,7 @@ function firstComponent(content: string): string {
 }
 
 function bumpFirstCounter(text: string): string {
-  return text.replace(/(\n    translated: )(\d+)/, (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`);
+  return text.replace(/(\n {4}translated: )(\d+)/, (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`);
 }
 
 function relative(from: string, to: string): string {

@@ -33,8 +33,8 @@ type ParsedOptions<O extends Record<string, OptionDef>> = {
 };
 
 export interface CommandIO {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
   /** Whether stderr is a terminal (progress is shown only there). */
   interactive: boolean;
 }
@@ -75,7 +75,7 @@ export async function runMain<O extends Record<string, OptionDef>>(command: Comm
   try {
     const parsed = parseOptions(command, argv);
     if (parsed === 'help') {
-      io.out(renderUsage(command as unknown as CommandDef<Record<string, OptionDef>>));
+      io.out(renderUsage(command));
       process.exitCode = 0;
       return;
     }

@@ -91,7 +91,7 @@ export function checkFile<K extends ContentFileKind>(
       return { ok: false, errors: problems.map((p) => errorAt(file, document, p.path, p.message)) };
     }
     const { project, component } = place as Extract<FilePlace, { kind: 'component' }>;
-    return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } as CheckedFile<K> };
+    return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } };
   }
   return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
 }

@@ -21,7 +21,7 @@ export function pinProblems(problems: readonly Problem[], readText: (file: strin
   const sources = new Map<string, ReturnType<typeof parseYaml> | null>();
   return problems.map((problem) => {
     if (!sources.has(problem.file)) {
-      let source: ReturnType<typeof parseYaml> | null = null;
+      let source: ReturnType<typeof parseYaml> | null;
       try {
         source = parseYaml(readText(problem.file));
       } catch {

@@ -91,6 +91,8 @@ function decodeSegment(raw: string): string | null {
   } catch {
     return null;
   }
+  // Control characters are what this refuses.
+  // eslint-disable-next-line no-control-regex
   const unsafe = segment === '' || segment === '.' || segment === '..' || /[/\\\0-\x1f\x7f]/.test(segment);
   return unsafe || Buffer.byteLength(segment) > MAX_SEGMENT ? null : segment;
 }

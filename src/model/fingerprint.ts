@@ -53,7 +53,7 @@ export class Hasher {
       for (const item of value) this.value(item);
       return this;
     }
-    const keys = Object.keys(value as object);
+    const keys = Object.keys(value);
     this.number(4).number(keys.length);
     for (const key of keys) this.text(key).value((value as Record<string, unknown>)[key]);
     return this;

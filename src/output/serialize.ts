@@ -115,10 +115,10 @@ export function serializeFileInParts(value: JsonValue): FileText {
   if (!(value instanceof ShapedObject)) return serializeFile(value);
   const last = value.values.length - 1;
   const items = value.values[last];
-  if (value.shape.kinds[last] !== 'json' || !Array.isArray(items) || items.length === 0) return serializeFile(value);
+  if (value.shape.kinds[last] !== 'json' || !isList(items) || items.length === 0) return serializeFile(value);
   const head = serializeShaped(new ShapedObject(value.shape, [...value.values.slice(0, last), []]));
   const parts = [head.slice(0, -'[]}'.length) + '['];
-  for (let i = 0; i < items.length; i++) parts.push(i === 0 ? serialize(items[i]) : ',' + serialize(items[i]));
+  for (let i = 0; i < items.length; i++) parts.push(i === 0 ? serialize(items[i]!) : ',' + serialize(items[i]!));
   parts.push(']}\n');
   return parts;
 }
@@ -165,7 +165,12 @@ export function formatFloat(value: number): string {
 
 // --- internal ---
 
+function isList(value: unknown): value is readonly JsonValue[] {
+  return Array.isArray(value);
+}
+
 /** Characters a JSON string cannot hold as they are, and the two line separators DRF escapes. */
+// eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 

@@ -113,7 +113,7 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
 
   return {
     async write(path, data) {
-      if (failure) throw failure;
+      if (failure) throw asError(failure);
       if (!encoder.add(path, data)) {
         await flush();
         encoder.add(path, data);
@@ -122,7 +122,7 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
     async commit() {
       await mkdir(staging, { recursive: true });
       await drain();
-      if (failure) throw failure;
+      if (failure) throw asError(failure);
       await swapIn(staging, outDir, id);
       await removeStale(outDir);
     },
@@ -137,6 +137,10 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
 }
 
 // --- internal ---
+
+function asError(failure: unknown): Error {
+  return failure instanceof Error ? failure : new Error(String(failure));
+}
 
 async function replaceIfChanged(file: string, data: FileText, scratch: string | undefined): Promise<boolean> {
   const bytes = Buffer.from(joinFileText(data));

@@ -101,8 +101,8 @@ function totalsOf(t: ApiTranslation, statistics: ApiStatistics | undefined): Tot
 
 function mapTranslations(pulled: PulledComponent, source: Totals, settings: Record<string, unknown>): Record<string, unknown> {
   const sourceCode = pulled.component.source_language.code;
-  const filemask = String(settings.filemask);
-  const template = String(settings.template ?? COMPONENT_FIELD_DEFAULTS.template);
+  const filemask = settings.filemask as string;
+  const template = (settings.template as string | undefined) ?? COMPONENT_FIELD_DEFAULTS.template;
   const entries: Record<string, unknown> = {};
   for (const t of pulled.translations) {
     const isSource = t.language.code === sourceCode;

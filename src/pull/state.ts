@@ -62,7 +62,7 @@ export async function openState(outDir: string, from: string): Promise<ResumeSta
   else if (parsed.from !== null) notice = `Set aside an unfinished pull of ${parsed.from} found in ${outDir}; starting over for ${from}.`;
   const handle = await open(file, resumable ? 'a' : 'w');
   if (!resumable) await handle.write(`${JSON.stringify({ 'pull-state': 1, from })}\n`);
-  return stateOn(file, handle, resumable ? parsed.answers : new Map(), notice);
+  return stateOn(file, handle, resumable ? parsed.answers : new Map<string, JsonAnswer>(), notice);
 }
 
 // --- internal ---

@@ -68,7 +68,7 @@ type OpenResult = { ok: true; session: Session } | { ok: false; errors: ContentE
 /** What an edit sees: the model and the content files as they stand when its turn comes. */
 interface EditState {
   model: Model;
-  read(path: string): Promise<string | null>;
+  read: (path: string) => Promise<string | null>;
 }
 
 /** An edit's decision: changes to apply (and what to answer once applied), or a refusal. */

@@ -125,7 +125,7 @@ class FolderWatcher {
     }
     watcher.on('error', () => this.drop(folder));
     this.watchers.set(folder, watcher);
-    let entries: Dirent[] = [];
+    let entries: Dirent[];
     try {
       entries = readdirSync(absolute, { withFileTypes: true });
     } catch {

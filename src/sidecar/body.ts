@@ -52,7 +52,7 @@ async function readLimited(request: Request): Promise<Uint8Array | null> {
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -41,11 +41,11 @@ export function createVersionCache(): VersionCache {
 
 export interface Versions {
   site: number;
-  language(language: Language): number;
-  project(project: Project): number;
-  component(component: Component): number;
-  translation(translation: Translation): number;
-  counters(counters: Counters): number;
+  language: (language: Language) => number;
+  project: (project: Project) => number;
+  component: (component: Component) => number;
+  translation: (translation: Translation) => number;
+  counters: (counters: Counters) => number;
 }
 
 export function createVersions(model: Model, bodies: Bodies, cache: VersionCache): Versions {

@@ -76,7 +76,7 @@ async function streamThenKill(sidecar: RunningSidecar, operations: Operation[], 
   const statuses: number[] = [];
   let killed: Promise<void> | null = null;
   const kill = () => (killed ??= sidecar.kill());
-  if ('ms' in killAt) setTimeout(kill, killAt.ms);
+  if ('ms' in killAt) setTimeout(() => void kill(), killAt.ms);
   let next = 0;
   const worker = async () => {
     while (next < operations.length && !killed) {
@@ -84,7 +84,7 @@ async function streamThenKill(sidecar: RunningSidecar, operations: Operation[], 
       try {
         const served = await call(sidecar.api + operation.path, operation.method, operation.body, operation.body ? JSON_BODY : AUTH);
         statuses.push(served.status);
-        if ('answers' in killAt && statuses.length >= killAt.answers) kill();
+        if ('answers' in killAt && statuses.length >= killAt.answers) void kill();
       } catch {
         // The process died under the request.
       }

@@ -64,8 +64,8 @@ export async function startSidecar(space: Workspace, options: StartOptions = {})
   const env = { ...process.env, WEBLATE_SNAPSHOT_TOKENS: `${KEY},${OTHER_KEY}`, ...options.env };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const running = {
     child,

@@ -49,7 +49,7 @@ describe('the sidecar refuses writes without a valid key', () => {
 
   it('answers a method the route allows but the sidecar does not implement with 403 once the key is good', async () => {
     for (const [method, path] of [['POST', 'projects/'], ['PUT', 'projects/alpha/'], ['DELETE', 'components/alpha/strings/'], ['POST', 'components/alpha/strings/lock/']]) {
-      const served = await call(sidecar.api + path, method!, {}, { Authorization: `Bearer ${OTHER_KEY}`, 'Content-Type': 'application/json' });
+      const served = await call(sidecar.api + path, method, {}, { Authorization: `Bearer ${OTHER_KEY}`, 'Content-Type': 'application/json' });
       expectJson(served, 403, PERMISSION);
     }
   });

@@ -51,7 +51,7 @@ export function rateLimited(limit: number, resetSeconds: number, inner: (request
   const headers = () => ({ 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(limit - used), 'X-RateLimit-Reset': String(resetSeconds) });
   return {
     reset: () => void (used = 0),
-    async respond(request: IncomingMessage): Promise<Scripted> {
+    respond: async (request: IncomingMessage): Promise<Scripted> => {
       if (used >= limit) {
         const body = `{"detail":"Request was throttled. Expected available in ${resetSeconds} seconds."}`;
         return { status: 429, body, headers: { ...headers(), 'Retry-After': String(resetSeconds) } };

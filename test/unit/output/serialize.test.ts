@@ -15,6 +15,8 @@ describe('serialize', () => {
   it.each([
     [100, '100.0'], [0, '0.0'], [-0, '-0.0'], [0.1, '0.1'], [99.9, '99.9'], [1e16, '1e+16'], [1.5e16, '1.5e+16'],
     [1e-5, '1e-05'], [0.0001, '0.0001'], [123.456, '123.456'], [1e22, '1e+22'], [-2.5, '-2.5'],
+    // The literal is meant to round: Python prints the double it rounds to.
+    // eslint-disable-next-line no-loss-of-precision
     [12345678901234567, '1.2345678901234568e+16'],
   ])('formats %d as Python repr %s', (value, text) => {
     expect(formatFloat(value)).toBe(text);

@@ -37,7 +37,7 @@ function component(changes: Partial<ApiComponent> = {}): ApiComponent {
     license_url: null, addons: [],
     ...COMPONENT_FIELD_DEFAULTS, repo: 'https://git.example.org/app.git', filemask: 'po/*.po', file_format: 'po',
     ...changes,
-  } as ApiComponent;
+  };
 }
 
 function translation(code: string, changes: Partial<ApiTranslation> = {}): ApiTranslation {
