@@ -5,7 +5,19 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', 'dist.*/**', 'node_modules/**', 'coverage/**', 'data/**', 'content/**', 'test/golden/**', 'test/fixtures/**', '.bench/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist.*/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'content/**',
+      'test/golden/**',
+      'test/fixtures/**',
+      '.bench/**',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

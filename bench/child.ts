@@ -51,7 +51,12 @@ if (step === 'build') {
     started = performance.now();
     const result = await opened.session.update(edit.changes);
     if (!result.ok) throw new Error(`edit ${edit.name} was refused: ${JSON.stringify(result.errors)}`);
-    updates.push({ name: edit.name, ms: performance.now() - started, files: result.stats.filesWritten, groups: result.stats.groupsRendered });
+    updates.push({
+      name: edit.name,
+      ms: performance.now() - started,
+      files: result.stats.filesWritten,
+      groups: result.stats.groupsRendered,
+    });
   }
   await opened.session.close();
   report({ openMs, updates });

@@ -16,12 +16,20 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   const gib = best.build.maxRssKiB / 2 ** 20;
   if (near(100_000) || near(1_000_000)) {
     const [ratioGoal, rssGoal] = near(100_000) ? [1.5, 1] : [2, 2];
-    checks.push({ target: `full build within ${ratioGoal}× the raw-write floor`, figure: `${best.ratio.toFixed(2)}×`, met: best.ratio <= ratioGoal });
+    checks.push({
+      target: `full build within ${ratioGoal}× the raw-write floor`,
+      figure: `${best.ratio.toFixed(2)}×`,
+      met: best.ratio <= ratioGoal,
+    });
     checks.push({ target: `peak RSS under ${rssGoal} GiB`, figure: `${gib.toFixed(2)} GiB`, met: gib < rssGoal });
   }
   if (near(100_000) && result.rebuilds) {
     const { counter, watch } = result.rebuilds;
-    checks.push({ target: 'one counter changed: at most 20 files rewritten', figure: `${Math.max(counter.files, watch.files)} files`, met: Math.max(counter.files, watch.files) <= 20 });
+    checks.push({
+      target: 'one counter changed: at most 20 files rewritten',
+      figure: `${Math.max(counter.files, watch.files)} files`,
+      met: Math.max(counter.files, watch.files) <= 20,
+    });
     checks.push({
       target: 'one counter changed: rebuild under 1 s (build --watch, median)',
       figure: `${watch.medianMs.toFixed(0)} ms (a cold npm run build: ${seconds(counter.ms)})`,
@@ -30,7 +38,11 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   }
   if (near(100_000) && result.sidecarDelete) {
     const { medianMs } = result.sidecarDelete;
-    checks.push({ target: 'sidecar DELETE answered under 300 ms (median of 20)', figure: `${medianMs.toFixed(0)} ms`, met: medianMs < 300 });
+    checks.push({
+      target: 'sidecar DELETE answered under 300 ms (median of 20)',
+      figure: `${medianMs.toFixed(0)} ms`,
+      met: medianMs < 300,
+    });
   }
   if (result.get) {
     const { sidecar, serve } = result.get;
@@ -72,7 +84,9 @@ export function formatBench(result: BenchResult): string {
   }
   if (result.sidecarDelete) {
     const d = result.sidecarDelete;
-    lines.push(`Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${d.requests} requests)`);
+    lines.push(
+      `Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${d.requests} requests)`,
+    );
   }
   if (result.get) {
     const { sidecar, serve, urls, seconds: s } = result.get;

@@ -39,13 +39,45 @@ export interface BenchResult {
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
 }
 
-interface BuildFigures { ms: number; files: number; bytes: number; maxRssKiB: number; translationsPerSecond: number; filesPerSecond: number; megabytesPerSecond: number }
-interface FloorFigures { writeMs: number; files: number; bytes: number }
-interface RebuildFigures { ms: number; files: number; groupsRendered: number; mode: string }
-interface SessionFigures { openMs: number; updates: { name: string; ms: number; files: number; groups: number }[] }
+interface BuildFigures {
+  ms: number;
+  files: number;
+  bytes: number;
+  maxRssKiB: number;
+  translationsPerSecond: number;
+  filesPerSecond: number;
+  megabytesPerSecond: number;
+}
+interface FloorFigures {
+  writeMs: number;
+  files: number;
+  bytes: number;
+}
+interface RebuildFigures {
+  ms: number;
+  files: number;
+  groupsRendered: number;
+  mode: string;
+}
+interface SessionFigures {
+  openMs: number;
+  updates: { name: string; ms: number; files: number; groups: number }[];
+}
 /** `npm run build -- --watch`: a counter changed in a content file, until the process reports the tree updated. */
-interface WatchFigures { openMs: number; medianMs: number; maxMs: number; files: number; edits: number }
-interface LoadFigures { requestsPerSecond: number; latencyP50Ms: number; latencyP99Ms: number; errors: number; non2xx: number }
+interface WatchFigures {
+  openMs: number;
+  medianMs: number;
+  maxMs: number;
+  files: number;
+  edits: number;
+}
+interface LoadFigures {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  errors: number;
+  non2xx: number;
+}
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const dir = resolve(options.dir);
@@ -71,12 +103,17 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
       const built = JSON.parse(await child(['build', join(work, 'content'), out, '--full']));
       const build: BuildFigures = {
-        ms: built.ms, files: built.files, bytes: built.bytes, maxRssKiB: built.maxRssKiB,
+        ms: built.ms,
+        files: built.files,
+        bytes: built.bytes,
+        maxRssKiB: built.maxRssKiB,
         translationsPerSecond: translations / (built.ms / 1000),
         filesPerSecond: built.files / (built.ms / 1000),
         megabytesPerSecond: built.bytes / 2 ** 20 / (built.ms / 1000),
       };
-      log(`Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`);
+      log(
+        `Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`,
+      );
       await settle();
       const consume = options.buildOnly && round === options.rounds && !roomForTrees(work, 1, build.bytes, build.files);
       log(`Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`);
@@ -87,7 +124,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       // freed inodes whose table block was written recently (`recently_deleted` in the kernel), while the
       // floor after it ran untouched. Only a disk without room for two more trees deletes them.
       if (round < options.rounds && !roomForTrees(work, 2, build.bytes, build.files)) {
-        log(`Round ${round}: no room to keep this round's trees; deleting them (the next build may be slowed by it, see docs/performance.md)`);
+        log(
+          `Round ${round}: no room to keep this round's trees; deleting them (the next build may be slowed by it, see docs/performance.md)`,
+        );
         await removeTree(floor);
         await removeTree(out);
       }
@@ -132,7 +171,9 @@ async function child(args: string[]): Promise<string> {
   // The floor's untimed reads and deletions run 32 at a time; the build keeps Node's defaults, as users have them.
   const env = args[0] === 'floor' ? { ...process.env, UV_THREADPOOL_SIZE: '32' } : process.env;
   const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
-    cwd: ROOT, maxBuffer: 1 << 26, env,
+    cwd: ROOT,
+    maxBuffer: 1 << 26,
+    env,
   });
   return stdout.trim().split('\n').pop()!;
 }
@@ -169,10 +210,13 @@ async function measureRebuilds(content: string, out: string) {
   const language = pickRebuild(JSON.parse(await child(['build', content, out])));
   // The same two kinds of edit through a session kept open, as the sidecar makes them.
   const edits = join(content, '..', 'edits.json');
-  writeFileSync(edits, JSON.stringify([
-    { name: 'counter', changes: [{ path: relative(content, component), text: original }] },
-    { name: 'language', changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }] },
-  ]));
+  writeFileSync(
+    edits,
+    JSON.stringify([
+      { name: 'counter', changes: [{ path: relative(content, component), text: original }] },
+      { name: 'language', changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }] },
+    ]),
+  );
   const session = JSON.parse(await child(['session', content, out, edits])) as SessionFigures;
   const watch = await measureWatch(content, out, component);
   return { counter, language, session, watch };
@@ -186,7 +230,8 @@ async function measureRebuilds(content: string, out: string) {
 async function measureWatch(content: string, out: string, component: string): Promise<WatchFigures> {
   const started = performance.now();
   const watcher = spawn(process.execPath, [...TSX, 'scripts/build.ts', '--watch', '--content', content, '--out', out], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -244,7 +289,9 @@ function relative(from: string, to: string): string {
 
 async function measureSidecarDeletes(content: string, out: string) {
   const token = 'bench-token';
-  const server = await startServer(['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0'], { WEBLATE_SNAPSHOT_TOKENS: token });
+  const server = await startServer(['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0'], {
+    WEBLATE_SNAPSHOT_TOKENS: token,
+  });
   try {
     const targets = pickTranslations(out, 20);
     const times: number[] = [];
@@ -324,7 +371,9 @@ interface RunningServer {
 /** Starts a script that prints the URL it serves at, and waits for that line. */
 function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
   const process_: ChildProcess = spawn(process.execPath, [...TSX, ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolvePromise, reject) => {
     let output = '';
@@ -335,10 +384,11 @@ function startServer(args: string[], env: Record<string, string>): Promise<Runni
         process_.stdout!.off('data', onData);
         resolvePromise({
           url: match[1]!,
-          stop: () => new Promise<void>((done) => {
-            process_.once('exit', () => done());
-            process_.kill('SIGTERM');
-          }),
+          stop: () =>
+            new Promise<void>((done) => {
+              process_.once('exit', () => done());
+              process_.kill('SIGTERM');
+            }),
         });
       }
     };

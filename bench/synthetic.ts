@@ -16,9 +16,56 @@ export interface SyntheticScale {
 
 /** Languages a large instance translates into, right-to-left and `@` codes among them. */
 const LANGUAGES = [
-  'cs', 'de', 'fr', 'es', 'it', 'pt_BR', 'ja', 'zh_Hans', 'ru', 'pl', 'ar', 'he', 'ca@valencia', 'nl', 'sv',
-  'fi', 'da', 'nb_NO', 'tr', 'uk', 'ko', 'hu', 'el', 'ro', 'bg', 'sk', 'sl', 'hr', 'sr', 'lt', 'lv', 'et',
-  'fa', 'hi', 'bn', 'ta', 'th', 'vi', 'id', 'ms', 'zh_Hant', 'pt', 'gl', 'eu', 'ca', 'is', 'ga', 'cy', 'mk', 'sq',
+  'cs',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'pt_BR',
+  'ja',
+  'zh_Hans',
+  'ru',
+  'pl',
+  'ar',
+  'he',
+  'ca@valencia',
+  'nl',
+  'sv',
+  'fi',
+  'da',
+  'nb_NO',
+  'tr',
+  'uk',
+  'ko',
+  'hu',
+  'el',
+  'ro',
+  'bg',
+  'sk',
+  'sl',
+  'hr',
+  'sr',
+  'lt',
+  'lv',
+  'et',
+  'fa',
+  'hi',
+  'bn',
+  'ta',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'zh_Hant',
+  'pt',
+  'gl',
+  'eu',
+  'ca',
+  'is',
+  'ga',
+  'cy',
+  'mk',
+  'sq',
 ];
 const FORMATS = [
   ['po', 'locale/*/LC_MESSAGES/messages.po', ''],
@@ -73,7 +120,9 @@ function projectYaml(index: number, random: () => number): string {
     review ? 'translation_review: true' : '',
     `instructions: Keep placeholders such as %s untouched.`,
     '',
-  ].filter((line, i, all) => line !== '' || i === all.length - 1).join('\n');
+  ]
+    .filter((line, i, all) => line !== '' || i === all.length - 1)
+    .join('\n');
 }
 
 function componentYaml(project: string, index: number, languages: number, random: () => number): string {
@@ -126,7 +175,10 @@ function translationYaml(code: string, total: number, words: number, chars: numb
     lines.push(`    last_author: ${AUTHORS[Math.floor(random() * AUTHORS.length)]}`);
     lines.push(`    recent_changes: ${Math.floor(random() * 5)}`);
   }
-  const hex = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
+  const hex = () =>
+    Math.floor(random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0');
   lines.push(`    revision: ${hex()}${hex()}${hex()}${hex()}${hex()}`);
   return lines;
 }

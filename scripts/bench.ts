@@ -13,11 +13,21 @@ const command = defineCommand({
     'Generate (or reuse) a synthetic instance, build it in full and compare with a raw-write floor measured in the same run; ' +
     'then time rebuilds after one counter change and one language rename, a sidecar DELETE, and GET throughput of the sidecar and of serve.',
   options: {
-    translations: { type: 'string', valueName: 'N', description: 'about N translations (50 components of 10 languages per project)', default: '100000' },
+    translations: {
+      type: 'string',
+      valueName: 'N',
+      description: 'about N translations (50 components of 10 languages per project)',
+      default: '100000',
+    },
     projects: { type: 'string', valueName: 'N', description: 'number of projects (instead of --translations)' },
     components: { type: 'string', valueName: 'N', description: 'components per project, with --projects', default: '50' },
     languages: { type: 'string', valueName: 'N', description: 'languages per component, with --projects', default: '10' },
-    dir: { type: 'string', valueName: 'DIR', description: 'working folder (content is kept for reuse; trees are removed)', default: '.bench' },
+    dir: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'working folder (content is kept for reuse; trees are removed)',
+      default: '.bench',
+    },
     rounds: { type: 'string', valueName: 'N', description: 'full build and floor measured N times, one after the other', default: '1' },
     'get-seconds': { type: 'string', valueName: 'S', description: 'seconds of load for each GET throughput measurement', default: '10' },
     'build-only': { type: 'boolean', description: 'measure only the full build and the floor (what the 1,000,000 target asks)' },
@@ -30,7 +40,11 @@ const command = defineCommand({
       return value;
     };
     const scale = args.projects
-      ? { projects: integer('projects', args.projects), components: integer('components', args.components), languages: integer('languages', args.languages) }
+      ? {
+          projects: integer('projects', args.projects),
+          components: integer('components', args.components),
+          languages: integer('languages', args.languages),
+        }
       : scaleFor(integer('translations', args.translations));
     await runBench({
       scale,

@@ -21,7 +21,10 @@ const command = defineCommand({
     out: { type: 'string', valueName: 'DIR', description: 'output folder (its manifest is kept in DIR.state/)', default: 'dist' },
     full: { type: 'boolean', description: 'write a whole new tree even when the existing one could be updated in place' },
     force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
-    watch: { type: 'boolean', description: 'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)' },
+    watch: {
+      type: 'boolean',
+      description: 'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)',
+    },
     ...SITE_OPTIONS,
     ...HOST_OPTION,
   },
@@ -69,7 +72,12 @@ async function watchBuild(
 ): Promise<number> {
   const started = performance.now();
   const opened = await Session.open({
-    contentDir: args.content, outDir: args.out, site: args.site, rootHost: args.host ?? null, full: args.full, instanceListDelay: INSTANCE_LIST_DELAY_MS,
+    contentDir: args.content,
+    outDir: args.out,
+    site: args.site,
+    rootHost: args.host ?? null,
+    full: args.full,
+    instanceListDelay: INSTANCE_LIST_DELAY_MS,
   });
   if (!opened.ok) {
     io.err(formatContentErrors(opened.errors) + '\n');

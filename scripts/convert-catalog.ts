@@ -8,9 +8,19 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-interface UpstreamPlural { number: number; formula: string; source: number; type: number; type_v4: number }
+interface UpstreamPlural {
+  number: number;
+  formula: string;
+  source: number;
+  type: number;
+  type_v4: number;
+}
 interface UpstreamLanguage {
-  code: string; name: string; direction: string; population: number; aliases: string[];
+  code: string;
+  name: string;
+  direction: string;
+  population: number;
+  aliases: string[];
   plurals: UpstreamPlural[];
 }
 
@@ -52,20 +62,32 @@ const languages = upstream.map((language) => {
   const plural = language.plurals[0]!;
   if (plural.source !== 0) throw new Error(`${language.code}: first plural is not the default one`);
   return [
-    language.code, language.name, language.direction, language.population,
-    language.aliases, plural.number, plural.formula, plural.type_v4,
+    language.code,
+    language.name,
+    language.direction,
+    language.population,
+    language.aliases,
+    plural.number,
+    plural.formula,
+    plural.type_v4,
   ];
 });
 
 // Codes written right to left, for guessing the direction of a language that
 // is not in the catalog (its code or its base code is looked up here).
 const rtlCsv = readFileSync(new URL('rtl.csv', new URL(input, `file://${process.cwd()}/`)), 'utf8');
-const rtl = rtlCsv.split('\n').slice(1).map((line) => line.split(',')[0]!.trim()).filter(Boolean).sort();
+const rtl = rtlCsv
+  .split('\n')
+  .slice(1)
+  .map((line) => line.split(',')[0]!.trim())
+  .filter(Boolean)
+  .sort();
 
 const data = {
-  about: 'Converted from WeblateOrg/language-data @ f6fa893b3dc0b1f3d0878cb939515105aad83dd4 (MIT, see LICENSE and NOTICE.md). '
-    + 'languages: [code, name, direction, population, aliases, plural number, plural formula, plural type (Weblate 4.x)]; '
-    + 'formulas: [formula without spaces, Weblate 4.x plural type]; rtl: codes written right to left.',
+  about:
+    'Converted from WeblateOrg/language-data @ f6fa893b3dc0b1f3d0878cb939515105aad83dd4 (MIT, see LICENSE and NOTICE.md). ' +
+    'languages: [code, name, direction, population, aliases, plural number, plural formula, plural type (Weblate 4.x)]; ' +
+    'formulas: [formula without spaces, Weblate 4.x plural type]; rtl: codes written right to left.',
   languages,
   formulas,
   rtl,

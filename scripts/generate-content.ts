@@ -23,10 +23,16 @@ const command = defineCommand({
       return value;
     };
     const scale = args.projects
-      ? { projects: number('projects', args.projects), components: number('components', args.components), languages: number('languages', args.languages) }
+      ? {
+          projects: number('projects', args.projects),
+          components: number('components', args.components),
+          languages: number('languages', args.languages),
+        }
       : scaleFor(number('translations', args.translations ?? '100000'));
     const files = await writeSyntheticContent(args.out, { ...scale, seed: number('seed', args.seed) });
-    io.out(`Wrote ${countOf(files, 'file')} to ${args.out}/: ${scale.projects} × ${scale.components} × ${scale.languages} = ${countOf(translationCount(scale), 'translation')} (source translations included).\n`);
+    io.out(
+      `Wrote ${countOf(files, 'file')} to ${args.out}/: ${scale.projects} × ${scale.components} × ${scale.languages} = ${countOf(translationCount(scale), 'translation')} (source translations included).\n`,
+    );
     return 0;
   },
 });

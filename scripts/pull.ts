@@ -18,7 +18,9 @@ const command = defineCommand({
     concurrency: { type: 'string', valueName: 'N', description: 'requests in flight at once, 1 to 16', default: '4' },
     retries: { type: 'string', valueName: 'N', description: 'retries after a network error or HTTP 5xx, 0 to 10', default: '4' },
     'max-wait': {
-      type: 'string', valueName: 'SECONDS', default: '600',
+      type: 'string',
+      valueName: 'SECONDS',
+      default: '600',
       description: 'longest wait accepted when rate limited; a longer one stops the pull, to be resumed later',
     },
   },
@@ -60,7 +62,8 @@ const command = defineCommand({
 
 function integerFlag(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name} expects an integer from ${min} to ${max} (got "${text}")`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`--${name} expects an integer from ${min} to ${max} (got "${text}")`);
   return value;
 }
 

@@ -6,7 +6,7 @@ import { linkHint, startPreview } from '../src/preview/preview.ts';
 const command = defineCommand({
   name: 'serve',
   description:
-    'Preview a built tree over HTTP: serve-handler with the tree\'s serve.json, plus what serve cannot do ' +
+    "Preview a built tree over HTTP: serve-handler with the tree's serve.json, plus what serve cannot do " +
     '(language codes with @, ?page=N, JSON 404 and 405 answers).',
   options: {
     out: { type: 'string', valueName: 'DIR', description: 'built output folder to serve', default: 'dist' },

@@ -10,19 +10,29 @@ import { startSidecar } from '../src/sidecar/sidecar.ts';
 const command = defineCommand({
   name: 'sidecar',
   description:
-    'Serve a content folder\'s tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and ' +
+    "Serve a content folder's tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and " +
     'DELETE on languages and DELETE on translations by editing the YAML and updating the tree.',
   options: {
     content: { type: 'string', valueName: 'DIR', description: 'content folder to serve and edit', default: 'content' },
-    out: { type: 'string', valueName: 'DIR', description: 'output folder of the tree (built or brought up to date at start)', default: 'dist' },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'output folder of the tree (built or brought up to date at start)',
+      default: 'dist',
+    },
     port: { type: 'string', valueName: 'N', description: 'port to listen on; 0 picks a free one', default: '8081' },
     host: { type: 'string', valueName: 'ADDRESS', description: 'address to listen on', default: '127.0.0.1' },
-    'tokens-file': { type: 'string', valueName: 'FILE', description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}` },
+    'tokens-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}`,
+    },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
     force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
     'strict-lists': {
       type: 'boolean',
-      description: 'answer a write only once /api/translations/ and /api/components/ are rewritten too (by default they follow once writes pause)',
+      description:
+        'answer a write only once /api/translations/ and /api/components/ are rewritten too (by default they follow once writes pause)',
     },
     ...SITE_OPTIONS,
   },
@@ -36,8 +46,16 @@ const command = defineCommand({
     if (!loaded.ok) throw new UsageError(loaded.message);
     const { keys } = loaded;
     const started = await startSidecar({
-      contentDir: content, outDir: out, force: args.force, site: siteOverrides(args), host: args.host, port, keys, readOnly: args['read-only'],
-      strictLists: args['strict-lists'], log: io.err,
+      contentDir: content,
+      outDir: out,
+      force: args.force,
+      site: siteOverrides(args),
+      host: args.host,
+      port,
+      keys,
+      readOnly: args['read-only'],
+      strictLists: args['strict-lists'],
+      log: io.err,
     });
     if (!started.ok) {
       io.err(`${started.errors ? `${formatContentErrors(started.errors)}\n` : ''}${started.message}\n`);

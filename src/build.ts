@@ -78,7 +78,11 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
   const started = clock();
   const checked = await checkBuild(options, deps.catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
-  const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host: options.host });
+  const { report } = await syncTree(options.outDir, checked.model, {
+    full: options.full,
+    onProgress: options.onProgress,
+    host: options.host,
+  });
   const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
   return { errors: [], translations: checked.model.translations.length, durationMs: clock() - started, ...counts, mode: report.mode };
 }

@@ -34,8 +34,7 @@ export function formatContentError(error: ContentError): string {
 /** Sorts by file, then line, then column, then field path: the order they are printed in. */
 export function sortContentErrors(errors: readonly ContentError[]): ContentError[] {
   return [...errors].sort(
-    (a, b) =>
-      compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.path, b.path),
+    (a, b) => compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.path, b.path),
   );
 }
 

@@ -57,7 +57,8 @@ describe('the layout', () => {
 
   it('exports only what another file imports', () => {
     const used = new Set<string>();
-    for (const targets of [...imports.values(), ...testImports]) for (const { target, names } of targets) for (const name of names) used.add(`${target}#${name}`);
+    for (const targets of [...imports.values(), ...testImports])
+      for (const { target, names } of targets) for (const name of names) used.add(`${target}#${name}`);
     const unused: string[] = [];
     for (const file of files.filter((f) => f.startsWith('src/') || f.startsWith('bench/'))) {
       for (const name of exportsOf(file)) if (!used.has(`${file}#${name}`)) unused.push(`${file}#${name}`);
@@ -90,11 +91,21 @@ function sourceFiles(folder: string): string[] {
 function importsOf(file: string): Import[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const found: Import[] = [];
-  const pattern = /(?:import|export)\s+(?:type\s+)?(?:\{([^}]*)\}\s+from\s+|[\w*\s,{}]*?from\s+)?'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+  const pattern =
+    /(?:import|export)\s+(?:type\s+)?(?:\{([^}]*)\}\s+from\s+|[\w*\s,{}]*?from\s+)?'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
   for (const match of text.matchAll(pattern)) {
     const spec = match[2] ?? match[3]!;
     const target = normalize(join(dirname(file), spec));
-    const names = (match[1] ?? '').split(',').map((item) => item.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim()).filter(Boolean);
+    const names = (match[1] ?? '')
+      .split(',')
+      .map((item) =>
+        item
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
+      .filter(Boolean);
     found.push({ target, names });
   }
   return found;
@@ -102,7 +113,9 @@ function importsOf(file: string): Import[] {
 
 function exportsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(/^export\s+(?:async\s+)?(?:function\*?|interface|type|const|let|class|enum)\s+([A-Za-z0-9_$]+)/gm)].map((m) => m[1]!);
+  return [...text.matchAll(/^export\s+(?:async\s+)?(?:function\*?|interface|type|const|let|class|enum)\s+([A-Za-z0-9_$]+)/gm)].map(
+    (m) => m[1]!,
+  );
 }
 
 function layerOf(file: string): number {

@@ -19,9 +19,25 @@ describe('npm run bench --build-only', () => {
     const dir = tempDir('wsnap-bench-');
     mkdirSync(join(dir, 'work/round-1/dist'), { recursive: true });
     writeFileSync(join(dir, 'work/round-1/dist/left-over.json'), '{}\n');
-    const { stdout } = await run(process.execPath, [
-      ...TSX, join(ROOT, 'scripts/bench.ts'), '--projects', '1', '--components', '4', '--languages', '3', '--rounds', '2', '--build-only', '--dir', dir,
-    ], { cwd: ROOT });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        ...TSX,
+        join(ROOT, 'scripts/bench.ts'),
+        '--projects',
+        '1',
+        '--components',
+        '4',
+        '--languages',
+        '3',
+        '--rounds',
+        '2',
+        '--build-only',
+        '--dir',
+        dir,
+      ],
+      { cwd: ROOT },
+    );
 
     expect(stdout).toMatch(/^Instance: 16 translations \(1 projects × 4 components × 3 languages, plus source\), \d+ content files/m);
     expect(stdout).toMatch(/^Full build \(round 1\): .+, [\d,]+ files, /m);

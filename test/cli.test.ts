@@ -63,12 +63,14 @@ describe('npm run build', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('translated: 42', 'translated: 41'));
     const result = await cli('build', ['--content', content, '--out', out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Updated .*dist\/ in place: 8 files rewritten, 6 groups re-rendered, 0 groups removed, for 19 translations in [\d.]+ s\.\n$/);
+    expect(result.stdout).toMatch(
+      /^Updated .*dist\/ in place: 8 files rewritten, 6 groups re-rendered, 0 groups removed, for 19 translations in [\d.]+ s\.\n$/,
+    );
     const full = await cli('build', ['--content', content, '--out', out, '--full']);
     expect(full.stdout).toMatch(/^Built \d+ files/);
   });
 
-  it('puts the chosen host\'s _redirects and _headers at the root with --host, and refuses an unknown host', async () => {
+  it("puts the chosen host's _redirects and _headers at the root with --host, and refuses an unknown host", async () => {
     const out = join(tempDir(), 'dist');
     const result = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--host', 'cloudflare']);
     expect(result.code).toBe(0);
@@ -91,7 +93,9 @@ describe('npm run build', () => {
     const result = await cli('build', ['--content', content, '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`${content}/projects/docs/project.yaml:2:1  translation_reveiw  unknown field (did you mean "translation_review"?)`);
+    expect(result.stderr).toContain(
+      `${content}/projects/docs/project.yaml:2:1  translation_reveiw  unknown field (did you mean "translation_review"?)`,
+    );
     expect(result.stderr).toContain(`${content}/projects/demo-app/components/ios.yaml:1:1  repo  expected text (missing)`);
     expect(result.stderr).toContain('4 errors in the content; nothing was written.');
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -9,7 +9,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir, writeFiles } from './helpers.ts';
 
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 describe.each(pages)('%s', (page) => {
   it('has no broken relative link', () => {
@@ -23,18 +29,20 @@ it('the README links to every page of docs/', () => {
 });
 
 it('slugs headings as GitHub does', () => {
-  const slugs = headingSlugs([
-    '# Preview: `npm run serve`',
-    '## `languages/<code>.yaml`',
-    '## Results, 2026-11-22',
-    '## Behind a reverse proxy, next to a CDN',
-    '### What a write does',
-    '### What a write does',
-    '```',
-    '# not a heading, inside code',
-    '```',
-    '## A [linked](other.md) *word* and snake_case',
-  ].join('\n'));
+  const slugs = headingSlugs(
+    [
+      '# Preview: `npm run serve`',
+      '## `languages/<code>.yaml`',
+      '## Results, 2026-11-22',
+      '## Behind a reverse proxy, next to a CDN',
+      '### What a write does',
+      '### What a write does',
+      '```',
+      '# not a heading, inside code',
+      '```',
+      '## A [linked](other.md) *word* and snake_case',
+    ].join('\n'),
+  );
   expect([...slugs]).toEqual([
     'preview-npm-run-serve',
     'languagescodeyaml',
@@ -83,7 +91,11 @@ function brokenLinks(root: string, page: string): string[] {
     const name = relative(root, target);
     if (name.startsWith('..')) broken.push(`${page}: ${link} (outside the repository)`);
     else if (!existsSync(target)) broken.push(`${page}: ${link} (no such file)`);
-    else if (fragment !== undefined && target.endsWith('.md') && !headingSlugs(readFileSync(target, 'utf8')).has(decodeURIComponent(fragment))) {
+    else if (
+      fragment !== undefined &&
+      target.endsWith('.md') &&
+      !headingSlugs(readFileSync(target, 'utf8')).has(decodeURIComponent(fragment))
+    ) {
       broken.push(`${page}: ${link} (no heading "${fragment}" in ${name})`);
     }
   }
@@ -103,8 +115,14 @@ function headingSlugs(markdown: string): Set<string> {
   const slugs = new Set<string>();
   const seen = new Map<string, number>();
   for (const [, heading] of outsideFences(markdown).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm)) {
-    const text = heading!.replace(/(`+)(.*?)\1|<[^>]*>|!?\[([^\]]*)\]\([^)]*\)/g, (_, ticks, code, label) => (ticks ? code : label ?? ''));
-    const base = text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const text = heading!.replace(/(`+)(.*?)\1|<[^>]*>|!?\[([^\]]*)\]\([^)]*\)/g, (_, ticks, code, label) =>
+      ticks ? code : (label ?? ''),
+    );
+    const base = text
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     slugs.add(count === 0 ? base : `${base}-${count}`);
@@ -115,16 +133,19 @@ function headingSlugs(markdown: string): Set<string> {
 /** The page with the lines of fenced code blocks blanked. */
 function outsideFences(markdown: string): string {
   let fence: string | null = null;
-  return markdown.split('\n').map((line) => {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence === null && marker) {
-      fence = marker;
-      return '';
-    }
-    if (fence !== null) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = null;
-      return '';
-    }
-    return line;
-  }).join('\n');
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence === null && marker) {
+        fence = marker;
+        return '';
+      }
+      if (fence !== null) {
+        if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = null;
+        return '';
+      }
+      return line;
+    })
+    .join('\n');
 }

@@ -20,11 +20,7 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
     component(`${BASE}license: MIT: or not\n`),
     [`${C}:6:10  expected valid YAML (got: Nested mappings are not allowed in compact mappings)`],
   ],
-  [
-    'a key given twice',
-    component(`${BASE}name: Again\n`),
-    [`${C}:6:1  expected valid YAML (got: Map keys must be unique)`],
-  ],
+  ['a key given twice', component(`${BASE}name: Again\n`), [`${C}:6:1  expected valid YAML (got: Map keys must be unique)`]],
   [
     'an unknown key, with the nearest known one',
     component(`${BASE}source:\n  total: 3\ntranslations:\n  cs:\n    fuzy: 1\n`),
@@ -40,11 +36,7 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
     component('name: C\nsource_language: en\nfilemask: po/*.po\nfile_format: po\n'),
     [`${C}:1:1  repo  expected text (missing)`],
   ],
-  [
-    'a wrong type',
-    component(`${BASE}source:\n  total: many\n`),
-    [`${C}:7:10  source.total  expected a non-negative integer (got "many")`],
-  ],
+  ['a wrong type', component(`${BASE}source:\n  total: many\n`), [`${C}:7:10  source.total  expected a non-negative integer (got "many")`]],
   [
     'a negative counter',
     component(`${BASE}source: {total: 5}\ntranslations:\n  cs: {translated: -1}\n`),
@@ -65,7 +57,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   ],
   [
     'words and chars over their totals, with a translation total overriding the source one',
-    component(`${BASE}source: {total: 5, total_words: 10, total_chars: 50}\ntranslations:\n  cs:\n    total_words: 8\n    translated_words: 9\n    translated_chars: 51\n`),
+    component(
+      `${BASE}source: {total: 5, total_words: 10, total_chars: 50}\ntranslations:\n  cs:\n    total_words: 8\n    translated_words: 9\n    translated_chars: 51\n`,
+    ),
     [
       `${C}:10:23  translations.cs.translated_words  expected translated_words <= total_words (8) (got 9)`,
       `${C}:11:23  translations.cs.translated_chars  expected translated_chars <= total_chars (50) (got 51)`,
@@ -83,7 +77,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'an author without a change',
     component(`${BASE}translations:\n  cs:\n    last_author: Jana\n`),
-    [`${C}:8:18  translations.cs.last_author  expected last_change to be set when last_author is (got last_author "Jana" and no last_change)`],
+    [
+      `${C}:8:18  translations.cs.last_author  expected last_change to be set when last_author is (got last_author "Jana" and no last_change)`,
+    ],
   ],
   [
     'a timestamp that is not ISO 8601',
@@ -101,7 +97,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'an unknown source language',
     component(BASE.replace('source_language: en', 'source_language: english')),
-    [`${C}:2:18  source_language  expected a language code from the catalog or languages/ (got "english"; define it in languages/<code>.yaml)`],
+    [
+      `${C}:2:18  source_language  expected a language code from the catalog or languages/ (got "english"; define it in languages/<code>.yaml)`,
+    ],
   ],
   [
     'a file mask without *',
@@ -111,17 +109,23 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'a project folder name that is not a slug',
     { ...SITE, 'projects/My Project/project.yaml': 'name: P\n' },
-    ['content/projects/My Project/project.yaml:1:1  expected a slug of letters, digits, "-" and "_" as the project folder name (got "My Project")'],
+    [
+      'content/projects/My Project/project.yaml:1:1  expected a slug of letters, digits, "-" and "_" as the project folder name (got "My Project")',
+    ],
   ],
   [
     'a component file name that is not a slug',
     { ...SITE, ...PROJECT, 'projects/p/components/my.app.yaml': BASE },
-    ['content/projects/p/components/my.app.yaml:1:1  expected a slug of letters, digits, "-" and "_" as the component file name (got "my.app")'],
+    [
+      'content/projects/p/components/my.app.yaml:1:1  expected a slug of letters, digits, "-" and "_" as the component file name (got "my.app")',
+    ],
   ],
   [
     'two project slugs that differ only in case',
     { ...SITE, ...PROJECT, 'projects/P/project.yaml': 'name: Other\n' },
-    ['content/projects/p/project.yaml:1:1  expected a project slug that differs from "P" (content/projects/P/project.yaml) by more than letter case (got "p")'],
+    [
+      'content/projects/p/project.yaml:1:1  expected a project slug that differs from "P" (content/projects/P/project.yaml) by more than letter case (got "p")',
+    ],
   ],
   [
     'a project folder without project.yaml',
@@ -138,7 +142,11 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   ],
   [
     'a plural formula that does not parse, and one that picks a missing form',
-    { ...SITE, 'languages/xx_a.yaml': 'name: A\nplural: {number: 2, formula: "n >"}\n', 'languages/xx_b.yaml': 'name: B\nplural:\n  number: 2\n  formula: n % 3\n' },
+    {
+      ...SITE,
+      'languages/xx_a.yaml': 'name: A\nplural: {number: 2, formula: "n >"}\n',
+      'languages/xx_b.yaml': 'name: B\nplural:\n  number: 2\n  formula: n % 3\n',
+    },
     [
       'content/languages/xx_a.yaml:2:30  plural.formula  expected a gettext plural formula such as "n != 1" (got "n >": the formula ends too early)',
       'content/languages/xx_b.yaml:4:12  plural.formula  expected a formula that gives a form from 0 to 1 for every n (got "n % 3" with number 2)',

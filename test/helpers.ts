@@ -88,8 +88,7 @@ export interface ListPage {
 
 /** Whether a body is one page of a list: exactly Weblate's four keys, in order. */
 export function isPage(body: unknown): body is ListPage {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) &&
-    Object.keys(body).join(',') === 'count,next,previous,results';
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).join(',') === 'count,next,previous,results';
 }
 
 /** Calls `visit` with every absolute URL in a body and the key it sits under. */

@@ -12,33 +12,62 @@ import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
 
 type Edit = (content: string) => void;
 
-const edit = (file: string, change: (text: string) => string): Edit => (content) => {
-  const path = join(content, file);
-  writeFileSync(path, change(readFileSync(path, 'utf8')));
-};
-const remove = (file: string): Edit => (content) => rmSync(join(content, file), { recursive: true });
-const add = (file: string, text: string): Edit => (content) => writeFileSync(join(content, file), text);
+const edit =
+  (file: string, change: (text: string) => string): Edit =>
+  (content) => {
+    const path = join(content, file);
+    writeFileSync(path, change(readFileSync(path, 'utf8')));
+  };
+const remove =
+  (file: string): Edit =>
+  (content) =>
+    rmSync(join(content, file), { recursive: true });
+const add =
+  (file: string, text: string): Edit =>
+  (content) =>
+    writeFileSync(join(content, file), text);
 
-const both = (...edits: Edit[]): Edit => (content) => edits.forEach((e) => e(content));
+const both =
+  (...edits: Edit[]): Edit =>
+  (content) =>
+    edits.forEach((e) => e(content));
 
 const STRINGS = 'projects/alpha/components/strings.yaml';
 
 const changes: [name: string, change: Edit, expectMode?: 'fresh'][] = [
-  ['one translation\'s counters', edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))],
+  ["one translation's counters", edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))],
   ['a language renamed', edit('languages/de.yaml', (t) => t.replace('German (Germany)', 'Deutsch'))],
   ['a catalog language overridden by a new file', add('languages/cs.yaml', 'name: Čeština\n')],
   ['a language file removed', remove('languages/eo.yaml')],
   ['a translation added', edit(STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'))],
   ['a translation removed', edit('projects/beta/components/docs.yaml', (t) => t.replace('  he:\n    id: 202\n', ''))],
   ['a component removed', remove('projects/alpha/components/glossary.yaml')],
-  ['a component added', add('projects/beta/components/extra.yaml', 'name: Extra\nsource_language: en\nrepo: x\nfilemask: "*.po"\nfile_format: po\ntranslations: {cs: {}}\n')],
-  ['a project removed', both(remove('projects/beta'), edit(STRINGS, (t) => t.replace('links: [beta]\n', '')))],
-  ['a project renamed (its slug, so its folder)', both(
-    (content) => renameSync(join(content, 'projects/beta'), join(content, 'projects/gamma')),
-    edit(STRINGS, (t) => t.replace('links: [beta]', 'links: [gamma]')),
-  )],
+  [
+    'a component added',
+    add(
+      'projects/beta/components/extra.yaml',
+      'name: Extra\nsource_language: en\nrepo: x\nfilemask: "*.po"\nfile_format: po\ntranslations: {cs: {}}\n',
+    ),
+  ],
+  [
+    'a project removed',
+    both(
+      remove('projects/beta'),
+      edit(STRINGS, (t) => t.replace('links: [beta]\n', '')),
+    ),
+  ],
+  [
+    'a project renamed (its slug, so its folder)',
+    both(
+      (content) => renameSync(join(content, 'projects/beta'), join(content, 'projects/gamma')),
+      edit(STRINGS, (t) => t.replace('links: [beta]', 'links: [gamma]')),
+    ),
+  ],
   ['a project field changed', edit('projects/alpha/project.yaml', (t) => t.replace('name: Alpha', 'name: Alpha One'))],
-  ['the review setting of a project', edit('projects/beta/project.yaml', (t) => t.replace('translation_review: true', 'translation_review: false'))],
+  [
+    'the review setting of a project',
+    edit('projects/beta/project.yaml', (t) => t.replace('translation_review: true', 'translation_review: false')),
+  ],
   ['the repository a linked component shows', edit(STRINGS, (t) => t.replace('branch: main', 'branch: stable'))],
   ['a component locked', edit(STRINGS, (t) => t.replace('locked: true', 'locked: false'))],
   ['a component shared into no project', edit(STRINGS, (t) => t.replace('links: [beta]\n', ''))],
@@ -103,7 +132,7 @@ describe('rebuilding in place after a change', () => {
     expect([after.ino, after.mtimeNs, after.size]).toEqual([manifest.ino, manifest.mtimeNs, manifest.size]);
   });
 
-  it('appends a change to the manifest\'s journal, which the next rebuild reads', async () => {
+  it("appends a change to the manifest's journal, which the next rebuild reads", async () => {
     const { content, out } = await builtCopy();
     const before = statSync(manifestPath(out));
     edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))(content);

@@ -15,8 +15,10 @@ describe('checking content in threads', () => {
     const components = join(dir, 'projects/project-00002/components');
     writeFileSync(join(components, 'broken-yaml.yaml'), 'name: [unclosed\n');
     writeFileSync(join(components, 'bad-field.yaml'), 'name: Bad\nsource_language: en\nfilemask: "*.po"\nfile_format: po\ncolour: red\n');
-    writeFileSync(join(components, 'bad-counter.yaml'),
-      'name: Bad\nsource_language: en\nfilemask: "*.po"\nfile_format: po\nsource: {total: 3}\ntranslations:\n  cs: {translated: 9}\n');
+    writeFileSync(
+      join(components, 'bad-counter.yaml'),
+      'name: Bad\nsource_language: en\nfilemask: "*.po"\nfile_format: po\nsource: {total: 3}\ntranslations:\n  cs: {translated: 9}\n',
+    );
   });
 
   it('gives the same content and the same errors as checking inline', async () => {
@@ -39,7 +41,11 @@ describe('checking content in threads', () => {
 
   it('checks inline when the threads cannot start, with the same result', async () => {
     const inline = await loadContent(dir, { threads: 0 });
-    const fallback = await loadContent(dir, { threads: 2, mainThread: false, threadEntry: new URL('./no-such-module.ts', import.meta.url) });
+    const fallback = await loadContent(dir, {
+      threads: 2,
+      mainThread: false,
+      threadEntry: new URL('./no-such-module.ts', import.meta.url),
+    });
     expect(fallback.checkedInThreads).toBe(0);
     expect(fallback.errors).toEqual(inline.errors);
     expect(fallback.content).toEqual(inline.content);

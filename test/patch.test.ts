@@ -69,32 +69,38 @@ describe('the fast path for component edits', () => {
   it('accepts what the full check accepts and builds what a full build builds', { timeout: 300_000 }, async () => {
     const names = Object.keys(edits);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...names), fc.array(fc.nat(999), { minLength: 8, maxLength: 8 })), { minLength: 1, maxLength: 6 }), async (steps) => {
-        const dir = tempDir();
-        const content = join(dir, 'content');
-        cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
-        const opened = await Session.open({ contentDir: content, outDir: join(dir, 'dist') });
-        if (!opened.ok) throw new Error('fixture does not open');
-        for (const [name, numbers] of steps) {
-          let i = 0;
-          const pick = (n: number) => numbers[i++ % numbers.length]! % n;
-          const changes = edits[name]!(componentFiles(content), pick);
-          if (changes.length === 0) continue;
-          const expected = await fullCheck(content, changes);
-          const before = readTree(join(dir, 'dist'));
-          const result = await opened.session.update(changes);
-          expect(result.ok, `${name}: ${JSON.stringify(result.ok ? '' : result.errors.map((e) => e.message))}`).toBe(expected);
-          if (result.ok) {
-            const full = await buildInMemory(content);
-            const tree = readTree(join(dir, 'dist'));
-            expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
-            for (const [path, text] of full.files) expect(tree.get(path), `${name}: ${path}`).toBe(text);
-          } else {
-            expect(readTree(join(dir, 'dist'))).toEqual(before);
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...names), fc.array(fc.nat(999), { minLength: 8, maxLength: 8 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        async (steps) => {
+          const dir = tempDir();
+          const content = join(dir, 'content');
+          cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+          const opened = await Session.open({ contentDir: content, outDir: join(dir, 'dist') });
+          if (!opened.ok) throw new Error('fixture does not open');
+          for (const [name, numbers] of steps) {
+            let i = 0;
+            const pick = (n: number) => numbers[i++ % numbers.length]! % n;
+            const changes = edits[name]!(componentFiles(content), pick);
+            if (changes.length === 0) continue;
+            const expected = await fullCheck(content, changes);
+            const before = readTree(join(dir, 'dist'));
+            const result = await opened.session.update(changes);
+            expect(result.ok, `${name}: ${JSON.stringify(result.ok ? '' : result.errors.map((e) => e.message))}`).toBe(expected);
+            if (result.ok) {
+              const full = await buildInMemory(content);
+              const tree = readTree(join(dir, 'dist'));
+              expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
+              for (const [path, text] of full.files) expect(tree.get(path), `${name}: ${path}`).toBe(text);
+            } else {
+              expect(readTree(join(dir, 'dist'))).toEqual(before);
+            }
           }
-        }
-        await opened.session.close();
-      }),
+          await opened.session.close();
+        },
+      ),
       { seed: Number(process.env.PATCH_SEED ?? 20261122), numRuns: Number(process.env.PATCH_RUNS ?? 25) },
     );
   });

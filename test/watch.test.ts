@@ -57,8 +57,10 @@ describe('build --watch', () => {
       // A new folder with its files written at once, before any watcher could be set on it.
       mkdirSync(join(space.content, 'projects/delta/components'), { recursive: true });
       writeFileSync(join(space.content, 'projects/delta/project.yaml'), 'name: Delta\n');
-      writeFileSync(join(space.content, 'projects/delta/components/app.yaml'),
-        'name: App\nsource_language: en\nrepo: x\nfilemask: "*.po"\nfile_format: po\ntranslations: {cs: {}}\n');
+      writeFileSync(
+        join(space.content, 'projects/delta/components/app.yaml'),
+        'name: App\nsource_language: en\nrepo: x\nfilemask: "*.po"\nfile_format: po\ntranslations: {cs: {}}\n',
+      );
       await expectSettled(space);
       edit(space, 'projects/delta/components/app.yaml', (t) => t.replace('{cs: {}}', '{cs: {}, de: {}}'));
       await expectSettled(space);
@@ -103,7 +105,8 @@ function startWatch(space: Workspace) {
   return {
     output: () => output,
     async waitFor(pattern: RegExp) {
-      for (let attempt = 0; attempt < 1200; attempt++) { // at most 30 s: a loaded disk can take seconds per fsync
+      for (let attempt = 0; attempt < 1200; attempt++) {
+        // at most 30 s: a loaded disk can take seconds per fsync
         const match = pattern.exec(output.slice(seen));
         if (match) {
           seen += match.index + match[0].length;
@@ -126,7 +129,8 @@ async function expectSettled(space: Workspace): Promise<void> {
   const fresh = await buildInMemory(space.content);
   expect(fresh.report.errors).toEqual([]);
   let tree = readTreeMidWrite(space.out);
-  for (let attempt = 0; attempt < 800 && !sameFiles(tree, fresh.files); attempt++) { // at most 20 s
+  for (let attempt = 0; attempt < 800 && !sameFiles(tree, fresh.files); attempt++) {
+    // at most 20 s
     await pause(25);
     tree = readTreeMidWrite(space.out);
   }

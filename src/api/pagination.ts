@@ -40,4 +40,9 @@ export function listPage<T>(
 // --- internal ---
 
 /** DRF's page envelope. */
-const PAGE = defineShape([['count', 'int'], ['next', 'url'], ['previous', 'url'], ['results', 'json']]);
+const PAGE = defineShape([
+  ['count', 'int'],
+  ['next', 'url'],
+  ['previous', 'url'],
+  ['results', 'json'],
+]);

@@ -38,11 +38,7 @@ export function formulaStaysWithin(evaluate: PluralFormula, number: number): boo
  * exact look-up in the known formulas, then Arabic (3) for base code `ar`, then
  * a formula that behaves the same for n = -10…199, else 666 (unknown).
  */
-export function classifyPlural(
-  formula: string,
-  code: string,
-  knownFormulas: readonly (readonly [string, number])[],
-): number {
+export function classifyPlural(formula: string, code: string, knownFormulas: readonly (readonly [string, number])[]): number {
   const stripped = formula.trim().replace(/;$/, '');
   if (stripped === '0') return 0;
   const key = stripped.replace(/ /g, '');
@@ -80,10 +76,21 @@ function tokenize(text: string): string[] {
   let i = 0;
   while (i < text.length) {
     const char = text[i]!;
-    if (/\s/.test(char)) { i++; continue; }
+    if (/\s/.test(char)) {
+      i++;
+      continue;
+    }
     const digits = /^\d+/.exec(text.slice(i));
-    if (digits) { tokens.push(digits[0]); i += digits[0].length; continue; }
-    if (char === 'n') { tokens.push('n'); i++; continue; }
+    if (digits) {
+      tokens.push(digits[0]);
+      i += digits[0].length;
+      continue;
+    }
+    if (char === 'n') {
+      tokens.push('n');
+      i++;
+      continue;
+    }
     const operator = OPERATORS.find((op) => text.startsWith(op, i));
     if (!operator) throw new Error(`unexpected "${char}" at position ${i + 1}`);
     tokens.push(operator);
@@ -93,9 +100,7 @@ function tokenize(text: string): string[] {
   return tokens;
 }
 
-const BINARY_LEVELS: readonly (readonly string[])[] = [
-  ['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%'],
-];
+const BINARY_LEVELS: readonly (readonly string[])[] = [['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
 
 class Parser {
   private position = 0;
@@ -152,12 +157,18 @@ class Parser {
 
 function evaluate(node: Node, n: number): number {
   switch (node.kind) {
-    case 'n': return n;
-    case 'number': return node.value;
-    case 'not': return evaluate(node.operand, n) ? 0 : 1;
-    case 'negate': return -evaluate(node.operand, n);
-    case 'conditional': return evaluate(node.test, n) ? evaluate(node.then, n) : evaluate(node.otherwise, n);
-    case 'binary': return applyBinary(node.operator, evaluate(node.left, n), () => evaluate(node.right, n));
+    case 'n':
+      return n;
+    case 'number':
+      return node.value;
+    case 'not':
+      return evaluate(node.operand, n) ? 0 : 1;
+    case 'negate':
+      return -evaluate(node.operand, n);
+    case 'conditional':
+      return evaluate(node.test, n) ? evaluate(node.then, n) : evaluate(node.otherwise, n);
+    case 'binary':
+      return applyBinary(node.operator, evaluate(node.left, n), () => evaluate(node.right, n));
   }
 }
 
@@ -166,18 +177,30 @@ function applyBinary(operator: string, a: number, right: () => number): number {
   if (operator === '&&') return a ? (right() ? 1 : 0) : 0;
   const b = right();
   switch (operator) {
-    case '==': return a === b ? 1 : 0;
-    case '!=': return a !== b ? 1 : 0;
-    case '<': return a < b ? 1 : 0;
-    case '>': return a > b ? 1 : 0;
-    case '<=': return a <= b ? 1 : 0;
-    case '>=': return a >= b ? 1 : 0;
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return b === 0 ? NaN : Math.floor(a / b);
-    case '%': return b === 0 ? NaN : a - b * Math.floor(a / b);
-    default: throw new Error(`unknown operator ${operator}`);
+    case '==':
+      return a === b ? 1 : 0;
+    case '!=':
+      return a !== b ? 1 : 0;
+    case '<':
+      return a < b ? 1 : 0;
+    case '>':
+      return a > b ? 1 : 0;
+    case '<=':
+      return a <= b ? 1 : 0;
+    case '>=':
+      return a >= b ? 1 : 0;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? NaN : Math.floor(a / b);
+    case '%':
+      return b === 0 ? NaN : a - b * Math.floor(a / b);
+    default:
+      throw new Error(`unknown operator ${operator}`);
   }
 }
 

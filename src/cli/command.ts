@@ -27,9 +27,13 @@ interface CommandDef<O extends Record<string, OptionDef>> {
 }
 
 type ParsedOptions<O extends Record<string, OptionDef>> = {
-  [K in keyof O]: O[K]['type'] extends 'boolean' ? boolean
-    : O[K] extends { multiple: true } ? string[]
-    : O[K] extends { default: string } ? string : string | undefined;
+  [K in keyof O]: O[K]['type'] extends 'boolean'
+    ? boolean
+    : O[K] extends { multiple: true }
+      ? string[]
+      : O[K] extends { default: string }
+        ? string
+        : string | undefined;
 };
 
 export interface CommandIO {

@@ -7,7 +7,8 @@ import { displayFolder } from '../output/out-folder.ts';
 export function contentFolder(dir: string): string {
   const info = statSync(dir, { throwIfNoEntry: false });
   if (!info) throw new UsageError(`--content ${displayFolder(dir)} does not exist; give the folder that holds site.yaml and projects/`);
-  if (!info.isDirectory()) throw new UsageError(`--content ${displayFolder(dir)} is a file, not a folder; give the folder that holds site.yaml and projects/`);
+  if (!info.isDirectory())
+    throw new UsageError(`--content ${displayFolder(dir)} is a file, not a folder; give the folder that holds site.yaml and projects/`);
   return displayFolder(dir);
 }
 

@@ -11,7 +11,8 @@ interface PullDisplay {
 
 export function formatPullProgress(p: PullProgress): string {
   const resumed = p.resumed > 0 ? ` + ${p.resumed.toLocaleString('en-US')} resumed` : '';
-  const components = p.componentsKnown > 0 ? `, ${p.componentsDone.toLocaleString('en-US')} / ${p.componentsKnown.toLocaleString('en-US')} components` : '';
+  const components =
+    p.componentsKnown > 0 ? `, ${p.componentsDone.toLocaleString('en-US')} / ${p.componentsKnown.toLocaleString('en-US')} components` : '';
   return `Pulling: ${p.requests.toLocaleString('en-US')} requests${resumed}${components}`;
 }
 

@@ -26,7 +26,13 @@ export type RootHost = (typeof ROOT_HOSTS)[number];
 
 /** Every name a built tree holds at its root: the API, and the host files. */
 export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
-  'api', 'hosts', NOT_FOUND_FILE, SERVE_CONFIG_FILE, '.nojekyll', '_redirects', '_headers',
+  'api',
+  'hosts',
+  NOT_FOUND_FILE,
+  SERVE_CONFIG_FILE,
+  '.nojekyll',
+  '_redirects',
+  '_headers',
 ]);
 
 export interface HostOptions {
@@ -36,10 +42,7 @@ export interface HostOptions {
 
 export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
   const redirectsAndHeaders: Record<RootHost, HostFile[]> = {
-    netlify: [
-      file('hosts/netlify/_redirects', renderNetlifyRedirects(site)),
-      file('hosts/netlify/_headers', renderNetlifyHeaders(site)),
-    ],
+    netlify: [file('hosts/netlify/_redirects', renderNetlifyRedirects(site)), file('hosts/netlify/_headers', renderNetlifyHeaders(site))],
     cloudflare: [
       file('hosts/cloudflare/_redirects', renderCloudflareRedirects(site)),
       file('hosts/cloudflare/_headers', renderCloudflareHeaders(site)),

@@ -123,12 +123,7 @@ function routeLocation(route: Route, base: string): string[] {
 }
 
 function errorLocation(name: string, detail: string): string[] {
-  return [
-    `location ${name} {`,
-    `    add_header Vary ${VARY} always;`,
-    `    return 404 ${quote(errorBody(detail))};`,
-    '}',
-  ];
+  return [`location ${name} {`, `    add_header Vary ${VARY} always;`, `    return 404 ${quote(errorBody(detail))};`, '}'];
 }
 
 /** A single-quoted nginx string: backslashes doubled, newlines as `\n`. */

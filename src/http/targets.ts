@@ -12,9 +12,7 @@ import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts'
 import { apiPath, fileOfPath } from '../api/urls.ts';
 import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../api/answers.ts';
 
-type PreviewAnswer =
-  | { kind: 'file'; file: string; missing: string }
-  | { kind: 'error'; status: 404 | 405; detail: string; allow?: string };
+type PreviewAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404 | 405; detail: string; allow?: string };
 
 /** What a GET of a resource is answered with: its file, or a 404. */
 type FileAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };

@@ -55,7 +55,12 @@ function refuse(error: NodeJS.ErrnoException, socket: Duplex, lingering: Set<Dup
   lingering.add(socket);
   const [status, message] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
   const body = errorBody(message);
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, `Content-Type: ${JSON_TYPE}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    `Content-Type: ${JSON_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
   socket.once('close', () => {

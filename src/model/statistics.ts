@@ -42,10 +42,21 @@ export function percent(count: number, total: number, zeroComplete: boolean): nu
 
 export function emptyCounters(): Counters {
   return {
-    total: 0, total_words: 0, total_chars: 0,
-    translated: 0, translated_words: 0, translated_chars: 0,
-    fuzzy: 0, fuzzy_words: 0, failing_checks: 0, failing_checks_words: 0,
-    approved: 0, readonly: 0, have_suggestion: 0, have_comment: 0, recent_changes: 0,
+    total: 0,
+    total_words: 0,
+    total_chars: 0,
+    translated: 0,
+    translated_words: 0,
+    translated_chars: 0,
+    fuzzy: 0,
+    fuzzy_words: 0,
+    failing_checks: 0,
+    failing_checks_words: 0,
+    approved: 0,
+    readonly: 0,
+    have_suggestion: 0,
+    have_comment: 0,
+    recent_changes: 0,
     last_change: null,
   };
 }
@@ -73,12 +84,27 @@ export function addCounters(sum: Counters, part: Counters): void {
 
 /** The 21 common fields of Weblate 4.x's statistics object, in its order, with the kind of each value. */
 export const STATISTICS_FIELDS = [
-  ['total', 'int'], ['total_words', 'int'], ['last_change', 'text'], ['recent_changes', 'int'],
-  ['translated', 'int'], ['translated_words', 'int'], ['translated_percent', 'float'],
-  ['translated_words_percent', 'float'], ['translated_chars', 'int'], ['translated_chars_percent', 'float'],
-  ['total_chars', 'int'], ['fuzzy', 'int'], ['fuzzy_percent', 'float'], ['failing', 'int'],
-  ['failing_percent', 'float'], ['approved', 'int'], ['approved_percent', 'float'], ['readonly', 'int'],
-  ['readonly_percent', 'float'], ['suggestions', 'int'], ['comments', 'int'],
+  ['total', 'int'],
+  ['total_words', 'int'],
+  ['last_change', 'text'],
+  ['recent_changes', 'int'],
+  ['translated', 'int'],
+  ['translated_words', 'int'],
+  ['translated_percent', 'float'],
+  ['translated_words_percent', 'float'],
+  ['translated_chars', 'int'],
+  ['translated_chars_percent', 'float'],
+  ['total_chars', 'int'],
+  ['fuzzy', 'int'],
+  ['fuzzy_percent', 'float'],
+  ['failing', 'int'],
+  ['failing_percent', 'float'],
+  ['approved', 'int'],
+  ['approved_percent', 'float'],
+  ['readonly', 'int'],
+  ['readonly_percent', 'float'],
+  ['suggestions', 'int'],
+  ['comments', 'int'],
 ] as const satisfies readonly (readonly [string, FieldKind])[];
 
 /**
@@ -88,17 +114,26 @@ export const STATISTICS_FIELDS = [
  */
 export function statisticsValues(c: Counters, hasReview: boolean): unknown[] {
   return [
-    c.total, c.total_words, c.last_change === null ? null : formatTimestamp(c.last_change), c.recent_changes,
-    c.translated, c.translated_words,
+    c.total,
+    c.total_words,
+    c.last_change === null ? null : formatTimestamp(c.last_change),
+    c.recent_changes,
+    c.translated,
+    c.translated_words,
     percent(c.translated, c.total, !hasReview),
     percent(c.translated_words, c.total_words, !hasReview),
     c.translated_chars,
     percent(c.translated_chars, c.total_chars, !hasReview),
     c.total_chars,
-    c.fuzzy, percent(c.fuzzy, c.total, false),
-    c.failing_checks, percent(c.failing_checks, c.total, false),
-    c.approved, percent(c.approved, c.total, hasReview),
-    c.readonly, percent(c.readonly, c.total, false),
-    c.have_suggestion, c.have_comment,
+    c.fuzzy,
+    percent(c.fuzzy, c.total, false),
+    c.failing_checks,
+    percent(c.failing_checks, c.total, false),
+    c.approved,
+    percent(c.approved, c.total, hasReview),
+    c.readonly,
+    percent(c.readonly, c.total, false),
+    c.have_suggestion,
+    c.have_comment,
   ];
 }

@@ -11,8 +11,7 @@ export type Timestamp = string & { readonly __timestamp: unique symbol };
 
 type ParsedTimestamp = { ok: true; value: Timestamp } | { ok: false; reason: string };
 
-const ISO_8601 =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Parses an ISO 8601 date and time. An offset is converted to UTC; no offset
@@ -26,10 +25,13 @@ export function parseTimestamp(text: string): ParsedTimestamp {
   if (!match) return { ok: false, reason: 'an ISO 8601 date and time such as 2024-05-02T10:20:05.499000Z' };
   const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
   if (fraction.length > 6) return { ok: false, reason: 'at most six fraction digits (microseconds)' };
-  const year = Number(y), month = Number(mo), day = Number(d);
-  const hour = Number(h), minute = Number(mi), second = Number(s);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) ||
-      hour > 23 || minute > 59 || second > 59) {
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
+  const hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     return { ok: false, reason: 'a valid calendar date and time' };
   }
   const offsetMinutes = parseOffset(zone);
@@ -68,7 +70,9 @@ const CANONICAL = /^\d{4}-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.(\
 function parseCanonical(text: string): Timestamp | null {
   const match = CANONICAL.exec(text);
   if (!match) return null;
-  const year = Number(text.slice(0, 4)), month = Number(match[1]), day = Number(match[2]);
+  const year = Number(text.slice(0, 4)),
+    month = Number(match[1]),
+    day = Number(match[2]);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   const iso = `${text.slice(0, 19)}.${(match[4] ?? '').padEnd(6, '0')}`;
   return (' ' + iso).slice(1) as Timestamp;

@@ -52,8 +52,17 @@ export interface Project {
   file: string;
 }
 
-type Widen<T> = T extends string ? string : T extends boolean ? boolean : T extends number ? number
-  : T extends readonly string[] ? readonly string[] : T extends null ? string : T;
+type Widen<T> = T extends string
+  ? string
+  : T extends boolean
+    ? boolean
+    : T extends number
+      ? number
+      : T extends readonly string[]
+        ? readonly string[]
+        : T extends null
+          ? string
+          : T;
 
 /** The Component fields of the API that come straight from the content (or Weblate's defaults). */
 export type ComponentSettings = { -readonly [K in keyof typeof COMPONENT_FIELD_DEFAULTS]: Widen<(typeof COMPONENT_FIELD_DEFAULTS)[K]> };

@@ -27,17 +27,21 @@ interface OutFolderOptions {
 export async function checkOutFolder(outDir: string, options: OutFolderOptions): Promise<OutFolderCheck> {
   const shown = displayFolder(outDir);
   const absolute = resolve(outDir);
-  if (parse(absolute).root === absolute) return refuse(`--out ${shown} is the root of the file system; give a folder of its own, such as dist`);
+  if (parse(absolute).root === absolute)
+    return refuse(`--out ${shown} is the root of the file system; give a folder of its own, such as dist`);
   const real = await realPathOf(absolute);
   if (options.contentDir !== undefined) {
     const clash = await contentClash(real, options.contentDir, shown);
     if (clash) return refuse(clash);
   }
   const info = await stat(absolute).catch(() => null);
-  if (info && !info.isDirectory()) return refuse(`--out ${shown} is a file, not a folder; give a folder (new, empty, or a tree built before)`);
+  if (info && !info.isDirectory())
+    return refuse(`--out ${shown} is a file, not a folder; give a folder (new, empty, or a tree built before)`);
   const parent = await nearestExisting(dirname(absolute));
   if (!(await writable(parent))) {
-    return refuse(`cannot write in ${parent}: the tree is written beside --out ${shown} first (${basename(absolute)}.tmp-…) and its manifest is kept in ${basename(absolute)}.state/ there`);
+    return refuse(
+      `cannot write in ${parent}: the tree is written beside --out ${shown} first (${basename(absolute)}.tmp-…) and its manifest is kept in ${basename(absolute)}.state/ there`,
+    );
   }
   if (!info) return { ok: true };
   if (!(await writable(absolute))) return refuse(`cannot write in --out ${shown}`);
@@ -45,7 +49,10 @@ export async function checkOutFolder(outDir: string, options: OutFolderOptions):
   if (names.length === 0 || options.force) return { ok: true };
   if (await options.isRecordedTree(absolute)) return { ok: true };
   const foreign = names.filter((name) => !options.treeNames.has(name)).sort();
-  const holdsApi = await stat(join(absolute, 'api', 'index.json')).then((s) => s.isFile(), () => false);
+  const holdsApi = await stat(join(absolute, 'api', 'index.json')).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (holdsApi && foreign.length === 0) return { ok: true };
   const example = foreign[0] ?? names.sort()[0]!;
   return refuse(
@@ -71,8 +78,10 @@ async function contentClash(out: string, contentDir: string, shown: string): Pro
   const content = await realPathOf(resolve(contentDir));
   const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
   const name = displayFolder(contentDir);
-  if (out === content) return `--out ${shown} is the content folder; a build would replace the YAML with the tree. Give another folder, such as dist`;
-  if (inside(content, out)) return `--out ${shown} holds the content folder ${name}; a build would replace it. Give a folder beside it, such as dist`;
+  if (out === content)
+    return `--out ${shown} is the content folder; a build would replace the YAML with the tree. Give another folder, such as dist`;
+  if (inside(content, out))
+    return `--out ${shown} holds the content folder ${name}; a build would replace it. Give a folder beside it, such as dist`;
   if (inside(out, content)) {
     return `--out ${shown} is inside the content folder ${name} (${relative(content, out)}); the tree would be read as content. Give a folder outside it, such as dist`;
   }
@@ -88,7 +97,12 @@ async function realPathOf(absolute: string): Promise<string> {
 
 async function nearestExisting(absolute: string): Promise<string> {
   let folder = absolute;
-  while (!(await stat(folder).then(() => true, () => false))) {
+  while (
+    !(await stat(folder).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     const parent = dirname(folder);
     if (parent === folder) return folder;
     folder = parent;
@@ -97,5 +111,8 @@ async function nearestExisting(absolute: string): Promise<string> {
 }
 
 async function writable(folder: string): Promise<boolean> {
-  return access(folder, constants.W_OK | constants.X_OK).then(() => true, () => false);
+  return access(folder, constants.W_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
 }

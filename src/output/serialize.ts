@@ -54,7 +54,10 @@ export function defineShape(fields: readonly (readonly [key: string, kind: Field
 
 /** An object of a declared shape: its values in the shape's order. */
 export class ShapedObject {
-  constructor(readonly shape: Shape, readonly values: readonly unknown[]) {
+  constructor(
+    readonly shape: Shape,
+    readonly values: readonly unknown[],
+  ) {
     if (values.length !== shape.keys.length) {
       internalError(`a shaped object needs ${shape.keys.length} values (got ${values.length})`);
     }
@@ -62,15 +65,7 @@ export class ShapedObject {
 }
 
 export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonFloat
-  | RawJson
-  | ShapedObject
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+  null | boolean | number | string | JsonFloat | RawJson | ShapedObject | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** Serializes one value to compact JSON text. */
 export function serialize(value: JsonValue): string {
@@ -191,12 +186,23 @@ function serializeShaped(object: ShapedObject): string {
       continue;
     }
     switch (kinds[i]) {
-      case 'url': out += `"${value as string}"`; break;
-      case 'text': out += serializeString(value as string); break;
-      case 'int': out += serializeInteger(value as number); break;
-      case 'bool': out += (value as boolean) ? 'true' : 'false'; break;
-      case 'float': out += formatFloat(value as number); break;
-      default: out += serialize(value as JsonValue);
+      case 'url':
+        out += `"${value as string}"`;
+        break;
+      case 'text':
+        out += serializeString(value as string);
+        break;
+      case 'int':
+        out += serializeInteger(value as number);
+        break;
+      case 'bool':
+        out += (value as boolean) ? 'true' : 'false';
+        break;
+      case 'float':
+        out += formatFloat(value as number);
+        break;
+      default:
+        out += serialize(value as JsonValue);
     }
   }
   return values.length === 0 ? '{}' : out + '}';

@@ -144,7 +144,10 @@ function asError(failure: unknown): Error {
 
 async function replaceIfChanged(file: string, data: FileText, scratch: string | undefined): Promise<boolean> {
   const bytes = Buffer.from(joinFileText(data));
-  const size = await stat(file).then((info) => info.size, () => -1);
+  const size = await stat(file).then(
+    (info) => info.size,
+    () => -1,
+  );
   if (size === bytes.length) {
     const current = await readFile(file).catch(() => null);
     if (current && current.equals(bytes)) return false;
@@ -156,7 +159,8 @@ async function replaceIfChanged(file: string, data: FileText, scratch: string | 
 /** A folder of the tree as `a/b/`; never the root of the tree itself. */
 function folderPath(path: string): string {
   const folder = path.replace(/^\/+/, '').replace(/\/*$/, '/');
-  if (folder === '/' || folder.split('/').some((part) => part === '..' || part === '.')) internalError(`cannot remove the folder "${path}" of a tree`);
+  if (folder === '/' || folder.split('/').some((part) => part === '..' || part === '.'))
+    internalError(`cannot remove the folder "${path}" of a tree`);
   return folder;
 }
 

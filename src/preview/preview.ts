@@ -80,7 +80,10 @@ interface Tree {
 
 /** The tree's serve.json and the base URL its API root links to. */
 async function readTree(outDir: string): Promise<Tree | { ok: false; message: string }> {
-  const notBuilt = { ok: false as const, message: `${outDir} is not a built tree (no ${SERVE_CONFIG_FILE} and api/index.json); run npm run build first.` };
+  const notBuilt = {
+    ok: false as const,
+    message: `${outDir} is not a built tree (no ${SERVE_CONFIG_FILE} and api/index.json); run npm run build first.`,
+  };
   let config: ServeConfig;
   let projectsUrl: string;
   try {

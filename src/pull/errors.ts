@@ -8,7 +8,10 @@ export class PullError extends Error {
   override name = 'PullError';
 
   /** `resumable: false` when running the same command again cannot help (what the server serves is unusable). */
-  constructor(message: string, readonly options: { resumable?: boolean } = {}) {
+  constructor(
+    message: string,
+    readonly options: { resumable?: boolean } = {},
+  ) {
     super(message);
   }
 }

@@ -99,7 +99,10 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
     inFlight++;
     let response: Response;
     try {
-      response = await deps.fetch(url, { headers: requestHeaders(options.token), signal: requestSignal(stopper.signal, options.timeoutMs) });
+      response = await deps.fetch(url, {
+        headers: requestHeaders(options.token),
+        signal: requestSignal(stopper.signal, options.timeoutMs),
+      });
     } catch (error) {
       if (stopper.signal.aborted) throw stoppedError();
       return { kind: 'transient', detail: describeNetworkError(error) };
@@ -127,7 +130,12 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
         const tries = failures + 1;
         throw new PullError(`${url} failed ${tries === 1 ? 'once' : `${tries} times`} (last: ${outcome.detail}).`);
       }
-      await pause({ reason: 'retry', ms: backoffMs(failures, options.backoffMs, options.maxBackoffMs, deps.random), url, detail: outcome.detail });
+      await pause({
+        reason: 'retry',
+        ms: backoffMs(failures, options.backoffMs, options.maxBackoffMs, deps.random),
+        url,
+        detail: outcome.detail,
+      });
       failures++;
     }
   };

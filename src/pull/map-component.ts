@@ -37,7 +37,9 @@ export function mapComponent(projectSlug: string, pulled: PulledComponent, pulle
   const links = pulled.links.map((project) => project.slug);
   const kept = links.filter((slug) => pulledProjects.has(slug));
   if (kept.length < links.length) {
-    warnings.push(`${key} is also shared into ${links.filter((slug) => !pulledProjects.has(slug)).join(', ')}, not pulled: that link is left out.`);
+    warnings.push(
+      `${key} is also shared into ${links.filter((slug) => !pulledProjects.has(slug)).join(', ')}, not pulled: that link is left out.`,
+    );
   }
   if (kept.length > 0) value.links = kept;
   if ((c.addons?.length ?? 0) > 0) warnings.push(`${key} has ${c.addons!.length} add-on(s); add-ons are not mirrored (addons is empty).`);
@@ -68,7 +70,7 @@ function mapSettings(c: ApiComponent, translations: readonly ApiTranslation[]): 
     if (value === undefined) continue; // an older Weblate without this field: the default stands
     if (value === null) {
       hidden.push(key);
-      value = key === 'filemask' ? guessFilemask(c, translations) : fallback ?? '';
+      value = key === 'filemask' ? guessFilemask(c, translations) : (fallback ?? '');
     }
     if (REQUIRED.has(key) || !sameValue(value, fallback)) settings[key] = value;
     if (key === 'license' && c.license_url !== undefined && c.license_url !== spdxLicenseUrl(String(value))) {
@@ -113,7 +115,12 @@ function mapTranslations(pulled: PulledComponent, source: Totals, settings: Reco
 }
 
 /** One translation entry, its fields in the order of the content format. */
-function mapTranslation(t: ApiTranslation, statistics: ApiStatistics | undefined, source: Totals, defaultFilename: string): Record<string, unknown> {
+function mapTranslation(
+  t: ApiTranslation,
+  statistics: ApiStatistics | undefined,
+  source: Totals,
+  defaultFilename: string,
+): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
   if (t.id !== undefined) entry.id = t.id;
   const filename = t.filename ?? '';
@@ -125,10 +132,18 @@ function mapTranslation(t: ApiTranslation, statistics: ApiStatistics | undefined
     if (totals[name] !== source[name]) entry[name] = totals[name];
   }
   const counters = {
-    translated: t.translated, translated_words: t.translated_words, translated_chars: statistics?.translated_chars ?? 0,
-    fuzzy: t.fuzzy, fuzzy_words: t.fuzzy_words, failing_checks: t.failing_checks, failing_checks_words: t.failing_checks_words,
-    approved: statistics?.approved ?? 0, readonly: statistics?.readonly ?? 0,
-    have_suggestion: t.have_suggestion, have_comment: t.have_comment, recent_changes: statistics?.recent_changes ?? 0,
+    translated: t.translated,
+    translated_words: t.translated_words,
+    translated_chars: statistics?.translated_chars ?? 0,
+    fuzzy: t.fuzzy,
+    fuzzy_words: t.fuzzy_words,
+    failing_checks: t.failing_checks,
+    failing_checks_words: t.failing_checks_words,
+    approved: statistics?.approved ?? 0,
+    readonly: statistics?.readonly ?? 0,
+    have_suggestion: t.have_suggestion,
+    have_comment: t.have_comment,
+    recent_changes: statistics?.recent_changes ?? 0,
   };
   for (const [name, value] of Object.entries(counters)) if (value !== 0) entry[name] = value;
   if (t.last_change !== null) entry.last_change = t.last_change;

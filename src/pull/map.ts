@@ -119,7 +119,11 @@ function mapProject(project: ApiProject): Record<string, unknown> {
 
 function describeHidden(hidden: HiddenFields[]): string {
   const fields = [...new Set(hidden.flatMap((h) => h.fields))].join(', ');
-  const examples = hidden.slice(0, 3).map((h) => h.component).join(', ') + (hidden.length > 3 ? ', …' : '');
+  const examples =
+    hidden
+      .slice(0, 3)
+      .map((h) => h.component)
+      .join(', ') + (hidden.length > 3 ? ', …' : '');
   const count = hidden.length === 1 ? '1 component shows' : `${hidden.length} components show`;
   return (
     `${count} ${fields} as null, hidden from this caller (${examples}). The mirror writes repo and branch empty, vcs as git ` +

@@ -51,15 +51,16 @@ export type PullReport =
 export function defaultPullDeps(): PullDeps {
   return {
     fetch: (url, init) => fetch(url, init),
-    sleep: (ms, signal) => new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        signal.removeEventListener('abort', done);
-        clearTimeout(timer);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    }),
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          signal.removeEventListener('abort', done);
+          clearTimeout(timer);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      }),
     now: () => Date.now(),
     random: () => Math.random(),
   };
@@ -75,7 +76,8 @@ export function normalizeApiUrl(text: string): { ok: true; url: string } | { ok:
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `--from expects an http(s) URL (got "${text}")` };
   if (url.search || url.hash) return { ok: false, message: `--from expects a URL without query or fragment (got "${text}")` };
-  if (url.username || url.password) return { ok: false, message: '--from expects a URL without credentials; give an API key with --token or WEBLATE_TOKEN' };
+  if (url.username || url.password)
+    return { ok: false, message: '--from expects a URL without credentials; give an API key with --token or WEBLATE_TOKEN' };
   return { ok: true, url: url.href.endsWith('/') ? url.href : `${url.href}/` };
 }
 
@@ -92,7 +94,12 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   );
   const progress: PullProgress = { requests: 0, resumed: 0, componentsDone: 0, componentsKnown: 0 };
   const report = (walk?: WalkProgress) => options.onProgress?.(Object.assign(progress, walk ?? {}, { requests: client.sent() }));
-  const fetcher = resumableFetcher(client, state, () => report(), () => progress.resumed++);
+  const fetcher = resumableFetcher(
+    client,
+    state,
+    () => report(),
+    () => progress.resumed++,
+  );
   const stats = () => ({ requests: client.sent(), resumed: progress.resumed, durationMs: deps.now() - started });
   try {
     const instance = await walkApi(fetcher.fetch, { from: options.from, projects: options.projects ?? [], onProgress: report });
@@ -156,7 +163,12 @@ function resumableFetcher(client: HttpClient, state: ResumeState, onRequest: () 
 
 function describeWait(wait: Wait): string {
   const seconds = Math.ceil(wait.ms / 1000);
-  const why = wait.reason === 'retry' ? `retrying after ${wait.detail}` : wait.reason === 'throttled' ? `throttled (${wait.detail})` : `rate limit used up (${wait.detail})`;
+  const why =
+    wait.reason === 'retry'
+      ? `retrying after ${wait.detail}`
+      : wait.reason === 'throttled'
+        ? `throttled (${wait.detail})`
+        : `rate limit used up (${wait.detail})`;
   return `Waiting ${seconds} s: ${why}: ${wait.url}`;
 }
 

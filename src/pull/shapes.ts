@@ -127,10 +127,13 @@ function settingShapes() {
   const shapes: Record<string, z.ZodType> = {};
   for (const [key, value] of Object.entries(COMPONENT_FIELD_DEFAULTS)) {
     shapes[key] =
-      typeof value === 'boolean' ? z.boolean().optional()
-      : typeof value === 'number' ? z.number().int().optional()
-      : Array.isArray(value) ? z.array(text).optional()
-      : text.nullable().optional();
+      typeof value === 'boolean'
+        ? z.boolean().optional()
+        : typeof value === 'number'
+          ? z.number().int().optional()
+          : Array.isArray(value)
+            ? z.array(text).optional()
+            : text.nullable().optional();
   }
   return shapes as Record<keyof typeof COMPONENT_FIELD_DEFAULTS, z.ZodType<unknown>>;
 }

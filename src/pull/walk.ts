@@ -8,8 +8,20 @@
 import type { JsonAnswer } from './http.ts';
 import { PullError } from './errors.ts';
 import {
-  componentShape, languageShape, lockShape, pageShape, parseShape, projectShape, rootShape, statisticsShape, translationShape,
-  type ApiComponent, type ApiLanguage, type ApiProject, type ApiStatistics, type ApiTranslation,
+  componentShape,
+  languageShape,
+  lockShape,
+  pageShape,
+  parseShape,
+  projectShape,
+  rootShape,
+  statisticsShape,
+  translationShape,
+  type ApiComponent,
+  type ApiLanguage,
+  type ApiProject,
+  type ApiStatistics,
+  type ApiTranslation,
 } from './shapes.ts';
 import type { z } from 'zod';
 
@@ -85,9 +97,18 @@ async function readRoot(fetcher: Fetcher, from: string): Promise<z.output<typeof
   const answer = await fetcher(from);
   const root = answer.status === 200 ? rootShape.safeParse(answer.body) : null;
   if (!root?.success || !root.data.projects.endsWith('/projects/')) {
-    const got = answer.status !== 200 ? `HTTP ${answer.status}` : answer.body === undefined ? `not JSON (${answer.contentType || 'no Content-Type'})` : 'JSON without a projects link';
-    const hint = new URL(from).pathname.endsWith('/api/') ? '' : ` The API of a Weblate site is at ${new URL('/api/', from).href} (or below its URL prefix).`;
-    throw new PullError(`${from} is not a Weblate API: ${new URL(from).pathname} did not answer with a JSON object listing projects (got ${got}).${hint}`);
+    const got =
+      answer.status !== 200
+        ? `HTTP ${answer.status}`
+        : answer.body === undefined
+          ? `not JSON (${answer.contentType || 'no Content-Type'})`
+          : 'JSON without a projects link';
+    const hint = new URL(from).pathname.endsWith('/api/')
+      ? ''
+      : ` The API of a Weblate site is at ${new URL('/api/', from).href} (or below its URL prefix).`;
+    throw new PullError(
+      `${from} is not a Weblate API: ${new URL(from).pathname} did not answer with a JSON object listing projects (got ${got}).${hint}`,
+    );
   }
   return root.data;
 }
@@ -120,8 +141,10 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
   const fetchOk = async (link: string, what: string): Promise<{ url: string; body: unknown }> => {
     const url = resolve(link);
     const answer = await fetcher(url);
-    if (answer.status !== 200) throw new PullError(`${url} answered HTTP ${answer.status}${detailOf(answer.body)} where ${what} was expected.`);
-    if (answer.body === undefined) throw new PullError(`${url} did not answer with JSON (${answer.contentType || 'no Content-Type'}) where ${what} was expected.`);
+    if (answer.status !== 200)
+      throw new PullError(`${url} answered HTTP ${answer.status}${detailOf(answer.body)} where ${what} was expected.`);
+    if (answer.body === undefined)
+      throw new PullError(`${url} did not answer with JSON (${answer.contentType || 'no Content-Type'}) where ${what} was expected.`);
     return { url, body: answer.body };
   };
 

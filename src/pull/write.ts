@@ -34,7 +34,12 @@ export async function checkOutputFolder(outDir: string): Promise<OutputCheck> {
 
 /** The YAML text of a content file. */
 export function renderContentFile(file: ContentFile): string {
-  const comment = file.comment ? file.comment.split('\n').map((line) => `# ${line}`.trimEnd()).join('\n') + '\n' : '';
+  const comment = file.comment
+    ? file.comment
+        .split('\n')
+        .map((line) => `# ${line}`.trimEnd())
+        .join('\n') + '\n'
+    : '';
   const body = Object.keys(file.value).length === 0 ? '{}\n' : stringify(file.value, { lineWidth: 0, minContentWidth: 0 });
   return comment + body;
 }

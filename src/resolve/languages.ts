@@ -59,8 +59,14 @@ export function languageResolver(definitions: Map<string, Language>, catalog: Ca
 
 function fromCatalog(entry: NonNullable<ReturnType<Catalog['get']>>): Language {
   return {
-    code: entry.code, name: entry.name, plural: { ...entry.plural }, aliases: entry.aliases,
-    direction: entry.direction, population: entry.population, inCatalog: true, file: null,
+    code: entry.code,
+    name: entry.name,
+    plural: { ...entry.plural },
+    aliases: entry.aliases,
+    direction: entry.direction,
+    population: entry.population,
+    inCatalog: true,
+    file: null,
   };
 }
 
@@ -75,12 +81,18 @@ function resolveLanguageFile(checked: CheckedFile<'language'>, catalog: Catalog,
   const entry = catalog.get(code);
   const sameButCase = entry ? undefined : catalog.aliasTarget(code);
   if (sameButCase && sameButCase.toLowerCase() === code.toLowerCase()) {
-    problems.push({ file, path: [], message: `expected the catalog's spelling ${quote(sameButCase)} as the file name (got ${quote(code)})` });
+    problems.push({
+      file,
+      path: [],
+      message: `expected the catalog's spelling ${quote(sameButCase)} as the file name (got ${quote(code)})`,
+    });
     return null;
   }
   if (!entry) {
-    if (d.name === undefined) problems.push({ file, path: [], message: 'expected a name for a language that is not in the catalog (missing name)' });
-    if (d.plural === undefined) problems.push({ file, path: [], message: 'expected a plural for a language that is not in the catalog (missing plural)' });
+    if (d.name === undefined)
+      problems.push({ file, path: [], message: 'expected a name for a language that is not in the catalog (missing name)' });
+    if (d.plural === undefined)
+      problems.push({ file, path: [], message: 'expected a plural for a language that is not in the catalog (missing plural)' });
     if (d.name === undefined || d.plural === undefined) return null;
   }
   const plural = resolvePlural(code, d.plural, entry?.plural, catalog, file, problems);
@@ -108,12 +120,17 @@ function resolvePlural(
   if (!given) return { ...catalogPlural! };
   const parsed = parsePluralFormula(given.formula);
   if (!parsed.ok) {
-    problems.push({ file, path: ['plural', 'formula'], message: `expected a gettext plural formula such as "n != 1" (got ${quote(given.formula)}: ${parsed.reason})` });
+    problems.push({
+      file,
+      path: ['plural', 'formula'],
+      message: `expected a gettext plural formula such as "n != 1" (got ${quote(given.formula)}: ${parsed.reason})`,
+    });
     return null;
   }
   if (!formulaStaysWithin(parsed.evaluate, given.number)) {
     problems.push({
-      file, path: ['plural', 'formula'],
+      file,
+      path: ['plural', 'formula'],
       message: `expected a formula that gives a form from 0 to ${given.number - 1} for every n (got ${quote(given.formula)} with number ${given.number})`,
     });
     return null;

@@ -11,7 +11,19 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { languageResolver } from './languages.ts';
-import { checkCaseCollisions, checkPluralIds, componentOwner, componentPath, linkRepository, publishedLanguages, reportIdCollision, resolveComponent, translationOwner, type ComponentDraft, type DraftTranslation } from './resolve.ts';
+import {
+  checkCaseCollisions,
+  checkPluralIds,
+  componentOwner,
+  componentPath,
+  linkRepository,
+  publishedLanguages,
+  reportIdCollision,
+  resolveComponent,
+  translationOwner,
+  type ComponentDraft,
+  type DraftTranslation,
+} from './resolve.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
 
 /** A component file's new state: its checked contents, or null when it was deleted. */
@@ -33,10 +45,7 @@ export interface PatchScope {
   languages: Set<Language>;
 }
 
-type PatchResult =
-  | { ok: true; model: Model; scope: PatchScope }
-  | { ok: false; errors: ContentError[] }
-  | { ok: 'fallback' };
+type PatchResult = { ok: true; model: Model; scope: PatchScope } | { ok: false; errors: ContentError[] } | { ok: 'fallback' };
 
 export function patchComponents(
   model: Model,
@@ -70,7 +79,10 @@ export function patchComponents(
   checkNewSlugs(model, gone, drafts, problems);
   checkIds(model, gone, drafts, problems);
   const translations = mergeTranslations(model.translations, gone, drafts);
-  const languages = publishedLanguages(model.languages.filter((l) => l.file !== null), translations);
+  const languages = publishedLanguages(
+    model.languages.filter((l) => l.file !== null),
+    translations,
+  );
   checkPluralIds(languages, problems);
   if (problems.length > 0) return { ok: false, errors: pinProblems(problems, readText) };
 
@@ -132,8 +144,9 @@ function checkIds(model: Model, gone: Set<Component>, drafts: ComponentDraft[], 
   const keepsIds = drafts.every(
     (d) => heldComponents.has(d.component.id) && d.translations.every((e) => heldTranslations.has(e.translation.id)),
   );
-  const distinct = new Set(drafts.flatMap((d) => d.translations.map((e) => e.translation.id))).size ===
-    drafts.reduce((n, d) => n + d.translations.length, 0) && new Set(drafts.map((d) => d.component.id)).size === drafts.length;
+  const distinct =
+    new Set(drafts.flatMap((d) => d.translations.map((e) => e.translation.id))).size ===
+      drafts.reduce((n, d) => n + d.translations.length, 0) && new Set(drafts.map((d) => d.component.id)).size === drafts.length;
   if (keepsIds && distinct) return;
   const newComponents = new Map<number, Component>();
   const newTranslations = new Map<number, DraftTranslation>();
@@ -153,7 +166,8 @@ function checkIds(model: Model, gone: Set<Component>, drafts: ComponentDraft[], 
   }
   for (const t of model.translations) {
     const entry = gone.has(t.component) ? undefined : newTranslations.get(t.id);
-    if (entry) reportIdCollision('translation', t.id, translationOwner({ translation: t, key: t.language.code }), translationOwner(entry), problems);
+    if (entry)
+      reportIdCollision('translation', t.id, translationOwner({ translation: t, key: t.language.code }), translationOwner(entry), problems);
   }
 }
 
@@ -190,7 +204,10 @@ function applyPatch(
     draft.component.translations = draft.translations.map((t) => t.translation).sort(byId);
     draft.component.links.sort(byId);
   }
-  const components = model.components.filter((c) => !gone.has(c)).concat(added).sort(byId);
+  const components = model.components
+    .filter((c) => !gone.has(c))
+    .concat(added)
+    .sort(byId);
   const projects = new Set([...replaced, ...added].map((c) => c.project));
   for (const project of projects) project.components = components.filter((c) => c.project === project);
   for (const component of components) {

@@ -111,11 +111,18 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
     const d = checked.data;
     const fields = { ...PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
     const project: Project = {
-      slug, id: d.id ?? derivedId('project', slug), name: d.name, web: fields.web,
-      translation_review: fields.translation_review, source_review: fields.source_review,
-      set_language_team: fields.set_language_team, instructions: fields.instructions,
-      enable_hooks: fields.enable_hooks, language_aliases: fields.language_aliases,
-      components: [], file: checked.file,
+      slug,
+      id: d.id ?? derivedId('project', slug),
+      name: d.name,
+      web: fields.web,
+      translation_review: fields.translation_review,
+      source_review: fields.source_review,
+      set_language_team: fields.set_language_team,
+      instructions: fields.instructions,
+      enable_hooks: fields.enable_hooks,
+      language_aliases: fields.language_aliases,
+      components: [],
+      file: checked.file,
     };
     drafts.set(slug, { project, checked });
   }
@@ -128,7 +135,11 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
       });
     }
   }
-  checkCaseCollisions([...drafts.values()].map((d) => ({ key: d.project.slug, file: d.project.file })), 'project slug', problems);
+  checkCaseCollisions(
+    [...drafts.values()].map((d) => ({ key: d.project.slug, file: d.project.file })),
+    'project slug',
+    problems,
+  );
   return drafts;
 }
 
@@ -147,7 +158,11 @@ function resolveComponents(
   }
   for (const project of projects.values()) {
     const own = drafts.filter((d) => d.component.project === project);
-    checkCaseCollisions(own.map((d) => ({ key: d.component.slug, file: d.component.file })), 'component slug', problems);
+    checkCaseCollisions(
+      own.map((d) => ({ key: d.component.slug, file: d.component.file })),
+      'component slug',
+      problems,
+    );
   }
   return drafts;
 }
@@ -170,16 +185,29 @@ export function resolveComponent(
   const links: Project[] = [];
   d.links.forEach((slug, index) => {
     const target = projects.get(slug);
-    if (!target) problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
-    else if (target === project) problems.push({ file, path: ['links', index], message: `expected another project than the component's own (got ${quote(slug)})` });
-    else if (links.includes(target)) problems.push({ file, path: ['links', index], message: `expected each project once (got ${quote(slug)} twice)` });
+    if (!target)
+      problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
+    else if (target === project)
+      problems.push({ file, path: ['links', index], message: `expected another project than the component's own (got ${quote(slug)})` });
+    else if (links.includes(target))
+      problems.push({ file, path: ['links', index], message: `expected each project once (got ${quote(slug)} twice)` });
     else links.push(target);
   });
   if (!sourceLanguage) return null;
   const component: Component = {
-    slug: checked.place.component, id: d.id, name: d.name, project, sourceLanguage,
-    settings: d.settings, licenseUrl: d.licenseUrl,
-    linkedComponent: null, locked: d.locked, links, translations: [], file, contentFingerprint: d.fingerprint,
+    slug: checked.place.component,
+    id: d.id,
+    name: d.name,
+    project,
+    sourceLanguage,
+    settings: d.settings,
+    licenseUrl: d.licenseUrl,
+    linkedComponent: null,
+    locked: d.locked,
+    links,
+    translations: [],
+    file,
+    contentFingerprint: d.fingerprint,
   };
   const draft: ComponentDraft = { component, checked, translations: [] };
   let sourceListed = false;
@@ -201,8 +229,16 @@ function makeTranslation(component: Component, language: Language, entry: Prepar
   const languageCode = entry.languageCode ?? language.code;
   const filename = entry.filename ?? (isSource ? component.settings.template : component.settings.filemask.replace('*', languageCode));
   return {
-    id: entry.id, component, language, languageCode, filename, revision: entry.revision,
-    isSource, isTemplate: filename === component.settings.template, counters: entry.counters, lastAuthor: entry.lastAuthor,
+    id: entry.id,
+    component,
+    language,
+    languageCode,
+    filename,
+    revision: entry.revision,
+    isSource,
+    isTemplate: filename === component.settings.template,
+    counters: entry.counters,
+    lastAuthor: entry.lastAuthor,
     contentFingerprint: entry.fingerprint,
   };
 }
@@ -224,8 +260,13 @@ function derivedSourceTranslation(component: Component, prepared: PreparedCompon
     readonly: editable ? 0 : source.total,
   };
   const entry = translationEntry({
-    code: component.sourceLanguage.code, id: prepared.sourceTranslationId, languageCode: undefined, filename: undefined,
-    revision: '', counters, lastAuthor: null,
+    code: component.sourceLanguage.code,
+    id: prepared.sourceTranslationId,
+    languageCode: undefined,
+    filename: undefined,
+    revision: '',
+    counters,
+    lastAuthor: null,
   });
   return makeTranslation(component, component.sourceLanguage, entry, true);
 }
@@ -241,9 +282,11 @@ export function linkRepository(component: Component, byPath: ReadonlyMap<string,
   if (!match) return;
   const target = byPath.get(match[1]!);
   const problem = (message: string) => problems.push({ file: component.file, path: ['repo'], message });
-  if (!target) problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
+  if (!target)
+    problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
   else if (target === component) problem(`expected a link to another component (got a link to itself)`);
-  else if (isRepositoryLink(target)) problem(`expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`);
+  else if (isRepositoryLink(target))
+    problem(`expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`);
   else component.linkedComponent = target;
 }
 
@@ -352,7 +395,11 @@ export function publishedLanguages(defined: Iterable<Language>, translations: re
 function checkSlug(slug: string, file: string, what: string, problems: Problem[]): boolean {
   if (SLUG_PATTERN.test(slug) && slug.length <= SLUG_MAX_LENGTH) return true;
   const expectation = slug.length > SLUG_MAX_LENGTH ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters` : SLUG_EXPECTATION;
-  problems.push({ file, path: [], message: `${expectation} as the ${what} ${what === 'project' ? 'folder' : 'file'} name (got ${quote(slug)})` });
+  problems.push({
+    file,
+    path: [],
+    message: `${expectation} as the ${what} ${what === 'project' ? 'folder' : 'file'} name (got ${quote(slug)})`,
+  });
   return false;
 }
 
@@ -363,7 +410,11 @@ export function checkCaseCollisions(items: { key: string; file: string }[], what
     const folded = item.key.toLowerCase();
     const other = seen.get(folded);
     if (other) {
-      problems.push({ file: item.file, path: [], message: `expected a ${what} that differs from ${quote(other.key)} (${other.file}) by more than letter case (got ${quote(item.key)})` });
+      problems.push({
+        file: item.file,
+        path: [],
+        message: `expected a ${what} that differs from ${quote(other.key)} (${other.file}) by more than letter case (got ${quote(item.key)})`,
+      });
     } else {
       seen.set(folded, item);
     }

@@ -249,7 +249,9 @@ export class Session {
       if (!patched.ok) return patched;
       const deferInstanceLists = this.options.instanceListDelay !== undefined;
       const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, { deferInstanceLists });
-      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () => updatePatched(this.tree, groups, this.manifest));
+      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () =>
+        updatePatched(this.tree, groups, this.manifest),
+      );
       if (result.ok && groups.deferred?.length) {
         for (const name of groups.deferred) this.staleLists.add(name);
         this.scheduleListRefresh();
@@ -261,7 +263,8 @@ export class Session {
     const validated = resolveContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
     if (!validated.ok) return { ok: false, errors: validated.errors };
     const result = await this.commit(disk.written ? [] : changes, files, validated.model, () =>
-      updateInPlace(this.tree, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest));
+      updateInPlace(this.tree, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest),
+    );
     // A full update looks at every group, the lists too.
     if (result.ok) this.staleLists.clear();
     return result;
@@ -309,7 +312,8 @@ export class Session {
 
   /** Writes changed files first and deletes last, each atomically. */
   private async writeContent(changes: readonly ContentChange[]): Promise<void> {
-    for (const change of changes) if (change.text !== null) await writeFileAtomic(this.contentFile(change.path), change.text, { durable: true });
+    for (const change of changes)
+      if (change.text !== null) await writeFileAtomic(this.contentFile(change.path), change.text, { durable: true });
     for (const change of changes) if (change.text === null) await rm(this.contentFile(change.path), { force: true });
   }
 
@@ -343,7 +347,7 @@ export class Session {
 const LIST_REFRESH_CHUNK = 100;
 
 async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null | undefined, full = false): Promise<Manifest> {
-  const host = rootHost === undefined ? 'kept' : rootHost ?? undefined;
+  const host = rootHost === undefined ? 'kept' : (rootHost ?? undefined);
   return (await syncTree(outDir, model, { keepManifest: true, host, full })).manifest;
 }
 

@@ -70,11 +70,15 @@ export function watchContent(session: Session, events: WatchEvents, quietMs = QU
     }, quietMs);
   };
 
-  const folders = new FolderWatcher(contentDir, (path) => {
-    if (closed) return;
-    touched.add(path);
-    schedule();
-  }, (error) => events.failed(error));
+  const folders = new FolderWatcher(
+    contentDir,
+    (path) => {
+      if (closed) return;
+      touched.add(path);
+      schedule();
+    },
+    (error) => events.failed(error),
+  );
 
   return {
     async close() {
@@ -177,7 +181,8 @@ async function changedFiles(contentDir: string, paths: string[], known: Set<stri
     if (!('ignored' in placeOf(path))) candidates.add(path);
     const prefix = `${path}/`;
     for (const file of known) if (file.startsWith(prefix)) candidates.add(file);
-    if (isFolder(join(contentDir, path))) for (const file of await fg('**/*.{yaml,yml}', { cwd: join(contentDir, path) })) candidates.add(`${prefix}${file}`);
+    if (isFolder(join(contentDir, path)))
+      for (const file of await fg('**/*.{yaml,yml}', { cwd: join(contentDir, path) })) candidates.add(`${prefix}${file}`);
   }
   const changes: ContentChange[] = [];
   const misplaced: { path: string; error: ContentError }[] = [];

@@ -50,6 +50,8 @@ export function invalid(errors: JsonValue): Answer {
 export function answerEdit(outcome: EditOutcome<Answer>, contentDir: string, applied: (model: Model) => Answer): Answer {
   if (outcome.status === 'refused') return outcome.result;
   if (outcome.status === 'applied') return applied(outcome.model);
-  const messages = sortContentErrors(outcome.errors).map((error) => formatContentError({ ...error, file: relative(contentDir, error.file) }));
+  const messages = sortContentErrors(outcome.errors).map((error) =>
+    formatContentError({ ...error, file: relative(contentDir, error.file) }),
+  );
   return invalid({ non_field_errors: messages });
 }

@@ -131,12 +131,18 @@ async function answerWrite(options: SidecarAppOptions, request: Request, method:
   const context: WriteContext = { session: options.session, catalog: options.catalog };
   const params = paramsOf(match);
   switch (`${method} ${match.route.kind}`) {
-    case 'POST languages': return createLanguage(context, await readFields(request));
-    case 'PUT language': return updateLanguage(context, params.language!, await readFields(request), false);
-    case 'PATCH language': return updateLanguage(context, params.language!, await readFields(request), true);
-    case 'DELETE language': return deleteLanguage(context, params.language!);
-    case 'DELETE translation': return deleteTranslation(options.session, params.project!, params.component!, params.language!);
-    default: return denied();
+    case 'POST languages':
+      return createLanguage(context, await readFields(request));
+    case 'PUT language':
+      return updateLanguage(context, params.language!, await readFields(request), false);
+    case 'PATCH language':
+      return updateLanguage(context, params.language!, await readFields(request), true);
+    case 'DELETE language':
+      return deleteLanguage(context, params.language!);
+    case 'DELETE translation':
+      return deleteTranslation(options.session, params.project!, params.component!, params.language!);
+    default:
+      return denied();
   }
 }
 
@@ -170,4 +176,3 @@ function toResponse(answer: Answer, method: string): Response {
   headers.set('Content-Length', String(bytes.length));
   return new Response(method === 'HEAD' ? null : bytes, { status: answer.status, headers });
 }
-

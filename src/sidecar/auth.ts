@@ -34,7 +34,10 @@ export function parseTokensFile(text: string, name: string): KeysResult {
 
 /** The keys of the environment variable: separated by commas or newlines. */
 export function parseTokensVariable(value: string): KeysResult {
-  const keys = value.split(/[,\r\n]/).map((key) => key.trim()).filter((key) => key !== '');
+  const keys = value
+    .split(/[,\r\n]/)
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
   const bad = keys.findIndex((key) => !isKey(key));
   return bad < 0 ? { ok: true, keys } : { ok: false, message: `${TOKENS_VARIABLE}, key ${bad + 1}: ${KEY_EXPECTATION}` };
 }
@@ -44,14 +47,19 @@ export function parseTokensVariable(value: string): KeysResult {
  * may be absent). The file may not sit inside any of `forbidden` (the content
  * and output folders): keys never live with what is served or edited.
  */
-export async function loadKeys(options: { file?: string | undefined; variable?: string | undefined; forbidden: readonly string[] }): Promise<KeysResult> {
+export async function loadKeys(options: {
+  file?: string | undefined;
+  variable?: string | undefined;
+  forbidden: readonly string[];
+}): Promise<KeysResult> {
   const keys: string[] = [];
   if (options.file !== undefined) {
     const real = await realpath(options.file).catch(() => null);
     if (real === null) return { ok: false, message: `--tokens-file ${options.file} cannot be read` };
     for (const folder of options.forbidden) {
       const dir = await realpath(folder).catch(() => resolve(folder));
-      if (real.startsWith(dir + sep)) return { ok: false, message: `--tokens-file must not be inside ${folder}/ (keys never live with the content or the tree)` };
+      if (real.startsWith(dir + sep))
+        return { ok: false, message: `--tokens-file must not be inside ${folder}/ (keys never live with the content or the tree)` };
     }
     const parsed = parseTokensFile(await readFile(real, 'utf8'), options.file);
     if (!parsed.ok) return parsed;
@@ -79,10 +87,7 @@ export function createKeyring(keys: Iterable<string>): Keyring {
   };
 }
 
-type Credentials =
-  | { kind: 'anonymous' }
-  | { kind: 'invalid'; detail: string }
-  | { kind: 'authenticated' };
+type Credentials = { kind: 'anonymous' } | { kind: 'invalid'; detail: string } | { kind: 'authenticated' };
 
 const INVALID_TOKEN = 'Invalid token.';
 

@@ -146,7 +146,8 @@ function checkLanguageFields(data: Fields, errors: FieldErrors): LanguageFields 
   const fields: LanguageFields = {};
   const present = (name: string) => fieldOf(data, name) !== undefined;
   if (present('name')) fields.name = errors.take('name', checkText(fieldOf(data, 'name'), { maxLength: 100 }));
-  if (present('direction')) fields.direction = errors.take('direction', checkChoice(fieldOf(data, 'direction'), ['', 'ltr', 'rtl'] as const));
+  if (present('direction'))
+    fields.direction = errors.take('direction', checkChoice(fieldOf(data, 'direction'), ['', 'ltr', 'rtl'] as const));
   if (present('population')) {
     fields.population = errors.take('population', checkInteger(fieldOf(data, 'population'), { min: 0, max: Number.MAX_SAFE_INTEGER }));
   }
@@ -161,13 +162,17 @@ function checkPlural(value: unknown): Checked<PluralFields> {
   const data = value as Fields;
   if (Object.keys(data).length === 0) return fail(REQUIRED);
   const errors = new FieldErrors();
-  const number = fieldOf(data, 'number') === undefined ? 2 : errors.take('number', checkInteger(fieldOf(data, 'number'), { min: 1, max: 10 }));
-  const formula = fieldOf(data, 'formula') === undefined ? 'n != 1' : errors.take('formula', checkText(fieldOf(data, 'formula'), { maxLength: 1000 }));
-  const source = fieldOf(data, 'source') === undefined ? undefined : errors.take('source', checkChoice(fieldOf(data, 'source'), [0, 1, 2, 3]));
+  const number =
+    fieldOf(data, 'number') === undefined ? 2 : errors.take('number', checkInteger(fieldOf(data, 'number'), { min: 1, max: 10 }));
+  const formula =
+    fieldOf(data, 'formula') === undefined ? 'n != 1' : errors.take('formula', checkText(fieldOf(data, 'formula'), { maxLength: 1000 }));
+  const source =
+    fieldOf(data, 'source') === undefined ? undefined : errors.take('source', checkChoice(fieldOf(data, 'source'), [0, 1, 2, 3]));
   if (formula !== undefined && number !== undefined) {
     const parsed = parsePluralFormula(formula);
     if (!parsed.ok) errors.add('formula', `Could not evaluate plural formula: ${parsed.reason}`);
-    else if (!formulaStaysWithin(parsed.evaluate, number)) errors.add('formula', `The formula must give a plural form from 0 to ${number - 1} for every n.`);
+    else if (!formulaStaysWithin(parsed.evaluate, number))
+      errors.add('formula', `The formula must give a plural form from 0 to ${number - 1} for every n.`);
   }
   if (errors.any) return { ok: false, errors: errors.body };
   return { ok: true, value: { number: number!, formula: formula!, ...(source === undefined ? {} : { source }) } };

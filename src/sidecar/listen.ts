@@ -44,7 +44,8 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
     bridge(app, request, response)
       .catch((error: unknown) => {
         log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-        if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"detail":"A server error occurred."}\n');
+        if (!response.headersSent)
+          response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"detail":"A server error occurred."}\n');
         else response.destroy();
       })
       .finally(() => {
@@ -154,7 +155,7 @@ function headersOf(request: IncomingMessage): Headers {
 
 /** An absolute URL for the Request (the app reads the target from `wire`, as sent). */
 function urlOf(request: IncomingMessage, target: string): string {
-  const origin = `http://${request.socket.localAddress?.includes(':') ? `[${request.socket.localAddress}]` : request.socket.localAddress ?? '127.0.0.1'}:${request.socket.localPort ?? 80}`;
+  const origin = `http://${request.socket.localAddress?.includes(':') ? `[${request.socket.localAddress}]` : (request.socket.localAddress ?? '127.0.0.1')}:${request.socket.localPort ?? 80}`;
   try {
     return new URL(target.startsWith('/') ? target : '/', origin).href;
   } catch {

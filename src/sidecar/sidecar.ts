@@ -57,15 +57,26 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   if (!output.ok) return { ok: false, message: output.message };
   const catalog = loadCatalog();
   const opened = await Session.open({
-    contentDir: options.contentDir, outDir: options.outDir, site: options.site ?? {}, catalog,
+    contentDir: options.contentDir,
+    outDir: options.outDir,
+    site: options.site ?? {},
+    catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
   });
   if (!opened.ok) return { ok: false, message: 'The content has errors; nothing is served.', errors: opened.errors };
   const { session } = opened;
   const app = createSidecarApp({
-    session, catalog, keyring: createKeyring(options.keys), readOnly: options.readOnly ?? false, ...(options.log ? { log: options.log } : {}),
+    session,
+    catalog,
+    keyring: createKeyring(options.keys),
+    readOnly: options.readOnly ?? false,
+    ...(options.log ? { log: options.log } : {}),
   });
-  const started = await listen(app, { host: options.host ?? '127.0.0.1', port: options.port, ...(options.log ? { log: options.log } : {}) });
+  const started = await listen(app, {
+    host: options.host ?? '127.0.0.1',
+    port: options.port,
+    ...(options.log ? { log: options.log } : {}),
+  });
   if (!started.ok) {
     await session.close();
     return started;

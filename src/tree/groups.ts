@@ -41,7 +41,11 @@ export function* fileGroups(model: Model, hosts: HostOptions = {}, cache = creat
   for (const group of apiGroups(context)) yield toFileGroup(group);
   yield {
     key: '/',
-    fingerprint: new Hasher().number(context.versions.site).text('hosts').text(hosts.host ?? '').digest(),
+    fingerprint: new Hasher()
+      .number(context.versions.site)
+      .text('hosts')
+      .text(hosts.host ?? '')
+      .digest(),
     render: () => hostFiles(model.site, hosts),
   };
 }
@@ -99,7 +103,9 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
   return {
     key: apiPath.language(language.code),
     fingerprint: new Hasher()
-      .number(versions.site).number(versions.language(language)).number(versions.counters(aggregates.language(language)))
+      .number(versions.site)
+      .number(versions.language(language))
+      .number(versions.counters(aggregates.language(language)))
       .digest(),
     resources: () => [
       { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
@@ -123,7 +129,9 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
       { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
     ],
   };
-  yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) => bodies.component(c, false));
+  yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) =>
+    bodies.component(c, false),
+  );
 }
 
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
@@ -139,9 +147,20 @@ export function* componentGroups(context: Context, component: Component): Genera
       { path: apiPath.componentRepository(p, c), kind: 'component-repository', body: bodies.componentRepository(component) },
     ],
   };
-  yield* pageGroups(context, 'component-translations', apiPath.componentTranslations(p, c), component.translations, versions.translation, (t) => bodies.translation(t, false));
-  yield* pageGroups(context, 'component-statistics', apiPath.componentStatistics(p, c), component.translations, versions.translation, (t) => bodies.translationStatistics(t));
-  yield* pageGroups(context, 'component-links', apiPath.componentLinks(p, c), component.links, versions.project, (project) => bodies.project(project));
+  yield* pageGroups(
+    context,
+    'component-translations',
+    apiPath.componentTranslations(p, c),
+    component.translations,
+    versions.translation,
+    (t) => bodies.translation(t, false),
+  );
+  yield* pageGroups(context, 'component-statistics', apiPath.componentStatistics(p, c), component.translations, versions.translation, (t) =>
+    bodies.translationStatistics(t),
+  );
+  yield* pageGroups(context, 'component-links', apiPath.componentLinks(p, c), component.links, versions.project, (project) =>
+    bodies.project(project),
+  );
 }
 
 export function translationGroup(context: Context, translation: Translation): ApiGroup {
@@ -218,7 +237,10 @@ function* projectGroups(context: Context): Generator<ApiGroup> {
 /** A project's files depend on its own fields, its sums, and the names and sums of its languages. */
 function projectFingerprint(context: Context, project: Project): number {
   const { versions, aggregates } = context;
-  const h = new Hasher().number(versions.site).number(versions.project(project)).number(versions.counters(aggregates.project(project)));
+  const h = new Hasher()
+    .number(versions.site)
+    .number(versions.project(project))
+    .number(versions.counters(aggregates.project(project)));
   for (const [language, counters] of aggregates.projectLanguages(project)) {
     h.number(versions.language(language)).number(versions.counters(counters));
   }

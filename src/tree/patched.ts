@@ -11,8 +11,17 @@ import { apiPath } from '../api/urls.ts';
 import type { Model, Translation } from '../model/types.ts';
 import { createVersionCache } from './versions.ts';
 import {
-  componentGroups, createContext, instanceListPages, languageGroup, languageListGroups, oneProjectGroups, toFileGroup, translationGroup,
-  type ApiGroup, type FileGroup, type InstanceList,
+  componentGroups,
+  createContext,
+  instanceListPages,
+  languageGroup,
+  languageListGroups,
+  oneProjectGroups,
+  toFileGroup,
+  translationGroup,
+  type ApiGroup,
+  type FileGroup,
+  type InstanceList,
 } from './groups.ts';
 
 /**
@@ -78,7 +87,11 @@ export interface PatchedGroups {
 }
 
 /** Every page of an instance-wide list of the model, and its extent. */
-export function instanceListGroups(model: Model, name: InstanceList, cache = createVersionCache()): { groups: FileGroup[]; extent: ListExtent } {
+export function instanceListGroups(
+  model: Model,
+  name: InstanceList,
+  cache = createVersionCache(),
+): { groups: FileGroup[]; extent: ListExtent } {
   const context = createContext(model, cache);
   const groups = [...instanceListPages(context, name)].map(toFileGroup);
   const length = name === 'translations' ? model.translations.length : model.components.length;

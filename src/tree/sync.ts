@@ -11,7 +11,15 @@ import type { Model } from '../model/types.ts';
 import { dirTarget, type OutputTarget } from '../output/target.ts';
 import { fileGroups } from './groups.ts';
 import {
-  invalidateManifest, journalIsLong, manifestJournal, ManifestWriter, readManifest, recordTree, scratchDir, treeIdentity, writeManifest,
+  invalidateManifest,
+  journalIsLong,
+  manifestJournal,
+  ManifestWriter,
+  readManifest,
+  recordTree,
+  scratchDir,
+  treeIdentity,
+  writeManifest,
   type Manifest,
 } from './manifest.ts';
 import { updateInPlace, type TreeInPlace } from './update.ts';
@@ -32,8 +40,7 @@ interface SyncedTree {
   manifest: Manifest;
   /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
   report:
-    | { mode: 'fresh'; files: number; bytes: number }
-    | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
+    { mode: 'fresh'; files: number; bytes: number } | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
 }
 
 export async function syncTree(outDir: string, model: Model, options: SyncOptions = {}): Promise<SyncedTree> {
@@ -45,7 +52,10 @@ export async function syncTree(outDir: string, model: Model, options: SyncOption
   if (!options.full && recorded && identity !== null && recorded.tree === `${identity}:${settings}`) {
     const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
-    return { manifest: recorded, report: { mode: 'in-place', files: stats.filesWritten, groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved } };
+    return {
+      manifest: recorded,
+      report: { mode: 'in-place', files: stats.filesWritten, groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
+    };
   }
   return writeFreshTree(outDir, model, hosts, settings, options);
 }
@@ -61,7 +71,13 @@ function folderTarget(outDir: string): OutputTarget {
   return dirTarget(outDir, { scratch: scratchDir(outDir) });
 }
 
-async function writeFreshTree(outDir: string, model: Model, hosts: HostOptions, settings: string, options: SyncOptions): Promise<SyncedTree> {
+async function writeFreshTree(
+  outDir: string,
+  model: Model,
+  hosts: HostOptions,
+  settings: string,
+  options: SyncOptions,
+): Promise<SyncedTree> {
   await invalidateManifest(outDir);
   const writer = new ManifestWriter(outDir);
   const groups = new Map<string, number>();

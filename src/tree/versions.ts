@@ -22,7 +22,10 @@ const OUTPUT_FORMAT = '1';
  * with other settings is rebuilt whole rather than updated in place.
  */
 export function settingsFingerprint(model: Model, hosts: HostOptions = {}): number {
-  return new Hasher().number(siteVersion(model)).text(hosts.host ?? '').digest();
+  return new Hasher()
+    .number(siteVersion(model))
+    .text(hosts.host ?? '')
+    .digest();
 }
 
 /**
@@ -69,7 +72,8 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
   // A translation shows what the content says of it, its component and its language; the rest is derived from these.
   const translation = (t: Translation) =>
     memo(cache.translations, t, () =>
-      new Hasher().number(t.contentFingerprint).number(component(t.component)).number(language(t.language)).digest());
+      new Hasher().number(t.contentFingerprint).number(component(t.component)).number(language(t.language)).digest(),
+    );
   return { site: siteVersion(model), language, project, component, translation, counters: (c) => hashCounters(new Hasher(), c).digest() };
 }
 
@@ -77,16 +81,24 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
 
 function siteVersion(model: Model): number {
   const { site } = model;
-  return new Hasher()
-    .text(OUTPUT_FORMAT).text(site.baseUrl).text(site.webUrl).number(site.pageSize).text(site.pagination)
-    .digest();
+  return new Hasher().text(OUTPUT_FORMAT).text(site.baseUrl).text(site.webUrl).number(site.pageSize).text(site.pagination).digest();
 }
 
 function hashCounters(h: Hasher, c: Counters): Hasher {
-  h.number(c.total).number(c.total_words).number(c.total_chars)
-    .number(c.translated).number(c.translated_words).number(c.translated_chars)
-    .number(c.fuzzy).number(c.fuzzy_words).number(c.failing_checks).number(c.failing_checks_words)
-    .number(c.approved).number(c.readonly).number(c.have_suggestion).number(c.have_comment)
+  h.number(c.total)
+    .number(c.total_words)
+    .number(c.total_chars)
+    .number(c.translated)
+    .number(c.translated_words)
+    .number(c.translated_chars)
+    .number(c.fuzzy)
+    .number(c.fuzzy_words)
+    .number(c.failing_checks)
+    .number(c.failing_checks_words)
+    .number(c.approved)
+    .number(c.readonly)
+    .number(c.have_suggestion)
+    .number(c.have_comment)
     .number(c.recent_changes);
   return h.flag(c.last_change === null).text(c.last_change ?? '');
 }

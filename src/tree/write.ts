@@ -26,9 +26,14 @@ export async function writeTree(model: Model, target: OutputTarget, options: Wri
   const total = countApiFiles(model);
   const { onProgress } = options;
   try {
-    const written = await writeGroups(fileGroups(model, options.hosts), target, (files) => {
-      if (onProgress && files % 1000 === 0) onProgress(files, total);
-    }, options.onGroup);
+    const written = await writeGroups(
+      fileGroups(model, options.hosts),
+      target,
+      (files) => {
+        if (onProgress && files % 1000 === 0) onProgress(files, total);
+      },
+      options.onGroup,
+    );
     await target.commit();
     onProgress?.(written.files, written.files);
     return written;

@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
-import { buildFor, freePort, get, itServesTheSnapshot, rawBody, rawExchange, startServer, type BuiltSite, type Started } from './servers.ts';
+import {
+  buildFor,
+  freePort,
+  get,
+  itServesTheSnapshot,
+  rawBody,
+  rawExchange,
+  startServer,
+  type BuiltSite,
+  type Started,
+} from './servers.ts';
 
 const run = promisify(execFile);
 const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
@@ -75,7 +85,9 @@ describe('npm run serve', () => {
     const child = await startOnFreePort(out);
     try {
       expect((await get(`${child.url}projects/`)).status).toBe(200);
-      expect(child.server.output()).toContain(`The tree's links point at http://127.0.0.1:9/api/; build with --base-url ${new URL(child.url).origin} to follow them here.`);
+      expect(child.server.output()).toContain(
+        `The tree's links point at http://127.0.0.1:9/api/; build with --base-url ${new URL(child.url).origin} to follow them here.`,
+      );
     } finally {
       expect(await child.server.stop()).toBe(0);
     }

@@ -38,7 +38,17 @@ export async function buildFor(contentDir: string, port: number, out: string, ex
   const origin = `http://127.0.0.1:${port}`;
   const fixtureBase = (await siteTree(contentDir)).base;
   const baseUrl = origin + fixtureBase;
-  await run(process.execPath, [...TSX, join(ROOT, 'scripts/build.ts'), '--content', contentDir, '--out', out, '--base-url', baseUrl, ...extraArgs]);
+  await run(process.execPath, [
+    ...TSX,
+    join(ROOT, 'scripts/build.ts'),
+    '--content',
+    contentDir,
+    '--out',
+    out,
+    '--base-url',
+    baseUrl,
+    ...extraArgs,
+  ]);
   return { origin, out, tree: await siteTree(contentDir, { baseUrl }) };
 }
 
@@ -65,7 +75,10 @@ export async function startServer(command: string, args: string[], readyUrl: str
   };
   for (let attempt = 0; attempt < tries; attempt++) {
     if (child.exitCode !== null) break;
-    const answered = await fetch(readyUrl).then(() => true, () => false);
+    const answered = await fetch(readyUrl).then(
+      () => true,
+      () => false,
+    );
     if (answered) return { child, output: () => output, stop };
     await new Promise((done) => setTimeout(done, 100));
   }
@@ -79,7 +92,11 @@ export async function startServer(command: string, args: string[], readyUrl: str
  * whole request reached the server's socket (the write completed) and the
  * server closed with a FIN, not a reset that can discard an answer unread.
  */
-export function rawExchange(origin: string, head: string, body: Buffer): Promise<{ status: number; text: string; sentWhole: boolean; reset: boolean }> {
+export function rawExchange(
+  origin: string,
+  head: string,
+  body: Buffer,
+): Promise<{ status: number; text: string; sentWhole: boolean; reset: boolean }> {
   const { hostname, port } = new URL(origin);
   return new Promise((done) => {
     const socket = connect(Number(port), hostname);

@@ -38,7 +38,16 @@ describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the
     writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
     writeFileSync(join(prefix, 'front.conf'), documentedFrontConfig(front, tree, sidecarPort));
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf', 'front.conf']));
-    const args = ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log'), '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`];
+    const args = [
+      '-p',
+      prefix,
+      '-c',
+      join(prefix, 'nginx.conf'),
+      '-e',
+      join(prefix, 'error.log'),
+      '-g',
+      `daemon off; pid ${join(prefix, 'nginx.pid')};`,
+    ];
     nginx = await startServer('nginx', args, `http://127.0.0.1:${front}/`);
     site = { origin: `http://127.0.0.1:${front}`, out: space.out, tree: await siteTree(space.content, { baseUrl }) };
   });
@@ -55,7 +64,9 @@ describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the
     expect(JSON.parse((await call(`${api}languages/de/`)).text).name).toBe('Deutsch');
     expect((await call(`${api}translations/alpha/strings/cs/`, 'DELETE', undefined, AUTH)).status).toBe(204);
     expect((await call(`${api}translations/alpha/strings/cs/`)).status).toBe(404);
-    expectJson(await call(`${api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }), 401, { detail: 'Authentication credentials were not provided.' });
+    expectJson(await call(`${api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }), 401, {
+      detail: 'Authentication credentials were not provided.',
+    });
     expect(JSON.parse((await call(`${api}languages/`, 'OPTIONS')).text).name).toBe('Language List');
   });
 });

@@ -24,14 +24,18 @@ describe('npm run pull', () => {
     const result = await pullCli(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: npm run pull -- [options]');
-    for (const flag of ['--from URL', '--out DIR', '--token KEY', '--concurrency N', '--retries N', '--max-wait SECONDS']) expect(result.stdout).toContain(flag);
+    for (const flag of ['--from URL', '--out DIR', '--token KEY', '--concurrency N', '--retries N', '--max-wait SECONDS'])
+      expect(result.stdout).toContain(flag);
     expect(result.stdout).toMatch(/--project SLUG\s+pull only this project \(repeatable\)/);
   });
 
   it.each([
     [['--out', 'x'], 'pull needs --from URL and --out DIR'],
     [['--from', 'ftp://weblate.example.org/api/', '--out', 'x'], '--from expects an http(s) URL (got "ftp://weblate.example.org/api/")'],
-    [['--from', 'https://weblate.example.org/api/', '--out', 'x', '--concurrency', '0'], '--concurrency expects an integer from 1 to 16 (got "0")'],
+    [
+      ['--from', 'https://weblate.example.org/api/', '--out', 'x', '--concurrency', '0'],
+      '--concurrency expects an integer from 1 to 16 (got "0")',
+    ],
   ])('refuses %j with exit 1', async (args, message) => {
     const result = await pullCli(args);
     expect(result.code).toBe(1);
@@ -62,7 +66,9 @@ describe('npm run pull', () => {
     try {
       const result = await pullCli(['--from', `${server.url}/api/`, '--out', join(tempDir(), 'mirror')]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`${server.url}/api/ is not a Weblate API: /api/ did not answer with a JSON object listing projects (got JSON without a projects link).`);
+      expect(result.stderr).toContain(
+        `${server.url}/api/ is not a Weblate API: /api/ did not answer with a JSON object listing projects (got JSON without a projects link).`,
+      );
     } finally {
       await server.close();
     }
@@ -74,7 +80,9 @@ describe('npm run pull', () => {
     const out = join(tempDir(), 'mirror');
     const result = await pullCli(['--from', `${server.url}/api/`, '--out', out, '--retries', '0']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`${server.url}/api/ failed once (last: ECONNREFUSED).\nWhat was fetched is kept in ${out}/${STATE_FILE}`);
+    expect(result.stderr).toContain(
+      `${server.url}/api/ failed once (last: ECONNREFUSED).\nWhat was fetched is kept in ${out}/${STATE_FILE}`,
+    );
     expect(result.stderr).not.toMatch(noStackTrace);
   });
 
@@ -103,7 +111,8 @@ describe('npm run pull', () => {
     const cutOff = '/api/components/fossapp/glossary/statistics/';
     let broken = true;
     const server = await startScriptedServer((request: IncomingMessage): Promise<Scripted> | Scripted =>
-      broken && request.url === cutOff ? 'drop' : recorded(request));
+      broken && request.url === cutOff ? 'drop' : recorded(request),
+    );
     const out = join(tempDir(), 'mirror');
     const args = ['--from', `${server.url}/api/`, '--out', out, '--concurrency', '1', '--retries', '0'];
     try {
@@ -118,7 +127,9 @@ describe('npm run pull', () => {
 
       broken = false;
       const second = await pullCli(args);
-      expect(second.stderr.split('\n')[0]).toBe(`Resuming: ${kept.length} answers kept by the interrupted pull are read from ${STATE_FILE}.`);
+      expect(second.stderr.split('\n')[0]).toBe(
+        `Resuming: ${kept.length} answers kept by the interrupted pull are read from ${STATE_FILE}.`,
+      );
       expect(second.stderr).toContain('warning: fossapp/android has 2 add-on(s)');
       expect(second.code).toBe(0);
       const fetchedAgain = server.log.slice(firstRun).map((entry) => entry.url);

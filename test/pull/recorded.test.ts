@@ -35,7 +35,11 @@ interface Run {
 }
 
 /** Pulls from a scripted server into a new folder, with real fetch and a fake clock. */
-async function pullFrom(respond: (request: IncomingMessage) => Promise<Scripted>, options: Partial<PullOptions> = {}, onSleep?: () => void): Promise<Run> {
+async function pullFrom(
+  respond: (request: IncomingMessage) => Promise<Scripted>,
+  options: Partial<PullOptions> = {},
+  onSleep?: () => void,
+): Promise<Run> {
   const server = await startScriptedServer(respond);
   const out = options.outDir ?? join(tempDir(), 'mirror');
   const notices: string[] = [];
@@ -95,7 +99,10 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     const answers = readTree(join(RECORDED, 'responses'));
     const unrecoverable = new Map([
       ['api/projects/fossapp/components/index.json', { addons: [] as string[] }],
-      ['api/projects/internal-docs/components/index.json', { vcs: 'git', repo: '', branch: '', filemask: 'docs/locale/*/LC_MESSAGES/handbook.po', push: '' }],
+      [
+        'api/projects/internal-docs/components/index.json',
+        { vcs: 'git', repo: '', branch: '', filemask: 'docs/locale/*/LC_MESSAGES/handbook.po', push: '' },
+      ],
     ]);
     for (const [path, text] of answers) {
       const built = target.files.get(path);
@@ -119,20 +126,24 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
 
   it('waits as long as Retry-After asks after a 429, then completes', async () => {
     const throttled: Scripted = {
-      status: 429, body: '{"detail":"Request was throttled. Expected available in 1 second."}', headers: { 'Retry-After': '1' },
+      status: 429,
+      body: '{"detail":"Request was throttled. Expected available in 1 second."}',
+      headers: { 'Retry-After': '1' },
     };
     const run = await pullFrom(failing('/api/projects/fossapp/components/', 1, throttled));
     expect(run.report.ok).toBe(true);
-    expect(run.server.log.filter((entry) => entry.url === '/api/projects/fossapp/components/').map((entry) => entry.status)).toEqual([429, 200]);
-    expect(run.notices).toEqual([
-      `Waiting 1 s: throttled (HTTP 429, Retry-After: 1): ${run.server.url}/api/projects/fossapp/components/`,
+    expect(run.server.log.filter((entry) => entry.url === '/api/projects/fossapp/components/').map((entry) => entry.status)).toEqual([
+      429, 200,
     ]);
+    expect(run.notices).toEqual([`Waiting 1 s: throttled (HTTP 429, Retry-After: 1): ${run.server.url}/api/projects/fossapp/components/`]);
     expect(pulledTree(run)).toEqual(expected());
   });
 
   it('retries a 500 after a backoff, then completes', async () => {
     const path = '/api/components/fossapp/android/translations/?page=2';
-    const run = await pullFrom(failing(path, 1, { status: 500, body: '<h1>Server Error (500)</h1>', headers: { 'Content-Type': 'text/html' } }));
+    const run = await pullFrom(
+      failing(path, 1, { status: 500, body: '<h1>Server Error (500)</h1>', headers: { 'Content-Type': 'text/html' } }),
+    );
     expect(run.report.ok).toBe(true);
     expect(run.server.log.filter((entry) => entry.url === path).map((entry) => entry.status)).toEqual([500, 200]);
     expect(run.notices).toEqual([`Waiting 1 s: retrying after HTTP 500: ${run.server.url}${path}`]);
@@ -150,7 +161,11 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
   });
 
   it('stops when the server asks for a longer wait than allowed, keeping what it fetched for a re-run', async () => {
-    const throttled: Scripted = { status: 429, body: '{"detail":"Request was throttled. Expected available in 86400 seconds."}', headers: { 'Retry-After': '86400' } };
+    const throttled: Scripted = {
+      status: 429,
+      body: '{"detail":"Request was throttled. Expected available in 86400 seconds."}',
+      headers: { 'Retry-After': '86400' },
+    };
     const run = await pullFrom(failing('/api/projects/internal-docs/components/', 1, throttled), { http: { maxWaitMs: 600_000 } });
     expect(run.report.ok).toBe(false);
     expect(!run.report.ok && run.report.message).toBe(
@@ -163,7 +178,7 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     expect(existsSync(join(run.out, 'site.yaml'))).toBe(false);
   });
 
-  it('reads a translation\'s own statistics when its component\'s statistics list leaves it out', async () => {
+  it("reads a translation's own statistics when its component's statistics list leaves it out", async () => {
     const list = JSON.parse(readFileSync(join(RECORDED, 'responses/api/components/fossapp/glossary/statistics/index.json'), 'utf8'));
     const german = list.results.find((entry: { code: string }) => entry.code === 'de');
     const shortened = { ...list, count: list.count - 1, results: list.results.filter((entry: unknown) => entry !== german) };
@@ -182,14 +197,19 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     const second = await pullFrom(recorded, { outDir: first.out, projects: ['fossapp'] });
     expect(second.report).toMatchObject({ ok: true, removed: 3 });
     expect([...readTree(first.out).keys()]).toEqual([
-      'languages/cs.yaml', 'languages/nb_NO.yaml',
-      'projects/fossapp/components/android.yaml', 'projects/fossapp/components/glossary.yaml', 'projects/fossapp/project.yaml',
+      'languages/cs.yaml',
+      'languages/nb_NO.yaml',
+      'projects/fossapp/components/android.yaml',
+      'projects/fossapp/components/glossary.yaml',
+      'projects/fossapp/project.yaml',
       'site.yaml',
     ]);
   });
 
   it('names the projects there when asked for one that is not', async () => {
     const run = await pullFrom(recorded, { projects: ['fossapp', 'nope'] });
-    expect(!run.report.ok && run.report.message.split('\n')[0]).toBe(`${run.server.url}/api/ has no project "nope" (projects there: fossapp, internal-docs).`);
+    expect(!run.report.ok && run.report.message.split('\n')[0]).toBe(
+      `${run.server.url}/api/ has no project "nope" (projects there: fossapp, internal-docs).`,
+    );
   });
 });

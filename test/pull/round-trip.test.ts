@@ -26,7 +26,10 @@ async function serveLikeWeblate(contentDir: string, dir: string, site: SiteOverr
   const flags = ['--base-url', url, '--port', String(port), '--read-only'];
   if (site.pagination) flags.push('--pagination', site.pagination);
   if (site.pageSize) flags.push('--page-size', String(site.pageSize));
-  const sidecar = await startSidecar({ dir, content: contentDir, out: join(dir, 'served') }, { args: flags, env: { WEBLATE_SNAPSHOT_TOKENS: '' } });
+  const sidecar = await startSidecar(
+    { dir, content: contentDir, out: join(dir, 'served') },
+    { args: flags, env: { WEBLATE_SNAPSHOT_TOKENS: '' } },
+  );
   return { url, close: async () => void (await sidecar.stop()) };
 }
 

@@ -41,11 +41,14 @@ describe('checkBaseUrl', () => {
     expect(!checked.ok && checked.expected).toContain(why);
   });
 
-  it.each(['http://host/api', 'http://host/api/', 'https://example.org/l10n/api/'])('refuses %s, which names the API itself, saying what to pass', (text) => {
-    const checked = checkBaseUrl(text, { api: true });
-    expect(checked.ok).toBe(false);
-    expect(!checked.ok && checked.expected).toMatch(/the API is at <base URL>\/api\/, so give https?:\/\/(host|example\.org\/l10n)$/);
-  });
+  it.each(['http://host/api', 'http://host/api/', 'https://example.org/l10n/api/'])(
+    'refuses %s, which names the API itself, saying what to pass',
+    (text) => {
+      const checked = checkBaseUrl(text, { api: true });
+      expect(checked.ok).toBe(false);
+      expect(!checked.ok && checked.expected).toMatch(/the API is at <base URL>\/api\/, so give https?:\/\/(host|example\.org\/l10n)$/);
+    },
+  );
 });
 
 describe('npm run build with a bad base URL', () => {
@@ -70,7 +73,9 @@ describe('npm run build with a bad base URL', () => {
     });
     const result = await runScript('check', ['--content', content]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`${join(content, 'site.yaml')}:2:11  base_url  expected an http(s) URL such as https://l10n.example.org, whose path has only letters`);
+    expect(result.stderr).toContain(
+      `${join(content, 'site.yaml')}:2:11  base_url  expected an http(s) URL such as https://l10n.example.org, whose path has only letters`,
+    );
     expect(result.stderr).not.toContain('missing');
   });
 });
@@ -81,7 +86,9 @@ describe('npm run pull from an instance whose links carry a hostile base URL', (
     const server = await startScriptedServer((request) => {
       const origin = `http://127.0.0.1:${request.socket.localPort}`;
       if (request.url === '/api/') {
-        const root = Object.fromEntries(['projects', 'components', 'translations', 'languages'].map((name) => [name, `${origin}${hostile}/api/${name}/`]));
+        const root = Object.fromEntries(
+          ['projects', 'components', 'translations', 'languages'].map((name) => [name, `${origin}${hostile}/api/${name}/`]),
+        );
         return { status: 200, body: JSON.stringify(root) };
       }
       const empty = { count: 0, next: null, previous: null, results: [] };
@@ -91,7 +98,9 @@ describe('npm run pull from an instance whose links carry a hostile base URL', (
       const out = join(tempDir(), 'mirror');
       const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('which a build cannot take: expected an http(s) URL such as https://l10n.example.org, whose path has only letters');
+      expect(result.stderr).toContain(
+        'which a build cannot take: expected an http(s) URL such as https://l10n.example.org, whose path has only letters',
+      );
       expect(result.stderr).toContain('Nothing was written.');
       expect(result.stderr).not.toContain('run the same command again');
       expect(existsSync(join(out, 'site.yaml'))).toBe(false);

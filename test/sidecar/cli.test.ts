@@ -17,7 +17,16 @@ describe('npm run sidecar', () => {
     const result = await runScript('sidecar', ['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: npm run sidecar -- [options]');
-    for (const flag of ['--content DIR', '--out DIR', '--port N', '--host ADDRESS', '--tokens-file FILE', '--read-only', '--base-url URL', '--pagination path|query']) {
+    for (const flag of [
+      '--content DIR',
+      '--out DIR',
+      '--port N',
+      '--host ADDRESS',
+      '--tokens-file FILE',
+      '--read-only',
+      '--base-url URL',
+      '--pagination path|query',
+    ]) {
       expect(result.stdout).toContain(flag);
     }
   });
@@ -44,11 +53,17 @@ describe('npm run sidecar', () => {
   it('refuses a tokens file inside the content folder, and a bad line in one', async () => {
     const space = workspace('minimal');
     writeFileSync(join(space.content, 'keys.txt'), 'k\n');
-    const inside = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--tokens-file', join(space.content, 'keys.txt')], { env: noKeys });
+    const inside = await runScript(
+      'sidecar',
+      ['--content', space.content, '--out', space.out, '--tokens-file', join(space.content, 'keys.txt')],
+      { env: noKeys },
+    );
     expect(inside.code).toBe(1);
     expect(inside.stderr).toContain(`--tokens-file must not be inside ${space.content}/`);
     writeFileSync(join(space.dir, 'keys.txt'), '# keys\nbad key\n');
-    const bad = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--tokens-file', join(space.dir, 'keys.txt')], { env: noKeys });
+    const bad = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--tokens-file', join(space.dir, 'keys.txt')], {
+      env: noKeys,
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('keys.txt:2: expected a key of printable ASCII characters without spaces');
   });
@@ -57,7 +72,9 @@ describe('npm run sidecar', () => {
     const space = workspace('minimal');
     writeFileSync(join(space.content, 'languages.yaml'), 'x: 1\n');
     writeFileSync(join(space.content, 'site.yaml'), 'base_url: nope\n');
-    const result = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--port', '0'], { env: { WEBLATE_SNAPSHOT_TOKENS: 'k' } });
+    const result = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--port', '0'], {
+      env: { WEBLATE_SNAPSHOT_TOKENS: 'k' },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/site\.yaml:1:11 {2}base_url {2}expected an http\(s\) URL/);
     expect(result.stderr).toContain('The content has errors; nothing is served.');
@@ -69,7 +86,12 @@ describe('npm run sidecar', () => {
     const sidecar = await startSidecar(space, { args: ['--tokens-file', join(space.dir, 'keys.txt')], env: noKeys });
     expect(sidecar.output()).toContain('with 1 API key (Ctrl+C to stop)');
     const headers = { ...JSON_BODY, Authorization: 'Token file-key' };
-    const writes = Array.from({ length: 10 }, (_, i) => call(`${sidecar.api}languages/de/`, 'PATCH', { population: 100 + i }, headers).then((served) => served.status, () => 'cut'));
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      call(`${sidecar.api}languages/de/`, 'PATCH', { population: 100 + i }, headers).then(
+        (served) => served.status,
+        () => 'cut',
+      ),
+    );
     const first = await Promise.race(writes);
     expect(first).toBe(200);
     const code = await sidecar.stop();

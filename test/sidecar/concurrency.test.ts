@@ -14,7 +14,10 @@ import { call, expectTreeOfContent, JSON_BODY, startSidecar, type RunningSidecar
 /** Fifty catalog codes of two or three letters, English aside. */
 function catalogCodes(count: number): string[] {
   const catalog = JSON.parse(readFileSync(join(ROOT, 'data/languages/catalog.json'), 'utf8')) as { languages: [string][] };
-  return catalog.languages.map(([code]) => code).filter((code) => /^[a-z]{2,3}$/.test(code) && code !== 'en').slice(0, count);
+  return catalog.languages
+    .map(([code]) => code)
+    .filter((code) => /^[a-z]{2,3}$/.test(code) && code !== 'en')
+    .slice(0, count);
 }
 
 /** One project, one component translated into every code. */
@@ -76,12 +79,22 @@ describe('concurrent writes', () => {
   it('keeps answering reads, with whole JSON, while writes wait in the queue', async () => {
     let pending = 30;
     const writes = Promise.all(
-      Array.from({ length: pending }, (_, i) => patch(codes[i % codes.length]!, { population: 5000 + i }).then((answer) => {
-        pending--;
-        return answer.status;
-      })),
+      Array.from({ length: pending }, (_, i) =>
+        patch(codes[i % codes.length]!, { population: 5000 + i }).then((answer) => {
+          pending--;
+          return answer.status;
+        }),
+      ),
     );
-    const paths = ['', 'languages/', 'languages/?page=2', `languages/${codes[1]}/`, 'translations/', 'components/demo/app/statistics/', `languages/${codes[2]}/statistics/`];
+    const paths = [
+      '',
+      'languages/',
+      'languages/?page=2',
+      `languages/${codes[1]}/`,
+      'translations/',
+      'components/demo/app/statistics/',
+      `languages/${codes[2]}/statistics/`,
+    ];
     let readsWhileWriting = 0;
     for (let i = 0; i < 300 && (pending > 0 || i < paths.length); i++) {
       const path = paths[i % paths.length]!;

@@ -10,7 +10,17 @@ import { join } from 'node:path';
 import fg from 'fast-glob';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEveryFileParses, expectTreeOfContent, KEY, OTHER_KEY, rawBody, rawRequest, startSidecar, workspace, type RunningSidecar } from './support.ts';
+import {
+  expectEveryFileParses,
+  expectTreeOfContent,
+  KEY,
+  OTHER_KEY,
+  rawBody,
+  rawRequest,
+  startSidecar,
+  workspace,
+  type RunningSidecar,
+} from './support.ts';
 
 /** Another seed replays another draw: FUZZ_SEED=123 npx vitest run test/sidecar/fuzz.test.ts */
 const SEED = Number(process.env.FUZZ_SEED ?? 424242);
@@ -47,10 +57,12 @@ describe('fuzzed requests', () => {
     }
     console.info(`statuses of ${REQUESTS} fuzzed requests: ${JSON.stringify(Object.fromEntries(statuses))}`);
     // The draw reaches every kind of answer: reads, writes, refusals.
-    for (const status of [200, 201, 204, 400, 401, 403, 404, 405, 413, 415]) expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
+    for (const status of [200, 201, 204, 400, 401, 403, 404, 405, 413, 415])
+      expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
     expect(await outsideFiles(space.dir)).toEqual(outsideBefore);
     const contentFiles = await fg('**/*', { cwd: space.content, dot: true });
-    for (const file of contentFiles) expect(file).toMatch(/^(site\.yaml|languages\/[^/]+\.yaml|projects\/[^/]+\/(project\.yaml|components\/[^/]+\.yaml))$/);
+    for (const file of contentFiles)
+      expect(file).toMatch(/^(site\.yaml|languages\/[^/]+\.yaml|projects\/[^/]+\/(project\.yaml|components\/[^/]+\.yaml))$/);
     await expectEveryFileParses(space);
     await expectTreeOfContent(space);
   });
@@ -61,38 +73,132 @@ describe('fuzzed requests', () => {
 /** Every file of the folder outside content/, dist/ and dist.state/, with its size, time and text. */
 async function outsideFiles(dir: string): Promise<Map<string, string>> {
   const files = await fg('**/*', { cwd: dir, dot: true, ignore: ['content/**', 'dist/**', 'dist.state/**'] });
-  return new Map(files.sort().map((file) => {
-    const info = statSync(join(dir, file));
-    return [file, `${info.size} ${info.mtimeMs} ${readFileSync(join(dir, file), 'utf8')}`];
-  }));
+  return new Map(
+    files.sort().map((file) => {
+      const info = statSync(join(dir, file));
+      return [file, `${info.size} ${info.mtimeMs} ${readFileSync(join(dir, file), 'utf8')}`];
+    }),
+  );
 }
 
 const segment = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(
-    'projects', 'components', 'translations', 'languages', 'alpha', 'beta', 'strings', 'docs', 'shared', 'glossary', 'cs', 'de', 'en',
-    'ar', 'he', 'eo', 'tlh_XX', 'ca@valencia', 'ca%40valencia', '~page', '2', '1', 'statistics', 'changes', 'units', 'repository', 'lock',
-    'links', 'index.json', 'users', 'fr', 'xx_new',
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'projects',
+      'components',
+      'translations',
+      'languages',
+      'alpha',
+      'beta',
+      'strings',
+      'docs',
+      'shared',
+      'glossary',
+      'cs',
+      'de',
+      'en',
+      'ar',
+      'he',
+      'eo',
+      'tlh_XX',
+      'ca@valencia',
+      'ca%40valencia',
+      '~page',
+      '2',
+      '1',
+      'statistics',
+      'changes',
+      'units',
+      'repository',
+      'lock',
+      'links',
+      'index.json',
+      'users',
+      'fr',
+      'xx_new',
+    ),
+  },
   { weight: 2, arbitrary: fc.stringMatching(/^[a-z]{2,3}_[A-Z]{2}$/) },
-  { weight: 3, arbitrary: fc.constantFrom(
-    '..', '.', '%2e%2e', '%2E%2E', '%2F', '..%2F..', '..%2f..%2fsecret.json', '%5C', '\\', '%00', '\0', '%ZZ', '%', '', '%C3%A9', 'é',
-    '%252F', 'a'.repeat(256), 'b'.repeat(3000), '%0d%0a', ';', '?', '#', '..\\..', 'secret.json', '%2e', '~', '%7Epage',
-  ) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '..',
+      '.',
+      '%2e%2e',
+      '%2E%2E',
+      '%2F',
+      '..%2F..',
+      '..%2f..%2fsecret.json',
+      '%5C',
+      '\\',
+      '%00',
+      '\0',
+      '%ZZ',
+      '%',
+      '',
+      '%C3%A9',
+      'é',
+      '%252F',
+      'a'.repeat(256),
+      'b'.repeat(3000),
+      '%0d%0a',
+      ';',
+      '?',
+      '#',
+      '..\\..',
+      'secret.json',
+      '%2e',
+      '~',
+      '%7Epage',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
 
-const query = fc.option(fc.constantFrom(
-  'page=2', 'page=0', 'page=last', 'page=-1', 'page=abc', 'page=99999999999999999999', 'format=json', 'format=api', 'format=xml',
-  'page=2&format=api', 'page=%00', '', 'page=1&page=3',
-), { freq: 3 });
+const query = fc.option(
+  fc.constantFrom(
+    'page=2',
+    'page=0',
+    'page=last',
+    'page=-1',
+    'page=abc',
+    'page=99999999999999999999',
+    'format=json',
+    'format=api',
+    'format=xml',
+    'page=2&format=api',
+    'page=%00',
+    '',
+    'page=1&page=3',
+  ),
+  { freq: 3 },
+);
 
 /** Paths of resources the fixture has (or had, or may get), under its base path. */
 const resourcePath = fc.oneof(
   fc.constantFrom(
-    '', 'languages/', 'languages/de/', 'languages/cs/', 'languages/eo/', 'languages/tlh_XX/', 'languages/ca@valencia/', 'languages/en/',
-    'languages/de/statistics/', 'projects/', 'projects/alpha/', 'projects/alpha/languages/', 'components/alpha/strings/',
-    'translations/', 'translations/alpha/strings/cs/', 'translations/alpha/strings/en/', 'translations/beta/docs/de/',
-    'translations/beta/docs/en/', 'translations/alpha/shared/de/', 'translations/beta/empty/he/', 'components/alpha/strings/lock/',
+    '',
+    'languages/',
+    'languages/de/',
+    'languages/cs/',
+    'languages/eo/',
+    'languages/tlh_XX/',
+    'languages/ca@valencia/',
+    'languages/en/',
+    'languages/de/statistics/',
+    'projects/',
+    'projects/alpha/',
+    'projects/alpha/languages/',
+    'components/alpha/strings/',
+    'translations/',
+    'translations/alpha/strings/cs/',
+    'translations/alpha/strings/en/',
+    'translations/beta/docs/de/',
+    'translations/beta/docs/en/',
+    'translations/alpha/shared/de/',
+    'translations/beta/empty/he/',
+    'components/alpha/strings/lock/',
   ),
   fc.stringMatching(/^[a-z]{2,3}_[A-Z]{2}$/).map((code) => `languages/${code}/`),
 );
@@ -114,29 +220,82 @@ const target = fc.oneof(
 
 const printable = fc.string({ unit: 'grapheme-ascii', maxLength: 40 });
 
-const authorization = fc.option(fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom(`Token ${KEY}`, `Bearer ${OTHER_KEY}`, `token ${KEY}`, 'Token wrong', 'Token', `Token ${KEY} x`, 'Basic abc', 'Bearer ') },
-  { weight: 1, arbitrary: printable },
-), { freq: 4 });
+const authorization = fc.option(
+  fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.constantFrom(
+        `Token ${KEY}`,
+        `Bearer ${OTHER_KEY}`,
+        `token ${KEY}`,
+        'Token wrong',
+        'Token',
+        `Token ${KEY} x`,
+        'Basic abc',
+        'Bearer ',
+      ),
+    },
+    { weight: 1, arbitrary: printable },
+  ),
+  { freq: 4 },
+);
 
-const contentType = fc.option(fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', '') },
-  { weight: 1, arbitrary: printable },
-), { freq: 4 });
+const contentType = fc.option(
+  fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        '',
+      ),
+    },
+    { weight: 1, arbitrary: printable },
+  ),
+  { freq: 4 },
+);
 
 const languageFields = fc.record(
   {
-    code: fc.oneof(fc.constantFrom('de', 'cs', 'xx_new', 'fr', 'CS', 'ca@valencia', '-x', 'tlh_XX', 'a'.repeat(60)), fc.string({ maxLength: 10 })),
-    name: fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.constant(null), fc.constant(''), fc.boolean(), fc.constant('x'.repeat(120))),
+    code: fc.oneof(
+      fc.constantFrom('de', 'cs', 'xx_new', 'fr', 'CS', 'ca@valencia', '-x', 'tlh_XX', 'a'.repeat(60)),
+      fc.string({ maxLength: 10 }),
+    ),
+    name: fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant(''),
+      fc.boolean(),
+      fc.constant('x'.repeat(120)),
+    ),
     direction: fc.constantFrom('', 'ltr', 'rtl', 'up', null, 3),
-    population: fc.oneof(fc.integer({ min: -5, max: 1_000_000 }), fc.string({ maxLength: 6 }), fc.double(), fc.boolean(), fc.constant(null)),
+    population: fc.oneof(
+      fc.integer({ min: -5, max: 1_000_000 }),
+      fc.string({ maxLength: 6 }),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+    ),
     plural: fc.oneof(
-      fc.record({
-        number: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.string({ maxLength: 3 })),
-        formula: fc.oneof(fc.constantFrom('n != 1', 'n>1', '(n==1)?0:1', '0', 'n ?', 'n%0', '', 'n==1?0:n==2?1:2'), fc.string({ maxLength: 20 })),
-        source: fc.constantFrom(0, 1, 5, 'x'),
-      }, { requiredKeys: [] }),
-      fc.constant({}), fc.string({ maxLength: 5 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }),
+      fc.record(
+        {
+          number: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.string({ maxLength: 3 })),
+          formula: fc.oneof(
+            fc.constantFrom('n != 1', 'n>1', '(n==1)?0:1', '0', 'n ?', 'n%0', '', 'n==1?0:n==2?1:2'),
+            fc.string({ maxLength: 20 }),
+          ),
+          source: fc.constantFrom(0, 1, 5, 'x'),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constant({}),
+      fc.string({ maxLength: 5 }),
+      fc.constant(null),
+      fc.array(fc.integer(), { maxLength: 3 }),
     ),
   },
   { requiredKeys: [] },
@@ -151,7 +310,11 @@ const validFields = fc.record(
       .filter((name) => name.trim() !== '' && !name.includes('\0')),
     direction: fc.constantFrom('', 'ltr', 'rtl'),
     population: fc.integer({ min: 0, max: 1_000_000 }),
-    plural: fc.constantFrom({ number: 2, formula: 'n != 1' }, { number: 1, formula: '0' }, { number: 3, formula: 'n==1 ? 0 : n==2 ? 1 : 2' }),
+    plural: fc.constantFrom(
+      { number: 2, formula: 'n != 1' },
+      { number: 1, formula: '0' },
+      { number: 3, formula: 'n==1 ? 0 : n==2 ? 1 : 2' },
+    ),
   },
   { requiredKeys: ['code', 'plural'] },
 );
@@ -162,7 +325,17 @@ const body = fc.oneof(
   { weight: 6, arbitrary: languageFields.map((fields) => JSON.stringify(fields)) },
   { weight: 2, arbitrary: fc.json({ maxDepth: 3 }) },
   { weight: 2, arbitrary: fc.string({ maxLength: 60 }) },
-  { weight: 1, arbitrary: fc.constantFrom('{"code": ', '\u0000\u0001', 'code=zz&name=Z', '[[[[[[[[[[', '{"plural": {"formula": "n ? : "}}', '\xff\xfe') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '{"code": ',
+      '\u0000\u0001',
+      'code=zz&name=Z',
+      '[[[[[[[[[[',
+      '{"plural": {"formula": "n ? : "}}',
+      '\xff\xfe',
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(`{"name":"${'n'.repeat(1024 * 1024)}"}`) },
 );
 
@@ -188,17 +361,41 @@ const meantWrite = fc
   .tuple(
     fc.oneof(
       fc.constant('POST languages/'),
-      fc.tuple(fc.constantFrom('PATCH', 'PUT', 'DELETE'), resourcePath.filter((path) => /^languages\/[^/]+\/$/.test(path))).map(([m, path]) => `${m} ${path}`),
-      fc.constantFrom('DELETE translations/alpha/strings/cs/', 'DELETE translations/beta/docs/de/', 'DELETE translations/alpha/strings/en/', 'DELETE translations/beta/empty/he/'),
+      fc
+        .tuple(
+          fc.constantFrom('PATCH', 'PUT', 'DELETE'),
+          resourcePath.filter((path) => /^languages\/[^/]+\/$/.test(path)),
+        )
+        .map(([m, path]) => `${m} ${path}`),
+      fc.constantFrom(
+        'DELETE translations/alpha/strings/cs/',
+        'DELETE translations/beta/docs/de/',
+        'DELETE translations/alpha/strings/en/',
+        'DELETE translations/beta/empty/he/',
+      ),
     ),
     fc.oneof({ weight: 3, arbitrary: validFields }, { weight: 1, arbitrary: languageFields }),
-    fc.constantFrom('application/json', 'application/json', 'application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded'),
+    fc.constantFrom(
+      'application/json',
+      'application/json',
+      'application/json',
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ),
   )
   .map(([line, fields, contentType]): Drawn => {
     const [verb, path] = line.split(' ') as [string, string];
     const code = /^languages\/([^/]+)\/$/.exec(path)?.[1];
     const sent = verb === 'PUT' && code ? { ...fields, code } : fields;
-    return { method: verb, target: `/mirror/api/${path}`, authorization: `Token ${KEY}`, contentType, body: JSON.stringify(sent), lengthOff: 0 };
+    return {
+      method: verb,
+      target: `/mirror/api/${path}`,
+      authorization: `Token ${KEY}`,
+      contentType,
+      body: JSON.stringify(sent),
+      lengthOff: 0,
+    };
   });
 
 const requestArbitrary = fc

@@ -46,14 +46,22 @@ describe('the sidecar answers', () => {
 
   it('OPTIONS on every kind of route with its name, description, renders and parses, and its Allow', async () => {
     const paths: Record<string, string> = {
-      root: '', project: 'projects/alpha/', component: 'components/alpha/strings/', translation: 'translations/alpha/strings/cs/',
-      language: 'languages/de/', 'language-statistics': 'languages/de/statistics/', languages: 'languages/', users: 'users/',
+      root: '',
+      project: 'projects/alpha/',
+      component: 'components/alpha/strings/',
+      translation: 'translations/alpha/strings/cs/',
+      language: 'languages/de/',
+      'language-statistics': 'languages/de/statistics/',
+      languages: 'languages/',
+      users: 'users/',
     };
     for (const [kind, path] of Object.entries(paths)) {
       const route = ROUTES.find((candidate) => candidate.kind === kind)!;
       const served = await call(sidecar.api + path, 'OPTIONS');
       expectJson(served, 200, {
-        name: route.name, description: route.description, renders: ['application/json', 'text/html'],
+        name: route.name,
+        description: route.description,
+        renders: ['application/json', 'text/html'],
         parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
       });
       expect(served.headers.get('allow'), kind).toBe(route.allow);
@@ -66,13 +74,16 @@ describe('the sidecar answers', () => {
     const head = await call(`${sidecar.api}languages/`, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
-    for (const name of ['content-type', 'content-length', 'allow', 'vary']) expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    for (const name of ['content-type', 'content-length', 'allow', 'vary'])
+      expect(head.headers.get(name), name).toBe(get.headers.get(name));
   });
 
   it('a method the resource does not allow: 405 naming it, with Allow', async () => {
     for (const [method, path, allow] of [
-      ['POST', 'components/', 'GET, HEAD, OPTIONS'], ['PUT', 'translations/alpha/strings/cs/', 'GET, DELETE, HEAD, OPTIONS'],
-      ['DELETE', 'languages/', 'GET, POST, HEAD, OPTIONS'], ['PATCH', '', 'GET, HEAD, OPTIONS'],
+      ['POST', 'components/', 'GET, HEAD, OPTIONS'],
+      ['PUT', 'translations/alpha/strings/cs/', 'GET, DELETE, HEAD, OPTIONS'],
+      ['DELETE', 'languages/', 'GET, POST, HEAD, OPTIONS'],
+      ['PATCH', '', 'GET, HEAD, OPTIONS'],
     ] as const) {
       const served = await call(sidecar.api + path, method);
       expectJson(served, 405, { detail: `Method "${method}" not allowed.` });
@@ -90,7 +101,8 @@ describe('the sidecar answers', () => {
     const format = await call(`${sidecar.api}projects/?format=xml`);
     expectJson(format, 404, { detail: 'Not found.' });
     expect(format.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
-    for (const page of ['0', '99', 'two', '-1', '1.0']) expectJson(await call(`${sidecar.api}languages/?page=${page}`), 404, { detail: 'Invalid page.' });
+    for (const page of ['0', '99', 'two', '-1', '1.0'])
+      expectJson(await call(`${sidecar.api}languages/?page=${page}`), 404, { detail: 'Invalid page.' });
     const unknown = await call(`${sidecar.api}nope/`);
     expectJson(unknown, 404, { detail: 'Not found.' });
     expect(unknown.headers.get('allow')).toBeNull();

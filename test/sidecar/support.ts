@@ -60,7 +60,18 @@ export interface StartOptions {
 export async function startSidecar(space: Workspace, options: StartOptions = {}): Promise<RunningSidecar> {
   // Tests compare the tree with a fresh build as soon as a write is answered: every list must be written by then.
   const strict = options.deferLists ? [] : ['--strict-lists'];
-  const args = [...TSX, join(ROOT, 'scripts/sidecar.ts'), '--content', space.content, '--out', space.out, '--port', '0', ...strict, ...(options.args ?? [])];
+  const args = [
+    ...TSX,
+    join(ROOT, 'scripts/sidecar.ts'),
+    '--content',
+    space.content,
+    '--out',
+    space.out,
+    '--port',
+    '0',
+    ...strict,
+    ...(options.args ?? []),
+  ];
   const env = { ...process.env, WEBLATE_SNAPSHOT_TOKENS: `${KEY},${OTHER_KEY}`, ...options.env };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
@@ -109,7 +120,9 @@ export async function call(url: string, method = 'GET', body?: unknown, headers:
 /** A JSON answer: its status, Content-Type and body. */
 export function expectJson(served: Served, status: number, body: unknown): void {
   expect({ status: served.status, type: served.headers.get('content-type'), body: JSON.parse(served.text) }).toEqual({
-    status, type: 'application/json', body,
+    status,
+    type: 'application/json',
+    body,
   });
 }
 
@@ -123,7 +136,9 @@ export function rawRequest(origin: string, head: string, body: Buffer | string =
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? socket.destroy() : failed(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? socket.destroy() : failed(error),
+    );
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('latin1');
       done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers.ts';
 import {
-  AUTH, call, expectJson, expectTreeOfContent, JSON_BODY, KEY, OTHER_KEY, startSidecar, workspace, type RunningSidecar,
+  AUTH,
+  call,
+  expectJson,
+  expectTreeOfContent,
+  JSON_BODY,
+  KEY,
+  OTHER_KEY,
+  startSidecar,
+  workspace,
+  type RunningSidecar,
 } from './support.ts';
 
 const NOT_AUTHENTICATED = { detail: 'Authentication credentials were not provided.' };
@@ -48,15 +57,27 @@ describe('the sidecar refuses writes without a valid key', () => {
   });
 
   it('answers a method the route allows but the sidecar does not implement with 403 once the key is good', async () => {
-    for (const [method, path] of [['POST', 'projects/'], ['PUT', 'projects/alpha/'], ['DELETE', 'components/alpha/strings/'], ['POST', 'components/alpha/strings/lock/']]) {
-      const served = await call(sidecar.api + path, method, {}, { Authorization: `Bearer ${OTHER_KEY}`, 'Content-Type': 'application/json' });
+    for (const [method, path] of [
+      ['POST', 'projects/'],
+      ['PUT', 'projects/alpha/'],
+      ['DELETE', 'components/alpha/strings/'],
+      ['POST', 'components/alpha/strings/lock/'],
+    ]) {
+      const served = await call(
+        sidecar.api + path,
+        method,
+        {},
+        { Authorization: `Bearer ${OTHER_KEY}`, 'Content-Type': 'application/json' },
+      );
       expectJson(served, 403, PERMISSION);
     }
   });
 
   it('left the content and the tree as they were', async () => {
     await expectTreeOfContent(space);
-    expect(readFileSync(join(space.content, 'languages/de.yaml'), 'utf8')).toBe(readFileSync(join(FIXTURES, 'features/content/languages/de.yaml'), 'utf8'));
+    expect(readFileSync(join(space.content, 'languages/de.yaml'), 'utf8')).toBe(
+      readFileSync(join(FIXTURES, 'features/content/languages/de.yaml'), 'utf8'),
+    );
   });
 });
 
@@ -68,7 +89,13 @@ describe('POST /api/languages/', () => {
   const post = (body: unknown, headers: Record<string, string> = JSON_BODY) => call(`${sidecar.api}languages/`, 'POST', body, headers);
 
   it('creates a language: 201, the Language object as the tree then holds it, Location its url', async () => {
-    const served = await post({ code: 'tlh_YY', name: 'Klingon (Y)', direction: 'rtl', population: '12', plural: { number: 3, formula: 'n==1 ? 0 : n==2 ? 1 : 2' } });
+    const served = await post({
+      code: 'tlh_YY',
+      name: 'Klingon (Y)',
+      direction: 'rtl',
+      population: '12',
+      plural: { number: 3, formula: 'n==1 ? 0 : n==2 ? 1 : 2' },
+    });
     expect(served.status).toBe(201);
     const body = JSON.parse(served.text);
     expect(body).toMatchObject({ code: 'tlh_YY', name: 'Klingon (Y)', direction: 'rtl', population: 12, plural: { number: 3, source: 0 } });
@@ -96,7 +123,9 @@ describe('POST /api/languages/', () => {
     ['cs (published by its translations)', 'cs'],
     ['tlh_yy (another case of a published code)', 'tlh_yy'],
   ])('refuses a duplicate code %s with a bare list', async (_, code) => {
-    expectJson(await post({ code, name: 'Again', plural: { number: 2, formula: 'n != 1' } }), 400, ['Language with this Language code already exists.']);
+    expectJson(await post({ code, name: 'Again', plural: { number: 2, formula: 'n != 1' } }), 400, [
+      'Language with this Language code already exists.',
+    ]);
   });
 
   it('refuses a body without plural with a bare list, and an empty plural as a required field', async () => {
@@ -134,7 +163,9 @@ describe('POST /api/languages/', () => {
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.text).detail).toMatch(/^JSON parse error - /);
     expectJson(await post([1, 2]), 400, { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] });
-    expectJson(await post('code=x', { ...AUTH, 'Content-Type': 'text/plain' }), 415, { detail: 'Unsupported media type "text/plain" in request.' });
+    expectJson(await post('code=x', { ...AUTH, 'Content-Type': 'text/plain' }), 415, {
+      detail: 'Unsupported media type "text/plain" in request.',
+    });
     const huge = await post(JSON.stringify({ code: 'xx', name: 'n'.repeat(1024 * 1024) }));
     expectJson(huge, 413, { detail: 'Request body too large.' });
     expect(huge.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
@@ -182,7 +213,12 @@ describe('PUT and PATCH /api/languages/<code>/', () => {
   });
 
   it('gives a catalog language its own file holding only the changed fields', async () => {
-    const served = await call(`${sidecar.api}languages/cs/`, 'PUT', { code: 'cs', name: 'Čeština', direction: 'ltr', population: 10 }, JSON_BODY);
+    const served = await call(
+      `${sidecar.api}languages/cs/`,
+      'PUT',
+      { code: 'cs', name: 'Čeština', direction: 'ltr', population: 10 },
+      JSON_BODY,
+    );
     expect(served.status).toBe(200);
     expect(JSON.parse(served.text)).toMatchObject({ code: 'cs', name: 'Čeština', population: 10, direction: 'ltr' });
     expect(readFileSync(join(space.content, 'languages/cs.yaml'), 'utf8')).toBe('name: Čeština\npopulation: 10\n');
@@ -191,7 +227,9 @@ describe('PUT and PATCH /api/languages/<code>/', () => {
 
   it('guesses the direction again when it is set to ""; accepts a plural without storing it, as Weblate does', async () => {
     await call(`${sidecar.api}languages/eo/`, 'PATCH', { direction: 'rtl' }, JSON_BODY);
-    expect(readFileSync(join(space.content, 'languages/eo.yaml'), 'utf8')).toBe('# A catalog language nothing translates into: published because it has a file.\ndirection: rtl\n');
+    expect(readFileSync(join(space.content, 'languages/eo.yaml'), 'utf8')).toBe(
+      '# A catalog language nothing translates into: published because it has a file.\ndirection: rtl\n',
+    );
     const served = await call(`${sidecar.api}languages/eo/`, 'PATCH', { direction: '', plural: { number: 1, formula: '0' } }, JSON_BODY);
     expect(JSON.parse(served.text)).toMatchObject({ direction: 'ltr', plural: { number: 2, formula: 'n != 1' } });
     await expectTreeOfContent(space);
@@ -221,7 +259,11 @@ describe('DELETE /api/translations/<p>/<c>/<l>/ and /api/languages/<code>/', () 
   const json = async (path: string) => JSON.parse((await call(sidecar.api + path)).text);
 
   it('removes a translation: 204, gone from every list, the counts and statistics recomputed, the comment kept', async () => {
-    const before = { component: await json('components/alpha/strings/statistics/'), project: await json('projects/alpha/statistics/'), language: await json('languages/cs/statistics/') };
+    const before = {
+      component: await json('components/alpha/strings/statistics/'),
+      project: await json('projects/alpha/statistics/'),
+      language: await json('languages/cs/statistics/'),
+    };
     const served = await remove('translations/alpha/strings/cs/');
     expect(served.status).toBe(204);
     expect(served.text).toBe('');
@@ -230,7 +272,7 @@ describe('DELETE /api/translations/<p>/<c>/<l>/ and /api/languages/<code>/', () 
     expect((await call(`${sidecar.api}translations/alpha/strings/cs/statistics/`)).status).toBe(404);
     const listed = async (path: string) => {
       const found: string[] = [];
-      for (let url: string | null = sidecar.api + path; url; ) {
+      for (let url: string | null = sidecar.api + path; url;) {
         const page = JSON.parse((await call(sidecar.local(url))).text);
         found.push(...page.results.map((item: { url?: string; code?: string }) => item.url ?? item.code));
         url = page.next;
@@ -270,7 +312,9 @@ describe('DELETE /api/translations/<p>/<c>/<l>/ and /api/languages/<code>/', () 
       expect(readFileSync(join(space.content, `projects/${project}/components/${name}.yaml`), 'utf8'), component).not.toMatch(/^ {2}de:/m);
       expect((await call(`${sidecar.api}translations/${component}/de/`)).status).toBe(404);
     }
-    expect(readFileSync(join(space.content, 'projects/beta/components/docs.yaml'), 'utf8')).toContain('# The source translation, given explicitly instead of derived.');
+    expect(readFileSync(join(space.content, 'projects/beta/components/docs.yaml'), 'utf8')).toContain(
+      '# The source translation, given explicitly instead of derived.',
+    );
     expect((await call(`${sidecar.api}languages/de/`)).status).toBe(404);
     expectJson(await remove('languages/de/'), 404, { detail: 'Not found.' });
     await expectTreeOfContent(space);
@@ -308,4 +352,3 @@ describe('the sidecar with --read-only and keys', () => {
     expectJson(await call(`${sidecar.api}languages/`, 'POST', {}, JSON_BODY), 403, PERMISSION);
   });
 });
-

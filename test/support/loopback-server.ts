@@ -24,16 +24,19 @@ export interface TreeAnswer {
 }
 
 /** Starts a node:http server on 127.0.0.1 and a free port. */
-export async function startLoopbackServer(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): Promise<LoopbackServer> {
   const server = createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -12,10 +12,17 @@ export interface ScriptResult {
   stderr: string;
 }
 
-export async function runScript(script: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ScriptResult> {
+export async function runScript(
+  script: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ScriptResult> {
   const env = { ...process.env, ...options.env };
   try {
-    const { stdout, stderr } = await run(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], { cwd: options.cwd ?? ROOT, env });
+    const { stdout, stderr } = await run(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

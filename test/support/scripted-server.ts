@@ -24,7 +24,11 @@ export async function startScriptedServer(respond: (request: IncomingMessage) =>
   const log: LoggedRequest[] = [];
   const server = await startLoopbackServer(async (request, response) => {
     const answer = await respond(request);
-    const entry: LoggedRequest = { url: request.url ?? '/', status: answer === 'drop' ? 'dropped' : answer.status, authorization: request.headers.authorization };
+    const entry: LoggedRequest = {
+      url: request.url ?? '/',
+      status: answer === 'drop' ? 'dropped' : answer.status,
+      authorization: request.headers.authorization,
+    };
     log.push(entry);
     if (answer === 'drop') {
       request.socket.destroy();
@@ -48,7 +52,11 @@ export function recordedResponses(dir: string): (request: IncomingMessage) => Pr
  */
 export function rateLimited(limit: number, resetSeconds: number, inner: (request: IncomingMessage) => Promise<Scripted>) {
   let used = 0;
-  const headers = () => ({ 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(limit - used), 'X-RateLimit-Reset': String(resetSeconds) });
+  const headers = () => ({
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(limit - used),
+    'X-RateLimit-Reset': String(resetSeconds),
+  });
   return {
     reset: () => void (used = 0),
     respond: async (request: IncomingMessage): Promise<Scripted> => {

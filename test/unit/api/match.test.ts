@@ -36,7 +36,9 @@ describe('matchApiSegments', () => {
   it('never lets two routes claim one path', () => {
     for (const [i, a] of ROUTES.entries()) {
       for (const b of ROUTES.slice(i + 1)) {
-        const overlap = a.pattern.length === b.pattern.length && a.pattern.every((part, k) => isParam(part) || isParam(b.pattern[k]!) || part === b.pattern[k]);
+        const overlap =
+          a.pattern.length === b.pattern.length &&
+          a.pattern.every((part, k) => isParam(part) || isParam(b.pattern[k]!) || part === b.pattern[k]);
         expect(overlap, `${a.kind} and ${b.kind}`).toBe(false);
       }
     }

@@ -5,7 +5,14 @@ import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../../..
 
 const catalog = loadCatalog();
 const rows = JSON.parse(readFileSync(new URL('../../../data/languages/catalog.json', import.meta.url), 'utf8')).languages as [
-  string, string, string, number, string[], number, string, number,
+  string,
+  string,
+  string,
+  number,
+  string[],
+  number,
+  string,
+  number,
 ][];
 
 describe('plural formulas', () => {

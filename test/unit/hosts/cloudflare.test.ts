@@ -38,11 +38,17 @@ function parseRedirects(text: string): Redirect[] {
 }
 
 function meaningfulLines(text: string): string[] {
-  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 function ruleRegex(rule: string): RegExp {
-  const escaped = rule.split('*').map((part) => part.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')).join('(?<splat>.*)');
+  const escaped = rule
+    .split('*')
+    .map((part) => part.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&'))
+    .join('(?<splat>.*)');
   return new RegExp(`^${escaped.replace(/:([A-Za-z]\w*)/g, '(?<$1>[^/]+)')}$`);
 }
 
@@ -171,7 +177,9 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
 
 it('refuses a query-paginated site for Cloudflare Pages, which drops the query', () => {
   const site = { baseUrl: 'https://l10n.pages.dev', webUrl: 'https://l10n.pages.dev', pageSize: 1, pagination: 'query' as const };
-  expect(hostProblem(site, { host: 'cloudflare' })).toMatch(/^expected "path" with --host cloudflare: Cloudflare Pages cannot map \?page=N/);
+  expect(hostProblem(site, { host: 'cloudflare' })).toMatch(
+    /^expected "path" with --host cloudflare: Cloudflare Pages cannot map \?page=N/,
+  );
   expect(hostProblem(site, { host: 'netlify' })).toBeNull();
   expect(hostProblem({ ...site, pagination: 'path' }, { host: 'cloudflare' })).toBeNull();
 });

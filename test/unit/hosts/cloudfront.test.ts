@@ -23,7 +23,12 @@ function loadFunction(source: string): Handler {
 
 function viewerRequest(handler: Handler, method: string, uri: string, query = '') {
   const querystring = Object.fromEntries([...new URLSearchParams(query)].map(([key, value]) => [key, { value }]));
-  return handler({ version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '127.0.0.1' }, request: { method, uri, querystring, headers: {}, cookies: {} } });
+  return handler({
+    version: '1.0',
+    context: { eventType: 'viewer-request' },
+    viewer: { ip: '127.0.0.1' },
+    request: { method, uri, querystring, headers: {}, cookies: {} },
+  });
 }
 
 function viewerResponse(handler: Handler, uri: string) {
@@ -63,8 +68,14 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
     const post = viewerRequest(handler, 'POST', `${tree.base}/api/languages/`);
     expect(post).toMatchObject({ statusCode: 405, body: '{"detail":"Method \\"POST\\" not allowed."}\n' });
     expect(post.headers.allow.value).toBe('GET, POST, HEAD, OPTIONS');
-    expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=0')).toMatchObject({ statusCode: 404, body: '{"detail":"Invalid page."}\n' });
-    expect(viewerRequest(handler, 'GET', `${tree.base}/api/`, 'format=xml')).toMatchObject({ statusCode: 404, body: '{"detail":"Not found."}\n' });
+    expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=0')).toMatchObject({
+      statusCode: 404,
+      body: '{"detail":"Invalid page."}\n',
+    });
+    expect(viewerRequest(handler, 'GET', `${tree.base}/api/`, 'format=xml')).toMatchObject({
+      statusCode: 404,
+      body: '{"detail":"Not found."}\n',
+    });
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=1').uri).toBe(`${tree.base}/api/languages/index.json`);
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/projects/one/`, 'page=abc').uri).toMatch(/\/api\/projects\/one\/index\.json$/);
   });
@@ -85,9 +96,16 @@ describe('the S3 upload script', () => {
     mkdirSync(join(dir, 'tree/hosts/s3'), { recursive: true });
     writeFileSync(script, renderS3Upload({ baseUrl, webUrl: baseUrl, pageSize: 50, pagination: 'query' }));
     mkdirSync(join(dir, 'bin'));
-    writeFileSync(join(dir, 'bin/aws'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done >> '${dir}/calls'\necho --- >> '${dir}/calls'\n`, { mode: 0o755 });
+    writeFileSync(
+      join(dir, 'bin/aws'),
+      `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done >> '${dir}/calls'\necho --- >> '${dir}/calls'\n`,
+      { mode: 0o755 },
+    );
     execFileSync('sh', [script, 'my-bucket'], { cwd: dir, env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` } });
-    const calls = readFileSync(join(dir, 'calls'), 'utf8').split('---\n').filter(Boolean).map((call) => call.trimEnd().split('\n'));
+    const calls = readFileSync(join(dir, 'calls'), 'utf8')
+      .split('---\n')
+      .filter(Boolean)
+      .map((call) => call.trimEnd().split('\n'));
     return { calls, dir };
   }
 

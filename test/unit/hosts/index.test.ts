@@ -37,9 +37,7 @@ describe('a build for a host', () => {
     const contentDir = join(FIXTURES, 'query-pagination/content');
     const target = memoryTarget();
     const report = await build({ contentDir, host: 'cloudflare' }, { target });
-    expect(report.errors).toEqual([
-      expect.objectContaining({ file: `${contentDir}/site.yaml`, line: 3, column: 13, path: 'pagination' }),
-    ]);
+    expect(report.errors).toEqual([expect.objectContaining({ file: `${contentDir}/site.yaml`, line: 3, column: 13, path: 'pagination' })]);
     expect(report.errors[0]!.message).toMatch(/^expected "path" with --host cloudflare/);
     expect(target.files.size).toBe(0);
   });

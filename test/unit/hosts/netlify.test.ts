@@ -92,7 +92,11 @@ function headersFor(text: string, pathname: string): Map<string, string> {
   for (const line of text.split('\n')) {
     if (line.trim() === '' || line.trim().startsWith('#')) continue;
     if (line.startsWith('/')) {
-      const parts = line.trim().split('/').filter(Boolean).map((part) => (part === '*' ? '?(.*)' : part.startsWith(':') ? '([^/]+)' : part));
+      const parts = line
+        .trim()
+        .split('/')
+        .filter(Boolean)
+        .map((part) => (part === '*' ? '?(.*)' : part.startsWith(':') ? '([^/]+)' : part));
       matching = new RegExp(`^/${parts.join('/')}/?$`, 'i').test(pathname);
       continue;
     }
@@ -158,7 +162,12 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
 });
 
 it('writes the page rules before the rules that would catch the same paths', () => {
-  const text = renderNetlifyRedirects({ baseUrl: 'https://x.netlify.app', webUrl: 'https://x.netlify.app', pageSize: 50, pagination: 'query' });
+  const text = renderNetlifyRedirects({
+    baseUrl: 'https://x.netlify.app',
+    webUrl: 'https://x.netlify.app',
+    pageSize: 50,
+    pagination: 'query',
+  });
   const rules = parseRedirects(text);
   const lastQueryRule = rules.findLastIndex((rule) => rule.query.length > 0);
   const firstPathRule = rules.findIndex((rule) => rule.query.length === 0);

@@ -21,7 +21,12 @@ function globRegex(glob: string): RegExp {
 }
 
 describe('serve.json', () => {
-  const site = { baseUrl: 'https://l10n.example.org/mirror', webUrl: 'https://l10n.example.org', pageSize: 50, pagination: 'path' as const };
+  const site = {
+    baseUrl: 'https://l10n.example.org/mirror',
+    webUrl: 'https://l10n.example.org',
+    pageSize: 50,
+    pagination: 'path' as const,
+  };
 
   it('stays within what the serve CLI accepts', () => {
     const config = serveConfig(site);

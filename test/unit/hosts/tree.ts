@@ -58,8 +58,16 @@ export async function siteTree(contentDir: string, overrides: SiteOverrides = {}
 export function requestsFor(tree: SiteTree, resource: TreeResource): [string, string][] {
   if (resource.page > 1 && tree.site.pagination === 'query') {
     const list = tree.base + resource.listPath;
-    return [[list, `page=${resource.page}`], [list.replace(/\/$/, ''), `page=${resource.page}`], [list, `format=api&page=${resource.page}`]];
+    return [
+      [list, `page=${resource.page}`],
+      [list.replace(/\/$/, ''), `page=${resource.page}`],
+      [list, `format=api&page=${resource.page}`],
+    ];
   }
   const path = tree.base + resource.path;
-  return [[path, ''], [path.replace(/\/$/, ''), ''], [path, 'format=api']];
+  return [
+    [path, ''],
+    [path.replace(/\/$/, ''), ''],
+    [path, 'format=api'],
+  ];
 }

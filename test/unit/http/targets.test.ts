@@ -41,7 +41,10 @@ describe('resolvePreviewRequest', () => {
 
   it('answers other methods with 405 and the Allow of the resource, and unknown paths with 404 first', () => {
     expect(resolvePreviewRequest('POST', '/api/languages/', '')).toEqual({
-      kind: 'error', status: 405, detail: 'Method "POST" not allowed.', allow: 'GET, POST, HEAD, OPTIONS',
+      kind: 'error',
+      status: 405,
+      detail: 'Method "POST" not allowed.',
+      allow: 'GET, POST, HEAD, OPTIONS',
     });
     expect(resolvePreviewRequest('DELETE', '/api/nope/', '')).toEqual(notFound());
     expect(resolvePreviewRequest('HEAD', '/api/', '')).toEqual(file('api/index.json'));

@@ -40,10 +40,27 @@ describe('percent (Weblate translation_percent)', () => {
 describe('statistics object', () => {
   it('has the 21 fields of Weblate 4.x in their order', () => {
     expect(Object.keys(JSON.parse(statistics(emptyCounters(), false)))).toEqual([
-      'total', 'total_words', 'last_change', 'recent_changes', 'translated', 'translated_words',
-      'translated_percent', 'translated_words_percent', 'translated_chars', 'translated_chars_percent',
-      'total_chars', 'fuzzy', 'fuzzy_percent', 'failing', 'failing_percent', 'approved', 'approved_percent',
-      'readonly', 'readonly_percent', 'suggestions', 'comments',
+      'total',
+      'total_words',
+      'last_change',
+      'recent_changes',
+      'translated',
+      'translated_words',
+      'translated_percent',
+      'translated_words_percent',
+      'translated_chars',
+      'translated_chars_percent',
+      'total_chars',
+      'fuzzy',
+      'fuzzy_percent',
+      'failing',
+      'failing_percent',
+      'approved',
+      'approved_percent',
+      'readonly',
+      'readonly_percent',
+      'suggestions',
+      'comments',
     ]);
   });
 

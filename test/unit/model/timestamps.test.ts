@@ -33,14 +33,18 @@ describe('timestamps', () => {
     expect(format(input)).toContain(reason);
   });
 
-  it('reads Weblate\'s own form exactly as the same instant written with an offset', () => {
+  it("reads Weblate's own form exactly as the same instant written with an offset", () => {
     // Texts ending in Z take a shorter path than those with an offset; both must agree, invalid dates included.
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
-    const text = fc.tuple(fc.integer({ min: 0, max: 9999 }), two(13), two(32), two(24), two(60), two(60), fc.option(fc.stringMatching(/^\d{1,7}$/)))
+    const text = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), two(13), two(32), two(24), two(60), two(60), fc.option(fc.stringMatching(/^\d{1,7}$/)))
       .map(([y, mo, d, h, mi, s, f]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}${f === null ? '' : `.${f}`}`);
-    fc.assert(fc.property(text, (local) => {
-      expect(parseTimestamp(`${local}Z`)).toEqual(parseTimestamp(`${local}+00:00`));
-    }), { seed: 42, numRuns: 5000 });
+    fc.assert(
+      fc.property(text, (local) => {
+        expect(parseTimestamp(`${local}Z`)).toEqual(parseTimestamp(`${local}+00:00`));
+      }),
+      { seed: 42, numRuns: 5000 },
+    );
   });
 
   it('orders instants, whatever offset they were written with', () => {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  defineShape, fileTextBytes, formatFloat, joinFileText, JsonFloat, RawJson, serialize, serializeFile, serializeFileInParts, ShapedObject,
+  defineShape,
+  fileTextBytes,
+  formatFloat,
+  joinFileText,
+  JsonFloat,
+  RawJson,
+  serialize,
+  serializeFile,
+  serializeFileInParts,
+  ShapedObject,
 } from '../../../src/output/serialize.ts';
 
 describe('serialize', () => {
@@ -13,8 +22,18 @@ describe('serialize', () => {
   });
 
   it.each([
-    [100, '100.0'], [0, '0.0'], [-0, '-0.0'], [0.1, '0.1'], [99.9, '99.9'], [1e16, '1e+16'], [1.5e16, '1.5e+16'],
-    [1e-5, '1e-05'], [0.0001, '0.0001'], [123.456, '123.456'], [1e22, '1e+22'], [-2.5, '-2.5'],
+    [100, '100.0'],
+    [0, '0.0'],
+    [-0, '-0.0'],
+    [0.1, '0.1'],
+    [99.9, '99.9'],
+    [1e16, '1e+16'],
+    [1.5e16, '1.5e+16'],
+    [1e-5, '1e-05'],
+    [0.0001, '0.0001'],
+    [123.456, '123.456'],
+    [1e22, '1e+22'],
+    [-2.5, '-2.5'],
     // The literal is meant to round: Python prints the double it rounds to.
     // eslint-disable-next-line no-loss-of-precision
     [12345678901234567, '1.2345678901234568e+16'],
@@ -51,7 +70,11 @@ describe('serialize', () => {
 });
 
 describe('serializeFileInParts', () => {
-  const page = defineShape([['count', 'int'], ['next', 'url'], ['results', 'json']]);
+  const page = defineShape([
+    ['count', 'int'],
+    ['next', 'url'],
+    ['results', 'json'],
+  ]);
 
   it('keeps each item of the last list field as a part of its own, with the same bytes as serializeFile', () => {
     const body = new ShapedObject(page, [3, 'https://x/?page=2', [{ n: 'á' }, new RawJson('{"m":1.0}'), [null]]]);
@@ -63,7 +86,13 @@ describe('serializeFileInParts', () => {
 
   it('writes an empty list, a last field that is not a list and an unshaped value as one string', () => {
     const empty = new ShapedObject(page, [0, null, []]);
-    const other = new ShapedObject(defineShape([['results', 'json'], ['id', 'int']]), [[1, 2], 7]);
+    const other = new ShapedObject(
+      defineShape([
+        ['results', 'json'],
+        ['id', 'int'],
+      ]),
+      [[1, 2], 7],
+    );
     for (const value of [empty, other, { results: [1, 2] }]) expect(serializeFileInParts(value)).toBe(serializeFile(value));
   });
 });

@@ -38,7 +38,10 @@ describe('the HTTP client', () => {
   });
 
   it('gives a 404 and a body that is not JSON back as values', async () => {
-    const { client } = harness([{ status: 404, body: '{"detail":"Not found."}' }, { status: 200, body: '<html>' }]);
+    const { client } = harness([
+      { status: 404, body: '{"detail":"Not found."}' },
+      { status: 200, body: '<html>' },
+    ]);
     expect((await client.getJson(URL_A)).status).toBe(404);
     expect((await client.getJson(URL_A)).body).toBeUndefined();
   });
@@ -47,11 +50,16 @@ describe('the HTTP client', () => {
     const { client, waits, requests } = harness([{ status: 500 }, { status: 502 }, { status: 200, body: '1' }]);
     expect((await client.getJson(URL_A)).body).toBe(1);
     expect(requests).toHaveLength(3);
-    expect(waits.map((w) => [w.reason, w.ms, w.detail])).toEqual([['retry', 375, 'HTTP 500'], ['retry', 750, 'HTTP 502']]);
+    expect(waits.map((w) => [w.reason, w.ms, w.detail])).toEqual([
+      ['retry', 375, 'HTTP 500'],
+      ['retry', 750, 'HTTP 502'],
+    ]);
   });
 
   it('retries network errors, and gives up after the allowed retries naming the URL and the last failure', async () => {
-    const { client, requests } = harness([networkError('ECONNRESET'), networkError('ECONNREFUSED'), networkError('ECONNREFUSED')], { retries: 2 });
+    const { client, requests } = harness([networkError('ECONNRESET'), networkError('ECONNREFUSED'), networkError('ECONNREFUSED')], {
+      retries: 2,
+    });
     const error = await client.getJson(URL_A).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PullError);
     expect((error as Error).message).toBe(`${URL_A} failed 3 times (last: ECONNREFUSED).`);
@@ -59,7 +67,13 @@ describe('the HTTP client', () => {
   });
 
   it('waits as long as Retry-After asks after a 429, without using up a retry', async () => {
-    const { client, waits } = harness([{ status: 429, headers: { 'Retry-After': '2' } }, { status: 200, body: '1' }], { retries: 0 });
+    const { client, waits } = harness(
+      [
+        { status: 429, headers: { 'Retry-After': '2' } },
+        { status: 200, body: '1' },
+      ],
+      { retries: 0 },
+    );
     expect((await client.getJson(URL_A)).body).toBe(1);
     expect(waits).toEqual([{ reason: 'throttled', ms: 2000, url: URL_A, detail: 'HTTP 429, Retry-After: 2' }]);
   });
@@ -70,7 +84,11 @@ describe('the HTTP client', () => {
   });
 
   it('pauses until the reset when the announced rate limit is spent, instead of earning a 429', async () => {
-    const limit = (remaining: number) => ({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': '30' });
+    const limit = (remaining: number) => ({
+      'X-RateLimit-Limit': '100',
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': '30',
+    });
     const { client, waits, requests } = harness([
       { status: 200, headers: limit(1) },
       { status: 200, headers: limit(0) },
@@ -88,7 +106,9 @@ describe('the HTTP client', () => {
     const headers = { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '86000' };
     const { client, requests } = harness([{ status: 200, headers }], { maxWaitMs: 60_000 });
     await client.getJson(URL_A);
-    await expect(client.getJson(URL_A)).rejects.toThrow(/rate limit is used up \(X-RateLimit-Remaining: 0\) for another 86000 s, longer than the 60 s allowed by --max-wait\.$/);
+    await expect(client.getJson(URL_A)).rejects.toThrow(
+      /rate limit is used up \(X-RateLimit-Remaining: 0\) for another 86000 s, longer than the 60 s allowed by --max-wait\.$/,
+    );
     expect(requests).toHaveLength(1);
   });
 
@@ -103,23 +123,28 @@ describe('the HTTP client', () => {
 
   it('explains a refused token', async () => {
     const { client } = harness([{ status: 401, body: '{"detail":"Invalid token."}' }], { token: 'wrong' });
-    await expect(client.getJson(URL_A)).rejects.toThrow(`${URL_A} refused the token (HTTP 401: Invalid token.). Check the key given with --token or WEBLATE_TOKEN.`);
+    await expect(client.getJson(URL_A)).rejects.toThrow(
+      `${URL_A} refused the token (HTTP 401: Invalid token.). Check the key given with --token or WEBLATE_TOKEN.`,
+    );
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {
     let active = 0;
     let most = 0;
-    const client = createHttpClient({ ...DEFAULT_HTTP_OPTIONS, concurrency: 3 }, {
-      fetch: async () => {
-        most = Math.max(most, ++active);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        active--;
-        return new Response('1');
+    const client = createHttpClient(
+      { ...DEFAULT_HTTP_OPTIONS, concurrency: 3 },
+      {
+        fetch: async () => {
+          most = Math.max(most, ++active);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          active--;
+          return new Response('1');
+        },
+        sleep: async () => undefined,
+        now: () => 0,
+        random: () => 0,
       },
-      sleep: async () => undefined,
-      now: () => 0,
-      random: () => 0,
-    });
+    );
     await Promise.all(Array.from({ length: 12 }, (_, i) => client.getJson(`${URL_A}${i}/`)));
     expect(most).toBe(3);
     expect(client.sent()).toBe(12);
@@ -127,15 +152,19 @@ describe('the HTTP client', () => {
 
   it('fails a request waiting to retry once stopped', async () => {
     let wake: () => void = () => undefined;
-    const client = createHttpClient({ ...DEFAULT_HTTP_OPTIONS }, {
-      fetch: async () => new Response('', { status: 503 }),
-      sleep: (_ms, signal) => new Promise<void>((resolve) => {
-        wake = resolve;
-        signal.addEventListener('abort', () => resolve());
-      }),
-      now: () => 0,
-      random: () => 0,
-    });
+    const client = createHttpClient(
+      { ...DEFAULT_HTTP_OPTIONS },
+      {
+        fetch: async () => new Response('', { status: 503 }),
+        sleep: (_ms, signal) =>
+          new Promise<void>((resolve) => {
+            wake = resolve;
+            signal.addEventListener('abort', () => resolve());
+          }),
+        now: () => 0,
+        random: () => 0,
+      },
+    );
     const request = client.getJson(URL_A);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await client.stop();

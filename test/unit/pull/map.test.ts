@@ -15,16 +15,39 @@ const SITE = 'https://weblate.example.org';
 function language(code: string, changes: Partial<ApiLanguage> = {}): ApiLanguage {
   const entry = catalog.get(code);
   const base: ApiLanguage = entry
-    ? { code, name: entry.name, plural: { ...entry.plural }, aliases: [...entry.aliases], direction: entry.direction, population: entry.population }
-    : { code, name: code, plural: { id: 9000, source: 0, number: 2, formula: 'n != 1', type: 1 }, aliases: [], direction: 'ltr', population: 0 };
+    ? {
+        code,
+        name: entry.name,
+        plural: { ...entry.plural },
+        aliases: [...entry.aliases],
+        direction: entry.direction,
+        population: entry.population,
+      }
+    : {
+        code,
+        name: code,
+        plural: { id: 9000, source: 0, number: 2, formula: 'n != 1', type: 1 },
+        aliases: [],
+        direction: 'ltr',
+        population: 0,
+      };
   return { ...base, web_url: `${SITE}/languages/${code}/`, ...changes };
 }
 
 function project(slug: string, changes: Partial<ApiProject> = {}): ApiProject {
   return {
-    name: slug.toUpperCase(), slug, id: 1, web: '', web_url: `${SITE}/projects/${slug}/`,
+    name: slug.toUpperCase(),
+    slug,
+    id: 1,
+    web: '',
+    web_url: `${SITE}/projects/${slug}/`,
     components_list_url: `${SITE}/api/projects/${slug}/components/`,
-    translation_review: false, source_review: false, set_language_team: true, instructions: '', enable_hooks: true, language_aliases: '',
+    translation_review: false,
+    source_review: false,
+    set_language_team: true,
+    instructions: '',
+    enable_hooks: true,
+    language_aliases: '',
     ...changes,
   };
 }
@@ -32,19 +55,45 @@ function project(slug: string, changes: Partial<ApiProject> = {}): ApiProject {
 function component(changes: Partial<ApiComponent> = {}): ApiComponent {
   const api = `${SITE}/api/components/p/app/`;
   return {
-    name: 'App', slug: 'app', id: 10, source_language: language('en'), web_url: `${SITE}/projects/p/app/`,
-    translations_url: `${api}translations/`, statistics_url: `${api}statistics/`, lock_url: `${api}lock/`, links_url: `${api}links/`,
-    license_url: null, addons: [],
-    ...COMPONENT_FIELD_DEFAULTS, repo: 'https://git.example.org/app.git', filemask: 'po/*.po', file_format: 'po',
+    name: 'App',
+    slug: 'app',
+    id: 10,
+    source_language: language('en'),
+    web_url: `${SITE}/projects/p/app/`,
+    translations_url: `${api}translations/`,
+    statistics_url: `${api}statistics/`,
+    lock_url: `${api}lock/`,
+    links_url: `${api}links/`,
+    license_url: null,
+    addons: [],
+    ...COMPONENT_FIELD_DEFAULTS,
+    repo: 'https://git.example.org/app.git',
+    filemask: 'po/*.po',
+    file_format: 'po',
     ...changes,
   };
 }
 
 function translation(code: string, changes: Partial<ApiTranslation> = {}): ApiTranslation {
   return {
-    language: language(code), language_code: code, id: 100, filename: `po/${code}.po`, revision: '', is_source: code === 'en',
-    total: 10, total_words: 20, translated: 0, translated_words: 0, fuzzy: 0, fuzzy_words: 0, failing_checks: 0,
-    failing_checks_words: 0, have_suggestion: 0, have_comment: 0, last_change: null, last_author: null,
+    language: language(code),
+    language_code: code,
+    id: 100,
+    filename: `po/${code}.po`,
+    revision: '',
+    is_source: code === 'en',
+    total: 10,
+    total_words: 20,
+    translated: 0,
+    translated_words: 0,
+    fuzzy: 0,
+    fuzzy_words: 0,
+    failing_checks: 0,
+    failing_checks_words: 0,
+    have_suggestion: 0,
+    have_comment: 0,
+    last_change: null,
+    last_author: null,
     statistics_url: `${SITE}/api/translations/p/app/${code}/statistics/`,
     ...changes,
   };
@@ -54,7 +103,12 @@ function statistics(code: string, changes: Partial<ApiStatistics> = {}): ApiStat
   return { code, total_chars: 100, translated_chars: 0, approved: 0, readonly: 0, recent_changes: 0, ...changes };
 }
 
-function pulled(c: ApiComponent, translations: ApiTranslation[], stats: ApiStatistics[], extra: Partial<PulledComponent> = {}): PulledComponent {
+function pulled(
+  c: ApiComponent,
+  translations: ApiTranslation[],
+  stats: ApiStatistics[],
+  extra: Partial<PulledComponent> = {},
+): PulledComponent {
   return { component: c, translations, statistics: new Map(stats.map((s) => [s.code, s])), locked: false, links: [], ...extra };
 }
 
@@ -62,7 +116,12 @@ const sourceEn = () => translation('en', { id: 1, filename: '', translated: 10, 
 const sourceStats = () => statistics('en', { translated_chars: 100, readonly: 10 });
 
 describe('inferPageSize', () => {
-  const list = (count: number, firstPageLength: number, next: string | null): ListObservation => ({ url: 'x', count, firstPageLength, next });
+  const list = (count: number, firstPageLength: number, next: string | null): ListObservation => ({
+    url: 'x',
+    count,
+    firstPageLength,
+    next,
+  });
   it.each([
     ['the first page of a list that has a next one', [list(5, 5, null), list(45, 20, '?page=2')], 20],
     ['the most common cut when lists disagree', [list(45, 20, '?page=2'), list(45, 20, '?page=2'), list(300, 100, '?page=2')], 20],
@@ -88,12 +147,30 @@ describe('inferPagination', () => {
 });
 
 describe('mapComponent', () => {
-  it('writes the required fields and only the settings that differ from Weblate\'s defaults', () => {
-    const c = component({ branch: 'main', priority: 80, enforced_checks: ['same'], edit_template: true, license: 'MIT', license_url: 'https://spdx.org/licenses/MIT.html' });
+  it("writes the required fields and only the settings that differ from Weblate's defaults", () => {
+    const c = component({
+      branch: 'main',
+      priority: 80,
+      enforced_checks: ['same'],
+      edit_template: true,
+      license: 'MIT',
+      license_url: 'https://spdx.org/licenses/MIT.html',
+    });
     const { file } = mapComponent('p', pulled(c, [sourceEn()], [sourceStats()]), new Set(['p']));
     expect(file.path).toBe('projects/p/components/app.yaml');
     expect(Object.keys(file.value)).toEqual([
-      'name', 'id', 'source_language', 'repo', 'branch', 'filemask', 'file_format', 'license', 'priority', 'enforced_checks', 'source', 'translations',
+      'name',
+      'id',
+      'source_language',
+      'repo',
+      'branch',
+      'filemask',
+      'file_format',
+      'license',
+      'priority',
+      'enforced_checks',
+      'source',
+      'translations',
     ]);
   });
 
@@ -121,24 +198,57 @@ describe('mapComponent', () => {
 
   it('writes what a translation does not share with the defaults: file name, language code, totals, counters, change', () => {
     const cs = translation('cs', {
-      id: 7, filename: 'other/cs.po', revision: 'abc', translated: 4, translated_words: 9, fuzzy: 1, fuzzy_words: 2,
-      failing_checks: 1, failing_checks_words: 3, have_suggestion: 2, have_comment: 1, last_change: '2024-05-02T10:20:05.499000Z', last_author: 'Jana',
+      id: 7,
+      filename: 'other/cs.po',
+      revision: 'abc',
+      translated: 4,
+      translated_words: 9,
+      fuzzy: 1,
+      fuzzy_words: 2,
+      failing_checks: 1,
+      failing_checks_words: 3,
+      have_suggestion: 2,
+      have_comment: 1,
+      last_change: '2024-05-02T10:20:05.499000Z',
+      last_author: 'Jana',
     });
     const pt = translation('pt_BR', { id: 8, language_code: 'pt-rBR', filename: 'po/pt-rBR.po', total: 12 });
-    const stats = [sourceStats(), statistics('cs', { translated_chars: 40, approved: 2, readonly: 1, recent_changes: 3 }), statistics('pt_BR', { total_chars: 90 })];
+    const stats = [
+      sourceStats(),
+      statistics('cs', { translated_chars: 40, approved: 2, readonly: 1, recent_changes: 3 }),
+      statistics('pt_BR', { total_chars: 90 }),
+    ];
     const { file } = mapComponent('p', pulled(component(), [sourceEn(), cs, pt], stats), new Set());
     const entries = file.value.translations as Record<string, Record<string, unknown>>;
     expect(entries.cs).toEqual({
-      id: 7, filename: 'other/cs.po', revision: 'abc', translated: 4, translated_words: 9, translated_chars: 40, fuzzy: 1, fuzzy_words: 2,
-      failing_checks: 1, failing_checks_words: 3, approved: 2, readonly: 1, have_suggestion: 2, have_comment: 1, recent_changes: 3,
-      last_change: '2024-05-02T10:20:05.499000Z', last_author: 'Jana',
+      id: 7,
+      filename: 'other/cs.po',
+      revision: 'abc',
+      translated: 4,
+      translated_words: 9,
+      translated_chars: 40,
+      fuzzy: 1,
+      fuzzy_words: 2,
+      failing_checks: 1,
+      failing_checks_words: 3,
+      approved: 2,
+      readonly: 1,
+      have_suggestion: 2,
+      have_comment: 1,
+      recent_changes: 3,
+      last_change: '2024-05-02T10:20:05.499000Z',
+      last_author: 'Jana',
     });
     expect(entries.pt_BR).toEqual({ id: 8, language_code: 'pt-rBR', total: 12, total_chars: 90 });
   });
 
   it('falls back for repository fields hidden from the caller, guessing the file mask from the file names', () => {
     const hidden = component({ vcs: null, repo: null, branch: null, filemask: null, push: null });
-    const translations = [sourceEn(), translation('cs', { filename: 'locale/cs/LC_MESSAGES/app.po' }), translation('de', { filename: 'locale/de/LC_MESSAGES/app.po' })];
+    const translations = [
+      sourceEn(),
+      translation('cs', { filename: 'locale/cs/LC_MESSAGES/app.po' }),
+      translation('de', { filename: 'locale/de/LC_MESSAGES/app.po' }),
+    ];
     const mapped = mapComponent('p', pulled(hidden, translations, [sourceStats()]), new Set());
     expect(mapped.hidden).toEqual({ component: 'p/app', fields: ['vcs', 'repo', 'branch', 'filemask', 'push'] });
     expect(mapped.file.value).toMatchObject({ repo: '', filemask: 'locale/*/LC_MESSAGES/app.po' });
@@ -160,8 +270,23 @@ describe('mapComponent', () => {
 
 describe('mapLanguages', () => {
   const instance = (languages: ApiLanguage[], used: string[], partial = false): PulledInstance => ({
-    apiRoot: `${SITE}/api/`, lists: [], languages, partial, warnings: [],
-    projects: [{ project: project('p'), components: [pulled(component(), used.map((code) => translation(code)), [])] }],
+    apiRoot: `${SITE}/api/`,
+    lists: [],
+    languages,
+    partial,
+    warnings: [],
+    projects: [
+      {
+        project: project('p'),
+        components: [
+          pulled(
+            component(),
+            used.map((code) => translation(code)),
+            [],
+          ),
+        ],
+      },
+    ],
   });
   const files = (s: PulledInstance) => Object.fromEntries(mapLanguages(s, catalog).files.map((f) => [f.path, f]));
 
@@ -178,9 +303,16 @@ describe('mapLanguages', () => {
   });
 
   it('writes every field of a language the catalog does not know', () => {
-    const custom = language('sjn', { name: 'Sindarin', aliases: ['dev'], plural: { id: 901, source: 2, number: 2, formula: 'n != 1', type: 1 } });
+    const custom = language('sjn', {
+      name: 'Sindarin',
+      aliases: ['dev'],
+      plural: { id: 901, source: 2, number: 2, formula: 'n != 1', type: 1 },
+    });
     expect(files(instance([language('en'), custom], ['en', 'sjn']))['languages/sjn.yaml']!.value).toEqual({
-      name: 'Sindarin', direction: 'ltr', population: 0, aliases: ['dev'],
+      name: 'Sindarin',
+      direction: 'ltr',
+      population: 0,
+      aliases: ['dev'],
       plural: { id: 901, source: 2, number: 2, formula: 'n != 1', type: 1 },
     });
   });
@@ -201,7 +333,9 @@ describe('mapInstance', () => {
     const s: PulledInstance = {
       apiRoot: 'https://l10n.example.org/mirror/api/',
       lists: [{ url: 'x', count: 30, firstPageLength: 20, next: 'https://l10n.example.org/mirror/api/languages/?page=2' }],
-      languages: [], partial: false, warnings: [],
+      languages: [],
+      partial: false,
+      warnings: [],
       projects: [{ project: project('p', { web_url: 'https://www.example.org/projects/p/' }), components: [] }],
     };
     expect(mapInstance(s, catalog).files[0]).toEqual({
@@ -210,9 +344,13 @@ describe('mapInstance', () => {
     });
   });
 
-  it('writes a project\'s name, id and the fields that differ from the defaults', () => {
+  it("writes a project's name, id and the fields that differ from the defaults", () => {
     const s: PulledInstance = {
-      apiRoot: `${SITE}/api/`, lists: [], languages: [], partial: false, warnings: [],
+      apiRoot: `${SITE}/api/`,
+      lists: [],
+      languages: [],
+      partial: false,
+      warnings: [],
       projects: [{ project: project('docs', { id: 5, translation_review: true, instructions: 'Be nice.' }), components: [] }],
     };
     expect(mapInstance(s, catalog).files[1]).toEqual({

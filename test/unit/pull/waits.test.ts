@@ -36,9 +36,11 @@ describe('retryAfterMs', () => {
 describe('readRateLimit', () => {
   const headers = (values: Record<string, string>) => new Headers(values);
 
-  it('reads Weblate\'s remaining requests and seconds to reset', () => {
-    expect(readRateLimit(headers({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '42', 'X-RateLimit-Reset': '3600' })))
-      .toEqual({ remaining: 42, resetSeconds: 3600 });
+  it("reads Weblate's remaining requests and seconds to reset", () => {
+    expect(readRateLimit(headers({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '42', 'X-RateLimit-Reset': '3600' }))).toEqual({
+      remaining: 42,
+      resetSeconds: 3600,
+    });
   });
 
   it('ignores incomplete or unreadable headers', () => {

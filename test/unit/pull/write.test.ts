@@ -9,7 +9,10 @@ import { readTree, tempDir, writeFiles } from '../../helpers.ts';
 describe('renderContentFile', () => {
   it('writes the fields in their order, a comment above them, and reads back the same values', () => {
     const value = {
-      name: 'Android app', id: 12, repo: 'local:', enforced_checks: ['same'],
+      name: 'Android app',
+      id: 12,
+      repo: 'local:',
+      enforced_checks: ['same'],
       commit_message: 'Translated using Weblate ({{ language_name }})\n\nCurrently translated at {{ stats.translated_percent }}%\n',
       translations: { no: { last_change: '2024-05-02T10:20:05.499000Z', last_author: 'Jana Nováková' } },
     };
@@ -39,7 +42,8 @@ describe('checkOutputFolder', () => {
     const dir = tempDir();
     writeFiles(join(dir, 'content'), { 'site.yaml': 'base_url: https://x\n' });
     expect(await checkOutputFolder(join(dir, 'content'))).toEqual({
-      ok: false, message: `${join(dir, 'content')} is not empty and was not written by a pull; give a new or empty folder with --out.`,
+      ok: false,
+      message: `${join(dir, 'content')} is not empty and was not written by a pull; give a new or empty folder with --out.`,
     });
     writeFileSync(join(dir, 'file'), '');
     expect(await checkOutputFolder(join(dir, 'file'))).toMatchObject({ ok: false });

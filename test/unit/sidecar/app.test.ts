@@ -43,7 +43,12 @@ describe('createSidecarApp', () => {
         if (pulled > 1000) controller.close();
       },
     });
-    const request = new Request(`${api}languages/`, { method: 'POST', body, duplex: 'half', headers: { Authorization: 'Token k', 'Content-Type': 'application/json' } });
+    const request = new Request(`${api}languages/`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { Authorization: 'Token k', 'Content-Type': 'application/json' },
+    });
     const answer = await app(request);
     expect(answer.status).toBe(413);
     expect(await answer.json()).toEqual({ detail: 'Request body too large.' });

@@ -4,11 +4,17 @@ import { authenticate, createKeyring, parseTokensFile, parseTokensVariable } fro
 
 describe('keys', () => {
   it('reads one key a line from a tokens file, skipping blank lines and # comments', () => {
-    expect(parseTokensFile('# deploy keys\nwlu_one\n\n  wlp_two  \r\n# old: wlu_zero\n', 'keys.txt')).toEqual({ ok: true, keys: ['wlu_one', 'wlp_two'] });
+    expect(parseTokensFile('# deploy keys\nwlu_one\n\n  wlp_two  \r\n# old: wlu_zero\n', 'keys.txt')).toEqual({
+      ok: true,
+      keys: ['wlu_one', 'wlp_two'],
+    });
   });
 
   it('refuses a line with a space, naming the file and line', () => {
-    expect(parseTokensFile('ok\nnot a key\n', 'keys.txt')).toEqual({ ok: false, message: 'keys.txt:2: expected a key of printable ASCII characters without spaces' });
+    expect(parseTokensFile('ok\nnot a key\n', 'keys.txt')).toEqual({
+      ok: false,
+      message: 'keys.txt:2: expected a key of printable ASCII characters without spaces',
+    });
   });
 
   it('reads keys from the environment, separated by commas or newlines', () => {

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendManifest, journalIsLong, manifestPath, readManifest, staleLines, writeManifest, type Manifest } from '../../../src/tree/manifest.ts';
+import {
+  appendManifest,
+  journalIsLong,
+  manifestPath,
+  readManifest,
+  staleLines,
+  writeManifest,
+  type Manifest,
+} from '../../../src/tree/manifest.ts';
 import { tempDir } from '../../helpers.ts';
 
 function manifestOf(groups: [string, number | null][], stale = 0): Manifest {
@@ -11,13 +19,29 @@ function manifestOf(groups: [string, number | null][], stale = 0): Manifest {
 describe('the manifest journal', () => {
   it('reads back what was appended, and counts the lines that no longer describe a group', async () => {
     const out = join(tempDir(), 'dist');
-    await writeManifest(out, manifestOf([['/api/a/', 1], ['/api/b/', 2], ['/api/c/', 3]]));
+    await writeManifest(
+      out,
+      manifestOf([
+        ['/api/a/', 1],
+        ['/api/b/', 2],
+        ['/api/c/', 3],
+      ]),
+    );
     expect(staleLines((await readManifest(out))!)).toBe(0);
 
-    await appendManifest(out, [['/api/a/', null], ['/api/b/', null]]);
-    await appendManifest(out, [['/api/a/', 7], ['/api/b/', 'removed']]);
+    await appendManifest(out, [
+      ['/api/a/', null],
+      ['/api/b/', null],
+    ]);
+    await appendManifest(out, [
+      ['/api/a/', 7],
+      ['/api/b/', 'removed'],
+    ]);
     const read = await readManifest(out);
-    expect([...read!.groups]).toEqual([['/api/a/', 7], ['/api/c/', 3]]);
+    expect([...read!.groups]).toEqual([
+      ['/api/a/', 7],
+      ['/api/c/', 3],
+    ]);
     // 3 written whole + 4 appended = 7 lines for 2 groups.
     expect(staleLines(read!)).toBe(5);
   });

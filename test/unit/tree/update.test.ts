@@ -42,7 +42,10 @@ describe('updateInPlace through a memory target', () => {
     const before = new Map(target.files);
 
     const file = join(content, 'projects/alpha/components/strings.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/translated: (\d+)/, (_, n: string) => `translated: ${Number(n) - 1}`));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/translated: (\d+)/, (_, n: string) => `translated: ${Number(n) - 1}`),
+    );
     const changed = await modelOf(content);
     const { journal, lines } = memoryJournal();
     const stats = await updateInPlace({ target, journal }, fileGroups(changed), manifest);
