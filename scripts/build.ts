@@ -47,6 +47,7 @@ const command = defineCommand({
       site,
       host,
       onProgress: progressReporter(io, 'Writing'),
+      onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
     });
     if (report.errors.length > 0) {
       io.err(formatContentErrors(report.errors) + '\n');
@@ -65,9 +66,20 @@ const command = defineCommand({
   },
 });
 
+/** The one line said before a tree built with other settings is rewritten whole. */
+function settingsNotice(out: string, change: string): string {
+  return `${out}/ was built with other settings (${change}): writing a whole new tree.`;
+}
+
 /** --watch: the tree brought in line once, then updated after every change until Ctrl+C or SIGTERM. */
 async function watchBuild(
-  args: { content: string; out: string; full: boolean | undefined; site: ReturnType<typeof siteOverrides>; host: RootHost | undefined },
+  args: {
+    content: string;
+    out: string;
+    full: boolean | undefined;
+    site: ReturnType<typeof siteOverrides>;
+    host: RootHost | null | undefined;
+  },
   io: CommandIO,
 ): Promise<number> {
   const started = performance.now();
@@ -75,12 +87,14 @@ async function watchBuild(
     contentDir: args.content,
     outDir: args.out,
     site: args.site,
-    rootHost: args.host ?? null,
+    rootHost: args.host,
     full: args.full,
     instanceListDelay: INSTANCE_LIST_DELAY_MS,
+    rebuild: true,
+    onSettingsChange: (change) => io.err(`${settingsNotice(args.out, change)}\n`),
   });
   if (!opened.ok) {
-    io.err(formatContentErrors(opened.errors) + '\n');
+    io.err(formatContentErrors('errors' in opened ? opened.errors : []) + '\n');
     return 1;
   }
   const translations = countOf(opened.session.model.translations.length, 'translation');

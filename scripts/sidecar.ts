@@ -29,6 +29,10 @@ const command = defineCommand({
     },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
     force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
+    rebuild: {
+      type: 'boolean',
+      description: 'rewrite the tree whole when it was built with other settings than these (else the sidecar refuses)',
+    },
     'strict-lists': {
       type: 'boolean',
       description:
@@ -49,6 +53,7 @@ const command = defineCommand({
       contentDir: content,
       outDir: out,
       force: args.force,
+      rebuild: args.rebuild,
       site: siteOverrides(args),
       host: args.host,
       port,

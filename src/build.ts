@@ -14,6 +14,7 @@ import type { OutputTarget } from './output/target.ts';
 import { openContent, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
 import { isRecordedTree } from './tree/manifest.ts';
+import { describeSettingsChange, recordTreeSettings, settingsToBuildWith } from './tree/settings.ts';
 import { syncTree } from './tree/sync.ts';
 import { writeTree } from './tree/write.ts';
 
@@ -61,10 +62,14 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
   return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
 }
 
-interface DirectoryBuildOptions extends BuildOptions {
+interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
   outDir: string;
+  /** Whose `_redirects` and `_headers` go at the root; null: none; left out: the tree's. */
+  host?: HostOptions['host'] | null;
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean;
+  /** Told, before any file is written, when the tree was built with other settings and is rewritten whole. */
+  onSettingsChange?: (change: string) => void;
 }
 
 /**
@@ -76,13 +81,13 @@ interface DirectoryBuildOptions extends BuildOptions {
 export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<BuildDeps, 'target'> = {}): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
-  const checked = await checkBuild(options, deps.catalog);
+  const { kept, overrides, host } = await settingsToBuildWith(options.outDir, options);
+  const checked = await checkBuild({ ...options, site: overrides, host }, deps.catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
-  const { report } = await syncTree(options.outDir, checked.model, {
-    full: options.full,
-    onProgress: options.onProgress,
-    host: options.host,
-  });
+  const change = kept && describeSettingsChange(kept, { site: checked.model.site, host });
+  if (change) options.onSettingsChange?.(change);
+  const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host });
+  await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
   const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
   return { errors: [], translations: checked.model.translations.length, durationMs: clock() - started, ...counts, mode: report.mode };
 }

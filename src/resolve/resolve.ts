@@ -19,7 +19,7 @@ import { pinProblems, type Problem } from '../content/problems.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
 import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, type WeblateVersion } from '../model/defaults.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
 export interface SiteOverrides {
@@ -27,6 +27,8 @@ export interface SiteOverrides {
   webUrl?: string | undefined;
   pageSize?: number | undefined;
   pagination?: 'path' | 'query' | undefined;
+  weblateVersion?: WeblateVersion | undefined;
+  pages?: boolean | undefined;
 }
 
 type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
@@ -95,11 +97,16 @@ function resolveSite(
     const checked = checkBaseUrl(url);
     return checked.ok ? checked.url : url.replace(/\/+$/, '');
   };
+  const base = trim(baseUrl);
+  const web = trim(overrides.webUrl ?? data.web_url ?? baseUrl);
   return {
-    baseUrl: trim(baseUrl),
-    webUrl: trim(overrides.webUrl ?? data.web_url ?? baseUrl),
+    baseUrl: base,
+    webUrl: web,
     pageSize: overrides.pageSize ?? data.page_size ?? SITE_DEFAULTS.page_size,
     pagination: overrides.pagination ?? data.pagination ?? SITE_DEFAULTS.pagination,
+    weblateVersion: overrides.weblateVersion ?? data.weblate_version ?? SITE_DEFAULTS.weblate_version,
+    // The status site belongs where the web links lead: on when they point at the snapshot itself.
+    pages: overrides.pages ?? data.pages ?? web === base,
   };
 }
 

@@ -31,7 +31,7 @@ export interface Manifest {
 }
 
 /** The folder beside the tree where its manifest is kept. */
-function stateDir(outDir: string): string {
+export function stateDir(outDir: string): string {
   return `${outDir}.state`;
 }
 
