@@ -3,11 +3,11 @@
  * against its schema. Pure (text in, values and errors out) so the build, the
  * check command and the sidecar validate a file the same way.
  */
-import jsYaml from 'js-yaml';
 import type { z } from 'zod';
 import type { ContentError } from '../errors.ts';
 import { closest, describeValue } from './describe.ts';
-import { formatPath, locate, parseYaml, type FieldPath, type YamlSource } from './locate.ts';
+import { formatPath, locate, type FieldPath } from './locate.ts';
+import { readYaml, type YamlSource } from './yaml.ts';
 import { prepareComponent, type PreparedComponent } from './prepare.ts';
 import { checkComponentFile } from './rules.ts';
 import {
@@ -73,14 +73,16 @@ export function checkFile<K extends ContentFileKind>(
   place: Extract<FilePlace, { kind: K }>,
   text: string,
 ): CheckResult<K> {
-  const parsed = parseText(file, text);
-  if (!parsed.ok) return parsed;
+  const parsed = readYaml(text);
+  if (!parsed.ok) {
+    const errors = parsed.problems.map(({ line, column, message }) => ({ file, line, column, path: '', message: `expected valid YAML (got: ${message})` }));
+    return { ok: false, errors };
+  }
   const value = parsed.value === null && place.kind === 'site' ? {} : parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(value)})` }] };
   }
-  // Positions are needed only to report errors; the document is parsed again only then.
-  const source = () => parsed.source ?? parseYaml(text);
+  const source = () => parsed.source;
   const result = SCHEMAS[place.kind].safeParse(value);
   if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source(), value, result.error.issues) };
   if (place.kind === 'component') {
@@ -94,26 +96,6 @@ export function checkFile<K extends ContentFileKind>(
     return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } };
   }
   return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
-}
-
-type ParsedText = { ok: true; value: unknown; source?: YamlSource } | { ok: false; errors: ContentError[] };
-
-/**
- * The value of a YAML text. js-yaml reads it fast (YAML 1.2 core types); when
- * it refuses, the yaml package parses it again and says where it breaks, or
- * gives the value it reads.
- */
-function parseText(file: string, text: string): ParsedText {
-  try {
-    return { ok: true, value: jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file }) };
-  } catch {
-    const source = parseYaml(text);
-    const errors = source.document.errors.map((error): ContentError => {
-      const { line, col } = source.lineCounter.linePos(error.pos[0]);
-      return { file, line, column: col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
-    });
-    return errors.length > 0 ? { ok: false, errors } : { ok: true, value: source.document.toJS({ maxAliasCount: 100 }), source };
-  }
 }
 
 /** Builds a ContentError for a field path of a parsed file. */
@@ -174,8 +156,4 @@ function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
     value = (value as Record<string | number, unknown>)[segment];
   }
   return value;
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 }
