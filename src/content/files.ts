@@ -65,7 +65,15 @@ export function placeOf(relativePath: string): PlaceResult {
 
 export type CheckResult<K extends ContentFileKind> =
   | { ok: true; checked: CheckedFile<K> }
-  | { ok: false; errors: ContentError[] };
+  | {
+      ok: false;
+      errors: ContentError[];
+      /**
+       * The file without its fields at fault, when that still makes a file:
+       * the cross-file rules check it too, so one run reports every error.
+       */
+      salvaged?: CheckedFile<K> | undefined;
+    };
 
 /** Parses and checks one file's text against the schema of its kind. */
 export function checkFile<K extends ContentFileKind>(
@@ -82,20 +90,15 @@ export function checkFile<K extends ContentFileKind>(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(value)})` }] };
   }
-  const source = () => parsed.source;
   const result = SCHEMAS[place.kind].safeParse(value);
-  if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source(), value, result.error.issues) };
-  if (place.kind === 'component') {
-    const data = result.data as ComponentFile;
-    const problems = checkComponentFile(data);
-    if (problems.length > 0) {
-      const document = source();
-      return { ok: false, errors: problems.map((p) => errorAt(file, document, p.path, p.message)) };
-    }
-    const { project, component } = place as Extract<FilePlace, { kind: 'component' }>;
-    return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } };
-  }
-  return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
+  if (result.success) return checkData(file, place, result.data, parsed.source);
+  const errors = schemaErrors(file, place.kind, parsed.source, value, result.error.issues);
+  // site.yaml is not salvaged: its fields at fault would read as missing.
+  if (place.kind === 'site') return { ok: false, errors };
+  const salvage = SCHEMAS[place.kind].safeParse(withoutFaults(value, result.error.issues.flatMap(faultOf)));
+  if (!salvage.success) return { ok: false, errors };
+  const rest = checkData(file, place, salvage.data, parsed.source);
+  return rest.ok ? { ok: false, errors, salvaged: rest.checked } : { ok: false, errors: [...errors, ...rest.errors], salvaged: rest.salvaged };
 }
 
 /** Builds a ContentError for a field path of a parsed file. */
@@ -105,6 +108,41 @@ function errorAt(file: string, source: YamlSource, path: FieldPath, message: str
 }
 
 // --- internal ---
+
+/**
+ * The rules of a file whose fields passed the schema; a component is then
+ * kept in its prepared form. A component that breaks a rule is salvaged
+ * without the fields at fault, when it then keeps every rule.
+ */
+function checkData<K extends ContentFileKind>(file: string, place: Extract<FilePlace, { kind: K }>, data: unknown, source: YamlSource): CheckResult<K> {
+  if (place.kind !== 'component') return { ok: true, checked: { file, place, data } as CheckedFile<K> };
+  const component = data as ComponentFile;
+  const { project, component: slug } = place as Extract<FilePlace, { kind: 'component' }>;
+  const prepared = (valid: ComponentFile) => ({ file, place, data: prepareComponent(valid, project, slug) }) as CheckedFile<K>;
+  const problems = checkComponentFile(component);
+  if (problems.length === 0) return { ok: true, checked: prepared(component) };
+  const errors = problems.map((p) => errorAt(file, source, p.path, p.message));
+  const salvage = componentSchema.safeParse(withoutFaults(component, problems.map((p) => p.path)));
+  const salvaged = salvage.success && checkComponentFile(salvage.data).length === 0 ? prepared(salvage.data) : undefined;
+  return { ok: false, errors, salvaged };
+}
+
+/** Where a schema issue puts its fault: the field, or each unknown key. */
+function faultOf(issue: z.core.$ZodIssue): FieldPath[] {
+  const path = issue.path as (string | number)[];
+  return issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...path, key]) : [path];
+}
+
+/** A copy of a file's value without the fields at fault (unknown keys, values of the wrong kind, counters past their bounds). */
+function withoutFaults(value: object, faults: readonly FieldPath[]): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  for (const path of faults) {
+    if (path.length === 0) continue;
+    const parent = valueAt(copy, path.slice(0, -1));
+    if (parent && typeof parent === 'object') delete (parent as Record<string | number, unknown>)[path.at(-1)!];
+  }
+  return copy;
+}
 
 const SCHEMAS = {
   site: siteSchema,

@@ -21,6 +21,8 @@ export interface LoadedContent {
   projectFiles: string[];
   /** Whether there is a site.yaml, valid or not (an invalid one reports its own errors). */
   siteFile: boolean;
+  /** Every component file present, valid or not, as `project/component`: a link to one that failed its checks is not also an error. */
+  componentFiles: ReadonlySet<string>;
 }
 
 interface LoadResult {
@@ -46,12 +48,16 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
   }
   const { results, inThreads } = await checkFiles(jobs, options);
   const files = new Map<string, CheckedFile>();
+  // A file with errors still takes part in the cross-file rules when its fields at fault could be left out.
+  const salvaged: CheckedFile[] = [];
   results.forEach((result, index) => {
-    if (!result.ok) errors.push(...result.errors);
-    else files.set(jobs[index]!.relativePath, result.checked);
+    if (!result.ok) {
+      errors.push(...result.errors);
+      if (result.salvaged) salvaged.push(result.salvaged);
+    } else files.set(jobs[index]!.relativePath, result.checked);
   });
   const places = jobs.map((job) => job.place);
-  return { content: assembleContent(files.values(), places), files, errors, checkedInThreads: inThreads };
+  return { content: assembleContent([...files.values(), ...salvaged], places), files, errors, checkedInThreads: inThreads };
 }
 
 /**
@@ -60,7 +66,17 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
  * project.yaml is invalid still has one).
  */
 export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<FilePlace>): LoadedContent {
-  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [], siteFile: false };
+  const componentFiles = new Set<string>();
+  const content: LoadedContent = {
+    site: null,
+    languages: [],
+    projects: [],
+    components: [],
+    projectFolders: [],
+    projectFiles: [],
+    siteFile: false,
+    componentFiles,
+  };
   const sorted = [...files].sort((a, b) => compareStrings(a.file, b.file));
   for (const checked of sorted) addChecked(content, checked);
   const folders = new Set<string>();
@@ -68,6 +84,7 @@ export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<F
   for (const place of places) {
     if (place.kind === 'project' || place.kind === 'component') folders.add(place.project);
     if (place.kind === 'project') projectFiles.add(place.project);
+    if (place.kind === 'component') componentFiles.add(`${place.project}/${place.component}`);
     if (place.kind === 'site') content.siteFile = true;
   }
   content.projectFolders = [...folders].sort(compareStrings);
