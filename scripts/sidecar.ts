@@ -1,6 +1,7 @@
 /** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
+import { countOf } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
@@ -67,8 +68,12 @@ const command = defineCommand({
       return 1;
     }
     const { sidecar } = started;
-    const access = args['read-only'] ? 'read-only' : `${keys.length} API key${keys.length === 1 ? '' : 's'}`;
-    io.out(`Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} with ${access} (Ctrl+C to stop)\n`);
+    const access = args['read-only']
+      ? 'read-only: every write refused'
+      : keys.length === 1
+        ? 'writes need the API key'
+        : `writes need one of ${countOf(keys.length, 'API key')}`;
+    io.out(`Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} (${access}; Ctrl+C to stop)\n`);
     await stopSignal();
     await sidecar.close();
     return 0;
