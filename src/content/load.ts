@@ -4,11 +4,11 @@
  * check-pool.ts, the only modules of the content pipeline that touch the disk.
  */
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
 import { checkFiles, type CheckJob, type CheckOptions } from './check-pool.ts';
 import { placeOf, type CheckedFile, type FilePlace } from './files.ts';
+import { listContentFiles } from './walk.ts';
 
 export interface LoadedContent {
   site: CheckedFile<'site'> | null;
@@ -36,8 +36,9 @@ interface LoadResult {
 
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
 export async function loadContent(contentDir: string, options: CheckOptions = {}): Promise<LoadResult> {
-  const relativePaths = (await fg('**/*', { cwd: contentDir, onlyFiles: true, dot: false })).sort(compareStrings);
-  const errors: ContentError[] = [];
+  const listing = await listContentFiles(contentDir);
+  const relativePaths = listing.files;
+  const errors: ContentError[] = listing.refused.map(({ path, message }) => ({ file: join(contentDir, path), line: 1, column: 1, path: '', message }));
   const jobs: (CheckJob & { relativePath: string })[] = [];
   for (const relativePath of relativePaths) {
     const file = join(contentDir, relativePath);
