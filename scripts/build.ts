@@ -6,7 +6,7 @@ import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { stopSignal } from '../src/cli/serving.ts';
-import { formatContentErrors, UsageError } from '../src/errors.ts';
+import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
 import { INSTANCE_LIST_DELAY_MS, Session } from '../src/session/session.ts';
 import { watchContent } from '../src/session/watch.ts';
@@ -27,6 +27,7 @@ const command = defineCommand({
     },
     ...SITE_OPTIONS,
     ...HOST_OPTION,
+    strict: { type: 'boolean', description: 'treat warnings (such as words or characters left out beside a count) as errors' },
   },
   epilog:
     'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
@@ -48,11 +49,13 @@ const command = defineCommand({
       host,
       onProgress: progressReporter(io, 'Writing'),
       onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
+      strict: args.strict,
     });
     if (report.errors.length > 0) {
       io.err(formatContentErrors(report.errors) + '\n');
       return 1;
     }
+    if (report.warnings.length > 0) io.err(formatContentWarnings(report.warnings) + '\n');
     const seconds = (report.durationMs / 1000).toFixed(2);
     const translations = countOf(report.translations, 'translation');
     io.out(

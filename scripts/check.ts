@@ -4,7 +4,7 @@ import { defineCommand, runMain } from '../src/cli/command.ts';
 import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
-import { formatContentErrors } from '../src/errors.ts';
+import { formatContentErrors, formatContentWarnings } from '../src/errors.ts';
 
 const command = defineCommand({
   name: 'check',
@@ -12,14 +12,16 @@ const command = defineCommand({
   options: {
     content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
     ...SITE_OPTIONS,
+    strict: { type: 'boolean', description: 'treat warnings (such as words or characters left out beside a count) as errors' },
   },
   async run(args, io) {
     const content = contentFolder(args.content);
-    const result = await openContent(content, { site: siteOverrides(args) });
+    const result = await openContent(content, { site: siteOverrides(args), strict: args.strict });
     if (!result.ok) {
       io.err(formatContentErrors(result.errors) + '\n');
       return 1;
     }
+    if (result.warnings.length > 0) io.err(formatContentWarnings(result.warnings) + '\n');
     const { projects, components, translations, languages } = result.model;
     io.out(
       `${content}/ is valid: ${countOf(projects.length, 'project')}, ${countOf(components.length, 'component')}, ` +

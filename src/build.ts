@@ -26,10 +26,14 @@ interface BuildOptions {
   host?: HostOptions['host'];
   /** Called now and then with files written so far and the total. */
   onProgress?: (done: number, total: number) => void;
+  /** Warnings are errors. */
+  strict?: boolean | undefined;
 }
 
 export interface BuildReport {
   errors: ContentError[];
+  /** What the content most likely left out by mistake (errors instead with `strict`). */
+  warnings: ContentError[];
   /** Files written (in place: files whose bytes changed). */
   files: number;
   bytes: number;
@@ -59,7 +63,14 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
     return failedReport(checked.errors, clock() - started);
   }
   const written = await writeTree(checked.model, deps.target, { onProgress: options.onProgress, hosts: { host: options.host } });
-  return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
+  return {
+    ...written,
+    errors: [],
+    warnings: checked.warnings,
+    translations: checked.model.translations.length,
+    durationMs: clock() - started,
+    mode: 'fresh',
+  };
 }
 
 interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
@@ -89,7 +100,8 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
   const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host });
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
   const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
-  return { errors: [], translations: checked.model.translations.length, durationMs: clock() - started, ...counts, mode: report.mode };
+  const translations = checked.model.translations.length;
+  return { errors: [], warnings: checked.warnings, translations, durationMs: clock() - started, ...counts, mode: report.mode };
 }
 
 /**
@@ -102,11 +114,11 @@ export function checkOutput(outDir: string, options: { contentDir?: string; forc
 
 // --- internal ---
 
-type CheckResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
+type CheckResult = { ok: true; model: Model; warnings: ContentError[] } | { ok: false; errors: ContentError[] };
 
 /** The content, and whether the chosen host can serve the site as configured. */
 async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): Promise<CheckResult> {
-  const opened = await openContent(options.contentDir, { site: options.site, catalog });
+  const opened = await openContent(options.contentDir, { site: options.site, catalog, strict: options.strict });
   if (!opened.ok) return opened;
   const message = hostProblem(opened.model.site, { host: options.host });
   if (!message) return opened;
@@ -115,5 +127,5 @@ async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): 
 }
 
 function failedReport(errors: ContentError[], durationMs: number): BuildReport {
-  return { errors, files: 0, bytes: 0, translations: 0, durationMs, mode: 'fresh' };
+  return { errors, warnings: [], files: 0, bytes: 0, translations: 0, durationMs, mode: 'fresh' };
 }

@@ -39,6 +39,13 @@ export function sortContentErrors(errors: readonly ContentError[]): ContentError
   );
 }
 
+/** Warnings, one a line after `warning: `, and what they mean. */
+export function formatContentWarnings(warnings: readonly ContentError[]): string {
+  const lines = sortContentErrors(warnings).map((warning) => `warning: ${formatContentError(warning)}`);
+  const count = warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`;
+  return `${lines.join('\n')}\n${count}: the build goes on (--strict makes warnings errors).`;
+}
+
 export function formatContentErrors(errors: readonly ContentError[]): string {
   const lines = sortContentErrors(errors).map(formatContentError);
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;

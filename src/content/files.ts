@@ -9,7 +9,7 @@ import { closest, describeValue } from './describe.ts';
 import { formatPath, locate, type FieldPath } from './locate.ts';
 import { readYaml, type YamlSource } from './yaml.ts';
 import { prepareComponent, type PreparedComponent } from './prepare.ts';
-import { checkComponentFile } from './rules.ts';
+import { checkComponentFile, componentWarnings } from './rules.ts';
 import {
   componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
   type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
@@ -64,7 +64,12 @@ export function placeOf(relativePath: string): PlaceResult {
 }
 
 export type CheckResult<K extends ContentFileKind> =
-  | { ok: true; checked: CheckedFile<K> }
+  | {
+      ok: true;
+      checked: CheckedFile<K>;
+      /** What the file most likely left out by mistake (rules.ts#componentWarnings): reported, not refused unless --strict. */
+      warnings?: ContentError[] | undefined;
+    }
   | {
       ok: false;
       errors: ContentError[];
@@ -120,7 +125,10 @@ function checkData<K extends ContentFileKind>(file: string, place: Extract<FileP
   const { project, component: slug } = place as Extract<FilePlace, { kind: 'component' }>;
   const prepared = (valid: ComponentFile) => ({ file, place, data: prepareComponent(valid, project, slug) }) as CheckedFile<K>;
   const problems = checkComponentFile(component);
-  if (problems.length === 0) return { ok: true, checked: prepared(component) };
+  if (problems.length === 0) {
+    const warnings = componentWarnings(component).map((w) => errorAt(file, source, w.path, w.message));
+    return { ok: true, checked: prepared(component), ...(warnings.length > 0 ? { warnings } : {}) };
+  }
   const errors = problems.map((p) => errorAt(file, source, p.path, p.message));
   const salvage = componentSchema.safeParse(withoutFaults(component, problems.map((p) => p.path)));
   const salvaged = salvage.success && checkComponentFile(salvage.data).length === 0 ? prepared(salvage.data) : undefined;

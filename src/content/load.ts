@@ -30,6 +30,8 @@ interface LoadResult {
   /** Every valid file by its path relative to the content folder (with `/`). */
   files: Map<string, CheckedFile>;
   errors: ContentError[];
+  /** What valid files most likely left out by mistake (content/rules.ts#componentWarnings). */
+  warnings: ContentError[];
   /** How many files were checked in worker threads (check-pool.ts). */
   checkedInThreads: number;
 }
@@ -51,14 +53,18 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
   const files = new Map<string, CheckedFile>();
   // A file with errors still takes part in the cross-file rules when its fields at fault could be left out.
   const salvaged: CheckedFile[] = [];
+  const warnings: ContentError[] = [];
   results.forEach((result, index) => {
     if (!result.ok) {
       errors.push(...result.errors);
       if (result.salvaged) salvaged.push(result.salvaged);
-    } else files.set(jobs[index]!.relativePath, result.checked);
+    } else {
+      files.set(jobs[index]!.relativePath, result.checked);
+      warnings.push(...(result.warnings ?? []));
+    }
   });
   const places = jobs.map((job) => job.place);
-  return { content: assembleContent([...files.values(), ...salvaged], places), files, errors, checkedInThreads: inThreads };
+  return { content: assembleContent([...files.values(), ...salvaged], places), files, errors, warnings, checkedInThreads: inThreads };
 }
 
 /**

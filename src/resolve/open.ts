@@ -14,7 +14,14 @@ import type { Model } from '../model/types.ts';
 import { resolveContent, type SiteOverrides } from './resolve.ts';
 
 type OpenedContent =
-  | { ok: true; model: Model; /** Every checked file by its path relative to the content folder. */ files: Map<string, CheckedFile> }
+  | {
+      ok: true;
+      model: Model;
+      /** Every checked file by its path relative to the content folder. */
+      files: Map<string, CheckedFile>;
+      /** What the content most likely left out by mistake; with `strict`, these are errors instead. */
+      warnings: ContentError[];
+    }
   | { ok: false; errors: ContentError[] };
 
 interface OpenOptions {
@@ -23,14 +30,16 @@ interface OpenOptions {
   catalog?: Catalog | undefined;
   /** How files are shared out between threads (content/check-pool.ts). */
   threads?: CheckOptions | undefined;
+  /** Warnings are errors. */
+  strict?: boolean | undefined;
 }
 
 export async function openContent(contentDir: string, options: OpenOptions = {}): Promise<OpenedContent> {
   const loaded = await loadContent(contentDir, options.threads);
   const resolved = resolveContent(loaded.content, options.site ?? {}, options.catalog ?? loadCatalog(), readText, contentDir);
-  const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors)];
+  const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors), ...(options.strict ? loaded.warnings : [])];
   if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
-  return { ok: true, model: resolved.model, files: loaded.files };
+  return { ok: true, model: resolved.model, files: loaded.files, warnings: loaded.warnings };
 }
 
 /** A content file's text, read again to pin an error to its line. */
