@@ -1,12 +1,12 @@
 /** `npm run check`: validates a content folder without writing anything. */
 import { openContent } from '../src/resolve/open.ts';
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors, formatContentWarnings } from '../src/errors.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'check',
   description: 'Validate a content folder: list every error with its file, line and column, and write nothing.',
   options: {
@@ -31,4 +31,4 @@ const command = defineCommand({
   },
 });
 
-await runMain(command);
+await runIfMain(import.meta, command);

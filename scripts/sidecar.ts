@@ -1,5 +1,5 @@
 /** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
@@ -8,7 +8,7 @@ import { formatContentErrors, UsageError } from '../src/errors.ts';
 import { loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
 import { startSidecar } from '../src/sidecar/sidecar.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'sidecar',
   description:
     "Serve a content folder's tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and " +
@@ -80,4 +80,4 @@ const command = defineCommand({
   },
 });
 
-await runMain(command);
+await runIfMain(import.meta, command);
