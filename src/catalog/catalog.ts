@@ -7,12 +7,18 @@ import { readFileSync } from 'node:fs';
 import { baseCode } from './plural.ts';
 
 export interface CatalogLanguage {
+  /** The id a fresh Weblate install gives it: languages are created in catalog order (lang/models.py setup). */
+  id: number;
   code: string;
   name: string;
   direction: 'ltr' | 'rtl';
   population: number;
   aliases: readonly string[];
+  /** The aliases Weblate 2026.8 lists (default-country locales only as `<code>_<country>`). */
+  aliasesCurrent: readonly string[];
   plural: { id: number; source: 0; number: number; formula: string; type: number };
+  /** The plural type Weblate 2026.8 gives the default plural (`plural.type` is the 4.x one). */
+  typeCurrent: number;
 }
 
 export interface Catalog {
@@ -23,6 +29,8 @@ export interface Catalog {
   guessDirection(code: string): 'ltr' | 'rtl';
   /** Every known plural formula without spaces, with its 4.x type, in look-up order. */
   readonly formulas: readonly (readonly [string, number])[];
+  /** The same with the types of Weblate 2026.8. */
+  readonly formulasCurrent: readonly (readonly [string, number])[];
   readonly size: number;
 }
 
@@ -34,20 +42,31 @@ export function loadCatalog(): Catalog {
 
 // --- internal ---
 
-type LanguageRow = [string, string, 'ltr' | 'rtl', number, string[], number, string, number];
+type LanguageRow = [string, string, 'ltr' | 'rtl', number, string[], number, string, number, number, string[]?];
 
 interface CatalogData {
   languages: LanguageRow[];
   formulas: [string, number][];
+  formulasCurrent: [string, number][];
   rtl: string[];
 }
 
 function catalogFromData(data: CatalogData): Catalog {
   const byCode = new Map<string, CatalogLanguage>();
   const byAlias = new Map<string, string>();
-  data.languages.forEach(([code, name, direction, population, aliases, number, formula, type], index) => {
-    // A fresh Weblate install numbers the default plurals in catalog order.
-    byCode.set(code, { code, name, direction, population, aliases, plural: { id: index + 1, source: 0, number, formula, type } });
+  data.languages.forEach(([code, name, direction, population, aliases, number, formula, type, typeCurrent, aliasesCurrent], index) => {
+    // A fresh Weblate install creates the languages, each with its default plural, in catalog order.
+    byCode.set(code, {
+      id: index + 1,
+      code,
+      name,
+      direction,
+      population,
+      aliases,
+      aliasesCurrent: aliasesCurrent ?? aliases,
+      plural: { id: index + 1, source: 0, number, formula, type },
+      typeCurrent,
+    });
     for (const alias of aliases) byAlias.set(alias, code);
   });
   const rtl = new Set(data.rtl);
@@ -60,6 +79,7 @@ function catalogFromData(data: CatalogData): Catalog {
     },
     guessDirection: (code) => (rtl.has(code) || rtl.has(baseCode(code)) ? 'rtl' : 'ltr'),
     formulas: data.formulas,
+    formulasCurrent: data.formulasCurrent,
     size: byCode.size,
   };
 }

@@ -34,11 +34,19 @@ export function formulaStaysWithin(evaluate: PluralFormula, number: number): boo
 }
 
 /**
- * The plural type Weblate 4.x stores for a formula: `0` is "none", then an
- * exact look-up in the known formulas, then Arabic (3) for base code `ar`, then
- * a formula that behaves the same for n = -10…199, else 666 (unknown).
+ * The plural type Weblate stores for a formula: `0` is "none", then an exact
+ * look-up in the known formulas, then Arabic (3) for base code `ar`, then a
+ * formula that behaves the same for n = -10…199 (and, as Weblate 2026.8
+ * compares them, `powers` of ten: 10³ to 10⁷), else 666 (unknown). The table
+ * and the powers decide the generation: the 4.x table without powers, or
+ * today's with them.
  */
-export function classifyPlural(formula: string, code: string, knownFormulas: readonly (readonly [string, number])[]): number {
+export function classifyPlural(
+  formula: string,
+  code: string,
+  knownFormulas: readonly (readonly [string, number])[],
+  powers = false,
+): number {
   const stripped = formula.trim().replace(/;$/, '');
   if (stripped === '0') return 0;
   const key = stripped.replace(/ /g, '');
@@ -46,10 +54,10 @@ export function classifyPlural(formula: string, code: string, knownFormulas: rea
   if (baseCode(code) === 'ar') return 3;
   const parsed = parsePluralFormula(stripped);
   if (!parsed.ok) return 666;
-  const signature = behaviour(parsed.evaluate);
+  const signature = behaviour(parsed.evaluate, powers);
   for (const [known, type] of knownFormulas) {
     const other = parsePluralFormula(known);
-    if (other.ok && behaviour(other.evaluate) === signature) return type;
+    if (other.ok && behaviour(other.evaluate, powers) === signature) return type;
   }
   return 666;
 }
@@ -204,8 +212,9 @@ function applyBinary(operator: string, a: number, right: () => number): number {
   }
 }
 
-function behaviour(evaluate: PluralFormula): string {
+function behaviour(evaluate: PluralFormula, powers: boolean): string {
   const values: number[] = [];
   for (let n = -10; n < 200; n++) values.push(evaluate(n));
+  if (powers) for (const n of [1e3, 1e4, 1e5, 1e6, 1e7]) values.push(evaluate(n));
   return values.join(',');
 }
