@@ -188,7 +188,7 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
     { ...SITE, 'languages/cs.yml': 'name: Czech\n', 'projects/notes.yaml': 'a: 1\n' },
     [
       'content/languages/cs.yml:1:1  expected the extension .yaml (got .yml)',
-      'content/projects/notes.yaml:1:1  expected content files at site.yaml, languages/<code>.yaml, projects/<project>/project.yaml or projects/<project>/components/<component>.yaml',
+      'content/projects/notes.yaml:1:1  expected content files at site.yaml, languages/<code>.yaml, projects/<project>/project.yaml, projects/<project>/components/<component>.yaml or projects/<project>/categories/<category>.yaml',
     ],
   ],
   [

@@ -1,10 +1,11 @@
 /**
  * How Weblate answers besides the resources themselves: the response headers
  * of the contract (DESIGN section 4, spec sections 1.3 and 7) and the JSON
- * error bodies, as DRF words them. Host configuration, the preview and the
- * sidecar all answer with these.
+ * error bodies, as DRF words them, in each flavour's form. Host
+ * configuration, the preview and the sidecar all answer with these.
  */
-import { serializeFile } from '../output/serialize.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
+import { serializeFile, type JsonValue } from '../output/serialize.ts';
 
 export const JSON_TYPE = 'application/json';
 
@@ -15,11 +16,117 @@ export const NOT_FOUND = 'Not found.';
 export const INVALID_PAGE = 'Invalid page.';
 
 /** A DRF error body as the files are written: compact JSON and a newline. */
-export function errorBody(detail: string): string {
+function errorBody(detail: string): string {
   return serializeFile({ detail });
 }
 
 /** The body of a 405, as DRF words it. */
 export function methodNotAllowed(method: string): string {
   return `Method "${method}" not allowed.`;
+}
+
+/**
+ * An error answer, as DRF raises it: the status, the exception's code and its
+ * message. How the body reads depends on the flavour (errorText).
+ */
+export interface ApiError {
+  status: number;
+  code: string;
+  detail: string;
+}
+
+/** The errors a read of the snapshot can meet (DRF's default messages; spec 6.2 and the 2026.8 notes). */
+export const ERRORS = {
+  notFound: { status: 404, code: 'not_found', detail: NOT_FOUND },
+  invalidPage: { status: 404, code: 'not_found', detail: INVALID_PAGE },
+  notAuthenticated: { status: 401, code: 'not_authenticated', detail: 'Authentication credentials were not provided.' },
+  permissionDenied: { status: 403, code: 'permission_denied', detail: 'You do not have permission to perform this action.' },
+} as const satisfies Record<string, ApiError>;
+
+/** DRF's codes of the errors a read of the snapshot meets, by status. */
+const READ_CODES: Readonly<Record<number, string>> = {
+  401: 'not_authenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  405: 'method_not_allowed',
+};
+
+/** The error of a read by its status and message (the code follows from the status). */
+export function readError(status: 401 | 403 | 404 | 405, detail: string): ApiError {
+  return { status, code: READ_CODES[status]!, detail };
+}
+
+/** A failure inside a request (a bug): DRF's message, or drf-standardized-errors' for an unhandled exception. */
+export function serverError(version: WeblateVersion): ApiError {
+  return { status: 500, code: 'error', detail: version === '4' ? 'A server error occurred.' : 'Server Error (500)' };
+}
+
+/** Weblate asks an anonymous client for credentials this way (DRF's TokenAuthentication keyword). */
+export const AUTHENTICATE = { 'WWW-Authenticate': 'Token' } as const;
+
+/** What Weblate answers an anonymous read it refuses: 401 (log in first) or 403. */
+export function refusalError(status: 401 | 403): ApiError {
+  return status === 401 ? ERRORS.notAuthenticated : ERRORS.permissionDenied;
+}
+
+/**
+ * An error's body as its file or response holds it: 4.x's `{"detail": …}`, or
+ * since Weblate 5.10 drf-standardized-errors' `{"type": …, "errors": [{"code",
+ * "detail", "attr"}]}` (type `client_error` for a 4xx, `server_error` above).
+ */
+export function errorText(version: WeblateVersion, error: ApiError): string {
+  if (version === '4') return errorBody(error.detail);
+  return serializeFile({
+    type: error.status >= 500 ? 'server_error' : 'client_error',
+    errors: [{ code: error.code, detail: error.detail, attr: null }],
+  });
+}
+
+/**
+ * A 400 of field errors, as DRF words them: `{"name":["This field is
+ * required."]}` in 4.x; in 2026.8 each message an entry of a
+ * `validation_error`, its field path joined with `.` (`plural.formula`), null
+ * for a bare list, and the code DRF gives that message.
+ */
+export function validationErrorText(version: WeblateVersion, errors: JsonValue): string {
+  if (version === '4') return serializeFile(errors);
+  const entries: JsonValue[] = [];
+  flattenErrors(errors, null, entries);
+  return serializeFile({ type: 'validation_error', errors: entries });
+}
+
+/** Whose error bodies a tree speaks, from its API root's keys (4.x's and 2026.8's differ). */
+export function flavourOfRoot(keys: readonly string[]): WeblateVersion {
+  return keys.includes('categories') ? '2026.8' : '4';
+}
+
+// --- internal ---
+
+function flattenErrors(errors: JsonValue, attr: string | null, into: JsonValue[]): void {
+  if (typeof errors === 'string') {
+    into.push({ code: codeOfMessage(errors), detail: errors, attr });
+  } else if (Array.isArray(errors)) {
+    for (const item of errors as readonly JsonValue[]) flattenErrors(item, attr, into);
+  } else if (errors !== null && typeof errors === 'object') {
+    for (const [key, value] of Object.entries(errors as Record<string, JsonValue>)) {
+      flattenErrors(value, attr === null ? key : `${attr}.${key}`, into);
+    }
+  }
+}
+
+/** DRF's codes of the messages its fields and serializers raise; `invalid` for any other (ValidationError's default). */
+const MESSAGE_CODES: readonly [RegExp, string][] = [
+  [/^This field is required\.$/, 'required'],
+  [/^This field may not be null\.$/, 'null'],
+  [/^This field may not be blank\.$/, 'blank'],
+  [/^Ensure this field has no more than \d+ characters\.$/, 'max_length'],
+  [/^Ensure this value is less than or equal to /, 'max_value'],
+  [/^Ensure this value is greater than or equal to /, 'min_value'],
+  [/ is not a valid choice\.$/, 'invalid_choice'],
+  [/^Null characters are not allowed\.$/, 'null_characters_not_allowed'],
+  [/^Surrogate characters are not allowed/, 'surrogate_characters_not_allowed'],
+];
+
+function codeOfMessage(message: string): string {
+  return MESSAGE_CODES.find(([pattern]) => pattern.test(message))?.[1] ?? 'invalid';
 }

@@ -2,7 +2,7 @@
  * Lists as Weblate paginates them: `count`, `next`, `previous`, `results`,
  * page 1 at the list URL and later pages at their own path (or `?page=N`).
  */
-import type { ResourceKind } from './routes.ts';
+import { pageSizeOf, routeOf, type ResourceKind } from './routes.ts';
 import type { Site } from '../model/types.ts';
 import { defineShape, ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { apiPath, pageUrl } from './urls.ts';
@@ -11,6 +11,11 @@ import type { Resource } from './resources.ts';
 /** How many pages a list of `count` items has: at least one, even when empty. */
 export function pageCount(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/** How many items a page of a kind of list holds on a site (four times the page size for Weblate 2026.8's large lists). */
+export function listPageSize(site: Site, kind: ResourceKind): number {
+  return pageSizeOf(routeOf(kind), site.weblateVersion, site.pageSize);
 }
 
 /** One page of a list (1-based). */
@@ -22,9 +27,10 @@ export function listPage<T>(
   render: (item: T) => JsonValue,
   page: number,
 ): Resource {
-  const total = pageCount(items.length, site.pageSize);
-  const start = (page - 1) * site.pageSize;
-  const results = items.slice(start, start + site.pageSize).map(render);
+  const size = listPageSize(site, kind);
+  const total = pageCount(items.length, size);
+  const start = (page - 1) * size;
+  const results = items.slice(start, start + size).map(render);
   return {
     path: apiPath.page(listPath, page),
     kind,

@@ -1,15 +1,20 @@
 /**
  * The route table of the API snapshot: every kind of resource, its path
- * pattern, whether it is paginated, the Allow header Weblate 4.x sends for it,
+ * pattern, whether it is paginated, the Allow header Weblate sends for it,
  * and the name and description an OPTIONS request answers (spec sections 1.3
- * and 6.3). Host adapters and the sidecar read this table.
+ * and 6.3). Routes of one flavour only say so; so do the routes Weblate
+ * refuses an anonymous reader in a flavour (the snapshot has no file for
+ * them; what can answer says 401 or 403) and the lists it pages four times as
+ * long. Host adapters, the preview and the sidecar read this table through
+ * routesOf().
  */
+import type { WeblateVersion } from '../model/defaults.ts';
 
-export type ResourceKind = (typeof ROUTES)[number]['kind'];
+export type ResourceKind = (typeof ROUTES)[number]['kind'] | (typeof CURRENT_ROUTES)[number]['kind'];
 
 export interface Route {
   kind: string;
-  /** Path segments after `/api/`; `:name` marks a slug or code. */
+  /** Path segments after `/api/`; `:name` marks a slug, code or id. */
   pattern: readonly string[];
   paginated: boolean;
   /** The Allow header, in DRF's fixed method order. */
@@ -17,13 +22,21 @@ export interface Route {
   /** OPTIONS metadata: DRF's view name and Weblate's view-class docstring. */
   name: string;
   description: string;
+  /** What Weblate answers an anonymous GET instead, by flavour: 401 (log in first) or 403 (not allowed). */
+  refused?: Partial<Record<WeblateVersion, 401 | 403>>;
+  /** The flavours that page the list with LargePagination: four times the page size (api/pagination.py, 2026.8). */
+  large?: readonly WeblateVersion[];
 }
 
 const READ = 'GET, HEAD, OPTIONS';
 const READ_POST = 'GET, POST, HEAD, OPTIONS';
 const INSTANCE = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 
+/** LargePagination.page_size = StandardPagination.page_size * 4 in Weblate 2026.8 (the docs' 100 is stale; it is 200). */
+const LARGE_PAGE_FACTOR = 4;
+
 const PROJECTS = 'Translation projects API.';
+const CATEGORIES = 'Category API.';
 const COMPONENTS = 'Translation components API.';
 const LANGUAGES = 'Languages API.';
 
@@ -85,6 +98,7 @@ export const ROUTES = [
     allow: READ_POST,
     name: 'Repository',
     description: PROJECTS,
+    refused: { '2026.8': 403 },
   },
 
   { kind: 'components', pattern: ['components'], paginated: true, allow: READ, name: 'Component List', description: COMPONENTS },
@@ -111,6 +125,7 @@ export const ROUTES = [
     allow: READ,
     name: 'Statistics',
     description: COMPONENTS,
+    large: ['2026.8'],
   },
   {
     kind: 'component-lock',
@@ -143,6 +158,7 @@ export const ROUTES = [
     allow: READ_POST,
     name: 'Repository',
     description: COMPONENTS,
+    refused: { '2026.8': 403 },
   },
 
   { kind: 'translations', pattern: ['translations'], paginated: true, allow: READ, name: 'Translation List', description: COMPONENTS },
@@ -185,6 +201,7 @@ export const ROUTES = [
     allow: READ_POST,
     name: 'Repository',
     description: COMPONENTS,
+    refused: { '2026.8': 403 },
   },
 
   { kind: 'languages', pattern: ['languages'], paginated: true, allow: READ_POST, name: 'Language List', description: LANGUAGES },
@@ -219,7 +236,7 @@ export const ROUTES = [
     description: 'Component lists API.',
   },
   { kind: 'changes', pattern: ['changes'], paginated: true, allow: READ, name: 'Change List', description: 'Changes API.' },
-  { kind: 'units', pattern: ['units'], paginated: true, allow: READ, name: 'Unit List', description: 'Units API.' },
+  { kind: 'units', pattern: ['units'], paginated: true, allow: READ, name: 'Unit List', description: 'Units API.', large: ['2026.8'] },
   {
     kind: 'screenshots',
     pattern: ['screenshots'],
@@ -231,27 +248,204 @@ export const ROUTES = [
   { kind: 'addons', pattern: ['addons'], paginated: true, allow: READ, name: 'Addon List', description: '' },
 ] as const satisfies readonly Route[];
 
-/** The API root's keys, in Weblate 4.14–4.18's router registration order. */
-export const ROOT_LISTS = [
-  'users',
-  'groups',
-  'roles',
-  'projects',
-  'components',
-  'translations',
-  'memory',
-  'languages',
-  'component-lists',
-  'changes',
-  'units',
-  'screenshots',
-  'addons',
-] as const;
+/** The routes only the 2026.8 flavour has (views of Weblate 2026.8.1.dev0, weblate/api/views.py), after ROUTES in its table. */
+const CURRENT_ROUTES = [
+  {
+    kind: 'project-categories',
+    pattern: ['projects', ':project', 'categories'],
+    paginated: true,
+    allow: READ,
+    name: 'Categories',
+    description: PROJECTS,
+  },
+  {
+    kind: 'project-labels',
+    pattern: ['projects', ':project', 'labels'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Labels',
+    description: PROJECTS,
+  },
+  {
+    kind: 'project-lock',
+    pattern: ['projects', ':project', 'lock'],
+    paginated: false,
+    allow: READ_POST,
+    name: 'Lock',
+    description: PROJECTS,
+  },
+  {
+    kind: 'project-announcements',
+    pattern: ['projects', ':project', 'announcements'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Announcements',
+    description: PROJECTS,
+  },
+  {
+    kind: 'project-reports',
+    pattern: ['projects', ':project', 'reports'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Reports',
+    description: PROJECTS,
+    refused: { '2026.8': 401 },
+  },
+  {
+    kind: 'project-machinery-settings',
+    pattern: ['projects', ':project', 'machinery_settings'],
+    paginated: false,
+    allow: 'GET, POST, PUT, PATCH, HEAD, OPTIONS',
+    name: 'Machinery Settings',
+    description: PROJECTS,
+    refused: { '2026.8': 401 },
+  },
+  {
+    kind: 'component-announcements',
+    pattern: ['components', ':project', ':component', 'announcements'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Announcements',
+    description: COMPONENTS,
+  },
+  {
+    kind: 'component-reports',
+    pattern: ['components', ':project', ':component', 'reports'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Reports',
+    description: COMPONENTS,
+    refused: { '2026.8': 401 },
+  },
+  {
+    kind: 'translation-announcements',
+    pattern: ['translations', ':project', ':component', ':language', 'announcements'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Announcements',
+    description: COMPONENTS,
+  },
+  { kind: 'categories', pattern: ['categories'], paginated: true, allow: READ_POST, name: 'Category List', description: CATEGORIES },
+  {
+    kind: 'category',
+    pattern: ['categories', ':category'],
+    paginated: false,
+    allow: INSTANCE,
+    name: 'Category Instance',
+    description: CATEGORIES,
+  },
+  {
+    kind: 'category-statistics',
+    pattern: ['categories', ':category', 'statistics'],
+    paginated: false,
+    allow: READ,
+    name: 'Statistics',
+    description: CATEGORIES,
+  },
+  {
+    kind: 'category-announcements',
+    pattern: ['categories', ':category', 'announcements'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Announcements',
+    description: CATEGORIES,
+  },
+  {
+    kind: 'category-reports',
+    pattern: ['categories', ':category', 'reports'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Reports',
+    description: CATEGORIES,
+    refused: { '2026.8': 401 },
+  },
+  {
+    kind: 'suggestions',
+    pattern: ['suggestions'],
+    paginated: true,
+    allow: READ,
+    name: 'Suggestion List',
+    description: 'Suggestions API.',
+    large: ['2026.8'],
+  },
+  {
+    kind: 'reports',
+    pattern: ['reports'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Report List',
+    description: '',
+    refused: { '2026.8': 401 },
+  },
+] as const satisfies readonly Route[];
 
-/** Top-level lists the snapshot writes empty. */
-export const EMPTY_ROOT_LISTS = ROOT_LISTS.filter((name) => !['projects', 'components', 'translations', 'languages'].includes(name));
+/** The routes of a flavour, in the table's order (the 4 flavour's are exactly ROUTES). */
+export function routesOf(version: WeblateVersion): readonly Route[] {
+  return ROUTES_BY_FLAVOUR[version];
+}
 
-const BY_KIND = new Map<string, Route>(ROUTES.map((route) => [route.kind, route]));
+/** What Weblate answers an anonymous GET of the route in a flavour instead of a file, or undefined when it serves one. */
+export function refusalOf(route: Route, version: WeblateVersion): 401 | 403 | undefined {
+  return route.refused?.[version];
+}
+
+/** How many items a page of the route's list holds in a flavour: the page size, or four times it for LargePagination. */
+export function pageSizeOf(route: Route, version: WeblateVersion, pageSize: number): number {
+  return route.large?.includes(version) ? LARGE_PAGE_FACTOR * pageSize : pageSize;
+}
+
+/**
+ * The API root's keys, in router registration order: Weblate 4.14–4.18's,
+ * and 2026.8's (api/urls.py; `tasks` has no list, so the root skips it).
+ */
+export const ROOT_LISTS = {
+  '4': [
+    'users',
+    'groups',
+    'roles',
+    'projects',
+    'components',
+    'translations',
+    'memory',
+    'languages',
+    'component-lists',
+    'changes',
+    'units',
+    'screenshots',
+    'addons',
+  ],
+  '2026.8': [
+    'users',
+    'groups',
+    'roles',
+    'projects',
+    'components',
+    'translations',
+    'memory',
+    'languages',
+    'component-lists',
+    'changes',
+    'units',
+    'suggestions',
+    'screenshots',
+    'addons',
+    'categories',
+    'reports',
+  ],
+} as const satisfies Record<WeblateVersion, readonly ResourceKind[]>;
+
+/** Top-level lists the snapshot writes empty in a flavour (the others hold content, or are refused). */
+export function emptyRootLists(version: WeblateVersion): ResourceKind[] {
+  const held: readonly string[] = ['projects', 'components', 'translations', 'languages', 'categories'];
+  return ROOT_LISTS[version].filter((name) => !held.includes(name) && refusalOf(routeOf(name), version) === undefined);
+}
+
+const ROUTES_BY_FLAVOUR: Record<WeblateVersion, readonly Route[]> = {
+  '4': ROUTES,
+  '2026.8': [...ROUTES, ...CURRENT_ROUTES],
+};
+
+const BY_KIND = new Map<string, Route>(ROUTES_BY_FLAVOUR['2026.8'].map((route) => [route.kind, route]));
 
 export function routeOf(kind: ResourceKind): Route {
   return BY_KIND.get(kind)!;

@@ -2,7 +2,7 @@
  * Every /api/... path, every web path, and every absolute URL is built here
  * and nowhere else. Paths end with `/`, as all of Weblate's do.
  */
-import type { Site } from '../model/types.ts';
+import type { Category, Component, Site } from '../model/types.ts';
 
 /** The path segment that starts a page of a list: `/api/projects/~page/2/`. No slug or code contains `~`. */
 export const PAGE_SEGMENT = '~page';
@@ -19,6 +19,14 @@ export const apiPath = {
   projectStatistics: (p: string) => `/api/projects/${p}/statistics/`,
   projectChanges: (p: string) => `/api/projects/${p}/changes/`,
   projectRepository: (p: string) => `/api/projects/${p}/repository/`,
+  projectCategories: (p: string) => `/api/projects/${p}/categories/`,
+  projectLabels: (p: string) => `/api/projects/${p}/labels/`,
+  projectLock: (p: string) => `/api/projects/${p}/lock/`,
+  projectAnnouncements: (p: string) => `/api/projects/${p}/announcements/`,
+  projectReports: (p: string) => `/api/projects/${p}/reports/`,
+  projectMachinerySettings: (p: string) => `/api/projects/${p}/machinery_settings/`,
+  /** Project metrics (2026.8): outside the snapshot, like the raw files. */
+  projectMetrics: (p: string) => `/api/projects/${p}/metrics/`,
 
   components: () => '/api/components/',
   component: (p: string, c: string) => `/api/components/${p}/${c}/`,
@@ -28,6 +36,8 @@ export const apiPath = {
   componentLinks: (p: string, c: string) => `/api/components/${p}/${c}/links/`,
   componentChanges: (p: string, c: string) => `/api/components/${p}/${c}/changes/`,
   componentRepository: (p: string, c: string) => `/api/components/${p}/${c}/repository/`,
+  componentAnnouncements: (p: string, c: string) => `/api/components/${p}/${c}/announcements/`,
+  componentReports: (p: string, c: string) => `/api/components/${p}/${c}/reports/`,
 
   translations: () => '/api/translations/',
   translation: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/`,
@@ -35,6 +45,7 @@ export const apiPath = {
   translationChanges: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/changes/`,
   translationUnits: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/units/`,
   translationRepository: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/repository/`,
+  translationAnnouncements: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/announcements/`,
   /** The raw file download: outside the snapshot, the one link allowed not to resolve. */
   translationFile: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/file/`,
 
@@ -42,19 +53,58 @@ export const apiPath = {
   language: (code: string) => `/api/languages/${code}/`,
   languageStatistics: (code: string) => `/api/languages/${code}/statistics/`,
 
+  categories: () => '/api/categories/',
+  category: (id: number) => `/api/categories/${id}/`,
+  categoryStatistics: (id: number) => `/api/categories/${id}/statistics/`,
+  categoryAnnouncements: (id: number) => `/api/categories/${id}/announcements/`,
+  categoryReports: (id: number) => `/api/categories/${id}/reports/`,
+
   /** Page `page` (2 or more) of the list at `listPath`; page 1 is the list path itself. */
   page: (listPath: string, page: number) => (page <= 1 ? listPath : `${listPath}${PAGE_SEGMENT}/${page}/`),
 };
 
-/** Web (HTML) paths of Weblate 4.x, for `web_url`, `share_url`, `translate_url` and statistics `url`s. */
+/**
+ * Web (HTML) paths, for `web_url`, `share_url`, `translate_url` and
+ * statistics `url`s. A component's `c` is its web path below the project
+ * (componentWebPath: its categories' slugs, then its own, joined with `/`).
+ */
 export const webPath = {
   language: (code: string) => `/languages/${code}/`,
   project: (p: string) => `/projects/${p}/`,
+  /** A category's page: its path below the project (`docs/guide`). */
+  category: (p: string, path: string) => `/projects/${p}/${path}/`,
   component: (p: string, c: string) => `/projects/${p}/${c}/`,
   translation: (p: string, c: string, l: string) => `/projects/${p}/${c}/${l}/`,
   translate: (p: string, c: string, l: string) => `/translate/${p}/${c}/${l}/`,
+  /** The share page of a project's language: Weblate 4.x's, and 5.0's and later's with `-`. */
   share: (p: string, l: string) => `/engage/${p}/${l}/`,
+  shareCurrent: (p: string, l: string) => `/engage/${p}/-/${l}/`,
+  /** A language of a project (2026.8's ProjectLanguage), and its translate page. */
+  projectLanguage: (p: string, l: string) => `/projects/${p}/-/${l}/`,
+  projectLanguageTranslate: (p: string, l: string) => `/translate/${p}/-/${l}/`,
 };
+
+/**
+ * The component's segment in API paths: its slug, or for a component inside
+ * categories (2026.8) the categories' slugs and its own joined with `%2F`, and
+ * that `%` escaped as Weblate's URLs write it: `docs%252Fguide`
+ * (api/serializers.py get_reverse_kwargs, then Django's reverse).
+ */
+export function componentSegment(component: Component): string {
+  const category = component.category;
+  return category ? [...category.path, component.slug].join(ENCODED_SLASH_IN_URL) : component.slug;
+}
+
+/** The component's path below its project on the web: `docs/guide` inside category `docs`. */
+export function componentWebPath(component: Component): string {
+  const category = component.category;
+  return category ? `${category.path.join('/')}/${component.slug}` : component.slug;
+}
+
+/** A category's path below its project: `docs/guide`. */
+export function categoryWebPath(category: Category): string {
+  return category.path.join('/');
+}
 
 /**
  * The path of the base URL, without a trailing slash: `` for
@@ -85,7 +135,28 @@ export function pageUrl(site: Site, listPath: string, page: number): string {
   return site.pagination === 'query' ? `${apiUrl(site, listPath)}?page=${page}` : apiUrl(site, apiPath.page(listPath, page));
 }
 
-/** The file of an API path inside the output folder: `/api/projects/` → `api/projects/index.json`. */
+/**
+ * The file of an API path inside the output folder: `/api/projects/` →
+ * `api/projects/index.json`. The path is decoded once, as a host decodes a
+ * request's path before it looks the file up: `docs%252Fguide` is the folder
+ * `docs%2Fguide`. (No slug, code or page segment holds another `%`.)
+ */
 export function fileOfPath(path: string): string {
-  return `${path.slice(1)}index.json`;
+  const file = `${path.slice(1)}index.json`;
+  return file.includes('%') ? file.replaceAll('%25', '%') : file;
 }
+
+/** The folder of an API path inside the output folder: `/api/projects/demo/` → `api/projects/demo/` (decoded as fileOfPath does). */
+export function folderOfPath(path: string): string {
+  return fileOfPath(path).slice(0, -'index.json'.length);
+}
+
+/** A decoded path segment as it is written in an API path (the inverse of fileOfPath's decoding). */
+export function encodeSegment(segment: string): string {
+  return segment.includes('%') ? segment.replaceAll('%', '%25') : segment;
+}
+
+// --- internal ---
+
+/** `%2F` as it appears inside an API URL: the `%` itself escaped. */
+const ENCODED_SLASH_IN_URL = '%252F';

@@ -11,17 +11,18 @@ import { readYaml, type YamlSource } from './yaml.ts';
 import { prepareComponent, type PreparedComponent } from './prepare.ts';
 import { checkComponentFile, componentWarnings } from './rules.ts';
 import {
-  componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
-  type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
+  categorySchema, componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
+  type CategoryFile, type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
 } from './schema.ts';
 
-export type ContentFileKind = 'site' | 'language' | 'project' | 'component';
+export type ContentFileKind = 'site' | 'language' | 'project' | 'category' | 'component';
 
 /** Where a file sits in the content folder, decided from its relative path. */
 export type FilePlace =
   | { kind: 'site' }
   | { kind: 'language'; code: string }
   | { kind: 'project'; project: string }
+  | { kind: 'category'; project: string; category: string }
   | { kind: 'component'; project: string; component: string };
 
 /** What a checked file holds; a component file is kept in its prepared form. */
@@ -29,6 +30,7 @@ type FileData = {
   site: SiteFile;
   language: LanguageFile;
   project: ProjectFile;
+  category: CategoryFile;
   component: PreparedComponent;
 };
 
@@ -56,10 +58,13 @@ export function placeOf(relativePath: string): PlaceResult {
   if (parts.length === 4 && parts[0] === 'projects' && parts[2] === 'components') {
     return { place: { kind: 'component', project: parts[1]!, component: stem(parts[3]!) } };
   }
+  if (parts.length === 4 && parts[0] === 'projects' && parts[2] === 'categories') {
+    return { place: { kind: 'category', project: parts[1]!, category: stem(parts[3]!) } };
+  }
   return {
     error:
-      'expected content files at site.yaml, languages/<code>.yaml, projects/<project>/project.yaml ' +
-      'or projects/<project>/components/<component>.yaml',
+      'expected content files at site.yaml, languages/<code>.yaml, projects/<project>/project.yaml, ' +
+      'projects/<project>/components/<component>.yaml or projects/<project>/categories/<category>.yaml',
   };
 }
 
@@ -156,6 +161,7 @@ const SCHEMAS = {
   site: siteSchema,
   language: languageSchema,
   project: projectSchema,
+  category: categorySchema,
   component: componentSchema,
 } as const satisfies Record<ContentFileKind, z.ZodType>;
 

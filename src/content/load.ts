@@ -14,6 +14,7 @@ export interface LoadedContent {
   site: CheckedFile<'site'> | null;
   languages: CheckedFile<'language'>[];
   projects: CheckedFile<'project'>[];
+  categories: CheckedFile<'category'>[];
   components: CheckedFile<'component'>[];
   /** Every project folder (named by a project.yaml or a component file in it). */
   projectFolders: string[];
@@ -23,6 +24,8 @@ export interface LoadedContent {
   siteFile: boolean;
   /** Every component file present, valid or not, as `project/component`: a link to one that failed its checks is not also an error. */
   componentFiles: ReadonlySet<string>;
+  /** Every category file present, valid or not, as `project/category`. */
+  categoryFiles: ReadonlySet<string>;
 }
 
 interface LoadResult {
@@ -74,24 +77,28 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
  */
 export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<FilePlace>): LoadedContent {
   const componentFiles = new Set<string>();
+  const categoryFiles = new Set<string>();
   const content: LoadedContent = {
     site: null,
     languages: [],
     projects: [],
+    categories: [],
     components: [],
     projectFolders: [],
     projectFiles: [],
     siteFile: false,
     componentFiles,
+    categoryFiles,
   };
   const sorted = [...files].sort((a, b) => compareStrings(a.file, b.file));
   for (const checked of sorted) addChecked(content, checked);
   const folders = new Set<string>();
   const projectFiles = new Set<string>();
   for (const place of places) {
-    if (place.kind === 'project' || place.kind === 'component') folders.add(place.project);
+    if (place.kind === 'project' || place.kind === 'component' || place.kind === 'category') folders.add(place.project);
     if (place.kind === 'project') projectFiles.add(place.project);
     if (place.kind === 'component') componentFiles.add(`${place.project}/${place.component}`);
+    if (place.kind === 'category') categoryFiles.add(`${place.project}/${place.category}`);
     if (place.kind === 'site') content.siteFile = true;
   }
   content.projectFolders = [...folders].sort(compareStrings);
@@ -106,6 +113,7 @@ function addChecked(content: LoadedContent, checked: CheckedFile): void {
     case 'site': content.site = checked as CheckedFile<'site'>; break;
     case 'language': content.languages.push(checked as CheckedFile<'language'>); break;
     case 'project': content.projects.push(checked as CheckedFile<'project'>); break;
+    case 'category': content.categories.push(checked as CheckedFile<'category'>); break;
     case 'component': content.components.push(checked as CheckedFile<'component'>); break;
   }
 }

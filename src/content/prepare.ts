@@ -12,7 +12,14 @@ import { internalError } from '../errors.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import { derivedId } from '../model/ids.ts';
 import { type ComponentFile, type TranslationEntry } from './schema.ts';
-import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../model/defaults.ts';
+import {
+  COMPONENT_FIELD_DEFAULTS,
+  CURRENT_COMPONENT_FIELD_DEFAULTS,
+  FLAVOUR_ONLY_FIELDS,
+  GLOSSARY_FIELD_DEFAULTS,
+  INHERITABLE_SETTINGS,
+  type InheritableSetting,
+} from '../model/defaults.ts';
 
 export interface PreparedComponent {
   name: string;
@@ -25,8 +32,23 @@ export interface PreparedComponent {
   /** The source language's code. */
   sourceLanguage: string;
   settings: ComponentSettings;
-  /** `license_url` as shown: from the file, else the SPDX page of the license id, else null. */
+  /** `license_url` as given by the file (a URL or null), or undefined when it is not. */
+  givenLicenseUrl: string | null | undefined;
+  /** `license_url` as the 4 flavour shows it: from the file, else the SPDX page of the license id, else null. */
   licenseUrl: string | null;
+  /** The 2026.8 flavour's references and switches: the category's slug, the secondary language's code, the `inherit_*` the file sets. */
+  current: {
+    category: string | null;
+    secondaryLanguage: string | null;
+    inherit: Partial<Record<InheritableSetting, boolean>>;
+  };
+  /**
+   * The keys the file gives among those whose meaning depends on the flavour:
+   * the settings of one flavour only (an error in the other) and the
+   * inheritable settings (a message left out takes the flavour's default; a
+   * setting given is not inherited unless told).
+   */
+  givenKeys: readonly string[];
   locked: boolean;
   /** Slugs of the projects the component is shared into. */
   links: string[];
@@ -78,7 +100,14 @@ export function prepareComponent(data: ComponentFile, project: string, component
     sourceTranslationId: derivedId('translation', `${path}/${data.source_language}`),
     sourceLanguage: detach(data.source_language),
     settings: componentSettings(data),
+    givenLicenseUrl: data.license_url === undefined ? undefined : detach(data.license_url),
     licenseUrl: data.license_url !== undefined ? detach(data.license_url) : spdxLicenseUrl(data.license ?? ''),
+    current: {
+      category: detach(data.category ?? null),
+      secondaryLanguage: detach(data.secondary_language ?? null),
+      inherit: inheritSwitches(data),
+    },
+    givenKeys: givenKeys(data),
     locked: data.locked ?? false,
     links: (data.links ?? []).map(detach),
     source,
@@ -97,8 +126,9 @@ export function translationEntry(fields: Omit<PreparedTranslation, 'fingerprint'
     .text(fields.code).number(fields.id).text(fields.languageCode ?? '\u0000').text(fields.filename ?? '\u0000')
     .text(fields.revision).text(fields.lastAuthor ?? '\u0000')
     .number(c.total).number(c.total_words).number(c.total_chars).number(c.translated).number(c.translated_words)
-    .number(c.translated_chars).number(c.fuzzy).number(c.fuzzy_words).number(c.failing_checks)
-    .number(c.failing_checks_words).number(c.approved).number(c.readonly).number(c.have_suggestion)
+    .number(c.translated_chars).number(c.fuzzy).number(c.fuzzy_words).number(c.fuzzy_chars).number(c.failing_checks)
+    .number(c.failing_checks_words).number(c.approved).number(c.approved_words).number(c.approved_chars)
+    .number(c.readonly).number(c.readonly_words).number(c.readonly_chars).number(c.have_suggestion)
     .number(c.have_comment).number(c.recent_changes).text(c.last_change ?? '\u0000');
   return { ...fields, fingerprint: h.digest() };
 }
@@ -110,19 +140,45 @@ export function spdxLicenseUrl(license: string): string | null {
 
 // --- internal ---
 
+/** Keys whose meaning depends on the flavour: the settings of one flavour only, and the inheritable ones. */
+const FLAVOUR_KEYS: ReadonlySet<string> = new Set([...FLAVOUR_ONLY_FIELDS.component['2026.8'], ...INHERITABLE_SETTINGS]);
+const NONE: readonly string[] = Object.freeze([]);
+
+function givenKeys(d: ComponentFile): readonly string[] {
+  const keys = Object.keys(d).filter((key) => FLAVOUR_KEYS.has(key) && (d as Record<string, unknown>)[key] !== undefined);
+  return keys.length === 0 ? NONE : keys;
+}
+
+function inheritSwitches(d: ComponentFile): Partial<Record<InheritableSetting, boolean>> {
+  const switches: Partial<Record<InheritableSetting, boolean>> = {};
+  for (const name of INHERITABLE_SETTINGS) {
+    const value = (d as Record<string, unknown>)[`inherit_${name}`];
+    if (typeof value === 'boolean') switches[name] = value;
+  }
+  return switches;
+}
+
 function componentSettings(d: ComponentFile): ComponentSettings {
-  const settings = { ...COMPONENT_FIELD_DEFAULTS } as unknown as ComponentSettings;
+  const settings = { ...COMPONENT_FIELD_DEFAULTS, ...CURRENT_COMPONENT_FIELD_DEFAULTS } as unknown as ComponentSettings;
   const values = d as unknown as Record<string, unknown>;
-  for (const key of Object.keys(COMPONENT_FIELD_DEFAULTS) as (keyof ComponentSettings)[]) {
+  for (const key of Object.keys(settings) as (keyof ComponentSettings)[]) {
     const value = values[key];
     if (value === undefined) continue;
-    (settings as Record<string, unknown>)[key] = Array.isArray(value) ? value.map(detach) : typeof value === 'string' ? detach(value) : value;
+    (settings as Record<string, unknown>)[key] = copyValue(value);
   }
   if (settings.is_glossary) {
     if (d.manage_units === undefined) settings.manage_units = GLOSSARY_FIELD_DEFAULTS.manage_units;
     if (d.new_lang === undefined) settings.new_lang = GLOSSARY_FIELD_DEFAULTS.new_lang;
   }
   return settings;
+}
+
+/** A value of the file, its strings detached (lists and maps of parameters too). */
+function copyValue(value: unknown): unknown {
+  if (typeof value === 'string') return detach(value);
+  if (Array.isArray(value)) return value.map(copyValue);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [detach(k), copyValue(v)]));
+  return value;
 }
 
 function prepareTranslation(component: string, code: string, entry: TranslationEntry, source: PreparedComponent['source']): PreparedTranslation {
@@ -136,10 +192,15 @@ function prepareTranslation(component: string, code: string, entry: TranslationE
     translated_chars: entry.translated_chars ?? 0,
     fuzzy: entry.fuzzy ?? 0,
     fuzzy_words: entry.fuzzy_words ?? 0,
+    fuzzy_chars: entry.fuzzy_chars ?? 0,
     failing_checks: entry.failing_checks ?? 0,
     failing_checks_words: entry.failing_checks_words ?? 0,
     approved: entry.approved ?? 0,
+    approved_words: entry.approved_words ?? 0,
+    approved_chars: entry.approved_chars ?? 0,
     readonly: entry.readonly ?? 0,
+    readonly_words: entry.readonly_words ?? 0,
+    readonly_chars: entry.readonly_chars ?? 0,
     have_suggestion: entry.have_suggestion ?? 0,
     have_comment: entry.have_comment ?? 0,
     recent_changes: entry.recent_changes ?? 0,

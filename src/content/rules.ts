@@ -77,7 +77,8 @@ type Limit = [field: keyof TranslationEntry, limitName: string, limit: (e: Requi
 
 type Counts = Pick<TranslationEntry,
   'translated' | 'translated_words' | 'translated_chars' | 'fuzzy' | 'fuzzy_words' | 'failing_checks' |
-  'failing_checks_words' | 'approved' | 'readonly' | 'have_suggestion' | 'have_comment'>;
+  'failing_checks_words' | 'approved' | 'readonly' | 'have_suggestion' | 'have_comment' | 'fuzzy_chars' |
+  'approved_words' | 'approved_chars' | 'readonly_words' | 'readonly_chars'>;
 
 /** Each counter and the bound it must stay within. */
 const LIMITS: Limit[] = [
@@ -92,7 +93,19 @@ const LIMITS: Limit[] = [
   ['fuzzy_words', 'total_words', (_, t) => t.total_words],
   ['failing_checks_words', 'total_words', (_, t) => t.total_words],
   ['translated_chars', 'total_chars', (_, t) => t.total_chars],
+  ['fuzzy_chars', 'total_chars', (_, t) => t.total_chars],
+  ['approved_words', 'translated_words', (e) => e.translated_words],
+  ['approved_chars', 'translated_chars', (e) => e.translated_chars],
+  ['readonly_words', 'translated_words', (e) => e.translated_words],
+  ['readonly_chars', 'translated_chars', (e) => e.translated_chars],
 ];
+
+/** Translated and fuzzy strings never overlap: their sum stays within the total, in strings, words and characters. */
+const SUMS = [
+  ['translated', 'fuzzy', 'total'],
+  ['translated_words', 'fuzzy_words', 'total_words'],
+  ['translated_chars', 'fuzzy_chars', 'total_chars'],
+] as const satisfies readonly [keyof Counts, keyof Counts, keyof Totals][];
 
 function checkEntry(entry: TranslationEntry, totals: Totals): CounterProblem[] {
   const problems: CounterProblem[] = [];
@@ -102,6 +115,8 @@ function checkEntry(entry: TranslationEntry, totals: Totals): CounterProblem[] {
     failing_checks: entry.failing_checks ?? 0, failing_checks_words: entry.failing_checks_words ?? 0,
     approved: entry.approved ?? 0, readonly: entry.readonly ?? 0,
     have_suggestion: entry.have_suggestion ?? 0, have_comment: entry.have_comment ?? 0,
+    fuzzy_chars: entry.fuzzy_chars ?? 0, approved_words: entry.approved_words ?? 0, approved_chars: entry.approved_chars ?? 0,
+    readonly_words: entry.readonly_words ?? 0, readonly_chars: entry.readonly_chars ?? 0,
   };
   for (const [field, limitName, limitOf] of LIMITS) {
     const value = counts[field as keyof Counts];
@@ -111,22 +126,11 @@ function checkEntry(entry: TranslationEntry, totals: Totals): CounterProblem[] {
     }
   }
   // The sums are reported only when each part alone fits, so one mistake gives one error.
-  if (counts.translated <= totals.total && counts.fuzzy <= totals.total && counts.translated + counts.fuzzy > totals.total) {
-    problems.push({
-      path: ['fuzzy'],
-      message: `expected translated + fuzzy <= total (${totals.total}) (got ${counts.translated} + ${counts.fuzzy})`,
-    });
-  }
-  if (
-    counts.translated_words <= totals.total_words && counts.fuzzy_words <= totals.total_words &&
-    counts.translated_words + counts.fuzzy_words > totals.total_words
-  ) {
-    problems.push({
-      path: ['fuzzy_words'],
-      message:
-        `expected translated_words + fuzzy_words <= total_words (${totals.total_words}) ` +
-        `(got ${counts.translated_words} + ${counts.fuzzy_words})`,
-    });
+  for (const [translated, fuzzy, total] of SUMS) {
+    const [a, b, limit] = [counts[translated], counts[fuzzy], totals[total]];
+    if (a <= limit && b <= limit && a + b > limit) {
+      problems.push({ path: [fuzzy], message: `expected ${translated} + ${fuzzy} <= ${total} (${limit}) (got ${a} + ${b})` });
+    }
   }
   problems.push(...checkChange(entry));
   return problems;

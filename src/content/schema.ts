@@ -106,6 +106,7 @@ export const pluralSchema = z.strictObject({
 });
 
 export const languageSchema = z.strictObject({
+  id: positiveId.optional(),
   name: name(100).optional(),
   direction: z.enum(['ltr', 'rtl'], { error: 'expected "ltr" or "rtl"' }).optional(),
   population: count.optional(),
@@ -113,6 +114,56 @@ export const languageSchema = z.strictObject({
   plural: pluralSchema.optional(),
 });
 export type LanguageFile = z.output<typeof languageSchema>;
+
+// --- settings a project, a category and a component share (2026.8) ---
+
+const newLang = z.enum(['contact', 'url', 'add', 'none'], { error: 'expected "contact", "url", "add" or "none"' }).optional();
+
+/** The inheritable settings (model/defaults.ts INHERITABLE_SETTINGS) and their switches; `secondary_language` is a language code. */
+const inheritable = {
+  license: optionalText,
+  agreement: optionalText,
+  new_lang: newLang,
+  language_code_style: optionalText,
+  secondary_language: code.optional(),
+  commit_message: optionalText,
+  add_message: optionalText,
+  delete_message: optionalText,
+  merge_message: optionalText,
+  addon_message: optionalText,
+  pull_message: optionalText,
+  ...inheritSwitches(),
+};
+
+/** `inherit_<setting>` for each inheritable setting. */
+function inheritSwitches() {
+  return {
+  inherit_license: flag.optional(),
+  inherit_agreement: flag.optional(),
+  inherit_new_lang: flag.optional(),
+  inherit_language_code_style: flag.optional(),
+  inherit_secondary_language: flag.optional(),
+  inherit_commit_message: flag.optional(),
+  inherit_add_message: flag.optional(),
+  inherit_delete_message: flag.optional(),
+  inherit_merge_message: flag.optional(),
+  inherit_addon_message: flag.optional(),
+  inherit_pull_message: flag.optional(),
+  };
+}
+
+/** A choice among integers, worded with its choices. */
+const intChoice = (choices: readonly number[], what: string) =>
+  z
+    .number({ error: `expected ${what}: ${choices.join(', ')}` })
+    .refine((value) => choices.includes(value), { error: `expected ${what}: ${choices.join(', ')}` });
+
+/** A map of scalars (file_format_params, vcs_params): text, integers and true or false. */
+const params = z.record(
+  z.string(),
+  z.union([z.string(), z.boolean(), z.number().int()], { error: 'expected text, an integer or true or false' }),
+  { error: 'expected a map of parameters' },
+);
 
 // --- projects/<project>/project.yaml ---
 
@@ -126,8 +177,31 @@ export const projectSchema = z.strictObject({
   instructions: optionalText,
   enable_hooks: flag.optional(),
   language_aliases: optionalText,
+  // The 2026.8 flavour's project settings (model/defaults.ts CURRENT_PROJECT_FIELD_DEFAULTS).
+  check_flags: optionalText,
+  commit_policy: intChoice([0, 20, 30], 'a commit policy').optional(),
+  access_control: intChoice([0, 1, 100, 200], 'an access control').optional(),
+  public_sharing: flag.optional(),
+  use_shared_tm: flag.optional(),
+  contribute_shared_tm: flag.optional(),
+  use_workspace_tm: flag.optional(),
+  contribute_workspace_tm: flag.optional(),
+  autoclean_tm: flag.optional(),
+  enforced_2fa: flag.optional(),
+  ...inheritable,
 });
 export type ProjectFile = z.output<typeof projectSchema>;
+
+// --- projects/<project>/categories/<category>.yaml (2026.8) ---
+
+export const categorySchema = z.strictObject({
+  name: name(100),
+  id: positiveId.optional(),
+  parent: z.string({ error: 'expected the slug of a category of the project' }).regex(SLUG_PATTERN, { error: SLUG_EXPECTATION }).optional(),
+  check_flags: optionalText,
+  ...inheritable,
+});
+export type CategoryFile = z.output<typeof categorySchema>;
 
 // --- projects/<project>/components/<component>.yaml ---
 
@@ -144,10 +218,15 @@ export const translationSchema = z.strictObject({
   translated_chars: count.optional(),
   fuzzy: count.optional(),
   fuzzy_words: count.optional(),
+  fuzzy_chars: count.optional(),
   failing_checks: count.optional(),
   failing_checks_words: count.optional(),
   approved: count.optional(),
+  approved_words: count.optional(),
+  approved_chars: count.optional(),
   readonly: count.optional(),
+  readonly_words: count.optional(),
+  readonly_chars: count.optional(),
   have_suggestion: count.optional(),
   have_comment: count.optional(),
   recent_changes: count.optional(),
@@ -211,6 +290,16 @@ export const componentSchema = z.strictObject({
   is_glossary: flag.optional(),
   glossary_color: optionalText,
   locked: flag.optional(),
+  // The 2026.8 flavour's component settings (model/defaults.ts CURRENT_COMPONENT_FIELD_DEFAULTS).
+  vcs_params: params.optional(),
+  screenshot_filemask: optionalText,
+  file_format_params: params.optional(),
+  hide_glossary_matches: flag.optional(),
+  contribute_project_tm: flag.optional(),
+  key_filter: optionalText,
+  secondary_language: code.optional(),
+  category: z.string({ error: 'expected the slug of a category of the project' }).regex(SLUG_PATTERN, { error: SLUG_EXPECTATION }).optional(),
+  ...inheritSwitches(),
   links: z.array(slug, { error: 'expected a list of project slugs' }).optional(),
   source: sourceCountersSchema.optional(),
   translations: z

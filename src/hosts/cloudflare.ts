@@ -18,7 +18,7 @@
  * `/api/projects/:project*` matches) and the page rules (`…/~page/*`).
  */
 import { isParam, paginatedRoutes } from '../api/match.ts';
-import { ROUTES, type Route } from '../api/routes.ts';
+import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
@@ -41,7 +41,10 @@ export function renderCloudflareRedirects(site: Site): string {
 
 export function renderCloudflareHeaders(site: Site): string {
   const api = `${basePath(site)}/api`;
-  const [root, ...others] = [...ROUTES].sort((a, b) => a.pattern.length - b.pattern.length);
+  const version = site.weblateVersion;
+  // Routes Weblate refuses an anonymous reader have no files to give headers to.
+  const routes = routesOf(version).filter((route) => refusalOf(route, version) === undefined);
+  const [root, ...others] = [...routes].sort((a, b) => a.pattern.length - b.pattern.length);
   return [
     `# ${generatedBy(site, 'Cloudflare Pages')}`,
     '# Every rule detaches Allow before setting it, so the last matching rule wins.',
@@ -50,8 +53,12 @@ export function renderCloudflareHeaders(site: Site): string {
     `  Vary: ${VARY}`,
     `  Allow: ${root!.allow}`,
     ...others.flatMap((route) => allowRule(`${pathOf(api, route)}*`, route.allow)),
-    ...ROUTES.filter(hasParamChild).flatMap((route) => allowRule(`${pathOf(api, route)}/index.json`, route.allow)),
-    ...paginatedRoutes().flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
+    ...routes
+      .filter((route) => hasParamChild(route, routes))
+      .flatMap((route) => allowRule(`${pathOf(api, route)}/index.json`, route.allow)),
+    ...paginatedRoutes(version)
+      .filter((route) => routes.includes(route))
+      .flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
     '',
   ].join('\n');
 }
@@ -63,8 +70,8 @@ function allowRule(path: string, allow: string): string[] {
 }
 
 /** Whether a route one segment deeper starts with a placeholder, which `index.json` would fill. */
-function hasParamChild(route: Route): boolean {
-  return ROUTES.some(
+function hasParamChild(route: Route, routes: readonly Route[]): boolean {
+  return routes.some(
     (other) =>
       other.pattern.length === route.pattern.length + 1 &&
       isParam(other.pattern.at(-1)!) &&

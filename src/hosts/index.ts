@@ -16,7 +16,7 @@ import { githubPagesFiles } from './github-pages.ts';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig, SERVE_CONFIG_FILE } from './serve.ts';
-import { errorBody, NOT_FOUND } from '../api/answers.ts';
+import { ERRORS, errorText } from '../api/answers.ts';
 
 export type { HostFile } from './common.ts';
 
@@ -51,7 +51,7 @@ export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
   // The chosen host's pair again, under the names the host reads at the root.
   const atRoot = options.host ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data)) : [];
   return [
-    file(NOT_FOUND_FILE, errorBody(NOT_FOUND)),
+    file(NOT_FOUND_FILE, errorText(site.weblateVersion, ERRORS.notFound)),
     file(SERVE_CONFIG_FILE, renderServeConfig(site)),
     ...githubPagesFiles(),
     ...atRoot,

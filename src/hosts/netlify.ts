@@ -8,7 +8,7 @@
  * ignores a custom Allow header, so `_headers` sets Content-Type and Vary only.
  */
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
-import type { Route } from '../api/routes.ts';
+import { refusalOf, type Route } from '../api/routes.ts';
 import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
@@ -19,9 +19,11 @@ export function renderNetlifyRedirects(site: Site): string {
   return [
     `# ${generatedBy(site, 'Netlify')}`,
     '# ?page=N of a list → its page file (first match wins, so these come first).',
-    ...paginatedRoutes().map((route) => pageRule(route, base)),
+    ...paginatedRoutes(site.weblateVersion)
+      .filter((route) => refusalOf(route, site.weblateVersion) === undefined)
+      .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
-    ...depthRules(base),
+    ...depthRules(base, deepestPath(site.weblateVersion)),
     '',
   ].join('\n');
 }
@@ -46,9 +48,9 @@ function pageRule(route: Route, base: string): string {
   return `${from} page=:page ${to} 200`;
 }
 
-function depthRules(base: string): string[] {
+function depthRules(base: string, deepest: number): string[] {
   const rules: string[] = [];
-  for (let depth = 0; depth <= deepestPath(); depth++) {
+  for (let depth = 0; depth <= deepest; depth++) {
     const names = Array.from({ length: depth }, (_, i) => `:s${i + 1}`);
     rules.push(`${[`${base}/api`, ...names].join('/')} ${['/api', ...names, 'index.json'].join('/')} 200`);
   }

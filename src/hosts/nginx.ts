@@ -6,14 +6,18 @@
  * location repeats its `add_header … always` lines, because a location that
  * adds a header drops the ones of its server. Methods other than GET and HEAD
  * get a 405 from `if (…) { return 405 …; }` (`limit_except` would give 403),
- * misses a JSON 404 from a named location.
+ * misses a JSON 404 from a named location. In the 2026.8 flavour a write is
+ * a 401 first (Weblate checks permissions before methods), OPTIONS a 405,
+ * and a resource Weblate refuses an anonymous reader a 401 or 403, each in
+ * that flavour's error body.
  */
-import { isParam, PAGE_NUMBER, PARAM_CHARACTERS } from '../api/match.ts';
-import { ROUTES, type Route } from '../api/routes.ts';
+import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
+import { refusalOf, routesOf, type Route } from '../api/routes.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
-import { errorBody, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
+import { ERRORS, errorText, JSON_TYPE, methodNotAllowed, readError, refusalError, VARY } from '../api/answers.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
 const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
@@ -29,12 +33,15 @@ interface NginxOptions {
 export function renderNginxConfig(site: Site, options: NginxOptions = {}): string {
   const root = options.root ?? NGINX_DEFAULT_ROOT;
   const listen = options.listen ?? defaultListen(site);
+  const version = site.weblateVersion;
+  const notFound = errorText(version, ERRORS.notFound);
   return [
     `# ${generatedBy(site, 'nginx')}`,
     '# Include it in the http {} block, e.g. as /etc/nginx/conf.d/weblate-snapshot.conf,',
     '# and set `root` to the folder that holds api/ (the build output or a copy of it).',
     '',
     ...pageMaps(),
+    ...(version === '4' ? [] : authenticateMap()),
     '',
     'server {',
     ...indent([
@@ -49,13 +56,13 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
       '',
       '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
       'if ($arg_format !~ "^(json|api)?$") {',
-      `    return 404 ${quote(errorBody(NOT_FOUND))};`,
+      `    return 404 ${quote(notFound)};`,
       '}',
-      ...ROUTES.flatMap((route) => ['', ...routeLocation(route, basePath(site))]),
+      ...routesOf(version).flatMap((route) => ['', ...routeLocation(route, basePath(site), version)]),
       '',
-      ...errorLocation('@weblate_snapshot_not_found', NOT_FOUND),
-      ...errorLocation('@weblate_snapshot_invalid_page', INVALID_PAGE),
-      ...errorLocation('/', NOT_FOUND),
+      ...errorLocation('@weblate_snapshot_not_found', notFound),
+      ...errorLocation('@weblate_snapshot_invalid_page', errorText(version, ERRORS.invalidPage)),
+      ...errorLocation('/', notFound),
     ]),
     '}',
     '',
@@ -100,30 +107,58 @@ function pageMaps(): string[] {
   ];
 }
 
-function routeLocation(route: Route, base: string): string[] {
-  const dir = ['/api', ...route.pattern.map((part) => (isParam(part) ? `[${PARAM_CHARACTERS}]+` : part))].join('/');
+function routeLocation(route: Route, base: string, version: WeblateVersion): string[] {
+  const dir = ['/api', ...route.pattern.map((part) => (isParam(part) ? paramPattern(part, version) : part))].join('/');
   const pages = route.paginated ? `(?<weblate_snapshot_path_page>/${PAGE_SEGMENT}/[1-9][0-9]*)?` : '';
   const regex = `^${escapeRegex(base)}(?<weblate_snapshot_dir>${dir}${pages})(?:/|/index\\.json)?$`;
+  const refusal = refusalOf(route, version);
   return [
     `# ${route.kind}`,
     `location ~ "${regex}" {`,
     ...indent([
-      'if ($request_method !~ ^(GET|HEAD)$) {',
-      `    return 405 ${quote('{"detail":"Method \\"$request_method\\" not allowed."}\n')};`,
-      '}',
+      ...methodChecks(version),
       `add_header Allow "${route.allow}" always;`,
       `add_header Vary ${VARY} always;`,
-      route.paginated ? 'error_page 404 $weblate_snapshot_list_404;' : 'error_page 404 @weblate_snapshot_not_found;',
-      route.paginated
-        ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}index.json =404;'
-        : 'try_files $weblate_snapshot_dir/index.json =404;',
+      ...(version === '4' ? [] : ['add_header WWW-Authenticate $weblate_snapshot_authenticate always;']),
+      ...(refusal
+        ? [`return ${refusal} ${quote(errorText(version, refusalError(refusal)))};`]
+        : [
+            route.paginated ? 'error_page 404 $weblate_snapshot_list_404;' : 'error_page 404 @weblate_snapshot_not_found;',
+            route.paginated
+              ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}index.json =404;'
+              : 'try_files $weblate_snapshot_dir/index.json =404;',
+          ]),
     ]),
     '}',
   ];
 }
 
-function errorLocation(name: string, detail: string): string[] {
-  return [`location ${name} {`, `    add_header Vary ${VARY} always;`, `    return 404 ${quote(errorBody(detail))};`, '}'];
+/** 4.x: every method but GET and HEAD is a 405. 2026.8: OPTIONS is, and any other an anonymous write, a 401. */
+function methodChecks(version: WeblateVersion): string[] {
+  if (version === '4') {
+    return [
+      'if ($request_method !~ ^(GET|HEAD)$) {',
+      `    return 405 ${quote('{"detail":"Method \\"$request_method\\" not allowed."}\n')};`,
+      '}',
+    ];
+  }
+  return [
+    'if ($request_method = OPTIONS) {',
+    `    return 405 ${quote(errorText(version, readError(405, methodNotAllowed('OPTIONS'))))};`,
+    '}',
+    'if ($request_method !~ ^(GET|HEAD|OPTIONS)$) {',
+    `    return 401 ${quote(errorText(version, ERRORS.notAuthenticated))};`,
+    '}',
+  ];
+}
+
+/** `WWW-Authenticate: Token` on a 401 only: add_header leaves out a header whose value is empty. */
+function authenticateMap(): string[] {
+  return ['', 'map $status $weblate_snapshot_authenticate {', '    default "";', '    401 Token;', '}'];
+}
+
+function errorLocation(name: string, body: string): string[] {
+  return [`location ${name} {`, `    add_header Vary ${VARY} always;`, `    return 404 ${quote(body)};`, '}'];
 }
 
 /** A single-quoted nginx string: backslashes doubled, newlines as `\n`. */

@@ -6,10 +6,14 @@
  * are matched against the file served, every matching rule applies, and a
  * later rule wins a header an earlier one set: the first rule gives every API
  * file the API root's Allow, later ones correct it per resource kind, page
- * files last. The serve CLI accepts at most 50 header rules.
+ * files last. The serve CLI accepts at most 50 header rules, which the 2026.8
+ * flavour's longer table would pass: there a page rule is written only where
+ * the rules before it would give the page another Allow than its list's, and
+ * routes Weblate refuses an anonymous reader (no files) get none.
  */
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
-import { ROUTES, routeOf } from '../api/routes.ts';
+import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import type { Site } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
@@ -34,8 +38,8 @@ export function serveConfig(site: Site): ServeConfig {
   return {
     directoryListing: false,
     cleanUrls: false,
-    rewrites: serveRewrites(basePath(site)),
-    headers: serveHeaders(),
+    rewrites: serveRewrites(basePath(site), site.weblateVersion),
+    headers: serveHeaders(site.weblateVersion),
   };
 }
 
@@ -46,9 +50,9 @@ export function renderServeConfig(site: Site): string {
 
 // --- internal ---
 
-function serveRewrites(base: string): ServeConfig['rewrites'] {
+function serveRewrites(base: string, version: WeblateVersion): ServeConfig['rewrites'] {
   const rewrites: ServeConfig['rewrites'] = [];
-  for (let depth = 0; depth <= deepestPath(); depth++) {
+  for (let depth = 0; depth <= deepestPath(version); depth++) {
     const names = Array.from({ length: depth }, (_, i) => `s${i + 1}`);
     rewrites.push({
       source: [`${base}/api`, ...names.map((name) => `:${name}([^/.]+)`)].join('/'),
@@ -58,12 +62,20 @@ function serveRewrites(base: string): ServeConfig['rewrites'] {
   return rewrites;
 }
 
-function serveHeaders(): ServeHeaderRule[] {
+function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
   const fallback = routeOf('root').allow;
   const allowRule = (pattern: readonly string[], allow: string): ServeHeaderRule => ({
     source: fileGlob(pattern),
     headers: [{ key: 'Allow', value: allow }],
   });
+  const served = (route: Route) => refusalOf(route, version) === undefined;
+  const routeRules = routesOf(version)
+    .filter((route) => served(route) && route.allow !== fallback)
+    .map((route) => allowRule(route.pattern, route.allow));
+  const pageRules = paginatedRoutes(version)
+    .filter(served)
+    .filter((route) => version === '4' || allowBefore(route, routeRules, fallback) !== route.allow)
+    .map((route) => allowRule(pagePattern(route), route.allow));
   return [
     {
       source: 'api/**',
@@ -73,8 +85,8 @@ function serveHeaders(): ServeHeaderRule[] {
         { key: 'Allow', value: fallback },
       ],
     },
-    ...ROUTES.filter((route) => route.allow !== fallback).map((route) => allowRule(route.pattern, route.allow)),
-    ...paginatedRoutes().map((route) => allowRule(pagePattern(route), route.allow)),
+    ...routeRules,
+    ...pageRules,
     {
       source: NOT_FOUND_FILE,
       headers: [
@@ -83,6 +95,20 @@ function serveHeaders(): ServeHeaderRule[] {
       ],
     },
   ];
+}
+
+/** The Allow a page file of the route's list gets from `rules` alone (the last that matches it wins). */
+function allowBefore(route: Route, rules: readonly ServeHeaderRule[], fallback: string): string {
+  const page = fileGlob(pagePattern(route)).replace(/\*/g, '2');
+  const last = rules.findLast((rule) => globMatches(rule.source, page));
+  return last ? last.headers[0]!.value : fallback;
+}
+
+/** Whether a glob of `*` (one segment) and literal segments matches a file path. */
+function globMatches(glob: string, path: string): boolean {
+  const parts = glob.split('/');
+  const segments = path.split('/');
+  return parts.length === segments.length && parts.every((part, i) => part === '*' || part === segments[i]);
 }
 
 /** The glob of the files of a pattern: `api/`, the segments with `*` for each parameter, `/index.json`. */

@@ -9,12 +9,17 @@
  * with it.
  */
 import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts';
+import { refusalOf } from '../api/routes.ts';
 import { apiPath, fileOfPath } from '../api/urls.ts';
-import { INVALID_PAGE, methodNotAllowed, NOT_FOUND } from '../api/answers.ts';
+import { ERRORS, methodNotAllowed, refusalError } from '../api/answers.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 
-type PreviewAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404 | 405; detail: string; allow?: string };
+/** An error of a read, by its status (whose code answers.ts#readError gives) and DRF's message. */
+type ReadError = { kind: 'error'; status: 401 | 403 | 404 | 405; detail: string; allow?: string };
 
-/** What a GET of a resource is answered with: its file, or a 404. */
+type PreviewAnswer = { kind: 'file'; file: string; missing: string } | ReadError;
+
+/** What a GET of a resource is answered with: its file (and the 404's message when it is missing), or a 404. */
 type FileAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };
 
 /** A request-target that names a resource of the API: the route it matched and its query. */
@@ -28,14 +33,26 @@ const MAX_SEGMENT = 255;
 
 /**
  * `method` and `url` as the request has them (`/api/projects/?page=2`);
- * `base` is the path of the site's base URL (`` or `/l10n`).
+ * `base` is the path of the site's base URL (`` or `/l10n`); `version` the
+ * tree's flavour. A reader of the preview is anonymous: 4.x answers a method
+ * other than GET and HEAD with 405; 2026.8 checks permissions first, so an
+ * anonymous write is a 401 (OPTIONS, a safe method, stays a 405: the preview
+ * has no metadata to answer), and a resource Weblate refuses an anonymous
+ * reader is a 401 or 403.
  */
-export function resolvePreviewRequest(method: string, url: string, base: string): PreviewAnswer {
-  const target = parseApiTarget(url, base);
-  if (!target) return notFound(NOT_FOUND);
+export function resolvePreviewRequest(method: string, url: string, base: string, version: WeblateVersion = '4'): PreviewAnswer {
+  const target = parseApiTarget(url, base, version);
+  if (!target) return notFound(ERRORS.notFound.detail);
+  const route = target.match.route;
+  // 2026.8 negotiates the format before it checks permissions (and 4.x after the method, as before).
+  if (version !== '4' && !knownFormat(target.query)) return notFound(ERRORS.notFound.detail);
   if (method !== 'GET' && method !== 'HEAD') {
-    return { kind: 'error', status: 405, detail: methodNotAllowed(method), allow: target.match.route.allow };
+    if (version !== '4' && method !== 'OPTIONS')
+      return { kind: 'error', status: 401, detail: ERRORS.notAuthenticated.detail, allow: route.allow };
+    return { kind: 'error', status: 405, detail: methodNotAllowed(method), allow: route.allow };
   }
+  const refusal = refusalOf(route, version);
+  if (refusal) return { kind: 'error', status: refusal, detail: refusalError(refusal).detail, allow: route.allow };
   return resolveFile(target);
 }
 
@@ -44,25 +61,31 @@ export function resolvePreviewRequest(method: string, url: string, base: string)
  * path is split by hand, never by a URL parser, which would resolve `%2e%2e`
  * and `..` before they could be refused.
  */
-export function parseApiTarget(url: string, base: string): ApiTarget | null {
+export function parseApiTarget(url: string, base: string, version: WeblateVersion = '4'): ApiTarget | null {
   const queryAt = url.indexOf('?');
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
   const segments = apiSegments(pathname, base);
-  const match = segments && matchApiSegments(segments);
+  const match = segments && matchApiSegments(segments, version);
   return match ? { match, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) } : null;
 }
 
 /** The file of a GET: `?format=` checked, `?page=N` of a paginated list mapped to its page file. */
 export function resolveFile({ match, query }: ApiTarget): FileAnswer {
-  const format = query.get('format');
-  if (format !== null && format !== 'json' && format !== 'api') return notFound(NOT_FOUND);
+  if (!knownFormat(query)) return notFound(ERRORS.notFound.detail);
   const asked = match.route.paginated && match.page === null ? query.get('page') : null;
-  if (asked !== null && !PAGE_NUMBER.test(asked)) return notFound(INVALID_PAGE);
+  if (asked !== null && !PAGE_NUMBER.test(asked)) return notFound(ERRORS.invalidPage.detail);
   const page = match.page ?? (asked === null ? 1 : Number(asked));
-  return { kind: 'file', file: fileOfPath(apiPath.page(match.path, page)), missing: page > 1 ? INVALID_PAGE : NOT_FOUND };
+  const missing = page > 1 ? ERRORS.invalidPage : ERRORS.notFound;
+  return { kind: 'file', file: fileOfPath(apiPath.page(match.path, page)), missing: missing.detail };
 }
 
 // --- internal ---
+
+/** `?format=` absent, `json` or `api`: the renderers Weblate has for JSON. */
+function knownFormat(query: URLSearchParams): boolean {
+  const format = query.get('format');
+  return format === null || format === 'json' || format === 'api';
+}
 
 function notFound(detail: string): { kind: 'error'; status: 404; detail: string } {
   return { kind: 'error', status: 404, detail };

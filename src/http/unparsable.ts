@@ -6,7 +6,8 @@
  */
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody, JSON_TYPE } from '../api/answers.ts';
+import { errorText, JSON_TYPE } from '../api/answers.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 
 /** How long a refused request's connection stays open to read what the client still sends. */
 const LINGER_MS = 5_000;
@@ -25,9 +26,9 @@ const BAD_REQUEST: [number, string] = [400, 'Bad request: the request line or it
  * Makes the server answer refused requests in JSON. Returns what closing the
  * server calls to cut the connections still lingering.
  */
-export function answerUnparsableRequests(server: Server): () => void {
+export function answerUnparsableRequests(server: Server, version: WeblateVersion = '4'): () => void {
   const lingering = new Set<Duplex>();
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuse(error, socket, lingering));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuse(error, socket, lingering, version));
   return () => {
     for (const socket of lingering) socket.destroy();
   };
@@ -42,7 +43,7 @@ export function answerUnparsableRequests(server: Server): () => void {
  * with unread bytes would send a reset, and a reset can make the client drop
  * the answer unread.
  */
-function refuse(error: NodeJS.ErrnoException, socket: Duplex, lingering: Set<Duplex>): void {
+function refuse(error: NodeJS.ErrnoException, socket: Duplex, lingering: Set<Duplex>, version: WeblateVersion): void {
   const counters = socket as Duplex & { bytesRead?: number; bytesWritten?: number };
   if (lingering.has(socket)) {
     if ((counters.bytesRead ?? 0) > LINGER_BYTES) socket.destroy();
@@ -54,7 +55,7 @@ function refuse(error: NodeJS.ErrnoException, socket: Duplex, lingering: Set<Dup
   }
   lingering.add(socket);
   const [status, message] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
-  const body = errorBody(message);
+  const body = errorText(version, { status, code: status === 400 ? 'parse_error' : 'error', detail: message });
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     `Content-Type: ${JSON_TYPE}`,

@@ -1,17 +1,19 @@
 /**
  * Aggregated counters (spec section 3.4): per project, per language across
- * the instance, and per language within a project. Sums are taken counter by
+ * the instance, per language within a project, and (2026.8) per category,
+ * over the components inside it and inside its categories. Sums are taken counter by
  * counter over translations, source translations included; percentages are
  * recomputed from the sums later, never averaged.
  */
 import { addCounters, emptyCounters, type Counters } from './statistics.ts';
-import type { Language, Model, Project, Translation } from './types.ts';
+import type { Category, Language, Model, Project, Translation } from './types.ts';
 
 export interface Aggregates {
   project(project: Project): Counters;
   language(language: Language): Counters;
   /** Languages with a translation in the project, and their sums there. */
   projectLanguages(project: Project): ReadonlyMap<Language, Counters>;
+  category(category: Category): Counters;
 }
 
 /**
@@ -37,10 +39,17 @@ export function aggregate(model: Model): Aggregates {
     byLanguage.set(language, sum);
     return sum;
   };
+  const byCategory = new Map<Category, Counters>();
+  const categorySum = (category: Category): Counters => {
+    let sum = byCategory.get(category);
+    if (!sum) byCategory.set(category, (sum = sumCategory(category)));
+    return sum;
+  };
   return {
     project: (project) => projectSums(project).total,
     language: languageSum,
     projectLanguages: (project) => projectSums(project).languages,
+    category: categorySum,
   };
 }
 
@@ -73,6 +82,21 @@ function sumProject(project: Project): ProjectSums {
     }
   }
   return { total, languages };
+}
+
+/** A category's sums: every translation of the components inside it, at any depth (CategoryStats sums its subcategories). */
+function sumCategory(category: Category): Counters {
+  const sum = emptyCounters();
+  for (const component of category.project.components) {
+    if (!isInside(component.category, category)) continue;
+    for (const translation of component.translations) addCounters(sum, translation.counters);
+  }
+  return sum;
+}
+
+function isInside(inner: Category | null, outer: Category): boolean {
+  for (let current = inner; current; current = current.parent) if (current === outer) return true;
+  return false;
 }
 
 /** `has_review` of a project (and of its components and project-language entries). */

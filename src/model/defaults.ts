@@ -5,8 +5,12 @@
  * the resolver (filling them in) and pull (leaving out what equals them).
  */
 
-/** The Weblate versions whose API a snapshot can speak (`weblate_version`, `--weblate-version`). */
-export const WEBLATE_VERSIONS = ['4'] as const;
+/**
+ * The Weblate versions whose API a snapshot can speak (`weblate_version`,
+ * `--weblate-version`): `4` (4.14–4.18) and `2026.8` (the current API, as
+ * Weblate 2026.8.1 and later serve it). docs/flavours.md compares them.
+ */
+export const WEBLATE_VERSIONS = ['4', '2026.8'] as const;
 export type WeblateVersion = (typeof WEBLATE_VERSIONS)[number];
 
 /** What site.yaml fields take when left out (`base_url` has no default; `pages` follows `web_url`). */
@@ -83,3 +87,115 @@ export const COMPONENT_FIELD_DEFAULTS = {
 
 /** Defaults that differ for a glossary: Weblate creates one with string management on and adding languages off. */
 export const GLOSSARY_FIELD_DEFAULTS = { manage_units: true, new_lang: 'none' } as const;
+
+/**
+ * The settings a category and a component take from their parent (category,
+ * then project) while `inherit_<setting>` is on: Weblate 2026.8's
+ * INHERITABLE_COMPONENT_SETTINGS (trans/inherited_settings.py), in its order.
+ */
+export const INHERITABLE_SETTINGS = [
+  'license',
+  'agreement',
+  'new_lang',
+  'language_code_style',
+  'secondary_language',
+  'commit_message',
+  'add_message',
+  'delete_message',
+  'merge_message',
+  'addon_message',
+  'pull_message',
+] as const;
+export type InheritableSetting = (typeof INHERITABLE_SETTINGS)[number];
+
+/** The message templates of Weblate 2026.8 (trans/defaults.py: Conventional Commits since 2026.7). */
+const CURRENT_MESSAGE_DEFAULTS = {
+  commit_message:
+    'chore(l10n): update {{ language_name }} translation\n\n' +
+    'Translation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\n' +
+    'Progress: {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\nTranslate-URL: {{ url }}',
+  add_message:
+    'chore(l10n): add {{ language_name }} translation\n\n' +
+    'Translation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\nTranslate-URL: {{ url }}',
+  delete_message:
+    'chore(l10n): remove {{ language_name }} translation\n\n' +
+    'Translation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\nTranslate-URL: {{ url }}',
+  merge_message:
+    'chore(l10n): merge remote changes\n\n' +
+    'Translation: {{ project_name }}/{{ component_name }}\nRemote-Branch: {{ component_remote_branch }}\nTranslate-URL: {{ url }}',
+  addon_message:
+    'chore(l10n): update translation files\n\n' +
+    'Add-on: {{ addon_name }}\nTranslation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}',
+  pull_message:
+    'chore(l10n): update translations\n\n' +
+    'Translations updated in [{{ site_title }}]({{ site_url }}) for [{{ project_name }}/{{ component_name }}]({{ url }}).\n\n' +
+    '{% if component_linked_children %}\nIncluded components:\n{% for linked in component_linked_children %}\n' +
+    '* [{{ linked.project_name }}/{{ linked.name }}]({{ linked.url }})\n{% endfor %}\n{% endif %}\n\n' +
+    'Translation status:\n\n![Weblate translation status]({{widget_url}})\n',
+} as const;
+
+/** The own values of the inheritable settings when content leaves them out, in 2026.8 (`secondary_language`: none). */
+export const CURRENT_INHERITABLE_DEFAULTS = {
+  license: '',
+  agreement: '',
+  new_lang: 'add',
+  language_code_style: '',
+  secondary_language: null,
+  ...CURRENT_MESSAGE_DEFAULTS,
+} as const satisfies Record<InheritableSetting, string | null>;
+
+/**
+ * Project settings only the 2026.8 flavour has, with Weblate 2026.8's model
+ * defaults (trans/models/project.py). The inheritable settings and their
+ * `inherit_*` switches come on top (a project inherits from a workspace, which
+ * a snapshot never has, so a project's switches are off unless the content
+ * turns them on, as the API's create leaves them).
+ */
+export const CURRENT_PROJECT_FIELD_DEFAULTS = {
+  check_flags: '',
+  commit_policy: 0,
+  access_control: 0,
+  public_sharing: false,
+  use_shared_tm: true,
+  contribute_shared_tm: true,
+  use_workspace_tm: false,
+  contribute_workspace_tm: false,
+  autoclean_tm: false,
+  enforced_2fa: false,
+} as const;
+
+/**
+ * Component settings only the 2026.8 flavour has, with their defaults
+ * (trans/models/component.py). `secondary_language` and `category` name a
+ * language code and a category slug in content.
+ */
+export const CURRENT_COMPONENT_FIELD_DEFAULTS = {
+  vcs_params: {} as Record<string, unknown>,
+  screenshot_filemask: '',
+  file_format_params: {} as Record<string, unknown>,
+  hide_glossary_matches: false,
+  contribute_project_tm: true,
+  key_filter: '',
+} as const;
+
+/** Settings content may give in one flavour only, by the kind of file; each is an error in the other. */
+export const FLAVOUR_ONLY_FIELDS: Record<'project' | 'component' | 'language', Record<WeblateVersion, readonly string[]>> = {
+  project: {
+    '4': ['set_language_team'],
+    '2026.8': [
+      ...Object.keys(CURRENT_PROJECT_FIELD_DEFAULTS),
+      ...INHERITABLE_SETTINGS,
+      ...INHERITABLE_SETTINGS.map((name) => `inherit_${name}`),
+    ],
+  },
+  component: {
+    '4': [],
+    '2026.8': [
+      ...Object.keys(CURRENT_COMPONENT_FIELD_DEFAULTS),
+      'secondary_language',
+      'category',
+      ...INHERITABLE_SETTINGS.map((name) => `inherit_${name}`),
+    ],
+  },
+  language: { '4': [], '2026.8': ['id'] },
+};

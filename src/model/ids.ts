@@ -6,7 +6,7 @@
  */
 import { hash } from 'node:crypto';
 
-type IdKind = 'project' | 'component' | 'translation' | 'plural';
+type IdKind = 'project' | 'category' | 'component' | 'translation' | 'plural' | 'language';
 
 /** The derived id of `key` (`demo`, `demo/android`, `demo/android/cs`) for a kind. */
 export function derivedId(kind: IdKind, key: string): number {

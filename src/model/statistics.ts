@@ -1,9 +1,11 @@
 /**
- * Statistics arithmetic of Weblate 4.x (spec section 3): the percentage rule,
- * counters summed over children, and the statistics objects built from them.
- * Pure: counters in, numbers out.
+ * Statistics arithmetic of Weblate (spec section 3): the counters a
+ * translation carries, the percentage rule, and counters summed over
+ * children. Pure: counters in, numbers out. Which counters an API object
+ * shows, and in which order, is api/shapes.ts's.
  */
-import type { FieldKind } from '../output/serialize.ts';
+import type { SourcedField } from '../output/serialize.ts';
+import type { WeblateVersion } from './defaults.ts';
 import type { Timestamp } from './timestamps.ts';
 import { formatTimestamp, laterTimestamp } from './timestamps.ts';
 
@@ -17,10 +19,16 @@ export interface Counters {
   translated_chars: number;
   fuzzy: number;
   fuzzy_words: number;
+  /** Characters of the fuzzy strings (shown by the 2026.8 flavour only, as are the next four). */
+  fuzzy_chars: number;
   failing_checks: number;
   failing_checks_words: number;
   approved: number;
+  approved_words: number;
+  approved_chars: number;
   readonly: number;
+  readonly_words: number;
+  readonly_chars: number;
   have_suggestion: number;
   have_comment: number;
   recent_changes: number;
@@ -50,10 +58,15 @@ export function emptyCounters(): Counters {
     translated_chars: 0,
     fuzzy: 0,
     fuzzy_words: 0,
+    fuzzy_chars: 0,
     failing_checks: 0,
     failing_checks_words: 0,
     approved: 0,
+    approved_words: 0,
+    approved_chars: 0,
     readonly: 0,
+    readonly_words: 0,
+    readonly_chars: 0,
     have_suggestion: 0,
     have_comment: 0,
     recent_changes: 0,
@@ -72,68 +85,142 @@ export function addCounters(sum: Counters, part: Counters): void {
   sum.translated_chars += part.translated_chars;
   sum.fuzzy += part.fuzzy;
   sum.fuzzy_words += part.fuzzy_words;
+  sum.fuzzy_chars += part.fuzzy_chars;
   sum.failing_checks += part.failing_checks;
   sum.failing_checks_words += part.failing_checks_words;
   sum.approved += part.approved;
+  sum.approved_words += part.approved_words;
+  sum.approved_chars += part.approved_chars;
   sum.readonly += part.readonly;
+  sum.readonly_words += part.readonly_words;
+  sum.readonly_chars += part.readonly_chars;
   sum.have_suggestion += part.have_suggestion;
   sum.have_comment += part.have_comment;
   sum.recent_changes += part.recent_changes;
   sum.last_change = laterTimestamp(sum.last_change, part.last_change);
 }
 
-/** The 21 common fields of Weblate 4.x's statistics object, in its order, with the kind of each value. */
-export const STATISTICS_FIELDS = [
-  ['total', 'int'],
-  ['total_words', 'int'],
-  ['last_change', 'text'],
-  ['recent_changes', 'int'],
-  ['translated', 'int'],
-  ['translated_words', 'int'],
-  ['translated_percent', 'float'],
-  ['translated_words_percent', 'float'],
-  ['translated_chars', 'int'],
-  ['translated_chars_percent', 'float'],
-  ['total_chars', 'int'],
-  ['fuzzy', 'int'],
-  ['fuzzy_percent', 'float'],
-  ['failing', 'int'],
-  ['failing_percent', 'float'],
-  ['approved', 'int'],
-  ['approved_percent', 'float'],
-  ['readonly', 'int'],
-  ['readonly_percent', 'float'],
-  ['suggestions', 'int'],
-  ['comments', 'int'],
-] as const satisfies readonly (readonly [string, FieldKind])[];
+/** What a statistics object is computed from: the counters, and whether reviews count as completion. */
+export interface StatisticsSource {
+  counters: Counters;
+  /** `has_review`: approved strings are the completed ones (an empty total counts as approved, not translated). */
+  review: boolean;
+}
 
 /**
- * The values of the 21 common statistics fields. The "completed" percentages
- * (approved with review, translated without) count an empty total as 100.0;
- * every other one as 0.0.
+ * Every counter field of Weblate's statistics objects, with the kind of its
+ * value and how it is computed (utils/stats.py calculate_percent: words and
+ * characters are shares of all words and characters; only the "completed"
+ * share counts an empty total as 100.0).
  */
-export function statisticsValues(c: Counters, hasReview: boolean): unknown[] {
-  return [
-    c.total,
-    c.total_words,
-    c.last_change === null ? null : formatTimestamp(c.last_change),
-    c.recent_changes,
-    c.translated,
-    c.translated_words,
-    percent(c.translated, c.total, !hasReview),
-    percent(c.translated_words, c.total_words, !hasReview),
-    c.translated_chars,
-    percent(c.translated_chars, c.total_chars, !hasReview),
-    c.total_chars,
-    c.fuzzy,
-    percent(c.fuzzy, c.total, false),
-    c.failing_checks,
-    percent(c.failing_checks, c.total, false),
-    c.approved,
-    percent(c.approved, c.total, hasReview),
-    c.readonly,
-    percent(c.readonly, c.total, false),
-    c.have_suggestion,
-    c.have_comment,
-  ];
+export const STATISTICS_COUNTERS = {
+  total: ['int', (s) => s.counters.total],
+  total_words: ['int', (s) => s.counters.total_words],
+  total_chars: ['int', (s) => s.counters.total_chars],
+  last_change: ['text', (s) => (s.counters.last_change === null ? null : formatTimestamp(s.counters.last_change))],
+  recent_changes: ['int', (s) => s.counters.recent_changes],
+  translated: ['int', (s) => s.counters.translated],
+  translated_words: ['int', (s) => s.counters.translated_words],
+  translated_chars: ['int', (s) => s.counters.translated_chars],
+  translated_percent: ['float', (s) => percent(s.counters.translated, s.counters.total, !s.review)],
+  translated_words_percent: ['float', (s) => percent(s.counters.translated_words, s.counters.total_words, !s.review)],
+  translated_chars_percent: ['float', (s) => percent(s.counters.translated_chars, s.counters.total_chars, !s.review)],
+  fuzzy: ['int', (s) => s.counters.fuzzy],
+  fuzzy_percent: ['float', (s) => percent(s.counters.fuzzy, s.counters.total, false)],
+  fuzzy_words: ['int', (s) => s.counters.fuzzy_words],
+  fuzzy_words_percent: ['float', (s) => percent(s.counters.fuzzy_words, s.counters.total_words, false)],
+  fuzzy_chars: ['int', (s) => s.counters.fuzzy_chars],
+  fuzzy_chars_percent: ['float', (s) => percent(s.counters.fuzzy_chars, s.counters.total_chars, false)],
+  failing: ['int', (s) => s.counters.failing_checks],
+  failing_percent: ['float', (s) => percent(s.counters.failing_checks, s.counters.total, false)],
+  approved: ['int', (s) => s.counters.approved],
+  approved_percent: ['float', (s) => percent(s.counters.approved, s.counters.total, s.review)],
+  approved_words: ['int', (s) => s.counters.approved_words],
+  approved_words_percent: ['float', (s) => percent(s.counters.approved_words, s.counters.total_words, s.review)],
+  approved_chars: ['int', (s) => s.counters.approved_chars],
+  approved_chars_percent: ['float', (s) => percent(s.counters.approved_chars, s.counters.total_chars, s.review)],
+  readonly: ['int', (s) => s.counters.readonly],
+  readonly_percent: ['float', (s) => percent(s.counters.readonly, s.counters.total, false)],
+  readonly_words: ['int', (s) => s.counters.readonly_words],
+  readonly_words_percent: ['float', (s) => percent(s.counters.readonly_words, s.counters.total_words, false)],
+  readonly_chars: ['int', (s) => s.counters.readonly_chars],
+  readonly_chars_percent: ['float', (s) => percent(s.counters.readonly_chars, s.counters.total_chars, false)],
+  suggestions: ['int', (s) => s.counters.have_suggestion],
+  comments: ['int', (s) => s.counters.have_comment],
+} as const satisfies Record<string, SourcedField<StatisticsSource>>;
+
+type StatisticsKey = keyof typeof STATISTICS_COUNTERS;
+
+/**
+ * The counter fields of a statistics object, in each flavour's order: the 21
+ * of Weblate 4.x (spec 4.x section 3), and the 33 of Weblate 5.2 and later
+ * (StatisticsSerializer.to_representation; current sheet section 4.1).
+ */
+export const STATISTICS_ORDER: Record<WeblateVersion, readonly StatisticsKey[]> = {
+  '4': [
+    'total',
+    'total_words',
+    'last_change',
+    'recent_changes',
+    'translated',
+    'translated_words',
+    'translated_percent',
+    'translated_words_percent',
+    'translated_chars',
+    'translated_chars_percent',
+    'total_chars',
+    'fuzzy',
+    'fuzzy_percent',
+    'failing',
+    'failing_percent',
+    'approved',
+    'approved_percent',
+    'readonly',
+    'readonly_percent',
+    'suggestions',
+    'comments',
+  ],
+  '2026.8': [
+    'total',
+    'total_words',
+    'total_chars',
+    'last_change',
+    'recent_changes',
+    'translated',
+    'translated_words',
+    'translated_percent',
+    'translated_words_percent',
+    'translated_chars',
+    'translated_chars_percent',
+    'fuzzy',
+    'fuzzy_percent',
+    'fuzzy_words',
+    'fuzzy_words_percent',
+    'fuzzy_chars',
+    'fuzzy_chars_percent',
+    'failing',
+    'failing_percent',
+    'approved',
+    'approved_percent',
+    'approved_words',
+    'approved_words_percent',
+    'approved_chars',
+    'approved_chars_percent',
+    'readonly',
+    'readonly_percent',
+    'readonly_words',
+    'readonly_words_percent',
+    'readonly_chars',
+    'readonly_chars_percent',
+    'suggestions',
+    'comments',
+  ],
+};
+
+/** The 21 common fields of Weblate 4.x's statistics object, in its order, with the kind of each value. */
+export const STATISTICS_FIELDS = STATISTICS_ORDER['4'].map((key) => [key, STATISTICS_COUNTERS[key][0]] as const);
+
+/** The values of the 21 common statistics fields of Weblate 4.x. */
+export function statisticsValues(counters: Counters, review: boolean): unknown[] {
+  return STATISTICS_ORDER['4'].map((key) => STATISTICS_COUNTERS[key][1]({ counters, review }));
 }

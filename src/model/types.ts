@@ -4,7 +4,13 @@
  * built; lists are sorted as Weblate lists them (by id; languages by code).
  */
 import type { Counters } from './statistics.ts';
-import type { COMPONENT_FIELD_DEFAULTS, WeblateVersion } from './defaults.ts';
+import type {
+  COMPONENT_FIELD_DEFAULTS,
+  CURRENT_COMPONENT_FIELD_DEFAULTS,
+  CURRENT_PROJECT_FIELD_DEFAULTS,
+  InheritableSetting,
+  WeblateVersion,
+} from './defaults.ts';
 
 export interface Site {
   /** Base of API links, without a trailing slash: `https://l10n.example.org` (the API is at `<baseUrl>/api/`). */
@@ -28,6 +34,8 @@ export interface Plural {
 }
 
 export interface Language {
+  /** The database id the 2026.8 flavour shows: catalog order for catalog languages (a fresh install's), else given or derived. */
+  id: number;
   code: string;
   name: string;
   plural: Plural;
@@ -51,8 +59,48 @@ export interface Project {
   instructions: string;
   enable_hooks: boolean;
   language_aliases: string;
+  /** The settings only the 2026.8 flavour shows (its defaults in the 4 flavour, where they are not shown). */
+  current: ProjectSettings;
+  /** The inheritable settings: the project's own are its effective ones (a snapshot has no workspaces). */
+  inherited: Inherited;
   /** The project's own components, by id. */
   components: Component[];
+  /** The project's categories, by id (the 2026.8 flavour only). */
+  categories: Category[];
+  file: string;
+}
+
+type ProjectSettings = { -readonly [K in keyof typeof CURRENT_PROJECT_FIELD_DEFAULTS]: Widen<(typeof CURRENT_PROJECT_FIELD_DEFAULTS)[K]> };
+
+/** The values of the inheritable settings (a language for `secondary_language`). */
+export type InheritableValues = { [K in InheritableSetting]: K extends 'secondary_language' ? Language | null : string };
+
+/**
+ * The inheritable settings of a project, category or component (2026.8): its
+ * own values, its `inherit_*` switches, and the values in effect (the
+ * parent's effective value where the switch is on). Check flags too: the
+ * effective ones merge the parent's, the file format's and the own.
+ */
+export interface Inherited {
+  own: InheritableValues;
+  inherit: Record<InheritableSetting, boolean>;
+  effective: InheritableValues;
+  checkFlags: string;
+  /** `effective_check_flags` as Weblate formats it: sorted, `, ` between flags. */
+  effectiveCheckFlags: string;
+}
+
+/** A category of a project (2026.8): components and categories may sit inside one. */
+export interface Category {
+  id: number;
+  slug: string;
+  name: string;
+  project: Project;
+  /** The category it sits in, or null at the top of the project. */
+  parent: Category | null;
+  /** The slugs from the top category down to this one. */
+  path: readonly string[];
+  inherited: Inherited;
   file: string;
 }
 
@@ -69,7 +117,9 @@ type Widen<T> = T extends string
           : T;
 
 /** The Component fields of the API that come straight from the content (or Weblate's defaults). */
-export type ComponentSettings = { -readonly [K in keyof typeof COMPONENT_FIELD_DEFAULTS]: Widen<(typeof COMPONENT_FIELD_DEFAULTS)[K]> };
+export type ComponentSettings = { -readonly [K in keyof typeof COMPONENT_FIELD_DEFAULTS]: Widen<(typeof COMPONENT_FIELD_DEFAULTS)[K]> } & {
+  -readonly [K in keyof typeof CURRENT_COMPONENT_FIELD_DEFAULTS]: Widen<(typeof CURRENT_COMPONENT_FIELD_DEFAULTS)[K]>;
+};
 
 export interface Component {
   slug: string;
@@ -77,9 +127,15 @@ export interface Component {
   name: string;
   project: Project;
   sourceLanguage: Language;
+  /** The category it sits in (2026.8), or null. */
+  category: Category | null;
   settings: ComponentSettings;
-  /** `license_url` as shown: from the content, else derived from the SPDX license id, else null. */
+  /** The inheritable settings (2026.8): the own values are `settings`' with today's message defaults. */
+  inherited: Inherited;
+  /** `license_url` as the 4 flavour shows it: from the content, else derived from the SPDX license id, else null. */
   licenseUrl: string | null;
+  /** `license_url` as the 2026.8 flavour shows it: from the content, else derived from the effective license. */
+  currentLicenseUrl: string | null;
   /** The component whose repository this one shares (`repo: weblate://project/component`). */
   linkedComponent: Component | null;
   locked: boolean;
@@ -113,6 +169,8 @@ export interface Model {
   /** Published languages (those with a translation, and those defined in content/languages/), by code. */
   languages: Language[];
   projects: Project[];
+  /** Every category (2026.8), by id. */
+  categories: Category[];
   components: Component[];
   translations: Translation[];
 }

@@ -33,7 +33,7 @@ export class RawJson {
  * number printed as a Python float), `json` any JsonValue. Every kind but
  * `bool` and `int` also takes null.
  */
-export type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
+type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
 
 interface Shape {
   readonly keys: readonly string[];
@@ -62,6 +62,40 @@ export class ShapedObject {
       internalError(`a shaped object needs ${shape.keys.length} values (got ${values.length})`);
     }
   }
+}
+
+/**
+ * One field of a layout: how its value is written and where the value comes
+ * from, a function of the object's source (the model object and what is
+ * derived from it once).
+ */
+export type SourcedField<S> = readonly [kind: FieldKind, value: (source: S) => unknown];
+
+/** A shape whose values are read from a source object, field by field, in the shape's order. */
+export interface Layout<S> {
+  readonly shape: Shape;
+  readonly values: readonly ((source: S) => unknown)[];
+}
+
+/**
+ * Declares a layout: the fields in output order, each named in `fields`
+ * (which says how it is written and where its value comes from).
+ */
+export function defineLayout<S, K extends string>(fields: Readonly<Record<K, SourcedField<S>>>, order: readonly NoInfer<K>[]): Layout<S> {
+  const entries = order.map((key) => {
+    const field = fields[key];
+    if (!field) internalError(`a layout names the unknown field "${key}"`);
+    return field;
+  });
+  return { shape: defineShape(order.map((key, i) => [key, entries[i]![0]])), values: entries.map(([, value]) => value) };
+}
+
+/** The object of a layout for one source: each field's value read in order. */
+export function fillLayout<S>(layout: Layout<S>, source: S): ShapedObject {
+  const getters = layout.values;
+  const values = new Array<unknown>(getters.length);
+  for (let i = 0; i < getters.length; i++) values[i] = getters[i]!(source);
+  return new ShapedObject(layout.shape, values);
 }
 
 export type JsonValue =

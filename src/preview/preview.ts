@@ -13,7 +13,8 @@ import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
 import { resolvePreviewRequest } from '../http/targets.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { bindServer } from '../http/bind.ts';
-import { errorBody, JSON_TYPE, VARY } from '../api/answers.ts';
+import { AUTHENTICATE, errorText, flavourOfRoot, JSON_TYPE, readError, serverError, VARY, type ApiError } from '../api/answers.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 
 interface PreviewOptions {
   outDir: string;
@@ -41,9 +42,9 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   const tree = await readTree(outDir);
   if (!tree.ok) return tree;
   const server = createServer((request, response) => {
-    answer(request, response, outDir, tree).catch((error: unknown) => fail(response, error, options.log));
+    answer(request, response, outDir, tree).catch((error: unknown) => fail(response, tree.version, error, options.log));
   });
-  const cutLingering = answerUnparsableRequests(server);
+  const cutLingering = answerUnparsableRequests(server, tree.version);
   const bind = options.bind ?? '127.0.0.1';
   const listening = await bindServer(server, options.port, bind);
   if (!listening.ok) return listening;
@@ -76,6 +77,8 @@ interface Tree {
   baseUrl: string;
   /** The path of the base URL: `` or `/l10n`. */
   base: string;
+  /** The flavour the tree speaks (its API root's keys say), and so its error bodies. */
+  version: WeblateVersion;
 }
 
 /** The tree's serve.json and the base URL its API root links to. */
@@ -85,40 +88,41 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
     message: `${outDir} is not a built tree (no ${SERVE_CONFIG_FILE} and api/index.json); run npm run build first.`,
   };
   let config: ServeConfig;
-  let projectsUrl: string;
+  let root: { projects: string };
   try {
     config = JSON.parse(await readFile(join(outDir, SERVE_CONFIG_FILE), 'utf8')) as ServeConfig;
-    projectsUrl = (JSON.parse(await readFile(join(outDir, 'api/index.json'), 'utf8')) as { projects: string }).projects;
+    root = JSON.parse(await readFile(join(outDir, 'api/index.json'), 'utf8')) as { projects: string };
   } catch {
     return notBuilt;
   }
-  const baseUrl = projectsUrl.replace(/\/api\/projects\/$/, '');
-  return { ok: true, config, baseUrl, base: new URL(baseUrl).pathname.replace(/\/$/, '') };
+  const baseUrl = root.projects.replace(/\/api\/projects\/$/, '');
+  return { ok: true, config, baseUrl, base: new URL(baseUrl).pathname.replace(/\/$/, ''), version: flavourOfRoot(Object.keys(root)) };
 }
 
 async function answer(request: IncomingMessage, response: ServerResponse, outDir: string, tree: Tree): Promise<void> {
-  const decision = resolvePreviewRequest(request.method ?? 'GET', request.url ?? '/', tree.base);
-  if (decision.kind === 'error') return sendError(response, decision.status, decision.detail, decision.allow);
+  const decision = resolvePreviewRequest(request.method ?? 'GET', request.url ?? '/', tree.base, tree.version);
+  if (decision.kind === 'error') return sendError(response, tree.version, readError(decision.status, decision.detail), decision.allow);
   const found = await stat(join(outDir, decision.file)).catch(() => null);
-  if (!found?.isFile()) return sendError(response, 404, decision.missing);
+  if (!found?.isFile()) return sendError(response, tree.version, readError(404, decision.missing));
   request.url = encodeURI(`/${decision.file}`);
   await serveHandler(request, response, { ...tree.config, public: outDir });
 }
 
-function sendError(response: ServerResponse, status: number, detail: string, allow?: string): void {
-  const body = errorBody(detail);
-  response.writeHead(status, {
+function sendError(response: ServerResponse, version: WeblateVersion, error: ApiError, allow?: string): void {
+  const body = errorText(version, error);
+  response.writeHead(error.status, {
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
     Vary: VARY,
     ...(allow ? { Allow: allow } : {}),
+    ...(error.status === 401 ? AUTHENTICATE : {}),
   });
   response.end(body);
 }
 
-function fail(response: ServerResponse, error: unknown, log: (text: string) => void = () => undefined): void {
+function fail(response: ServerResponse, version: WeblateVersion, error: unknown, log: (text: string) => void = () => undefined): void {
   log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  if (!response.headersSent) sendError(response, 500, 'A server error occurred.');
+  if (!response.headersSent) sendError(response, version, serverError(version));
   else response.destroy();
 }
 

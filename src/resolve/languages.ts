@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../catalog/plural.ts';
 import { derivedId } from '../model/ids.ts';
 import type { Language, Plural } from '../model/types.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import { quote } from '../content/describe.ts';
 import type { CheckedFile } from '../content/files.ts';
 import type { FieldPath } from '../content/locate.ts';
@@ -17,11 +18,12 @@ import { type Problem } from '../content/problems.ts';
 export function resolveLanguageFiles(
   files: readonly CheckedFile<'language'>[],
   catalog: Catalog,
+  version: WeblateVersion,
   problems: Problem[],
 ): Map<string, Language> {
   const definitions = new Map<string, Language>();
   for (const checked of files) {
-    const language = resolveLanguageFile(checked, catalog, problems);
+    const language = resolveLanguageFile(checked, catalog, version, problems);
     if (language) definitions.set(language.code, language);
   }
   return definitions;
@@ -34,7 +36,8 @@ export interface LanguageResolver {
   used(): Iterable<Language>;
 }
 
-export function languageResolver(definitions: Map<string, Language>, catalog: Catalog): LanguageResolver {
+/** Languages by code, for a site of the given flavour (which decides plural types and aliases of catalog languages). */
+export function languageResolver(definitions: Map<string, Language>, catalog: Catalog, version: WeblateVersion): LanguageResolver {
   const resolved = new Map<string, Language>(definitions);
   return {
     resolve(code, file, path, problems, atKey = false) {
@@ -42,7 +45,7 @@ export function languageResolver(definitions: Map<string, Language>, catalog: Ca
       if (known) return known;
       const entry = catalog.get(code);
       if (entry) {
-        const language = fromCatalog(entry);
+        const language = fromCatalog(entry, version);
         resolved.set(code, language);
         return language;
       }
@@ -55,14 +58,36 @@ export function languageResolver(definitions: Map<string, Language>, catalog: Ca
   };
 }
 
+/** Checks that no two languages share an id (2026.8 shows them): an explicit id may take a catalog language's. */
+export function checkLanguageIds(languages: Iterable<Language>, problems: Problem[]): void {
+  const seen = new Map<number, Language>();
+  for (const language of languages) {
+    const other = seen.get(language.id);
+    if (other && other !== language) {
+      problems.push({
+        file: language.file ?? other.file ?? '',
+        path: ['id'],
+        message: `expected a language id used once (got ${language.id}, also the id of ${quote(other.code)})`,
+      });
+    } else {
+      seen.set(language.id, language);
+    }
+  }
+}
+
 // --- internal ---
 
-function fromCatalog(entry: NonNullable<ReturnType<Catalog['get']>>): Language {
+type CatalogEntry = NonNullable<ReturnType<Catalog['get']>>;
+
+/** A catalog language as a site of the flavour shows it: today's plural type and aliases differ from 4.x's. */
+function fromCatalog(entry: CatalogEntry, version: WeblateVersion): Language {
+  const current = version !== '4';
   return {
+    id: entry.id,
     code: entry.code,
     name: entry.name,
-    plural: { ...entry.plural },
-    aliases: entry.aliases,
+    plural: { ...entry.plural, type: current ? entry.typeCurrent : entry.plural.type },
+    aliases: current ? entry.aliasesCurrent : entry.aliases,
     direction: entry.direction,
     population: entry.population,
     inCatalog: true,
@@ -70,7 +95,12 @@ function fromCatalog(entry: NonNullable<ReturnType<Catalog['get']>>): Language {
   };
 }
 
-function resolveLanguageFile(checked: CheckedFile<'language'>, catalog: Catalog, problems: Problem[]): Language | null {
+function resolveLanguageFile(
+  checked: CheckedFile<'language'>,
+  catalog: Catalog,
+  version: WeblateVersion,
+  problems: Problem[],
+): Language | null {
   const code = checked.place.code;
   const file = checked.file;
   const d = checked.data;
@@ -95,13 +125,15 @@ function resolveLanguageFile(checked: CheckedFile<'language'>, catalog: Catalog,
       problems.push({ file, path: [], message: 'expected a plural for a language that is not in the catalog (missing plural)' });
     if (d.name === undefined || d.plural === undefined) return null;
   }
-  const plural = resolvePlural(code, d.plural, entry?.plural, catalog, file, problems);
+  const shown = entry && fromCatalog(entry, version);
+  const plural = resolvePlural(code, d.plural, shown?.plural, catalog, version, file, problems);
   if (!plural) return null;
   return {
+    id: d.id ?? shown?.id ?? derivedId('language', code),
     code,
     name: d.name ?? entry!.name,
     plural,
-    aliases: d.aliases ?? entry?.aliases ?? [],
+    aliases: d.aliases ?? shown?.aliases ?? [],
     direction: d.direction ?? entry?.direction ?? catalog.guessDirection(code),
     population: d.population ?? entry?.population ?? 0,
     inCatalog: entry !== undefined,
@@ -114,6 +146,7 @@ function resolvePlural(
   given: CheckedFile<'language'>['data']['plural'],
   catalogPlural: Plural | undefined,
   catalog: Catalog,
+  version: WeblateVersion,
   file: string,
   problems: Problem[],
 ): Plural | null {
@@ -141,6 +174,10 @@ function resolvePlural(
     source: given.source ?? 0,
     number: given.number,
     formula: given.formula,
-    type: given.type ?? classifyPlural(given.formula, code, catalog.formulas),
+    type:
+      given.type ??
+      (version === '4'
+        ? classifyPlural(given.formula, code, catalog.formulas)
+        : classifyPlural(given.formula, code, catalog.formulasCurrent, true)),
   };
 }

@@ -10,10 +10,11 @@ import type { ContentError } from '../errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import type { CheckedFile } from '../content/files.ts';
-import { languageResolver } from './languages.ts';
+import { checkLanguageIds, languageResolver } from './languages.ts';
 import {
   checkCaseCollisions,
   checkPluralIds,
+  checkSharedPaths,
   componentOwner,
   componentPath,
   linkRepository,
@@ -21,6 +22,7 @@ import {
   reportIdCollision,
   resolveComponent,
   translationOwner,
+  type ComponentContext,
   type ComponentDraft,
   type DraftTranslation,
 } from './resolve.ts';
@@ -55,8 +57,10 @@ export function patchComponents(
 ): PatchResult {
   const projects = new Map(model.projects.map((p) => [p.slug, p]));
   const byPath = new Map(model.components.map((c) => [componentPath(c), c]));
-  const resolver = languageResolver(new Map(model.languages.map((l) => [l.code, l])), catalog);
+  const version = model.site.weblateVersion;
+  const resolver = languageResolver(new Map(model.languages.map((l) => [l.code, l])), catalog, version);
   const problems: Problem[] = [];
+  const context: ComponentContext = { projects, languages: resolver, version, problems };
   const replaced: Component[] = [];
   const drafts: ComponentDraft[] = [];
   for (const patch of patches) {
@@ -65,7 +69,7 @@ export function patchComponents(
     const old = byPath.get(`${patch.project}/${patch.component}`);
     if (old) replaced.push(old);
     if (!patch.checked) continue;
-    const draft = resolveComponent(patch.checked, project, projects, resolver, problems);
+    const draft = resolveComponent(patch.checked, project, context);
     if (draft) drafts.push(draft);
   }
   if (!keepsSharedRepositories(model, replaced, drafts)) return { ok: 'fallback' };
@@ -77,6 +81,7 @@ export function patchComponents(
   for (const { component } of drafts) linkRepository(component, newPaths, problems);
   checkLinkers(model, replaced, newPaths, problems);
   checkNewSlugs(model, gone, drafts, problems);
+  for (const draft of drafts) checkSharedPaths([draft], draft.component.project, problems);
   checkIds(model, gone, drafts, problems);
   const translations = mergeTranslations(model.translations, gone, drafts);
   const languages = publishedLanguages(
@@ -84,6 +89,7 @@ export function patchComponents(
     translations,
   );
   checkPluralIds(languages, problems);
+  if (version !== '4') checkLanguageIds(languages, problems);
   if (problems.length > 0) return { ok: false, errors: pinProblems(problems, readText) };
 
   return { ok: true, ...applyPatch(model, replaced, drafts, translations, languages, newPaths) };
@@ -228,7 +234,7 @@ function applyPatch(
   }
   for (const gone of before.values()) touched.add(gone.language);
   return {
-    model: { site: model.site, languages, projects: model.projects, components, translations },
+    model: { site: model.site, languages, projects: model.projects, categories: model.categories, components, translations },
     scope: { components: added, replaced, projects, languages: touched },
   };
 }

@@ -9,17 +9,28 @@ import { compareStrings } from '../errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { derivedId } from '../model/ids.ts';
 import { emptyCounters, type Counters } from '../model/statistics.ts';
-import type { Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
 import { quote } from '../content/describe.ts';
-import { resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
+import { checkLanguageIds, resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
+import { resolveCategories } from './categories.ts';
+import { checkFlavourFields } from './flavour.ts';
+import { checkCheckFlags, inheritableInput, inheritSettings, type InheritableInput } from './inherit.ts';
+import { FILE_FORMAT_FLAGS } from '../model/flags.ts';
 import type { LoadedContent } from '../content/load.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
 import type { CheckedFile } from '../content/files.ts';
-import { translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
+import { spdxLicenseUrl, translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
 import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, type WeblateVersion } from '../model/defaults.ts';
+import {
+  CURRENT_PROJECT_FIELD_DEFAULTS,
+  INHERITABLE_SETTINGS,
+  PROJECT_FIELD_DEFAULTS,
+  SITE_DEFAULTS,
+  type InheritableSetting,
+  type WeblateVersion,
+} from '../model/defaults.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
 export interface SiteOverrides {
@@ -46,18 +57,39 @@ export function resolveContent(
 ): ResolveResult {
   const problems: Problem[] = [];
   const site = resolveSite(content.site, overrides, problems, contentDir, content.siteFile);
-  const definitions = resolveLanguageFiles(content.languages, catalog, problems);
-  const languages = languageResolver(definitions, catalog);
-  const projects = resolveProjects(content, problems, contentDir);
+  const version = overrides.weblateVersion ?? content.site?.data.weblate_version ?? SITE_DEFAULTS.weblate_version;
+  for (const checked of content.languages) checkFlavourFields('language', Object.keys(checked.data), version, checked.file, problems);
+  const definitions = resolveLanguageFiles(content.languages, catalog, version, problems);
+  const languages = languageResolver(definitions, catalog, version);
+  const projects = resolveProjects(content, languages, version, problems, contentDir);
   const projectsBySlug = new Map([...projects].map(([slug, draft]) => [slug, draft.project]));
-  const present: PresentFiles = { projects: new Set(content.projectFiles), components: content.componentFiles };
-  const components = resolveComponents(content.components, projectsBySlug, languages, problems, present);
+  const categories = resolveCategories(content.categories, projectsBySlug, languages, version, problems);
+  const present: PresentFiles = {
+    projects: new Set(content.projectFiles),
+    components: content.componentFiles,
+    categories: new Set(content.categoryFiles),
+  };
+  const context: ComponentContext = { projects: projectsBySlug, languages, version, problems, present };
+  const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
   for (const draft of components) linkRepository(draft.component, byPath, problems, present);
-  checkUniqueIds(projects, components, problems);
+  checkUniqueIds(projects, components, categories, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
+  if (version !== '4') checkLanguageIds([...definitions.values(), ...languages.used()], problems);
   if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
-  return { ok: true, model: assembleModel(site, projects, components, definitions) };
+  return { ok: true, model: assembleModel(site, projects, categories, components, definitions) };
+}
+
+/** The longest file name most file systems take, in bytes. */
+const MAX_FILE_NAME = 255;
+
+/** What resolving a component needs besides its file. */
+export interface ComponentContext {
+  projects: ReadonlyMap<string, Project>;
+  languages: LanguageResolver;
+  version: WeblateVersion;
+  problems: Problem[];
+  present?: PresentFiles;
 }
 
 // --- internal ---
@@ -111,13 +143,22 @@ function resolveSite(
   };
 }
 
-function resolveProjects(content: LoadedContent, problems: Problem[], contentDir: string): Map<string, ProjectDraft> {
+function resolveProjects(
+  content: LoadedContent,
+  languages: LanguageResolver,
+  version: WeblateVersion,
+  problems: Problem[],
+  contentDir: string,
+): Map<string, ProjectDraft> {
   const drafts = new Map<string, ProjectDraft>();
   for (const checked of content.projects) {
     const slug = checked.place.project;
     if (!checkSlug(slug, checked.file, 'project', problems)) continue;
+    checkFlavourFields('project', Object.keys(checked.data), version, checked.file, problems);
+    if (version !== '4') checkCheckFlags(checked.data.check_flags, checked.file, problems);
     const d = checked.data;
     const fields = { ...PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
+    const current = { ...CURRENT_PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
     const project: Project = {
       slug,
       id: d.id ?? derivedId('project', slug),
@@ -129,7 +170,21 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
       instructions: fields.instructions,
       enable_hooks: fields.enable_hooks,
       language_aliases: fields.language_aliases,
+      current: {
+        check_flags: current.check_flags,
+        commit_policy: current.commit_policy,
+        access_control: current.access_control,
+        public_sharing: current.public_sharing,
+        use_shared_tm: current.use_shared_tm,
+        contribute_shared_tm: current.contribute_shared_tm,
+        use_workspace_tm: current.use_workspace_tm,
+        contribute_workspace_tm: current.contribute_workspace_tm,
+        autoclean_tm: current.autoclean_tm,
+        enforced_2fa: current.enforced_2fa,
+      },
+      inherited: inheritSettings(inheritableInput(checked.data, checked.file, languages, problems), null),
       components: [],
+      categories: [],
       file: checked.file,
     };
     drafts.set(slug, { project, checked });
@@ -151,46 +206,39 @@ function resolveProjects(content: LoadedContent, problems: Problem[], contentDir
   return drafts;
 }
 
-function resolveComponents(
-  files: readonly CheckedFile<'component'>[],
-  projects: ReadonlyMap<string, Project>,
-  languages: LanguageResolver,
-  problems: Problem[],
-  present: PresentFiles,
-): ComponentDraft[] {
+function resolveComponents(files: readonly CheckedFile<'component'>[], context: ComponentContext): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
   for (const checked of files) {
-    const project = projects.get(checked.place.project);
+    const project = context.projects.get(checked.place.project);
     if (!project) continue; // reported as a folder without project.yaml
-    const draft = resolveComponent(checked, project, projects, languages, problems, present);
+    const draft = resolveComponent(checked, project, context);
     if (draft) drafts.push(draft);
   }
-  for (const project of projects.values()) {
+  for (const project of context.projects.values()) {
     const own = drafts.filter((d) => d.component.project === project);
     checkCaseCollisions(
       own.map((d) => ({ key: d.component.slug, file: d.component.file })),
       'component slug',
-      problems,
+      context.problems,
     );
+    checkSharedPaths(own, project, context.problems);
   }
   return drafts;
 }
 
 /**
- * A component file's model objects, its references to languages and projects
- * resolved; null when its slug or source language is refused (reported).
+ * A component file's model objects, its references to languages, projects
+ * and its category resolved; null when its slug or source language is
+ * refused (reported).
  */
-export function resolveComponent(
-  checked: CheckedFile<'component'>,
-  project: Project,
-  projects: ReadonlyMap<string, Project>,
-  languages: LanguageResolver,
-  problems: Problem[],
-  present: PresentFiles = NONE_PRESENT,
-): ComponentDraft | null {
+export function resolveComponent(checked: CheckedFile<'component'>, project: Project, context: ComponentContext): ComponentDraft | null {
+  const { projects, languages, problems, version } = context;
+  const present = context.present ?? NONE_PRESENT;
   const d = checked.data;
   const file = checked.file;
   if (!checkSlug(checked.place.component, file, 'component', problems)) return null;
+  checkFlavourFields('component', d.givenKeys, version, file, problems);
+  if (version !== '4') checkCheckFlags(d.settings.check_flags, file, problems);
   const sourceLanguage = languages.resolve(d.sourceLanguage, file, ['source_language'], problems);
   const links: Project[] = [];
   d.links.forEach((slug, index) => {
@@ -204,15 +252,20 @@ export function resolveComponent(
       problems.push({ file, path: ['links', index], message: `expected each project once (got ${quote(slug)} twice)` });
     else links.push(target);
   });
+  const category = version === '4' ? null : componentCategory(checked, project, present, problems);
   if (!sourceLanguage) return null;
+  const inherited = componentSettings(checked, project, category, languages, problems);
   const component: Component = {
     slug: checked.place.component,
     id: d.id,
     name: d.name,
     project,
     sourceLanguage,
+    category,
     settings: d.settings,
+    inherited,
     licenseUrl: d.licenseUrl,
+    currentLicenseUrl: d.givenLicenseUrl !== undefined ? d.givenLicenseUrl : spdxLicenseUrl(inherited.effective.license),
     linkedComponent: null,
     locked: d.locked,
     links,
@@ -233,6 +286,92 @@ export function resolveComponent(
     draft.translations.push({ translation: derivedSourceTranslation(component, d), key: null });
   }
   return draft;
+}
+
+/** The category a component names (2026.8), or null; an unknown one is reported unless its file failed its own checks. */
+function componentCategory(
+  checked: CheckedFile<'component'>,
+  project: Project,
+  present: PresentFiles,
+  problems: Problem[],
+): Category | null {
+  const slug = checked.data.current.category;
+  if (slug === null) return null;
+  const category = project.categories.find((candidate) => candidate.slug === slug);
+  if (category) {
+    // The component's folder in the tree is named by its whole path (docs%2Fguide): a file name holds 255 bytes.
+    const name = [...category.path, checked.place.component].join('%2F');
+    if (Buffer.byteLength(name) <= MAX_FILE_NAME) return category;
+    problems.push({
+      file: checked.file,
+      path: ['category'],
+      message: `expected a category path and component slug of at most ${MAX_FILE_NAME} bytes together, the longest file name (got ${quote(name)})`,
+    });
+    return null;
+  }
+  if (!present.categories.has(`${project.slug}/${slug}`)) {
+    problems.push({
+      file: checked.file,
+      path: ['category'],
+      message: `expected the slug of a category in projects/${project.slug}/categories/ (got ${quote(slug)})`,
+    });
+  }
+  return null;
+}
+
+/**
+ * The inheritable settings of a component: its own values are its file's (a
+ * message left out takes today's default), inherited from its category or
+ * its project; its check flags merge the file format's.
+ */
+function componentSettings(
+  checked: CheckedFile<'component'>,
+  project: Project,
+  category: Category | null,
+  languages: LanguageResolver,
+  problems: Problem[],
+): Component['inherited'] {
+  const d = checked.data;
+  const given: Partial<Record<InheritableSetting, unknown>> = {};
+  for (const key of d.givenKeys) {
+    if (!(INHERITABLE_SETTINGS as readonly string[]).includes(key)) continue;
+    if (key === 'secondary_language') {
+      const language = languages.resolve(d.current.secondaryLanguage!, checked.file, ['secondary_language'], problems);
+      if (language) given.secondary_language = language;
+    } else given[key as InheritableSetting] = d.settings[key as keyof typeof d.settings];
+  }
+  const s = d.settings;
+  return inheritSettings(
+    {
+      given: given as InheritableInput['given'],
+      switches: d.current.inherit,
+      defaults: { license: s.license, agreement: s.agreement, new_lang: s.new_lang, language_code_style: s.language_code_style },
+      checkFlags: s.check_flags,
+    },
+    (category ?? project).inherited,
+    FILE_FORMAT_FLAGS[s.file_format] ?? '',
+  );
+}
+
+/**
+ * Weblate gives a component and a category of one parent different slugs
+ * (their web pages share a path); in content a component's slug is already
+ * unique in its project, so what is left is a component at the same level as
+ * a category of its slug.
+ */
+export function checkSharedPaths(drafts: readonly ComponentDraft[], project: Project, problems: Problem[]): void {
+  for (const { component } of drafts) {
+    const clash = project.categories.find(
+      (category) => category.parent === component.category && category.slug.toLowerCase() === component.slug.toLowerCase(),
+    );
+    if (!clash) continue;
+    const place = component.category ? `category ${quote(component.category.slug)}` : 'the project';
+    problems.push({
+      file: component.file,
+      path: component.category ? ['category'] : [],
+      message: `expected a component slug no category of ${place} has (got ${quote(component.slug)}, also the slug of ${clash.file})`,
+    });
+  }
 }
 
 /** A model translation over prepared counters (shared, never changed: models are read-only). */
@@ -269,6 +408,8 @@ function derivedSourceTranslation(component: Component, prepared: PreparedCompon
     translated_words: source.total_words,
     translated_chars: source.total_chars,
     readonly: editable ? 0 : source.total,
+    readonly_words: editable ? 0 : source.total_words,
+    readonly_chars: editable ? 0 : source.total_chars,
   };
   const entry = translationEntry({
     code: component.sourceLanguage.code,
@@ -294,9 +435,11 @@ export function componentPath(component: Component): string {
 interface PresentFiles {
   projects: ReadonlySet<string>;
   components: ReadonlySet<string>;
+  /** `project/category` */
+  categories: ReadonlySet<string>;
 }
 
-const NONE_PRESENT: PresentFiles = { projects: new Set(), components: new Set() };
+const NONE_PRESENT: PresentFiles = { projects: new Set(), components: new Set(), categories: new Set() };
 
 /** Resolves a `repo: weblate://project/component` link (Weblate's LinkedField shows the linked repository). */
 export function linkRepository(
@@ -331,8 +474,19 @@ export function reportIdCollision(kind: string, id: number, a: IdOwner, b: IdOwn
 }
 
 /** Ids are given or derived when files are prepared; two objects of a kind with one id are reported with both places. */
-function checkUniqueIds(projects: Map<string, ProjectDraft>, components: ComponentDraft[], problems: Problem[]): void {
+function checkUniqueIds(
+  projects: Map<string, ProjectDraft>,
+  components: ComponentDraft[],
+  categories: readonly Category[],
+  problems: Problem[],
+): void {
   const report = (kind: string, id: number, a: IdOwner, b: IdOwner) => reportIdCollision(kind, id, a, b, problems);
+  const categoryIds = new Map<number, Category>();
+  for (const category of categories) {
+    const first = categoryIds.get(category.id);
+    if (first) report('category', category.id, categoryOwner(first), categoryOwner(category));
+    else categoryIds.set(category.id, category);
+  }
   const projectIds = new Map<number, Project>();
   const componentIds = new Map<number, Component>();
   // Translations are many: the map holds the draft entries, and owners are described only on a collision.
@@ -361,6 +515,10 @@ interface IdOwner {
 }
 
 export type DraftTranslation = ComponentDraft['translations'][number];
+
+function categoryOwner(category: Category): IdOwner {
+  return { file: category.file, path: ['id'], label: `category ${quote(`${category.project.slug}/${category.slug}`)}` };
+}
 
 function projectOwner(project: Project): IdOwner {
   return { file: project.file, path: ['id'], label: `project ${quote(project.slug)}` };
@@ -398,6 +556,7 @@ export function checkPluralIds(languages: Iterable<Language>, problems: Problem[
 function assembleModel(
   site: Site,
   projectDrafts: Map<string, ProjectDraft>,
+  categories: Category[],
   componentDrafts: ComponentDraft[],
   definitions: Map<string, Language>,
 ): Model {
@@ -410,7 +569,7 @@ function assembleModel(
   }
   for (const component of components) component.project.components.push(component);
   const translations = components.flatMap((c) => c.translations).sort(byId);
-  return { site, languages: publishedLanguages(definitions.values(), translations), projects, components, translations };
+  return { site, languages: publishedLanguages(definitions.values(), translations), projects, categories, components, translations };
 }
 
 /** The languages a snapshot publishes: those defined by a file, and those with a translation; by code. */

@@ -1,19 +1,23 @@
 /**
  * What a handler of the sidecar answers, before the app turns it into a
  * Response: a status, a JSON body (already serialized, as the tree's files
- * are) and extra headers. The DRF messages of spec section 6.2 live here.
+ * are) or an error (written in the tree's flavour when the answer is sent),
+ * and extra headers. The DRF messages of spec section 6.2 live here.
  */
 import { relative } from 'node:path';
 import { formatContentError, sortContentErrors } from '../errors.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import type { Model } from '../model/types.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
 import type { EditOutcome } from '../session/session.ts';
-import { errorBody, NOT_FOUND } from '../api/answers.ts';
+import { errorText, NOT_FOUND, validationErrorText } from '../api/answers.ts';
 
 export interface Answer {
   status: number;
-  /** Serialized JSON with a trailing newline; absent for 204. */
+  /** Serialized JSON with a trailing newline; absent for 204 and for errors. */
   body?: string;
+  /** An error: one message with DRF's code, or DRF's field errors (`validation`). */
+  error?: { code: string; detail: string } | { validation: JsonValue };
   headers?: Record<string, string>;
 }
 
@@ -22,15 +26,23 @@ export const MESSAGES = {
   permissionDenied: 'You do not have permission to perform this action.',
   cannotDeleteTranslation: 'Can not delete translation',
   bodyTooLarge: 'Request body too large.',
-  serverError: 'A server error occurred.',
 } as const;
 
 export function json(status: number, value: JsonValue, headers?: Record<string, string>): Answer {
   return { status, body: serializeFile(value), ...(headers ? { headers } : {}) };
 }
 
-export function detail(status: number, text: string, headers?: Record<string, string>): Answer {
-  return { status, body: errorBody(text), ...(headers ? { headers } : {}) };
+/** An error of one message; its code follows from the status unless given (DRF's exception codes). */
+export function detail(status: number, text: string, headers?: Record<string, string>, code = CODES[status] ?? 'error'): Answer {
+  return { status, error: { code, detail: text }, ...(headers ? { headers } : {}) };
+}
+
+/** The body of an answer in a flavour: its JSON, or its error written as that flavour writes errors. */
+export function bodyOf(answer: Answer, version: WeblateVersion): string | undefined {
+  const error = answer.error;
+  if (!error) return answer.body;
+  if ('validation' in error) return validationErrorText(version, error.validation);
+  return errorText(version, { status: answer.status, ...error });
 }
 
 export const notFound = (): Answer => detail(404, NOT_FOUND);
@@ -39,8 +51,20 @@ export const noContent = (): Answer => ({ status: 204 });
 
 /** A 400 with DRF's field errors (`{"name":["This field is required."]}`) or a bare list of messages. */
 export function invalid(errors: JsonValue): Answer {
-  return json(400, errors);
+  return { status: 400, error: { validation: errors } };
 }
+
+// --- internal ---
+
+/** DRF's code of each status's exception: ParseError, NotAuthenticated, PermissionDenied, NotFound, MethodNotAllowed, UnsupportedMediaType. */
+const CODES: Readonly<Record<number, string>> = {
+  400: 'parse_error',
+  401: 'not_authenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  415: 'unsupported_media_type',
+};
 
 /**
  * The answer to a queued edit: a refusal as the plan worded it; content the

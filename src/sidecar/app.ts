@@ -13,12 +13,14 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { pageCount } from '../api/pagination.ts';
 import { parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
 import type { Session } from '../session/session.ts';
-import { detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
+import { bodyOf, detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
 import { authenticate, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
 import { createLanguage, deleteLanguage, updateLanguage, type WriteContext } from './language-writes.ts';
 import { deleteTranslation } from './translation-writes.ts';
-import { JSON_TYPE, methodNotAllowed, VARY } from '../api/answers.ts';
+import { AUTHENTICATE, ERRORS, JSON_TYPE, methodNotAllowed, serverError, VARY } from '../api/answers.ts';
+import { refusalOf } from '../api/routes.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import { basePath } from '../api/urls.ts';
 
 interface SidecarAppOptions {
@@ -55,9 +57,10 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
       answer = await answerRequest(options, request, method, wire?.target ?? targetOf(request.url));
     } catch (error) {
       log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      answer = detail(500, MESSAGES.serverError);
+      const failure = serverError(options.session.model.site.weblateVersion);
+      answer = detail(500, failure.detail);
     }
-    return toResponse(answer, method);
+    return toResponse(answer, method, options.session.model.site.weblateVersion);
   };
 }
 
@@ -76,11 +79,34 @@ function optionsBody(route: Route) {
 async function answerRequest(options: SidecarAppOptions, request: Request, method: string, target: string): Promise<Answer> {
   if (target.length > MAX_TARGET) return detail(414, 'Request-URI too long.');
   const path = originFormOf(target);
-  const api = path === null ? null : parseApiTarget(path, basePath(options.session.model.site));
+  const site = options.session.model.site;
+  const api = path === null ? null : parseApiTarget(path, basePath(site), site.weblateVersion);
   if (!api) return notFound();
   const route = api.match.route;
-  const answer = await answerRoute(options, request, method, api);
+  const answer = await (site.weblateVersion === '4' ? answerRoute : answerCurrentRoute)(options, request, method, api);
   return { ...answer, headers: { ...answer.headers, Allow: route.allow } };
+}
+
+/**
+ * A request in the 2026.8 flavour, in the order DRF's dispatch checks it
+ * there: the format, then the key (a wrong one is a 401 for a read too),
+ * then permissions (an anonymous write is a 401 whatever the method; a
+ * resource Weblate refuses an anonymous reader its 401 or 403), and only
+ * then the method.
+ */
+async function answerCurrentRoute(options: SidecarAppOptions, request: Request, method: string, api: ApiTarget): Promise<Answer> {
+  const route = api.match.route;
+  const format = api.query.get('format');
+  if (format !== null && format !== 'json' && format !== 'api') return notFound();
+  const credentials = authenticate(request.headers.get('authorization'), options.keyring);
+  if (credentials.kind === 'invalid') return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
+  const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+  if (!safe && credentials.kind === 'anonymous') return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
+  const refusal = method === 'OPTIONS' ? undefined : refusalOf(route, options.session.model.site.weblateVersion);
+  // A key holder is refused too: the snapshot has no repository status or reports to show.
+  if (refusal === 401 && credentials.kind === 'anonymous') return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
+  if (refusal) return detail(403, ERRORS.permissionDenied.detail);
+  return answerRoute(options, request, method, api);
 }
 
 async function answerRoute(options: SidecarAppOptions, request: Request, method: string, api: ApiTarget): Promise<Answer> {
@@ -116,8 +142,8 @@ async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget
 /** A method the route allows besides GET, HEAD and OPTIONS: the key first, then the handler, if the sidecar has one. */
 async function answerWrite(options: SidecarAppOptions, request: Request, method: string, match: RouteMatch): Promise<Answer> {
   const credentials = authenticate(request.headers.get('authorization'), options.keyring);
-  if (credentials.kind === 'anonymous') return detail(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Token' });
-  if (credentials.kind === 'invalid') return detail(401, credentials.detail, { 'WWW-Authenticate': 'Token' });
+  if (credentials.kind === 'anonymous') return detail(401, MESSAGES.notAuthenticated, AUTHENTICATE);
+  if (credentials.kind === 'invalid') return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
   const denied = () => detail(403, MESSAGES.permissionDenied);
   if (options.readOnly) return denied();
   const context: WriteContext = { session: options.session, catalog: options.catalog };
@@ -160,10 +186,11 @@ function targetOf(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
-function toResponse(answer: Answer, method: string): Response {
+function toResponse(answer: Answer, method: string, version: WeblateVersion): Response {
   const headers = new Headers({ Vary: VARY, ...answer.headers });
-  if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
-  const bytes = Buffer.from(answer.body, 'utf8');
+  const body = bodyOf(answer, version);
+  if (body === undefined) return new Response(null, { status: answer.status, headers });
+  const bytes = Buffer.from(body, 'utf8');
   headers.set('Content-Type', JSON_TYPE);
   headers.set('Content-Length', String(bytes.length));
   return new Response(method === 'HEAD' ? null : bytes, { status: answer.status, headers });

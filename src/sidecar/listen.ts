@@ -11,7 +11,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bindServer } from '../http/bind.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
-import { errorBody, JSON_TYPE, VARY } from '../api/answers.ts';
+import { errorText, JSON_TYPE, serverError, VARY } from '../api/answers.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
 
@@ -22,6 +23,8 @@ interface ListenOptions {
   port: number;
   /** Where to report a failure of the bridge itself; silent by default. */
   log?: (text: string) => void;
+  /** The flavour whose error bodies the bridge's own answers take (4 unless told). */
+  version?: WeblateVersion;
 }
 
 interface Listening {
@@ -38,17 +41,18 @@ type ListenResult = { ok: true; listening: Listening } | { ok: false; message: s
 
 export async function listen(app: SidecarApp, options: ListenOptions): Promise<ListenResult> {
   const log = options.log ?? (() => undefined);
+  const version = options.version ?? '4';
   let active = 0;
   let idle: (() => void) | null = null;
   const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, requireHostHeader: false }, (request, response) => {
     active++;
-    bridge(app, request, response)
+    bridge(app, request, response, version)
       .catch((error: unknown) => {
         // A client that went away mid-request is not a failure of the sidecar.
         if (request.destroyed && !request.complete) return response.destroy();
         log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
         if (!response.headersSent)
-          response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"detail":"A server error occurred."}\n');
+          response.writeHead(500, { 'Content-Type': 'application/json' }).end(errorText(version, serverError(version)));
         else response.destroy();
       })
       .finally(() => {
@@ -56,7 +60,7 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
       });
   });
   server.maxConnections = MAX_CONNECTIONS;
-  const cutLingering = answerUnparsableRequests(server);
+  const cutLingering = answerUnparsableRequests(server, version);
   const host = options.host ?? '127.0.0.1';
   const bound = await bindServer(server, options.port, host);
   if (!bound.ok) return bound;
@@ -87,11 +91,11 @@ const CLIENT_GONE = 'The client closed the connection before its body was comple
 /** Methods the Fetch standard refuses in a Request; the app is told the real one through `wire`. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-async function bridge(app: SidecarApp, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function bridge(app: SidecarApp, request: IncomingMessage, response: ServerResponse, version: WeblateVersion): Promise<void> {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';
   if (request.headers.host === undefined && request.httpVersion === '1.1') {
-    const body = Buffer.from(errorBody(MISSING_HOST));
+    const body = Buffer.from(errorText(version, { status: 400, code: 'parse_error', detail: MISSING_HOST }));
     return respond(request, response, 400, { ...JSON_HEADERS, 'Content-Length': String(body.length) }, body);
   }
   const fetchMethod = FORBIDDEN_METHODS.has(method) ? 'GET' : method;

@@ -86,6 +86,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   const started = await listen(app, {
     host: options.host ?? '127.0.0.1',
     port: options.port,
+    version: session.model.site.weblateVersion,
     ...(options.log ? { log: options.log } : {}),
   });
   if (!started.ok) {

@@ -5,15 +5,15 @@
  * renders only groups whose fingerprint changed, and removes the folders of
  * groups that are gone.
  */
-import { EMPTY_ROOT_LISTS, ROOT_LISTS, type ResourceKind } from '../api/routes.ts';
+import { emptyRootLists, ROOT_LISTS, type ResourceKind } from '../api/routes.ts';
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
-import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
+import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import { serializeFileInParts, type FileText, type JsonValue } from '../output/serialize.ts';
-import { apiPath, apiUrl, fileOfPath } from '../api/urls.ts';
+import { apiPath, apiUrl, componentSegment, fileOfPath } from '../api/urls.ts';
 import { createBodies, type Bodies } from '../api/bodies.ts';
-import { listPage, pageCount } from '../api/pagination.ts';
+import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
 import { createVersionCache, createVersions, type VersionCache, type Versions } from './versions.ts';
 
@@ -60,16 +60,23 @@ export function* generateResources(model: Model): Generator<Resource> {
 
 /** How many API files a build writes, for progress reports. */
 export function countApiFiles(model: Model): number {
-  const n = (count: number) => pageCount(count, model.site.pageSize);
-  let total = 1 + EMPTY_ROOT_LISTS.length;
-  total += n(model.languages.length) + 2 * model.languages.length;
-  total += n(model.projects.length);
-  for (const project of model.projects) total += 5 + n(project.components.length);
-  total += n(model.components.length);
-  for (const component of model.components) {
-    total += 4 + 2 * n(component.translations.length) + n(component.links.length);
+  const { site } = model;
+  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
+  const current = site.weblateVersion !== '4';
+  let total = 1 + emptyRootLists(site.weblateVersion).length;
+  total += n('languages', model.languages.length) + 2 * model.languages.length;
+  total += n('projects', model.projects.length);
+  for (const project of model.projects) {
+    total += 5 + n('project-components', project.components.length);
+    if (current) total += 2 + n('project-categories', project.categories.length);
   }
-  total += 5 * model.translations.length + n(model.translations.length);
+  if (current) total += n('categories', model.categories.length) + 3 * model.categories.length;
+  total += n('components', model.components.length);
+  for (const component of model.components) {
+    const count = component.translations.length;
+    total += 4 + n('component-translations', count) + n('component-statistics', count) + n('component-links', component.links.length);
+  }
+  total += 5 * model.translations.length + n('translations', model.translations.length);
   return total;
 }
 
@@ -114,10 +121,11 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
   };
 }
 
-/** A project's group, then the pages of its component list. */
+/** A project's group, then the pages of its lists (components; in 2026.8 also categories, labels, announcements). */
 export function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
   const { bodies, versions } = context;
   const slug = project.slug;
+  const current = isCurrent(context);
   yield {
     key: apiPath.project(slug),
     fingerprint: projectFingerprint(context, project),
@@ -126,17 +134,47 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
       { path: apiPath.projectLanguages(slug), kind: 'project-languages', body: bodies.projectLanguages(project) },
       { path: apiPath.projectStatistics(slug), kind: 'project-statistics', body: bodies.projectStatistics(project) },
       emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
-      { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
+      // 2026.8 refuses the repository status to an anonymous reader (403), and has a lock of the project.
+      current
+        ? { path: apiPath.projectLock(slug), kind: 'project-lock', body: bodies.projectLock(project) }
+        : { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
+      ...(current ? [emptyList(context, 'project-labels', apiPath.projectLabels(slug))] : []),
+      ...(current ? [emptyList(context, 'project-announcements', apiPath.projectAnnouncements(slug))] : []),
     ],
   };
   yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) =>
     bodies.component(c, false),
   );
+  if (current) {
+    yield* pageGroups(context, 'project-categories', apiPath.projectCategories(slug), project.categories, versions.category, (c) =>
+      bodies.category(c),
+    );
+  }
+}
+
+/** A category's group (2026.8): its object, statistics and (empty) announcements. */
+export function categoryGroup(context: Context, category: Category): ApiGroup {
+  const { bodies, versions, aggregates } = context;
+  const id = category.id;
+  return {
+    key: apiPath.category(id),
+    fingerprint: new Hasher()
+      .number(versions.site)
+      .number(versions.category(category))
+      .number(versions.counters(aggregates.category(category)))
+      .digest(),
+    resources: () => [
+      { path: apiPath.category(id), kind: 'category', body: bodies.category(category) },
+      { path: apiPath.categoryStatistics(id), kind: 'category-statistics', body: bodies.categoryStatistics(category) },
+      emptyList(context, 'category-announcements', apiPath.categoryAnnouncements(id)),
+    ],
+  };
 }
 
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
   const { bodies, versions } = context;
-  const [p, c] = [component.project.slug, component.slug];
+  const [p, c] = [component.project.slug, componentSegment(component)];
+  const current = isCurrent(context);
   yield {
     key: apiPath.component(p, c),
     fingerprint: new Hasher().number(versions.site).number(versions.component(component)).digest(),
@@ -144,7 +182,9 @@ export function* componentGroups(context: Context, component: Component): Genera
       { path: apiPath.component(p, c), kind: 'component', body: bodies.component(component) },
       { path: apiPath.componentLock(p, c), kind: 'component-lock', body: bodies.lock(component) },
       emptyList(context, 'component-changes', apiPath.componentChanges(p, c)),
-      { path: apiPath.componentRepository(p, c), kind: 'component-repository', body: bodies.componentRepository(component) },
+      current
+        ? emptyList(context, 'component-announcements', apiPath.componentAnnouncements(p, c))
+        : { path: apiPath.componentRepository(p, c), kind: 'component-repository', body: bodies.componentRepository(component) },
     ],
   };
   yield* pageGroups(
@@ -165,7 +205,8 @@ export function* componentGroups(context: Context, component: Component): Genera
 
 export function translationGroup(context: Context, translation: Translation): ApiGroup {
   const { bodies, versions } = context;
-  const [p, c, l] = [translation.component.project.slug, translation.component.slug, translation.language.code];
+  const [p, c, l] = [translation.component.project.slug, componentSegment(translation.component), translation.language.code];
+  const current = isCurrent(context);
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher().number(versions.site).number(versions.translation(translation)).digest(),
@@ -174,7 +215,9 @@ export function translationGroup(context: Context, translation: Translation): Ap
       { path: apiPath.translationStatistics(p, c, l), kind: 'translation-statistics', body: bodies.translationStatistics(translation) },
       emptyList(context, 'translation-changes', apiPath.translationChanges(p, c, l)),
       emptyList(context, 'translation-units', apiPath.translationUnits(p, c, l)),
-      { path: apiPath.translationRepository(p, c, l), kind: 'translation-repository', body: bodies.translationRepository(translation) },
+      current
+        ? emptyList(context, 'translation-announcements', apiPath.translationAnnouncements(p, c, l))
+        : { path: apiPath.translationRepository(p, c, l), kind: 'translation-repository', body: bodies.translationRepository(translation) },
     ],
   };
 }
@@ -199,6 +242,7 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
+  if (isCurrent(context)) yield* categoryGroups(context);
   yield* instanceListPages(context, 'components');
   for (const component of model.components) {
     yield* componentGroups(context, component);
@@ -214,10 +258,10 @@ function rootGroup(context: Context): ApiGroup {
     fingerprint: new Hasher().number(context.versions.site).text('root').digest(),
     resources: () => {
       const root: Record<string, JsonValue> = {};
-      for (const name of ROOT_LISTS) root[name] = apiUrl(site, apiPath.list(name));
+      for (const name of ROOT_LISTS[site.weblateVersion]) root[name] = apiUrl(site, apiPath.list(name));
       return [
         { path: apiPath.root(), kind: 'root', body: root },
-        ...EMPTY_ROOT_LISTS.map((name) => emptyList(context, name, apiPath.list(name))),
+        ...emptyRootLists(site.weblateVersion).map((name) => emptyList(context, name, apiPath.list(name))),
       ];
     },
   };
@@ -226,6 +270,17 @@ function rootGroup(context: Context): ApiGroup {
 function* languageGroups(context: Context): Generator<ApiGroup> {
   yield* languageListGroups(context);
   for (const language of context.model.languages) yield languageGroup(context, language);
+}
+
+/** The list of every category (by id), then each category's group (2026.8). */
+function* categoryGroups(context: Context): Generator<ApiGroup> {
+  const { model, bodies, versions } = context;
+  yield* pageGroups(context, 'categories', apiPath.categories(), model.categories, versions.category, (c) => bodies.category(c));
+  for (const category of model.categories) yield categoryGroup(context, category);
+}
+
+function isCurrent(context: Context): boolean {
+  return context.model.site.weblateVersion !== '4';
 }
 
 function* projectGroups(context: Context): Generator<ApiGroup> {
@@ -257,11 +312,12 @@ function* pageGroups<T>(
   render: (item: T) => JsonValue,
 ): Generator<ApiGroup> {
   const { site } = context.model;
-  const total = pageCount(items.length, site.pageSize);
+  const size = listPageSize(site, kind);
+  const total = pageCount(items.length, size);
   for (let page = 1; page <= total; page++) {
     const h = new Hasher().number(context.versions.site).text(kind).number(page).number(items.length);
-    const start = (page - 1) * site.pageSize;
-    const end = Math.min(start + site.pageSize, items.length);
+    const start = (page - 1) * size;
+    const end = Math.min(start + size, items.length);
     for (let i = start; i < end; i++) h.number(version(items[i]!));
     yield {
       key: apiPath.page(listPath, page),

@@ -6,11 +6,13 @@
  * session that rewrites them later.
  */
 import type { PatchScope } from '../resolve/patch.ts';
-import { pageCount } from '../api/pagination.ts';
-import { apiPath } from '../api/urls.ts';
-import type { Model, Translation } from '../model/types.ts';
+import { listPageSize, pageCount } from '../api/pagination.ts';
+import type { ResourceKind } from '../api/routes.ts';
+import { apiPath, componentSegment } from '../api/urls.ts';
+import type { Category, Component, Model, Translation } from '../model/types.ts';
 import { createVersionCache } from './versions.ts';
 import {
+  categoryGroup,
   componentGroups,
   createContext,
   instanceListPages,
@@ -46,30 +48,32 @@ export function patchedGroups(
   };
   const { site } = model;
   const lists: ListExtent[] = [];
-  const list = (path: string, count: number) => lists.push({ path, pages: pageCount(count, site.pageSize) });
+  const list = (kind: ResourceKind, path: string, count: number) => lists.push({ path, pages: pageCount(count, listPageSize(site, kind)) });
 
   add(languageListGroups(context));
-  list(apiPath.languages(), model.languages.length);
+  list('languages', apiPath.languages(), model.languages.length);
   const published = new Set(model.languages);
   add([...scope.languages].filter((l) => published.has(l)).map((l) => languageGroup(context, l)));
   for (const project of scope.projects) {
     add(oneProjectGroups(context, project));
-    list(apiPath.projectComponents(project.slug), project.components.length);
+    list('project-components', apiPath.projectComponents(project.slug), project.components.length);
   }
+  // A category's statistics sum its components', at any depth.
+  add([...categoriesAround([...scope.components, ...scope.replaced])].map((category) => categoryGroup(context, category)));
   // An instance-wide list whose length changed has every page changed (each carries the count): it may be left for later.
   const instanceList = (name: InstanceList, length: number, lengthBefore: number) => {
     if (options.deferInstanceLists && length !== lengthBefore) deferred.push(name);
     else add(instanceListPages(context, name));
-    list(apiPath.list(name), length);
+    list(name, apiPath.list(name), length);
   };
   instanceList('components', model.components.length, before.components.length);
   for (const component of scope.components) {
     add(componentGroups(context, component));
     add(component.translations.map((t) => translationGroup(context, t)));
-    const [p, c] = [component.project.slug, component.slug];
-    list(apiPath.componentTranslations(p, c), component.translations.length);
-    list(apiPath.componentStatistics(p, c), component.translations.length);
-    list(apiPath.componentLinks(p, c), component.links.length);
+    const [p, c] = [component.project.slug, componentSegment(component)];
+    list('component-translations', apiPath.componentTranslations(p, c), component.translations.length);
+    list('component-statistics', apiPath.componentStatistics(p, c), component.translations.length);
+    list('component-links', apiPath.componentLinks(p, c), component.links.length);
   }
   instanceList('translations', model.translations.length, before.translations.length);
   const removed = removedByPatch(before, model, scope);
@@ -95,7 +99,7 @@ export function instanceListGroups(
   const context = createContext(model, cache);
   const groups = [...instanceListPages(context, name)].map(toFileGroup);
   const length = name === 'translations' ? model.translations.length : model.components.length;
-  return { groups, extent: { path: apiPath.list(name), pages: pageCount(length, model.site.pageSize) } };
+  return { groups, extent: { path: apiPath.list(name), pages: pageCount(length, listPageSize(model.site, name)) } };
 }
 
 /** A list and how many pages it now has: pages after the last are gone. */
@@ -106,15 +110,22 @@ interface ListExtent {
 
 // --- internal ---
 
+/** The categories the components sit in, and the categories those sit in. */
+function categoriesAround(components: readonly Component[]): Set<Category> {
+  const categories = new Set<Category>();
+  for (const component of components) for (let c = component.category; c; c = c.parent) categories.add(c);
+  return categories;
+}
+
 function removedByPatch(before: Model, model: Model, scope: PatchScope): string[] {
   const keys = new Set<string>();
-  const translationKey = (t: Translation) => apiPath.translation(t.component.project.slug, t.component.slug, t.language.code);
+  const translationKey = (t: Translation) => apiPath.translation(t.component.project.slug, componentSegment(t.component), t.language.code);
   for (const old of scope.replaced) {
-    keys.add(apiPath.component(old.project.slug, old.slug));
+    keys.add(apiPath.component(old.project.slug, componentSegment(old)));
     for (const t of old.translations) keys.add(translationKey(t));
   }
   for (const component of scope.components) {
-    keys.delete(apiPath.component(component.project.slug, component.slug));
+    keys.delete(apiPath.component(component.project.slug, componentSegment(component)));
     for (const t of component.translations) keys.delete(translationKey(t));
   }
   const published = new Set(model.languages.map((l) => l.code));

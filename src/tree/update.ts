@@ -6,7 +6,7 @@
  * (unknown) and after (its new fingerprint), so a crash never leaves it
  * vouching for files it did not see written.
  */
-import { apiPath } from '../api/urls.ts';
+import { apiPath, folderOfPath } from '../api/urls.ts';
 import type { OutputTarget } from '../output/target.ts';
 import type { FileGroup } from './groups.ts';
 import type { GroupState, Journal, Manifest } from './manifest.ts';
@@ -64,7 +64,7 @@ async function applyUpdate(tree: TreeInPlace, dirty: FileGroup[], removed: strin
     for (const file of group.render()) if (await tree.target.replace(file.path, file.data)) filesWritten++;
   }
   // Lists are rewritten first, so a folder disappears only once nothing new points at it.
-  for (const key of removed) await tree.target.removeFolder(key);
+  for (const key of removed) await tree.target.removeFolder(folderOfPath(key));
   appended += await tree.journal([
     ...dirty.map((group): [string, GroupState] => [group.key, group.fingerprint]),
     ...removed.map((key): [string, 'removed'] => [key, 'removed']),

@@ -8,7 +8,8 @@ import type { HostOptions } from '../hosts/index.ts';
 import type { Bodies } from '../api/bodies.ts';
 import { Hasher, fingerprintText } from '../model/fingerprint.ts';
 import type { Counters } from '../model/statistics.ts';
-import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
+import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
+import { componentSegment } from '../api/urls.ts';
 
 /**
  * Bump when the generator writes different bytes for the same content, so
@@ -46,6 +47,7 @@ export interface Versions {
   site: number;
   language: (language: Language) => number;
   project: (project: Project) => number;
+  category: (category: Category) => number;
   component: (component: Component) => number;
   translation: (translation: Translation) => number;
   counters: (counters: Counters) => number;
@@ -54,6 +56,7 @@ export interface Versions {
 export function createVersions(model: Model, bodies: Bodies, cache: VersionCache): Versions {
   const languages = new Map<Language, number>();
   const projects = new Map<Project, number>();
+  const categories = new Map<Category, number>();
   const memo = <K extends object>(map: Map<K, number> | WeakMap<K, number>, key: K, compute: () => number) => {
     let value = map.get(key);
     if (value === undefined) map.set(key, (value = compute()));
@@ -61,12 +64,25 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
   };
   const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).json));
   const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).json));
-  // A component shows what its file says, its project, its source language and the repository it may share.
+  const category = (c: Category) => memo(categories, c, () => fingerprintText(bodies.category(c).json));
+  // A component shows what its file says, its project, its source language, its category (and what it
+  // inherits from it), its secondary language and the repository it may share.
   const component = (c: Component) =>
     memo(cache.components, c, () => {
       const h = new Hasher().number(c.contentFingerprint).number(project(c.project)).number(language(c.sourceLanguage));
-      const linked = c.linkedComponent?.settings;
-      if (linked) h.text(linked.repo).text(linked.branch).text(linked.push).text(linked.push_branch);
+      if (c.category) h.number(category(c.category));
+      const secondary = c.inherited.own.secondary_language;
+      if (secondary) h.number(language(secondary));
+      const linked = c.linkedComponent;
+      if (linked) {
+        const s = linked.settings;
+        h.text(s.repo).text(s.branch).text(s.push).text(s.push_branch);
+        h.flag(s.push_on_commit)
+          .number(s.commit_pending_age)
+          .flag(s.auto_lock_error)
+          .text(linked.project.slug)
+          .text(componentSegment(linked));
+      }
       return h.digest();
     });
   // A translation shows what the content says of it, its component and its language; the rest is derived from these.
@@ -74,7 +90,15 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
     memo(cache.translations, t, () =>
       new Hasher().number(t.contentFingerprint).number(component(t.component)).number(language(t.language)).digest(),
     );
-  return { site: siteVersion(model), language, project, component, translation, counters: (c) => hashCounters(new Hasher(), c).digest() };
+  return {
+    site: siteVersion(model),
+    language,
+    project,
+    category,
+    component,
+    translation,
+    counters: (c) => hashCounters(new Hasher(), c).digest(),
+  };
 }
 
 // --- internal ---
@@ -101,10 +125,15 @@ function hashCounters(h: Hasher, c: Counters): Hasher {
     .number(c.translated_chars)
     .number(c.fuzzy)
     .number(c.fuzzy_words)
+    .number(c.fuzzy_chars)
     .number(c.failing_checks)
     .number(c.failing_checks_words)
     .number(c.approved)
+    .number(c.approved_words)
+    .number(c.approved_chars)
     .number(c.readonly)
+    .number(c.readonly_words)
+    .number(c.readonly_chars)
     .number(c.have_suggestion)
     .number(c.have_comment)
     .number(c.recent_changes);
