@@ -12,7 +12,18 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { buildFor, freePort, itServesTheSnapshot, nginxMainConfig, startServer, type BuiltSite, type Started } from './servers.ts';
+import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
+import {
+  buildFor,
+  errorBodyOf,
+  freePort,
+  get,
+  itServesTheSnapshot,
+  nginxMainConfig,
+  startServer,
+  type BuiltSite,
+  type Started,
+} from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
@@ -27,6 +38,7 @@ it.skipIf(!nginxFound && !process.env.CI)('finds nginx (under CI, .ci/run instal
 const fixtures = [
   ['features (pagination: path, API under /mirror, ca@valencia)', join(FIXTURES, 'features/content')],
   ['query-pagination (?page=N, page size 1)', join(FIXTURES, 'query-pagination/content')],
+  [CURRENT_FIXTURE[0], CURRENT_FIXTURE[1]],
 ] as const;
 
 describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) => {
@@ -60,4 +72,22 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
   });
 
   itServesTheSnapshot(() => site);
+
+  if (contentDir !== CURRENT_FIXTURE[1]) return;
+  it('answers as Weblate 2026.8: OPTIONS 405, refused reads 401 and 403, WWW-Authenticate only on a 401', async () => {
+    const api = `${site.origin}${site.tree.base}/api`;
+    const options = await get(`${api}/languages/`, { method: 'OPTIONS' });
+    expect(options.status).toBe(405);
+    expect(options.text).toBe(errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.'));
+    const repository = await get(`${api}/components/docs/guides%252Fmanual/repository/`);
+    expect(repository.status).toBe(403);
+    expect(repository.text).toBe(errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'));
+    expect(repository.headers.get('www-authenticate')).toBeNull();
+    const reports = await get(`${api}/categories/5/reports/`);
+    expect(reports.status).toBe(401);
+    expect(reports.headers.get('www-authenticate')).toBe('Token');
+    expect((await get(`${api}/nope/`)).headers.get('www-authenticate')).toBeNull();
+    // A bare %2F is a slash to nginx: no component has that path.
+    expect((await get(`${api}/components/docs/guides%2Fmanual/`)).status).toBe(404);
+  });
 });

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import {
   buildFor,
+  errorBodyOf,
   freePort,
   get,
   itServesTheSnapshot,
@@ -26,6 +28,7 @@ const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
 const fixtures = [
   ['features (pagination: path, API under /mirror, ca@valencia)', join(FIXTURES, 'features/content')],
   ['query-pagination (?page=N, page size 1)', join(FIXTURES, 'query-pagination/content')],
+  [CURRENT_FIXTURE[0], CURRENT_FIXTURE[1]],
 ] as const;
 
 describe.each(fixtures)('the preview of %s', (_, contentDir) => {
@@ -46,6 +49,23 @@ describe.each(fixtures)('the preview of %s', (_, contentDir) => {
 
   it('prints where it serves', () => {
     expect(server!.output()).toContain(`Serving ${out}/ at ${site.origin}${site.tree.base}/api/ (Ctrl+C to stop)\n`);
+  });
+
+  if (contentDir !== CURRENT_FIXTURE[1]) return;
+  it('answers as Weblate 2026.8: OPTIONS 405, refused reads 401 and 403 with their headers, %2f read as %2F', async () => {
+    const api = `${site.origin}${site.tree.base}/api`;
+    const options = await get(`${api}/languages/`, { method: 'OPTIONS' });
+    expect([options.status, options.text]).toEqual([405, errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.')]);
+    const repository = await get(`${api}/translations/docs/guides%252Fmanual/cs/repository/`);
+    expect(repository.status).toBe(403);
+    expect(repository.text).toBe(errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'));
+    expect(repository.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+    const machinery = await get(`${api}/projects/docs/machinery_settings/`);
+    expect([machinery.status, machinery.headers.get('www-authenticate')]).toEqual([401, 'Token']);
+    const lower = await get(`${api}/components/docs/guides%252fmanual/`);
+    expect(lower.status).toBe(200);
+    expect(JSON.parse(lower.text).slug).toBe('manual');
+    expect((await get(`${api}/components/docs/guides%2Fmanual/`)).status).toBe(404);
   });
 });
 

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
+import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import { buildFor, checkEveryResource, freePort, get, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
@@ -61,5 +62,36 @@ describe('npx serve with the generated serve.json', () => {
     const served = await get(`${site.origin}${site.tree.base}/api/projects/`, { method: 'POST' });
     expect(served.status).toBe(200);
     expect(served.text).toBe(readFileSync(join(out, 'api/projects/index.json'), 'utf8'));
+  });
+});
+
+describe('npx serve with the serve.json of the 2026.8 flavour', () => {
+  const out = join(tempDir('wsnap-e2e-'), 'dist');
+  let site: BuiltSite;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    site = await buildFor(CURRENT_FIXTURE[1], port, out);
+    const args = [SERVE_CLI, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+    server = await startServer(process.execPath, args, `${site.origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('accepts the file (the CLI checks it) and serves every resource outside categories with JSON headers and its Allow', async () => {
+    const inCategory = (path: string) => path.includes('%252F');
+    const served = await checkEveryResource(site, { allow: true, skip: inCategory });
+    expect(served).toBe(3 * site.tree.resources.filter((resource) => !inCategory(resource.path)).length);
+  });
+
+  it('serves a component inside categories by its file name only: its rewrites encode the % again, as they do @', async () => {
+    const api = `${site.origin}${site.tree.base}/api`;
+    expect((await get(`${api}/components/docs/guides%252Fmanual/`)).status).toBe(404);
+    const byName = await get(`${site.origin}/api/components/docs/guides%252Fmanual/index.json`);
+    expect(byName.status).toBe(200);
+    expect(byName.headers.get('allow')).toBe('GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
+    expect(JSON.parse(byName.text).slug).toBe('manual');
   });
 });

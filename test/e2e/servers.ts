@@ -157,7 +157,19 @@ export async function checkEveryResource(site: BuiltSite, options: { allow: bool
   return checked;
 }
 
-/** Checks the JSON errors: unknown paths, pages past the end, invalid pages, other methods. */
+/** An error body of the site's flavour, written out: DRF's `{"detail": …}` in 4.x, drf-standardized-errors' in 2026.8. */
+export function errorBodyOf(site: BuiltSite, code: string, detail: string): string {
+  const escaped = detail.replaceAll('"', '\\"');
+  return site.tree.site.weblateVersion === '4'
+    ? `{"detail":"${escaped}"}\n`
+    : `{"type":"client_error","errors":[{"code":"${code}","detail":"${escaped}","attr":null}]}\n`;
+}
+
+/**
+ * Checks the JSON errors: unknown paths, pages past the end, invalid pages,
+ * other methods (a 405 in 4.x; in 2026.8 a 401 for an anonymous write, as
+ * Weblate checks permissions before methods).
+ */
 export async function checkErrors(site: BuiltSite): Promise<void> {
   const api = `${site.origin}${site.tree.base}/api`;
   const expectJson = async (served: Served, status: number, body: string) => {
@@ -166,14 +178,19 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
     expect(served.text).toBe(body);
   };
   for (const url of [`${api}/nope/`, `${api}/projects/nope/`, `${api}/languages/cs/nope/`, `${api}/?format=xml`]) {
-    await expectJson(await get(url, { headers: { Accept: 'application/json' } }), 404, '{"detail":"Not found."}\n');
+    await expectJson(await get(url, { headers: { Accept: 'application/json' } }), 404, errorBodyOf(site, 'not_found', 'Not found.'));
   }
   for (const url of [`${api}/languages/?page=99`, `${api}/languages/?page=0`, `${api}/languages/?page=two`]) {
-    await expectJson(await get(url), 404, '{"detail":"Invalid page."}\n');
+    await expectJson(await get(url), 404, errorBodyOf(site, 'not_found', 'Invalid page.'));
   }
   // PUT, which Weblate does not allow on a list either (the sidecar answers the POST it allows).
   const put = await get(`${api}/languages/`, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } });
-  await expectJson(put, 405, '{"detail":"Method \\"PUT\\" not allowed."}\n');
+  if (site.tree.site.weblateVersion === '4') {
+    await expectJson(put, 405, errorBodyOf(site, 'method_not_allowed', 'Method "PUT" not allowed.'));
+  } else {
+    await expectJson(put, 401, errorBodyOf(site, 'not_authenticated', 'Authentication credentials were not provided.'));
+    expect(put.headers.get('www-authenticate')).toBe('Token');
+  }
   expect(put.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
   const head = await get(`${api}/projects/`, { method: 'HEAD' });
   expect(head.status).toBe(200);
@@ -190,6 +207,13 @@ export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: num
   const prefix = `${site.origin}${site.tree.base}/api/`;
   const bodies = new Map<string, unknown>();
   const queue = [prefix];
+  const current = site.tree.site.weblateVersion !== '4';
+  // 2026.8 links to what it refuses an anonymous reader (checked for its 401 or 403), and to project metrics (outside the snapshot).
+  const refused = new Map<string, number>();
+  const refusedKeys: Record<string, number> = current
+    ? { repository_url: 403, reports_url: 401, machinery_settings: 401, reports: 401 }
+    : {};
+  const outside = new Set(current ? ['file_url', 'metrics_url'] : ['file_url']);
   const fetchJson = async (url: string) => {
     if (!bodies.has(url)) {
       const served = await get(url);
@@ -203,10 +227,16 @@ export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: num
     const url = queue.shift()!;
     if (bodies.has(url)) continue;
     collectLinks(await fetchJson(url), (key, link) => {
-      if (key !== 'file_url' && link.startsWith(prefix) && !bodies.has(link)) queue.push(link);
+      if (refusedKeys[key] !== undefined) refused.set(link, refusedKeys[key]);
+      else if (!outside.has(key) && link.startsWith(prefix) && !bodies.has(link)) queue.push(link);
     });
   }
   expect(queue).toEqual([]);
+  for (const [url, status] of refused) {
+    const served = await get(url);
+    expect(served.status, url).toBe(status);
+    expect(served.headers.get('content-type'), url).toBe('application/json');
+  }
   let lists = 0;
   for (const [url, body] of [...bodies]) {
     if (!isPage(body) || body.previous !== null) continue;

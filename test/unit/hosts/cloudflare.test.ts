@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../../src/hosts/cloudflare.ts';
 import { hostProblem } from '../../../src/hosts/index.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { requestsFor, siteTree, type SiteTree } from './tree.ts';
+import { CURRENT_FIXTURE, encodedResources, notFoundBody, pathOfFile, requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Redirect {
   from: string;
@@ -120,6 +120,7 @@ const fixtures = [
   ['features (API under /mirror)', join(FIXTURES, 'features/content'), {}],
   ['features at the root of its domain', join(FIXTURES, 'features/content'), { baseUrl: 'https://l10n.pages.dev' }],
   ['minimal', join(FIXTURES, 'minimal/content'), {}],
+  CURRENT_FIXTURE,
 ] as const;
 
 describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, overrides) => {
@@ -145,7 +146,7 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
     const tree = await load();
     let checked = 0;
     for (const resource of tree.resources) {
-      const direct = `${tree.base}/${resource.file}`;
+      const direct = pathOfFile(tree, resource.file);
       for (const [path, query] of [...requestsFor(tree, resource), [direct, ''] as [string, string]]) {
         const answer = pages(tree, 'GET', `${path}${query ? `?${query}` : ''}`);
         expect(answer.status, path).toBe(200);
@@ -166,13 +167,30 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
     for (const url of [`${tree.base}/api/nope/`, `${tree.base}/api/projects/nope/`, `${tree.base}/api/components/~page/99/`]) {
       const answer = pages(tree, 'GET', url);
       expect(answer.status, url).toBe(404);
-      expect(answer.body).toBe('{"detail":"Not found."}\n');
+      expect(answer.body).toBe(notFoundBody(tree.site));
       expect(answer.headers.get('content-type')).toBe('application/json');
     }
     const post = pages(tree, 'POST', `${tree.base}/api/languages/`);
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
   });
+});
+
+it('serves the components inside categories at the encoded paths Weblate links to (2026.8)', async () => {
+  const tree = await siteTree(CURRENT_FIXTURE[1]);
+  const redirects = parseRedirects(renderCloudflareRedirects(tree.site));
+  const headerRules = parseHeaders(renderCloudflareHeaders(tree.site));
+  const site = { ...tree, redirects, headerRules };
+  const encoded = encodedResources(tree);
+  expect(encoded.length).toBeGreaterThan(20);
+  for (const resource of encoded) {
+    const answer = pages(site, 'GET', `${tree.base}${resource.path}`);
+    expect(answer.status, resource.path).toBe(200);
+    expect(answer.body).toBe(tree.files.get(resource.file));
+    expect(answer.headers.get('allow'), resource.path).toBe(resource.allow);
+  }
+  // Pages answers no 401 or 403: what Weblate refuses an anonymous reader is a 404 there.
+  expect(pages(site, 'GET', `${tree.base}/api/projects/docs/repository/`).status).toBe(404);
 });
 
 it('refuses a query-paginated site for Cloudflare Pages, which drops the query', () => {

@@ -3,7 +3,8 @@
  * CloudFront documents (viewer request: method, uri, querystring of
  * `{ value }`; viewer response: the request and the response with its
  * headers). Every URL a client asks must come out as the key of its file in
- * the bucket, and every response must gain Vary and the resource's Allow.
+ * the bucket (S3 decodes the request's path once into the key), and every
+ * response must gain Vary and the resource's Allow.
  * The upload script is checked for the keys and metadata it writes.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { renderCloudFrontFunction, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
 import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
-import { requestsFor, siteTree } from './tree.ts';
+import { CURRENT_FIXTURE, notFoundBody, requestsFor, siteTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
 
@@ -44,7 +45,12 @@ function viewerResponse(handler: Handler, uri: string) {
 const fixtures = [
   ['features (pagination: path, API under /mirror)', join(FIXTURES, 'features/content'), {}],
   ['query-pagination (?page=N)', join(FIXTURES, 'query-pagination/content'), {}],
+  CURRENT_FIXTURE,
+  [`${CURRENT_FIXTURE[0]} with ?page=N`, CURRENT_FIXTURE[1], { pagination: 'query' }],
 ] as const;
+
+/** The key S3 looks up for a request's path: the path decoded once. */
+const keyOf = (uri: string) => decodeURIComponent(uri);
 
 describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overrides) => {
   it('sends every request of every resource to the key of its file, and adds Vary and Allow to the answer', async () => {
@@ -53,7 +59,7 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
     for (const resource of tree.resources) {
       for (const [path, query] of requestsFor(tree, resource)) {
         const request = viewerRequest(handler, 'GET', path, query);
-        expect(request.uri, `${path}?${query}`).toBe(`${tree.base}/${resource.file}`);
+        expect(keyOf(request.uri), `${path}?${query}`).toBe(`${tree.base}/${resource.file}`);
         const response = viewerResponse(handler, request.uri);
         expect(response.headers.allow.value, path).toBe(resource.allow);
         expect(response.headers.vary.value).toBe('Accept');
@@ -62,19 +68,16 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
     }
   });
 
-  it('answers 405 with the Allow of the resource, and JSON 404s for invalid pages and unknown formats', async () => {
+  it('answers JSON 404s for invalid pages and unknown formats, in the flavour of the tree', async () => {
     const tree = await siteTree(contentDir, overrides);
     const handler = loadFunction(renderCloudFrontFunction(tree.site));
-    const post = viewerRequest(handler, 'POST', `${tree.base}/api/languages/`);
-    expect(post).toMatchObject({ statusCode: 405, body: '{"detail":"Method \\"POST\\" not allowed."}\n' });
-    expect(post.headers.allow.value).toBe('GET, POST, HEAD, OPTIONS');
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=0')).toMatchObject({
       statusCode: 404,
-      body: '{"detail":"Invalid page."}\n',
+      body: notFoundBody(tree.site, 'Invalid page.'),
     });
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/`, 'format=xml')).toMatchObject({
       statusCode: 404,
-      body: '{"detail":"Not found."}\n',
+      body: notFoundBody(tree.site),
     });
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=1').uri).toBe(`${tree.base}/api/languages/index.json`);
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/projects/one/`, 'page=abc').uri).toMatch(/\/api\/projects\/one\/index\.json$/);
@@ -85,6 +88,54 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
     const handler = loadFunction(renderCloudFrontFunction(tree.site));
     expect(viewerRequest(handler, 'GET', '/elsewhere/').uri).toBe('/elsewhere/');
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/nope/`).uri).toBe(`${tree.base}/api/nope/`);
+  });
+});
+
+it('answers 405 with the Allow of the resource (4.x)', async () => {
+  const tree = await siteTree(join(FIXTURES, 'features/content'));
+  const post = viewerRequest(loadFunction(renderCloudFrontFunction(tree.site)), 'POST', `${tree.base}/api/languages/`);
+  expect(post).toMatchObject({ statusCode: 405, body: '{"detail":"Method \\"POST\\" not allowed."}\n' });
+  expect(post.headers.allow.value).toBe('GET, POST, HEAD, OPTIONS');
+});
+
+describe('the CloudFront Function of the 2026.8 flavour', () => {
+  const load = async () => {
+    const tree = await siteTree(CURRENT_FIXTURE[1]);
+    return { tree, handler: loadFunction(renderCloudFrontFunction(tree.site)) };
+  };
+  const body = (code: string, detail: string) =>
+    `{"type":"client_error","errors":[{"code":"${code}","detail":"${detail.replaceAll('"', '\\"')}","attr":null}]}\n`;
+
+  it('answers a write 401 with WWW-Authenticate (permissions come before methods), and OPTIONS 405', async () => {
+    const { tree, handler } = await load();
+    const post = viewerRequest(handler, 'POST', `${tree.base}/api/components/`);
+    expect(post).toMatchObject({ statusCode: 401, body: body('not_authenticated', 'Authentication credentials were not provided.') });
+    expect(post.headers['www-authenticate'].value).toBe('Token');
+    expect(post.headers.allow.value).toBe('GET, HEAD, OPTIONS');
+    const options = viewerRequest(handler, 'OPTIONS', `${tree.base}/api/languages/`);
+    expect(options).toMatchObject({ statusCode: 405, body: body('method_not_allowed', 'Method "OPTIONS" not allowed.') });
+    // An unknown format is a 404 before anything else.
+    expect(viewerRequest(handler, 'DELETE', `${tree.base}/api/projects/docs/`, 'format=xml').statusCode).toBe(404);
+  });
+
+  it('answers what Weblate refuses an anonymous reader with its 401 or 403', async () => {
+    const { tree, handler } = await load();
+    const repository = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%252Fmanual/repository/`);
+    expect(repository).toMatchObject({
+      statusCode: 403,
+      body: body('permission_denied', 'You do not have permission to perform this action.'),
+    });
+    const reports = viewerRequest(handler, 'GET', `${tree.base}/api/projects/docs/reports/`);
+    expect(reports).toMatchObject({ statusCode: 401, body: body('not_authenticated', 'Authentication credentials were not provided.') });
+    expect(reports.headers['www-authenticate'].value).toBe('Token');
+  });
+
+  it('keeps a component path through categories encoded for S3, and matches no path with a bare %2F', async () => {
+    const { tree, handler } = await load();
+    const request = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/`);
+    expect(request.uri).toBe(`${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/index.json`);
+    const bare = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%2Fmanual/`);
+    expect(bare.uri).toBe(`${tree.base}/api/components/docs/guides%2Fmanual/`);
   });
 });
 

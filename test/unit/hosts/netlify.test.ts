@@ -6,14 +6,16 @@
  * `key=value` token a query parameter that must be present (`:name` binds
  * it); a 200 rule serves its target, or the 404 page when there is none.
  * `_headers` paths match with or without the trailing slash, `:name` one
- * segment, `*` anything. Every resource of each fixture must come back as its
+ * segment, `*` anything. Rules see the path as sent; the file a path names is
+ * looked up with the path decoded once (`docs%252Fguide` is the file
+ * `docs%2Fguide`). Every resource of each fixture must come back as its
  * file, with JSON headers.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { requestsFor, siteTree, type SiteTree } from './tree.ts';
+import { CURRENT_FIXTURE, encodedResources, notFoundBody, requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Rule {
   from: string;
@@ -72,14 +74,15 @@ function netlify(tree: SiteTree, url: string): Answer {
   const files = tree.files;
   const { pathname, searchParams } = new URL(url, 'https://site.netlify.app');
   const rules = parseRedirects(files.get('_redirects')!);
-  const existing = (path: string) => [path.slice(1), `${path.slice(1).replace(/\/?$/, '/')}index.html`].find((file) => files.has(file));
+  const fileOf = (path: string) => decodeURIComponent(path).slice(1);
+  const existing = (path: string) => [fileOf(path), `${fileOf(path).replace(/\/?$/, '/')}index.html`].find((file) => files.has(file));
   const shadowed = existing(pathname);
   let body: string | undefined;
   if (shadowed && !rules.some((rule) => rule.force && matchRule(rule, pathname, searchParams))) body = files.get(shadowed);
   else {
     const rule = rules.find((candidate) => matchRule(candidate, pathname, searchParams) !== null);
     const target = rule && rule.status === 200 ? matchRule(rule, pathname, searchParams)! : null;
-    body = target ? files.get(target.slice(1)) : undefined;
+    body = target ? files.get(fileOf(target)) : undefined;
   }
   return body === undefined
     ? { status: 404, body: files.get('404.html'), headers: headersFor(files.get('_headers')!, pathname) }
@@ -112,6 +115,8 @@ const fixtures = [
   ['features (pagination: path, API under /mirror)', join(FIXTURES, 'features/content'), {}],
   ['features at the root of its domain', join(FIXTURES, 'features/content'), { baseUrl: 'https://l10n.netlify.app' }],
   ['query-pagination (?page=N)', join(FIXTURES, 'query-pagination/content'), { baseUrl: 'https://l10n.netlify.app' }],
+  CURRENT_FIXTURE,
+  [`${CURRENT_FIXTURE[0]} with ?page=N`, CURRENT_FIXTURE[1], { pagination: 'query' }],
 ] as const;
 
 describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
@@ -145,7 +150,7 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
     for (const url of [`${tree.base}/api/nope/`, `${tree.base}/api/projects/nope/`, `${tree.base}/api/projects/?page=99`]) {
       const answer = netlify(tree, url);
       expect(answer.status, url).toBe(404);
-      expect(answer.body).toBe('{"detail":"Not found."}\n');
+      expect(answer.body).toBe(notFoundBody(tree.site));
     }
   });
 
@@ -159,6 +164,22 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
     const tree = await load();
     expect(tree.files.get('_headers')).not.toMatch(/^\s*Allow:/m);
   });
+});
+
+it('serves the components inside categories at the encoded paths Weblate links to (2026.8)', async () => {
+  const tree = await siteTree(CURRENT_FIXTURE[1]);
+  const files = new Map(tree.files);
+  files.set('_redirects', renderNetlifyRedirects(tree.site));
+  files.set('_headers', renderNetlifyHeaders(tree.site));
+  const site = { ...tree, files };
+  const encoded = encodedResources(tree);
+  expect(encoded.length).toBeGreaterThan(20);
+  for (const resource of encoded) {
+    const answer = netlify(site, `${tree.base}${resource.path}`);
+    expect(answer.status, resource.path).toBe(200);
+    expect(answer.body).toBe(tree.files.get(resource.file));
+  }
+  expect(netlify(site, `${tree.base}/api/projects/docs/repository/`).status).toBe(404);
 });
 
 it('writes the page rules before the rules that would catch the same paths', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveConfig } from '../../../src/hosts/serve.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { siteTree } from './tree.ts';
+import { CURRENT_FIXTURE, siteTree } from './tree.ts';
 
 function globRegex(glob: string): RegExp {
   const body = glob
@@ -23,7 +23,10 @@ function globRegex(glob: string): RegExp {
 describe('serve.json', () => {
   const site = testSite({ baseUrl: 'https://l10n.example.org/mirror', webUrl: 'https://l10n.example.org' });
 
-  it('stays within what the serve CLI accepts', () => {
+  it.each([
+    ['4', site],
+    ['2026.8', { ...site, weblateVersion: '2026.8' as const }],
+  ])('stays within what the serve CLI accepts (flavour %s)', (_, site) => {
     const config = serveConfig(site);
     expect(config.headers.length).toBeLessThanOrEqual(50);
     for (const rule of config.headers) {
@@ -43,15 +46,18 @@ describe('serve.json', () => {
     expect(rewrites.length).toBe(8);
   });
 
-  it('gives every file of a built tree JSON headers and the Allow of its resource', async () => {
-    const tree = await siteTree(join(FIXTURES, 'features/content'));
-    const rules = serveConfig(tree.site).headers.map((rule) => ({ ...rule, regex: globRegex(rule.source) }));
-    for (const resource of tree.resources) {
-      const headers: Record<string, string> = {};
-      for (const rule of rules.filter((r) => r.regex.test(resource.file))) {
-        for (const { key, value } of rule.headers) headers[key] = value;
+  it.each([join(FIXTURES, 'features/content'), CURRENT_FIXTURE[1]])(
+    'gives every file of the tree of %s JSON headers and the Allow of its resource',
+    async (contentDir) => {
+      const tree = await siteTree(contentDir);
+      const rules = serveConfig(tree.site).headers.map((rule) => ({ ...rule, regex: globRegex(rule.source) }));
+      for (const resource of tree.resources) {
+        const headers: Record<string, string> = {};
+        for (const rule of rules.filter((r) => r.regex.test(resource.file))) {
+          for (const { key, value } of rule.headers) headers[key] = value;
+        }
+        expect(headers, resource.file).toEqual({ 'Content-Type': 'application/json', Vary: 'Accept', Allow: resource.allow });
       }
-      expect(headers, resource.file).toEqual({ 'Content-Type': 'application/json', Vary: 'Accept', Allow: resource.allow });
-    }
-  });
+    },
+  );
 });

@@ -10,7 +10,8 @@ import type { SiteOverrides } from '../../../src/resolve/resolve.ts';
 import type { Site } from '../../../src/model/types.ts';
 import { generateResources } from '../../../src/tree/groups.ts';
 import { fileOfPath, basePath } from '../../../src/api/urls.ts';
-import { buildInMemory } from '../../helpers.ts';
+import { join } from 'node:path';
+import { buildInMemory, FIXTURES } from '../../helpers.ts';
 
 export interface TreeResource {
   /** `/api/projects/~page/2/` */
@@ -70,4 +71,27 @@ export function requestsFor(tree: SiteTree, resource: TreeResource): [string, st
     [path.replace(/\/$/, ''), ''],
     [path, 'format=api'],
   ];
+}
+
+/** The fixture of the 2026.8 flavour: categories three deep, so components at encoded paths (docs%252Fguide). */
+export const CURRENT_FIXTURE = ['current (2026.8, components in categories)', join(FIXTURES, 'current/content'), {}] as const;
+
+/**
+ * A 404's body in the tree's flavour, written out: DRF's in 4.x, and
+ * drf-standardized-errors' in 2026.8.
+ */
+export function notFoundBody(site: Site, detail = 'Not found.'): string {
+  return site.weblateVersion === '4'
+    ? `{"detail":"${detail}"}\n`
+    : `{"type":"client_error","errors":[{"code":"not_found","detail":"${detail}","attr":null}]}\n`;
+}
+
+/** The path a client sends for a file of the tree, asked for by name: a `%` in it is sent as `%25`. */
+export function pathOfFile(tree: SiteTree, file: string): string {
+  return `${tree.base}/${file.replaceAll('%', '%25')}`;
+}
+
+/** A resource of the tree inside categories (its path holds the encoded `/`), to check that each host serves one. */
+export function encodedResources(tree: SiteTree): TreeResource[] {
+  return tree.resources.filter((resource) => resource.path.includes('%252F'));
 }
