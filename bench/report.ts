@@ -58,7 +58,7 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
 export function formatBench(result: BenchResult): string {
   const { scale } = result;
   const lines = [
-    `Instance: ${count(scale.translations)} translations (${scale.projects} projects × ${scale.components} components × ` +
+    `Instance: ${count(scale.translations)} translations${flavourOf(result)} (${scale.projects} projects × ${scale.components} components × ` +
       `${scale.languages} languages, plus source), ${count(result.content.files)} content files${result.content.reused ? ' (reused)' : ''}`,
     '',
   ];
@@ -119,4 +119,10 @@ function count(value: number): string {
 
 function mib(bytes: number): string {
   return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/** The flavour of a run that is not the default one, in words. */
+function flavourOf(result: BenchResult): string {
+  const version = result.scale.weblateVersion ?? '4';
+  return version === '4' ? '' : ` in the ${version} flavour`;
 }

@@ -83,7 +83,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const dir = resolve(options.dir);
   const { log } = options;
   const translations = translationCount(options.scale);
-  const pristine = join(dir, `content-${options.scale.projects}x${options.scale.components}x${options.scale.languages}`);
+  const { projects, components, languages, weblateVersion = '4' } = options.scale;
+  const flavour = weblateVersion === '4' ? '' : `-${weblateVersion}`;
+  const pristine = join(dir, `content-${projects}x${components}x${languages}${flavour}`);
   const content = await ensureContent(pristine, options.scale, log);
   const work = join(dir, 'work');
   // Trees are deleted only once everything is measured (see the end of a round); a leftover of an earlier run waits too.

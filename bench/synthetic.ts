@@ -1,10 +1,14 @@
 /**
  * Synthetic content at a chosen scale: projects × components × languages,
  * with realistic field values and consistent counters, the same for the same
- * seed. Used by the benchmark; writes a content folder like a user's.
+ * seed. Used by the benchmark; writes a content folder like a user's. For
+ * the 2026.8 flavour each project also has two categories, one inside the
+ * other, holding two thirds of its components, and fuzzy strings count their
+ * characters; the rest (and every random draw) is the same as for 4.x.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { WeblateVersion } from '../src/model/defaults.ts';
 import { seededRandom } from './random.ts';
 
 export interface SyntheticScale {
@@ -12,6 +16,8 @@ export interface SyntheticScale {
   components: number;
   languages: number;
   seed?: number;
+  /** The flavour the content is written for (4 unless told). */
+  weblateVersion?: WeblateVersion;
 }
 
 /** Languages a large instance translates into, right-to-left and `@` codes among them. */
@@ -90,8 +96,10 @@ export function scaleFor(translations: number): SyntheticScale {
 export async function writeSyntheticContent(dir: string, scale: SyntheticScale): Promise<number> {
   if (scale.languages > LANGUAGES.length) throw new Error(`at most ${LANGUAGES.length} languages`);
   const random = seededRandom(scale.seed ?? 1);
+  const current = (scale.weblateVersion ?? '4') !== '4';
   await mkdir(join(dir, 'projects'), { recursive: true });
-  await writeFile(join(dir, 'site.yaml'), 'base_url: https://l10n.example.org\npage_size: 50\n');
+  const flavour = current ? `weblate_version: "${scale.weblateVersion}"\n` : '';
+  await writeFile(join(dir, 'site.yaml'), `base_url: https://l10n.example.org\npage_size: 50\n${flavour}`);
   let files = 1;
   for (let p = 1; p <= scale.projects; p++) {
     const project = `project-${String(p).padStart(5, '0')}`;
@@ -99,10 +107,11 @@ export async function writeSyntheticContent(dir: string, scale: SyntheticScale):
     await mkdir(join(folder, 'components'), { recursive: true });
     await writeFile(join(folder, 'project.yaml'), projectYaml(p, random));
     files++;
+    if (current) files += await writeCategories(folder);
     const texts: [string, string][] = [];
     for (let c = 1; c <= scale.components; c++) {
       const component = `component-${String(c).padStart(3, '0')}`;
-      texts.push([join(folder, 'components', `${component}.yaml`), componentYaml(project, c, scale.languages, random)]);
+      texts.push([join(folder, 'components', `${component}.yaml`), componentYaml(project, c, scale.languages, random, current)]);
     }
     await Promise.all(texts.map(([file, text]) => writeFile(file, text)));
     files += texts.length;
@@ -111,6 +120,20 @@ export async function writeSyntheticContent(dir: string, scale: SyntheticScale):
 }
 
 // --- internal ---
+
+/** Two categories of a project, `guides` inside `docs` (2026.8). */
+async function writeCategories(folder: string): Promise<number> {
+  await mkdir(join(folder, 'categories'), { recursive: true });
+  await writeFile(join(folder, 'categories', 'docs.yaml'), 'name: Docs\n');
+  await writeFile(join(folder, 'categories', 'guides.yaml'), 'name: Guides\nparent: docs\n');
+  return 2;
+}
+
+/** Where a component sits in the 2026.8 content: a third at the top, a third in `docs`, a third in `docs/guides`. */
+function categoryOf(index: number, glossary: boolean): string {
+  if (glossary || index % 3 === 0) return '';
+  return `category: ${index % 3 === 1 ? 'docs' : 'guides'}`;
+}
 
 function projectYaml(index: number, random: () => number): string {
   const review = random() < 0.3;
@@ -125,7 +148,7 @@ function projectYaml(index: number, random: () => number): string {
     .join('\n');
 }
 
-function componentYaml(project: string, index: number, languages: number, random: () => number): string {
+function componentYaml(project: string, index: number, languages: number, random: () => number, current: boolean): string {
   const [format, filemask, template] = FORMATS[index % FORMATS.length]!;
   const glossary = index === 1;
   const total = 20 + Math.floor(random() * 2000);
@@ -142,17 +165,18 @@ function componentYaml(project: string, index: number, languages: number, random
     `file_format: ${glossary ? 'tbx' : format}`,
     glossary ? 'is_glossary: true' : '',
     'license: MIT',
+    current ? categoryOf(index, glossary) : '',
     'source:',
     `  total: ${total}`,
     `  total_words: ${words}`,
     `  total_chars: ${chars}`,
     'translations:',
   ].filter(Boolean);
-  for (const code of LANGUAGES.slice(0, languages)) lines.push(...translationYaml(code, total, words, chars, random));
+  for (const code of LANGUAGES.slice(0, languages)) lines.push(...translationYaml(code, total, words, chars, random, current));
   return lines.join('\n') + '\n';
 }
 
-function translationYaml(code: string, total: number, words: number, chars: number, random: () => number): string[] {
+function translationYaml(code: string, total: number, words: number, chars: number, random: () => number, current: boolean): string[] {
   const share = random();
   const translated = Math.floor(total * share);
   const fuzzy = Math.floor((total - translated) * random() * 0.3);
@@ -164,6 +188,7 @@ function translationYaml(code: string, total: number, words: number, chars: numb
     `    translated_chars: ${Math.floor(chars * share)}`,
   ];
   if (fuzzy) lines.push(`    fuzzy: ${fuzzy}`, `    fuzzy_words: ${Math.min(fuzzy * 3, words - Math.floor(words * share))}`);
+  if (fuzzy && current) lines.push(`    fuzzy_chars: ${Math.min(fuzzy * 15, chars - Math.floor(chars * share))}`);
   const failing = Math.floor(translated * random() * 0.05);
   if (failing) lines.push(`    failing_checks: ${failing}`, `    failing_checks_words: ${Math.min(failing * 4, words)}`);
   if (random() < 0.4) lines.push(`    have_suggestion: ${Math.floor(random() * Math.min(total, 20))}`);

@@ -4,6 +4,8 @@ import { runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { UsageError } from '../src/errors.ts';
+import { quoteAll } from '../src/content/schema.ts';
+import { WEBLATE_VERSIONS, type WeblateVersion } from '../src/model/defaults.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -31,21 +33,33 @@ const command = defineCommand({
     rounds: { type: 'string', valueName: 'N', description: 'full build and floor measured N times, one after the other', default: '1' },
     'get-seconds': { type: 'string', valueName: 'S', description: 'seconds of load for each GET throughput measurement', default: '10' },
     'build-only': { type: 'boolean', description: 'measure only the full build and the floor (what the 1,000,000 target asks)' },
+    'weblate-version': {
+      type: 'string',
+      valueName: WEBLATE_VERSIONS.join('|'),
+      description: "which Weblate's API the synthetic instance speaks (2026.8 adds categories)",
+      default: '4',
+    },
   },
-  epilog: 'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only',
+  epilog: 'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8',
   async run(args, io) {
     const integer = (name: string, text: string) => {
       const value = Number(text);
       if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} expects a positive integer (got "${text}")`);
       return value;
     };
+    const version = args['weblate-version'];
+    if (!(WEBLATE_VERSIONS as readonly string[]).includes(version)) {
+      throw new UsageError(`--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`);
+    }
+    const weblateVersion = version as WeblateVersion;
     const scale = args.projects
       ? {
           projects: integer('projects', args.projects),
           components: integer('components', args.components),
           languages: integer('languages', args.languages),
+          weblateVersion,
         }
-      : scaleFor(integer('translations', args.translations));
+      : { ...scaleFor(integer('translations', args.translations)), weblateVersion };
     await runBench({
       scale,
       dir: args.dir,
@@ -54,7 +68,8 @@ const command = defineCommand({
       buildOnly: args['build-only'],
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
-        const file = join(args.dir, `results-${result.scale.translations}.json`);
+        const flavour = weblateVersion === '4' ? '' : `-${weblateVersion}`;
+        const file = join(args.dir, `results-${result.scale.translations}${flavour}.json`);
         writeFileSync(file, JSON.stringify({ ...result, targets: benchTargets(result) }, null, 2) + '\n');
         io.out(`${formatBench(result)}\nFigures also in ${file}.\n`);
       },

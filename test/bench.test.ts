@@ -54,3 +54,30 @@ describe('npm run bench --build-only', () => {
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3', 'results-16.json']);
   });
 });
+
+describe('npm run bench --weblate-version 2026.8', () => {
+  it('builds a synthetic instance of the 2026.8 flavour, categories and all, and keeps its content and results apart', async () => {
+    const dir = tempDir('wsnap-bench-');
+    const args = ['--projects', '1', '--components', '4', '--languages', '3', '--build-only', '--weblate-version', '2026.8', '--dir', dir];
+    const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'scripts/bench.ts'), ...args], { cwd: ROOT });
+
+    expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 projects × 4 components × 3 languages/m);
+    expect(readdirSync(dir).sort()).toEqual(['content-1x4x3-2026.8', 'results-16-2026.8.json']);
+    const content = join(dir, 'content-1x4x3-2026.8');
+    expect(readFileSync(join(content, 'site.yaml'), 'utf8')).toContain('weblate_version: "2026.8"\n');
+    expect(readFileSync(join(content, 'projects/project-00001/categories/guides.yaml'), 'utf8')).toBe('name: Guides\nparent: docs\n');
+    expect(readFileSync(join(content, 'projects/project-00001/components/component-002.yaml'), 'utf8')).toContain('\ncategory: guides\n');
+    const results = JSON.parse(readFileSync(join(dir, 'results-16-2026.8.json'), 'utf8')) as { rounds: { build: { files: number } }[] };
+    expect(results.rounds[0]!.build.files).toBeGreaterThan(100);
+  });
+
+  it('refuses another flavour with a one-line usage error', async () => {
+    const failed = await run(process.execPath, [...TSX, join(ROOT, 'scripts/bench.ts'), '--weblate-version', '5'], { cwd: ROOT }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain('--weblate-version expects "4" or "2026.8" (got "5")');
+    expect(failed?.stderr).not.toMatch(/\n\s+at /);
+  });
+});
