@@ -51,20 +51,12 @@ const LANGUAGE_FIELDS = {
   statistics_url: ['url', (s) => apiUrl(s.site, apiPath.languageStatistics(s.language.code))],
 } satisfies Record<string, SourcedField<LanguageSource>>;
 
+const LANGUAGE_4 = ['code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url'] as const;
+
 export const LANGUAGE: Layouts<LanguageSource> = {
-  '4': defineLayout(LANGUAGE_FIELDS, ['code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url']),
-  '2026.8': defineLayout(LANGUAGE_FIELDS, [
-    'id',
-    'code',
-    'name',
-    'plural',
-    'aliases',
-    'direction',
-    'population',
-    'web_url',
-    'url',
-    'statistics_url',
-  ]),
+  '4': defineLayout(LANGUAGE_FIELDS, LANGUAGE_4),
+  // 5.0.1 puts the database id first.
+  '2026.8': defineLayout(LANGUAGE_FIELDS, ['id', ...LANGUAGE_4]),
 };
 
 // --- the inheritable settings (2026.8): each as its own value, its switch and its value in effect ---

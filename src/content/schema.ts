@@ -126,14 +126,21 @@ const inheritable = {
   new_lang: newLang,
   language_code_style: optionalText,
   secondary_language: code.optional(),
-  commit_message: optionalText,
-  add_message: optionalText,
-  delete_message: optionalText,
-  merge_message: optionalText,
-  addon_message: optionalText,
-  pull_message: optionalText,
+  ...messageTemplates(),
   ...inheritSwitches(),
 };
+
+/** The commit and merge request message templates. */
+function messageTemplates() {
+  return {
+    commit_message: optionalText,
+    add_message: optionalText,
+    delete_message: optionalText,
+    merge_message: optionalText,
+    addon_message: optionalText,
+    pull_message: optionalText,
+  };
+}
 
 /** `inherit_<setting>` for each inheritable setting. */
 function inheritSwitches() {
@@ -271,12 +278,7 @@ export const componentSchema = z.strictObject({
   repoweb: optionalText,
   report_source_bugs: optionalText,
   merge_style: z.enum(['merge', 'rebase', 'merge_noff'], { error: 'expected "merge", "rebase" or "merge_noff"' }).optional(),
-  commit_message: optionalText,
-  add_message: optionalText,
-  delete_message: optionalText,
-  merge_message: optionalText,
-  addon_message: optionalText,
-  pull_message: optionalText,
+  ...messageTemplates(),
   allow_translation_propagation: flag.optional(),
   manage_units: flag.optional(),
   enable_suggestions: flag.optional(),

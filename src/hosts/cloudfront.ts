@@ -11,28 +11,27 @@
  * is plain ES5 with the route table written into it.
  */
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
-import { refusalOf, routesOf } from '../api/routes.ts';
+import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy, NOT_FOUND_FILE, shellQuote } from './common.ts';
-import { INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
+import { ERRORS, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
 
 export function renderCloudFrontFunction(site: Site): string {
-  const version = site.weblateVersion;
-  if (version !== '4') return renderCurrentFunction(site, version);
-  const routes = routesOf(version).map((route) => [routeRegex(route.pattern, route.paginated, version), route.allow, route.paginated]);
+  const parts = site.weblateVersion === '4' ? PARTS_4 : PARTS_CURRENT;
+  const routes = routesOf(site.weblateVersion).map((route) => parts.route(route, site.weblateVersion));
   return `// ${generatedBy(site, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
 // viewer response of the behaviour that serves the bucket.
 var BASE = ${JSON.stringify(basePath(site))};
 var PAGE = ${JSON.stringify(PAGE_SEGMENT)};
 var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
-// [the path after BASE without its trailing slash or index.json, Allow, paginated]
+// [the path after BASE without its trailing slash or index.json, Allow, paginated${parts.routeNote}]
 var ROUTES = [
-${routes.map(([regex, allow, paginated]) => `  [${regex}, ${JSON.stringify(allow)}, ${paginated}]`).join(',\n')}
+${routes.join(',\n')}
 ];
-
+${parts.declarations}
 function handler(event) {
   if (event.context.eventType === 'viewer-response') return addHeaders(event);
   return mapRequest(event.request);
@@ -41,11 +40,7 @@ function handler(event) {
 function mapRequest(request) {
   var found = match(request.uri);
   if (!found) return request;
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return answer(405, 'Method "' + request.method + '" not allowed.', found.allow);
-  }
-  var format = request.querystring.format;
-  if (format && format.value !== 'json' && format.value !== 'api') return answer(404, ${JSON.stringify(NOT_FOUND)});
+${parts.checks}
   var page = '';
   var asked = request.querystring.page;
   if (found.paginated && !found.pathPage && asked && asked.value !== '1') {
@@ -71,7 +66,7 @@ function match(uri) {
   var rest = dir.slice(BASE.length);
   for (var i = 0; i < ROUTES.length; i++) {
     var parts = ROUTES[i][0].exec(rest);
-    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], pathPage: Boolean(parts[1]) };
+    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], ${parts.matchExtra}pathPage: Boolean(parts[1]) };
   }
   return null;
 }
@@ -79,12 +74,7 @@ function match(uri) {
 function answer(status, detail, allow) {
   var headers = { 'content-type': { value: ${JSON.stringify(JSON_TYPE)} }, 'vary': { value: ${JSON.stringify(VARY)} } };
   if (allow) headers['allow'] = { value: allow };
-  return {
-    statusCode: status,
-    statusDescription: status === 405 ? 'Method Not Allowed' : 'Not Found',
-    headers: headers,
-    body: JSON.stringify({ detail: detail }) + '\\n'
-  };
+${parts.answer}
 }
 `;
 }
@@ -108,96 +98,73 @@ aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --co
 
 // --- internal ---
 
-/**
- * The function of the 2026.8 flavour: as the 4 flavour's, with that flavour's
- * error bodies, a 401 for a write (Weblate checks permissions before
- * methods; OPTIONS stays a 405) and for the resources Weblate refuses an
- * anonymous reader their 401 or 403. The function sees the path as sent, so
- * a component inside categories reads `docs%252Fguide`, and S3 decodes it
- * once to the key `docs%2Fguide`.
- */
-function renderCurrentFunction(site: Site, version: WeblateVersion): string {
-  const routes = routesOf(version).map((route) => [
-    routeRegex(route.pattern, route.paginated, version),
-    route.allow,
-    route.paginated,
-    refusalOf(route, version) ?? 0,
-  ]);
-  return `// ${generatedBy(site, 'CloudFront')}
-// Runtime cloudfront-js-2.0; associate it with both the viewer request and the
-// viewer response of the behaviour that serves the bucket.
-var BASE = ${JSON.stringify(basePath(site))};
-var PAGE = ${JSON.stringify(PAGE_SEGMENT)};
-var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
-// [the path after BASE without its trailing slash or index.json, Allow, paginated, the status Weblate refuses it with or 0]
-var ROUTES = [
-${routes.map(([regex, allow, paginated, refused]) => `  [${String(regex)}, ${JSON.stringify(allow)}, ${String(paginated)}, ${String(refused)}]`).join(',\n')}
-];
-var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
-var DETAILS = {
-  401: 'Authentication credentials were not provided.',
-  403: 'You do not have permission to perform this action.'
-};
-var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
-
-function handler(event) {
-  if (event.context.eventType === 'viewer-response') return addHeaders(event);
-  return mapRequest(event.request);
+/** The parts of the function that differ between the flavours. */
+interface FunctionParts {
+  /** A route as an entry of ROUTES. */
+  route(route: Route, version: WeblateVersion): string;
+  routeNote: string;
+  declarations: string;
+  /** The checks of mapRequest before a page is looked for. */
+  checks: string;
+  matchExtra: string;
+  /** The end of answer(): the response. */
+  answer: string;
 }
 
-function mapRequest(request) {
-  var found = match(request.uri);
-  if (!found) return request;
-  // Weblate negotiates the format before it checks permissions, and permissions before methods.
+/** 4.x: a 405 for any method but GET and HEAD, then unknown formats; DRF's `{"detail": …}`. */
+const PARTS_4: FunctionParts = {
+  route: (route, version) =>
+    `  [${routeRegex(route.pattern, route.paginated, version)}, ${JSON.stringify(route.allow)}, ${String(route.paginated)}]`,
+  routeNote: '',
+  declarations: '',
+  checks: `  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return answer(405, 'Method "' + request.method + '" not allowed.', found.allow);
+  }
+  var format = request.querystring.format;
+  if (format && format.value !== 'json' && format.value !== 'api') return answer(404, ${JSON.stringify(NOT_FOUND)});`,
+  matchExtra: '',
+  answer: `  return {
+    statusCode: status,
+    statusDescription: status === 405 ? 'Method Not Allowed' : 'Not Found',
+    headers: headers,
+    body: JSON.stringify({ detail: detail }) + '\\n'
+  };`,
+};
+
+/**
+ * 2026.8: the format first, then permissions (a write is a 401; OPTIONS stays
+ * a 405), then what Weblate refuses an anonymous reader (its 401 or 403), in
+ * drf-standardized-errors' body. The function sees the path as sent, so a
+ * component inside categories reads `docs%252Fguide`, and S3 decodes it once
+ * to the key `docs%2Fguide`.
+ */
+const PARTS_CURRENT: FunctionParts = {
+  route: (route, version) =>
+    `  [${routeRegex(route.pattern, route.paginated, version)}, ${JSON.stringify(route.allow)}, ${String(route.paginated)}, ${String(refusalOf(route, version) ?? 0)}]`,
+  routeNote: ', the status Weblate refuses it with or 0',
+  declarations: `var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
+var DETAILS = {
+  401: ${JSON.stringify(ERRORS.notAuthenticated.detail)},
+  403: ${JSON.stringify(ERRORS.permissionDenied.detail)}
+};
+var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
+`,
+  checks: `  // Weblate negotiates the format before it checks permissions, and permissions before methods.
   var format = request.querystring.format;
   if (format && format.value !== 'json' && format.value !== 'api') return answer(404, ${JSON.stringify(NOT_FOUND)});
   if (request.method === 'OPTIONS') return answer(405, 'Method "OPTIONS" not allowed.', found.allow);
   if (request.method !== 'GET' && request.method !== 'HEAD') return answer(401, DETAILS[401], found.allow);
-  if (found.refused) return answer(found.refused, DETAILS[found.refused], found.allow);
-  var page = '';
-  var asked = request.querystring.page;
-  if (found.paginated && !found.pathPage && asked && asked.value !== '1') {
-    if (!PAGE_NUMBER.test(asked.value)) return answer(404, ${JSON.stringify(INVALID_PAGE)});
-    page = PAGE + '/' + asked.value + '/';
-  }
-  request.uri = found.dir + '/' + page + 'index.json';
-  return request;
-}
-
-function addHeaders(event) {
-  var found = match(event.request.uri);
-  if (found) {
-    event.response.headers['vary'] = { value: ${JSON.stringify(VARY)} };
-    event.response.headers['allow'] = { value: found.allow };
-  }
-  return event.response;
-}
-
-function match(uri) {
-  if (uri.slice(0, BASE.length) !== BASE) return null;
-  var dir = uri.replace(/(\\/index\\.json|\\/)$/, '');
-  var rest = dir.slice(BASE.length);
-  for (var i = 0; i < ROUTES.length; i++) {
-    var parts = ROUTES[i][0].exec(rest);
-    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], refused: ROUTES[i][3], pathPage: Boolean(parts[1]) };
-  }
-  return null;
-}
-
-function answer(status, detail, allow) {
-  var headers = { 'content-type': { value: ${JSON.stringify(JSON_TYPE)} }, 'vary': { value: ${JSON.stringify(VARY)} } };
-  if (allow) headers['allow'] = { value: allow };
-  if (status === 401) headers['www-authenticate'] = { value: 'Token' };
+  if (found.refused) return answer(found.refused, DETAILS[found.refused], found.allow);`,
+  matchExtra: 'refused: ROUTES[i][3], ',
+  answer: `  if (status === 401) headers['www-authenticate'] = { value: 'Token' };
   var error = { code: CODES[status], detail: detail, attr: null };
   return {
     statusCode: status,
     statusDescription: STATUS_TEXT[status],
     headers: headers,
     body: JSON.stringify({ type: 'client_error', errors: [error] }) + '\\n'
-  };
-}
-`;
-}
+  };`,
+};
 
 /**
  * `^/api/projects/([…]+)(/~page/N)?$` as a JS regular expression literal. The

@@ -59,8 +59,8 @@ var ROUTES = [
 ];
 var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
 var DETAILS = {
-  401: 'Authentication credentials were not provided.',
-  403: 'You do not have permission to perform this action.'
+  401: "Authentication credentials were not provided.",
+  403: "You do not have permission to perform this action."
 };
 var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
 
