@@ -33,7 +33,7 @@ describe('the sidecar serving the 2026.8 flavour', () => {
       ['DELETE', 'translations/docs/guides%252Fmanual/cs/'],
       ['PUT', 'languages/'],
     ]) {
-      const served = await call(sidecar.api + path, method!, {}, { 'Content-Type': 'application/json' });
+      const served = await call(sidecar.api + path, method, {}, { 'Content-Type': 'application/json' });
       expectBody(served, 401, NOT_AUTHENTICATED);
       expect(served.headers.get('www-authenticate')).toBe('Token');
       expect(served.headers.get('vary')).toBe('Accept');
