@@ -19,6 +19,7 @@ import {
   freePort,
   get,
   itServesTheSnapshot,
+  nginxArgs,
   nginxMainConfig,
   startServer,
   type BuiltSite,
@@ -55,16 +56,7 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
     writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${out};`));
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    const args = [
-      '-p',
-      prefix,
-      '-c',
-      join(prefix, 'nginx.conf'),
-      '-e',
-      join(prefix, 'error.log'),
-      '-g',
-      `daemon off; pid ${join(prefix, 'nginx.pid')};`,
-    ];
+    const args = nginxArgs(prefix);
     server = await startServer('nginx', args, `${site.origin}/`);
   });
   afterAll(async () => {
