@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir, TSX } from './helpers.ts';
+import { runScript } from './support/run-script.ts';
 
 const run = promisify(execFile);
 
@@ -59,8 +60,9 @@ describe('npm run bench --weblate-version 2026.8', () => {
   it('builds a synthetic instance of the 2026.8 flavour, categories and all, and keeps its content and results apart', async () => {
     const dir = tempDir('wsnap-bench-');
     const args = ['--projects', '1', '--components', '4', '--languages', '3', '--build-only', '--weblate-version', '2026.8', '--dir', dir];
-    const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'scripts/bench.ts'), ...args], { cwd: ROOT });
+    const { code, stdout } = await runScript('bench', args);
 
+    expect(code).toBe(0);
     expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 projects × 4 components × 3 languages/m);
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3-2026.8', 'results-16-2026.8.json']);
     const content = join(dir, 'content-1x4x3-2026.8');
@@ -72,12 +74,9 @@ describe('npm run bench --weblate-version 2026.8', () => {
   });
 
   it('refuses another flavour with a one-line usage error', async () => {
-    const failed = await run(process.execPath, [...TSX, join(ROOT, 'scripts/bench.ts'), '--weblate-version', '5'], { cwd: ROOT }).then(
-      () => null,
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain('--weblate-version expects "4" or "2026.8" (got "5")');
-    expect(failed?.stderr).not.toMatch(/\n\s+at /);
+    const failed = await runScript('bench', ['--weblate-version', '5']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('--weblate-version expects "4" or "2026.8" (got "5")');
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -10,15 +10,14 @@
  * dependencies come with Debian's `wlc` package (.ci/run installs it); without
  * them the tests fail under CI and are skipped, loudly, elsewhere.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { runProgram, type ScriptResult } from '../support/run-script.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import { buildFor, freePort, startServer, type BuiltSite, type Started } from './servers.ts';
 
-const run = promisify(execFile);
 const WLC = join(ROOT, 'test/vendor/wlc-2/wlc-head');
 const ready = spawnSync('/usr/bin/python3', ['-c', 'import requests, dateutil, xdg, argcomplete']).status === 0;
 
@@ -38,12 +37,16 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
   let site: BuiltSite;
   let server: Started | undefined;
 
-  /** Runs wlc with JSON output and no configuration of the user's; its parsed output. */
-  const wlc = async (...args: string[]): Promise<any> => {
+  /** Runs wlc with JSON output and no configuration of the user's. */
+  const runWlc = (...args: string[]): Promise<ScriptResult> => {
     const api = `${site.origin}${site.tree.base}/api/`;
-    const env = { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, 'config') };
-    const { stdout } = await run(WLC, ['--format', 'json', '--url', api, ...args], { env });
-    return JSON.parse(stdout);
+    return runProgram(WLC, ['--format', 'json', '--url', api, ...args], { env: { HOME: work, XDG_CONFIG_HOME: join(work, 'config') } });
+  };
+  /** wlc's parsed output, once it exits 0. */
+  const wlc = async (...args: string[]): Promise<any> => {
+    const result = await runWlc(...args);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
   };
 
   beforeAll(async () => {
@@ -94,11 +97,8 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
   });
 
   it('reads the current error body: a path the snapshot does not hold is "not found"', async () => {
-    const failed = await wlc('show', 'docs/nope').then(
-      () => null,
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain('Object not found on the server');
+    const failed = await runWlc('show', 'docs/nope');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('Object not found on the server');
   });
 });
