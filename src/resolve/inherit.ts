@@ -50,8 +50,17 @@ export function inheritSettings(input: InheritableInput, parent: Inherited | nul
 /** The settings a project or a category file gives: the inheritable ones by name, `inherit_<name>`, `check_flags`. */
 type SettingsFile = { [K in InheritableSetting | `inherit_${InheritableSetting}` | 'check_flags']?: string | boolean | undefined };
 
-/** The inheritable settings a project or category file gives, its secondary language resolved (reported when unknown). */
-export function inheritableInput(data: SettingsFile, file: string, languages: LanguageResolver, problems: Problem[]): InheritableInput {
+/**
+ * The inheritable settings a project or category file gives, its secondary
+ * language resolved (reported when unknown; not looked up without a
+ * resolver, in the 4 flavour, where the setting itself is the error).
+ */
+export function inheritableInput(
+  data: SettingsFile,
+  file: string,
+  languages: LanguageResolver | null,
+  problems: Problem[],
+): InheritableInput {
   const given: Partial<Record<InheritableSetting, unknown>> = {};
   const switches: Partial<Record<InheritableSetting, boolean>> = {};
   for (const setting of INHERITABLE_SETTINGS) {
@@ -59,7 +68,8 @@ export function inheritableInput(data: SettingsFile, file: string, languages: La
     const switched = data[`inherit_${setting}`];
     if (typeof switched === 'boolean') switches[setting] = switched;
     if (typeof value !== 'string') continue;
-    given[setting] = setting === 'secondary_language' ? (languages.resolve(value, file, [setting], problems) ?? undefined) : value;
+    if (setting !== 'secondary_language') given[setting] = value;
+    else if (languages) given[setting] = languages.resolve(value, file, [setting], problems) ?? undefined;
   }
   return { given: given as InheritableInput['given'], switches, checkFlags: typeof data.check_flags === 'string' ? data.check_flags : '' };
 }

@@ -182,7 +182,7 @@ function resolveProjects(
         autoclean_tm: current.autoclean_tm,
         enforced_2fa: current.enforced_2fa,
       },
-      inherited: inheritSettings(inheritableInput(checked.data, checked.file, languages, problems), null),
+      inherited: inheritSettings(inheritableInput(checked.data, checked.file, version === '4' ? null : languages, problems), null),
       components: [],
       categories: [],
       file: checked.file,
@@ -254,7 +254,7 @@ export function resolveComponent(checked: CheckedFile<'component'>, project: Pro
   });
   const category = version === '4' ? null : componentCategory(checked, project, present, problems);
   if (!sourceLanguage) return null;
-  const inherited = componentSettings(checked, project, category, languages, problems);
+  const inherited = componentSettings(checked, project, category, version === '4' ? null : languages, problems);
   const component: Component = {
     slug: checked.place.component,
     id: d.id,
@@ -328,17 +328,18 @@ function componentSettings(
   checked: CheckedFile<'component'>,
   project: Project,
   category: Category | null,
-  languages: LanguageResolver,
+  languages: LanguageResolver | null,
   problems: Problem[],
 ): Component['inherited'] {
   const d = checked.data;
   const given: Partial<Record<InheritableSetting, unknown>> = {};
   for (const key of d.givenKeys) {
     if (!(INHERITABLE_SETTINGS as readonly string[]).includes(key)) continue;
-    if (key === 'secondary_language') {
+    if (key !== 'secondary_language') given[key as InheritableSetting] = d.settings[key as keyof typeof d.settings];
+    else if (languages) {
       const language = languages.resolve(d.current.secondaryLanguage!, checked.file, ['secondary_language'], problems);
       if (language) given.secondary_language = language;
-    } else given[key as InheritableSetting] = d.settings[key as keyof typeof d.settings];
+    }
   }
   const s = d.settings;
   return inheritSettings(
