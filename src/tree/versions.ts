@@ -64,7 +64,14 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
   };
   const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).json));
   const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).json));
-  const category = (c: Category) => memo(categories, c, () => fingerprintText(bodies.category(c).json));
+  // A category's body names its parent by id; the web paths below it show the slugs of every category above.
+  const category = (c: Category) =>
+    memo(categories, c, () =>
+      new Hasher()
+        .number(fingerprintText(bodies.category(c).json))
+        .text(c.path.join('/'))
+        .digest(),
+    );
   // A component shows what its file says, its project, its source language, its category (and what it
   // inherits from it), its secondary language and the repository it may share.
   const component = (c: Component) =>

@@ -7,7 +7,7 @@
  * into another category (its encoded folder goes, the new one comes), and
  * the flavour itself (a new tree).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
@@ -37,6 +37,14 @@ const changes: [name: string, change: Edit, mode?: 'fresh'][] = [
   [
     "a project's check flags, in every effective_check_flags below it",
     edit('projects/docs/project.yaml', (t) => t.replace('safe-html', 'xml-text')),
+  ],
+  [
+    'a category renamed (its id kept): the paths of what lies below it change, not their objects',
+    (content) => {
+      const folder = join(content, 'projects/docs/categories');
+      renameSync(join(folder, 'api.yaml'), join(folder, 'interfaces.yaml'));
+      edit('projects/docs/categories/internals.yaml', (t) => t.replace('parent: api', 'parent: interfaces'))(content);
+    },
   ],
 ];
 
