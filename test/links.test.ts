@@ -25,7 +25,7 @@ const trees = [
 /** Links without a file: the raw translation files, and in 2026.8 the metrics and what is refused to an anonymous reader. */
 const OUTSIDE: Record<string, readonly string[]> = {
   '4': ['file_url'],
-  '2026.8': ['file_url', 'machinery_settings', 'metrics_url', 'reports', 'reports_url', 'repository_url'],
+  '2026.8': ['file_url', 'machinery_settings', 'memory', 'metrics_url', 'reports', 'reports_url', 'repository_url'],
 };
 
 describe.each(trees)('links of %s', (_, contentDir) => {

@@ -226,7 +226,16 @@ export const ROUTES = [
   { kind: 'users', pattern: ['users'], paginated: true, allow: READ_POST, name: 'User List', description: 'Users API.' },
   { kind: 'groups', pattern: ['groups'], paginated: true, allow: READ_POST, name: 'Group List', description: 'Groups API.' },
   { kind: 'roles', pattern: ['roles'], paginated: true, allow: READ_POST, name: 'Role List', description: 'Roles API.' },
-  { kind: 'memory', pattern: ['memory'], paginated: true, allow: READ_POST, name: 'Memory List', description: 'Memory API.' },
+  // 2026.8's MemoryViewSet asks for a logged-in user (IsAuthenticated).
+  {
+    kind: 'memory',
+    pattern: ['memory'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Memory List',
+    description: 'Memory API.',
+    refused: { '2026.8': 401 },
+  },
   {
     kind: 'component-lists',
     pattern: ['component-lists'],

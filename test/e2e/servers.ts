@@ -211,7 +211,7 @@ export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: num
   // 2026.8 links to what it refuses an anonymous reader (checked for its 401 or 403), and to project metrics (outside the snapshot).
   const refused = new Map<string, number>();
   const refusedKeys: Record<string, number> = current
-    ? { repository_url: 403, reports_url: 401, machinery_settings: 401, reports: 401 }
+    ? { repository_url: 403, reports_url: 401, machinery_settings: 401, reports: 401, memory: 401 }
     : {};
   const outside = new Set(current ? ['file_url', 'metrics_url'] : ['file_url']);
   const fetchJson = async (url: string) => {

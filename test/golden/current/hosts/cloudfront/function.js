@@ -34,7 +34,7 @@ var ROUTES = [
   [/^\/api\/users(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
   [/^\/api\/groups(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
   [/^\/api\/roles(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/memory(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
+  [/^\/api\/memory(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401],
   [/^\/api\/component-lists(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
   [/^\/api\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
   [/^\/api\/units(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
