@@ -34,10 +34,17 @@ export function resolveCategories(
     }
     return [];
   }
+  const byProject = new Map<string, CheckedFile<'category'>[]>();
+  for (const checked of files) {
+    if (!checkCategorySlug(checked, problems)) continue;
+    const own = byProject.get(checked.place.project);
+    if (own) own.push(checked);
+    else byProject.set(checked.place.project, [checked]);
+  }
   const categories: Category[] = [];
-  for (const [slug, project] of projects) {
-    const own = files.filter((checked) => checked.place.project === slug && checkCategorySlug(checked, problems));
-    categories.push(...resolveProjectCategories(own, project, languages, problems));
+  for (const [slug, own] of byProject) {
+    const project = projects.get(slug);
+    if (project) categories.push(...resolveProjectCategories(own, project, languages, problems)); // else: no project.yaml, reported
   }
   return categories.sort((a, b) => a.id - b.id);
 }
