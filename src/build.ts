@@ -4,7 +4,10 @@
  * it can). User mistakes come back in the report; only bugs and I/O failures
  * throw.
  */
-import type { Catalog } from './catalog/catalog.ts';
+import { recordBuild, updateFromCache } from './cache/cold-build.ts';
+import type { CacheKey } from './cache/cache-file.ts';
+import { loadCatalog, type Catalog } from './catalog/catalog.ts';
+import type { FileSignature } from './content/signatures.ts';
 import { pinProblems } from './content/problems.ts';
 import type { ContentError } from './errors.ts';
 import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts';
@@ -71,18 +74,30 @@ interface DirectoryBuildOptions extends BuildOptions {
  * Builds into a folder. When the folder holds a tree this tool built with the
  * same settings (its manifest says so), only the groups whose inputs changed
  * are rendered and only files whose bytes changed are replaced, each
- * atomically. Otherwise a whole new tree is written beside it and swapped in.
+ * atomically; when its build cache also holds (cache/), only the content
+ * files the cache cannot vouch for are read. Otherwise a whole new tree is
+ * written beside it and swapped in.
  */
 export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<BuildDeps, 'target'> = {}): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
-  const checked = await checkBuild(options, deps.catalog);
+  const catalog = deps.catalog ?? loadCatalog();
+  const key = cacheKey(options);
+  const cached = options.full ? null : await updateFromCache({ contentDir: options.contentDir, outDir: options.outDir, key, catalog });
+  if (cached) {
+    const { filesWritten: files, groupsRendered, groupsRemoved } = cached.stats;
+    const counts = { files, bytes: 0, groupsRendered, groupsRemoved };
+    return { errors: [], translations: cached.translations, durationMs: clock() - started, ...counts, mode: 'in-place' };
+  }
+  const takenAt = Date.now();
+  const checked = await checkBuild(options, catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
   const { report } = await syncTree(options.outDir, checked.model, {
     full: options.full,
     onProgress: options.onProgress,
     host: options.host,
   });
+  await recordBuild({ outDir: options.outDir, key, model: checked.model, signatures: checked.signatures, takenAt });
   const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
   return { errors: [], translations: checked.model.translations.length, durationMs: clock() - started, ...counts, mode: report.mode };
 }
@@ -97,7 +112,12 @@ export function checkOutput(outDir: string, options: { contentDir?: string; forc
 
 // --- internal ---
 
-type CheckResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
+type CheckResult = { ok: true; model: Model; signatures: Map<string, FileSignature> } | { ok: false; errors: ContentError[] };
+
+/** What a build cache holds for: the content folder as given, and the settings given on the command line. */
+function cacheKey(options: DirectoryBuildOptions): CacheKey {
+  return { contentDir: options.contentDir, settings: JSON.stringify({ site: options.site ?? {}, host: options.host ?? null }) };
+}
 
 /** The content, and whether the chosen host can serve the site as configured. */
 async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): Promise<CheckResult> {

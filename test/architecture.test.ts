@@ -19,6 +19,7 @@ const LAYERS = [
   ['src/api/'],
   ['src/hosts/'],
   ['src/tree/'],
+  ['src/cache/'],
   ['src/build.ts'],
   ['src/http/'],
   ['src/session/'],

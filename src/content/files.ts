@@ -10,12 +10,13 @@ import { closest, describeValue } from './describe.ts';
 import { formatPath, locate, parseYaml, type FieldPath, type YamlSource } from './locate.ts';
 import { prepareComponent, type PreparedComponent } from './prepare.ts';
 import { checkComponentFile } from './rules.ts';
+import { hashText } from './signatures.ts';
 import {
   componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
   type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
 } from './schema.ts';
 
-export type ContentFileKind = 'site' | 'language' | 'project' | 'component';
+type ContentFileKind = 'site' | 'language' | 'project' | 'component';
 
 /** Where a file sits in the content folder, decided from its relative path. */
 export type FilePlace =
@@ -63,7 +64,7 @@ export function placeOf(relativePath: string): PlaceResult {
   };
 }
 
-export type CheckResult<K extends ContentFileKind> =
+type CheckResult<K extends ContentFileKind> =
   | { ok: true; checked: CheckedFile<K> }
   | { ok: false; errors: ContentError[] };
 
@@ -94,6 +95,17 @@ export function checkFile<K extends ContentFileKind>(
     return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } };
   }
   return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
+}
+
+/** A file's check, and the hash of the text that was checked (content/signatures.ts). */
+export interface CheckedText {
+  result: CheckResult<ContentFileKind>;
+  hash: string;
+}
+
+/** Checks a file's text and hashes it: what is done with each file a load reads. */
+export function checkAndHash(file: string, place: FilePlace, text: string): CheckedText {
+  return { result: checkFile(file, place, text), hash: hashText(text) };
 }
 
 type ParsedText = { ok: true; value: unknown; source?: YamlSource } | { ok: false; errors: ContentError[] };

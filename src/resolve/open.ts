@@ -9,12 +9,20 @@ import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import type { CheckOptions } from '../content/check-pool.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { loadContent } from '../content/load.ts';
+import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
 import type { Model } from '../model/types.ts';
 import { resolveContent, type SiteOverrides } from './resolve.ts';
 
 type OpenedContent =
-  | { ok: true; model: Model; /** Every checked file by its path relative to the content folder. */ files: Map<string, CheckedFile> }
+  | {
+      ok: true;
+      model: Model;
+      /** Every checked file by its path relative to the content folder. */
+      files: Map<string, CheckedFile>;
+      /** What vouches for each file as it was read (content/signatures.ts), by the same path. */
+      signatures: Map<string, FileSignature>;
+    }
   | { ok: false; errors: ContentError[] };
 
 interface OpenOptions {
@@ -30,7 +38,7 @@ export async function openContent(contentDir: string, options: OpenOptions = {})
   const resolved = resolveContent(loaded.content, options.site ?? {}, options.catalog ?? loadCatalog(), readText, contentDir);
   const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors)];
   if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
-  return { ok: true, model: resolved.model, files: loaded.files };
+  return { ok: true, model: resolved.model, files: loaded.files, signatures: loaded.signatures };
 }
 
 /** A content file's text, read again to pin an error to its line. */
