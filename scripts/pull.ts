@@ -1,5 +1,5 @@
 /** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runMain } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
@@ -59,13 +59,6 @@ const command = defineCommand({
     return 0;
   },
 });
-
-function integerFlag(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max)
-    throw new UsageError(`--${name} expects an integer from ${min} to ${max} (got "${text}")`);
-  return value;
-}
 
 function summary(report: Extract<PullReport, { ok: true }>, from: string, out: string): string {
   const { projects, components, translations, languages } = report.counts;

@@ -26,6 +26,7 @@ const LAYERS = [
   ['src/preview/'],
   ['src/sidecar/'],
   ['src/pull/'],
+  ['src/deploy/'],
   ['src/cli/'],
   ['bench/'],
   ['scripts/'],
