@@ -1,17 +1,18 @@
 /** `npm run build`: builds a content folder into a static Weblate API tree. */
 import { buildDirectory, checkOutput } from '../src/build.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
-import { defineCommand, runMain, type CommandIO } from '../src/cli/command.ts';
+import { defineCommand, runIfMain, type CommandIO } from '../src/cli/command.ts';
 import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
-import { stopSignal } from '../src/cli/serving.ts';
-import { formatContentErrors, UsageError } from '../src/errors.ts';
+import { parsePort, stopSignal } from '../src/cli/serving.ts';
+import { linkHint, startPreview } from '../src/preview/preview.ts';
+import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
 import { INSTANCE_LIST_DELAY_MS, Session } from '../src/session/session.ts';
 import { watchContent } from '../src/session/watch.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'build',
   description:
     'Build a content folder into a static copy of the Weblate 4.x REST API (DIR/api/.../index.json). ' +
@@ -25,13 +26,20 @@ const command = defineCommand({
       type: 'boolean',
       description: 'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)',
     },
+    serve: {
+      type: 'boolean',
+      description: 'build, watch, and preview the tree over HTTP in the same process (as --watch, plus npm run serve)',
+    },
+    port: { type: 'string', valueName: 'N', description: 'with --serve: the port to preview on; 0 picks a free one', default: '8080' },
     ...SITE_OPTIONS,
     ...HOST_OPTION,
+    strict: { type: 'boolean', description: 'treat warnings (such as words or characters left out beside a count) as errors' },
   },
   epilog:
     'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
     '  npm run build -- --base-url https://l10n.example.org --host netlify\n' +
-    '  npm run build -- --watch',
+    '  npm run build -- --watch\n' +
+    '  npm run build -- --serve --base-url http://127.0.0.1:8080',
   async run(args, io) {
     const site = siteOverrides(args);
     const host = hostOption(args.host);
@@ -39,7 +47,8 @@ const command = defineCommand({
     const out = outFolder(args.out);
     const output = await checkOutput(out, { contentDir: content, force: args.force });
     if (!output.ok) throw new UsageError(output.message);
-    if (args.watch) return watchBuild({ content, out, full: args.full, site, host }, io);
+    const port = args.serve ? parsePort(args.port) : null;
+    if (args.watch || args.serve) return watchBuild({ content, out, full: args.full, site, host, port }, io);
     const report = await buildDirectory({
       contentDir: content,
       outDir: out,
@@ -47,11 +56,14 @@ const command = defineCommand({
       site,
       host,
       onProgress: progressReporter(io, 'Writing'),
+      onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
+      strict: args.strict,
     });
     if (report.errors.length > 0) {
       io.err(formatContentErrors(report.errors) + '\n');
       return 1;
     }
+    if (report.warnings.length > 0) io.err(formatContentWarnings(report.warnings) + '\n');
     const seconds = (report.durationMs / 1000).toFixed(2);
     const translations = countOf(report.translations, 'translation');
     io.out(
@@ -65,9 +77,22 @@ const command = defineCommand({
   },
 });
 
+/** The one line said before a tree built with other settings is rewritten whole. */
+function settingsNotice(out: string, change: string): string {
+  return `${out}/ was built with other settings (${change}): writing a whole new tree.`;
+}
+
 /** --watch: the tree brought in line once, then updated after every change until Ctrl+C or SIGTERM. */
 async function watchBuild(
-  args: { content: string; out: string; full: boolean | undefined; site: ReturnType<typeof siteOverrides>; host: RootHost | undefined },
+  args: {
+    content: string;
+    out: string;
+    full: boolean | undefined;
+    site: ReturnType<typeof siteOverrides>;
+    host: RootHost | null | undefined;
+    /** --serve: the port to preview on; null without --serve. */
+    port: number | null;
+  },
   io: CommandIO,
 ): Promise<number> {
   const started = performance.now();
@@ -75,12 +100,14 @@ async function watchBuild(
     contentDir: args.content,
     outDir: args.out,
     site: args.site,
-    rootHost: args.host ?? null,
+    rootHost: args.host,
     full: args.full,
     instanceListDelay: INSTANCE_LIST_DELAY_MS,
+    rebuild: true,
+    onSettingsChange: (change) => io.err(`${settingsNotice(args.out, change)}\n`),
   });
   if (!opened.ok) {
-    io.err(formatContentErrors(opened.errors) + '\n');
+    io.err(formatContentErrors('errors' in opened ? opened.errors : []) + '\n');
     return 1;
   }
   const translations = countOf(opened.session.model.translations.length, 'translation');
@@ -99,11 +126,23 @@ async function watchBuild(
       io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     },
   });
+  const preview = args.port === null ? null : await startPreview({ outDir: args.out, port: args.port, log: io.err });
+  if (preview && !preview.ok) {
+    await watcher.close();
+    io.err(`${preview.message}\n`);
+    return 1;
+  }
+  if (preview) {
+    io.out(`Serving ${args.out}/ at ${preview.preview.url}\n`);
+    const hint = linkHint(preview.preview);
+    if (hint) io.out(`${hint}\n`);
+  }
   // Printed once every folder is watched: a change saved from now on is seen.
   io.out(`${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`);
   await stopSignal();
+  await preview?.preview.close();
   await watcher.close();
   return 0;
 }
 
-await runMain(command);
+await runIfMain(import.meta, command);

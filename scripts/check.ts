@@ -1,25 +1,27 @@
 /** `npm run check`: validates a content folder without writing anything. */
 import { openContent } from '../src/resolve/open.ts';
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
-import { formatContentErrors } from '../src/errors.ts';
+import { formatContentErrors, formatContentWarnings } from '../src/errors.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'check',
   description: 'Validate a content folder: list every error with its file, line and column, and write nothing.',
   options: {
     content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
     ...SITE_OPTIONS,
+    strict: { type: 'boolean', description: 'treat warnings (such as words or characters left out beside a count) as errors' },
   },
   async run(args, io) {
     const content = contentFolder(args.content);
-    const result = await openContent(content, { site: siteOverrides(args) });
+    const result = await openContent(content, { site: siteOverrides(args), strict: args.strict });
     if (!result.ok) {
       io.err(formatContentErrors(result.errors) + '\n');
       return 1;
     }
+    if (result.warnings.length > 0) io.err(formatContentWarnings(result.warnings) + '\n');
     const { projects, components, translations, languages } = result.model;
     io.out(
       `${content}/ is valid: ${countOf(projects.length, 'project')}, ${countOf(components.length, 'component')}, ` +
@@ -29,4 +31,4 @@ const command = defineCommand({
   },
 });
 
-await runMain(command);
+await runIfMain(import.meta, command);

@@ -1,14 +1,13 @@
 /** `npm run deploy`: publishes a built tree to S3 or an S3-compatible store, uploading only what changed since the last deploy there. */
-import { defineCommand, integerFlag, runMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
 import { outFolder } from '../src/cli/folders.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { deploy, type DeployReport } from '../src/deploy/deploy.ts';
-import { s3Store } from '../src/deploy/s3.ts';
 import { describeTarget, keyOf, parseEndpoint, parseTarget, type DeployTarget } from '../src/deploy/target.ts';
 import { UsageError } from '../src/errors.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'deploy',
   description:
     'Publish a built tree to S3 or an S3-compatible store: every file under its path as key, with its Content-Type; ' +
@@ -55,6 +54,8 @@ const command = defineCommand({
     const region = args.region ?? (process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || null);
     // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    // Loaded here, not above: the other commands of the command line do without the SDK.
+    const { s3Store } = await import('../src/deploy/s3.ts');
     const stop = new AbortController();
     const interrupt = () => stop.abort();
     process.once('SIGINT', interrupt);
@@ -114,4 +115,4 @@ function summary(report: Extract<DeployReport, { ok: true }>, target: DeployTarg
   );
 }
 
-await runMain(command);
+await runIfMain(import.meta, command);

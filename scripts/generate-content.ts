@@ -31,7 +31,9 @@ const command = defineCommand({
       : scaleFor(number('translations', args.translations ?? '100000'));
     const files = await writeSyntheticContent(args.out, { ...scale, seed: number('seed', args.seed) });
     io.out(
-      `Wrote ${countOf(files, 'file')} to ${args.out}/: ${scale.projects} × ${scale.components} × ${scale.languages} = ${countOf(translationCount(scale), 'translation')} (source translations included).\n`,
+      `Wrote ${countOf(files, 'file')} to ${args.out}/: ${countOf(translationCount(scale), 'translation')} ` +
+        `(${countOf(scale.projects, 'project')} × ${countOf(scale.components, 'component')} × ${countOf(scale.languages, 'language')}, ` +
+        'plus the source translation of each component).\n',
     );
     return 0;
   },

@@ -1,11 +1,11 @@
 /** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
-import { defineCommand, integerFlag, runMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
 import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/pull/pull.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'pull',
   description:
     'Mirror a Weblate 4.x instance: read its API (projects, components, translations with their statistics, languages) ' +
@@ -71,4 +71,4 @@ function summary(report: Extract<PullReport, { ok: true }>, from: string, out: s
   );
 }
 
-await runMain(command);
+await runIfMain(import.meta, command);

@@ -1,9 +1,9 @@
 /** `npm run serve`: previews a built tree over HTTP, as a well-configured host serves it. */
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { linkHint, startPreview } from '../src/preview/preview.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'serve',
   description:
     "Preview a built tree over HTTP: serve-handler with the tree's serve.json, plus what serve cannot do " +
@@ -30,4 +30,4 @@ const command = defineCommand({
   },
 });
 
-await runMain(command);
+await runIfMain(import.meta, command);

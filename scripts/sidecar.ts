@@ -1,13 +1,14 @@
 /** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
+import { countOf } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
 import { loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
 import { startSidecar } from '../src/sidecar/sidecar.ts';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'sidecar',
   description:
     "Serve a content folder's tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and " +
@@ -29,6 +30,10 @@ const command = defineCommand({
     },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
     force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
+    rebuild: {
+      type: 'boolean',
+      description: 'rewrite the tree whole when it was built with other settings than these (else the sidecar refuses)',
+    },
     'strict-lists': {
       type: 'boolean',
       description:
@@ -49,6 +54,7 @@ const command = defineCommand({
       contentDir: content,
       outDir: out,
       force: args.force,
+      rebuild: args.rebuild,
       site: siteOverrides(args),
       host: args.host,
       port,
@@ -62,12 +68,16 @@ const command = defineCommand({
       return 1;
     }
     const { sidecar } = started;
-    const access = args['read-only'] ? 'read-only' : `${keys.length} API key${keys.length === 1 ? '' : 's'}`;
-    io.out(`Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} with ${access} (Ctrl+C to stop)\n`);
+    const access = args['read-only']
+      ? 'read-only: every write refused'
+      : keys.length === 1
+        ? 'writes need the API key'
+        : `writes need one of ${countOf(keys.length, 'API key')}`;
+    io.out(`Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} (${access}; Ctrl+C to stop)\n`);
     await stopSignal();
     await sidecar.close();
     return 0;
   },
 });
 
-await runMain(command);
+await runIfMain(import.meta, command);

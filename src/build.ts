@@ -17,6 +17,7 @@ import type { OutputTarget } from './output/target.ts';
 import { openContent, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
 import { isRecordedTree } from './tree/manifest.ts';
+import { describeSettingsChange, recordTreeSettings, settingsToBuildWith } from './tree/settings.ts';
 import { syncTree } from './tree/sync.ts';
 import { writeTree } from './tree/write.ts';
 
@@ -28,10 +29,14 @@ interface BuildOptions {
   host?: HostOptions['host'];
   /** Called now and then with files written so far and the total. */
   onProgress?: (done: number, total: number) => void;
+  /** Warnings are errors. */
+  strict?: boolean | undefined;
 }
 
 export interface BuildReport {
   errors: ContentError[];
+  /** What the content most likely left out by mistake (errors instead with `strict`). */
+  warnings: ContentError[];
   /** Files written (in place: files whose bytes changed). */
   files: number;
   bytes: number;
@@ -61,13 +66,24 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
     return failedReport(checked.errors, clock() - started);
   }
   const written = await writeTree(checked.model, deps.target, { onProgress: options.onProgress, hosts: { host: options.host } });
-  return { ...written, errors: [], translations: checked.model.translations.length, durationMs: clock() - started, mode: 'fresh' };
+  return {
+    ...written,
+    errors: [],
+    warnings: checked.warnings,
+    translations: checked.model.translations.length,
+    durationMs: clock() - started,
+    mode: 'fresh',
+  };
 }
 
-interface DirectoryBuildOptions extends BuildOptions {
+interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
   outDir: string;
+  /** Whose `_redirects` and `_headers` go at the root; null: none; left out: the tree's. */
+  host?: HostOptions['host'] | null;
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean;
+  /** Told, before any file is written, when the tree was built with other settings and is rewritten whole. */
+  onSettingsChange?: (change: string) => void;
 }
 
 /**
@@ -82,24 +98,28 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
   const catalog = deps.catalog ?? loadCatalog();
-  const key = cacheKey(options);
-  const cached = options.full ? null : await updateFromCache({ contentDir: options.contentDir, outDir: options.outDir, key, catalog });
+  const { kept, overrides, host } = await settingsToBuildWith(options.outDir, options);
+  const key = cacheKey(options, overrides, host);
+  const { contentDir, outDir, strict } = options;
+  const cached = options.full ? null : await updateFromCache({ contentDir, outDir, key, catalog, strict });
   if (cached) {
     const { filesWritten: files, groupsRendered, groupsRemoved } = cached.stats;
     const counts = { files, bytes: 0, groupsRendered, groupsRemoved };
-    return { errors: [], translations: cached.translations, durationMs: clock() - started, ...counts, mode: 'in-place' };
+    const { translations, warnings } = cached;
+    return { errors: [], warnings, translations, durationMs: clock() - started, ...counts, mode: 'in-place' };
   }
   const takenAt = Date.now();
-  const checked = await checkBuild(options, catalog);
+  const checked = await checkBuild({ ...options, site: overrides, host }, catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
-  const { report } = await syncTree(options.outDir, checked.model, {
-    full: options.full,
-    onProgress: options.onProgress,
-    host: options.host,
-  });
-  await recordBuild({ outDir: options.outDir, key, model: checked.model, signatures: checked.signatures, takenAt });
+  const change = kept && describeSettingsChange(kept, { site: checked.model.site, host });
+  if (change) options.onSettingsChange?.(change);
+  const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host });
+  await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
+  const { model, signatures, warnings } = checked;
+  await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
   const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
-  return { errors: [], translations: checked.model.translations.length, durationMs: clock() - started, ...counts, mode: report.mode };
+  const translations = checked.model.translations.length;
+  return { errors: [], warnings: checked.warnings, translations, durationMs: clock() - started, ...counts, mode: report.mode };
 }
 
 /**
@@ -112,16 +132,20 @@ export function checkOutput(outDir: string, options: { contentDir?: string; forc
 
 // --- internal ---
 
-type CheckResult = { ok: true; model: Model; signatures: Map<string, FileSignature> } | { ok: false; errors: ContentError[] };
+type CheckResult =
+  { ok: true; model: Model; signatures: Map<string, FileSignature>; warnings: ContentError[] } | { ok: false; errors: ContentError[] };
 
-/** What a build cache holds for: the content folder as given, and the settings given on the command line. */
-function cacheKey(options: DirectoryBuildOptions): CacheKey {
-  return { contentDir: options.contentDir, settings: JSON.stringify({ site: options.site ?? {}, host: options.host ?? null }) };
+/** What a build cache holds for: the content folder as given, and the settings the build takes (flags, or those kept beside the tree). */
+function cacheKey(options: DirectoryBuildOptions, overrides: SiteOverrides, host: HostOptions['host']): CacheKey {
+  return {
+    contentDir: options.contentDir,
+    settings: JSON.stringify({ site: overrides, host: host ?? null, strict: options.strict ?? false }),
+  };
 }
 
 /** The content, and whether the chosen host can serve the site as configured. */
 async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): Promise<CheckResult> {
-  const opened = await openContent(options.contentDir, { site: options.site, catalog });
+  const opened = await openContent(options.contentDir, { site: options.site, catalog, strict: options.strict });
   if (!opened.ok) return opened;
   const message = hostProblem(opened.model.site, { host: options.host });
   if (!message) return opened;
@@ -130,5 +154,5 @@ async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): 
 }
 
 function failedReport(errors: ContentError[], durationMs: number): BuildReport {
-  return { errors, files: 0, bytes: 0, translations: 0, durationMs, mode: 'fresh' };
+  return { errors, warnings: [], files: 0, bytes: 0, translations: 0, durationMs, mode: 'fresh' };
 }

@@ -28,7 +28,8 @@ export function internalError(message: string): never {
 
 export function formatContentError(error: ContentError): string {
   const place = `${error.file}:${error.line}:${error.column}`;
-  return error.path ? `${place}  ${error.path}  ${error.message}` : `${place}  ${error.message}`;
+  const line = error.path ? `${place}  ${error.path}  ${error.message}` : `${place}  ${error.message}`;
+  return escapeControls(line);
 }
 
 /** Sorts by file, then line, then column, then field path: the order they are printed in. */
@@ -36,6 +37,13 @@ export function sortContentErrors(errors: readonly ContentError[]): ContentError
   return [...errors].sort(
     (a, b) => compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.path, b.path),
   );
+}
+
+/** Warnings, one a line after `warning: `, and what they mean. */
+export function formatContentWarnings(warnings: readonly ContentError[]): string {
+  const lines = sortContentErrors(warnings).map((warning) => `warning: ${formatContentError(warning)}`);
+  const count = warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`;
+  return `${lines.join('\n')}\n${count}: the build goes on (--strict makes warnings errors).`;
 }
 
 export function formatContentErrors(errors: readonly ContentError[]): string {
@@ -48,3 +56,13 @@ export function formatContentErrors(errors: readonly ContentError[]): string {
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+// --- internal ---
+
+/** Text for a terminal: control characters written as escapes (`\n`, `\x1b`), so no name can move the cursor or fake a line. */
+function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => CONTROL_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

@@ -44,11 +44,13 @@ function editFile(content: string, file: string, change: (text: string) => strin
   writeFileSync(path, changed);
 }
 
-async function expectTreeOfContent(content: string, out: string): Promise<void> {
+/** The tree is byte for byte a full build's, and the build reported the full build's warnings. */
+async function expectTreeOfContent(content: string, out: string, warnings?: readonly unknown[]): Promise<void> {
   const full = await buildInMemory(content);
   const tree = readTree(out);
   expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
   for (const [path, text] of full.files) expect(tree.get(path), path).toBe(text);
+  if (warnings) expect(warnings).toEqual(full.report.warnings);
 }
 
 const lowerCounter = (text: string) => text.replace('translated: 4\n', 'translated: 3\n');
@@ -137,9 +139,34 @@ describe('a build that finds its cache', () => {
       const report = await buildDirectory({ contentDir: content, outDir: out });
       expect(report.errors, name).toEqual([]);
       expect(report.mode, name).toBe('in-place');
-      await expectTreeOfContent(content, out);
+      await expectTreeOfContent(content, out, report.warnings);
     }
     expect(statSync(join(stateDir(out), JOURNAL)).size).toBeGreaterThan(0);
+  });
+
+  it('reports the warnings a full build reports, and with --strict leaves a file that earns one to the full build', async () => {
+    const { content, out } = await builtCopy();
+    // A count without its words, where the source has words: a warning.
+    editFile(content, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'));
+    const warned = await buildDirectory({ contentDir: content, outDir: out });
+    expect(warned.warnings).not.toEqual([]);
+    await expectTreeOfContent(content, out, warned.warnings);
+    editFile(content, DOCS, (t) => t.replace('  he:\n    id: 202\n', ''));
+    const again = await buildDirectory({ contentDir: content, outDir: out });
+    expect(again).toMatchObject({ errors: [], mode: 'in-place' });
+    await expectTreeOfContent(content, out, again.warnings);
+
+    const strict = await buildDirectory({ contentDir: content, outDir: out, strict: true });
+    expect(strict.errors).toEqual(warned.warnings);
+  });
+
+  it('with --strict, refuses a change that earns a warning, as a full build does', async () => {
+    const { content, out } = await builtCopy();
+    expect((await buildDirectory({ contentDir: content, outDir: out, strict: true })).errors).toEqual([]);
+    editFile(content, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'));
+    const refused = await buildDirectory({ contentDir: content, outDir: out, strict: true });
+    expect(refused.errors).toEqual((await buildInMemory(content)).report.warnings);
+    expect(refused.errors).not.toEqual([]);
   });
 
   it('does not trust the cache once something else wrote the tree (here a session, as the sidecar and --watch keep)', async () => {

@@ -78,7 +78,7 @@ describe('npm run build', () => {
     expect(readFileSync(join(out, '_headers'), 'utf8')).toBe(readFileSync(join(out, 'hosts/cloudflare/_headers'), 'utf8'));
     const unknown = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--host', 'vercel']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('--host expects "netlify" or "cloudflare" (got "vercel")');
+    expect(unknown.stderr).toContain('--host expects "netlify", "cloudflare" or "none" (got "vercel")');
   });
 
   it('lists every content error, exits 1 and leaves the output folder untouched', async () => {

@@ -161,8 +161,8 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
     'an explicit id used twice',
     { ...SITE, 'projects/a/project.yaml': 'name: A\nid: 7\n', 'projects/b/project.yaml': 'name: B\nid: 7\n' },
     [
-      'content/projects/a/project.yaml:2:5  id  expected a project id used once (got 7, also the id of project "b" in content/projects/b/project.yaml; set an explicit id on one of them)',
-      'content/projects/b/project.yaml:2:5  id  expected a project id used once (got 7, also the id of project "a" in content/projects/a/project.yaml; set an explicit id on one of them)',
+      'content/projects/a/project.yaml:2:5  id  expected a project id used once (got 7, also the id of project "b" in content/projects/b/project.yaml; give one of them another id)',
+      'content/projects/b/project.yaml:2:5  id  expected a project id used once (got 7, also the id of project "a" in content/projects/a/project.yaml; give one of them another id)',
     ],
   ],
   [

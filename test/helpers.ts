@@ -7,9 +7,15 @@ import { dirname, join, relative } from 'node:path';
 import { afterAll } from 'vitest';
 import { build, type BuildReport } from '../src/build.ts';
 import type { SiteOverrides } from '../src/resolve/resolve.ts';
+import type { Site } from '../src/model/types.ts';
 import { memoryTarget } from '../src/output/target.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
+
+/** A site with the defaults a build resolves (flavour 4, no pages), and the given settings. */
+export function testSite(settings: Partial<Site> & { baseUrl: string }): Site {
+  return { webUrl: settings.baseUrl, pageSize: 50, pagination: 'path', weblateVersion: '4', pages: false, ...settings };
+}
 export const FIXTURES = join(ROOT, 'test/fixtures');
 
 /** Node arguments that run a TypeScript entry point from any working directory. */

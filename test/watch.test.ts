@@ -13,6 +13,26 @@ import { workspace, type Workspace } from './sidecar/support.ts';
 
 const STRINGS = 'projects/alpha/components/strings.yaml';
 
+describe('build --serve', () => {
+  it('builds, previews the tree over HTTP and serves each change once the tree shows it', { timeout: 60_000 }, async () => {
+    const space = workspace('minimal');
+    const server = startWatch(space, ['--serve', '--port', '0', '--base-url', 'http://127.0.0.1:9/mirror']);
+    try {
+      await server.waitFor(/watching for changes/);
+      const api = /Serving .* at (http:\/\/127\.0\.0\.1:\d+\/mirror\/api\/)\n/.exec(server.output())?.[1];
+      expect(api, server.output()).toBeDefined();
+      expect(server.output()).toContain('build with --base-url http://127.0.0.1:');
+      const statistics = `${api}translations/hello/app/cs/statistics/`;
+      expect(((await (await fetch(statistics)).json()) as { translated: number }).translated).toBe(4);
+      edit(space, 'projects/hello/components/app.yaml', (t) => t.replace('translated: 4\n', 'translated: 3\n'));
+      await server.waitFor(/Updated .* after projects\/hello\/components\/app\.yaml/);
+      expect(((await (await fetch(statistics)).json()) as { translated: number }).translated).toBe(3);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
 describe('build --watch', () => {
   it('updates the tree after each change and leaves it alone while the content has errors', { timeout: 120_000 }, async () => {
     const space = workspace();
@@ -93,8 +113,8 @@ function edit(space: Workspace, file: string, change: (text: string) => string):
   writeFileSync(path, change(readFileSync(path, 'utf8')));
 }
 
-function startWatch(space: Workspace) {
-  const args = [...TSX, join(ROOT, 'scripts/build.ts'), '--watch', '--content', space.content, '--out', space.out];
+function startWatch(space: Workspace, extra: string[] = ['--watch']) {
+  const args = [...TSX, join(ROOT, 'scripts/build.ts'), ...extra, '--content', space.content, '--out', space.out];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
+import type { ContentError } from '../errors.ts';
 import { stateDir } from '../tree/manifest.ts';
 
 /** What a cache holds for: the same content folder (as given), settings and code. */
@@ -43,6 +44,8 @@ export interface FileChange {
   signature: TimedSignature | null;
   /** The new text of a component file whose text changed (replayed on the cached model). */
   text?: string;
+  /** With a new text: what the file most likely left out by mistake (content/rules.ts#componentWarnings). */
+  warnings?: ContentError[];
 }
 
 export interface BuildCache {
@@ -56,6 +59,8 @@ export interface BuildCache {
   stamp: string;
   /** Translations in the content as the last build that wrote to the cache saw it. */
   translations: number;
+  /** The warnings of each file that has any, by the file's path as messages show it. */
+  warnings: Map<string, ContentError[]>;
   /** Batches in the journal. */
   batches: number;
 }
@@ -75,10 +80,11 @@ export async function readBuildCache(outDir: string, key: CacheKey): Promise<Bui
       replay: new Map(),
       stamp: head.stamp,
       translations: head.translations,
+      warnings: new Map(head.warnings),
       batches: 0,
     };
     const journal = await readFile(journalPath(outDir)).catch(() => null);
-    for (const record of (journal && readRecords(journal)) ?? []) applyBatch(cache, deserialize(record) as Batch);
+    for (const record of (journal && readRecords(journal)) ?? []) applyBatch(cache, deserialize(record) as Batch, key.contentDir);
     return cache;
   } catch {
     return null;
@@ -90,6 +96,7 @@ interface BaseContents {
   stamp: string;
   takenAt: number;
   translations: number;
+  warnings: ReadonlyMap<string, ContentError[]>;
   signatures: ReadonlyMap<string, FileSignature>;
   model: readonly Buffer[];
 }
@@ -98,7 +105,7 @@ interface BaseContents {
 export async function writeBuildCache(outDir: string, contents: BaseContents): Promise<void> {
   await removeBuildCache(outDir);
   const { key, stamp, takenAt, translations } = contents;
-  const head: BaseHead = { format: FORMAT, code: codeVersion(), key, stamp, takenAt, translations };
+  const head: BaseHead = { format: FORMAT, code: codeVersion(), key, stamp, takenAt, translations, warnings: [...contents.warnings] };
   const temporary = `${basePath(outDir)}.tmp-${process.pid}`;
   await mkdir(stateDir(outDir), { recursive: true });
   const handle = await open(temporary, 'w');
@@ -116,6 +123,12 @@ export async function writeBuildCache(outDir: string, contents: BaseContents): P
 export async function appendBuildCache(outDir: string, changes: readonly FileChange[], stamp: string, translations: number): Promise<void> {
   const batch: Batch = { changes: [...changes], stamp, translations };
   await appendFile(journalPath(outDir), frame(serialize(batch)));
+}
+
+/** Sets the warnings of one file (none: its entry goes). */
+export function setWarnings(warnings: Map<string, ContentError[]>, file: string, found: ContentError[]): void {
+  if (found.length > 0) warnings.set(file, found);
+  else warnings.delete(file);
 }
 
 export async function removeBuildCache(outDir: string): Promise<void> {
@@ -158,6 +171,7 @@ interface BaseHead {
   stamp: string;
   takenAt: number;
   translations: number;
+  warnings: [string, ContentError[]][];
 }
 
 interface Batch {
@@ -205,11 +219,14 @@ function readRecords(data: Buffer): Buffer[] | null {
   return records;
 }
 
-function applyBatch(cache: BuildCache, batch: Batch): void {
+function applyBatch(cache: BuildCache, batch: Batch, contentDir: string): void {
   for (const change of batch.changes) {
     if (change.signature) cache.signatures.set(change.path, change.signature);
     else cache.signatures.delete(change.path);
-    if (change.text !== undefined || !change.signature) cache.replay.set(change.path, change.signature ? change.text! : null);
+    if (change.text !== undefined || !change.signature) {
+      cache.replay.set(change.path, change.signature ? change.text! : null);
+      setWarnings(cache.warnings, join(contentDir, change.path), change.warnings ?? []);
+    }
   }
   cache.stamp = batch.stamp;
   cache.translations = batch.translations;

@@ -12,7 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf } from '../content/files.ts';
-import { listContentFiles, type ListedFile } from '../content/load.ts';
+import { statContentFiles } from '../content/load.ts';
+import { compareStrings, type ContentError } from '../errors.ts';
 import { hashText, type FileSignature } from '../content/signatures.ts';
 import type { Model } from '../model/types.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
@@ -26,6 +27,7 @@ import {
   appendBuildCache,
   readBuildCache,
   removeBuildCache,
+  setWarnings,
   writeBuildCache,
   type BuildCache,
   type CacheKey,
@@ -39,11 +41,14 @@ interface ColdBuildOptions {
   outDir: string;
   key: CacheKey;
   catalog: Catalog;
+  /** Warnings are errors: a changed file with any is left to the full build, which reports them. */
+  strict?: boolean | undefined;
 }
 
 interface CachedUpdate {
   translations: number;
   stats: UpdateStats;
+  warnings: ContentError[];
 }
 
 /** Brings the tree in line with the content through its cache; null when the cache cannot vouch for what it needs. */
@@ -52,28 +57,36 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   const cache = await readBuildCache(outDir, options.key);
   if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
   const takenAt = Date.now();
-  const changes = await compareContent(contentDir, cache, await listContentFiles(contentDir), takenAt);
+  const changes = await compareContent(contentDir, cache, takenAt);
   if (!changes) return null;
   const edited = new Map(changes.filter((c) => c.text !== undefined || !c.signature).map((c) => [c.path, c.text ?? null]));
+  const unchanged = { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
   if (edited.size === 0) {
     if (changes.length > 0) await appendBuildCache(outDir, changes, cache.stamp, cache.translations);
-    return { translations: cache.translations, stats: { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 } };
+    return { translations: cache.translations, stats: unchanged, warnings: allWarnings(cache.warnings) };
   }
   const last = replayed(cache, options);
   const patched = last && patch(last.model, edited, options);
-  const manifest = patched && (await readManifest(outDir));
-  if (!last || !patched || !manifest) return null;
+  if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
+  const manifest = await readManifest(outDir);
+  if (!manifest) return null;
   const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions);
   const stats = await updatePatched(treeInPlace(outDir), groups, manifest);
   if (journalIsLong(manifest)) await writeManifest(outDir, manifest);
+  for (const change of changes) {
+    if (!edited.has(change.path)) continue;
+    change.warnings = patched.warnings.get(change.path) ?? [];
+    setWarnings(cache.warnings, join(contentDir, change.path), change.warnings);
+  }
   const translations = patched.model.translations.length;
   if (cache.batches < MAX_BATCHES && cache.replay.size + edited.size <= MAX_REPLAYED) {
     await appendBuildCache(outDir, changes, (await manifestStamp(outDir))!, translations);
   } else {
     const signatures = signaturesAfter(cache, changes);
-    await recordBuild({ outDir, key: options.key, model: patched.model, signatures, takenAt, versions: last.versions });
+    const warnings = allWarnings(cache.warnings);
+    await recordBuild({ outDir, key: options.key, model: patched.model, signatures, warnings, takenAt, versions: last.versions });
   }
-  return { translations, stats };
+  return { translations, stats, warnings: allWarnings(cache.warnings) };
 }
 
 interface Recorded {
@@ -81,6 +94,8 @@ interface Recorded {
   key: CacheKey;
   model: Model;
   signatures: ReadonlyMap<string, FileSignature>;
+  /** Every warning the build reported. */
+  warnings: readonly ContentError[];
   /** When the listing of the content began. */
   takenAt: number;
   /** Versions already computed for objects of the model, if any. */
@@ -94,7 +109,17 @@ export async function recordBuild(recorded: Recorded): Promise<void> {
   const model = encodeModel(recorded.model, versions);
   if (stamp === null || model === null) return removeBuildCache(recorded.outDir);
   const { key, takenAt, signatures } = recorded;
-  await writeBuildCache(recorded.outDir, { key, stamp, takenAt, signatures, translations: recorded.model.translations.length, model });
+  const warnings = new Map<string, ContentError[]>();
+  for (const warning of recorded.warnings) warnings.set(warning.file, [...(warnings.get(warning.file) ?? []), warning]);
+  await writeBuildCache(recorded.outDir, {
+    key,
+    stamp,
+    takenAt,
+    signatures,
+    translations: recorded.model.translations.length,
+    warnings,
+    model,
+  });
 }
 
 // --- internal ---
@@ -115,15 +140,12 @@ const RACY_MS = 2000;
  * of those whose text changed), and those whose signature alone was renewed;
  * null when a file is not at a content file's place.
  */
-async function compareContent(
-  contentDir: string,
-  cache: BuildCache,
-  listed: readonly ListedFile[],
-  takenAt: number,
-): Promise<FileChange[] | null> {
+async function compareContent(contentDir: string, cache: BuildCache, takenAt: number): Promise<FileChange[] | null> {
+  const listing = await statContentFiles(contentDir);
+  if (listing.refused.length > 0) return null;
   const changes: FileChange[] = [];
   const seen = new Set<string>();
-  for (const file of listed) {
+  for (const file of listing.files) {
     const place = placeOf(file.relativePath);
     if ('ignored' in place) continue;
     if ('error' in place) return null;
@@ -166,18 +188,25 @@ function patch(
   model: Model,
   texts: ReadonlyMap<string, string | null>,
   options: ColdBuildOptions,
-): { model: Model; scope: PatchScope } | null {
+): { model: Model; scope: PatchScope; warnings: Map<string, ContentError[]> } | null {
   const patches: ComponentPatch[] = [];
+  const warnings = new Map<string, ContentError[]>();
   for (const [path, text] of texts) {
     const place = placeOf(path);
     if (!('place' in place) || place.place.kind !== 'component') return null;
     const { project, component } = place.place;
     const checked = text === null ? null : checkFile(join(options.contentDir, path), place.place, text);
     if (checked && !checked.ok) return null;
+    if (checked?.warnings?.length) warnings.set(path, checked.warnings);
     patches.push({ project, component, checked: checked ? checked.checked : null });
   }
   const result = patchComponents(model, patches, options.catalog, () => '');
-  return result.ok === true ? result : null;
+  return result.ok === true ? { ...result, warnings } : null;
+}
+
+/** Every warning, in the order a full build reports them (by file, then as each file gave them). */
+function allWarnings(warnings: ReadonlyMap<string, ContentError[]>): ContentError[] {
+  return [...warnings].sort(([a], [b]) => compareStrings(a, b)).flatMap(([, found]) => found);
 }
 
 function signaturesAfter(cache: BuildCache, changes: readonly FileChange[]): Map<string, FileSignature> {

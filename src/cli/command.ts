@@ -4,6 +4,8 @@
  * argv, writes usage and sets the exit code. Exit codes: 0 success, 1 content
  * or usage errors, 2 internal failures.
  */
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 
@@ -17,7 +19,7 @@ export interface OptionDef {
   multiple?: boolean;
 }
 
-interface CommandDef<O extends Record<string, OptionDef>> {
+export interface CommandDef<O extends Record<string, OptionDef>> {
   name: string;
   description: string;
   options: O;
@@ -55,20 +57,23 @@ export function integerFlag(name: string, text: string, min: number, max: number
   return value;
 }
 
+/** How a command was started, for its usage line and hints: `npm run build --` or `weblate-snapshot build`. */
+type Invocation = 'npm' | 'bin';
+
 /** Renders the --help text of a command. */
-function renderUsage(command: CommandDef<Record<string, OptionDef>>): string {
+function renderUsage(command: CommandDef<Record<string, OptionDef>>, invocation: Invocation = 'npm'): string {
   const rows = Object.entries(command.options).map(([name, option]) => {
     const flag = option.type === 'string' ? `--${name} ${option.valueName ?? 'VALUE'}` : `--${name}`;
     const fallback = option.default !== undefined ? ` (default: ${option.default})` : '';
     const repeat = option.multiple ? ' (repeatable)' : '';
     return [flag, option.description + fallback + repeat] as const;
   });
-  rows.push(['--help', 'show this help']);
+  rows.push(['-h, --help', 'show this help'], ['--version', 'show the version']);
   const width = Math.max(...rows.map(([flag]) => flag.length));
   const lines = [
     `${command.description}`,
     '',
-    `Usage: npm run ${command.name} -- [options]`,
+    `Usage: ${commandLine(command.name, invocation)} [options]`,
     '',
     'Options:',
     ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
@@ -77,24 +82,33 @@ function renderUsage(command: CommandDef<Record<string, OptionDef>>): string {
   return lines.join('\n') + '\n';
 }
 
-/** Parses argv, runs the command, and sets process.exitCode. */
-export async function runMain<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv = process.argv.slice(2)): Promise<void> {
+/**
+ * Parses argv, runs the command, and sets process.exitCode. Started by
+ * `npm run`, a flag npm took for itself (given before `--`) is named rather
+ * than silently missing.
+ */
+export async function runMain<O extends Record<string, OptionDef>>(
+  command: CommandDef<O>,
+  argv = process.argv.slice(2),
+  invocation: Invocation = 'npm',
+): Promise<void> {
   const io: CommandIO = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     interactive: Boolean(process.stderr.isTTY),
   };
   try {
+    if (invocation === 'npm') refuseFlagsNpmTook(command, argv, process.env);
     const parsed = parseOptions(command, argv);
-    if (parsed === 'help') {
-      io.out(renderUsage(command));
+    if (parsed === 'help' || parsed === 'version') {
+      io.out(parsed === 'help' ? renderUsage(command, invocation) : `${packageVersion()}\n`);
       process.exitCode = 0;
       return;
     }
     process.exitCode = await command.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\nRun \`npm run ${command.name} -- --help\` for the options.\n`);
+      io.err(`${error.message}\nRun \`${commandLine(command.name, invocation)} --help\` for the options.\n`);
       process.exitCode = 1;
     } else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -104,9 +118,48 @@ export async function runMain<O extends Record<string, OptionDef>>(command: Comm
   }
 }
 
-/** Parses arguments against a command's options; `help` when --help was given. */
-function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv: string[]): ParsedOptions<O> | 'help' {
-  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } };
+/** Runs the command when this module is the script node was started with (not when it is imported). */
+export async function runIfMain<O extends Record<string, OptionDef>>(meta: ImportMeta, command: CommandDef<O>): Promise<void> {
+  const started = process.argv[1];
+  if (started && realpathSync(started) === realpathSync(fileURLToPath(meta.url))) await runMain(command);
+}
+
+/** The version in package.json. */
+export function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+// --- internal ---
+
+function commandLine(name: string, invocation: Invocation): string {
+  return invocation === 'npm' ? `npm run ${name} --` : `weblate-snapshot ${name}`;
+}
+
+/**
+ * `npm run build --watch` gives the script no `--watch`: npm keeps flags
+ * before `--` as its own config and sets `npm_config_watch`. When npm runs
+ * this very command and set such a variable for one of its flags, the user
+ * meant the flag.
+ */
+function refuseFlagsNpmTook(command: CommandDef<Record<string, OptionDef>>, argv: string[], env: NodeJS.ProcessEnv): void {
+  if (env.npm_lifecycle_event !== command.name) return;
+  for (const [name, option] of Object.entries(command.options)) {
+    const value = env[`npm_config_${name.replaceAll('-', '_')}`];
+    if (!value || argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))) continue;
+    const flag = option.type === 'boolean' ? `--${name}` : `--${name} ${value}`;
+    throw new UsageError(
+      `npm took --${name} for itself (npm passes flags to the script only after --): run \`npm run ${command.name} -- ${flag}\``,
+    );
+  }
+}
+
+/** Parses arguments against a command's options; `help` or `version` when asked for. */
+function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv: string[]): ParsedOptions<O> | 'help' | 'version' {
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  };
   for (const [name, option] of Object.entries(command.options)) {
     config[name] = option.multiple ? { type: option.type, multiple: true } : { type: option.type };
   }
@@ -117,6 +170,7 @@ function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
   }
   if (values.help) return 'help';
+  if (values.version) return 'version';
   const result: Record<string, string | boolean | (string | boolean)[] | undefined> = {};
   for (const [name, option] of Object.entries(command.options)) {
     result[name] = values[name] ?? (option.multiple ? [] : option.type === 'boolean' ? false : option.default);

@@ -1,13 +1,13 @@
 /** What a pull shows while it runs: a progress line on a terminal, and notices (waits, resuming) everywhere. */
 import type { CommandIO } from './command.ts';
-import { statusDisplay, type StatusDisplay } from './progress.ts';
+import { countOf, statusDisplay, type StatusDisplay } from './progress.ts';
 import type { PullProgress } from '../pull/pull.ts';
 
 export function formatPullProgress(p: PullProgress): string {
   const resumed = p.resumed > 0 ? ` + ${p.resumed.toLocaleString('en-US')} resumed` : '';
   const components =
     p.componentsKnown > 0 ? `, ${p.componentsDone.toLocaleString('en-US')} / ${p.componentsKnown.toLocaleString('en-US')} components` : '';
-  return `Pulling: ${p.requests.toLocaleString('en-US')} requests${resumed}${components}`;
+  return `Pulling: ${countOf(p.requests, 'request')}${resumed}${components}`;
 }
 
 export function pullDisplay(io: CommandIO, now: () => number = Date.now): StatusDisplay<PullProgress> {

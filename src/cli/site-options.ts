@@ -1,6 +1,8 @@
-/** The command-line flags that override site.yaml, shared by build and check. */
+/** The command-line flags that override site.yaml, shared by build, check and the sidecar. */
 import { checkBaseUrl } from '../content/base-url.ts';
+import { quoteAll } from '../content/schema.ts';
 import { UsageError } from '../errors.ts';
+import { SITE_DEFAULTS, WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
 import type { SiteOverrides } from '../resolve/resolve.ts';
 import type { OptionDef } from './command.ts';
 
@@ -9,6 +11,16 @@ export const SITE_OPTIONS = {
   'web-url': { type: 'string', valueName: 'URL', description: 'base of web links (web_url, translate_url; overrides site.yaml)' },
   'page-size': { type: 'string', valueName: 'N', description: 'items per list page, 1 to 1000 (overrides site.yaml; default 50)' },
   pagination: { type: 'string', valueName: 'path|query', description: 'how next/previous links read (overrides site.yaml; default path)' },
+  'weblate-version': {
+    type: 'string',
+    valueName: WEBLATE_VERSIONS.join('|'),
+    description: `which Weblate's API the snapshot speaks (overrides site.yaml; default ${SITE_DEFAULTS.weblate_version})`,
+  },
+  pages: {
+    type: 'string',
+    valueName: 'on|off',
+    description: 'write the status site at the web paths (overrides site.yaml; default on when the web URL is the base URL)',
+  },
 } as const satisfies Record<string, OptionDef>;
 
 export function siteOverrides(values: {
@@ -16,6 +28,8 @@ export function siteOverrides(values: {
   'web-url'?: string | undefined;
   'page-size'?: string | undefined;
   pagination?: string | undefined;
+  'weblate-version'?: string | undefined;
+  pages?: string | undefined;
 }): SiteOverrides {
   const url = (flag: string, value: string | undefined, options: { api?: boolean } = {}) => {
     if (value === undefined) return undefined;
@@ -32,10 +46,22 @@ export function siteOverrides(values: {
   if (pagination !== undefined && pagination !== 'path' && pagination !== 'query') {
     throw new UsageError(`--pagination expects "path" or "query" (got "${pagination}")`);
   }
+  const version = values['weblate-version'];
+  if (version !== undefined && !isWeblateVersion(version)) {
+    throw new UsageError(`--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`);
+  }
+  const pages = values.pages;
+  if (pages !== undefined && pages !== 'on' && pages !== 'off') throw new UsageError(`--pages expects "on" or "off" (got "${pages}")`);
   return {
     baseUrl: url('base-url', values['base-url'], { api: true }),
     webUrl: url('web-url', values['web-url']),
     pageSize,
     pagination,
+    weblateVersion: version,
+    pages: pages === undefined ? undefined : pages === 'on',
   };
+}
+
+function isWeblateVersion(text: string): text is WeblateVersion {
+  return (WEBLATE_VERSIONS as readonly string[]).includes(text);
 }

@@ -3,13 +3,13 @@
  * against its schema. Pure (text in, values and errors out) so the build, the
  * check command and the sidecar validate a file the same way.
  */
-import jsYaml from 'js-yaml';
 import type { z } from 'zod';
 import type { ContentError } from '../errors.ts';
 import { closest, describeValue } from './describe.ts';
-import { formatPath, locate, parseYaml, type FieldPath, type YamlSource } from './locate.ts';
+import { formatPath, locate, type FieldPath } from './locate.ts';
+import { readYaml, type YamlSource } from './yaml.ts';
 import { prepareComponent, type PreparedComponent } from './prepare.ts';
-import { checkComponentFile } from './rules.ts';
+import { checkComponentFile, componentWarnings } from './rules.ts';
 import { hashText } from './signatures.ts';
 import {
   componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
@@ -65,8 +65,21 @@ export function placeOf(relativePath: string): PlaceResult {
 }
 
 type CheckResult<K extends ContentFileKind> =
-  | { ok: true; checked: CheckedFile<K> }
-  | { ok: false; errors: ContentError[] };
+  | {
+      ok: true;
+      checked: CheckedFile<K>;
+      /** What the file most likely left out by mistake (rules.ts#componentWarnings): reported, not refused unless --strict. */
+      warnings?: ContentError[] | undefined;
+    }
+  | {
+      ok: false;
+      errors: ContentError[];
+      /**
+       * The file without its fields at fault, when that still makes a file:
+       * the cross-file rules check it too, so one run reports every error.
+       */
+      salvaged?: CheckedFile<K> | undefined;
+    };
 
 /** Parses and checks one file's text against the schema of its kind. */
 export function checkFile<K extends ContentFileKind>(
@@ -74,27 +87,24 @@ export function checkFile<K extends ContentFileKind>(
   place: Extract<FilePlace, { kind: K }>,
   text: string,
 ): CheckResult<K> {
-  const parsed = parseText(file, text);
-  if (!parsed.ok) return parsed;
+  const parsed = readYaml(text);
+  if (!parsed.ok) {
+    const errors = parsed.problems.map(({ line, column, message }) => ({ file, line, column, path: '', message: `expected valid YAML (got: ${message})` }));
+    return { ok: false, errors };
+  }
   const value = parsed.value === null && place.kind === 'site' ? {} : parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(value)})` }] };
   }
-  // Positions are needed only to report errors; the document is parsed again only then.
-  const source = () => parsed.source ?? parseYaml(text);
   const result = SCHEMAS[place.kind].safeParse(value);
-  if (!result.success) return { ok: false, errors: schemaErrors(file, place.kind, source(), value, result.error.issues) };
-  if (place.kind === 'component') {
-    const data = result.data as ComponentFile;
-    const problems = checkComponentFile(data);
-    if (problems.length > 0) {
-      const document = source();
-      return { ok: false, errors: problems.map((p) => errorAt(file, document, p.path, p.message)) };
-    }
-    const { project, component } = place as Extract<FilePlace, { kind: 'component' }>;
-    return { ok: true, checked: { file, place, data: prepareComponent(data, project, component) } };
-  }
-  return { ok: true, checked: { file, place, data: result.data } as CheckedFile<K> };
+  if (result.success) return checkData(file, place, result.data, parsed.source);
+  const errors = schemaErrors(file, place.kind, parsed.source, value, result.error.issues);
+  // site.yaml is not salvaged: its fields at fault would read as missing.
+  if (place.kind === 'site') return { ok: false, errors };
+  const salvage = SCHEMAS[place.kind].safeParse(withoutFaults(value, result.error.issues.flatMap(faultOf)));
+  if (!salvage.success) return { ok: false, errors };
+  const rest = checkData(file, place, salvage.data, parsed.source);
+  return rest.ok ? { ok: false, errors, salvaged: rest.checked } : { ok: false, errors: [...errors, ...rest.errors], salvaged: rest.salvaged };
 }
 
 /** A file's check, and the hash of the text that was checked (content/signatures.ts). */
@@ -108,26 +118,6 @@ export function checkAndHash(file: string, place: FilePlace, text: string): Chec
   return { result: checkFile(file, place, text), hash: hashText(text) };
 }
 
-type ParsedText = { ok: true; value: unknown; source?: YamlSource } | { ok: false; errors: ContentError[] };
-
-/**
- * The value of a YAML text. js-yaml reads it fast (YAML 1.2 core types); when
- * it refuses, the yaml package parses it again and says where it breaks, or
- * gives the value it reads.
- */
-function parseText(file: string, text: string): ParsedText {
-  try {
-    return { ok: true, value: jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file }) };
-  } catch {
-    const source = parseYaml(text);
-    const errors = source.document.errors.map((error): ContentError => {
-      const { line, col } = source.lineCounter.linePos(error.pos[0]);
-      return { file, line, column: col, path: '', message: `expected valid YAML (got: ${firstLine(error.message)})` };
-    });
-    return errors.length > 0 ? { ok: false, errors } : { ok: true, value: source.document.toJS({ maxAliasCount: 100 }), source };
-  }
-}
-
 /** Builds a ContentError for a field path of a parsed file. */
 function errorAt(file: string, source: YamlSource, path: FieldPath, message: string, atKey = false): ContentError {
   const { line, column } = locate(source, path, atKey);
@@ -135,6 +125,44 @@ function errorAt(file: string, source: YamlSource, path: FieldPath, message: str
 }
 
 // --- internal ---
+
+/**
+ * The rules of a file whose fields passed the schema; a component is then
+ * kept in its prepared form. A component that breaks a rule is salvaged
+ * without the fields at fault, when it then keeps every rule.
+ */
+function checkData<K extends ContentFileKind>(file: string, place: Extract<FilePlace, { kind: K }>, data: unknown, source: YamlSource): CheckResult<K> {
+  if (place.kind !== 'component') return { ok: true, checked: { file, place, data } as CheckedFile<K> };
+  const component = data as ComponentFile;
+  const { project, component: slug } = place as Extract<FilePlace, { kind: 'component' }>;
+  const prepared = (valid: ComponentFile) => ({ file, place, data: prepareComponent(valid, project, slug) }) as CheckedFile<K>;
+  const problems = checkComponentFile(component);
+  if (problems.length === 0) {
+    const warnings = componentWarnings(component).map((w) => errorAt(file, source, w.path, w.message));
+    return { ok: true, checked: prepared(component), ...(warnings.length > 0 ? { warnings } : {}) };
+  }
+  const errors = problems.map((p) => errorAt(file, source, p.path, p.message));
+  const salvage = componentSchema.safeParse(withoutFaults(component, problems.map((p) => p.path)));
+  const salvaged = salvage.success && checkComponentFile(salvage.data).length === 0 ? prepared(salvage.data) : undefined;
+  return { ok: false, errors, salvaged };
+}
+
+/** Where a schema issue puts its fault: the field, or each unknown key. */
+function faultOf(issue: z.core.$ZodIssue): FieldPath[] {
+  const path = issue.path as (string | number)[];
+  return issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...path, key]) : [path];
+}
+
+/** A copy of a file's value without the fields at fault (unknown keys, values of the wrong kind, counters past their bounds). */
+function withoutFaults(value: object, faults: readonly FieldPath[]): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  for (const path of faults) {
+    if (path.length === 0) continue;
+    const parent = valueAt(copy, path.slice(0, -1));
+    if (parent && typeof parent === 'object') delete (parent as Record<string | number, unknown>)[path.at(-1)!];
+  }
+  return copy;
+}
 
 const SCHEMAS = {
   site: siteSchema,
@@ -186,8 +214,4 @@ function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
     value = (value as Record<string | number, unknown>)[segment];
   }
   return value;
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 }

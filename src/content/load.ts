@@ -5,14 +5,14 @@
  * before it was read, and the hash of the text checked. With check-pool.ts,
  * the only modules of the content pipeline that touch the disk.
  */
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
 import { checkFiles, type CheckJob, type CheckOptions } from './check-pool.ts';
 import { placeOf, type CheckedFile, type FilePlace } from './files.ts';
 import type { FileSignature } from './signatures.ts';
+import { listContentFiles } from './walk.ts';
 
 export interface LoadedContent {
   site: CheckedFile<'site'> | null;
@@ -25,6 +25,8 @@ export interface LoadedContent {
   projectFiles: string[];
   /** Whether there is a site.yaml, valid or not (an invalid one reports its own errors). */
   siteFile: boolean;
+  /** Every component file present, valid or not, as `project/component`: a link to one that failed its checks is not also an error. */
+  componentFiles: ReadonlySet<string>;
 }
 
 interface LoadResult {
@@ -34,15 +36,18 @@ interface LoadResult {
   /** The signature of every content file read, valid or not, by the same path. */
   signatures: Map<string, FileSignature>;
   errors: ContentError[];
+  /** What valid files most likely left out by mistake (content/rules.ts#componentWarnings). */
+  warnings: ContentError[];
   /** How many files were checked in worker threads (check-pool.ts). */
   checkedInThreads: number;
 }
 
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
 export async function loadContent(contentDir: string, options: CheckOptions = {}): Promise<LoadResult> {
-  const errors: ContentError[] = [];
+  const listing = await statContentFiles(contentDir);
+  const errors: ContentError[] = listing.refused.map(({ path, message }) => ({ file: join(contentDir, path), line: 1, column: 1, path: '', message }));
   const jobs: (CheckJob & ListedFile)[] = [];
-  for (const listed of await listContentFiles(contentDir)) {
+  for (const listed of listing.files) {
     const file = join(contentDir, listed.relativePath);
     const result = placeOf(listed.relativePath);
     if ('ignored' in result) continue;
@@ -52,32 +57,42 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
   const { results, inThreads } = await checkFiles(jobs, options);
   const files = new Map<string, CheckedFile>();
   const signatures = new Map<string, FileSignature>();
+  // A file with errors still takes part in the cross-file rules when its fields at fault could be left out.
+  const salvaged: CheckedFile[] = [];
+  const warnings: ContentError[] = [];
   results.forEach(({ result, hash }, index) => {
     const job = jobs[index]!;
     signatures.set(job.relativePath, { size: job.size, mtimeMs: job.mtimeMs, hash });
-    if (!result.ok) errors.push(...result.errors);
-    else files.set(job.relativePath, result.checked);
+    if (!result.ok) {
+      errors.push(...result.errors);
+      if (result.salvaged) salvaged.push(result.salvaged);
+    } else {
+      files.set(job.relativePath, result.checked);
+      warnings.push(...(result.warnings ?? []));
+    }
   });
   const places = jobs.map((job) => job.place);
-  return { content: assembleContent(files.values(), places), files, signatures, errors, checkedInThreads: inThreads };
+  const content = assembleContent([...files.values(), ...salvaged], places);
+  return { content, files, signatures, errors, warnings, checkedInThreads: inThreads };
 }
 
 /** A file found in the content folder, with its size and time when listed. */
-export interface ListedFile {
+interface ListedFile {
   /** Relative to the content folder, with `/`. */
   relativePath: string;
   size: number;
   mtimeMs: number;
 }
 
-/** Every file of the content folder (dot files aside), in a fixed (sorted) order, with its size and time. */
-export async function listContentFiles(contentDir: string): Promise<ListedFile[]> {
-  const paths = (await fg('**/*', { cwd: contentDir, onlyFiles: true, dot: false })).sort(compareStrings);
-  // One synchronous stat after another: several times faster than fast-glob's own stats for thousands of files.
-  return paths.map((relativePath) => {
-    const info = statSync(join(contentDir, relativePath));
+/** The content folder's files (content/walk.ts) with their size and time, and the entries it refuses. */
+export async function statContentFiles(contentDir: string): Promise<{ files: ListedFile[]; refused: { path: string; message: string }[] }> {
+  const listing = await listContentFiles(contentDir);
+  // One synchronous lstat after another: cheap for thousands of files (links are refused by the listing, never followed).
+  const files = listing.files.map((relativePath) => {
+    const info = lstatSync(join(contentDir, relativePath));
     return { relativePath, size: info.size, mtimeMs: info.mtimeMs };
   });
+  return { files, refused: listing.refused };
 }
 
 /**
@@ -86,7 +101,17 @@ export async function listContentFiles(contentDir: string): Promise<ListedFile[]
  * project.yaml is invalid still has one).
  */
 export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<FilePlace>): LoadedContent {
-  const content: LoadedContent = { site: null, languages: [], projects: [], components: [], projectFolders: [], projectFiles: [], siteFile: false };
+  const componentFiles = new Set<string>();
+  const content: LoadedContent = {
+    site: null,
+    languages: [],
+    projects: [],
+    components: [],
+    projectFolders: [],
+    projectFiles: [],
+    siteFile: false,
+    componentFiles,
+  };
   const sorted = [...files].sort((a, b) => compareStrings(a.file, b.file));
   for (const checked of sorted) addChecked(content, checked);
   const folders = new Set<string>();
@@ -94,6 +119,7 @@ export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<F
   for (const place of places) {
     if (place.kind === 'project' || place.kind === 'component') folders.add(place.project);
     if (place.kind === 'project') projectFiles.add(place.project);
+    if (place.kind === 'component') componentFiles.add(`${place.project}/${place.component}`);
     if (place.kind === 'site') content.siteFile = true;
   }
   content.projectFolders = [...folders].sort(compareStrings);

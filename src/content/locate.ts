@@ -3,25 +3,14 @@
  * field is absent (a required key left out), it points at the nearest parent
  * that exists; for an unknown key, at the key itself.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+import type { YamlSource } from './yaml.ts';
 
 export type FieldPath = readonly (string | number)[];
 
 interface Position {
   line: number;
   column: number;
-}
-
-/** A parsed YAML file with what is needed to point into it. */
-export interface YamlSource {
-  document: Document.Parsed;
-  lineCounter: LineCounter;
-}
-
-export function parseYaml(text: string): YamlSource {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  return { document, lineCounter };
 }
 
 /** Where `path` is in the document; `atKey` points at the key of the last segment instead of its value. */

@@ -5,7 +5,8 @@
  * than kept.
  */
 import type { ContentError } from '../errors.ts';
-import { formatPath, locate, parseYaml, type FieldPath } from './locate.ts';
+import { formatPath, locate, type FieldPath } from './locate.ts';
+import { parseYaml } from './yaml.ts';
 
 /** A problem found by a cross-file rule, before it is pinned to a line. */
 export interface Problem {

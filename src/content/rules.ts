@@ -32,7 +32,40 @@ export function checkComponentFile(component: ComponentFile): CounterProblem[] {
   return problems;
 }
 
+/**
+ * What a component file most likely left out by mistake, though the rule
+ * (a counter left out is 0) makes it valid: a count of strings given while
+ * its words or characters are not, where the source has words or characters.
+ * The share shown would be 0.0 beside the share of strings.
+ */
+export function componentWarnings(component: ComponentFile): CounterProblem[] {
+  const warnings: CounterProblem[] = [];
+  const source = component.source ?? {};
+  for (const [code, entry] of Object.entries(component.translations ?? {})) {
+    if (!entry) continue;
+    for (const [count, companion, total, unit] of COMPANIONS) {
+      const given = entry[count] ?? 0;
+      const of = entry[total] ?? source[total] ?? 0;
+      if (given > 0 && entry[companion] === undefined && of > 0) {
+        warnings.push({
+          path: ['translations', code, count],
+          message: `expected ${companion} beside ${count} (got ${count} ${given} and no ${companion}: counted as 0 of the ${of} ${unit} in the source)`,
+        });
+      }
+    }
+  }
+  return warnings;
+}
+
 // --- internal ---
+
+/** A count of strings, the count of its words or characters, the total that one is a share of, and its unit. */
+const COMPANIONS = [
+  ['translated', 'translated_words', 'total_words', 'words'],
+  ['translated', 'translated_chars', 'total_chars', 'characters'],
+  ['fuzzy', 'fuzzy_words', 'total_words', 'words'],
+  ['failing_checks', 'failing_checks_words', 'total_words', 'words'],
+] as const satisfies readonly [keyof TranslationEntry, keyof TranslationEntry, 'total_words' | 'total_chars', string][];
 
 interface Totals {
   total: number;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { checkBaseUrl } from './base-url.ts';
+import { WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
 
 // --- building blocks ---
 
@@ -49,6 +50,20 @@ const httpUrl = (options: { api?: boolean } = {}) =>
     if (!checked.ok) context.addIssue({ code: 'custom', message: checked.expected });
   });
 
+/** `"4"` or `4`, `"2026.8"` or `2026.8`: YAML reads the unquoted forms as numbers. */
+const weblateVersion = z
+  .union([z.string(), z.number()], { error: `expected ${quoteAll(WEBLATE_VERSIONS)}` })
+  .transform(String)
+  .refine((value): value is WeblateVersion => (WEBLATE_VERSIONS as readonly string[]).includes(value), {
+    error: `expected ${quoteAll(WEBLATE_VERSIONS)}`,
+  });
+
+/** `"a", "b" or "c"`. */
+export function quoteAll(values: readonly string[]): string {
+  const quoted = values.map((value) => `"${value}"`);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)!}`;
+}
+
 // --- site.yaml ---
 
 export const siteSchema = z.strictObject({
@@ -61,6 +76,8 @@ export const siteSchema = z.strictObject({
     })
     .optional(),
   pagination: z.enum(['path', 'query'], { error: 'expected "path" or "query"' }).optional(),
+  weblate_version: weblateVersion.optional(),
+  pages: flag.optional(),
 });
 export type SiteFile = z.output<typeof siteSchema>;
 

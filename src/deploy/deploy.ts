@@ -15,7 +15,7 @@ import { isRecordedTree, readManifest } from '../tree/manifest.ts';
 import { deployedGroup, md5OfBytes, pathOf, planDeploy, planVerify, type DeployPlan, type GroupPlan, type Upload } from './plan.ts';
 import { appendRecord, readRecord, recordIsLong, writeRecord, type DeployRecord, type DeployedGroup } from './record.ts';
 import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
-import { StoreError, type ObjectStore } from './s3.ts';
+import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, type DeployTarget } from './target.ts';
 
 export interface DeployOptions {

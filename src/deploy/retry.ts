@@ -5,7 +5,7 @@
  * injected `sleep`, so tests need not wait.
  */
 import { backoffMs } from '../pull/waits.ts';
-import { StoreError } from './s3.ts';
+import { StoreError } from './store.ts';
 
 export interface RetryPolicy {
   /** Tries after the first. */

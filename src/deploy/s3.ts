@@ -1,47 +1,14 @@
 /**
- * The object store a deploy writes to, over the AWS SDK for JavaScript v3:
- * AWS S3 or any S3-compatible store (`--endpoint`: MinIO, Ceph RGW,
+ * The object store of a deploy (store.ts) over the AWS SDK for JavaScript
+ * v3: AWS S3 or any S3-compatible store (`--endpoint`: MinIO, Ceph RGW,
  * Cloudflare R2, Backblaze B2, …). Credentials and region come from the
  * usual AWS environment variables and config files. The SDK makes one
  * attempt per call; failures come back as StoreErrors that say whether
- * trying again may help (deploy/retry.ts waits and retries).
+ * trying again may help (deploy/retry.ts waits and retries). Only this
+ * module loads the SDK.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-
-interface ObjectMetadata {
-  contentType: string;
-  /** Null for none. */
-  cacheControl: string | null;
-  /** The MD5 of the body, base64: the store checks the bytes it received against it. */
-  md5: string;
-}
-
-interface ListedObject {
-  key: string;
-  /** The ETag without quotes: the MD5 in hex for an object uploaded in one part. */
-  etag: string;
-  size: number;
-}
-
-export interface ObjectStore {
-  put(key: string, body: Buffer, metadata: ObjectMetadata): Promise<void>;
-  /** Deletes at most 1000 keys; the keys the store refused to delete, with why. */
-  remove(keys: readonly string[]): Promise<{ key: string; reason: string }[]>;
-  /** One page of the keys under `prefix`, and the token of the next (null after the last). */
-  list(prefix: string, token: string | null): Promise<{ objects: ListedObject[]; next: string | null }>;
-  close(): void;
-}
-
-/** A failed call: `retry` when trying again may help (network, 5xx), `throttled` when the store asks to slow down, `fatal` otherwise. */
-export class StoreError extends Error {
-  override name = 'StoreError';
-  constructor(
-    message: string,
-    readonly kind: 'retry' | 'throttled' | 'fatal',
-  ) {
-    super(message);
-  }
-}
+import { StoreError, type ObjectStore } from './store.ts';
 
 interface S3Options {
   bucket: string;

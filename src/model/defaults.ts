@@ -5,8 +5,12 @@
  * the resolver (filling them in) and pull (leaving out what equals them).
  */
 
-/** What site.yaml fields take when left out (`base_url` has no default). */
-export const SITE_DEFAULTS = { page_size: 50, pagination: 'path' } as const;
+/** The Weblate versions whose API a snapshot can speak (`weblate_version`, `--weblate-version`). */
+export const WEBLATE_VERSIONS = ['4'] as const;
+export type WeblateVersion = (typeof WEBLATE_VERSIONS)[number];
+
+/** What site.yaml fields take when left out (`base_url` has no default; `pages` follows `web_url`). */
+export const SITE_DEFAULTS = { page_size: 50, pagination: 'path', weblate_version: '4' } as const;
 
 /** Weblate's defaults for the project fields content may leave out. */
 export const PROJECT_FIELD_DEFAULTS = {

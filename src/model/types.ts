@@ -4,7 +4,7 @@
  * built; lists are sorted as Weblate lists them (by id; languages by code).
  */
 import type { Counters } from './statistics.ts';
-import { type COMPONENT_FIELD_DEFAULTS } from './defaults.ts';
+import type { COMPONENT_FIELD_DEFAULTS, WeblateVersion } from './defaults.ts';
 
 export interface Site {
   /** Base of API links, without a trailing slash: `https://l10n.example.org` (the API is at `<baseUrl>/api/`). */
@@ -13,6 +13,10 @@ export interface Site {
   webUrl: string;
   pageSize: number;
   pagination: 'path' | 'query';
+  /** Which Weblate's API the snapshot speaks. */
+  weblateVersion: WeblateVersion;
+  /** Whether the tree holds the status site at the web paths (on by default when the web links point at the snapshot). */
+  pages: boolean;
 }
 
 export interface Plural {

@@ -22,6 +22,8 @@ type OpenedContent =
       files: Map<string, CheckedFile>;
       /** What vouches for each file as it was read (content/signatures.ts), by the same path. */
       signatures: Map<string, FileSignature>;
+      /** What the content most likely left out by mistake; with `strict`, these are errors instead. */
+      warnings: ContentError[];
     }
   | { ok: false; errors: ContentError[] };
 
@@ -31,14 +33,16 @@ interface OpenOptions {
   catalog?: Catalog | undefined;
   /** How files are shared out between threads (content/check-pool.ts). */
   threads?: CheckOptions | undefined;
+  /** Warnings are errors. */
+  strict?: boolean | undefined;
 }
 
 export async function openContent(contentDir: string, options: OpenOptions = {}): Promise<OpenedContent> {
   const loaded = await loadContent(contentDir, options.threads);
   const resolved = resolveContent(loaded.content, options.site ?? {}, options.catalog ?? loadCatalog(), readText, contentDir);
-  const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors)];
+  const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors), ...(options.strict ? loaded.warnings : [])];
   if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
-  return { ok: true, model: resolved.model, files: loaded.files, signatures: loaded.signatures };
+  return { ok: true, model: resolved.model, files: loaded.files, signatures: loaded.signatures, warnings: loaded.warnings };
 }
 
 /** A content file's text, read again to pin an error to its line. */

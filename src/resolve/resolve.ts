@@ -19,7 +19,7 @@ import { pinProblems, type Problem } from '../content/problems.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
 import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, type WeblateVersion } from '../model/defaults.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
 export interface SiteOverrides {
@@ -27,6 +27,8 @@ export interface SiteOverrides {
   webUrl?: string | undefined;
   pageSize?: number | undefined;
   pagination?: 'path' | 'query' | undefined;
+  weblateVersion?: WeblateVersion | undefined;
+  pages?: boolean | undefined;
 }
 
 type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
@@ -48,9 +50,10 @@ export function resolveContent(
   const languages = languageResolver(definitions, catalog);
   const projects = resolveProjects(content, problems, contentDir);
   const projectsBySlug = new Map([...projects].map(([slug, draft]) => [slug, draft.project]));
-  const components = resolveComponents(content.components, projectsBySlug, languages, problems);
+  const present: PresentFiles = { projects: new Set(content.projectFiles), components: content.componentFiles };
+  const components = resolveComponents(content.components, projectsBySlug, languages, problems, present);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
-  for (const draft of components) linkRepository(draft.component, byPath, problems);
+  for (const draft of components) linkRepository(draft.component, byPath, problems, present);
   checkUniqueIds(projects, components, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
@@ -95,11 +98,16 @@ function resolveSite(
     const checked = checkBaseUrl(url);
     return checked.ok ? checked.url : url.replace(/\/+$/, '');
   };
+  const base = trim(baseUrl);
+  const web = trim(overrides.webUrl ?? data.web_url ?? baseUrl);
   return {
-    baseUrl: trim(baseUrl),
-    webUrl: trim(overrides.webUrl ?? data.web_url ?? baseUrl),
+    baseUrl: base,
+    webUrl: web,
     pageSize: overrides.pageSize ?? data.page_size ?? SITE_DEFAULTS.page_size,
     pagination: overrides.pagination ?? data.pagination ?? SITE_DEFAULTS.pagination,
+    weblateVersion: overrides.weblateVersion ?? data.weblate_version ?? SITE_DEFAULTS.weblate_version,
+    // The status site belongs where the web links lead: on when they point at the snapshot itself.
+    pages: overrides.pages ?? data.pages ?? web === base,
   };
 }
 
@@ -148,12 +156,13 @@ function resolveComponents(
   projects: ReadonlyMap<string, Project>,
   languages: LanguageResolver,
   problems: Problem[],
+  present: PresentFiles,
 ): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
   for (const checked of files) {
     const project = projects.get(checked.place.project);
     if (!project) continue; // reported as a folder without project.yaml
-    const draft = resolveComponent(checked, project, projects, languages, problems);
+    const draft = resolveComponent(checked, project, projects, languages, problems, present);
     if (draft) drafts.push(draft);
   }
   for (const project of projects.values()) {
@@ -177,6 +186,7 @@ export function resolveComponent(
   projects: ReadonlyMap<string, Project>,
   languages: LanguageResolver,
   problems: Problem[],
+  present: PresentFiles = NONE_PRESENT,
 ): ComponentDraft | null {
   const d = checked.data;
   const file = checked.file;
@@ -185,6 +195,7 @@ export function resolveComponent(
   const links: Project[] = [];
   d.links.forEach((slug, index) => {
     const target = projects.get(slug);
+    if (!target && present.projects.has(slug)) return; // its project.yaml failed its own checks, reported there
     if (!target)
       problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
     else if (target === project)
@@ -276,11 +287,28 @@ export function componentPath(component: Component): string {
   return `${component.project.slug}/${component.slug}`;
 }
 
+/**
+ * Files present in the content, valid or not (`project`, `project/component`):
+ * a reference to one whose own checks failed is not an error of its own.
+ */
+interface PresentFiles {
+  projects: ReadonlySet<string>;
+  components: ReadonlySet<string>;
+}
+
+const NONE_PRESENT: PresentFiles = { projects: new Set(), components: new Set() };
+
 /** Resolves a `repo: weblate://project/component` link (Weblate's LinkedField shows the linked repository). */
-export function linkRepository(component: Component, byPath: ReadonlyMap<string, Component>, problems: Problem[]): void {
+export function linkRepository(
+  component: Component,
+  byPath: ReadonlyMap<string, Component>,
+  problems: Problem[],
+  present: PresentFiles = NONE_PRESENT,
+): void {
   const match = /^weblate:\/\/(.*)$/.exec(component.settings.repo);
   if (!match) return;
   const target = byPath.get(match[1]!);
+  if (!target && present.components.has(match[1]!)) return; // its file failed its own checks, reported there
   const problem = (message: string) => problems.push({ file: component.file, path: ['repo'], message });
   if (!target)
     problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
@@ -297,7 +325,7 @@ function isRepositoryLink(component: Component): boolean {
 /** Reports two objects of a kind with one id, at both places. */
 export function reportIdCollision(kind: string, id: number, a: IdOwner, b: IdOwner, problems: Problem[]): void {
   const message = (other: IdOwner) =>
-    `expected a ${kind} id used once (got ${id}, also the id of ${other.label} in ${other.file}; set an explicit id on one of them)`;
+    `expected a ${kind} id used once (got ${id}, also the id of ${other.label} in ${other.file}; give one of them another id)`;
   problems.push({ file: b.file, path: b.path, message: message(a) });
   problems.push({ file: a.file, path: a.path, message: message(b) });
 }

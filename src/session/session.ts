@@ -22,6 +22,7 @@ import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, type InstanceList } from '../tree/groups.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
+import { describeSettingsChange, recordTreeSettings, settingsToBuildWith } from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
 import { updateInPlace, updatePatched, type TreeInPlace, type UpdateStats } from '../tree/update.ts';
 import { createVersionCache } from '../tree/versions.ts';
@@ -45,6 +46,13 @@ interface SessionOptions {
   rootHost?: RootHost | null;
   /** At open, write a whole new tree even when the one in place could be updated. */
   full?: boolean;
+  /**
+   * When the tree was built with other settings than these (site.yaml and
+   * the flags given, over the flags the tree was built with): rewrite it
+   * whole, telling `onSettingsChange` first. Without it, open refuses.
+   */
+  rebuild?: boolean;
+  onSettingsChange?: (change: string) => void;
 }
 
 /**
@@ -63,7 +71,11 @@ export interface ContentChange {
 
 type SessionUpdate = { ok: true; stats: UpdateStats } | { ok: false; errors: ContentError[] };
 
-type OpenResult = { ok: true; session: Session } | { ok: false; errors: ContentError[] };
+type OpenResult =
+  | { ok: true; session: Session }
+  | { ok: false; errors: ContentError[] }
+  /** The tree was built with other settings, and `rebuild` was not given: what differs, in words. */
+  | { ok: false; settingsChange: string };
 
 /** What an edit sees: the model and the content files as they stand when its turn comes. */
 interface EditState {
@@ -92,8 +104,12 @@ export class Session {
   private refreshTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly options: Required<Omit<SessionOptions, 'site' | 'instanceListDelay' | 'rootHost' | 'full'>> &
-      Pick<SessionOptions, 'instanceListDelay' | 'rootHost' | 'full'> & { site: SiteOverrides },
+    private readonly options: Pick<SessionOptions, 'contentDir' | 'outDir' | 'instanceListDelay'> & {
+      catalog: Catalog;
+      /** The settings the tree is built with (the tree's own where none were given). */
+      site: SiteOverrides;
+      rootHost: RootHost | null;
+    },
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
@@ -103,11 +119,16 @@ export class Session {
 
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
   static async open(options: SessionOptions): Promise<OpenResult> {
-    const settings = { ...options, site: options.site ?? {}, catalog: options.catalog ?? loadCatalog() };
+    const { kept, overrides, host } = await settingsToBuildWith(options.outDir, { site: options.site, host: options.rootHost });
+    const settings = { ...options, site: overrides, rootHost: host ?? null, catalog: options.catalog ?? loadCatalog() };
     await removeLeftovers(settings.contentDir);
     const opened = await openContent(settings.contentDir, { site: settings.site, catalog: settings.catalog });
     if (!opened.ok) return opened;
+    const change = kept && describeSettingsChange(kept, { site: opened.model.site, host });
+    if (change && !options.rebuild) return { ok: false, settingsChange: change };
+    if (change) options.onSettingsChange?.(change);
     const manifest = await reconcileTree(settings.outDir, opened.model, settings.rootHost, settings.full);
+    await recordTreeSettings(settings.outDir, { overrides, host, site: opened.model.site });
     return { ok: true, session: new Session(settings, opened.files, opened.model, manifest) };
   }
 
@@ -346,9 +367,8 @@ export class Session {
 /** Pages of a deferred list rewritten between two looks at waiting writes. */
 const LIST_REFRESH_CHUNK = 100;
 
-async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null | undefined, full = false): Promise<Manifest> {
-  const host = rootHost === undefined ? 'kept' : (rootHost ?? undefined);
-  return (await syncTree(outDir, model, { keepManifest: true, host, full })).manifest;
+async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null, full = false): Promise<Manifest> {
+  return (await syncTree(outDir, model, { keepManifest: true, host: rootHost ?? undefined, full })).manifest;
 }
 
 /** Temporary files a crash left in the content folder (writeFileAtomic's dot files). */

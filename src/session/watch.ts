@@ -8,8 +8,8 @@
 import { readdirSync, statSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import { placeOf } from '../content/files.ts';
+import { listContentFiles } from '../content/walk.ts';
 import type { ContentError } from '../errors.ts';
 import type { UpdateStats } from '../tree/update.ts';
 import type { ContentChange, Session } from './session.ts';
@@ -182,7 +182,8 @@ async function changedFiles(contentDir: string, paths: string[], known: Set<stri
     const prefix = `${path}/`;
     for (const file of known) if (file.startsWith(prefix)) candidates.add(file);
     if (isFolder(join(contentDir, path)))
-      for (const file of await fg('**/*.{yaml,yml}', { cwd: join(contentDir, path) })) candidates.add(`${prefix}${file}`);
+      for (const file of (await listContentFiles(join(contentDir, path))).files)
+        if (/\.ya?ml$/.test(file)) candidates.add(`${prefix}${file}`);
   }
   const changes: ContentChange[] = [];
   const misplaced: { path: string; error: ContentError }[] = [];

@@ -39,8 +39,6 @@ interface SidecarAppOptions {
 interface Wire {
   target: string;
   method: string;
-  /** The body passed MAX_BODY and was not read: the answer is a 413. */
-  bodyTooLarge?: boolean;
 }
 
 export type SidecarApp = (request: Request, wire?: Wire) => Promise<Response>;
@@ -54,7 +52,7 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
     const method = wire?.method ?? request.method;
     let answer: Answer;
     try {
-      answer = await answerRequest(options, request, method, wire?.target ?? targetOf(request.url), wire?.bodyTooLarge ?? false);
+      answer = await answerRequest(options, request, method, wire?.target ?? targetOf(request.url));
     } catch (error) {
       log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       answer = detail(500, MESSAGES.serverError);
@@ -75,19 +73,13 @@ function optionsBody(route: Route) {
 
 // --- internal ---
 
-async function answerRequest(
-  options: SidecarAppOptions,
-  request: Request,
-  method: string,
-  target: string,
-  bodyTooLarge: boolean,
-): Promise<Answer> {
+async function answerRequest(options: SidecarAppOptions, request: Request, method: string, target: string): Promise<Answer> {
   if (target.length > MAX_TARGET) return detail(414, 'Request-URI too long.');
   const path = originFormOf(target);
   const api = path === null ? null : parseApiTarget(path, basePath(options.session.model.site));
   if (!api) return notFound();
   const route = api.match.route;
-  const answer = bodyTooLarge ? detail(413, MESSAGES.bodyTooLarge) : await answerRoute(options, request, method, api);
+  const answer = await answerRoute(options, request, method, api);
   return { ...answer, headers: { ...answer.headers, Allow: route.allow } };
 }
 

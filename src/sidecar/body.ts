@@ -17,7 +17,8 @@ export type Fields = Record<string, unknown>;
 /** Reads and parses a request's body. An empty body is an empty set of fields. */
 export async function readFields(request: Request): Promise<BodyResult> {
   const bytes = await readLimited(request);
-  if (bytes === null) return { ok: false, answer: detail(413, MESSAGES.bodyTooLarge) };
+  if (bytes === 'too large') return { ok: false, answer: detail(413, MESSAGES.bodyTooLarge) };
+  if (bytes === 'cut') return { ok: false, answer: detail(400, 'Bad request: the body ended before it was complete.') };
   if (bytes.length === 0) return { ok: true, data: Object.create(null) as Fields };
   const type = request.headers.get('content-type') ?? '';
   const media = type.split(';')[0]!.trim().toLowerCase();
@@ -49,23 +50,28 @@ export function notADictionary(value: unknown): string {
 
 // --- internal ---
 
-/** The body's bytes, or null when it is larger than MAX_BODY (reading stops there). */
-async function readLimited(request: Request): Promise<Uint8Array | null> {
+/** The body's bytes; `too large` when it passes MAX_BODY (reading stops there); `cut` when the client went away before its end. */
+async function readLimited(request: Request): Promise<Uint8Array | 'too large' | 'cut'> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY) return null;
+  if (declared > MAX_BODY) return 'too large';
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
+    let read: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      read = await reader.read();
+    } catch {
+      return 'cut';
+    }
+    if (read.done) break;
+    size += read.value.length;
     if (size > MAX_BODY) {
       await reader.cancel().catch(() => undefined);
-      return null;
+      return 'too large';
     }
-    chunks.push(value);
+    chunks.push(read.value);
   }
   return Buffer.concat(chunks);
 }

@@ -4,6 +4,7 @@
  * style of everything else stay as they were. Pure: text in, text out.
  */
 import { isMap, isScalar, parseDocument, type Document } from 'yaml';
+import { YAML_OPTIONS } from '../content/yaml.ts';
 
 /** How documents are written back: no line folding, flow collections as the content writes them (`[a, b]`). */
 const FORMAT = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
@@ -17,7 +18,7 @@ export type FieldValue = string | number | boolean | { readonly [key: string]: s
  * a block map when a key is added.
  */
 export function setFields(text: string | null, fields: Readonly<Record<string, FieldValue>>): string {
-  const document = text === null ? parseDocument('{}\n') : parseMap(text);
+  const document = text === null ? parseDocument('{}\n', YAML_OPTIONS) : parseMap(text);
   const map = document.contents;
   if (isMap(map) && map.flow && map.items.length === 0) map.flow = false;
   for (const [key, value] of Object.entries(fields)) {
@@ -55,7 +56,7 @@ export function componentFile(project: string, component: string): string {
 // --- internal ---
 
 function parseMap(text: string): Document {
-  const document = parseDocument(text);
+  const document = parseDocument(text, YAML_OPTIONS);
   if (document.errors.length > 0) throw new Error(`the file does not parse: ${document.errors[0]!.message}`);
   if (!isMap(document.contents)) throw new Error('the file does not hold a map of fields');
   return document;

@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bindServer } from '../http/bind.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
+import { errorBody, JSON_TYPE, VARY } from '../api/answers.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
 
@@ -39,10 +40,12 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
   const log = options.log ?? (() => undefined);
   let active = 0;
   let idle: (() => void) | null = null;
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000 }, (request, response) => {
+  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, requireHostHeader: false }, (request, response) => {
     active++;
     bridge(app, request, response)
       .catch((error: unknown) => {
+        // A client that went away mid-request is not a failure of the sidecar.
+        if (request.destroyed && !request.complete) return response.destroy();
         log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
         if (!response.headersSent)
           response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"detail":"A server error occurred."}\n');
@@ -52,6 +55,7 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
         if (--active === 0) idle?.();
       });
   });
+  server.maxConnections = MAX_CONNECTIONS;
   const cutLingering = answerUnparsableRequests(server);
   const host = options.host ?? '127.0.0.1';
   const bound = await bindServer(server, options.port, host);
@@ -73,52 +77,95 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
 /** Bytes of an oversized body read and thrown away before the connection is cut. */
 const DRAIN_LIMIT = 8 * MAX_BODY;
 
+/** Connections held open at once; more are closed as they come (each may hold up to MAX_BODY of a body). */
+const MAX_CONNECTIONS = 256;
+
+const JSON_HEADERS = { 'Content-Type': JSON_TYPE, Vary: VARY };
+const MISSING_HOST = 'Bad request: HTTP/1.1 requires a Host header.';
+const CLIENT_GONE = 'The client closed the connection before its body was complete.';
+
 /** Methods the Fetch standard refuses in a Request; the app is told the real one through `wire`. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 async function bridge(app: SidecarApp, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';
-  const body = await readBody(request);
+  if (request.headers.host === undefined && request.httpVersion === '1.1') {
+    const body = Buffer.from(errorBody(MISSING_HOST));
+    return respond(request, response, 400, { ...JSON_HEADERS, 'Content-Length': String(body.length) }, body);
+  }
   const fetchMethod = FORBIDDEN_METHODS.has(method) ? 'GET' : method;
-  const init: RequestInit = { method: fetchMethod, headers: headersOf(request) };
-  if (fetchMethod !== 'GET' && fetchMethod !== 'HEAD' && body !== 'too large' && body.length > 0) init.body = body;
-  const answer = await app(new Request(urlOf(request, target), init), { target, method, bodyTooLarge: body === 'too large' });
+  const init: RequestInit & { duplex?: 'half' } = { method: fetchMethod, headers: headersOf(request) };
+  // The body is read only if the app asks for it: after the key is checked, and never for a read.
+  if (fetchMethod !== 'GET' && fetchMethod !== 'HEAD') Object.assign(init, { body: bodyStream(request), duplex: 'half' });
+  const answer = await app(new Request(urlOf(request, target), init), { target, method });
   const headers: Record<string, string> = Object.fromEntries(answer.headers);
   const payload = method === 'HEAD' || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer());
-  if (body !== 'too large') {
-    response.writeHead(answer.status, headers).end(payload);
+  await respond(request, response, answer.status, headers, payload);
+}
+
+/**
+ * Writes the answer. When the app did not read the whole body (a read, a
+ * refusal, a body too large), it is a lingering close, as nginx does: the
+ * answer goes out at once, and the connection ends only once the client has
+ * sent its body (read and dropped, up to DRAIN_LIMIT), so it is not cut while
+ * the client is still writing and can read the answer.
+ */
+async function respond(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  payload?: Buffer,
+): Promise<void> {
+  if (request.complete || request.destroyed) {
+    response.writeHead(status, headers).end(payload);
     return;
   }
-  // A lingering close, as nginx does after a 413: the answer goes out at once, the connection
-  // ends only once the client has sent its body (read and dropped, up to DRAIN_LIMIT), so
-  // it is not cut while the client is still writing and can read the answer.
-  response.writeHead(answer.status, { ...headers, connection: 'close' });
+  response.writeHead(status, { ...headers, connection: 'close' });
   if (payload) response.write(payload);
   await drain(request);
   response.end();
 }
 
-/** The body, or 'too large' as soon as it passes MAX_BODY (the rest is left unread). */
-function readBody(request: IncomingMessage): Promise<Buffer | 'too large'> {
-  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY) return Promise.resolve('too large');
-  return new Promise((done, failed) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) {
-        chunks.push(chunk);
-        return;
-      }
-      request.off('data', onData);
-      request.pause();
-      done('too large');
-    };
-    request.on('data', onData);
-    request.once('end', () => done(Buffer.concat(chunks)));
-    request.once('error', failed);
-  });
+/**
+ * The request's body as a web stream that reads from the socket only when
+ * pulled. Cancelling it (a body too large) leaves the rest unread for the
+ * lingering close; a client that goes away ends it with an error the app
+ * answers as a bad request.
+ */
+function bodyStream(request: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        new Promise<void>((resolve) => {
+          const finish = (step: () => void) => {
+            request.off('readable', onReadable);
+            request.off('end', onEnd);
+            request.off('close', onClose);
+            step();
+            resolve();
+          };
+          const onReadable = () => {
+            if (cancelled) return finish(() => undefined);
+            const chunk = request.read() as Buffer | null;
+            if (chunk !== null) finish(() => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)));
+          };
+          const onEnd = () => finish(() => controller.close());
+          const onClose = () => finish(() => (request.complete ? controller.close() : controller.error(new Error(CLIENT_GONE))));
+          request.on('readable', onReadable);
+          request.once('end', onEnd);
+          request.once('close', onClose);
+          if (request.readableEnded) onEnd();
+          else onReadable();
+        }),
+      cancel: () => {
+        cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** Reads and drops what is still coming of a request, up to DRAIN_LIMIT (then the connection is cut). */

@@ -24,6 +24,8 @@ interface SidecarOptions {
   port: number;
   /** API keys that may write. */
   keys: readonly string[];
+  /** Rewrite the tree whole when it was built with other settings (else the sidecar refuses to start). */
+  rebuild?: boolean | undefined;
   /** Replace the output folder even when it holds files this tool did not write. */
   force?: boolean | undefined;
   /** Serve the tree and refuse every write (no key needed to start). */
@@ -56,13 +58,22 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   const output = await checkOutput(options.outDir, { contentDir: options.contentDir, force: options.force });
   if (!output.ok) return { ok: false, message: output.message };
   const catalog = loadCatalog();
+  const log = options.log ?? (() => undefined);
   const opened = await Session.open({
     contentDir: options.contentDir,
     outDir: options.outDir,
     site: options.site ?? {},
     catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
+    rebuild: options.rebuild ?? false,
+    onSettingsChange: (change) => log(`${options.outDir}/ was built with other settings (${change}): writing a whole new tree.\n`),
   });
+  if (!opened.ok && 'settingsChange' in opened) {
+    const message =
+      `${options.outDir}/ was built with other settings (${opened.settingsChange}); the sidecar would rewrite the whole tree. ` +
+      "Start it without those flags to keep the tree's settings, or add --rebuild to rewrite it.";
+    return { ok: false, message };
+  }
   if (!opened.ok) return { ok: false, message: 'The content has errors; nothing is served.', errors: opened.errors };
   const { session } = opened;
   const app = createSidecarApp({

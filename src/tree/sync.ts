@@ -30,8 +30,8 @@ interface SyncOptions {
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
-  /** Whose files take the root names; `kept`: whatever the tree was built with. */
-  host?: HostOptions['host'] | 'kept';
+  /** Whose files take the root names. */
+  host?: HostOptions['host'];
   /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
   keepManifest?: boolean;
 }
@@ -46,7 +46,7 @@ interface SyncedTree {
 export async function syncTree(outDir: string, model: Model, options: SyncOptions = {}): Promise<SyncedTree> {
   await rm(scratchDir(outDir), { recursive: true, force: true });
   const recorded = await readManifest(outDir);
-  const hosts: HostOptions = { host: options.host === 'kept' ? recorded?.host : options.host };
+  const hosts: HostOptions = { host: options.host };
   const settings = settingsFingerprint(model, hosts).toString(36);
   const identity = await treeIdentity(outDir);
   if (!options.full && recorded && identity !== null && recorded.tree === `${identity}:${settings}`) {

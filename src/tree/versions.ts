@@ -89,7 +89,15 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
 
 function siteVersion(model: Model): number {
   const { site } = model;
-  return new Hasher().text(OUTPUT_FORMAT).text(site.baseUrl).text(site.webUrl).number(site.pageSize).text(site.pagination).digest();
+  return new Hasher()
+    .text(OUTPUT_FORMAT)
+    .text(site.baseUrl)
+    .text(site.webUrl)
+    .number(site.pageSize)
+    .text(site.pagination)
+    .text(site.weblateVersion)
+    .flag(site.pages)
+    .digest();
 }
 
 function hashCounters(h: Hasher, c: Counters): Hasher {

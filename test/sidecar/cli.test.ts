@@ -84,7 +84,7 @@ describe('npm run sidecar', () => {
     const space = workspace();
     writeFileSync(join(space.dir, 'keys.txt'), '# the deploy key\nfile-key\n');
     const sidecar = await startSidecar(space, { args: ['--tokens-file', join(space.dir, 'keys.txt')], env: noKeys });
-    expect(sidecar.output()).toContain('with 1 API key (Ctrl+C to stop)');
+    expect(sidecar.output()).toContain('(writes need the API key; Ctrl+C to stop)');
     const headers = { ...JSON_BODY, Authorization: 'Token file-key' };
     const writes = Array.from({ length: 10 }, (_, i) =>
       call(`${sidecar.api}languages/de/`, 'PATCH', { population: 100 + i }, headers).then(

@@ -31,7 +31,7 @@ describe('the sidecar killed during writes', () => {
       for (let round = 0; round < ROUNDS; round++) {
         // As the sidecar runs by default: instance-wide lists follow the answers, so kills also land before they do.
         const sidecar = await startSidecar(space, { deferLists: true });
-        expect(sidecar.output(), `restart ${round}`).toMatch(/^Sidecar serving .* \(Ctrl\+C to stop\)\n$/);
+        expect(sidecar.output(), `restart ${round}`).toMatch(/^Sidecar serving .*; Ctrl\+C to stop\)\n$/);
         await expectTreeOfContent(space);
         const operations = writesOfRound(round, random);
         const killAt = round % 2 === 0 ? { answers: Math.floor(random() * operations.length) } : { ms: Math.floor(random() * 400) };
@@ -41,7 +41,7 @@ describe('the sidecar killed during writes', () => {
       }
       const last = await startSidecar(space);
       try {
-        expect(last.output()).toMatch(/^Sidecar serving .* \(Ctrl\+C to stop\)\n$/);
+        expect(last.output()).toMatch(/^Sidecar serving .*; Ctrl\+C to stop\)\n$/);
         await expectTreeOfContent(space);
         expect((await call(`${last.api}languages/`)).status).toBe(200);
       } finally {

@@ -335,7 +335,7 @@ describe('the sidecar with --read-only', () => {
   afterAll(async () => sidecar.stop());
 
   it('says so, serves reads and answers every write 401 (no key can be valid)', async () => {
-    expect(sidecar.output()).toContain('with read-only (Ctrl+C to stop)');
+    expect(sidecar.output()).toContain('(read-only: every write refused; Ctrl+C to stop)');
     expect((await call(sidecar.api)).status).toBe(200);
     expectJson(await call(`${sidecar.api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }), 401, NOT_AUTHENTICATED);
     expectJson(await call(`${sidecar.api}languages/`, 'POST', {}, JSON_BODY), 401, { detail: 'Invalid token.' });

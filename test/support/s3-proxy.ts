@@ -153,6 +153,7 @@ export async function putObject(upstream: string, bucket: string, key: string, b
 // --- internal ---
 
 function testClient(upstream: string): S3Client {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   return new S3Client({
     endpoint: upstream,
     forcePathStyle: true,

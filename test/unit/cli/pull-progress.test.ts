@@ -14,6 +14,7 @@ describe('the pull display', () => {
   it('formats requests, resumed answers and components', () => {
     expect(formatPullProgress(progress)).toBe('Pulling: 1,234 requests, 3 / 40 components');
     expect(formatPullProgress({ ...progress, resumed: 12, componentsKnown: 0 })).toBe('Pulling: 1,234 requests + 12 resumed');
+    expect(formatPullProgress({ ...progress, requests: 1, componentsKnown: 0 })).toBe('Pulling: 1 request');
   });
 
   it('rewrites one line on a terminal, and keeps it below each notice', () => {

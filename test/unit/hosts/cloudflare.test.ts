@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../../src/hosts/cloudflare.ts';
 import { hostProblem } from '../../../src/hosts/index.ts';
-import { FIXTURES } from '../../helpers.ts';
+import { FIXTURES, testSite } from '../../helpers.ts';
 import { requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Redirect {
@@ -176,7 +176,7 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
 });
 
 it('refuses a query-paginated site for Cloudflare Pages, which drops the query', () => {
-  const site = { baseUrl: 'https://l10n.pages.dev', webUrl: 'https://l10n.pages.dev', pageSize: 1, pagination: 'query' as const };
+  const site = testSite({ baseUrl: 'https://l10n.pages.dev', pageSize: 1, pagination: 'query' });
   expect(hostProblem(site, { host: 'cloudflare' })).toMatch(
     /^expected "path" with --host cloudflare: Cloudflare Pages cannot map \?page=N/,
   );

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { renderCloudFrontFunction, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
-import { FIXTURES, tempDir } from '../../helpers.ts';
+import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
 import { requestsFor, siteTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
@@ -94,7 +94,7 @@ describe('the S3 upload script', () => {
     const dir = tempDir();
     const script = join(dir, 'tree/hosts/s3/upload.sh');
     mkdirSync(join(dir, 'tree/hosts/s3'), { recursive: true });
-    writeFileSync(script, renderS3Upload({ baseUrl, webUrl: baseUrl, pageSize: 50, pagination: 'query' }));
+    writeFileSync(script, renderS3Upload(testSite({ baseUrl, pagination: 'query' })));
     mkdirSync(join(dir, 'bin'));
     writeFileSync(
       join(dir, 'bin/aws'),

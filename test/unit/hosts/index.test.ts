@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../../../src/build.ts';
 import { hostFiles } from '../../../src/hosts/index.ts';
 import { memoryTarget } from '../../../src/output/target.ts';
-import { FIXTURES } from '../../helpers.ts';
+import { FIXTURES, testSite } from '../../helpers.ts';
 
-const site = { baseUrl: 'https://l10n.example.org', webUrl: 'https://l10n.example.org', pageSize: 50, pagination: 'path' as const };
+const site = testSite({ baseUrl: 'https://l10n.example.org' });
 
 describe('hostFiles', () => {
   it('writes every host under hosts/ and, at the root, only files no host misreads', () => {

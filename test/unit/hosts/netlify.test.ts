@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
-import { FIXTURES } from '../../helpers.ts';
+import { FIXTURES, testSite } from '../../helpers.ts';
 import { requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Rule {
@@ -162,12 +162,7 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
 });
 
 it('writes the page rules before the rules that would catch the same paths', () => {
-  const text = renderNetlifyRedirects({
-    baseUrl: 'https://x.netlify.app',
-    webUrl: 'https://x.netlify.app',
-    pageSize: 50,
-    pagination: 'query',
-  });
+  const text = renderNetlifyRedirects(testSite({ baseUrl: 'https://x.netlify.app', pagination: 'query' }));
   const rules = parseRedirects(text);
   const lastQueryRule = rules.findLastIndex((rule) => rule.query.length > 0);
   const firstPathRule = rules.findIndex((rule) => rule.query.length === 0);

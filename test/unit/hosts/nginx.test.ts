@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/api/routes.ts';
 import { renderNginxConfig } from '../../../src/hosts/nginx.ts';
+import { testSite } from '../../helpers.ts';
 
-const site = (baseUrl: string) => ({ baseUrl, webUrl: baseUrl, pageSize: 50, pagination: 'path' as const });
+const site = (baseUrl: string) => testSite({ baseUrl });
 
 describe('the nginx configuration', () => {
   it.each([

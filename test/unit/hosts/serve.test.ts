@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveConfig } from '../../../src/hosts/serve.ts';
-import { FIXTURES } from '../../helpers.ts';
+import { FIXTURES, testSite } from '../../helpers.ts';
 import { siteTree } from './tree.ts';
 
 function globRegex(glob: string): RegExp {
@@ -21,12 +21,7 @@ function globRegex(glob: string): RegExp {
 }
 
 describe('serve.json', () => {
-  const site = {
-    baseUrl: 'https://l10n.example.org/mirror',
-    webUrl: 'https://l10n.example.org',
-    pageSize: 50,
-    pagination: 'path' as const,
-  };
+  const site = testSite({ baseUrl: 'https://l10n.example.org/mirror', webUrl: 'https://l10n.example.org' });
 
   it('stays within what the serve CLI accepts', () => {
     const config = serveConfig(site);

@@ -1,0 +1,75 @@
+/**
+ * The package's command line as a user meets it (issue 13, "a CLI that fits users' habits"):
+ * `weblate-snapshot <command>` from any folder, -h and --version everywhere, and a flag that npm
+ * took for itself (`npm run check --strict`, without `--`) named instead of silently missing.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from './helpers.ts';
+
+const run = promisify(execFile);
+const BIN = join(ROOT, 'bin/weblate-snapshot.js');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+async function bin(args: string[], cwd = tempDir()) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('weblate-snapshot', () => {
+  it('lists its commands without arguments and with -h', async () => {
+    for (const args of [[], ['-h'], ['--help']]) {
+      const result = await bin(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: weblate-snapshot <command> \[options\]$/m);
+      for (const command of ['build', 'check', 'serve', 'sidecar', 'pull'])
+        expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+  });
+
+  it('prints its version, for itself and for every command', async () => {
+    expect((await bin(['--version'])).stdout).toBe(`${VERSION}\n`);
+    expect((await bin(['check', '--version'])).stdout).toBe(`${VERSION}\n`);
+  });
+
+  it('refuses an unknown command with exit 1 and the list', async () => {
+    const result = await bin(['biuld']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Unknown command "biuld"\.\n/);
+  });
+
+  it('runs a command from any folder, its usage naming the command line it was started with', async () => {
+    const help = await bin(['build', '-h']);
+    expect(help.stdout).toContain('Usage: weblate-snapshot build [options]');
+    const checked = await bin(['check', '--content', join(ROOT, 'content')]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(/content\/ is valid: 2 projects/);
+    const wrong = await bin(['check', '--contnet', 'x']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('Run `weblate-snapshot check --help` for the options.');
+  });
+});
+
+describe('npm run without --', () => {
+  it('names the flag npm took for itself and the command line that passes it', async () => {
+    let result: { code: number; stderr: string };
+    try {
+      await run('npm', ['run', '--silent', 'check', '--strict'], { cwd: ROOT });
+      result = { code: 0, stderr: '' };
+    } catch (error) {
+      result = error as { code: number; stderr: string };
+    }
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'npm took --strict for itself (npm passes flags to the script only after --): run `npm run check -- --strict`',
+    );
+  });
+});
