@@ -7,17 +7,18 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Proxy } from '../support/proxy.ts';
 import type { LocalS3 } from '../../bench/s3-server.ts';
 import { buildDirectory } from '../../src/build.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
-import { listBucket, TEST_AWS_ENV, useLocalS3, type S3Proxy } from '../support/s3-proxy.ts';
+import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
 const noStackTrace = /\n\s+at /;
 const servers = useLocalS3(BUCKET);
 let s3: LocalS3;
-let proxy: S3Proxy;
+let proxy: Proxy;
 
 beforeAll(() => ({ s3, proxy } = servers));
 

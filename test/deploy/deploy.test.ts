@@ -11,13 +11,14 @@ import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Proxy } from '../support/proxy.ts';
 import type { LocalS3 } from '../../bench/s3-server.ts';
 import { buildDirectory } from '../../src/build.ts';
 import { deploy, type DeployOptions, type DeployReport } from '../../src/deploy/deploy.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { isPublished } from '../../src/hosts/published.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
-import { listBucket, putObject, readBucket, TEST_AWS_ENV, useLocalS3, type S3Proxy } from '../support/s3-proxy.ts';
+import { listBucket, putObject, readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
 const APP = 'projects/hello/components/app.yaml';
@@ -25,7 +26,7 @@ const STRINGS = 'projects/alpha/components/strings.yaml';
 
 const servers = useLocalS3(BUCKET);
 let s3: LocalS3;
-let proxy: S3Proxy;
+let proxy: Proxy;
 
 beforeAll(() => {
   Object.assign(process.env, TEST_AWS_ENV);

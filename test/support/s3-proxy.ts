@@ -1,16 +1,14 @@
 /**
  * Tests of npm run deploy talk to the local S3 server (bench/s3-server.ts)
- * through this loopback proxy, which logs every request (method, path and
- * query, status) and can answer some itself: an S3 error (throttling, a 5xx)
- * or a dropped connection. Also: reading a bucket back through the SDK,
- * straight from the server (not logged).
+ * through a logging proxy (proxy.ts) that can also answer some requests with
+ * an S3 error (throttling, a 5xx) or a dropped connection. Also: reading a
+ * bucket back through the SDK, straight from the server (not logged).
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { LOCAL_S3_KEYS, startLocalS3, type LocalS3 } from '../../bench/s3-server.ts';
 import { tempDir } from '../helpers.ts';
-import { startLoopbackServer } from './loopback-server.ts';
+import { startProxy, type Proxy } from './proxy.ts';
 
 /** The AWS environment of a deploy under test: the local server's keys, and nothing that leaves loopback (no instance metadata service, no user's AWS files). */
 export const TEST_AWS_ENV: Record<string, string> = {
@@ -27,11 +25,11 @@ export const TEST_AWS_ENV: Record<string, string> = {
  * tests and stopped after them, behind a proxy whose log and fault are reset
  * before each test.
  */
-export function useLocalS3(bucket: string): { s3: LocalS3; proxy: S3Proxy } {
-  const servers = {} as { s3: LocalS3; proxy: S3Proxy };
+export function useLocalS3(bucket: string): { s3: LocalS3; proxy: Proxy } {
+  const servers = {} as { s3: LocalS3; proxy: Proxy };
   beforeAll(async () => {
     servers.s3 = await startLocalS3(tempDir('wsnap-s3-'), [bucket]);
-    servers.proxy = await startS3Proxy(servers.s3.url);
+    servers.proxy = await startProxy(servers.s3.url);
   });
   afterAll(async () => {
     await servers.proxy?.close();
@@ -44,55 +42,21 @@ export function useLocalS3(bucket: string): { s3: LocalS3; proxy: S3Proxy } {
   return servers;
 }
 
-export interface LoggedS3Request {
-  method: string;
-  /** Path and query: `/bucket/prefix/api/index.json`, `/bucket?delete`. */
-  url: string;
-  status: number | 'dropped';
-}
-
-/** What the proxy answers itself instead of forwarding: an S3 error, or a dropped connection. */
-export type S3Fault = { status: number; code: string } | 'drop';
-
-export interface S3Proxy {
-  url: string;
-  log: LoggedS3Request[];
-  /** Decides, request by request, whether to answer with a fault (null: forward). */
-  fault: ((request: { method: string; url: string }) => S3Fault | null) | null;
-  close(): Promise<void>;
-}
-
-async function startS3Proxy(upstream: string): Promise<S3Proxy> {
-  const target = new URL(upstream);
-  const log: LoggedS3Request[] = [];
-  const proxy: Omit<S3Proxy, 'url' | 'close'> = { log, fault: null };
-  const server = await startLoopbackServer(async (request, response) => {
-    const method = request.method ?? 'GET';
-    const url = request.url ?? '/';
-    const fault = proxy.fault?.({ method, url }) ?? null;
-    if (fault === 'drop') {
-      log.push({ method, url, status: 'dropped' });
-      request.socket.destroy();
-      return;
-    }
-    if (fault) {
-      await drain(request);
-      log.push({ method, url, status: fault.status });
-      response.writeHead(fault.status, { 'Content-Type': 'application/xml' });
-      response.end(
-        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${fault.code}</Code><Message>Injected by the test.</Message></Error>`,
-      );
-      return;
-    }
-    const forwarded = httpRequest({ host: target.hostname, port: target.port, method, path: url, headers: request.headers }, (answer) => {
-      log.push({ method, url, status: answer.statusCode ?? 0 });
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    forwarded.on('error', () => response.destroy());
-    request.pipe(forwarded);
-  });
-  return Object.assign(proxy, server);
+/** The keys of a bucket under a prefix with their ETags (the MD5 of the body, in hex), read straight from the server. */
+export async function listBucket(upstream: string, bucket: string, prefix = ''): Promise<Map<string, string>> {
+  const client = testClient(upstream);
+  try {
+    const keys = new Map<string, string>();
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) keys.set(object.Key!, object.ETag!.replace(/"/g, ''));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return new Map([...keys].sort(([a], [b]) => (a < b ? -1 : 1)));
+  } finally {
+    client.destroy();
+  }
 }
 
 /** Every object of a bucket (under a prefix), read straight from the server: key → body, Content-Type, Cache-Control. */
@@ -123,23 +87,6 @@ export async function readBucket(
   }
 }
 
-/** The keys of a bucket under a prefix with their ETags (the MD5 of the body, in hex), read straight from the server. */
-export async function listBucket(upstream: string, bucket: string, prefix = ''): Promise<Map<string, string>> {
-  const client = testClient(upstream);
-  try {
-    const keys = new Map<string, string>();
-    let token: string | undefined;
-    do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) keys.set(object.Key!, object.ETag!.replace(/"/g, ''));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return new Map([...keys].sort(([a], [b]) => (a < b ? -1 : 1)));
-  } finally {
-    client.destroy();
-  }
-}
-
 /** Puts an object straight into the server (what another tool, or a hand, put in the bucket). */
 export async function putObject(upstream: string, bucket: string, key: string, body: string): Promise<void> {
   const client = testClient(upstream);
@@ -162,8 +109,4 @@ function testClient(upstream: string): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-}
-
-async function drain(request: IncomingMessage): Promise<void> {
-  for await (const chunk of request) void chunk;
 }
