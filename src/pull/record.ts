@@ -1,7 +1,8 @@
 /**
  * The pull record, `<out>/.pull-record.json`: what an incremental pull
- * (refresh.ts) needs of the pull before it. For each project, a digest of
- * its statistics; for each component, digests of its object and of its
+ * (refresh.ts) needs of the pull before it. For each project, digests of
+ * its object and its statistics, and its components in their order; for
+ * each component, digests of its object and of its
  * statistics as listed, the size and time of the file written for it, and
  * what the rest of the content needs of it without reading it again (the
  * languages it uses, its translations, the lists it was cut into, what its
@@ -54,21 +55,22 @@ export async function recordPull(
     projects: {},
   };
   for (const { project, statistics, components } of instance.projects) {
-    const entries: Record<string, ComponentRecord> = {};
+    const entries: ComponentRecord[] = [];
+    const before = new Map(previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]));
     for (const component of components) {
-      const path = componentPath(project.slug, 'kept' in component ? component.slug : component.component.slug);
-      const file = await fileStamp(join(outDir, path));
+      const slug = 'kept' in component ? component.slug : component.component.slug;
+      const file = await fileStamp(join(outDir, componentPath(project.slug, slug)));
       if ('kept' in component) {
-        const was = previous!.projects[project.slug]!.components[component.slug]!;
-        entries[component.slug] = { ...was, file };
+        entries.push({ ...before.get(slug)!, file });
         for (const language of component.languages) record.languages[language.code] = language;
         continue;
       }
-      const notes = mapped.notes.get(path) ?? { warnings: [], hidden: [] };
-      entries[component.component.slug] = describeComponent(component, file, notes);
+      const notes = mapped.notes.get(componentPath(project.slug, slug)) ?? { warnings: [], hidden: [] };
+      entries.push(describeComponent(component, file, notes));
       for (const language of languagesOf(component)) record.languages[language.code] = language;
     }
-    record.projects[project.slug] = { statistics: statistics === null ? null : digest(statistics), components: entries };
+    const object = digest(project);
+    record.projects[project.slug] = { object, statistics: statistics === null ? null : digest(statistics), components: entries };
   }
   await writeFileAtomic(join(outDir, RECORD_FILE), `${JSON.stringify(record)}\n`);
 }
@@ -91,6 +93,7 @@ const stamp = z.object({ size: z.number(), mtimeMs: z.number() });
 const listShape = z.object({ url: z.string(), count: z.number(), firstPageLength: z.number(), next: z.string().nullable() });
 
 const componentRecordShape = z.object({
+  slug: z.string(),
   object: z.string(),
   statistics: z.string(),
   file: stamp.nullable(),
@@ -108,7 +111,10 @@ const recordShape = z.object({
   selection: z.array(z.string()),
   date: z.string().nullable(),
   languages: z.record(z.string(), languageShape),
-  projects: z.record(z.string(), z.object({ statistics: z.string().nullable(), components: z.record(z.string(), componentRecordShape) })),
+  projects: z.record(
+    z.string(),
+    z.object({ object: z.string(), statistics: z.string().nullable(), components: z.array(componentRecordShape) }),
+  ),
 });
 
 function describeComponent(
@@ -117,6 +123,7 @@ function describeComponent(
   notes: { warnings: string[]; hidden: string[] },
 ): ComponentRecord {
   return {
+    slug: pulled.component.slug,
     object: digest(pulled.component),
     // As listed: what an incremental pull compares with the list it reads.
     statistics: digest([...pulled.statistics.values()]),

@@ -2,12 +2,14 @@
  * An incremental pull: into an earlier pull, only what changed upstream is
  * read again. Every run reads the root, the language and project lists, the
  * changes feed since the earlier pull (where the instance serves one), and
- * for each project its statistics and its component list (two requests a
- * project). A component is read again when it is new, its object differs,
- * the feed names it, its file was touched, or the projects it is shared into
- * moved in or out of the pull; when its project's statistics moved, each
- * component's statistics list is compared too, and only those that differ
- * are read again. Everything else is kept from the record (record.ts).
+ * each project's statistics (one request a project). A project's component
+ * list is read again when its statistics or its object moved, the feed names
+ * one of its components, or one of its component files was touched; then a
+ * component is read again when it is new, its object differs, the feed names
+ * it, its file was touched, or the projects it is shared into moved in or out
+ * of the pull, and, when the project's statistics moved, when its own
+ * statistics list differs. Everything else is kept from the record
+ * (record.ts), its file untouched.
  *
  * These are the signals of Weblate 4.x's API: a flavour whose objects or
  * statistics differ reads them with its own shapes (shapes.ts) and keeps
@@ -65,7 +67,7 @@ const FEED_MARGIN_MS = 10 * 60_000;
 interface Context {
   start: WalkStart;
   options: RefreshOptions;
-  /** Components (`project/component`) the changes feed names; null when it was not read. */
+  /** Components (`project/component`) the changes feed names, and their projects; null when it was not read. */
   named: Set<string> | null;
   pulledThen: ReadonlySet<string>;
   pulledNow: ReadonlySet<string>;
@@ -89,7 +91,9 @@ async function namedByChanges(start: WalkStart, options: RefreshOptions): Promis
     const component =
       /\/components\/([^/]+)\/([^/]+)\/$/.exec(entry.component ?? '') ??
       /\/translations\/([^/]+)\/([^/]+)\/[^/]+\/$/.exec(entry.translation ?? '');
-    if (component) named.add(`${decodeURIComponent(component[1]!)}/${decodeURIComponent(component[2]!)}`);
+    if (!component) continue;
+    const projectSlug = decodeURIComponent(component[1]!);
+    named.add(projectSlug).add(`${projectSlug}/${decodeURIComponent(component[2]!)}`);
   }
   return named;
 }
@@ -98,9 +102,18 @@ async function refreshProject(context: Context, project: ApiProject): Promise<Pu
   const { walker } = context.start;
   const known = context.options.record.projects[project.slug];
   if (!known) return walker.project(project);
-  const { statistics, components } = await walker.projectHead(project);
-  const moved = statistics === null || known.statistics === null || digest(statistics) !== known.statistics;
-  const refreshed = await Promise.all(components.map((c) => refreshComponent(context, project, c, known.components[c.slug], moved)));
+  const statistics = project.statistics_url === undefined ? null : await walker.fetchOptional(project.statistics_url);
+  const sumsMoved = statistics === null || known.statistics === null || digest(statistics) !== known.statistics;
+  const recorded = new Map(known.components.map((entry) => [entry.slug, entry]));
+  if (!sumsMoved && digest(project) === known.object && !context.named?.has(project.slug)) {
+    const kept = await Promise.all(known.components.map((entry) => keep(context, project.slug, entry)));
+    if (kept.every((component) => component !== null)) {
+      walker.done(kept.length, true);
+      return { project, statistics, components: kept };
+    }
+  }
+  const components = await walker.listComponents(project);
+  const refreshed = await Promise.all(components.map((c) => refreshComponent(context, project, c, recorded.get(c.slug), sumsMoved)));
   return { project, statistics, components: refreshed };
 }
 
@@ -112,26 +125,25 @@ async function refreshComponent(
   sumsMoved: boolean,
 ): Promise<PulledComponent | KeptComponent> {
   const { walker } = context.start;
-  const kept = known && (await keep(context, project, c, known));
+  const same = known !== undefined && digest(c) === known.object && !context.named?.has(`${project.slug}/${c.slug}`);
+  const kept = same ? await keep(context, project.slug, known) : null;
   if (!kept) return walker.component(c);
   if (sumsMoved) {
     const read = await walker.readList(c.statistics_url, statisticsShape, 'translation statistics');
-    if (digest(read.items) !== known.statistics) return walker.component(c, read);
+    if (digest(read.items) !== known!.statistics) return walker.component(c, read);
   }
   walker.done();
   return kept;
 }
 
-/** The component as the record keeps it, or null when something says it must be read again. */
-async function keep(context: Context, project: ApiProject, c: ApiComponent, known: ComponentRecord): Promise<KeptComponent | null> {
-  if (digest(c) !== known.object) return null;
-  if (context.named?.has(`${project.slug}/${c.slug}`)) return null;
+/** The component as the record keeps it, or null when its file or the projects it is shared into say it must be read again. */
+async function keep(context: Context, projectSlug: string, known: ComponentRecord): Promise<KeptComponent | null> {
   // Links into projects not pulled are left out of the file: which those are must not have changed.
   if (known.links.some((slug) => context.pulledThen.has(slug) !== context.pulledNow.has(slug))) return null;
-  const file = await fileStamp(join(context.options.outDir, componentPath(project.slug, c.slug)));
+  const file = await fileStamp(join(context.options.outDir, componentPath(projectSlug, known.slug)));
   if (!file || !known.file || file.size !== known.file.size || file.mtimeMs !== known.file.mtimeMs) return null;
   const languages = known.languages.map((code) => context.options.record.languages[code]);
   if (languages.some((language) => language === undefined)) return null;
   const { translations, lists, warnings, hidden } = known;
-  return { kept: true, slug: c.slug, languages: languages.map((language) => language!), translations, lists, warnings, hidden };
+  return { kept: true, slug: known.slug, languages: languages.map((language) => language!), translations, lists, warnings, hidden };
 }

@@ -250,23 +250,25 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     return { component: c, translations, statistics, locked: lock.locked, links, lists: own };
   };
 
-  /** A component counted as done (a kept one too). */
-  const done = () => {
-    progress.componentsDone++;
+  /** Components counted as done (kept ones too); `known`: also as known (their list was not read). */
+  const done = (count = 1, known = false) => {
+    progress.componentsDone += count;
+    if (known) progress.componentsKnown += count;
     onProgress?.({ ...progress });
   };
 
-  /** A project's statistics (null when it serves none) and its components, counted as known. */
-  const projectHead = async (p: ApiProject): Promise<{ statistics: unknown; components: ApiComponent[] }> => {
-    const statistics = p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
+  /** A project's components, counted as known. */
+  const listComponents = async (p: ApiProject): Promise<ApiComponent[]> => {
     const components = await list(p.components_list_url, componentShape, 'a component');
     progress.componentsKnown += components.length;
     onProgress?.({ ...progress });
-    return { statistics, components };
+    return components;
   };
 
+  /** A project: its statistics (null when it serves none) read before its components. */
   const project = async (p: ApiProject): Promise<PulledProject> => {
-    const { statistics, components } = await projectHead(p);
+    const statistics = p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
+    const components = await listComponents(p);
     return { project: p, statistics, components: await Promise.all(components.map((c) => component(c))) };
   };
 
@@ -296,7 +298,7 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     return entries;
   };
 
-  return { lists, warnings, list, readList, component, done, project, projectHead, changes, fetchOptional };
+  return { lists, warnings, list, readList, component, done, project, listComponents, changes, fetchOptional };
 }
 
 /** A list's items and how it was cut. */

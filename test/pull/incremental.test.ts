@@ -106,6 +106,8 @@ describe('an incremental pull from the sidecar', () => {
     expect(proxy.log.length).toBe(again.requests);
     expect(proxy.log.length).toBeLessThanOrEqual(2 * P + 10);
     expect(proxy.log.every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
+    // The root, the language and project lists, the changes feed, and each project's statistics: nothing of a component.
+    expect(proxy.log.filter((r) => r.url.includes('/components/'))).toEqual([]);
     expect(stamps(out)).toEqual(before);
   });
 
@@ -173,21 +175,31 @@ describe('an incremental pull from the sidecar', () => {
     await expectSameAsFull(up.from, out);
   });
 
-  it('cannot notice a change that moves no statistic and no list; --full reads everything and does', async () => {
+  it('cannot notice a change that moves no statistic, no object it reads and no feed entry; --full reads everything and does', async () => {
     const up = await upstream(50);
     const out = join(tempDir(), 'mirror');
     await pullInto(up.from, out);
-    // A translation's revision: not a counter, not in any list's length or statistics.
+    // A translation's revision, and a component's branch in a project whose statistics do not move.
     await up.restart((dir) => {
       const docs = join(dir, 'projects/beta/components/docs.yaml');
-      writeFileSync(docs, readFileSync(docs, 'utf8').replace('  de:\n', '  de:\n    revision: 0123456789abcdef0123456789abcdef01234567\n'));
+      writeFileSync(
+        docs,
+        readFileSync(docs, 'utf8')
+          .replace('  de:\n', '  de:\n    revision: 0123456789abcdef0123456789abcdef01234567\n')
+          .replace('file_format: po\n', 'file_format: po\nbranch: stable\n'),
+      );
     });
-    await pullInto(up.from, out);
-    expect(readFileSync(join(out, 'projects/beta/components/docs.yaml'), 'utf8')).not.toContain('0123456789abcdef');
+    const incremental = await pullInto(up.from, out);
+    expect(incremental.kept).toBe(5);
+    const missed = readFileSync(join(out, 'projects/beta/components/docs.yaml'), 'utf8');
+    expect(missed).not.toContain('0123456789abcdef');
+    expect(missed).not.toContain('branch: stable');
 
     const full = await pullInto(up.from, out, true);
     expect(full.kept).toBeNull();
-    expect(readFileSync(join(out, 'projects/beta/components/docs.yaml'), 'utf8')).toContain('revision: 0123456789abcdef');
+    const caught = readFileSync(join(out, 'projects/beta/components/docs.yaml'), 'utf8');
+    expect(caught).toContain('revision: 0123456789abcdef');
+    expect(caught).toContain('branch: stable');
   });
 
   it('says on the command line how much it kept, and --full reads everything', async () => {
