@@ -11,7 +11,8 @@ const command = defineCommand({
   name: 'bench',
   description:
     'Generate (or reuse) a synthetic instance, build it in full and compare with a raw-write floor measured in the same run; ' +
-    'then time rebuilds after one counter change and one language rename, a sidecar DELETE, and GET throughput of the sidecar and of serve.',
+    'then time rebuilds after one counter change and one language rename, a sidecar DELETE, GET throughput of the sidecar and of serve, ' +
+    'and a mirror refresh (one counter changed upstream: incremental pull, cold build, deploy to a local S3-protocol server).',
   options: {
     translations: {
       type: 'string',
@@ -31,8 +32,9 @@ const command = defineCommand({
     rounds: { type: 'string', valueName: 'N', description: 'full build and floor measured N times, one after the other', default: '1' },
     'get-seconds': { type: 'string', valueName: 'S', description: 'seconds of load for each GET throughput measurement', default: '10' },
     'build-only': { type: 'boolean', description: 'measure only the full build and the floor (what the 1,000,000 target asks)' },
+    'refresh-only': { type: 'boolean', description: 'measure only the mirror refresh (its upstream tree is built first, untimed)' },
   },
-  epilog: 'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only',
+  epilog: 'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --refresh-only',
   async run(args, io) {
     const integer = (name: string, text: string) => {
       const value = Number(text);
@@ -52,6 +54,7 @@ const command = defineCommand({
       rounds: integer('rounds', args.rounds),
       getSeconds: integer('get-seconds', args['get-seconds']),
       buildOnly: args['build-only'],
+      refreshOnly: args['refresh-only'],
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
         const file = join(args.dir, `results-${result.scale.translations}.json`);

@@ -3,7 +3,7 @@ import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
 import { outFolder } from '../src/cli/folders.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
-import { deploy, type DeployReport } from '../src/deploy/deploy.ts';
+import { DEFAULT_CACHE_CONTROL, deploy, type DeployReport } from '../src/deploy/deploy.ts';
 import { describeTarget, keyOf, parseEndpoint, parseTarget, type DeployTarget } from '../src/deploy/target.ts';
 import { UsageError } from '../src/errors.ts';
 
@@ -26,7 +26,7 @@ export const command = defineCommand({
       type: 'string',
       valueName: 'TEXT',
       description: 'the Cache-Control header of every object; "" for none',
-      default: 'public, max-age=300',
+      default: DEFAULT_CACHE_CONTROL,
     },
     concurrency: { type: 'string', valueName: 'N', description: 'uploads in flight at once, 1 to 64', default: '16' },
     retries: {

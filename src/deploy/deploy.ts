@@ -18,6 +18,9 @@ import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, type DeployTarget } from './target.ts';
 
+/** The Cache-Control every object gets unless told otherwise: five minutes in caches and CDNs. */
+export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+
 export interface DeployOptions {
   outDir: string;
   target: DeployTarget;
