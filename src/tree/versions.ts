@@ -14,7 +14,7 @@ import type { Component, Language, Model, Project, Translation } from '../model/
  * Bump when the generator writes different bytes for the same content, so
  * that trees built by an older version are rebuilt rather than trusted.
  */
-const OUTPUT_FORMAT = '1';
+const OUTPUT_FORMAT = '2';
 
 /**
  * The fingerprint of the settings every file depends on: the site, the
