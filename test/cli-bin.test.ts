@@ -3,26 +3,14 @@
  * `weblate-snapshot <command>` from any folder, -h and --version everywhere, and a flag that npm
  * took for itself (`npm run check --strict`, without `--`) named instead of silently missing.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './helpers.ts';
+import { runBin, runProgram } from './support/run-script.ts';
 
-const run = promisify(execFile);
-const BIN = join(ROOT, 'bin/weblate-snapshot.js');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-
-async function bin(args: string[], cwd = tempDir()) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const bin = (args: string[]) => runBin(args, { cwd: tempDir() });
 
 describe('weblate-snapshot', () => {
   it('lists its commands without arguments and with -h', async () => {
@@ -60,13 +48,7 @@ describe('weblate-snapshot', () => {
 
 describe('npm run without --', () => {
   it('names the flag npm took for itself and the command line that passes it', async () => {
-    let result: { code: number; stderr: string };
-    try {
-      await run('npm', ['run', '--silent', 'check', '--strict'], { cwd: ROOT });
-      result = { code: 0, stderr: '' };
-    } catch (error) {
-      result = error as { code: number; stderr: string };
-    }
+    const result = await runProgram('npm', ['run', '--silent', 'check', '--strict']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       'npm took --strict for itself (npm passes flags to the script only after --): run `npm run check -- --strict`',

@@ -1,22 +1,11 @@
 /** The build and check commands as a user runs them: real processes, real folders, exit codes. */
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { readTree, ROOT, tempDir, TSX } from './helpers.ts';
+import { readTree, ROOT, tempDir } from './helpers.ts';
+import { runScript } from './support/run-script.ts';
 
-const run = promisify(execFile);
-
-async function cli(script: 'build' | 'check', args: string[], cwd = ROOT) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], { cwd });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (script: 'build' | 'check', args: string[], cwd = ROOT) => runScript(script, args, { cwd });
 
 describe('npm run build', () => {
   it('prints its options with --help and exits 0', async () => {

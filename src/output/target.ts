@@ -28,7 +28,7 @@ export interface OutputTarget {
   removeFolder(path: string): Promise<void>;
 }
 
-interface MemoryTarget extends OutputTarget {
+export interface MemoryTarget extends OutputTarget {
   /** Committed files by relative path (empty until commit). */
   readonly files: ReadonlyMap<string, string>;
 }

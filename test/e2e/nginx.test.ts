@@ -12,7 +12,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { buildFor, freePort, itServesTheSnapshot, nginxMainConfig, startServer, type BuiltSite, type Started } from './servers.ts';
+import {
+  buildFor,
+  freePort,
+  itServesTheSnapshot,
+  nginxArgs,
+  nginxMainConfig,
+  startServer,
+  type BuiltSite,
+  type Started,
+} from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
@@ -43,16 +52,7 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
     writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${out};`));
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    const args = [
-      '-p',
-      prefix,
-      '-c',
-      join(prefix, 'nginx.conf'),
-      '-e',
-      join(prefix, 'error.log'),
-      '-g',
-      `daemon off; pid ${join(prefix, 'nginx.pid')};`,
-    ];
+    const args = nginxArgs(prefix);
     server = await startServer('nginx', args, `${site.origin}/`);
   });
   afterAll(async () => {

@@ -247,6 +247,20 @@ export function itServesTheSnapshot(site: () => BuiltSite): void {
  * An nginx main file that any user can start: the given files (under
  * `prefix`) included in http {}, logs and temporary folders under the prefix.
  */
+/** The command line that runs nginx in the foreground from a prefix folder holding nginx.conf. */
+export function nginxArgs(prefix: string): string[] {
+  return [
+    '-p',
+    prefix,
+    '-c',
+    join(prefix, 'nginx.conf'),
+    '-e',
+    join(prefix, 'error.log'),
+    '-g',
+    `daemon off; pid ${join(prefix, 'nginx.pid')};`,
+  ];
+}
+
 export function nginxMainConfig(prefix: string, includes: string[]): string {
   const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
   return [

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.ts';
 import { call, expectJson, JSON_BODY, AUTH, startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
 import { siteTree } from '../unit/hosts/tree.ts';
-import { freePort, itServesTheSnapshot, nginxMainConfig, startServer, type BuiltSite, type Started } from './servers.ts';
+import { freePort, itServesTheSnapshot, nginxArgs, nginxMainConfig, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
@@ -38,16 +38,7 @@ describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the
     writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
     writeFileSync(join(prefix, 'front.conf'), documentedFrontConfig(front, tree, sidecarPort));
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf', 'front.conf']));
-    const args = [
-      '-p',
-      prefix,
-      '-c',
-      join(prefix, 'nginx.conf'),
-      '-e',
-      join(prefix, 'error.log'),
-      '-g',
-      `daemon off; pid ${join(prefix, 'nginx.pid')};`,
-    ];
+    const args = nginxArgs(prefix);
     nginx = await startServer('nginx', args, `http://127.0.0.1:${front}/`);
     site = { origin: `http://127.0.0.1:${front}`, out: space.out, tree: await siteTree(space.content, { baseUrl }) };
   });

@@ -1,4 +1,4 @@
-/** Runs a script of scripts/ as a real process: its exit code and output. */
+/** Runs a program as a real process, a script of scripts/ or the package's bin: its exit code and output. */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,17 +12,25 @@ export interface ScriptResult {
   stderr: string;
 }
 
-export async function runScript(
-  script: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<ScriptResult> {
-  const env = { ...process.env, ...options.env };
+interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/** `scripts/<script>.ts` with `args`, run by node with tsx. */
+export function runScript(script: string, args: string[], options: RunOptions = {}): Promise<ScriptResult> {
+  return runProgram(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], options);
+}
+
+/** `bin/weblate-snapshot.js` with `args`, run by node as npm's bin link runs it. */
+export function runBin(args: string[], options: RunOptions = {}): Promise<ScriptResult> {
+  return runProgram(process.execPath, [join(ROOT, 'bin/weblate-snapshot.js'), ...args], options);
+}
+
+/** Any program; a non-zero exit is a result, not a throw. */
+export async function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<ScriptResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], {
-      cwd: options.cwd ?? ROOT,
-      env,
-    });
+    const { stdout, stderr } = await run(file, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

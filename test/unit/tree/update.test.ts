@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryTarget } from '../../../src/output/target.ts';
+import { memoryTarget, type MemoryTarget } from '../../../src/output/target.ts';
 import { openContent } from '../../../src/resolve/open.ts';
 import { fileGroups } from '../../../src/tree/groups.ts';
 import type { GroupState, Journal, Manifest } from '../../../src/tree/manifest.ts';
@@ -19,6 +19,16 @@ async function modelOf(contentDir: string) {
   const opened = await openContent(contentDir);
   if (!opened.ok) throw new Error(JSON.stringify(opened.errors));
   return opened.model;
+}
+
+/** A copy of the features fixture built into a memory target, with the manifest of what it holds. */
+async function builtInMemory(): Promise<{ content: string; target: MemoryTarget; manifest: Manifest }> {
+  const content = join(tempDir(), 'content');
+  execFileSync('cp', ['-r', join(FIXTURES, 'features/content'), content]);
+  const target = memoryTarget();
+  const manifest: Manifest = { tree: 'memory', groups: new Map(), journalLines: 0 };
+  await writeTree(await modelOf(content), target, { onGroup: (key, fingerprint) => void manifest.groups.set(key, fingerprint) });
+  return { content, target, manifest };
 }
 
 /** A journal kept in memory: every line appended, in order. */
@@ -34,11 +44,7 @@ function memoryJournal(): { journal: Journal; lines: [string, GroupState | 'remo
 
 describe('updateInPlace through a memory target', () => {
   it('brings a tree in line with changed content, rewriting only the files whose bytes changed', async () => {
-    const content = join(tempDir(), 'content');
-    execFileSync('cp', ['-r', join(FIXTURES, 'features/content'), content]);
-    const target = memoryTarget();
-    const manifest: Manifest = { tree: 'memory', groups: new Map(), journalLines: 0 };
-    await writeTree(await modelOf(content), target, { onGroup: (key, fingerprint) => void manifest.groups.set(key, fingerprint) });
+    const { content, target, manifest } = await builtInMemory();
     const before = new Map(target.files);
 
     const file = join(content, 'projects/alpha/components/strings.yaml');
@@ -64,11 +70,7 @@ describe('updateInPlace through a memory target', () => {
   });
 
   it('removes the folders of groups that are gone, and the groups nested in them', async () => {
-    const content = join(tempDir(), 'content');
-    execFileSync('cp', ['-r', join(FIXTURES, 'features/content'), content]);
-    const target = memoryTarget();
-    const manifest: Manifest = { tree: 'memory', groups: new Map(), journalLines: 0 };
-    await writeTree(await modelOf(content), target, { onGroup: (key, fingerprint) => void manifest.groups.set(key, fingerprint) });
+    const { content, target, manifest } = await builtInMemory();
     execFileSync('rm', [join(content, 'projects/beta/components/docs.yaml')]);
     const changed = await modelOf(content);
     await updateInPlace({ target, journal: memoryJournal().journal }, fileGroups(changed), manifest);
