@@ -8,6 +8,7 @@
  *   node --import tsx bench/child.ts build CONTENT OUT [--full]
  *   node --import tsx bench/child.ts floor FROM TO [--consume]
  *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
+ *   node --import tsx bench/child.ts seed-deploy OUT BUCKET PREFIX ENDPOINT
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { opendir, readFile, rmdir, unlink } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { buildDirectory } from '../src/build.ts';
 import { runPool } from '../src/pool.ts';
 import { Session, type ContentChange } from '../src/session/session.ts';
+import { DEFAULT_CACHE_CONTROL, deploy } from '../src/deploy/deploy.ts';
 
 const [step, ...args] = process.argv.slice(2);
 
@@ -60,8 +62,38 @@ if (step === 'build') {
   }
   await opened.session.close();
   report({ openMs, updates });
+} else if (step === 'seed-deploy') {
+  const [outDir, bucket, prefix, endpoint] = args as [string, string, string, string];
+  const started = performance.now();
+  const seeded = await seedDeploy(outDir, { bucket, prefix, endpoint });
+  report({ ms: performance.now() - started, ...seeded });
 } else {
   throw new Error(`unknown step ${step}`);
+}
+
+/**
+ * The mirror refresh's starting point: the record of a deploy of the whole
+ * tree to the target, made without sending it (a store that takes every
+ * object and keeps none). Sending 567,000 objects to the local S3 server
+ * would take most of an hour and gives the refresh nothing: it is timed on
+ * what changed since.
+ */
+async function seedDeploy(outDir: string, target: { bucket: string; prefix: string; endpoint: string }) {
+  const report = await deploy(
+    { outDir, target, cacheControl: DEFAULT_CACHE_CONTROL, concurrency: 64, retries: 0 },
+    {
+      store: () => ({
+        put: async () => undefined,
+        remove: async () => [],
+        list: async () => ({ objects: [], next: null }),
+        close: () => undefined,
+      }),
+      sleep: async () => undefined,
+      random: Math.random,
+    },
+  );
+  if (!report.ok) throw new Error(report.message);
+  return { files: report.uploaded, bytes: report.bytes };
 }
 
 /**

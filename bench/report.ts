@@ -1,4 +1,5 @@
 /** The benchmark's figures as a table, and the issue's targets checked against them. */
+import type { RefreshFigures } from './refresh.ts';
 import type { BenchResult } from './run.ts';
 
 interface TargetCheck {
@@ -12,9 +13,9 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   const n = result.scale.translations;
   const near = (goal: number) => Math.abs(n - goal) / goal < 0.1;
   const checks: TargetCheck[] = [];
-  const best = bestRound(result);
-  const gib = best.build.maxRssKiB / 2 ** 20;
-  if (near(100_000) || near(1_000_000)) {
+  if (result.rounds.length > 0 && (near(100_000) || near(1_000_000))) {
+    const best = bestRound(result);
+    const gib = best.build.maxRssKiB / 2 ** 20;
     const [ratioGoal, rssGoal] = near(100_000) ? [1.5, 1] : [2, 2];
     checks.push({
       target: `full build within ${ratioGoal}× the raw-write floor`,
@@ -32,10 +33,16 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
     });
     checks.push({
       target: 'one counter changed: rebuild under 1 s (build --watch, median)',
-      figure: `${watch.medianMs.toFixed(0)} ms (a cold npm run build: ${seconds(counter.ms)})`,
+      figure: `${watch.medianMs.toFixed(0)} ms`,
       met: watch.medianMs < 1000,
     });
+    checks.push({
+      target: 'one counter changed: a cold npm run build under 1 s (build time in a new process)',
+      figure: seconds(counter.ms),
+      met: counter.ms < 1000,
+    });
   }
+  if (near(100_000) && result.refresh) checks.push(...refreshTargets(result.refresh));
   if (near(100_000) && result.sidecarDelete) {
     const { medianMs } = result.sidecarDelete;
     checks.push({
@@ -94,6 +101,7 @@ export function formatBench(result: BenchResult): string {
       `  ${name}: ${f.requestsPerSecond.toFixed(0)} req/s, latency p50 ${f.latencyP50Ms} ms, p99 ${f.latencyP99Ms} ms, ${f.errors} errors, ${f.non2xx} non-2xx`;
     lines.push(`GET throughput (autocannon, 16 connections, ${s} s, ${urls} URLs):`, row('sidecar', sidecar), row('serve  ', serve));
   }
+  if (result.refresh) lines.push('', ...formatRefresh(result.refresh));
   const targets = benchTargets(result);
   if (targets.length > 0) {
     lines.push('', 'Targets:');
@@ -104,6 +112,31 @@ export function formatBench(result: BenchResult): string {
 
 // --- internal ---
 
+function refreshTargets(r: RefreshFigures): TargetCheck[] {
+  return [
+    {
+      target: 'a re-pull with nothing changed in at most 400 requests',
+      figure: `${r.unchanged.requests} requests`,
+      met: r.unchanged.requests <= 400,
+    },
+    { target: 'mirror refresh (pull, build, deploy) under 10 s end to end', figure: seconds(r.totalMs), met: r.totalMs < 10_000 },
+    { target: 'mirror refresh: at most 400 requests', figure: `${r.pull.requests} requests`, met: r.pull.requests <= 400 },
+    { target: 'mirror refresh: at most 20 objects uploaded', figure: `${r.deploy.uploaded} objects`, met: r.deploy.uploaded <= 20 },
+  ];
+}
+
+function formatRefresh(r: RefreshFigures): string[] {
+  return [
+    `Mirror refresh, one counter changed upstream (each step a new process, spawn to exit): ${seconds(r.totalMs)}`,
+    `  pull (incremental): ${seconds(r.pull.ms)}, ${counted(r.pull.requests, 'request')}, ${counted(r.pull.written, 'file')} written, ${counted(r.pull.kept, 'component')} kept`,
+    `  build (cold, from its cache): ${seconds(r.build.ms)} (${seconds(r.build.reportedMs)} in the process), ${counted(r.build.files, 'file')} rewritten`,
+    `  deploy (to the local S3 server): ${seconds(r.deploy.ms)}, ${counted(r.deploy.uploaded, 'object')} uploaded, ${count(r.deploy.deleted)} deleted`,
+    `  before the change, a re-pull with nothing changed: ${seconds(r.unchanged.ms)}, ${counted(r.unchanged.requests, 'request')}, ${counted(r.unchanged.written, 'file')} written`,
+    `  set-up (untimed): full pull ${seconds(r.setup.pullMs)} (${count(r.setup.pullRequests)} requests), full build of the mirror ${seconds(r.setup.buildMs)}, ` +
+      `deploy record of ${count(r.setup.seededFiles)} files seeded in ${seconds(r.setup.seedMs)}`,
+  ];
+}
+
 /** The round with the lowest build/floor ratio (each round is reported). */
 function bestRound(result: BenchResult) {
   return result.rounds.reduce((best, round) => (round.ratio < best.ratio ? round : best));
@@ -111,6 +144,10 @@ function bestRound(result: BenchResult) {
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function counted(value: number, noun: string): string {
+  return `${count(value)} ${value === 1 ? noun : `${noun}s`}`;
 }
 
 function count(value: number): string {

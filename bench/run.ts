@@ -5,15 +5,12 @@
  * and of `serve` on the same tree. Every step that is timed runs in a process
  * of its own; the page cache is flushed (`sync`) before each.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statfsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { translationCount, writeSyntheticContent, type SyntheticScale } from './synthetic.ts';
-
-const run = promisify(execFile);
+import { bumpFirstCounter, child, firstComponent, removeTree, ROOT, settle, startServer, TSX } from './processes.ts';
+import { measureRefresh, type RefreshFigures } from './refresh.ts';
 
 interface BenchOptions {
   scale: SyntheticScale;
@@ -23,8 +20,10 @@ interface BenchOptions {
   rounds: number;
   /** Seconds of load for each GET throughput measurement. */
   getSeconds: number;
-  /** Skip what needs a tree kept after the full build (rebuilds, sidecar, GET). */
+  /** Skip what needs a tree kept after the full build (rebuilds, sidecar, GET, the mirror refresh). */
   buildOnly: boolean;
+  /** Measure only the mirror refresh (its upstream tree built untimed). */
+  refreshOnly?: boolean;
   log: (line: string) => void;
   /** Called with the figures once everything is measured, before the trees are deleted (which takes minutes at scale). */
   measured?: (result: BenchResult) => void;
@@ -37,6 +36,7 @@ export interface BenchResult {
   rebuilds?: { counter: RebuildFigures; language: RebuildFigures; session: SessionFigures; watch: WatchFigures };
   sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
+  refresh?: RefreshFigures;
 }
 
 interface BuildFigures {
@@ -96,6 +96,13 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   let out = '';
 
   try {
+    if (options.refreshOnly) {
+      out = join(work, 'upstream-dist');
+      log(`Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`);
+      await child(['build', join(work, 'content'), out, '--full']);
+      result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, log });
+      return finish(result, options);
+    }
     for (let round = 1; round <= options.rounds; round++) {
       const roundDir = join(work, `round-${round}`);
       mkdirSync(roundDir);
@@ -141,6 +148,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
+    result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, log });
     return finish(result, options);
   } finally {
     log('Deleting the trees …');
@@ -156,9 +164,6 @@ function finish(result: BenchResult, options: BenchOptions): BenchResult {
   return result;
 }
 
-const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
-const ROOT = resolve(new URL('..', import.meta.url).pathname);
-
 async function ensureContent(dir: string, scale: SyntheticScale, log: (line: string) => void) {
   const marker = join(dir, '.complete');
   if (existsSync(marker)) return { files: Number(readFileSync(marker, 'utf8')), reused: true };
@@ -167,26 +172,6 @@ async function ensureContent(dir: string, scale: SyntheticScale, log: (line: str
   const files = await writeSyntheticContent(dir, scale);
   writeFileSync(marker, String(files));
   return { files, reused: false };
-}
-
-async function child(args: string[]): Promise<string> {
-  // The floor's untimed reads and deletions run 32 at a time; the build keeps Node's defaults, as users have them.
-  const env = args[0] === 'floor' ? { ...process.env, UV_THREADPOOL_SIZE: '32' } : process.env;
-  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
-    cwd: ROOT,
-    maxBuffer: 1 << 26,
-    env,
-  });
-  return stdout.trim().split('\n').pop()!;
-}
-
-/** Flushes dirty pages so that each timed step starts from the same state of the disk. */
-async function settle(): Promise<void> {
-  await run('sync');
-}
-
-async function removeTree(path: string): Promise<void> {
-  if (existsSync(path)) await run('rm', ['-rf', path]);
 }
 
 /** Whether the disk can hold `count` more trees (files take at least a block, a folder each, and an inode for both). */
@@ -277,14 +262,6 @@ function pickRebuild(report: { ms: number; files: number; groupsRendered?: numbe
   return { ms: report.ms, files: report.files, groupsRendered: report.groupsRendered ?? 0, mode: report.mode };
 }
 
-function firstComponent(content: string): string {
-  return join(content, 'projects/project-00001/components/component-002.yaml');
-}
-
-function bumpFirstCounter(text: string): string {
-  return text.replace(/(\n {4}translated: )(\d+)/, (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`);
-}
-
 function relative(from: string, to: string): string {
   return to.slice(resolve(from).length + 1);
 }
@@ -363,39 +340,4 @@ async function load(url: string, paths: string[], seconds: number): Promise<Load
     errors: result.errors,
     non2xx: result.non2xx,
   };
-}
-
-interface RunningServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts a script that prints the URL it serves at, and waits for that line. */
-function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
-  const process_: ChildProcess = spawn(process.execPath, [...TSX, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/\S+\/api\/)/.exec(output);
-      if (match) {
-        process_.stdout!.off('data', onData);
-        resolvePromise({
-          url: match[1]!,
-          stop: () =>
-            new Promise<void>((done) => {
-              process_.once('exit', () => done());
-              process_.kill('SIGTERM');
-            }),
-        });
-      }
-    };
-    process_.stdout!.on('data', onData);
-    process_.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    process_.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${output}`)));
-  });
 }

@@ -13,7 +13,8 @@ const command = defineCommand({
   name: 'bench',
   description:
     'Generate (or reuse) a synthetic instance, build it in full and compare with a raw-write floor measured in the same run; ' +
-    'then time rebuilds after one counter change and one language rename, a sidecar DELETE, and GET throughput of the sidecar and of serve.',
+    'then time rebuilds after one counter change and one language rename, a sidecar DELETE, GET throughput of the sidecar and of serve, ' +
+    'and a mirror refresh (one counter changed upstream: incremental pull, cold build, deploy to a local S3-protocol server).',
   options: {
     translations: {
       type: 'string',
@@ -39,8 +40,10 @@ const command = defineCommand({
       description: "which Weblate's API the synthetic instance speaks (2026.8 adds categories)",
       default: '4',
     },
+    'refresh-only': { type: 'boolean', description: 'measure only the mirror refresh (its upstream tree is built first, untimed)' },
   },
-  epilog: 'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8',
+  epilog:
+    'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only',
   async run(args, io) {
     const integer = (name: string, text: string) => {
       const value = Number(text);
@@ -66,6 +69,7 @@ const command = defineCommand({
       rounds: integer('rounds', args.rounds),
       getSeconds: integer('get-seconds', args['get-seconds']),
       buildOnly: args['build-only'],
+      refreshOnly: args['refresh-only'],
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
         const flavour = weblateVersion === '4' ? '' : `-${weblateVersion}`;

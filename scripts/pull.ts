@@ -1,5 +1,5 @@
 /** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
-import { defineCommand, runIfMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
@@ -9,10 +9,15 @@ export const command = defineCommand({
   name: 'pull',
   description:
     'Mirror a Weblate 4.x instance: read its API (projects, components, translations with their statistics, languages) ' +
-    'and write a content folder that builds into the same API.',
+    'and write a content folder that builds into the same API. Into an earlier pull, only what changed upstream is read again.',
   options: {
     from: { type: 'string', valueName: 'URL', description: 'API root of the instance, such as https://weblate.example.org/api/' },
-    out: { type: 'string', valueName: 'DIR', description: 'content folder to write: new, empty, or an earlier pull' },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'content folder to write: new, empty, or an earlier pull (updated incrementally)',
+    },
+    full: { type: 'boolean', description: 'read everything, even into an earlier pull (catches what an incremental pull cannot see)' },
     token: { type: 'string', valueName: 'KEY', description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)' },
     project: { type: 'string', valueName: 'SLUG', multiple: true, description: 'pull only this project' },
     concurrency: { type: 'string', valueName: 'N', description: 'requests in flight at once, 1 to 16', default: '4' },
@@ -25,7 +30,8 @@ export const command = defineCommand({
     },
   },
   epilog:
-    'An interrupted pull keeps what it fetched in DIR/.pull-state.jsonl; the same command resumes it.\n\n' +
+    'An interrupted pull keeps what it fetched in DIR/.pull-state.jsonl; the same command resumes it.\n' +
+    'A pull into an earlier pull reads only what changed (DIR/.pull-record.json); run it with --full now and then (docs/pull.md).\n\n' +
     'Example:\n  npm run pull -- --from https://weblate.example.org/api/ --out mirror\n  npm run build -- --content mirror --out dist',
   async run(args, io) {
     if (!args.from || !args.out) throw new UsageError('pull needs --from URL and --out DIR');
@@ -38,6 +44,7 @@ export const command = defineCommand({
         outDir: args.out,
         token: args.token ?? (process.env.WEBLATE_TOKEN || undefined),
         projects: args.project,
+        full: args.full,
         http: {
           concurrency: integerFlag('concurrency', args.concurrency, 1, 16),
           retries: integerFlag('retries', args.retries, 0, 10),
@@ -60,21 +67,16 @@ export const command = defineCommand({
   },
 });
 
-function integerFlag(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max)
-    throw new UsageError(`--${name} expects an integer from ${min} to ${max} (got "${text}")`);
-  return value;
-}
-
 function summary(report: Extract<PullReport, { ok: true }>, from: string, out: string): string {
   const { projects, components, translations, languages } = report.counts;
   const resumed = report.resumed > 0 ? `, ${report.resumed} read back from the interrupted pull` : '';
+  const unchanged = report.unchanged > 0 ? `, ${countOf(report.unchanged, 'file')} unchanged` : '';
   const removed = report.removed > 0 ? `, ${countOf(report.removed, 'stale file')} removed` : '';
+  const kept = report.kept === null ? '' : `, incrementally: ${countOf(report.kept, 'component')} kept without reading them again`;
   return (
     `Pulled ${countOf(projects, 'project')}, ${countOf(components, 'component')}, ${countOf(translations, 'translation')} ` +
-    `and ${countOf(languages, 'language')} from ${from} into ${out}/ (${countOf(report.files, 'file')}${removed}; ` +
-    `${countOf(report.requests, 'request')}${resumed}) in ${(report.durationMs / 1000).toFixed(2)} s.`
+    `and ${countOf(languages, 'language')} from ${from} into ${out}/ (${countOf(report.files, 'file')} written${unchanged}${removed}; ` +
+    `${countOf(report.requests, 'request')}${resumed}${kept}) in ${(report.durationMs / 1000).toFixed(2)} s.`
   );
 }
 

@@ -1,18 +1,19 @@
 /**
  * `weblate-snapshot <command>`: the package's one command line, with the
- * commands the npm scripts run (build, check, serve, sidecar, pull). Run by
+ * commands the npm scripts run (build, check, serve, sidecar, pull, deploy). Run by
  * bin/weblate-snapshot.js after `npm install`, or `npx weblate-snapshot` in
  * the repository.
  */
 import { packageVersion, runMain, type CommandDef, type OptionDef } from '../src/cli/command.ts';
 import { command as build } from './build.ts';
 import { command as check } from './check.ts';
+import { command as deploy } from './deploy.ts';
 import { command as pull } from './pull.ts';
 import { command as serve } from './serve.ts';
 import { command as sidecar } from './sidecar.ts';
 
 /** Each command with its own options; here they are only dispatched to. */
-const COMMANDS: Record<string, CommandDef<Record<string, OptionDef>>> = { build, check, serve, sidecar, pull };
+const COMMANDS: Record<string, CommandDef<Record<string, OptionDef>>> = { build, check, serve, sidecar, pull, deploy };
 
 const [name, ...rest] = process.argv.slice(2);
 const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;

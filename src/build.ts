@@ -4,7 +4,10 @@
  * it can). User mistakes come back in the report; only bugs and I/O failures
  * throw.
  */
-import type { Catalog } from './catalog/catalog.ts';
+import { recordBuild, updateFromCache } from './cache/cold-build.ts';
+import type { CacheKey } from './cache/cache-file.ts';
+import { loadCatalog, type Catalog } from './catalog/catalog.ts';
+import type { FileSignature } from './content/signatures.ts';
 import { pinProblems } from './content/problems.ts';
 import type { ContentError } from './errors.ts';
 import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts';
@@ -87,18 +90,33 @@ interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
  * Builds into a folder. When the folder holds a tree this tool built with the
  * same settings (its manifest says so), only the groups whose inputs changed
  * are rendered and only files whose bytes changed are replaced, each
- * atomically. Otherwise a whole new tree is written beside it and swapped in.
+ * atomically; when its build cache also holds (cache/), only the content
+ * files the cache cannot vouch for are read. Otherwise a whole new tree is
+ * written beside it and swapped in.
  */
 export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<BuildDeps, 'target'> = {}): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
+  const catalog = deps.catalog ?? loadCatalog();
   const { kept, overrides, host } = await settingsToBuildWith(options.outDir, options);
-  const checked = await checkBuild({ ...options, site: overrides, host }, deps.catalog);
+  const key = cacheKey(options, overrides, host);
+  const { contentDir, outDir, strict } = options;
+  const cached = options.full ? null : await updateFromCache({ contentDir, outDir, key, catalog, strict });
+  if (cached) {
+    const { filesWritten: files, groupsRendered, groupsRemoved } = cached.stats;
+    const counts = { files, bytes: 0, groupsRendered, groupsRemoved };
+    const { translations, warnings } = cached;
+    return { errors: [], warnings, translations, durationMs: clock() - started, ...counts, mode: 'in-place' };
+  }
+  const takenAt = Date.now();
+  const checked = await checkBuild({ ...options, site: overrides, host }, catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
   const change = kept && describeSettingsChange(kept, { site: checked.model.site, host });
   if (change) options.onSettingsChange?.(change);
   const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host });
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
+  const { model, signatures, warnings } = checked;
+  await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
   const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
   const translations = checked.model.translations.length;
   return { errors: [], warnings: checked.warnings, translations, durationMs: clock() - started, ...counts, mode: report.mode };
@@ -114,7 +132,16 @@ export function checkOutput(outDir: string, options: { contentDir?: string; forc
 
 // --- internal ---
 
-type CheckResult = { ok: true; model: Model; warnings: ContentError[] } | { ok: false; errors: ContentError[] };
+type CheckResult =
+  { ok: true; model: Model; signatures: Map<string, FileSignature>; warnings: ContentError[] } | { ok: false; errors: ContentError[] };
+
+/** What a build cache holds for: the content folder as given, and the settings the build takes (flags, or those kept beside the tree). */
+function cacheKey(options: DirectoryBuildOptions, overrides: SiteOverrides, host: HostOptions['host']): CacheKey {
+  return {
+    contentDir: options.contentDir,
+    settings: JSON.stringify({ site: overrides, host: host ?? null, strict: options.strict ?? false }),
+  };
+}
 
 /** The content, and whether the chosen host can serve the site as configured. */
 async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): Promise<CheckResult> {

@@ -54,6 +54,24 @@ describe('npm run bench --build-only', () => {
     }
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3', 'results-16.json']);
   });
+
+  it('with --refresh-only, times an incremental pull, a cold build and a deploy after one counter changed upstream', async () => {
+    const dir = tempDir('wsnap-bench-');
+    const { stdout } = await run(
+      process.execPath,
+      [...TSX, join(ROOT, 'scripts/bench.ts'), '--projects', '2', '--components', '3', '--languages', '2', '--refresh-only', '--dir', dir],
+      { cwd: ROOT, env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' } },
+    );
+    expect(stdout).toMatch(/^Mirror refresh, one counter changed upstream \(each step a new process, spawn to exit\): /m);
+    // Two projects: the root, the lists, the feed, two project statistics, then the changed project's components.
+    expect(stdout).toMatch(/^ {2}pull \(incremental\): .+, \d+ requests, 1 file written, 5 components kept$/m);
+    expect(stdout).toMatch(/^ {2}build \(cold, from its cache\): .+, 8 files rewritten$/m);
+    expect(stdout).toMatch(/^ {2}deploy \(to the local S3 server\): .+, 8 objects uploaded, 0 deleted$/m);
+    expect(stdout).toMatch(/^ {2}before the change, a re-pull with nothing changed: .+, 6 requests, 0 files written$/m);
+    const results = JSON.parse(readFileSync(join(dir, 'results-18.json'), 'utf8'));
+    expect(results.refresh.totalMs).toBe(results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms);
+    expect(readdirSync(dir).sort()).toEqual(['content-2x3x2', 'results-18.json']);
+  });
 });
 
 describe('npm run bench --weblate-version 2026.8', () => {

@@ -49,6 +49,14 @@ export function defineCommand<O extends Record<string, OptionDef>>(command: Comm
   return command;
 }
 
+/** The value of an integer flag, or a usage error saying what range was expected. */
+export function integerFlag(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`--${name} expects an integer from ${min} to ${max} (got "${text}")`);
+  return value;
+}
+
 /** How a command was started, for its usage line and hints: `npm run build --` or `weblate-snapshot build`. */
 type Invocation = 'npm' | 'bin';
 

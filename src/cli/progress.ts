@@ -14,6 +14,40 @@ export function progressReporter(io: CommandIO, label: string): ((done: number, 
   };
 }
 
+/** A line that shows progress on a terminal (rewritten at most ten times a second), and notices printed above it. */
+export interface StatusDisplay<T> {
+  /** Absent when the output is not a terminal. */
+  progress?: (progress: T) => void;
+  notice: (text: string) => void;
+  /** Ends the progress line, if one is shown. */
+  finish: () => void;
+}
+
+export function statusDisplay<T>(io: CommandIO, format: (progress: T) => string, now: () => number = Date.now): StatusDisplay<T> {
+  if (!io.interactive) return { notice: (text) => io.err(`${text}\n`), finish: () => undefined };
+  let lastShown = 0;
+  let line = '';
+  const show = (text: string) => {
+    line = text;
+    io.err(`\r\x1b[K${text}`);
+  };
+  return {
+    progress(p) {
+      if (now() - lastShown < 100) return;
+      lastShown = now();
+      show(format(p));
+    },
+    notice(text) {
+      io.err(`\r\x1b[K${text}\n`);
+      if (line) io.err(line);
+    },
+    finish() {
+      if (line) io.err('\n');
+      line = '';
+    },
+  };
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { checkFile, type CheckResult, type ContentFileKind, type FilePlace } from './files.ts';
+import { checkAndHash, type CheckedText, type FilePlace } from './files.ts';
 
 export interface CheckJob {
   /** The path to read, as messages show it. */
@@ -37,11 +37,11 @@ export interface CheckChunk {
   jobs: CheckJob[];
 }
 
-export type CheckChunkResult = { id: number; results: CheckResult<ContentFileKind>[] } | { id: number; failure: string };
+export type CheckChunkResult = { id: number; results: CheckedText[] } | { id: number; failure: string };
 
 interface CheckedFiles {
   /** In the jobs' order. */
-  results: CheckResult<ContentFileKind>[];
+  results: CheckedText[];
   /** How many of the files were checked in threads (the rest inline). */
   inThreads: number;
 }
@@ -81,13 +81,13 @@ function defaultThreads(files: number): number {
  * never breaks it.
  */
 class ChunkDispatch {
-  readonly done: Promise<CheckResult<ContentFileKind>[]>;
+  readonly done: Promise<CheckedText[]>;
   /** Files checked on the main thread so far. */
   checkedOnMainThread = 0;
   /** Chunks not yet handed out, the next one last. */
   private readonly waiting: CheckChunk[];
   private remaining: number;
-  private readonly results: CheckResult<ContentFileKind>[] = [];
+  private readonly results: CheckedText[] = [];
   /** Each live thread, with the ids of the chunks it holds. */
   private readonly threads = new Map<Worker, Set<number>>();
   private onMainThread = false;
@@ -130,7 +130,10 @@ class ChunkDispatch {
           ? chunk.jobs.map((job) => readFileSync(job.file, 'utf8'))
           : await Promise.all(chunk.jobs.map((job) => readFile(job.file, 'utf8')));
         this.checkedOnMainThread += chunk.jobs.length;
-        this.store(chunk.id, chunk.jobs.map((job, i) => checkFile(job.file, job.place, texts[i]!)));
+        this.store(
+          chunk.id,
+          chunk.jobs.map((job, i) => checkAndHash(job.file, job.place, texts[i]!)),
+        );
         if (beside) await new Promise(setImmediate);
       }
     } catch (error) {
@@ -158,7 +161,7 @@ class ChunkDispatch {
     this.feed(worker);
   }
 
-  private store(id: number, results: CheckResult<ContentFileKind>[]): void {
+  private store(id: number, results: CheckedText[]): void {
     const start = id * CHUNK_SIZE;
     results.forEach((result, offset) => (this.results[start + offset] = result));
     if (--this.remaining === 0) this.settle();

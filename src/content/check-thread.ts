@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { CheckChunk, CheckChunkResult } from './check-pool.ts';
-import { checkFile } from './files.ts';
+import { checkAndHash } from './files.ts';
 
 const port = parentPort;
 if (!port) throw new Error('Internal error: check-thread.ts runs only as a worker thread');
@@ -15,7 +15,7 @@ if (!port) throw new Error('Internal error: check-thread.ts runs only as a worke
 port.on('message', (chunk: CheckChunk) => {
   let answer: CheckChunkResult;
   try {
-    answer = { id: chunk.id, results: chunk.jobs.map((job) => checkFile(job.file, job.place, readFileSync(job.file, 'utf8'))) };
+    answer = { id: chunk.id, results: chunk.jobs.map((job) => checkAndHash(job.file, job.place, readFileSync(job.file, 'utf8'))) };
   } catch (error) {
     // A file that cannot be read is an I/O failure: the main thread throws it as the inline check would.
     answer = { id: chunk.id, failure: error instanceof Error ? error.message : String(error) };

@@ -10,6 +10,7 @@ import { formatPath, locate, type FieldPath } from './locate.ts';
 import { readYaml, type YamlSource } from './yaml.ts';
 import { prepareComponent, type PreparedComponent } from './prepare.ts';
 import { checkComponentFile, componentWarnings } from './rules.ts';
+import { hashText } from './signatures.ts';
 import {
   categorySchema, componentSchema, languageSchema, pluralSchema, projectSchema, siteSchema, sourceCountersSchema, translationSchema,
   type CategoryFile, type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
@@ -68,7 +69,7 @@ export function placeOf(relativePath: string): PlaceResult {
   };
 }
 
-export type CheckResult<K extends ContentFileKind> =
+type CheckResult<K extends ContentFileKind> =
   | {
       ok: true;
       checked: CheckedFile<K>;
@@ -109,6 +110,17 @@ export function checkFile<K extends ContentFileKind>(
   if (!salvage.success) return { ok: false, errors };
   const rest = checkData(file, place, salvage.data, parsed.source);
   return rest.ok ? { ok: false, errors, salvaged: rest.checked } : { ok: false, errors: [...errors, ...rest.errors], salvaged: rest.salvaged };
+}
+
+/** A file's check, and the hash of the text that was checked (content/signatures.ts). */
+export interface CheckedText {
+  result: CheckResult<ContentFileKind>;
+  hash: string;
+}
+
+/** Checks a file's text and hashes it: what is done with each file a load reads. */
+export function checkAndHash(file: string, place: FilePlace, text: string): CheckedText {
+  return { result: checkFile(file, place, text), hash: hashText(text) };
 }
 
 /** Builds a ContentError for a field path of a parsed file. */

@@ -1,13 +1,17 @@
 /**
  * Reads a content folder: finds its YAML files, classifies each by its place
- * and checks it (files.ts; in threads for a large folder, check-pool.ts). With
- * check-pool.ts, the only modules of the content pipeline that touch the disk.
+ * and checks it (files.ts; in threads for a large folder, check-pool.ts), and
+ * keeps each file's signature (signatures.ts): its size and time as listed,
+ * before it was read, and the hash of the text checked. With check-pool.ts,
+ * the only modules of the content pipeline that touch the disk.
  */
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
 import { checkFiles, type CheckJob, type CheckOptions } from './check-pool.ts';
 import { placeOf, type CheckedFile, type FilePlace } from './files.ts';
+import type { FileSignature } from './signatures.ts';
 import { listContentFiles } from './walk.ts';
 
 export interface LoadedContent {
@@ -32,6 +36,8 @@ interface LoadResult {
   content: LoadedContent;
   /** Every valid file by its path relative to the content folder (with `/`). */
   files: Map<string, CheckedFile>;
+  /** The signature of every content file read, valid or not, by the same path. */
+  signatures: Map<string, FileSignature>;
   errors: ContentError[];
   /** What valid files most likely left out by mistake (content/rules.ts#componentWarnings). */
   warnings: ContentError[];
@@ -41,33 +47,55 @@ interface LoadResult {
 
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
 export async function loadContent(contentDir: string, options: CheckOptions = {}): Promise<LoadResult> {
-  const listing = await listContentFiles(contentDir);
-  const relativePaths = listing.files;
+  const listing = await statContentFiles(contentDir);
   const errors: ContentError[] = listing.refused.map(({ path, message }) => ({ file: join(contentDir, path), line: 1, column: 1, path: '', message }));
-  const jobs: (CheckJob & { relativePath: string })[] = [];
-  for (const relativePath of relativePaths) {
-    const file = join(contentDir, relativePath);
-    const result = placeOf(relativePath);
+  const jobs: (CheckJob & ListedFile)[] = [];
+  for (const listed of listing.files) {
+    const file = join(contentDir, listed.relativePath);
+    const result = placeOf(listed.relativePath);
     if ('ignored' in result) continue;
     if ('error' in result) errors.push({ file, line: 1, column: 1, path: '', message: result.error });
-    else jobs.push({ relativePath, file, place: result.place });
+    else jobs.push({ ...listed, file, place: result.place });
   }
   const { results, inThreads } = await checkFiles(jobs, options);
   const files = new Map<string, CheckedFile>();
+  const signatures = new Map<string, FileSignature>();
   // A file with errors still takes part in the cross-file rules when its fields at fault could be left out.
   const salvaged: CheckedFile[] = [];
   const warnings: ContentError[] = [];
-  results.forEach((result, index) => {
+  results.forEach(({ result, hash }, index) => {
+    const job = jobs[index]!;
+    signatures.set(job.relativePath, { size: job.size, mtimeMs: job.mtimeMs, hash });
     if (!result.ok) {
       errors.push(...result.errors);
       if (result.salvaged) salvaged.push(result.salvaged);
     } else {
-      files.set(jobs[index]!.relativePath, result.checked);
+      files.set(job.relativePath, result.checked);
       warnings.push(...(result.warnings ?? []));
     }
   });
   const places = jobs.map((job) => job.place);
-  return { content: assembleContent([...files.values(), ...salvaged], places), files, errors, warnings, checkedInThreads: inThreads };
+  const content = assembleContent([...files.values(), ...salvaged], places);
+  return { content, files, signatures, errors, warnings, checkedInThreads: inThreads };
+}
+
+/** A file found in the content folder, with its size and time when listed. */
+interface ListedFile {
+  /** Relative to the content folder, with `/`. */
+  relativePath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The content folder's files (content/walk.ts) with their size and time, and the entries it refuses. */
+export async function statContentFiles(contentDir: string): Promise<{ files: ListedFile[]; refused: { path: string; message: string }[] }> {
+  const listing = await listContentFiles(contentDir);
+  // One synchronous lstat after another: cheap for thousands of files (links are refused by the listing, never followed).
+  const files = listing.files.map((relativePath) => {
+    const info = lstatSync(join(contentDir, relativePath));
+    return { relativePath, size: info.size, mtimeMs: info.mtimeMs };
+  });
+  return { files, refused: listing.refused };
 }
 
 /**

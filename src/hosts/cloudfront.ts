@@ -85,7 +85,9 @@ export function renderS3Upload(site: Site): string {
   return `#!/bin/sh
 # ${generatedBy(site, 'S3')}
 # Uploads the snapshot to an S3 bucket, every file as application/json, under
-# the keys of its URL paths (${prefix}/api/...). Needs the AWS CLI.
+# the keys of its URL paths (${prefix}/api/...). Needs the AWS CLI, and lists
+# every key of the bucket on every run. \`npm run deploy\` of weblate-snapshot
+# does better: it uploads only what changed, without listing (docs/hosting.md).
 # Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
 set -eu
 bucket=\${1:?usage: sh hosts/s3/upload.sh BUCKET}

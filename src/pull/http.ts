@@ -47,6 +47,8 @@ export interface JsonAnswer {
   status: number;
   body: unknown;
   contentType: string;
+  /** The server's Date header, when it sent one (the server's clock, for the changes since a pull). */
+  date?: string | undefined;
 }
 
 export interface HttpClient {
@@ -179,7 +181,10 @@ async function readResponse(url: string, response: Response, token: string | und
   if (response.status >= 500) return { kind: 'transient', detail: `HTTP ${response.status}` };
   const body = parseJson(text);
   if (response.status === 401) throw refusedCredentials(url, token, body);
-  return { kind: 'answer', answer: { status: response.status, body, contentType: response.headers.get('content-type') ?? '' } };
+  const answer: JsonAnswer = { status: response.status, body, contentType: response.headers.get('content-type') ?? '' };
+  const date = response.headers.get('date');
+  if (date) answer.date = date;
+  return { kind: 'answer', answer };
 }
 
 function requestHeaders(token: string | undefined): Record<string, string> {

@@ -47,10 +47,15 @@ export function mapComponent(projectSlug: string, pulled: PulledComponent, pulle
   value.source = source;
   value.translations = mapTranslations(pulled, source, settings);
   return {
-    file: { path: `projects/${projectSlug}/components/${c.slug}.yaml`, value },
+    file: { path: componentPath(projectSlug, c.slug), value },
     warnings,
     hidden: hidden.length > 0 ? { component: key, fields: hidden } : null,
   };
+}
+
+/** Where a component's file goes in the content folder. */
+export function componentPath(project: string, component: string): string {
+  return `projects/${project}/components/${component}.yaml`;
 }
 
 // --- internal ---

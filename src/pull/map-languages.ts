@@ -15,9 +15,13 @@ import { type ContentFile } from './content-file.ts';
 export function mapLanguages(instance: PulledInstance, catalog: Catalog): { files: ContentFile[]; published: number } {
   const used = new Map<string, ApiLanguage>();
   for (const { components } of instance.projects) {
-    for (const { component, translations } of components) {
-      used.set(component.source_language.code, component.source_language);
-      for (const t of translations) used.set(t.language.code, t.language);
+    for (const pulled of components) {
+      if ('kept' in pulled) {
+        for (const language of pulled.languages) used.set(language.code, language);
+        continue;
+      }
+      used.set(pulled.component.source_language.code, pulled.component.source_language);
+      for (const t of pulled.translations) used.set(t.language.code, t.language);
     }
   }
   const listed = new Map(instance.languages.map((language) => [language.code, language]));

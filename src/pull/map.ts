@@ -8,7 +8,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
 import { PullError } from './errors.ts';
-import { mapComponent, type HiddenFields } from './map-component.ts';
+import { componentPath, mapComponent, type HiddenFields } from './map-component.ts';
 import { mapLanguages } from './map-languages.ts';
 import type { ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
@@ -17,6 +17,10 @@ import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
 
 export interface MappedContent {
   files: ContentFile[];
+  /** Files of components kept from an earlier pull (pull/refresh.ts): left as they are. */
+  kept: string[];
+  /** What the mapping of each component read anew warned of, by its file's path (for the pull's record). */
+  notes: Map<string, { warnings: string[]; hidden: string[] }>;
   warnings: string[];
   counts: { projects: number; components: number; translations: number; languages: number };
 }
@@ -26,13 +30,24 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
   const hidden: HiddenFields[] = [];
   const pulledSlugs = new Set(instance.projects.map((p) => p.project.slug));
   const files: ContentFile[] = [{ path: 'site.yaml', value: mapSite(instance, warnings) }];
+  const kept: string[] = [];
+  const notes: MappedContent['notes'] = new Map();
   let components = 0;
   let translations = 0;
   for (const { project, components: pulled } of instance.projects) {
     files.push({ path: `projects/${project.slug}/project.yaml`, value: mapProject(project) });
     for (const component of pulled) {
+      if ('kept' in component) {
+        kept.push(componentPath(project.slug, component.slug));
+        warnings.push(...component.warnings);
+        if (component.hidden.length > 0) hidden.push({ component: `${project.slug}/${component.slug}`, fields: component.hidden });
+        components++;
+        translations += component.translations;
+        continue;
+      }
       const mapped = mapComponent(project.slug, component, pulledSlugs);
       files.push(mapped.file);
+      notes.set(mapped.file.path, { warnings: mapped.warnings, hidden: mapped.hidden?.fields ?? [] });
       warnings.push(...mapped.warnings);
       if (mapped.hidden) hidden.push(mapped.hidden);
       components++;
@@ -42,7 +57,8 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
   const languages = mapLanguages(instance, catalog);
   files.push(...languages.files);
   if (hidden.length > 0) warnings.push(describeHidden(hidden));
-  return { files, warnings, counts: { projects: instance.projects.length, components, translations, languages: languages.published } };
+  const counts = { projects: instance.projects.length, components, translations, languages: languages.published };
+  return { files, kept, notes, warnings, counts };
 }
 
 /** The page size the lists were cut at: the length of a first page that has a next one. */

@@ -5,6 +5,9 @@
  * rate limited, content that fails the checks) come back in the report; only
  * bugs throw.
  */
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkFile, placeOf } from '../content/files.ts';
 import { openContent } from '../resolve/open.ts';
 import type { ContentError } from '../errors.ts';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
@@ -12,8 +15,10 @@ import { PullError } from './errors.ts';
 import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpClient, type HttpDeps, type HttpOptions, type Wait } from './http.ts';
 import { mapInstance, type MappedContent } from './map.ts';
 import { openState, STATE_FILE, type ResumeState } from './state.ts';
+import { readRecord, recordPull, RECORD_FILE, type PullRecord } from './record.ts';
+import { refreshApi } from './refresh.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
-import { checkOutputFolder, pulledMarker, writeContentFiles } from './write.ts';
+import { checkOutputFolder, pulledMarker, writeContentFiles, type WrittenContent } from './write.ts';
 
 export interface PullOptions {
   /** The API root, as normalizeApiUrl() gives it. */
@@ -22,6 +27,8 @@ export interface PullOptions {
   token?: string | undefined;
   /** Slugs of the projects to pull; empty for all. */
   projects?: readonly string[];
+  /** Read everything, even into an earlier pull whose record would let only what changed be read. */
+  full?: boolean;
   http?: Partial<Pick<HttpOptions, 'concurrency' | 'retries' | 'backoffMs' | 'maxWaitMs' | 'timeoutMs'>>;
   onProgress?: (progress: PullProgress) => void;
   /** Things the user should know while the pull runs: waits, a resumed pull. */
@@ -44,7 +51,17 @@ interface PullStats {
 }
 
 export type PullReport =
-  | ({ ok: true; counts: MappedContent['counts']; files: number; removed: number; warnings: string[] } & PullStats)
+  | ({
+      ok: true;
+      counts: MappedContent['counts'];
+      /** Files written (new or changed text), and files already as the pull would write them. */
+      files: number;
+      unchanged: number;
+      removed: number;
+      /** Incremental: components kept from the earlier pull without being read again; null for a full pull. */
+      kept: number | null;
+      warnings: string[];
+    } & PullStats)
   | ({ ok: false; message: string; errors: ContentError[]; warnings: string[] } & PullStats);
 
 /** Real network, clock and timers. */
@@ -102,17 +119,27 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   );
   const stats = () => ({ requests: client.sent(), resumed: progress.resumed, durationMs: deps.now() - started });
   try {
-    const instance = await walkApi(fetcher.fetch, { from: options.from, projects: options.projects ?? [], onProgress: report });
+    const selection = options.projects ?? [];
+    const record = options.full ? null : await readRecord(options.outDir, options.from, selection);
+    const walk = { from: options.from, projects: selection, onProgress: report };
+    const instance = record
+      ? await refreshApi(fetcher.fetch, { ...walk, outDir: options.outDir, record, onNotice: options.onNotice })
+      : await walkApi(fetcher.fetch, walk);
     const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
     mapped.files[0]!.comment = pulledMarker(options.from);
-    const written = await writeContentFiles(options.outDir, mapped.files);
+    // The record describes the files: it goes before they change, and comes back once they are checked.
+    await rm(join(options.outDir, RECORD_FILE), { force: true });
+    const written = await writeContentFiles(options.outDir, mapped.files, mapped.kept);
     await state.remove();
-    const checked = await openContent(options.outDir, { catalog: deps.catalog });
-    if (!checked.ok) {
+    const errors = await checkPulled(options.outDir, written, record, deps.catalog);
+    if (errors.length > 0) {
       const message = `The content pulled into ${options.outDir} does not pass the checks of the build:`;
-      return { ok: false, message, errors: checked.errors, warnings: mapped.warnings, ...stats() };
+      return { ok: false, message, errors, warnings: mapped.warnings, ...stats() };
     }
-    return { ok: true, counts: mapped.counts, files: written.written, removed: written.removed, warnings: mapped.warnings, ...stats() };
+    await recordPull(options.outDir, { from: options.from, selection, instance, mapped, previous: record });
+    const files = { files: written.written.length, unchanged: written.unchanged, removed: written.removed };
+    const kept = record ? mapped.kept.length : null;
+    return { ok: true, counts: mapped.counts, ...files, kept, warnings: mapped.warnings, ...stats() };
   } catch (error) {
     await fetcher.stop();
     await state.close();
@@ -127,6 +154,34 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
 }
 
 // --- internal ---
+
+/**
+ * The written content checked as the build would check it: all of it after
+ * a full pull, or when an incremental one wrote more than component files;
+ * otherwise each file it wrote on its own (the files it kept passed before;
+ * the build checks the rest).
+ */
+async function checkPulled(
+  outDir: string,
+  written: WrittenContent,
+  record: PullRecord | null,
+  catalog: Catalog | undefined,
+): Promise<ContentError[]> {
+  const onlyComponents = written.removed === 0 && written.written.every((path) => /^projects\/[^/]+\/components\//.test(path));
+  if (!record || !onlyComponents) {
+    const checked = await openContent(outDir, { catalog });
+    return checked.ok ? [] : checked.errors;
+  }
+  const errors: ContentError[] = [];
+  for (const path of written.written) {
+    const place = placeOf(path);
+    if (!('place' in place)) continue;
+    const file = join(outDir, path);
+    const checked = checkFile(file, place.place, await readFile(file, 'utf8'));
+    if (!checked.ok) errors.push(...checked.errors);
+  }
+  return errors;
+}
 
 /** Answers kept by an interrupted run come from the resume file; new ones are fetched and kept. */
 function resumableFetcher(client: HttpClient, state: ResumeState, onRequest: () => void, onResumed: () => void) {

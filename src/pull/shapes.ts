@@ -18,6 +18,7 @@ const code = z.string().regex(CODE_PATTERN, { error: 'expected a language code o
 export const rootShape = z.looseObject({
   projects: text,
   languages: text.optional(),
+  changes: text.optional(),
 });
 
 export const pageShape = z.looseObject({
@@ -46,6 +47,8 @@ export const projectShape = z.looseObject({
   web: text.optional(),
   web_url: text,
   components_list_url: text,
+  /** Read by an incremental pull (pull/refresh.ts): a project's sums move when anything counted in it does. */
+  statistics_url: text.optional(),
   translation_review: z.boolean().optional(),
   source_review: z.boolean().optional(),
   set_language_team: z.boolean().optional(),
@@ -106,6 +109,12 @@ export const statisticsShape = z.looseObject({
 export type ApiStatistics = z.output<typeof statisticsShape>;
 
 export const lockShape = z.looseObject({ locked: z.boolean() });
+
+/** An entry of the changes feed: what it names (links, or null for what has none). */
+export const changeShape = z.looseObject({
+  component: text.nullable().optional(),
+  translation: text.nullable().optional(),
+});
 
 /** Checks a body against a shape; a mismatch stops the pull with the URL, the field and what was wrong. */
 export function parseShape<T extends z.ZodType>(shape: T, value: unknown, what: string, url: string): z.output<T> {

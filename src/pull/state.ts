@@ -44,7 +44,9 @@ export function parseState(text: string): ParsedState {
   for (const line of lines.slice(1)) {
     const record = parseLine(line);
     if (record && typeof record.url === 'string' && typeof record.status === 'number') {
-      answers.set(record.url, { status: record.status, body: record.body, contentType: 'application/json' });
+      const answer: JsonAnswer = { status: record.status, body: record.body, contentType: 'application/json' };
+      if (typeof record.date === 'string') answer.date = record.date;
+      answers.set(record.url, answer);
     }
   }
   return { answers, wholeBytes: Buffer.byteLength(text.slice(0, end)), from };
@@ -80,7 +82,7 @@ function stateOn(file: string, handle: FileHandle, answers: Map<string, JsonAnsw
     get: (url) => answers.get(url),
     keep(url, answer) {
       if (closed) return Promise.resolve(); // a late answer after a stop: fetched again next time
-      const line = `${JSON.stringify({ url, status: answer.status, body: answer.body })}\n`;
+      const line = `${JSON.stringify({ url, status: answer.status, body: answer.body, ...(answer.date ? { date: answer.date } : {}) })}\n`;
       const write = writes.then(() => handle.write(line));
       writes = write.catch(() => undefined);
       return write.then(() => undefined);

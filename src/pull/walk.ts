@@ -1,13 +1,16 @@
 /**
- * Walks a Weblate 4.x API: the root, the projects, their components, each
- * component's translations, statistics, lock and links, and the languages.
- * Lists are followed through their `next` links (`?page=N` or page paths).
- * Links the server writes with its own host are fetched under the URL the
- * user gave, and nothing outside it is ever requested (the token stays there).
+ * Walks a Weblate 4.x API: the root, the projects (each one's statistics,
+ * then its components), each component's translations, statistics, lock and
+ * links, and the languages. Lists are followed through their `next` links
+ * (`?page=N` or page paths). Links the server writes with its own host are
+ * fetched under the URL the user gave, and nothing outside it is ever
+ * requested (the token stays there). An incremental pull (refresh.ts) takes
+ * the same first steps (startWalk) and reads only what changed.
  */
 import type { JsonAnswer } from './http.ts';
 import { PullError } from './errors.ts';
 import {
+  changeShape,
   componentShape,
   languageShape,
   lockShape,
@@ -56,11 +59,34 @@ export interface PulledComponent {
   statistics: Map<string, ApiStatistics>;
   locked: boolean;
   links: ApiProject[];
+  /** Its own lists as read (translations, statistics, links). */
+  lists: ListObservation[];
 }
 
-interface PulledProject {
+/**
+ * A component an incremental pull keeps from the earlier pull (refresh.ts):
+ * its file stays as it was written, and what the rest of the content needs
+ * of it comes from the pull's record (record.ts).
+ */
+export interface KeptComponent {
+  kept: true;
+  slug: string;
+  /** The languages it uses (its source language and its translations'). */
+  languages: ApiLanguage[];
+  translations: number;
+  /** Its lists as the earlier pull read them (those cut into pages, and the longest). */
+  lists: ListObservation[];
+  /** What mapping it warned of (add-ons, links left out). */
+  warnings: string[];
+  /** Settings it showed as null (hidden from the caller). */
+  hidden: string[];
+}
+
+export interface PulledProject {
   project: ApiProject;
-  components: PulledComponent[];
+  /** Its statistics as served before its components were read; null when it serves none. */
+  statistics: unknown;
+  components: (PulledComponent | KeptComponent)[];
 }
 
 export interface PulledInstance {
@@ -71,12 +97,32 @@ export interface PulledInstance {
   projects: PulledProject[];
   /** Whether only some projects were pulled (`--project`). */
   partial: boolean;
+  /** The server's Date header when the walk began (its clock), if it sent one. */
+  date: string | null;
   warnings: string[];
 }
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
+  const start = await startWalk(fetcher, options);
+  const projects = await Promise.all(start.selected.map((project) => start.walker.project(project)));
+  return finishWalk(start, projects);
+}
+
+/** What every walk reads first: the root, the languages and the projects (those selected). */
+export interface WalkStart {
+  apiRoot: string;
+  /** The changes feed, when the root names one. */
+  changes: string | null;
+  date: string | null;
+  languages: ApiLanguage[];
+  selected: ApiProject[];
+  partial: boolean;
+  walker: Walker;
+}
+
+export async function startWalk(fetcher: Fetcher, options: WalkOptions): Promise<WalkStart> {
   const { from } = options;
-  const root = await readRoot(fetcher, from);
+  const { root, date } = await readRoot(fetcher, from);
   const apiRoot = root.projects.slice(0, -'projects/'.length);
   const walker = createWalker(fetcher, linkResolver(apiRoot, from), options.onProgress);
   const [languages, allProjects] = await Promise.all([
@@ -84,16 +130,25 @@ export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<P
     walker.list(root.projects, projectShape, 'a project'),
   ]);
   const selected = selectProjects(allProjects, options.projects, from);
-  const projects = await Promise.all(selected.map((project) => walker.project(project)));
-  return { apiRoot, lists: walker.lists, languages, projects, partial: options.projects.length > 0, warnings: walker.warnings };
+  return { apiRoot, changes: root.changes ?? null, date, languages, selected, partial: options.projects.length > 0, walker };
 }
+
+/** The instance as walked: every list read, the components' own included. */
+export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledInstance {
+  const lists = [...start.walker.lists, ...projects.flatMap((p) => p.components.flatMap((c) => c.lists))];
+  const { apiRoot, languages, partial, date } = start;
+  return { apiRoot, lists, languages, projects, partial, date, warnings: start.walker.warnings };
+}
+
+/** The pieces of a walk: lists followed page by page, single answers, a component's reads, a project's. */
+type Walker = ReturnType<typeof createWalker>;
 
 // --- internal ---
 
 /** Lists longer than this many pages are refused (a loop, or not Weblate). */
 const MAX_PAGES = 100_000;
 
-async function readRoot(fetcher: Fetcher, from: string): Promise<z.output<typeof rootShape>> {
+async function readRoot(fetcher: Fetcher, from: string): Promise<{ root: z.output<typeof rootShape>; date: string | null }> {
   const answer = await fetcher(from);
   const root = answer.status === 200 ? rootShape.safeParse(answer.body) : null;
   if (!root?.success || !root.data.projects.endsWith('/projects/')) {
@@ -110,7 +165,7 @@ async function readRoot(fetcher: Fetcher, from: string): Promise<z.output<typeof
       `${from} is not a Weblate API: ${new URL(from).pathname} did not answer with a JSON object listing projects (got ${got}).${hint}`,
     );
   }
-  return root.data;
+  return { root: root.data, date: answer.date ?? null };
 }
 
 /** Maps a link the server wrote to the URL to fetch under `from`; refuses anything outside the API. */
@@ -148,7 +203,14 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     return { url, body: answer.body };
   };
 
-  const list = async <T extends z.ZodType>(link: string, shape: T, what: string): Promise<z.output<T>[]> => {
+  /** The JSON body at `link`, or null when it answers anything but JSON with 200 (what an older or restricted server may do). */
+  const fetchOptional = async (link: string): Promise<unknown> => {
+    const answer = await fetcher(resolve(link));
+    return answer.status === 200 && answer.body !== undefined ? answer.body : null;
+  };
+
+  /** A whole list, its pages followed; how it was cut goes to `into` (the instance's lists by default). */
+  const list = async <T extends z.ZodType>(link: string, shape: T, what: string, into = lists): Promise<z.output<T>[]> => {
     const items: z.output<T>[] = [];
     const seen = new Set<string>();
     let next: string | null = link;
@@ -163,38 +225,86 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
       page.results.forEach((item, index) => items.push(parseShape(shape, item, `${what} (item ${index + 1})`, url)));
       next = page.next;
     }
-    lists.push(first!);
+    into.push(first!);
     if (items.length !== first!.count) {
       warnings.push(`${first!.url} announced ${first!.count} items but its pages held ${items.length}; did it change during the pull?`);
     }
     return items;
   };
 
-  const component = async (c: ApiComponent): Promise<PulledComponent> => {
+  /** A component's translations, statistics, lock and links; its statistics list may be given, already read. */
+  const component = async (c: ApiComponent, read?: ReadList<ApiStatistics>): Promise<PulledComponent> => {
+    const own: ListObservation[] = read ? [read.observation] : [];
     const [translations, statisticsList, lock, links] = await Promise.all([
-      list(c.translations_url, translationShape, 'a translation'),
-      list(c.statistics_url, statisticsShape, 'translation statistics'),
+      list(c.translations_url, translationShape, 'a translation', own),
+      read?.items ?? list(c.statistics_url, statisticsShape, 'translation statistics', own),
       fetchOk(c.lock_url, 'the lock state').then(({ url, body }) => parseShape(lockShape, body, 'the lock state', url)),
-      list(c.links_url, projectShape, 'a linked project'),
+      list(c.links_url, projectShape, 'a linked project', own),
     ]);
     const statistics = new Map(statisticsList.map((s) => [s.code, s]));
     for (const t of translations.filter((t) => !statistics.has(t.language.code))) {
       const { url, body } = await fetchOk(t.statistics_url, 'translation statistics');
       statistics.set(t.language.code, parseShape(statisticsShape, body, 'translation statistics', url));
     }
-    progress.componentsDone++;
-    onProgress?.({ ...progress });
-    return { component: c, translations, statistics, locked: lock.locked, links };
+    done();
+    return { component: c, translations, statistics, locked: lock.locked, links, lists: own };
   };
 
-  const project = async (p: ApiProject): Promise<PulledProject> => {
+  /** Components counted as done (kept ones too); `known`: also as known (their list was not read). */
+  const done = (count = 1, known = false) => {
+    progress.componentsDone += count;
+    if (known) progress.componentsKnown += count;
+    onProgress?.({ ...progress });
+  };
+
+  /** A project's components, counted as known. */
+  const listComponents = async (p: ApiProject): Promise<ApiComponent[]> => {
     const components = await list(p.components_list_url, componentShape, 'a component');
     progress.componentsKnown += components.length;
     onProgress?.({ ...progress });
-    return { project: p, components: await Promise.all(components.map(component)) };
+    return components;
   };
 
-  return { lists, warnings, list, project };
+  /** A project: its statistics (null when it serves none) read before its components. */
+  const project = async (p: ApiProject): Promise<PulledProject> => {
+    const statistics = p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
+    const components = await listComponents(p);
+    return { project: p, statistics, components: await Promise.all(components.map((c) => component(c))) };
+  };
+
+  /** A list read with how it was cut (for a component's statistics, read before deciding to read the rest). */
+  const readList = async <T extends z.ZodType>(link: string, shape: T, what: string): Promise<ReadList<z.output<T>>> => {
+    const observed: ListObservation[] = [];
+    const items = await list(link, shape, what, observed);
+    return { items, observation: observed[0]! };
+  };
+
+  /** The entries of the changes feed at `link`, or null when it serves none or has more than `maxPages` pages. */
+  const changes = async (link: string, maxPages: number): Promise<z.output<typeof changeShape>[] | null> => {
+    const entries: z.output<typeof changeShape>[] = [];
+    let next: string | null = link;
+    for (let page = 0; next !== null; page++) {
+      if (page >= maxPages) return null;
+      const answer = await fetcher(resolve(next));
+      const parsed = answer.status === 200 ? pageShape.safeParse(answer.body) : null;
+      if (!parsed?.success) return null;
+      for (const item of parsed.data.results) {
+        const entry = changeShape.safeParse(item);
+        if (!entry.success) return null;
+        entries.push(entry.data);
+      }
+      next = parsed.data.next;
+    }
+    return entries;
+  };
+
+  return { lists, warnings, list, readList, component, done, project, listComponents, changes, fetchOptional };
+}
+
+/** A list's items and how it was cut. */
+interface ReadList<T> {
+  items: T[];
+  observation: ListObservation;
 }
 
 function detailOf(body: unknown): string {

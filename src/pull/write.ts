@@ -44,13 +44,36 @@ export function renderContentFile(file: ContentFile): string {
   return comment + body;
 }
 
-/** Writes every file, then removes the YAML files of an earlier pull that are not among them. */
-export async function writeContentFiles(outDir: string, files: readonly ContentFile[]): Promise<{ written: number; removed: number }> {
-  for (const file of files) checkPlace(file.path);
+/** What writing a pull's files did: the paths written (text new or changed), how many were already so, how many stale files went. */
+export interface WrittenContent {
+  written: string[];
+  unchanged: number;
+  removed: number;
+}
+
+/**
+ * Writes every file whose text differs from what is there (a file is never
+ * rewritten with the same text, so its time stays and builds and later pulls
+ * trust it), then removes the YAML files of an earlier pull that are neither
+ * among them nor `kept` (files of components an incremental pull left as they were).
+ */
+export async function writeContentFiles(
+  outDir: string,
+  files: readonly ContentFile[],
+  kept: readonly string[] = [],
+): Promise<WrittenContent> {
+  for (const file of [...files.map((f) => f.path), ...kept]) checkPlace(file);
   await mkdir(outDir, { recursive: true });
-  await runPool(files, 32, (file) => writeFileAtomic(join(outDir, file.path), renderContentFile(file)));
-  const removed = await removeOthers(outDir, new Set(files.map((file) => file.path)));
-  return { written: files.length, removed };
+  const written: string[] = [];
+  await runPool(files, 32, async (file) => {
+    const target = join(outDir, file.path);
+    const text = renderContentFile(file);
+    if ((await readFile(target, 'utf8').catch(() => null)) === text) return;
+    await writeFileAtomic(target, text);
+    written.push(file.path);
+  });
+  const removed = await removeOthers(outDir, new Set([...files.map((file) => file.path), ...kept]));
+  return { written: written.sort(), unchanged: files.length - written.length, removed };
 }
 
 // --- internal ---

@@ -9,6 +9,7 @@ import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import type { CheckOptions } from '../content/check-pool.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { loadContent } from '../content/load.ts';
+import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
 import type { Model } from '../model/types.ts';
 import { resolveContent, type SiteOverrides } from './resolve.ts';
@@ -19,6 +20,8 @@ type OpenedContent =
       model: Model;
       /** Every checked file by its path relative to the content folder. */
       files: Map<string, CheckedFile>;
+      /** What vouches for each file as it was read (content/signatures.ts), by the same path. */
+      signatures: Map<string, FileSignature>;
       /** What the content most likely left out by mistake; with `strict`, these are errors instead. */
       warnings: ContentError[];
     }
@@ -39,7 +42,7 @@ export async function openContent(contentDir: string, options: OpenOptions = {})
   const resolved = resolveContent(loaded.content, options.site ?? {}, options.catalog ?? loadCatalog(), readText, contentDir);
   const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors), ...(options.strict ? loaded.warnings : [])];
   if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
-  return { ok: true, model: resolved.model, files: loaded.files, warnings: loaded.warnings };
+  return { ok: true, model: resolved.model, files: loaded.files, signatures: loaded.signatures, warnings: loaded.warnings };
 }
 
 /** A content file's text, read again to pin an error to its line. */

@@ -94,7 +94,7 @@ export type EditOutcome<T> =
 
 export class Session {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly versions = createVersionCache();
+  private readonly versions = createVersionCache({ kept: true });
   /** The tree, for updates in place. */
   private readonly tree: TreeInPlace;
   /** Updates waiting for their turn (a deferred refresh gives way to them). */

@@ -30,7 +30,7 @@ export interface Manifest {
   journalLines: number;
 }
 
-/** The folder beside the tree where its manifest is kept. */
+/** The folder beside the tree where its manifest is kept (and what else is kept of the tree: its settings, the build cache, deploy records). */
 export function stateDir(outDir: string): string {
   return `${outDir}.state`;
 }
@@ -90,6 +90,20 @@ export function journalIsLong(manifest: Manifest): boolean {
 /** Lines of the journal that no longer describe a group (superseded or removed). */
 export function staleLines(manifest: Manifest): number {
   return manifest.journalLines - manifest.groups.size;
+}
+
+/**
+ * A stamp of the manifest and its tree record as they stand: any write to
+ * either (an update appended, the journal compacted, a new tree) changes it.
+ * Null when there is no manifest, or it describes another folder than the
+ * one at `outDir` now (the tree was deleted or replaced).
+ */
+export async function manifestStamp(outDir: string): Promise<string | null> {
+  const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
+  const info = await stat(manifestPath(outDir)).catch(() => null);
+  const identity = await treeIdentity(outDir);
+  if (record === null || info === null || identity === null || !record.startsWith(`${identity}:`)) return null;
+  return `${record.trim()}|${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
 /** Forgets which tree the manifest describes (before a whole new tree is written). */

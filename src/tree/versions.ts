@@ -15,7 +15,7 @@ import { componentSegment } from '../api/urls.ts';
  * Bump when the generator writes different bytes for the same content, so
  * that trees built by an older version are rebuilt rather than trusted.
  */
-const OUTPUT_FORMAT = '1';
+const OUTPUT_FORMAT = '2';
 
 /**
  * The fingerprint of the settings every file depends on: the site, the
@@ -30,17 +30,25 @@ export function settingsFingerprint(model: Model, hosts: HostOptions = {}): numb
 }
 
 /**
- * Fingerprints of components and translations kept from one rebuild to the
- * next (a snapshot kept open). Valid because the model's objects are never
- * changed: an object whose inputs change is replaced by a new one.
+ * Fingerprints of components and translations, computed once per object.
+ * Kept from one rebuild to the next by a snapshot kept open (`kept`: weak
+ * maps, so that replaced objects can go); valid because the model's objects
+ * are never changed: an object whose inputs change is replaced by a new one.
+ * A build that runs once uses plain maps, far cheaper for the garbage
+ * collector than weak maps of a hundred thousand translations.
  */
 export interface VersionCache {
-  components: WeakMap<Component, number>;
-  translations: WeakMap<Translation, number>;
+  components: Memo<Component>;
+  translations: Memo<Translation>;
 }
 
-export function createVersionCache(): VersionCache {
-  return { components: new WeakMap(), translations: new WeakMap() };
+interface Memo<K extends object> {
+  get(key: K): number | undefined;
+  set(key: K, value: number): unknown;
+}
+
+export function createVersionCache(options: { kept?: boolean } = {}): VersionCache {
+  return options.kept ? { components: new WeakMap(), translations: new WeakMap() } : { components: new Map(), translations: new Map() };
 }
 
 export interface Versions {
@@ -57,7 +65,7 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
   const languages = new Map<Language, number>();
   const projects = new Map<Project, number>();
   const categories = new Map<Category, number>();
-  const memo = <K extends object>(map: Map<K, number> | WeakMap<K, number>, key: K, compute: () => number) => {
+  const memo = <K extends object>(map: Memo<K>, key: K, compute: () => number) => {
     let value = map.get(key);
     if (value === undefined) map.set(key, (value = compute()));
     return value;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RECORD_FILE } from '../../src/pull/record.ts';
 import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
@@ -135,10 +136,11 @@ describe('npm run pull', () => {
       const fetchedAgain = server.log.slice(firstRun).map((entry) => entry.url);
       expect(fetchedAgain).toContain(cutOff);
       expect(fetchedAgain.filter((url) => kept.includes(url))).toEqual([]);
-      expect(kept.length + fetchedAgain.length).toBe(20);
+      expect(kept.length + fetchedAgain.length).toBe(22);
       expect(second.stdout).toContain(`${kept.length} read back from the interrupted pull`);
       expect(existsSync(join(out, STATE_FILE))).toBe(false);
       const tree = readTree(out);
+      expect(tree.delete(RECORD_FILE)).toBe(true);
       tree.set('site.yaml', tree.get('site.yaml')!.replace(server.url, 'http://127.0.0.1:PORT'));
       expect(tree).toEqual(readTree(join(RECORDED, 'expected')));
     } finally {

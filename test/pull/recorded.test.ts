@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../../src/build.ts';
 import { memoryTarget } from '../../src/output/target.ts';
 import { defaultPullDeps, pull, type PullDeps, type PullOptions } from '../../src/pull/pull.ts';
+import { RECORD_FILE } from '../../src/pull/record.ts';
 import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { rateLimited, recordedResponses, startScriptedServer, type Scripted, type ScriptedServer } from '../support/scripted-server.ts';
@@ -62,8 +63,11 @@ async function pullFrom(
 }
 
 /** The pulled folder, with the loopback port of site.yaml's first line read as PORT. */
+/** The content a pull wrote (its record aside), the server's port made neutral. */
 function pulledTree(run: Run): Map<string, string> {
   const tree = readTree(run.out);
+  expect(tree.has(RECORD_FILE)).toBe(run.report.ok);
+  tree.delete(RECORD_FILE);
   tree.set('site.yaml', tree.get('site.yaml')!.replace(run.server.url, 'http://127.0.0.1:PORT'));
   return tree;
 }
@@ -85,7 +89,7 @@ function failing(path: string, times: number, answer: Scripted, inner = recorded
 describe('a pull of the recorded Weblate 4.14 instance', () => {
   it('writes the content the instance describes, and warns about what it cannot mirror', async () => {
     const run = await pullFrom(recorded);
-    expect(run.report).toMatchObject({ ok: true, warnings: WARNINGS, requests: 20, resumed: 0 });
+    expect(run.report).toMatchObject({ ok: true, warnings: WARNINGS, requests: 22, resumed: 0 });
     expect(run.report.ok && run.report.counts).toEqual({ projects: 2, components: 3, translations: 30, languages: 24 });
     expect(pulledTree(run)).toEqual(expected());
     expect(existsSync(join(run.out, STATE_FILE))).toBe(false);
@@ -115,7 +119,7 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
       for (const component of answer.results) if (component.slug !== 'glossary') Object.assign(component, fallback);
       expect(JSON.parse(built!), path).toEqual(answer);
     }
-    expect(answers.size).toBe(20);
+    expect(answers.size).toBe(22);
   });
 
   it('sends the token on every request', async () => {
@@ -197,6 +201,7 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     const second = await pullFrom(recorded, { outDir: first.out, projects: ['fossapp'] });
     expect(second.report).toMatchObject({ ok: true, removed: 3 });
     expect([...readTree(first.out).keys()]).toEqual([
+      RECORD_FILE,
       'languages/cs.yaml',
       'languages/nb_NO.yaml',
       'projects/fossapp/components/android.yaml',

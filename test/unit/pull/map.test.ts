@@ -109,7 +109,7 @@ function pulled(
   stats: ApiStatistics[],
   extra: Partial<PulledComponent> = {},
 ): PulledComponent {
-  return { component: c, translations, statistics: new Map(stats.map((s) => [s.code, s])), locked: false, links: [], ...extra };
+  return { component: c, translations, statistics: new Map(stats.map((s) => [s.code, s])), locked: false, links: [], lists: [], ...extra };
 }
 
 const sourceEn = () => translation('en', { id: 1, filename: '', translated: 10, translated_words: 20 });
@@ -274,10 +274,12 @@ describe('mapLanguages', () => {
     lists: [],
     languages,
     partial,
+    date: null,
     warnings: [],
     projects: [
       {
         project: project('p'),
+        statistics: null,
         components: [
           pulled(
             component(),
@@ -335,8 +337,9 @@ describe('mapInstance', () => {
       lists: [{ url: 'x', count: 30, firstPageLength: 20, next: 'https://l10n.example.org/mirror/api/languages/?page=2' }],
       languages: [],
       partial: false,
+      date: null,
       warnings: [],
-      projects: [{ project: project('p', { web_url: 'https://www.example.org/projects/p/' }), components: [] }],
+      projects: [{ project: project('p', { web_url: 'https://www.example.org/projects/p/' }), statistics: null, components: [] }],
     };
     expect(mapInstance(s, catalog).files[0]).toEqual({
       path: 'site.yaml',
@@ -350,8 +353,11 @@ describe('mapInstance', () => {
       lists: [],
       languages: [],
       partial: false,
+      date: null,
       warnings: [],
-      projects: [{ project: project('docs', { id: 5, translation_review: true, instructions: 'Be nice.' }), components: [] }],
+      projects: [
+        { project: project('docs', { id: 5, translation_review: true, instructions: 'Be nice.' }), statistics: null, components: [] },
+      ],
     };
     expect(mapInstance(s, catalog).files[1]).toEqual({
       path: 'projects/docs/project.yaml',

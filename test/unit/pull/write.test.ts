@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -61,15 +61,34 @@ describe('writeContentFiles', () => {
       'projects/kept/components/old.yaml': 'name: Old\n',
       'notes.txt': 'not content: kept',
     });
-    const result = await writeContentFiles(out, [
-      { path: 'site.yaml', value: { base_url: 'https://x' } },
-      { path: 'projects/kept/project.yaml', value: { name: 'Kept' } },
+    const result = await writeContentFiles(
+      out,
+      [
+        { path: 'site.yaml', value: { base_url: 'https://x' } },
+        { path: 'projects/kept/project.yaml', value: { name: 'Kept' } },
+      ],
+      ['projects/kept/components/old.yaml'],
+    );
+    expect(result).toEqual({ written: ['projects/kept/project.yaml', 'site.yaml'], unchanged: 0, removed: 3 });
+    expect([...readTree(out).keys()]).toEqual([
+      'notes.txt',
+      'projects/kept/components/old.yaml',
+      'projects/kept/project.yaml',
+      'site.yaml',
     ]);
-    expect(result).toEqual({ written: 2, removed: 4 });
-    expect([...readTree(out).keys()]).toEqual(['notes.txt', 'projects/kept/project.yaml', 'site.yaml']);
     expect(readFileSync(join(out, 'site.yaml'), 'utf8')).toBe('base_url: https://x\n');
     expect(existsSync(join(out, 'projects/gone'))).toBe(false);
     expect(readdirSync(join(out, 'projects/kept')).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+
+  it('leaves a file whose text is already the one to write as it is (its time too)', async () => {
+    const out = join(tempDir(), 'mirror');
+    const files = [{ path: 'site.yaml', value: { base_url: 'https://x' } }];
+    await writeContentFiles(out, files);
+    const before = statSync(join(out, 'site.yaml'), { bigint: true });
+    expect(await writeContentFiles(out, files)).toEqual({ written: [], unchanged: 1, removed: 0 });
+    const after = statSync(join(out, 'site.yaml'), { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
   });
 
   it('refuses a path outside the content layout', async () => {

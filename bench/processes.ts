@@ -1,0 +1,81 @@
+/**
+ * What the benchmark's steps share: running a measured step in a process of
+ * its own (bench/child.ts), starting a server script and waiting for the URL
+ * it prints, flushing the disk between steps, deleting trees, and the
+ * counter the rebuilds and the mirror refresh change.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+export const run = promisify(execFile);
+
+export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+export const ROOT = resolve(new URL('..', import.meta.url).pathname);
+
+/** Runs a step of bench/child.ts in a process of its own; its last line of output (JSON). */
+export async function child(args: string[]): Promise<string> {
+  // The floor's untimed reads and deletions run 32 at a time; the build keeps Node's defaults, as users have them.
+  const env = args[0] === 'floor' ? { ...process.env, UV_THREADPOOL_SIZE: '32' } : process.env;
+  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
+    cwd: ROOT,
+    maxBuffer: 1 << 26,
+    env,
+  });
+  return stdout.trim().split('\n').pop()!;
+}
+
+/** Flushes dirty pages so that each timed step starts from the same state of the disk. */
+export async function settle(): Promise<void> {
+  await run('sync');
+}
+
+export async function removeTree(path: string): Promise<void> {
+  if (existsSync(path)) await run('rm', ['-rf', path]);
+}
+
+export function firstComponent(content: string): string {
+  return join(content, 'projects/project-00001/components/component-002.yaml');
+}
+
+export function bumpFirstCounter(text: string): string {
+  return text.replace(/(\n {4}translated: )(\d+)/, (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`);
+}
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a script that prints the URL it serves at, and waits for that line. */
+export function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
+  const process_: ChildProcess = spawn(process.execPath, [...TSX, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/\S+\/api\/)/.exec(output);
+      if (match) {
+        process_.stdout!.off('data', onData);
+        resolvePromise({
+          url: match[1]!,
+          stop: () =>
+            new Promise<void>((done) => {
+              process_.once('exit', () => done());
+              process_.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    process_.stdout!.on('data', onData);
+    process_.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    process_.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${output}`)));
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * The mirror refresh (issue 15): an instance mirrored and published, one
+ * counter changed upstream, then what a scheduled job runs: an incremental
+ * `pull`, a cold `build` and a `deploy`, each a process of its own as the
+ * job starts it (`node --import tsx scripts/….ts`, what `npm run` runs
+ * without npm's own start), timed from spawn to exit.
+ *
+ * Untimed set-up: the upstream instance is the sidecar on loopback over the
+ * benchmark's content and tree (read-only); a full pull mirrors it, a full
+ * build builds the mirror (and its build cache), and the local S3-protocol
+ * server (bench/s3-server.ts) takes a deploy record of the whole tree made
+ * without sending it (bench/child.ts seed-deploy). Before the change, a
+ * re-pull with nothing changed is counted too. The counter is changed in the
+ * upstream content and the sidecar started again on it (it holds no watch).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
+import { bumpFirstCounter, child, removeTree, ROOT, run, settle, startServer, TSX, type RunningServer } from './processes.ts';
+
+export interface RefreshFigures {
+  setup: { pullMs: number; pullRequests: number; buildMs: number; seedMs: number; seededFiles: number };
+  /** A re-pull with nothing changed upstream. */
+  unchanged: { ms: number; requests: number; written: number };
+  pull: { ms: number; requests: number; written: number; kept: number };
+  build: { ms: number; files: number; reportedMs: number };
+  deploy: { ms: number; uploaded: number; deleted: number };
+  /** Pull, build and deploy, spawn to exit, one after the other. */
+  totalMs: number;
+}
+
+interface RefreshOptions {
+  /** The upstream content and its built tree (the sidecar serves them). */
+  content: string;
+  tree: string;
+  /** Where the mirror, its tree and the S3 server's objects go. */
+  work: string;
+  log: (line: string) => void;
+}
+
+export async function measureRefresh(options: RefreshOptions): Promise<RefreshFigures> {
+  const { work, log } = options;
+  const mirror = join(work, 'mirror');
+  const mirrorTree = join(work, 'mirror-dist');
+  let upstream = await startUpstream(options);
+  const s3 = await startLocalS3(join(work, 's3'), ['bench']);
+  try {
+    log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
+    const fullPull = await timed(['scripts/pull.ts', '--from', upstream.url, '--out', mirror, '--concurrency', '8']);
+    log(
+      `Mirror refresh: full pull ${seconds(fullPull.ms)} (${figure(fullPull.stdout, / ([\d,]+) requests?/)} requests); a full build of the mirror …`,
+    );
+    const built = JSON.parse(await child(['build', mirror, mirrorTree, '--full']));
+    log(`Mirror refresh: built in ${seconds(built.ms)}; the deploy record of the whole tree, sent nowhere …`);
+    const seeded = JSON.parse(await child(['seed-deploy', mirrorTree, 'bench', 'mirror', s3.url]));
+    const setup = {
+      pullMs: fullPull.ms,
+      pullRequests: figure(fullPull.stdout, / ([\d,]+) requests?/),
+      buildMs: built.ms,
+      seedMs: seeded.ms,
+      seededFiles: seeded.files,
+    };
+
+    await settle();
+    const again = await timed(['scripts/pull.ts', '--from', upstream.url, '--out', mirror]);
+    const unchanged = {
+      ms: again.ms,
+      requests: figure(again.stdout, / ([\d,]+) requests?/),
+      written: figure(again.stdout, /\(([\d,]+) files? written/),
+    };
+    log(
+      `Mirror refresh: a re-pull with nothing changed: ${seconds(unchanged.ms)}, ${unchanged.requests} requests, ${unchanged.written} files written`,
+    );
+
+    log('Mirror refresh: one counter changed upstream (the sidecar started again on it) …');
+    await upstream.stop();
+    const component = join(options.content, 'projects/project-00002/components/component-003.yaml');
+    writeFileSync(component, bumpFirstCounter(readFileSync(component, 'utf8')));
+    // On the same port: a mirror pulls from one URL (its record is kept for that URL).
+    upstream = await startUpstream(options, new URL(upstream.url).port);
+    await settle();
+
+    const pulled = await timed(['scripts/pull.ts', '--from', upstream.url, '--out', mirror]);
+    const built2 = await timed(['scripts/build.ts', '--content', mirror, '--out', mirrorTree]);
+    const deployed = await timed(['scripts/deploy.ts', '--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url], {
+      ...LOCAL_S3_KEYS,
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
+    return {
+      setup,
+      unchanged,
+      pull: {
+        ms: pulled.ms,
+        requests: figure(pulled.stdout, / ([\d,]+) requests?/),
+        written: figure(pulled.stdout, /\(([\d,]+) files? written/),
+        kept: figure(pulled.stdout, /incrementally: ([\d,]+) components? kept/),
+      },
+      build: {
+        ms: built2.ms,
+        files: figure(built2.stdout, /: ([\d,]+) files? rewritten/),
+        reportedMs: 1000 * Number(/ in ([\d.]+) s\.$/m.exec(built2.stdout)?.[1] ?? Number.NaN),
+      },
+      deploy: {
+        ms: deployed.ms,
+        uploaded: figure(deployed.stdout, /: ([\d,]+) files? uploaded/),
+        deleted: figure(deployed.stdout, /, ([\d,]+) keys? deleted/),
+      },
+      totalMs: pulled.ms + built2.ms + deployed.ms,
+    };
+  } finally {
+    await upstream.stop();
+    await s3.stop();
+    await removeTree(mirrorTree);
+    await removeTree(`${mirrorTree}.state`);
+  }
+}
+
+// --- internal ---
+
+/** The sidecar over the upstream content and tree, read-only, on loopback (a free port unless given). */
+async function startUpstream(options: RefreshOptions, port = '0'): Promise<RunningServer> {
+  return startServer(['scripts/sidecar.ts', '--content', options.content, '--out', options.tree, '--port', port, '--read-only'], {});
+}
+
+/** Runs a script as a process of its own and times it from spawn to exit. */
+async function timed(args: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string }> {
+  const started = performance.now();
+  const { stdout } = await run(process.execPath, [...TSX, ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+  return { ms: performance.now() - started, stdout };
+}
+
+/** A count printed in a command's summary. */
+function figure(text: string, pattern: RegExp): number {
+  const match = pattern.exec(text);
+  if (!match) throw new Error(`expected ${pattern} in:\n${text}`);
+  return Number(match[1]!.replace(/,/g, ''));
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}

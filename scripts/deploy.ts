@@ -1,0 +1,118 @@
+/** `npm run deploy`: publishes a built tree to S3 or an S3-compatible store, uploading only what changed since the last deploy there. */
+import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
+import { deployDisplay } from '../src/cli/deploy-progress.ts';
+import { outFolder } from '../src/cli/folders.ts';
+import { countOf, formatBytes } from '../src/cli/progress.ts';
+import { DEFAULT_CACHE_CONTROL, deploy, type DeployReport } from '../src/deploy/deploy.ts';
+import { describeTarget, keyOf, parseEndpoint, parseTarget, type DeployTarget } from '../src/deploy/target.ts';
+import { UsageError } from '../src/errors.ts';
+
+export const command = defineCommand({
+  name: 'deploy',
+  description:
+    'Publish a built tree to S3 or an S3-compatible store: every file under its path as key, with its Content-Type; ' +
+    'later deploys to the same place upload only what changed since (from a record kept beside the manifest, without listing the bucket) ' +
+    'and then delete the keys that left the tree.',
+  options: {
+    out: { type: 'string', valueName: 'DIR', description: 'the built tree to publish', default: 'dist' },
+    to: { type: 'string', valueName: 's3://BUCKET[/PREFIX]', description: 'where to publish: a bucket, and a prefix for the keys' },
+    endpoint: { type: 'string', valueName: 'URL', description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)' },
+    region: {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'the region (else AWS_REGION, the AWS config file, or us-east-1 with --endpoint)',
+    },
+    'cache-control': {
+      type: 'string',
+      valueName: 'TEXT',
+      description: 'the Cache-Control header of every object; "" for none',
+      default: DEFAULT_CACHE_CONTROL,
+    },
+    concurrency: { type: 'string', valueName: 'N', description: 'uploads in flight at once, 1 to 64', default: '16' },
+    retries: {
+      type: 'string',
+      valueName: 'N',
+      description: 'tries after a failed request (network, 5xx, throttled), 0 to 10',
+      default: '5',
+    },
+    verify: { type: 'boolean', description: 'list the keys under the prefix and compare every file with them (uploads what differs)' },
+    'dry-run': { type: 'boolean', description: 'print what would be uploaded and deleted, and send nothing' },
+  },
+  epilog:
+    'Credentials come from the usual AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE) and config files.\n' +
+    'Keys are PREFIX/<path in the tree>; only keys under the prefix that this tree had are ever written or deleted.\n' +
+    'An interrupted deploy is resumed by the same command.\n\n' +
+    'Examples:\n  npm run deploy -- --out dist --to s3://l10n-snapshot\n' +
+    '  npm run deploy -- --out dist --to s3://snapshots/weblate --endpoint https://minio.example.org:9000',
+  async run(args, io) {
+    if (!args.to) throw new UsageError('deploy needs --to s3://BUCKET[/PREFIX]');
+    const endpoint = args.endpoint === undefined ? null : parseEndpoint(args.endpoint);
+    if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
+    const target = parseTarget(args.to, endpoint?.value ?? null);
+    if (!target.ok) throw new UsageError(target.message);
+    const out = outFolder(args.out);
+    const region = args.region ?? (process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || null);
+    // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    // Loaded here, not above: the other commands of the command line do without the SDK.
+    const { s3Store } = await import('../src/deploy/s3.ts');
+    const stop = new AbortController();
+    const interrupt = () => stop.abort();
+    process.once('SIGINT', interrupt);
+    process.once('SIGTERM', interrupt);
+    const display = deployDisplay(io);
+    const report = await deploy(
+      {
+        outDir: out,
+        target: target.value,
+        cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+        concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
+        retries: integerFlag('retries', args.retries, 0, 10),
+        verify: args.verify,
+        dryRun: args['dry-run'],
+        signal: stop.signal,
+        onProgress: display.progress,
+        onNotice: display.notice,
+      },
+      {
+        store: () => s3Store({ bucket: target.value.bucket, endpoint: target.value.endpoint, region }),
+        sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+        random: Math.random,
+      },
+    ).finally(() => {
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
+    });
+    display.finish();
+    if (args['dry-run']) {
+      for (const path of report.uploads) io.out(`upload ${keyOf(target.value, path)}\n`);
+      for (const path of report.deletes) io.out(`delete ${keyOf(target.value, path)}\n`);
+    }
+    if (!report.ok) {
+      io.err(`${report.message}\n`);
+      return 1;
+    }
+    io.out(`${summary(report, target.value, out, args['dry-run'], args.verify)}\n`);
+    return 0;
+  },
+});
+
+function summary(report: Extract<DeployReport, { ok: true }>, target: DeployTarget, out: string, dryRun: boolean, verify: boolean): string {
+  const where = describeTarget(target);
+  const foreign = report.foreign > 0 ? `; ${countOf(report.foreign, 'key')} under the prefix that this tree never had, left alone` : '';
+  if (verify && !dryRun) {
+    return (
+      `Verified ${out}/ against ${where}: ${countOf(report.verified, 'file')} compared, ${countOf(report.uploaded, 'file')} uploaded ` +
+      `(${formatBytes(report.bytes)}), ${countOf(report.deleted, 'key')} deleted${foreign}.`
+    );
+  }
+  if (dryRun) {
+    return `Would upload ${countOf(report.uploads.length, 'file')} and delete ${countOf(report.deletes.length, 'key')} at ${where} (${countOf(report.unchangedGroups, 'group')} unchanged)${foreign}.`;
+  }
+  return (
+    `Deployed ${out}/ to ${where}: ${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ` +
+    `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged${foreign}.`
+  );
+}
+
+await runIfMain(import.meta, command);

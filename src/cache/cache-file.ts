@@ -1,0 +1,259 @@
+/**
+ * The build cache kept in a tree's state folder: what a new build process
+ * needs to bring the tree in line with content of which only a few files
+ * changed, without reading and checking every file again. Two files:
+ *
+ * - `build-cache`: written whole by a build that read all the content: the
+ *   key it holds for (content folder, settings, this very code), the stamp of
+ *   the manifest it left, the signature of every content file, the model.
+ * - `build-cache.journal`: a batch appended by each build that used the
+ *   cache: the files it found changed (signatures, and the text of component
+ *   files), and the manifest's stamp after it.
+ *
+ * Every record is framed with its length and a CRC-32. A record that cannot
+ * be read back whole, a key that differs, or a manifest changed by anything
+ * else since (the sidecar, --watch, a crash) and the cache is not trusted:
+ * the build reads the content instead.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { appendFile, open, readFile, rename, rm, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
+import type { FileSignature } from '../content/signatures.ts';
+import type { ContentError } from '../errors.ts';
+import { stateDir } from '../tree/manifest.ts';
+
+/** What a cache holds for: the same content folder (as given), settings and code. */
+export interface CacheKey {
+  contentDir: string;
+  /** The command-line settings (site overrides, host), as JSON. */
+  settings: string;
+}
+
+/** A signature, and when the listing that took it began (a time too close to it is not trusted alone). */
+export interface TimedSignature extends FileSignature {
+  takenAt: number;
+}
+
+/** A content file found changed by a build that used the cache. */
+export interface FileChange {
+  path: string;
+  /** Null when the file is gone. */
+  signature: TimedSignature | null;
+  /** The new text of a component file whose text changed (replayed on the cached model). */
+  text?: string;
+  /** With a new text: what the file most likely left out by mistake (content/rules.ts#componentWarnings). */
+  warnings?: ContentError[];
+}
+
+export interface BuildCache {
+  /** Every content file's signature, the journal's changes applied. */
+  signatures: Map<string, TimedSignature>;
+  /** The model as the full build left it (cache/model-codec.ts). */
+  model: Buffer[];
+  /** The last text of each component file changed since (null: removed), in the order first seen. */
+  replay: Map<string, string | null>;
+  /** The manifest's stamp after the last build that wrote to the cache. */
+  stamp: string;
+  /** Translations in the content as the last build that wrote to the cache saw it. */
+  translations: number;
+  /** The warnings of each file that has any, by the file's path as messages show it. */
+  warnings: Map<string, ContentError[]>;
+  /** Batches in the journal. */
+  batches: number;
+}
+
+/** Reads the cache beside the tree at `outDir`; null when there is none, or it is damaged or holds for another key. */
+export async function readBuildCache(outDir: string, key: CacheKey): Promise<BuildCache | null> {
+  const data = await readFile(basePath(outDir)).catch(() => null);
+  const records = data ? readRecords(data) : null;
+  if (!records || records.length < 2) return null;
+  try {
+    const head = JSON.parse(records[0]!.toString('utf8')) as BaseHead;
+    if (head.format !== FORMAT || head.code !== codeVersion() || JSON.stringify(head.key) !== JSON.stringify(key)) return null;
+    const signatures = decodeSignatures(records[1]!, head.takenAt);
+    const cache: BuildCache = {
+      signatures,
+      model: records.slice(2),
+      replay: new Map(),
+      stamp: head.stamp,
+      translations: head.translations,
+      warnings: new Map(head.warnings),
+      batches: 0,
+    };
+    const journal = await readFile(journalPath(outDir)).catch(() => null);
+    for (const record of (journal && readRecords(journal)) ?? []) applyBatch(cache, deserialize(record) as Batch, key.contentDir);
+    return cache;
+  } catch {
+    return null;
+  }
+}
+
+interface BaseContents {
+  key: CacheKey;
+  stamp: string;
+  takenAt: number;
+  translations: number;
+  warnings: ReadonlyMap<string, ContentError[]>;
+  signatures: ReadonlyMap<string, FileSignature>;
+  model: readonly Buffer[];
+}
+
+/** Writes the cache whole (the journal goes first, so a crash between the two leaves a cache that is not trusted). */
+export async function writeBuildCache(outDir: string, contents: BaseContents): Promise<void> {
+  await removeBuildCache(outDir);
+  const { key, stamp, takenAt, translations } = contents;
+  const head: BaseHead = { format: FORMAT, code: codeVersion(), key, stamp, takenAt, translations, warnings: [...contents.warnings] };
+  const temporary = `${basePath(outDir)}.tmp-${process.pid}`;
+  await mkdir(stateDir(outDir), { recursive: true });
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.write(frame(Buffer.from(JSON.stringify(head))));
+    await handle.write(frame(encodeSignatures(contents.signatures)));
+    for (const part of contents.model) await handle.write(frame(part));
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, basePath(outDir));
+}
+
+/** Appends a batch of changes, with the manifest's stamp and the count of translations after them. */
+export async function appendBuildCache(outDir: string, changes: readonly FileChange[], stamp: string, translations: number): Promise<void> {
+  const batch: Batch = { changes: [...changes], stamp, translations };
+  await appendFile(journalPath(outDir), frame(serialize(batch)));
+}
+
+/** Sets the warnings of one file (none: its entry goes). */
+export function setWarnings(warnings: Map<string, ContentError[]>, file: string, found: ContentError[]): void {
+  if (found.length > 0) warnings.set(file, found);
+  else warnings.delete(file);
+}
+
+export async function removeBuildCache(outDir: string): Promise<void> {
+  await rm(journalPath(outDir), { force: true });
+  await rm(basePath(outDir), { force: true });
+}
+
+// --- internal ---
+
+const FORMAT = 1;
+let memo: string | null = null;
+
+/**
+ * The version of this code: a hash of its source files and of the language
+ * catalog. A cache written by other code is not trusted (its model may differ).
+ */
+function codeVersion(): string {
+  if (memo === null) {
+    const hash = createHash('sha256');
+    const root = new URL('../', import.meta.url);
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.[cm]?[jt]s$/.test(file))
+      .sort();
+    for (const file of files)
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(new URL(file, root)))
+        .update('\0');
+    hash.update(readFileSync(new URL('../../data/languages/catalog.json', import.meta.url)));
+    memo = hash.digest('base64');
+  }
+  return memo;
+}
+
+interface BaseHead {
+  format: number;
+  code: string;
+  key: CacheKey;
+  stamp: string;
+  takenAt: number;
+  translations: number;
+  warnings: [string, ContentError[]][];
+}
+
+interface Batch {
+  changes: FileChange[];
+  stamp: string;
+  translations: number;
+}
+
+interface EncodedSignatures {
+  paths: string;
+  hashes: string;
+  sizes: Float64Array;
+  mtimes: Float64Array;
+}
+
+function basePath(outDir: string): string {
+  return join(stateDir(outDir), 'build-cache');
+}
+
+function journalPath(outDir: string): string {
+  return join(stateDir(outDir), 'build-cache.journal');
+}
+
+/** A record: its length, its CRC-32, its bytes. */
+function frame(payload: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(payload.length, 0);
+  header.writeUInt32LE(crc32(payload), 4);
+  return Buffer.concat([header, payload]);
+}
+
+/** The whole records of a file; null when one is damaged. A record cut short at the end (a crash mid-append) ends the list. */
+function readRecords(data: Buffer): Buffer[] | null {
+  const records: Buffer[] = [];
+  let offset = 0;
+  while (offset + 8 <= data.length) {
+    const length = data.readUInt32LE(offset);
+    const end = offset + 8 + length;
+    if (end > data.length) break;
+    const payload = data.subarray(offset + 8, end);
+    if (crc32(payload) !== data.readUInt32LE(offset + 4)) return null;
+    records.push(payload);
+    offset = end;
+  }
+  return records;
+}
+
+function applyBatch(cache: BuildCache, batch: Batch, contentDir: string): void {
+  for (const change of batch.changes) {
+    if (change.signature) cache.signatures.set(change.path, change.signature);
+    else cache.signatures.delete(change.path);
+    if (change.text !== undefined || !change.signature) {
+      cache.replay.set(change.path, change.signature ? change.text! : null);
+      setWarnings(cache.warnings, join(contentDir, change.path), change.warnings ?? []);
+    }
+  }
+  cache.stamp = batch.stamp;
+  cache.translations = batch.translations;
+  cache.batches++;
+}
+
+const SEPARATOR = '\u0000';
+
+function encodeSignatures(signatures: ReadonlyMap<string, FileSignature>): Buffer {
+  const paths = [...signatures.keys()];
+  const values = [...signatures.values()];
+  const encoded: EncodedSignatures = {
+    paths: paths.join(SEPARATOR),
+    hashes: values.map((s) => s.hash).join(SEPARATOR),
+    sizes: Float64Array.from(values, (s) => s.size),
+    mtimes: Float64Array.from(values, (s) => s.mtimeMs),
+  };
+  return serialize(encoded);
+}
+
+function decodeSignatures(record: Buffer, takenAt: number): Map<string, TimedSignature> {
+  const encoded = deserialize(record) as EncodedSignatures;
+  const signatures = new Map<string, TimedSignature>();
+  if (encoded.sizes.length === 0) return signatures;
+  const paths = encoded.paths.split(SEPARATOR);
+  const hashes = encoded.hashes.split(SEPARATOR);
+  if (paths.length !== encoded.sizes.length || hashes.length !== paths.length) throw new Error('signatures do not line up');
+  paths.forEach((path, i) => signatures.set(path, { size: encoded.sizes[i]!, mtimeMs: encoded.mtimes[i]!, hash: hashes[i]!, takenAt }));
+  return signatures;
+}

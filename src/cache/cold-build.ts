@@ -1,0 +1,219 @@
+/**
+ * A build that starts cold but finds its cache (cache-file.ts) beside the
+ * tree: the content files are listed, and only those whose size and time (or,
+ * failing that, whose hash) the cache cannot vouch for are read. When only
+ * component files changed, the cached model is patched for them as a
+ * kept-open session would (resolve/patch.ts), and only the groups the patch
+ * may change are looked at (tree/patched.ts). Anything else (a project,
+ * language or site file, a file that fails its checks, a cache that does not
+ * hold) is left to the full build, which then writes the cache anew.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Catalog } from '../catalog/catalog.ts';
+import { checkFile, placeOf } from '../content/files.ts';
+import { statContentFiles } from '../content/load.ts';
+import { compareStrings, type ContentError } from '../errors.ts';
+import { hashText, type FileSignature } from '../content/signatures.ts';
+import type { Model } from '../model/types.ts';
+import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
+import { journalIsLong, manifestStamp, readManifest, writeManifest } from '../tree/manifest.ts';
+import { createContext } from '../tree/groups.ts';
+import { patchedGroups } from '../tree/patched.ts';
+import { treeInPlace } from '../tree/sync.ts';
+import { updatePatched, type UpdateStats } from '../tree/update.ts';
+import { createVersionCache, type VersionCache } from '../tree/versions.ts';
+import {
+  appendBuildCache,
+  readBuildCache,
+  removeBuildCache,
+  setWarnings,
+  writeBuildCache,
+  type BuildCache,
+  type CacheKey,
+  type FileChange,
+  type TimedSignature,
+} from './cache-file.ts';
+import { decodeModel, encodeModel } from './model-codec.ts';
+
+interface ColdBuildOptions {
+  contentDir: string;
+  outDir: string;
+  key: CacheKey;
+  catalog: Catalog;
+  /** Warnings are errors: a changed file with any is left to the full build, which reports them. */
+  strict?: boolean | undefined;
+}
+
+interface CachedUpdate {
+  translations: number;
+  stats: UpdateStats;
+  warnings: ContentError[];
+}
+
+/** Brings the tree in line with the content through its cache; null when the cache cannot vouch for what it needs. */
+export async function updateFromCache(options: ColdBuildOptions): Promise<CachedUpdate | null> {
+  const { contentDir, outDir } = options;
+  const cache = await readBuildCache(outDir, options.key);
+  if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
+  const takenAt = Date.now();
+  const changes = await compareContent(contentDir, cache, takenAt);
+  if (!changes) return null;
+  const edited = new Map(changes.filter((c) => c.text !== undefined || !c.signature).map((c) => [c.path, c.text ?? null]));
+  const unchanged = { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
+  if (edited.size === 0) {
+    if (changes.length > 0) await appendBuildCache(outDir, changes, cache.stamp, cache.translations);
+    return { translations: cache.translations, stats: unchanged, warnings: allWarnings(cache.warnings) };
+  }
+  const last = replayed(cache, options);
+  const patched = last && patch(last.model, edited, options);
+  if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
+  const manifest = await readManifest(outDir);
+  if (!manifest) return null;
+  const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions);
+  const stats = await updatePatched(treeInPlace(outDir), groups, manifest);
+  if (journalIsLong(manifest)) await writeManifest(outDir, manifest);
+  for (const change of changes) {
+    if (!edited.has(change.path)) continue;
+    change.warnings = patched.warnings.get(change.path) ?? [];
+    setWarnings(cache.warnings, join(contentDir, change.path), change.warnings);
+  }
+  const translations = patched.model.translations.length;
+  if (cache.batches < MAX_BATCHES && cache.replay.size + edited.size <= MAX_REPLAYED) {
+    await appendBuildCache(outDir, changes, (await manifestStamp(outDir))!, translations);
+  } else {
+    const signatures = signaturesAfter(cache, changes);
+    const warnings = allWarnings(cache.warnings);
+    await recordBuild({ outDir, key: options.key, model: patched.model, signatures, warnings, takenAt, versions: last.versions });
+  }
+  return { translations, stats, warnings: allWarnings(cache.warnings) };
+}
+
+interface Recorded {
+  outDir: string;
+  key: CacheKey;
+  model: Model;
+  signatures: ReadonlyMap<string, FileSignature>;
+  /** Every warning the build reported. */
+  warnings: readonly ContentError[];
+  /** When the listing of the content began. */
+  takenAt: number;
+  /** Versions already computed for objects of the model, if any. */
+  versions?: VersionCache;
+}
+
+/** After a build that read the whole content: the cache written whole (or removed, for a model the format cannot carry). */
+export async function recordBuild(recorded: Recorded): Promise<void> {
+  const stamp = await manifestStamp(recorded.outDir);
+  const { versions } = createContext(recorded.model, recorded.versions ?? createVersionCache());
+  const model = encodeModel(recorded.model, versions);
+  if (stamp === null || model === null) return removeBuildCache(recorded.outDir);
+  const { key, takenAt, signatures } = recorded;
+  const warnings = new Map<string, ContentError[]>();
+  for (const warning of recorded.warnings) warnings.set(warning.file, [...(warnings.get(warning.file) ?? []), warning]);
+  await writeBuildCache(recorded.outDir, {
+    key,
+    stamp,
+    takenAt,
+    signatures,
+    translations: recorded.model.translations.length,
+    warnings,
+    model,
+  });
+}
+
+// --- internal ---
+
+/** Batches appended before the cache is written whole again. */
+const MAX_BATCHES = 32;
+/** Component files replayed on the cached model before it is written whole again. */
+const MAX_REPLAYED = 256;
+/**
+ * A file modified this close to the listing that took its signature may have
+ * changed again within the same tick of the file system's clock: its size and
+ * time alone do not vouch for it.
+ */
+const RACY_MS = 2000;
+
+/**
+ * The content files that differ from the cache's signatures (with the text
+ * of those whose text changed), and those whose signature alone was renewed;
+ * null when a file is not at a content file's place.
+ */
+async function compareContent(contentDir: string, cache: BuildCache, takenAt: number): Promise<FileChange[] | null> {
+  const listing = await statContentFiles(contentDir);
+  if (listing.refused.length > 0) return null;
+  const changes: FileChange[] = [];
+  const seen = new Set<string>();
+  for (const file of listing.files) {
+    const place = placeOf(file.relativePath);
+    if ('ignored' in place) continue;
+    if ('error' in place) return null;
+    seen.add(file.relativePath);
+    const known = cache.signatures.get(file.relativePath);
+    const sameStat = known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
+    if (sameStat && file.mtimeMs < known.takenAt - RACY_MS) continue;
+    const text = await readFile(join(contentDir, file.relativePath), 'utf8');
+    const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash: hashText(text), takenAt };
+    if (known?.hash !== signature.hash) changes.push({ path: file.relativePath, signature, text });
+    // The same text: its new signature is kept when it lets the next build trust the file without reading it.
+    else if (!sameStat || file.mtimeMs < takenAt - RACY_MS) changes.push({ path: file.relativePath, signature });
+  }
+  for (const path of cache.signatures.keys()) if (!seen.has(path)) changes.push({ path, signature: null });
+  return changes;
+}
+
+/**
+ * The model the tree shows, and the versions known of its objects: the
+ * cached model, with the component files changed by later builds replayed.
+ */
+function replayed(cache: BuildCache, options: ColdBuildOptions): { model: Model; versions: VersionCache } | null {
+  let decoded: { model: Model; versions: VersionCache };
+  try {
+    decoded = decodeModel(cache.model);
+  } catch {
+    return null;
+  }
+  if (cache.replay.size === 0) return decoded;
+  const model = patch(decoded.model, cache.replay, options)?.model;
+  return model ? { model, versions: decoded.versions } : null;
+}
+
+/**
+ * The model patched for new texts of component files (null: removed); null
+ * when one is not a component file, fails its checks, or the patch asks for
+ * a full check.
+ */
+function patch(
+  model: Model,
+  texts: ReadonlyMap<string, string | null>,
+  options: ColdBuildOptions,
+): { model: Model; scope: PatchScope; warnings: Map<string, ContentError[]> } | null {
+  const patches: ComponentPatch[] = [];
+  const warnings = new Map<string, ContentError[]>();
+  for (const [path, text] of texts) {
+    const place = placeOf(path);
+    if (!('place' in place) || place.place.kind !== 'component') return null;
+    const { project, component } = place.place;
+    const checked = text === null ? null : checkFile(join(options.contentDir, path), place.place, text);
+    if (checked && !checked.ok) return null;
+    if (checked?.warnings?.length) warnings.set(path, checked.warnings);
+    patches.push({ project, component, checked: checked ? checked.checked : null });
+  }
+  const result = patchComponents(model, patches, options.catalog, () => '');
+  return result.ok === true ? { ...result, warnings } : null;
+}
+
+/** Every warning, in the order a full build reports them (by file, then as each file gave them). */
+function allWarnings(warnings: ReadonlyMap<string, ContentError[]>): ContentError[] {
+  return [...warnings].sort(([a], [b]) => compareStrings(a, b)).flatMap(([, found]) => found);
+}
+
+function signaturesAfter(cache: BuildCache, changes: readonly FileChange[]): Map<string, FileSignature> {
+  const signatures = new Map<string, FileSignature>(cache.signatures);
+  for (const change of changes) {
+    if (change.signature) signatures.set(change.path, change.signature);
+    else signatures.delete(change.path);
+  }
+  return signatures;
+}

@@ -1,0 +1,336 @@
+/**
+ * Publishing a built tree to object storage: read the tree's manifest and the
+ * record of what went to this target before, upload what changed (bounded
+ * concurrency, retries with backoff), then delete the keys that left the
+ * tree, so that a reader never meets a missing file. Nothing is listed unless
+ * asked (`verify`), and nothing outside the keys this tree had under the
+ * prefix is ever touched. Expected failures (no tree, refused credentials, a
+ * store that keeps failing, an interruption) come back in the report; what
+ * was done is in the record, so the same command resumes.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runPool } from '../pool.ts';
+import { isRecordedTree, readManifest } from '../tree/manifest.ts';
+import { deployedGroup, md5OfBytes, pathOf, planDeploy, planVerify, type DeployPlan, type GroupPlan, type Upload } from './plan.ts';
+import { appendRecord, readRecord, recordIsLong, writeRecord, type DeployRecord, type DeployedGroup } from './record.ts';
+import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
+import { StoreError, type ObjectStore } from './store.ts';
+import { describeTarget, keyOf, type DeployTarget } from './target.ts';
+
+/** The Cache-Control every object gets unless told otherwise: five minutes in caches and CDNs. */
+export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+
+export interface DeployOptions {
+  outDir: string;
+  target: DeployTarget;
+  /** Sent with every object; null for none. */
+  cacheControl: string | null;
+  /** Uploads in flight at once. */
+  concurrency: number;
+  /** Tries after the first failure of a call. */
+  retries: number;
+  /** List the keys under the prefix and compare every file with them. */
+  verify?: boolean;
+  /** Decide what to do, and do none of it. */
+  dryRun?: boolean;
+  /** Set when the deploy should stop (Ctrl+C): nothing new starts, what is running ends, the record is kept. */
+  signal?: AbortSignal;
+  onProgress?: (progress: DeployProgress) => void;
+  onNotice?: (text: string) => void;
+}
+
+export interface DeployProgress {
+  uploaded: number;
+  toUpload: number;
+  deleted: number;
+  toDelete: number;
+}
+
+interface DeployDeps {
+  /** The store, made only when something is to be sent (a dry run never asks). */
+  store: () => ObjectStore;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  /** First backoff and its ceiling, in milliseconds (tests shorten them). */
+  backoff?: { backoffMs: number; maxBackoffMs: number };
+}
+
+interface DeployFigures {
+  uploads: string[];
+  deletes: string[];
+  uploaded: number;
+  bytes: number;
+  deleted: number;
+  unchangedGroups: number;
+  /** With verify: files of the tree compared with the listing. */
+  verified: number;
+  /** With verify: keys under the prefix that this tree never had (left alone). */
+  foreign: number;
+}
+
+export type DeployReport = ({ ok: true } & DeployFigures) | ({ ok: false; message: string } & DeployFigures);
+
+export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<DeployReport> {
+  const figures: DeployFigures = {
+    uploads: [],
+    deletes: [],
+    uploaded: 0,
+    bytes: 0,
+    deleted: 0,
+    unchangedGroups: 0,
+    verified: 0,
+    foreign: 0,
+  };
+  const groups = await treeGroups(options.outDir);
+  if (!groups.ok) return { ok: false, message: groups.message, ...figures };
+  const target = describeTarget(options.target);
+  const settings = JSON.stringify({ cacheControl: options.cacheControl, types: 1 });
+  const recorded = await readRecord(options.outDir, target);
+  // Objects uploaded with other settings (another Cache-Control) all go up again.
+  const forced = recorded !== null && recorded.settings !== settings;
+  const record = recorded ?? { target, settings, groups: new Map(), lines: 0 };
+  let store: ObjectStore | null = null;
+  const connect = () => (store ??= deps.store());
+  const policy: RetryPolicy = {
+    retries: options.retries,
+    ...(deps.backoff ?? DEFAULT_BACKOFF),
+    sleep: deps.sleep,
+    random: deps.random,
+    onWait: (ms, error) => options.onNotice?.(`Waiting ${(ms / 1000).toFixed(1)} s: ${error.message}`),
+  };
+  let run: Run | null = null;
+  try {
+    let plan: DeployPlan;
+    if (options.verify) {
+      const listed = await listTarget(connect(), options.target, policy);
+      plan = planVerify(options.outDir, groups.value, record, forced ? new Map() : listed, (path) => keyOf(options.target, path));
+      figures.foreign = countForeign(listed, plan, record, options.target);
+      figures.verified = plan.changed.reduce((sum, group) => sum + group.files.size, 0);
+    } else {
+      plan = planDeploy(options.outDir, groups.value, record, recorded === null || forced);
+    }
+    figures.unchangedGroups = plan.unchanged;
+    figures.uploads = plan.changed.flatMap((group) => group.uploads.map((u) => u.path));
+    figures.deletes = [...plan.changed.flatMap((group) => group.deletes), ...plan.removed.flatMap((group) => group.deletes)];
+    if (options.dryRun) return { ok: true, ...figures };
+    if (recorded === null || forced || options.verify) await writeRecord(options.outDir, restarted(record, settings, forced));
+    run = new Run(options, figures, record, policy);
+    const stopped = (await run.upload(plan, connect)) ?? (await run.remove(plan, connect));
+    await run.flush(stopped !== null);
+    if (stopped === null && (options.verify || recordIsLong(record))) await writeRecord(options.outDir, record);
+    return stopped === null ? { ok: true, ...figures } : { ok: false, message: stopped, ...figures };
+  } catch (error) {
+    await run?.flush(true);
+    if (error instanceof StoreError) return { ok: false, message: error.message, ...figures };
+    throw error;
+  } finally {
+    (store as ObjectStore | null)?.close();
+  }
+}
+
+// --- internal ---
+
+/** Keys deleted per request (the most S3 takes). */
+const DELETE_BATCH = 1000;
+/** Record lines gathered before they are appended. */
+const RECORD_BATCH = 256;
+
+type Result<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** The groups of the tree at `outDir`, from its manifest; refused when there is no tree, or one half updated. */
+async function treeGroups(outDir: string): Promise<Result<Map<string, number>>> {
+  const manifest = (await isRecordedTree(outDir)) ? await readManifest(outDir) : null;
+  if (!manifest) {
+    return {
+      ok: false,
+      message: `${outDir} is not a tree built by npm run build (expected its manifest in ${outDir}.state/); build it first.`,
+    };
+  }
+  const groups = new Map<string, number>();
+  for (const [key, state] of manifest.groups) {
+    if (state === null) {
+      return {
+        ok: false,
+        message: `${outDir} is being updated, or its last update was cut short (group ${key} is half written); run npm run build first.`,
+      };
+    }
+    groups.set(key, state);
+  }
+  return { ok: true, value: groups };
+}
+
+/**
+ * The record written before a deploy that starts anew (a first one, a
+ * verify, other settings). With other settings the groups it knew keep no
+ * fingerprint and no MD5: their files go up again, and those that left the
+ * tree are still deleted, even after this deploy is cut short.
+ */
+function restarted(record: DeployRecord, settings: string, forgetHashes: boolean): DeployRecord {
+  if (!forgetHashes) return Object.assign(record, { settings });
+  const groups = new Map<string, DeployedGroup>();
+  for (const [key, group] of record.groups)
+    groups.set(key, { fingerprint: -1, files: new Map([...group.files.keys()].map((name) => [name, UNKNOWN])) });
+  return Object.assign(record, { settings, groups });
+}
+
+async function listTarget(store: ObjectStore, target: DeployTarget, policy: RetryPolicy): Promise<Map<string, string>> {
+  const listed = new Map<string, string>();
+  const prefix = target.prefix ? `${target.prefix}/` : '';
+  let token: string | null = null;
+  do {
+    const page = await withRetries(() => store.list(prefix, token), policy);
+    for (const object of page.objects) listed.set(object.key, object.etag);
+    token = page.next;
+  } while (token !== null);
+  return listed;
+}
+
+/** Keys under the prefix that neither the tree nor the record knows. */
+function countForeign(listed: ReadonlyMap<string, string>, plan: DeployPlan, record: DeployRecord, target: DeployTarget): number {
+  const known = new Set<string>();
+  for (const group of plan.changed) for (const name of group.files.keys()) known.add(keyOf(target, pathOf(group.key, name)));
+  for (const [key, group] of record.groups) for (const name of group.files.keys()) known.add(keyOf(target, pathOf(key, name)));
+  return [...listed.keys()].filter((key) => !known.has(key)).length;
+}
+
+/**
+ * One deploy's uploads and deletes, and the record lines they earn: a group's
+ * line once all its files are up (and its gone keys deleted). When the deploy
+ * stops, a group half done is recorded too, with no fingerprint: the files it
+ * has up with their MD5, the others with none, so the next deploy sends only
+ * the rest.
+ */
+class Run {
+  private readonly pending: [string, DeployedGroup | 'removed'][] = [];
+  /** Groups with files up that have not earned their line yet. */
+  private readonly started = new Map<string, GroupPlan>();
+  private failure: string | null = null;
+  private readonly progress: DeployProgress;
+
+  constructor(
+    private readonly options: DeployOptions,
+    private readonly figures: DeployFigures,
+    private readonly record: DeployRecord,
+    private readonly policy: RetryPolicy,
+  ) {
+    this.progress = { uploaded: 0, toUpload: figures.uploads.length, deleted: 0, toDelete: figures.deletes.length };
+  }
+
+  /** Uploads every planned file, deepest first (a new object goes up before the lists that link to it); null, or why it stopped. */
+  async upload(plan: DeployPlan, connect: () => ObjectStore): Promise<string | null> {
+    const left = new Map<GroupPlan, number>();
+    const uploads: [Upload, GroupPlan][] = [];
+    for (const group of plan.changed) {
+      left.set(group, group.uploads.length);
+      for (const upload of group.uploads) uploads.push([upload, group]);
+      if (group.uploads.length === 0 && group.deletes.length === 0) await this.earn(group.key, deployedGroup(group));
+    }
+    uploads.sort(([a], [b]) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : 1));
+    const store = uploads.length > 0 ? connect() : null;
+    await runPool(uploads, this.options.concurrency, async ([upload, group]) => {
+      if (this.stopped()) return;
+      try {
+        const body = await readFile(join(this.options.outDir, upload.path));
+        const md5 = md5OfBytes(body);
+        const metadata = { contentType: upload.contentType, cacheControl: this.options.cacheControl, md5 };
+        await withRetries(() => store!.put(keyOf(this.options.target, upload.path), body, metadata), this.policy);
+        group.files.set(upload.name, md5);
+        this.started.set(group.key, group);
+        this.figures.uploaded++;
+        this.figures.bytes += body.length;
+        this.progress.uploaded++;
+        this.options.onProgress?.({ ...this.progress });
+        const remaining = left.get(group)! - 1;
+        left.set(group, remaining);
+        if (remaining === 0 && group.deletes.length === 0) await this.earn(group.key, deployedGroup(group));
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        this.failure ??= error.message;
+      }
+    });
+    return this.outcome('uploaded');
+  }
+
+  /** Deletes the keys that left the tree, once everything is up; null, or why it stopped. */
+  async remove(plan: DeployPlan, connect: () => ObjectStore): Promise<string | null> {
+    const work: { key: string; deletes: string[]; after: DeployedGroup | 'removed' }[] = [
+      ...plan.changed.filter((g) => g.deletes.length > 0).map((g) => ({ key: g.key, deletes: g.deletes, after: deployedGroup(g) })),
+      ...plan.removed.map((g) => ({ key: g.key, deletes: g.deletes, after: 'removed' as const })),
+    ];
+    let batch: typeof work = [];
+    let keys: string[] = [];
+    const send = async () => {
+      if (keys.length > 0) {
+        const sent = keys;
+        const refused = await withRetries(() => connect().remove(sent), this.policy);
+        if (refused.length > 0) throw new StoreError(`The store refused to delete ${refused[0]!.key} (${refused[0]!.reason}).`, 'fatal');
+        this.figures.deleted += sent.length;
+        this.progress.deleted += sent.length;
+        this.options.onProgress?.({ ...this.progress });
+      }
+      for (const done of batch) await this.earn(done.key, done.after);
+      batch = [];
+      keys = [];
+    };
+    try {
+      for (const item of work) {
+        if (this.stopped()) break;
+        batch.push(item);
+        keys.push(...item.deletes.map((path) => keyOf(this.options.target, path)));
+        if (keys.length >= DELETE_BATCH) await send();
+      }
+      if (!this.stopped()) await send();
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      this.failure = error.message;
+    }
+    return this.outcome('deleted');
+  }
+
+  /** Appends the record lines earned so far; `stopping`: the groups half done too. */
+  async flush(stopping = false): Promise<void> {
+    const lines = this.pending.splice(0);
+    if (stopping) for (const group of this.started.values()) lines.push([group.key, halfDone(group)]);
+    await appendRecord(this.options.outDir, this.record, lines);
+  }
+
+  private async earn(key: string, state: DeployedGroup | 'removed'): Promise<void> {
+    this.pending.push([key, state]);
+    this.started.delete(key);
+    if (this.pending.length >= RECORD_BATCH) await this.flush();
+  }
+
+  private stopped(): boolean {
+    return this.failure !== null || this.options.signal?.aborted === true;
+  }
+
+  private outcome(step: 'uploaded' | 'deleted'): string | null {
+    const { uploaded, toUpload, deleted, toDelete } = this.progress;
+    const done =
+      step === 'uploaded'
+        ? `${uploaded} of ${toUpload} files uploaded, nothing deleted`
+        : `every file uploaded, ${deleted} of ${toDelete} keys deleted`;
+    const resume = `What was done is recorded: run the same command again to go on from there.`;
+    if (this.failure !== null) return `${this.failure}\nStopped with ${done}. ${resume}`;
+    if (this.options.signal?.aborted) return `Interrupted with ${done}. ${resume}`;
+    return null;
+  }
+}
+
+/** A group stopped halfway: no fingerprint; its files up with their MD5, the others (and keys still to delete) with none. */
+function halfDone(group: GroupPlan): DeployedGroup {
+  const files = new Map<string, string>();
+  for (const [name, md5] of group.files) files.set(name, md5 ?? UNKNOWN);
+  for (const path of group.deletes) files.set(path.slice(group.key.length - 1), UNKNOWN);
+  return { fingerprint: -1, files };
+}
+
+/** The MD5 recorded for a file whose bytes at the target are not known: never equal to a real one. */
+const UNKNOWN = '-';
+
+function depth(path: string): number {
+  let count = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) count++;
+  return count;
+}

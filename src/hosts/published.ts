@@ -1,0 +1,31 @@
+/**
+ * Which files of a built tree readers are served (the API, the page a host
+ * shows for a miss) as opposed to configuration a host reads (serve.json,
+ * hosts/, _redirects, …), and the Content-Type each is served with: one
+ * table, by extension, for every host and for the deploy to object storage.
+ */
+import { JSON_TYPE } from '../api/answers.ts';
+import { NOT_FOUND_FILE } from './common.ts';
+import { SERVE_CONFIG_FILE } from './serve.ts';
+
+/** Whether the file at `path` (relative to the tree's root, with `/`) is served to readers. */
+export function isPublished(path: string): boolean {
+  return !path.startsWith('hosts/') && !HOST_CONFIGURATION.has(path);
+}
+
+/** The Content-Type of a published file, from its extension; null for an extension the table does not know. */
+export function contentTypeOf(path: string): string | null {
+  // The page hosts show for a miss holds the JSON body of Weblate's 404, whatever its name says.
+  if (path === NOT_FOUND_FILE) return JSON_TYPE;
+  const extension = /\.[^./]+$/.exec(path)?.[0] ?? '';
+  return TYPES[extension] ?? null;
+}
+
+// --- internal ---
+
+/** Files at the root that only hosts read. */
+const HOST_CONFIGURATION: ReadonlySet<string> = new Set([SERVE_CONFIG_FILE, '.nojekyll', '_redirects', '_headers']);
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.json': JSON_TYPE,
+};

@@ -1,0 +1,152 @@
+/**
+ * The pull record, `<out>/.pull-record.json`: what an incremental pull
+ * (refresh.ts) needs of the pull before it. For each project, digests of
+ * its object and its statistics, and its components in their order; for
+ * each component, digests of its object and of its
+ * statistics as listed, the size and time of the file written for it, and
+ * what the rest of the content needs of it without reading it again (the
+ * languages it uses, its translations, the lists it was cut into, what its
+ * mapping warned of). Written last, once the files are; a record that is
+ * missing, damaged, or made for another API or other projects is not used,
+ * and the pull reads everything.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../output/atomic.ts';
+import type { MappedContent } from './map.ts';
+import { componentPath } from './map-component.ts';
+import { languageShape, type ApiLanguage } from './shapes.ts';
+import type { ListObservation, PulledComponent, PulledInstance } from './walk.ts';
+
+export const RECORD_FILE = '.pull-record.json';
+
+export type PullRecord = z.output<typeof recordShape>;
+export type ComponentRecord = z.output<typeof componentRecordShape>;
+
+/** The record of the pull into `outDir`, when it was made from `from` for the same projects (`selection`, sorted; empty for all). */
+export async function readRecord(outDir: string, from: string, selection: readonly string[]): Promise<PullRecord | null> {
+  const text = await readFile(join(outDir, RECORD_FILE), 'utf8').catch(() => null);
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = recordShape.safeParse(value);
+  if (!parsed.success || parsed.data.from !== from || parsed.data.selection.join(',') !== [...selection].sort().join(',')) return null;
+  return parsed.data;
+}
+
+/** The record of a pull whose files are written: fresh components described anew, kept ones as they were. */
+export async function recordPull(
+  outDir: string,
+  pull: { from: string; selection: readonly string[]; instance: PulledInstance; mapped: MappedContent; previous: PullRecord | null },
+): Promise<void> {
+  const { instance, mapped, previous } = pull;
+  const record: PullRecord = {
+    version: 1,
+    from: pull.from,
+    selection: [...pull.selection].sort(),
+    date: instance.date,
+    languages: {},
+    projects: {},
+  };
+  for (const { project, statistics, components } of instance.projects) {
+    const entries: ComponentRecord[] = [];
+    const before = new Map(previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]));
+    for (const component of components) {
+      const slug = 'kept' in component ? component.slug : component.component.slug;
+      const file = await fileStamp(join(outDir, componentPath(project.slug, slug)));
+      if ('kept' in component) {
+        entries.push({ ...before.get(slug)!, file });
+        for (const language of component.languages) record.languages[language.code] = language;
+        continue;
+      }
+      const notes = mapped.notes.get(componentPath(project.slug, slug)) ?? { warnings: [], hidden: [] };
+      entries.push(describeComponent(component, file, notes));
+      for (const language of languagesOf(component)) record.languages[language.code] = language;
+    }
+    const object = digest(project);
+    record.projects[project.slug] = { object, statistics: statistics === null ? null : digest(statistics), components: entries };
+  }
+  await writeFileAtomic(join(outDir, RECORD_FILE), `${JSON.stringify(record)}\n`);
+}
+
+/** A digest of a JSON value as served (its keys in their order). */
+export function digest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('base64').slice(0, 22);
+}
+
+/** The size and time of a file; null when it is gone. */
+export async function fileStamp(file: string): Promise<{ size: number; mtimeMs: number } | null> {
+  const info = await lstat(file).catch(() => null);
+  return info ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+}
+
+// --- internal ---
+
+const stamp = z.object({ size: z.number(), mtimeMs: z.number() });
+
+const listShape = z.object({ url: z.string(), count: z.number(), firstPageLength: z.number(), next: z.string().nullable() });
+
+const componentRecordShape = z.object({
+  slug: z.string(),
+  object: z.string(),
+  statistics: z.string(),
+  file: stamp.nullable(),
+  links: z.array(z.string()),
+  languages: z.array(z.string()),
+  translations: z.number(),
+  lists: z.array(listShape),
+  warnings: z.array(z.string()),
+  hidden: z.array(z.string()),
+});
+
+const recordShape = z.object({
+  version: z.literal(1),
+  from: z.string(),
+  selection: z.array(z.string()),
+  date: z.string().nullable(),
+  languages: z.record(z.string(), languageShape),
+  projects: z.record(
+    z.string(),
+    z.object({ object: z.string(), statistics: z.string().nullable(), components: z.array(componentRecordShape) }),
+  ),
+});
+
+function describeComponent(
+  pulled: PulledComponent,
+  file: { size: number; mtimeMs: number } | null,
+  notes: { warnings: string[]; hidden: string[] },
+): ComponentRecord {
+  return {
+    slug: pulled.component.slug,
+    object: digest(pulled.component),
+    // As listed: what an incremental pull compares with the list it reads.
+    statistics: digest([...pulled.statistics.values()]),
+    file,
+    links: pulled.links.map((project) => project.slug),
+    languages: languagesOf(pulled).map((language) => language.code),
+    translations: pulled.translations.length,
+    lists: compactLists(pulled.lists),
+    warnings: notes.warnings,
+    hidden: notes.hidden,
+  };
+}
+
+/** The source language, then each translation's, once each. */
+function languagesOf(pulled: PulledComponent): ApiLanguage[] {
+  const languages = new Map<string, ApiLanguage>([[pulled.component.source_language.code, pulled.component.source_language]]);
+  for (const t of pulled.translations) languages.set(t.language.code, t.language);
+  return [...languages.values()];
+}
+
+/** What the page size and style are told from: the lists cut into pages, and the longest one. */
+function compactLists(lists: readonly ListObservation[]): ListObservation[] {
+  const cut = lists.filter((list) => list.next !== null);
+  const longest = Math.max(0, ...lists.map((list) => list.count));
+  return [...cut, { url: '', count: longest, firstPageLength: 0, next: null }];
+}
