@@ -16,7 +16,7 @@ import {
   type CategoryFile, type ComponentFile, type LanguageFile, type ProjectFile, type SiteFile,
 } from './schema.ts';
 
-export type ContentFileKind = 'site' | 'language' | 'project' | 'category' | 'component';
+type ContentFileKind = 'site' | 'language' | 'project' | 'category' | 'component';
 
 /** Where a file sits in the content folder, decided from its relative path. */
 export type FilePlace =
