@@ -85,6 +85,42 @@ export const webPath = {
 };
 
 /**
+ * The status site's files beside its pages (written when `site.pages` is on):
+ * Weblate's badges and charts, its stats exports, and the one stylesheet.
+ * Paths of folders end with `/`; a component's `c` is its web path
+ * (componentWebPath).
+ */
+export const sitePath = {
+  stylesheet: () => '/static/weblate-snapshot.css',
+  /**
+   * The folder of an object's badge and charts as Weblate 4.x writes it:
+   * `/widgets/<p>/-/`, `/widgets/<p>/-/<c>/`, `/widgets/<p>/<l>/`, `/widgets/<p>/<l>/<c>/`.
+   */
+  widgets: (p: string, l: string | null, c: string | null) => `/widgets/${p}/${l ?? '-'}/${c === null ? '' : `${c}/`}`,
+  /**
+   * The same as current Weblate writes it (`widget-image`, 5.0 and later):
+   * `/widget/<p>/`, `/widget/<p>/<c>/`, `/widget/<p>/-/<l>/`, `/widget/<p>/<c>/<l>/`.
+   */
+  widget: (p: string, l: string | null, c: string | null) =>
+    `/widget/${p}/${c === null ? '' : `${c}/`}${l === null ? '' : c === null ? `-/${l}/` : `${l}/`}`,
+  /** A project's or a component's stats export: `index.json` there, `index.csv` for `?format=csv`. */
+  exports: (p: string, c: string | null) => `/exports/stats/${p}/${c === null ? '' : `${c}/`}`,
+};
+
+/** The badge's file name in a widget folder. */
+export const BADGE_FILE = 'svg-badge.svg';
+/** Weblate's bar charts of languages, and the colors each is drawn in. */
+export const CHART_KINDS = ['multi', 'horizontal'] as const;
+export const CHART_COLORS = ['auto', 'red', 'green', 'blue'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+export type ChartColor = (typeof CHART_COLORS)[number];
+
+/** A chart's file name in a widget folder: `multi-auto.svg`. */
+export function chartFile(kind: ChartKind, color: ChartColor): string {
+  return `${kind}-${color}.svg`;
+}
+
+/**
  * The component's segment in API paths: its slug, or for a component inside
  * categories (2026.8) the categories' slugs and its own joined with `%2F`, and
  * that `%` escaped as Weblate's URLs write it: `docs%252Fguide`
