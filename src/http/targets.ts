@@ -12,6 +12,7 @@ import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts'
 import { refusalOf } from '../api/routes.ts';
 import { apiPath, fileOfPath } from '../api/urls.ts';
 import { ERRORS, methodNotAllowed, refusalError } from '../api/answers.ts';
+import { isCorsPath, isPreflight } from '../api/cors.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
 /** An error of a read, by its status (whose code answers.ts#readError gives) and DRF's message. */
@@ -57,14 +58,29 @@ export function resolvePreviewRequest(method: string, url: string, base: string,
 }
 
 /**
+ * Whether a request is a browser's preflight under the API, which is
+ * answered 200 with the CORS headers before its path, permissions or method
+ * are looked at (django-cors-headers answers it in a middleware, ahead of
+ * Weblate's views). `requestMethod` is the request's
+ * Access-Control-Request-Method header.
+ */
+export function isApiPreflight(method: string, url: string, requestMethod: string | null | undefined, base: string): boolean {
+  return isPreflight(method, requestMethod) && isCorsPath(pathOf(url), base);
+}
+
+/** Whether an answer to this request-target carries the API's CORS header (its path is `<base>/api` or below). */
+export function isApiRequest(url: string, base: string): boolean {
+  return isCorsPath(pathOf(url), base);
+}
+
+/**
  * The resource a request-target (path and query, as sent) names, or null. The
  * path is split by hand, never by a URL parser, which would resolve `%2e%2e`
  * and `..` before they could be refused.
  */
 export function parseApiTarget(url: string, base: string, version: WeblateVersion = '4'): ApiTarget | null {
   const queryAt = url.indexOf('?');
-  const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
-  const segments = apiSegments(pathname, base);
+  const segments = apiSegments(pathOf(url), base);
   const match = segments && matchApiSegments(segments, version);
   return match ? { match, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) } : null;
 }
@@ -80,6 +96,12 @@ export function resolveFile({ match, query }: ApiTarget): FileAnswer {
 }
 
 // --- internal ---
+
+/** The path of a request-target, without its query. */
+function pathOf(url: string): string {
+  const queryAt = url.indexOf('?');
+  return queryAt < 0 ? url : url.slice(0, queryAt);
+}
 
 /** `?format=` absent, `json` or `api`: the renderers Weblate has for JSON. */
 function knownFormat(query: URLSearchParams): boolean {

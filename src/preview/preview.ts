@@ -10,11 +10,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
-import { resolvePreviewRequest } from '../http/targets.ts';
+import { isApiPreflight, isApiRequest, resolvePreviewRequest } from '../http/targets.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { bindServer } from '../http/bind.ts';
 import { AUTHENTICATE, errorText, flavourOfRoot, JSON_TYPE, readError, serverError, VARY, type ApiError } from '../api/answers.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
 interface PreviewOptions {
   outDir: string;
@@ -96,28 +97,51 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
     return notBuilt;
   }
   const baseUrl = root.projects.replace(/\/api\/projects\/$/, '');
+  // A tree built before the CORS answers has no rule for them in its serve.json.
+  config.headers = [...config.headers, { source: 'api/**', headers: headerList(ALLOW_ORIGIN) }];
   return { ok: true, config, baseUrl, base: new URL(baseUrl).pathname.replace(/\/$/, ''), version: flavourOfRoot(Object.keys(root)) };
 }
 
 async function answer(request: IncomingMessage, response: ServerResponse, outDir: string, tree: Tree): Promise<void> {
-  const decision = resolvePreviewRequest(request.method ?? 'GET', request.url ?? '/', tree.base, tree.version);
-  if (decision.kind === 'error') return sendError(response, tree.version, readError(decision.status, decision.detail), decision.allow);
+  const method = request.method ?? 'GET';
+  const url = request.url ?? '/';
+  if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base)) return sendPreflight(response);
+  const cors = isApiRequest(url, tree.base) ? ALLOW_ORIGIN : {};
+  const decision = resolvePreviewRequest(method, url, tree.base, tree.version);
+  if (decision.kind === 'error') {
+    return sendError(response, tree.version, readError(decision.status, decision.detail), { ...cors, ...allowOf(decision.allow) });
+  }
   const found = await stat(join(outDir, decision.file)).catch(() => null);
-  if (!found?.isFile()) return sendError(response, tree.version, readError(404, decision.missing));
+  if (!found?.isFile()) return sendError(response, tree.version, readError(404, decision.missing), cors);
   request.url = encodeURI(`/${decision.file}`);
   await serveHandler(request, response, { ...tree.config, public: outDir });
 }
 
-function sendError(response: ServerResponse, version: WeblateVersion, error: ApiError, allow?: string): void {
+function sendError(response: ServerResponse, version: WeblateVersion, error: ApiError, headers: Record<string, string> = {}): void {
   const body = errorText(version, error);
   response.writeHead(error.status, {
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
     Vary: VARY,
-    ...(allow ? { Allow: allow } : {}),
+    ...headers,
     ...(error.status === 401 ? AUTHENTICATE : {}),
   });
   response.end(body);
+}
+
+/** A browser's preflight under the API: 200, no body, the CORS headers (as django-cors-headers answers it). */
+function sendPreflight(response: ServerResponse): void {
+  response.writeHead(200, { 'Content-Type': PREFLIGHT_CONTENT_TYPE, 'Content-Length': 0, ...PREFLIGHT_ANSWER_HEADERS });
+  response.end();
+}
+
+function allowOf(allow: string | undefined): Record<string, string> {
+  return allow ? { Allow: allow } : {};
+}
+
+/** Headers as serve.json lists them. */
+function headerList(headers: Readonly<Record<string, string>>): { key: string; value: string }[] {
+  return Object.entries(headers).map(([key, value]) => ({ key, value }));
 }
 
 function fail(response: ServerResponse, version: WeblateVersion, error: unknown, log: (text: string) => void = () => undefined): void {

@@ -11,7 +11,7 @@ import { isParam, type RouteMatch } from '../api/match.ts';
 import type { Route } from '../api/routes.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { pageCount } from '../api/pagination.ts';
-import { parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
+import { isApiPreflight, isApiRequest, parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
 import type { Session } from '../session/session.ts';
 import { bodyOf, detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
 import { authenticate, type Keyring } from './auth.ts';
@@ -22,6 +22,7 @@ import { AUTHENTICATE, ERRORS, JSON_TYPE, methodNotAllowed, serverError, VARY } 
 import { refusalOf } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { basePath } from '../api/urls.ts';
+import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
 interface SidecarAppOptions {
   session: Session;
@@ -52,15 +53,22 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
   const log = options.log ?? (() => undefined);
   return async (request, wire) => {
     const method = wire?.method ?? request.method;
+    const target = wire?.target ?? targetOf(request.url);
+    const site = options.session.model.site;
+    const path = target.length > MAX_TARGET ? null : originFormOf(target);
+    if (path !== null && isApiPreflight(method, path, request.headers.get('access-control-request-method'), basePath(site))) {
+      return preflightResponse();
+    }
     let answer: Answer;
     try {
-      answer = await answerRequest(options, request, method, wire?.target ?? targetOf(request.url));
+      answer = await answerRequest(options, request, method, target);
     } catch (error) {
       log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      const failure = serverError(options.session.model.site.weblateVersion);
+      const failure = serverError(site.weblateVersion);
       answer = detail(500, failure.detail);
     }
-    return toResponse(answer, method, options.session.model.site.weblateVersion);
+    const cors = path !== null && isApiRequest(path, basePath(site));
+    return toResponse(cors ? { ...answer, headers: { ...answer.headers, ...ALLOW_ORIGIN } } : answer, method, site.weblateVersion);
   };
 }
 
@@ -179,6 +187,14 @@ function originFormOf(target: string): string | null {
   const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
   const path = absolute ? target.slice(absolute[0].length) || '/' : target;
   return path.startsWith('/') ? path : null;
+}
+
+/** A browser's preflight under the API: 200, no body, the CORS headers, whatever the path, key or method (django-cors-headers answers it first). */
+function preflightResponse(): Response {
+  return new Response(null, {
+    status: 200,
+    headers: { 'Content-Type': PREFLIGHT_CONTENT_TYPE, 'Content-Length': '0', ...PREFLIGHT_ANSWER_HEADERS },
+  });
 }
 
 function targetOf(url: string): string {
