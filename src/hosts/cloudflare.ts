@@ -15,7 +15,10 @@
  * resource and everything below it (`/api/projects/:project*`). Then come
  * the paths a deeper route's placeholders would otherwise claim: a list's
  * file asked for by name (`/api/projects/index.json`, which
- * `/api/projects/:project*` matches) and the page rules (`…/~page/*`).
+ * `/api/projects/:project*` matches) and the page rules (`…/~page/*`). The
+ * first rule also gives every answer under the API (its 404 page included)
+ * `Access-Control-Allow-Origin: *`; Pages answers OPTIONS with its own 405,
+ * so a browser's preflight cannot pass there.
  */
 import { isParam, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
@@ -23,6 +26,7 @@ import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
+import { ALLOW_ORIGIN } from '../api/cors.ts';
 
 export function renderCloudflareRedirects(site: Site): string {
   const api = `${basePath(site)}/api`;
@@ -52,6 +56,7 @@ export function renderCloudflareHeaders(site: Site): string {
     `  Content-Type: ${JSON_TYPE}`,
     `  Vary: ${VARY}`,
     `  Allow: ${root!.allow}`,
+    `  Access-Control-Allow-Origin: ${ALLOW_ORIGIN['Access-Control-Allow-Origin']}`,
     ...others.flatMap((route) => allowRule(`${pathOf(api, route)}*`, route.allow)),
     ...routes
       .filter((route) => hasParamChild(route, routes))

@@ -7,8 +7,10 @@
  * response, does what a server's index and query handling would: it sends
  * `/x/` and `/x` to `/x/index.json` and `?page=N` of a list to its page file,
  * answers 405 to other methods and a JSON 404 to unknown formats and invalid
- * pages, and adds Vary and the route's Allow to every response. The function
- * is plain ES5 with the route table written into it.
+ * pages, and adds Vary and the route's Allow to every response. Under the
+ * API it answers a browser's preflight itself and adds
+ * `Access-Control-Allow-Origin: *` to every answer, as Weblate does. The
+ * function is plain ES5 with the route table written into it.
  */
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
@@ -17,6 +19,7 @@ import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy, NOT_FOUND_FILE, shellQuote } from './common.ts';
 import { ERRORS, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
+import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE, PREFLIGHT_HEADERS, PREFLIGHT_MAX_AGE } from '../api/cors.ts';
 
 export function renderCloudFrontFunction(site: Site): string {
   const parts = site.weblateVersion === '4' ? PARTS_4 : PARTS_CURRENT;
@@ -31,6 +34,8 @@ var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
 var ROUTES = [
 ${routes.join(',\n')}
 ];
+// A browser's preflight under the API, answered first (django-cors-headers).
+var PREFLIGHT = ${functionHeaders({ 'Content-Type': PREFLIGHT_CONTENT_TYPE, ...PREFLIGHT_ANSWER_HEADERS })};
 ${parts.declarations}
 function handler(event) {
   if (event.context.eventType === 'viewer-response') return addHeaders(event);
@@ -38,6 +43,9 @@ function handler(event) {
 }
 
 function mapRequest(request) {
+  if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] && isApi(request.uri)) {
+    return { statusCode: 200, statusDescription: 'OK', headers: PREFLIGHT };
+  }
   var found = match(request.uri);
   if (!found) return request;
 ${parts.checks}
@@ -53,11 +61,16 @@ ${parts.checks}
 
 function addHeaders(event) {
   var found = match(event.request.uri);
+  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: ${JSON.stringify(ALLOW_ORIGIN['Access-Control-Allow-Origin'])} };
   if (found) {
     event.response.headers['vary'] = { value: ${JSON.stringify(VARY)} };
     event.response.headers['allow'] = { value: found.allow };
   }
   return event.response;
+}
+
+function isApi(uri) {
+  return uri === BASE + '/api' || uri.slice(0, BASE.length + 5) === BASE + '/api/';
 }
 
 function match(uri) {
@@ -72,7 +85,7 @@ function match(uri) {
 }
 
 function answer(status, detail, allow) {
-  var headers = { 'content-type': { value: ${JSON.stringify(JSON_TYPE)} }, 'vary': { value: ${JSON.stringify(VARY)} } };
+  var headers = { 'content-type': { value: ${JSON.stringify(JSON_TYPE)} }, 'vary': { value: ${JSON.stringify(VARY)} }, 'access-control-allow-origin': { value: ${JSON.stringify(ALLOW_ORIGIN['Access-Control-Allow-Origin'])} } };
   if (allow) headers['allow'] = { value: allow };
 ${parts.answer}
 }
@@ -98,7 +111,32 @@ aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --co
 `;
 }
 
+/**
+ * The bucket's CORS configuration, for `aws s3api put-bucket-cors --bucket
+ * BUCKET --cors-configuration file://hosts/s3/cors.json`: S3 then answers a
+ * request that carries Origin with `Access-Control-Allow-Origin: *`, and a
+ * preflight for a read with Weblate's request headers and lifetime. The
+ * snapshot is read-only, so only reads are allowed (S3 refuses a preflight
+ * for a write with 403, where Weblate would allow it and then refuse the
+ * anonymous write).
+ */
+export function renderS3Cors(): string {
+  const rule = {
+    AllowedOrigins: [ALLOW_ORIGIN['Access-Control-Allow-Origin']],
+    AllowedMethods: ['GET', 'HEAD'],
+    AllowedHeaders: PREFLIGHT_HEADERS.split(', '),
+    MaxAgeSeconds: PREFLIGHT_MAX_AGE,
+  };
+  return `${JSON.stringify({ CORSRules: [rule] }, null, 2)}\n`;
+}
+
 // --- internal ---
+
+/** Headers as a CloudFront Function writes them: lower-case names, each `{ value }`. */
+function functionHeaders(headers: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(headers).map(([name, value]) => `'${name.toLowerCase()}': { value: ${JSON.stringify(value)} }`);
+  return `{ ${entries.join(', ')} }`;
+}
 
 /** The parts of the function that differ between the flavours. */
 interface FunctionParts {

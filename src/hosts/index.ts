@@ -10,7 +10,7 @@
  */
 import type { Site } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
-import { renderCloudFrontFunction, renderS3Upload } from './cloudfront.ts';
+import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from './cloudfront.ts';
 import { NOT_FOUND_FILE, type HostFile } from './common.ts';
 import { githubPagesFiles } from './github-pages.ts';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
@@ -60,6 +60,7 @@ export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
     file('hosts/nginx/weblate-snapshot.conf', renderNginxConfig(site)),
     file('hosts/cloudfront/function.js', renderCloudFrontFunction(site)),
     file('hosts/s3/upload.sh', renderS3Upload(site)),
+    file('hosts/s3/cors.json', renderS3Cors()),
   ];
 }
 

@@ -5,7 +5,9 @@
  * parameters, so `?page=N` rules for the lists come before the rules that send
  * every path to its `index.json`. Those use one placeholder per segment and a
  * rule per depth: a splat would keep the trailing slash and give `//`. Netlify
- * ignores a custom Allow header, so `_headers` sets Content-Type and Vary only.
+ * ignores a custom Allow header, so `_headers` sets Content-Type, Vary and
+ * the API's Access-Control-Allow-Origin only. Netlify answers OPTIONS itself:
+ * no rule can answer a browser's preflight.
  */
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, type Route } from '../api/routes.ts';
@@ -13,6 +15,7 @@ import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
+import { ALLOW_ORIGIN } from '../api/cors.ts';
 
 export function renderNetlifyRedirects(site: Site): string {
   const base = basePath(site);
@@ -34,12 +37,16 @@ export function renderNetlifyHeaders(site: Site): string {
   const paths = [...new Set([`${base}/api/*`, '/api/*'])];
   return [
     `# ${generatedBy(site, 'Netlify')}`,
-    ...paths.flatMap((path) => [path, `  Content-Type: ${JSON_TYPE}`, `  Vary: ${VARY}`]),
+    ...paths.flatMap((path) => [path, `  Content-Type: ${JSON_TYPE}`, `  Vary: ${VARY}`, ...headerLines(ALLOW_ORIGIN)]),
     '',
   ].join('\n');
 }
 
 // --- internal ---
+
+function headerLines(headers: Readonly<Record<string, string>>): string[] {
+  return Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
+}
 
 /** Route patterns already read as Netlify placeholders (`:project`). */
 function pageRule(route: Route, base: string): string {

@@ -9,7 +9,10 @@
  * misses a JSON 404 from a named location. In the 2026.8 flavour a write is
  * a 401 first (Weblate checks permissions before methods), OPTIONS a 405,
  * and a resource Weblate refuses an anonymous reader a 401 or 403, each in
- * that flavour's error body.
+ * that flavour's error body. Under the API every answer carries
+ * Access-Control-Allow-Origin, and a browser's preflight is answered 200
+ * by the server itself before any location is looked at, as Weblate's CORS
+ * middleware answers it before its views.
  */
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
@@ -18,6 +21,7 @@ import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { ERRORS, errorText, JSON_TYPE, methodNotAllowed, readError, refusalError, VARY } from '../api/answers.ts';
+import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS } from '../api/cors.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
 const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
@@ -42,6 +46,7 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
     '',
     ...pageMaps(),
     ...(version === '4' ? [] : authenticateMap()),
+    ...corsMaps(basePath(site)),
     '',
     'server {',
     ...indent([
@@ -53,6 +58,13 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
       'charset off;',
       `types { ${JSON_TYPE} json; }`,
       `default_type ${JSON_TYPE};`,
+      '',
+      ...corsHeaders(),
+      '',
+      "# A browser's preflight under the API is answered first, as django-cors-headers does.",
+      'if ($weblate_snapshot_preflight) {',
+      '    return 200;',
+      '}',
       '',
       '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
       'if ($arg_format !~ "^(json|api)?$") {',
@@ -119,6 +131,7 @@ function routeLocation(route: Route, base: string, version: WeblateVersion): str
       ...methodChecks(version),
       `add_header Allow "${route.allow}" always;`,
       `add_header Vary ${VARY} always;`,
+      CORS_HEADER,
       ...(version === '4' ? [] : ['add_header WWW-Authenticate $weblate_snapshot_authenticate always;']),
       ...(refusal
         ? [`return ${refusal} ${quote(errorText(version, refusalError(refusal)))};`]
@@ -158,7 +171,53 @@ function authenticateMap(): string[] {
 }
 
 function errorLocation(name: string, body: string): string[] {
-  return [`location ${name} {`, `    add_header Vary ${VARY} always;`, `    return 404 ${quote(body)};`, '}'];
+  return [`location ${name} {`, `    add_header Vary ${VARY} always;`, `    ${CORS_HEADER}`, `    return 404 ${quote(body)};`, '}'];
+}
+
+/** The API's CORS header, in every location that adds headers of its own (it then inherits none of the server's). */
+const CORS_HEADER = 'add_header Access-Control-Allow-Origin $weblate_snapshot_cors always;';
+
+/**
+ * `$weblate_snapshot_cors`: `*` for a request under the API (by the path as
+ * sent, so a file's path after try_files does not count), else empty, which
+ * add_header leaves out. `$weblate_snapshot_preflight`: 1 for OPTIONS under
+ * the API naming the method it asks about; the preflight's headers are empty
+ * otherwise.
+ */
+function corsMaps(base: string): string[] {
+  const preflight = (name: string, value: string) => [
+    '',
+    `map $weblate_snapshot_preflight $weblate_snapshot_preflight_${name} {`,
+    '    default "";',
+    `    1 "${value}";`,
+    '}',
+  ];
+  return [
+    '',
+    '# CORS as Weblate answers it (django-cors-headers, every origin, paths under /api/).',
+    'map $request_uri $weblate_snapshot_cors {',
+    '    default "";',
+    `    "~^${escapeRegex(base)}/api(?:[/?]|$)" "${ALLOW_ORIGIN['Access-Control-Allow-Origin']}";`,
+    '}',
+    '',
+    'map "$request_method:$weblate_snapshot_cors:$http_access_control_request_method" $weblate_snapshot_preflight {',
+    '    default "";',
+    '    "~^OPTIONS:\\*:." 1;',
+    '}',
+    ...preflight('methods', PREFLIGHT_ANSWER_HEADERS['Access-Control-Allow-Methods']),
+    ...preflight('headers', PREFLIGHT_ANSWER_HEADERS['Access-Control-Allow-Headers']),
+    ...preflight('max_age', PREFLIGHT_ANSWER_HEADERS['Access-Control-Max-Age']),
+  ];
+}
+
+/** The server's own headers: what a location without add_header lines, and the server's early returns, answer with. */
+function corsHeaders(): string[] {
+  return [
+    CORS_HEADER,
+    'add_header Access-Control-Allow-Methods $weblate_snapshot_preflight_methods always;',
+    'add_header Access-Control-Allow-Headers $weblate_snapshot_preflight_headers always;',
+    'add_header Access-Control-Max-Age $weblate_snapshot_preflight_max_age always;',
+  ];
 }
 
 /** A single-quoted nginx string: backslashes doubled, newlines as `\n`. */

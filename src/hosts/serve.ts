@@ -9,7 +9,9 @@
  * files last. The serve CLI accepts at most 50 header rules, which the 2026.8
  * flavour's longer table would pass: there a page rule is written only where
  * the rules before it would give the page another Allow than its list's, and
- * routes Weblate refuses an anonymous reader (no files) get none.
+ * routes Weblate refuses an anonymous reader (no files) get none. The first
+ * rule and the 404 page's also carry the API's Access-Control-Allow-Origin;
+ * serve answers OPTIONS with the file, so a preflight gets that header alone.
  */
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
@@ -18,6 +20,7 @@ import type { Site } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { basePath } from '../api/urls.ts';
+import { ALLOW_ORIGIN } from '../api/cors.ts';
 
 export const SERVE_CONFIG_FILE = 'serve.json';
 
@@ -83,16 +86,14 @@ function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
         { key: 'Content-Type', value: JSON_TYPE },
         { key: 'Vary', value: VARY },
         { key: 'Allow', value: fallback },
+        ...headerList(ALLOW_ORIGIN),
       ],
     },
     ...routeRules,
     ...pageRules,
     {
       source: NOT_FOUND_FILE,
-      headers: [
-        { key: 'Content-Type', value: JSON_TYPE },
-        { key: 'Vary', value: VARY },
-      ],
+      headers: [{ key: 'Content-Type', value: JSON_TYPE }, { key: 'Vary', value: VARY }, ...headerList(ALLOW_ORIGIN)],
     },
   ];
 }
@@ -102,6 +103,10 @@ function allowBefore(route: Route, rules: readonly ServeHeaderRule[], fallback: 
   const page = fileGlob(pagePattern(route)).replace(/\*/g, '2');
   const last = rules.findLast((rule) => globMatches(rule.source, page));
   return last ? last.headers[0]!.value : fallback;
+}
+
+function headerList(headers: Readonly<Record<string, string>>): { key: string; value: string }[] {
+  return Object.entries(headers).map(([key, value]) => ({ key, value }));
 }
 
 /** Whether a glob of `*` (one segment) and literal segments matches a file path. */

@@ -4,7 +4,8 @@
  * back as its file with JSON headers and its Allow. What serve cannot do is
  * checked too, as the hosting table in docs/hosting.md states it: a language
  * code with `@` fails through its rewrites (it percent-encodes the `@`), and
- * `?page=N` is ignored.
+ * `?page=N` is ignored, and a preflight gets the file with the CORS header
+ * alone.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
-import { buildFor, checkEveryResource, freePort, get, startServer, type BuiltSite, type Started } from './servers.ts';
+import { buildFor, checkEveryResource, freePort, get, PREFLIGHT_REQUEST, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
 
@@ -56,6 +57,16 @@ describe('npx serve with the generated serve.json', () => {
     const asJson = await get(`${site.origin}${site.tree.base}/api/nope/`, { headers: { Accept: 'application/json' } });
     expect(asJson.status).toBe(404);
     expect(JSON.parse(asJson.text)).toEqual({ error: { code: 'not_found', message: 'The requested path could not be found' } });
+  });
+
+  it("sends the CORS header with the API's files and its 404, but answers a preflight with the file, without the preflight's headers", async () => {
+    const api = `${site.origin}${site.tree.base}/api`;
+    expect((await get(`${api}/nope/`)).headers.get('access-control-allow-origin')).toBe('*');
+    const preflight = await get(`${api}/projects/`, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
+    expect(preflight.text).toBe(readFileSync(join(out, 'api/projects/index.json'), 'utf8'));
   });
 
   it('answers POST with the file, as it knows no methods', async () => {

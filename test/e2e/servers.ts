@@ -135,7 +135,8 @@ const ACCEPTS = ['application/json', 'text/html,application/xhtml+xml', '*/*'];
 /**
  * Asks for every resource of the site in each form a client uses (with and
  * without the trailing slash, with `?format=api`, `?page=N` for query pages)
- * and checks status, Content-Type, Allow, Vary and the body against the file.
+ * and checks status, Content-Type, Allow, Vary, Access-Control-Allow-Origin
+ * and the body against the file.
  * `skip` leaves out resources a server is known not to serve.
  */
 export async function checkEveryResource(site: BuiltSite, options: { allow: boolean; skip?: (path: string) => boolean }): Promise<number> {
@@ -150,6 +151,7 @@ export async function checkEveryResource(site: BuiltSite, options: { allow: bool
       expect(served.headers.get('content-type'), url).toBe('application/json');
       expect(served.headers.get('vary') ?? '', url).toMatch(/^Accept\b/);
       if (options.allow) expect(served.headers.get('allow'), url).toBe(resource.allow);
+      expect(served.headers.get('access-control-allow-origin'), url).toBe('*');
       expect(served.text, url).toBe(body);
       checked++;
     }
@@ -175,6 +177,7 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
   const expectJson = async (served: Served, status: number, body: string) => {
     expect(served.status).toBe(status);
     expect(served.headers.get('content-type')).toBe('application/json');
+    expect(served.headers.get('access-control-allow-origin')).toBe('*');
     expect(served.text).toBe(body);
   };
   for (const url of [`${api}/nope/`, `${api}/projects/nope/`, `${api}/languages/cs/nope/`, `${api}/?format=xml`]) {
@@ -256,6 +259,33 @@ export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: num
   return { urls: bodies.size, lists };
 }
 
+/** A browser's preflight: a write with a token, from a page on another origin. */
+export const PREFLIGHT_REQUEST = {
+  Origin: 'https://docs.example.net',
+  'Access-Control-Request-Method': 'PATCH',
+  'Access-Control-Request-Headers': 'authorization, content-type',
+};
+
+/** What Weblate (django-cors-headers) answers a preflight under the API with: 200, no body, these headers. */
+export const PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'DELETE, GET, OPTIONS, PATCH, POST, PUT',
+  'access-control-allow-headers': 'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
+  'access-control-max-age': '86400',
+};
+
+/** Checks a preflight under the API (a resource and a path no route has) is answered as Weblate answers it. */
+export async function checkPreflight(site: BuiltSite): Promise<void> {
+  const api = `${site.origin}${site.tree.base}/api`;
+  for (const url of [`${api}/languages/`, `${api}/projects/nope/`]) {
+    const served = await get(url, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
+    expect(served.status, url).toBe(200);
+    expect(served.text, url).toBe('');
+    const cors = Object.fromEntries([...served.headers].filter(([name]) => name.startsWith('access-control-')));
+    expect(cors, url).toEqual(PREFLIGHT_HEADERS);
+  }
+}
+
 /** The tests every server that claims to serve the snapshot as a good host does must pass. */
 export function itServesTheSnapshot(site: () => BuiltSite): void {
   it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
@@ -264,6 +294,10 @@ export function itServesTheSnapshot(site: () => BuiltSite): void {
 
   it("answers unknown paths, invalid pages and other methods with Weblate's JSON errors", async () => {
     await checkErrors(site());
+  });
+
+  it("answers a browser's preflight under the API as Weblate does", async () => {
+    await checkPreflight(site());
   });
 
   it('follows every link from /api/ to a JSON answer and walks every list to its end', async () => {

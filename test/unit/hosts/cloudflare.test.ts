@@ -142,7 +142,7 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
     expect(parseHeaders(tree.files.get('_headers')!).length).toBeLessThanOrEqual(100);
   });
 
-  it('serve every resource as its file with Content-Type, Vary and its own Allow', async () => {
+  it('serve every resource as its file with Content-Type, Vary, its own Allow and the CORS header', async () => {
     const tree = await load();
     let checked = 0;
     for (const resource of tree.resources) {
@@ -155,6 +155,7 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
           'content-type': 'application/json',
           vary: 'Accept',
           allow: resource.allow,
+          'access-control-allow-origin': '*',
         });
         checked++;
       }
@@ -169,6 +170,7 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
       expect(answer.status, url).toBe(404);
       expect(answer.body).toBe(notFoundBody(tree.site));
       expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     }
     const post = pages(tree, 'POST', `${tree.base}/api/languages/`);
     expect(post.status).toBe(405);

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { renderCloudFrontFunction, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
+import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
 import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
 import { CURRENT_FIXTURE, notFoundBody, requestsFor, siteTree } from './tree.ts';
 
@@ -22,13 +22,14 @@ function loadFunction(source: string): Handler {
   return runInNewContext(`${source}\nhandler;`, {}, { filename: 'function.js' }) as Handler;
 }
 
-function viewerRequest(handler: Handler, method: string, uri: string, query = '') {
+function viewerRequest(handler: Handler, method: string, uri: string, query = '', headers: Record<string, string> = {}) {
   const querystring = Object.fromEntries([...new URLSearchParams(query)].map(([key, value]) => [key, { value }]));
+  const given = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }]));
   return handler({
     version: '1.0',
     context: { eventType: 'viewer-request' },
     viewer: { ip: '127.0.0.1' },
-    request: { method, uri, querystring, headers: {}, cookies: {} },
+    request: { method, uri, querystring, headers: given, cookies: {} },
   });
 }
 
@@ -64,8 +65,36 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
         expect(response.headers.allow.value, path).toBe(resource.allow);
         expect(response.headers.vary.value).toBe('Accept');
         expect(response.headers['content-type'].value).toBe('application/json');
+        expect(response.headers['access-control-allow-origin'].value).toBe('*');
       }
     }
+  });
+
+  it("answers a browser's preflight under the API itself, on any path, and adds the CORS header to its errors", async () => {
+    const tree = await siteTree(contentDir, overrides);
+    const handler = loadFunction(renderCloudFrontFunction(tree.site));
+    const preflight = { Origin: 'https://docs.example.net', 'Access-Control-Request-Method': 'GET' };
+    for (const path of [`${tree.base}/api/languages/`, `${tree.base}/api/nope/`, `${tree.base}/api`]) {
+      const answer = viewerRequest(handler, 'OPTIONS', path, '', preflight);
+      expect(answer.statusCode, path).toBe(200);
+      expect(answer.body, path).toBeUndefined();
+      expect(Object.fromEntries(Object.entries(answer.headers as Record<string, { value: string }>).map(([k, v]) => [k, v.value]))).toEqual(
+        {
+          'content-type': 'text/html; charset=utf-8',
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'DELETE, GET, OPTIONS, PATCH, POST, PUT',
+          'access-control-allow-headers': 'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
+          'access-control-max-age': '86400',
+        },
+      );
+    }
+    // Outside the API a preflight is nothing special; inside, an OPTIONS without the header is answered as before.
+    expect(viewerRequest(handler, 'OPTIONS', '/elsewhere/', '', preflight).uri).toBe('/elsewhere/');
+    expect(viewerRequest(handler, 'OPTIONS', `${tree.base}/api/languages/`).statusCode).toBe(405);
+    const invalid = viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=0');
+    expect(invalid.headers['access-control-allow-origin'].value).toBe('*');
+    expect(viewerResponse(handler, `${tree.base}/api/nope/`).headers['access-control-allow-origin'].value).toBe('*');
+    expect(viewerResponse(handler, '/elsewhere/index.html').headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('answers JSON 404s for invalid pages and unknown formats, in the flavour of the tree', async () => {
@@ -136,6 +165,21 @@ describe('the CloudFront Function of the 2026.8 flavour', () => {
     expect(request.uri).toBe(`${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/index.json`);
     const bare = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%2Fmanual/`);
     expect(bare.uri).toBe(`${tree.base}/api/components/docs/guides%2Fmanual/`);
+  });
+});
+
+describe('the S3 bucket CORS configuration', () => {
+  it('lets every origin read, with the request headers and lifetime of Weblate', () => {
+    expect(JSON.parse(renderS3Cors())).toEqual({
+      CORSRules: [
+        {
+          AllowedOrigins: ['*'],
+          AllowedMethods: ['GET', 'HEAD'],
+          AllowedHeaders: ['accept', 'authorization', 'content-type', 'user-agent', 'x-csrftoken', 'x-requested-with'],
+          MaxAgeSeconds: 86400,
+        },
+      ],
+    });
   });
 });
 

@@ -21,6 +21,7 @@ describe('hostFiles', () => {
       'hosts/nginx/weblate-snapshot.conf',
       'hosts/cloudfront/function.js',
       'hosts/s3/upload.sh',
+      'hosts/s3/cors.json',
     ]);
     expect(hostFiles(site)[0]!.data).toBe('{"detail":"Not found."}\n');
   });

@@ -129,7 +129,7 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
     return { ...tree, files };
   };
 
-  it('serve every resource as its file with JSON headers, with or without the slash, with ?format=api and ?page=N', async () => {
+  it('serve every resource as its file with JSON and CORS headers, with or without the slash, with ?format=api and ?page=N', async () => {
     const tree = await load();
     let checked = 0;
     for (const resource of tree.resources) {
@@ -139,6 +139,7 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
         expect(answer.body, `${path}?${query}`).toBe(tree.files.get(resource.file));
         expect(answer.headers.get('Content-Type')).toBe('application/json');
         expect(answer.headers.get('Vary')).toBe('Accept');
+        expect(answer.headers.get('Access-Control-Allow-Origin')).toBe('*');
         checked++;
       }
     }
@@ -151,6 +152,7 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
       const answer = netlify(tree, url);
       expect(answer.status, url).toBe(404);
       expect(answer.body).toBe(notFoundBody(tree.site));
+      expect(answer.headers.get('Access-Control-Allow-Origin')).toBe('*');
     }
   });
 

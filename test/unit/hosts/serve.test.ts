@@ -47,7 +47,7 @@ describe('serve.json', () => {
   });
 
   it.each([join(FIXTURES, 'features/content'), CURRENT_FIXTURE[1]])(
-    'gives every file of the tree of %s JSON headers and the Allow of its resource',
+    'gives every file of the tree of %s JSON headers, the Allow of its resource and the CORS header',
     async (contentDir) => {
       const tree = await siteTree(contentDir);
       const rules = serveConfig(tree.site).headers.map((rule) => ({ ...rule, regex: globRegex(rule.source) }));
@@ -56,7 +56,12 @@ describe('serve.json', () => {
         for (const rule of rules.filter((r) => r.regex.test(resource.file))) {
           for (const { key, value } of rule.headers) headers[key] = value;
         }
-        expect(headers, resource.file).toEqual({ 'Content-Type': 'application/json', Vary: 'Accept', Allow: resource.allow });
+        expect(headers, resource.file).toEqual({
+          'Content-Type': 'application/json',
+          Vary: 'Accept',
+          Allow: resource.allow,
+          'Access-Control-Allow-Origin': '*',
+        });
       }
     },
   );

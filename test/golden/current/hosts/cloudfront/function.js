@@ -57,6 +57,8 @@ var ROUTES = [
   [/^\/api\/suggestions(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
   [/^\/api\/reports(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401]
 ];
+// A browser's preflight under the API, answered first (django-cors-headers).
+var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
 var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
 var DETAILS = {
   401: "Authentication credentials were not provided.",
@@ -70,6 +72,9 @@ function handler(event) {
 }
 
 function mapRequest(request) {
+  if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] && isApi(request.uri)) {
+    return { statusCode: 200, statusDescription: 'OK', headers: PREFLIGHT };
+  }
   var found = match(request.uri);
   if (!found) return request;
   // Weblate negotiates the format before it checks permissions, and permissions before methods.
@@ -90,11 +95,16 @@ function mapRequest(request) {
 
 function addHeaders(event) {
   var found = match(event.request.uri);
+  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: "*" };
   if (found) {
     event.response.headers['vary'] = { value: "Accept" };
     event.response.headers['allow'] = { value: found.allow };
   }
   return event.response;
+}
+
+function isApi(uri) {
+  return uri === BASE + '/api' || uri.slice(0, BASE.length + 5) === BASE + '/api/';
 }
 
 function match(uri) {
@@ -109,7 +119,7 @@ function match(uri) {
 }
 
 function answer(status, detail, allow) {
-  var headers = { 'content-type': { value: "application/json" }, 'vary': { value: "Accept" } };
+  var headers = { 'content-type': { value: "application/json" }, 'vary': { value: "Accept" }, 'access-control-allow-origin': { value: "*" } };
   if (allow) headers['allow'] = { value: allow };
   if (status === 401) headers['www-authenticate'] = { value: 'Token' };
   var error = { code: CODES[status], detail: detail, attr: null };

@@ -41,6 +41,8 @@ var ROUTES = [
   [/^\/api\/screenshots(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
   [/^\/api\/addons(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true]
 ];
+// A browser's preflight under the API, answered first (django-cors-headers).
+var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
 
 function handler(event) {
   if (event.context.eventType === 'viewer-response') return addHeaders(event);
@@ -48,6 +50,9 @@ function handler(event) {
 }
 
 function mapRequest(request) {
+  if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] && isApi(request.uri)) {
+    return { statusCode: 200, statusDescription: 'OK', headers: PREFLIGHT };
+  }
   var found = match(request.uri);
   if (!found) return request;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -67,11 +72,16 @@ function mapRequest(request) {
 
 function addHeaders(event) {
   var found = match(event.request.uri);
+  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: "*" };
   if (found) {
     event.response.headers['vary'] = { value: "Accept" };
     event.response.headers['allow'] = { value: found.allow };
   }
   return event.response;
+}
+
+function isApi(uri) {
+  return uri === BASE + '/api' || uri.slice(0, BASE.length + 5) === BASE + '/api/';
 }
 
 function match(uri) {
@@ -86,7 +96,7 @@ function match(uri) {
 }
 
 function answer(status, detail, allow) {
-  var headers = { 'content-type': { value: "application/json" }, 'vary': { value: "Accept" } };
+  var headers = { 'content-type': { value: "application/json" }, 'vary': { value: "Accept" }, 'access-control-allow-origin': { value: "*" } };
   if (allow) headers['allow'] = { value: allow };
   return {
     statusCode: status,
