@@ -17,6 +17,7 @@ import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig, SERVE_CONFIG_FILE } from './serve.ts';
 import { ERRORS, errorText } from '../api/answers.ts';
+import { siteRootNames } from '../api/site-routes.ts';
 
 export type { HostFile } from './common.ts';
 
@@ -24,9 +25,15 @@ export type { HostFile } from './common.ts';
 export const ROOT_HOSTS = ['netlify', 'cloudflare'] as const;
 export type RootHost = (typeof ROOT_HOSTS)[number];
 
-/** Every name a built tree holds at its root: the API, and the host files. */
+/**
+ * Every name a built tree holds at its root: the API, the status site's
+ * (`index.html`, `projects`, `widgets`, …), and the host files. A folder
+ * that holds `api/index.json` and nothing else but these is taken for a tree
+ * a build may replace (output/out-folder.ts).
+ */
 export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
   'api',
+  ...siteRootNames(),
   'hosts',
   NOT_FOUND_FILE,
   SERVE_CONFIG_FILE,

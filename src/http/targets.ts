@@ -95,6 +95,24 @@ export function resolveFile({ match, query }: ApiTarget): FileAnswer {
   return { kind: 'file', file: fileOfPath(apiPath.page(match.path, page)), missing: missing.detail };
 }
 
+/**
+ * A path segment decoded once, or null when it cannot reach the file system:
+ * empty, `.` or `..`, over 255 bytes, undecodable, or holding a slash, a
+ * backslash, NUL or another control character once decoded.
+ */
+export function decodeSegment(raw: string): string | null {
+  let segment: string;
+  try {
+    segment = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  // Control characters are what this refuses.
+  // eslint-disable-next-line no-control-regex
+  const unsafe = segment === '' || segment === '.' || segment === '..' || /[/\\\0-\x1f\x7f]/.test(segment);
+  return unsafe || Buffer.byteLength(segment) > MAX_SEGMENT ? null : segment;
+}
+
 // --- internal ---
 
 /** The path of a request-target, without its query. */
@@ -125,17 +143,4 @@ function apiSegments(pathname: string, base: string): string[] | null {
   if (raw.at(-1) === '' || raw.at(-1) === 'index.json') raw.pop();
   const segments = raw.map(decodeSegment);
   return segments.every((segment): segment is string => segment !== null) ? segments : null;
-}
-
-function decodeSegment(raw: string): string | null {
-  let segment: string;
-  try {
-    segment = decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-  // Control characters are what this refuses.
-  // eslint-disable-next-line no-control-regex
-  const unsafe = segment === '' || segment === '.' || segment === '..' || /[/\\\0-\x1f\x7f]/.test(segment);
-  return unsafe || Buffer.byteLength(segment) > MAX_SEGMENT ? null : segment;
 }

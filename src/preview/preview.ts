@@ -3,7 +3,10 @@
  * serve.json. resolvePreviewRequest() decides each answer from the URL; this
  * module checks the file exists, hands the request on with the file's path
  * (so serve-handler applies the serve.json headers to it), and writes the
- * JSON errors. It is the only socket code of the preview.
+ * JSON errors. A browser's preflight under the API is answered first; when
+ * the tree holds the status site, its paths are answered as
+ * resolveSiteRequest() and readSiteAnswer() decide. It is the only socket
+ * code of the preview.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +14,8 @@ import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { SERVE_CONFIG_FILE, type ServeConfig } from '../hosts/serve.ts';
 import { isApiPreflight, isApiRequest, resolvePreviewRequest } from '../http/targets.ts';
+import { readSiteAnswer, resolveSiteRequest } from '../http/site-targets.ts';
+import { treeHasPages } from '../tree/settings.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { bindServer } from '../http/bind.ts';
 import { AUTHENTICATE, errorText, flavourOfRoot, JSON_TYPE, readError, serverError, VARY, type ApiError } from '../api/answers.ts';
@@ -80,6 +85,8 @@ interface Tree {
   base: string;
   /** The flavour the tree speaks (its API root's keys say), and so its error bodies. */
   version: WeblateVersion;
+  /** Whether it was built with the status site (its settings say). */
+  pages: boolean;
 }
 
 /** The tree's serve.json and the base URL its API root links to. */
@@ -99,13 +106,21 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   const baseUrl = root.projects.replace(/\/api\/projects\/$/, '');
   // A tree built before the CORS answers has no rule for them in its serve.json.
   config.headers = [...config.headers, { source: 'api/**', headers: headerList(ALLOW_ORIGIN) }];
-  return { ok: true, config, baseUrl, base: new URL(baseUrl).pathname.replace(/\/$/, ''), version: flavourOfRoot(Object.keys(root)) };
+  const base = new URL(baseUrl).pathname.replace(/\/$/, '');
+  return { ok: true, config, baseUrl, base, version: flavourOfRoot(Object.keys(root)), pages: await treeHasPages(outDir) };
 }
 
 async function answer(request: IncomingMessage, response: ServerResponse, outDir: string, tree: Tree): Promise<void> {
   const method = request.method ?? 'GET';
   const url = request.url ?? '/';
   if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base)) return sendPreflight(response);
+  const site = tree.pages ? resolveSiteRequest(method, url, tree.base, tree.version) : null;
+  if (site) {
+    const answered = await readSiteAnswer(outDir, site);
+    response.writeHead(answered.status, answered.headers);
+    response.end(method === 'HEAD' ? undefined : answered.body);
+    return;
+  }
   const cors = isApiRequest(url, tree.base) ? ALLOW_ORIGIN : {};
   const decision = resolvePreviewRequest(method, url, tree.base, tree.version);
   if (decision.kind === 'error') {

@@ -18,7 +18,7 @@ import { checkCheckFlags, inheritableInput, inheritSettings } from './inherit.ts
 import type { LanguageResolver } from './languages.ts';
 
 /** Weblate nests categories at most three deep (trans/defines.py CATEGORY_DEPTH). */
-const CATEGORY_DEPTH = 3;
+export const CATEGORY_DEPTH = 3;
 
 /** Every category of the content, set into its project's `categories`; also returned by id. */
 export function resolveCategories(

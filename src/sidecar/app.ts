@@ -2,8 +2,10 @@
  * The sidecar as a function: a web Request in, a Response out, answered as
  * Weblate 4.x answers (spec sections 5–7). Reads come from the tree's files
  * on disk and never wait for a write; writes go through the session's queue
- * and are answered once the tree shows them. It never listens: listen.ts
- * bridges node:http to it, and tests may call it directly.
+ * and are answered once the tree shows them. A browser's preflight under
+ * the API is answered first, and a tree with the status site serves its
+ * pages, badges and exports (GET and HEAD) as the preview does. It never
+ * listens: listen.ts bridges node:http to it, and tests may call it directly.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import type { Route } from '../api/routes.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { pageCount } from '../api/pagination.ts';
 import { isApiPreflight, isApiRequest, parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
+import { readSiteAnswer, resolveSiteRequest, type SiteResponse } from '../http/site-targets.ts';
 import type { Session } from '../session/session.ts';
 import { bodyOf, detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
 import { authenticate, type Keyring } from './auth.ts';
@@ -59,6 +62,8 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
     if (path !== null && isApiPreflight(method, path, request.headers.get('access-control-request-method'), basePath(site))) {
       return preflightResponse();
     }
+    const page = site.pages && path !== null ? resolveSiteRequest(method, path, basePath(site), site.weblateVersion) : null;
+    if (page) return siteResponse(await readSiteAnswer(options.session.outDir, page), method);
     let answer: Answer;
     try {
       answer = await answerRequest(options, request, method, target);
@@ -195,6 +200,11 @@ function preflightResponse(): Response {
     status: 200,
     headers: { 'Content-Type': PREFLIGHT_CONTENT_TYPE, 'Content-Length': '0', ...PREFLIGHT_ANSWER_HEADERS },
   });
+}
+
+/** A status-site answer (a page, badge, export, its redirect or its HTML 404) as sent. */
+function siteResponse(answer: SiteResponse, method: string): Response {
+  return new Response(method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
 }
 
 function targetOf(url: string): string {

@@ -62,6 +62,11 @@ export function describeSettingsChange(before: TreeSettings, after: { site: Site
   return changes.length > 0 ? changes.join(', ') : null;
 }
 
+/** Whether the tree at `outDir` was built with the status site (false when its settings are missing or unreadable). */
+export async function treeHasPages(outDir: string): Promise<boolean> {
+  return (await readTreeSettings(outDir))?.site.pages === true;
+}
+
 // --- internal ---
 
 /** The settings kept beside the tree at `outDir`, or null when there are none (or they cannot be read). */

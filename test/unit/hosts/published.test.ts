@@ -21,13 +21,25 @@ describe('which files of a tree readers are served, and as what', () => {
     ['api/projects/index.json', 'application/json'],
     ['404.html', 'application/json'],
     ['api/projects/~page/2/index.json', 'application/json'],
-    ['badges/project.svg', null],
+    ['index.html', 'text/html; charset=utf-8'],
+    ['projects/demo/ui/cs/index.html', 'text/html; charset=utf-8'],
+    ['static/weblate-snapshot.css', 'text/css; charset=utf-8'],
+    ['widgets/demo/-/svg-badge.svg', 'image/svg+xml; charset=utf-8'],
+    ['widget/demo/multi-auto.svg', 'image/svg+xml; charset=utf-8'],
+    ['exports/stats/demo/index.json', 'application/json'],
+    ['exports/stats/demo/ui/index.csv', 'text/csv; charset=utf-8'],
+    ['static/logo.png', null],
   ])('serves %s as %s', (path, type) => {
     expect(contentTypeOf(path)).toBe(type);
   });
 
-  it.each(['serve.json', '.nojekyll', '_redirects', '_headers', 'hosts/nginx/weblate-snapshot.conf', 'hosts/s3/upload.sh'])(
-    'keeps the host configuration %s to the host',
-    (path) => expect(isPublished(path)).toBe(false),
-  );
+  it.each([
+    'serve.json',
+    '.nojekyll',
+    '_redirects',
+    '_headers',
+    'hosts/nginx/weblate-snapshot.conf',
+    'hosts/s3/upload.sh',
+    'hosts/s3/cors.json',
+  ])('keeps the host configuration %s to the host', (path) => expect(isPublished(path)).toBe(false));
 });

@@ -1,0 +1,238 @@
+/**
+ * The route table of the status site (written when `site.pages` is on): every
+ * kind of web path the tree holds a file for, at Weblate's web paths of each
+ * flavour, and what a host does with it. Pages and stats exports are folders
+ * (`index.html`; `index.json`, and `index.csv` for `?format=csv`), the
+ * stylesheet, badges and charts are files, a chart asked for at a language's
+ * prefix is the chart without it (Weblate ignores the language there), and
+ * in 2026.8 the 4.x widget paths redirect to current Weblate's. Host
+ * adapters, the preview and the sidecar all read this table, as they read
+ * the API's route table (routes.ts); urls.ts builds the same paths.
+ *
+ * A pattern's segments follow the base path: literals, and parameters of
+ * PARAM_SHAPES. In 2026.8 `:component` and `:category` may span several
+ * segments (a path through categories, with real slashes on the web).
+ */
+import type { WeblateVersion } from '../model/defaults.ts';
+import { CATEGORY_DEPTH } from '../resolve/categories.ts';
+import { PARAM_CHARACTERS } from './match.ts';
+import { BADGE_FILE, CHART_COLORS, CHART_KINDS, chartFile } from './urls.ts';
+
+/** What a path of a route serves. */
+export type SiteServes =
+  /** A page: the folder's `index.html`. */
+  | { kind: 'page' }
+  /** A stats export: the folder's `index.json`, or `index.csv` for `?format=csv`. */
+  | { kind: 'export' }
+  /** The file the path names. */
+  | { kind: 'file' }
+  /**
+   * The file of another route's pattern, the parameters carried over (status
+   * 200, as Weblate serves the same chart there). `lookFirst`: the path may
+   * also name a file of its own (a component inside categories has the
+   * shape of a component and a language), so only a host that looks for
+   * the file first may apply it.
+   */
+  | { kind: 'alias'; to: readonly string[]; lookFirst?: true }
+  /** A 301 to another route's pattern, the parameters and the query carried over. */
+  | { kind: 'redirect'; to: readonly string[] };
+
+export interface SiteRoute {
+  kind: string;
+  pattern: readonly string[];
+  serves: SiteServes;
+  flavours: readonly WeblateVersion[];
+}
+
+/** The file a page folder holds. */
+export const PAGE_FILE = 'index.html';
+/** The files a stats export folder holds: JSON, and CSV for `?format=csv`. */
+export const EXPORT_FILES = { json: 'index.json', csv: 'index.csv' } as const;
+
+/** A stats export's file for a request: CSV for the path form `…/index.csv` or `?format=csv` on the folder, else JSON (Weblate's fallback for any other format). */
+export function exportFile(end: string, format: string | null): string {
+  if (end === EXPORT_FILES.csv || end === EXPORT_FILES.json) return end;
+  return format === 'csv' ? EXPORT_FILES.csv : EXPORT_FILES.json;
+}
+
+/** The name a CSV export is saved under: `stats-<project>.csv`, `stats-<project>-<component slug>.csv`. */
+export function exportFileName(project: string, component: string | null): string {
+  return component === null ? `stats-${project}.csv` : `stats-${project}-${component.split('/').at(-1)!}.csv`;
+}
+
+/**
+ * The parameters a site pattern may hold, each as a regular expression of
+ * its value: `one` for one segment, `many` for one or more joined by `/`
+ * (in 2026.8, a component's or a category's path), and the largest number of
+ * segments it spans.
+ */
+export function paramShape(param: string, version: WeblateVersion): { regex: string; segments: number } {
+  const shape = PARAM_SHAPES[param];
+  if (!shape) throw new Error(`Internal error: unknown site parameter ${param}`);
+  const deep = version !== '4' && shape.deep !== undefined;
+  const segments = deep ? shape.deep! : 1;
+  return { regex: segments > 1 ? `${shape.one}(?:\\/${shape.one}){0,${segments - 1}}` : shape.one, segments };
+}
+
+/** The routes of a flavour, in the table's order. */
+export function siteRoutesOf(version: WeblateVersion): readonly SiteRoute[] {
+  return SITE_ROUTES.filter((route) => route.flavours.includes(version));
+}
+
+/** The names the status site puts at the root of a tree, in either flavour: the home page and each route's first segment. */
+export function siteRootNames(): string[] {
+  return [PAGE_FILE, ...new Set(SITE_ROUTES.flatMap((route) => route.pattern.slice(0, 1)))];
+}
+
+export interface SiteMatch {
+  route: SiteRoute;
+  /** Each parameter's value, by name without the colon: `{ project: 'demo', component: 'docs/guide' }`. */
+  params: Record<string, string>;
+}
+
+/**
+ * Every route of a flavour that decoded path segments after the base path
+ * fit (no trailing slash, no index file), in the table's order; none when a
+ * segment has a character no slug or code has.
+ */
+export function matchSiteSegments(segments: readonly string[], version: WeblateVersion): SiteMatch[] {
+  const path = segments.map((segment) => `/${segment}`).join('');
+  return siteRoutesOf(version).flatMap((route) => {
+    const found = new RegExp(`^${patternRegex(route.pattern, version, (param) => `(?<${param.slice(1)}>`)}$`).exec(path);
+    return found ? [{ route, params: { ...found.groups } }] : [];
+  });
+}
+
+/**
+ * A pattern as a regular expression over the path after the base
+ * (`/projects/demo`; `` for the home page): `/` between segments, each
+ * parameter as `open(param)` + its value's expression + `)`, so a host can
+ * name or number its groups as its syntax wants.
+ */
+export function patternRegex(pattern: readonly string[], version: WeblateVersion, open: (param: string) => string): string {
+  return pattern.map((part) => `\\/${isSiteParam(part) ? `${open(part)}${paramShape(part, version).regex})` : escape(part)}`).join('');
+}
+
+/** A pattern with its parameters filled in: the path after the base (`/widget/demo/svg-badge.svg`). */
+export function fillPattern(pattern: readonly string[], params: Readonly<Record<string, string>>): string {
+  return pattern.map((part) => `/${isSiteParam(part) ? params[part.slice(1)]! : part}`).join('');
+}
+
+export function isSiteParam(part: string): boolean {
+  return part.startsWith(':');
+}
+
+// --- internal ---
+
+/** A slug, but never `-` alone: Weblate's web paths use it for "no component" or "no language". */
+const SLUG = `(?:[A-Za-z0-9_@][${PARAM_CHARACTERS}]*|-[${PARAM_CHARACTERS}]+)`;
+/** A language code starts with a letter or digit, so `-` (Weblate's "none") is never one. */
+const CODE = `[A-Za-z0-9][${PARAM_CHARACTERS}]*`;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const CHARTS = CHART_KINDS.flatMap((kind) => CHART_COLORS.map((color) => escape(chartFile(kind, color))));
+
+const PARAM_SHAPES: Readonly<Record<string, { one: string; deep?: number }>> = {
+  ':project': { one: SLUG },
+  ':language': { one: CODE },
+  /** A component: its slug; in 2026.8 its path through categories (at most CATEGORY_DEPTH of them), then its slug. */
+  ':component': { one: SLUG, deep: CATEGORY_DEPTH + 1 },
+  ':category': { one: SLUG, deep: CATEGORY_DEPTH },
+  /** One component slug, as the 4.x widget paths that 2026.8 redirects name it. */
+  ':slug': { one: SLUG },
+  ':chart': { one: `(?:${CHARTS.join('|')})` },
+  /** The badge or a chart, as the redirects of 2026.8 carry them. */
+  ':widget': { one: `(?:${[escape(BADGE_FILE), ...CHARTS].join('|')})` },
+};
+
+const BOTH: readonly WeblateVersion[] = ['4', '2026.8'];
+const V4: readonly WeblateVersion[] = ['4'];
+const CURRENT: readonly WeblateVersion[] = ['2026.8'];
+const PAGE = { kind: 'page' } as const;
+const FILE = { kind: 'file' } as const;
+
+const SITE_ROUTES: readonly SiteRoute[] = [
+  // Pages: the instance, languages, projects and what is below them, the translate and share pages.
+  { kind: 'home', pattern: [], serves: PAGE, flavours: BOTH },
+  { kind: 'language', pattern: ['languages', ':language'], serves: PAGE, flavours: BOTH },
+  { kind: 'language-project', pattern: ['languages', ':language', ':project'], serves: PAGE, flavours: V4 },
+  { kind: 'project', pattern: ['projects', ':project'], serves: PAGE, flavours: BOTH },
+  { kind: 'project-language', pattern: ['projects', ':project', '-', ':language'], serves: PAGE, flavours: CURRENT },
+  { kind: 'category', pattern: ['projects', ':project', ':category'], serves: PAGE, flavours: CURRENT },
+  { kind: 'component', pattern: ['projects', ':project', ':component'], serves: PAGE, flavours: BOTH },
+  { kind: 'translation', pattern: ['projects', ':project', ':component', ':language'], serves: PAGE, flavours: BOTH },
+  { kind: 'project-language-translate', pattern: ['translate', ':project', '-', ':language'], serves: PAGE, flavours: CURRENT },
+  { kind: 'translate', pattern: ['translate', ':project', ':component', ':language'], serves: PAGE, flavours: BOTH },
+  { kind: 'engage', pattern: ['engage', ':project', ':language'], serves: PAGE, flavours: V4 },
+  { kind: 'engage-language', pattern: ['engage', ':project', '-', ':language'], serves: PAGE, flavours: CURRENT },
+
+  { kind: 'stylesheet', pattern: ['static', 'weblate-snapshot.css'], serves: FILE, flavours: BOTH },
+
+  // Weblate 4.x's badges and charts. A chart at a language's prefix is the chart of the project or component.
+  { kind: 'badge', pattern: ['widgets', ':project', '-', BADGE_FILE], serves: FILE, flavours: V4 },
+  { kind: 'component-badge', pattern: ['widgets', ':project', '-', ':component', BADGE_FILE], serves: FILE, flavours: V4 },
+  { kind: 'language-badge', pattern: ['widgets', ':project', ':language', BADGE_FILE], serves: FILE, flavours: V4 },
+  { kind: 'translation-badge', pattern: ['widgets', ':project', ':language', ':component', BADGE_FILE], serves: FILE, flavours: V4 },
+  { kind: 'chart', pattern: ['widgets', ':project', '-', ':chart'], serves: FILE, flavours: V4 },
+  { kind: 'component-chart', pattern: ['widgets', ':project', '-', ':component', ':chart'], serves: FILE, flavours: V4 },
+  {
+    kind: 'language-chart',
+    pattern: ['widgets', ':project', ':language', ':chart'],
+    serves: { kind: 'alias', to: ['widgets', ':project', '-', ':chart'] },
+    flavours: V4,
+  },
+  {
+    kind: 'translation-chart',
+    pattern: ['widgets', ':project', ':language', ':component', ':chart'],
+    serves: { kind: 'alias', to: ['widgets', ':project', '-', ':component', ':chart'] },
+    flavours: V4,
+  },
+
+  // Current Weblate's (widget-image); the 4.x paths redirect here, as its WidgetRedirectView does. Where a
+  // component's path could take `-` for a slug, the route with the literal `-` comes first.
+  { kind: 'badge', pattern: ['widget', ':project', BADGE_FILE], serves: FILE, flavours: CURRENT },
+  { kind: 'language-badge', pattern: ['widget', ':project', '-', ':language', BADGE_FILE], serves: FILE, flavours: CURRENT },
+  { kind: 'translation-badge', pattern: ['widget', ':project', ':component', ':language', BADGE_FILE], serves: FILE, flavours: CURRENT },
+  { kind: 'component-badge', pattern: ['widget', ':project', ':component', BADGE_FILE], serves: FILE, flavours: CURRENT },
+  { kind: 'chart', pattern: ['widget', ':project', ':chart'], serves: FILE, flavours: CURRENT },
+  {
+    kind: 'language-chart',
+    pattern: ['widget', ':project', '-', ':language', ':chart'],
+    serves: { kind: 'alias', to: ['widget', ':project', ':chart'] },
+    flavours: CURRENT,
+  },
+  { kind: 'component-chart', pattern: ['widget', ':project', ':component', ':chart'], serves: FILE, flavours: CURRENT },
+  {
+    kind: 'translation-chart',
+    pattern: ['widget', ':project', ':component', ':language', ':chart'],
+    serves: { kind: 'alias', to: ['widget', ':project', ':component', ':chart'], lookFirst: true },
+    flavours: CURRENT,
+  },
+  {
+    kind: 'old-widget',
+    pattern: ['widgets', ':project', '-', ':widget'],
+    serves: { kind: 'redirect', to: ['widget', ':project', ':widget'] },
+    flavours: CURRENT,
+  },
+  {
+    kind: 'old-component-widget',
+    pattern: ['widgets', ':project', '-', ':slug', ':widget'],
+    serves: { kind: 'redirect', to: ['widget', ':project', ':slug', ':widget'] },
+    flavours: CURRENT,
+  },
+  {
+    kind: 'old-language-widget',
+    pattern: ['widgets', ':project', ':language', ':widget'],
+    serves: { kind: 'redirect', to: ['widget', ':project', '-', ':language', ':widget'] },
+    flavours: CURRENT,
+  },
+  {
+    kind: 'old-translation-widget',
+    pattern: ['widgets', ':project', ':language', ':slug', ':widget'],
+    serves: { kind: 'redirect', to: ['widget', ':project', ':slug', ':language', ':widget'] },
+    flavours: CURRENT,
+  },
+
+  // Stats exports of a project and of a component.
+  { kind: 'project-export', pattern: ['exports', 'stats', ':project'], serves: { kind: 'export' }, flavours: BOTH },
+  { kind: 'component-export', pattern: ['exports', 'stats', ':project', ':component'], serves: { kind: 'export' }, flavours: BOTH },
+];

@@ -1,0 +1,136 @@
+/**
+ * What a request for the status site is answered with, decided from the URL
+ * alone by the site's route table (api/site-routes.ts), as a host that looks
+ * for a file first would answer it: the files to try in order (the first
+ * that exists is served), a 301 (a page or export folder without its
+ * trailing slash, as Django's APPEND_SLASH; a 4.x widget path in 2026.8), or
+ * an error; then the answer itself, read from the tree. The preview and the
+ * sidecar both route with it; paths outside the site are not its own.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exportFile, exportFileName, EXPORT_FILES, fillPattern, matchSiteSegments, PAGE_FILE, siteRootNames } from '../api/site-routes.ts';
+import type { SiteMatch } from '../api/site-routes.ts';
+import { contentTypeOf } from '../hosts/published.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
+import { decodeSegment } from './targets.ts';
+
+/** A file of the tree to serve, relative to its root, with the headers it is served with. */
+export interface SiteFile {
+  file: string;
+  headers: Record<string, string>;
+}
+
+export type SiteAnswer =
+  { kind: 'files'; files: SiteFile[] } | { kind: 'redirect'; location: string } | { kind: 'error'; status: 404 | 405 };
+
+/**
+ * `method` and `url` as the request has them; `base` the path of the site's
+ * base URL (`` or `/l10n`), which is the status site's root too. Null when
+ * the path is not one of the site's: the API and anything else are answered
+ * as before.
+ */
+export function resolveSiteRequest(method: string, url: string, base: string, version: WeblateVersion): SiteAnswer | null {
+  const queryAt = url.indexOf('?');
+  const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+  const query = queryAt < 0 ? '' : url.slice(queryAt);
+  if (pathname === base && base !== '') return { kind: 'redirect', location: `${base}/${query}` };
+  if (!pathname.startsWith(`${base}/`)) return null;
+  const raw = pathname.slice(base.length + 1).split('/');
+  if (raw.length > 1 || raw[0] !== '') {
+    if (!siteRootNames().includes(raw[0]!)) return null;
+  }
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', status: 405 };
+  const slash = raw.at(-1) === '';
+  if (slash) raw.pop();
+  const segments = raw.map(decodeSegment);
+  if (!segments.every((segment): segment is string => segment !== null)) return NOT_FOUND;
+  const end = !slash && INDEX_FILES.has(segments.at(-1) ?? '') ? segments.pop()! : '';
+  const matches = matchSiteSegments(segments, version);
+  if (matches[0]?.route.serves.kind === 'redirect') {
+    const to = matches[0].route.serves.to;
+    return slash || end ? NOT_FOUND : { kind: 'redirect', location: `${base}${fillPattern(to, matches[0].params)}${query}` };
+  }
+  const folder = matches.find((match) => match.route.serves.kind === 'page' || match.route.serves.kind === 'export');
+  if (folder) return folderAnswer(folder, segments, { slash, end }, new URLSearchParams(query), `${pathname}/${query}`);
+  if (slash || end) return NOT_FOUND;
+  const files = [...new Set(matches.flatMap((match) => filesOf(match, segments)))];
+  return files.length > 0 ? { kind: 'files', files: files.map((file) => siteFile(file)) } : NOT_FOUND;
+}
+
+/** An answer of the status site, ready to send: the body is left out for HEAD by the caller. */
+export interface SiteResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The answer to a site request, the files read from the tree at `outDir` (the first that exists is served). */
+export async function readSiteAnswer(outDir: string, answer: SiteAnswer): Promise<SiteResponse> {
+  if (answer.kind === 'redirect') return { status: 301, headers: { Location: answer.location, ...EMPTY }, body: Buffer.alloc(0) };
+  if (answer.kind === 'files') {
+    for (const { file, headers } of answer.files) {
+      const body = await readFile(join(outDir, file)).catch(() => null);
+      if (body) return { status: 200, headers: { ...headers, 'Content-Length': String(body.length) }, body };
+    }
+  }
+  if (answer.kind === 'error' && answer.status === 405)
+    return { status: 405, headers: { Allow: SITE_ALLOW, ...EMPTY }, body: Buffer.alloc(0) };
+  const body = Buffer.from(SITE_NOT_FOUND_PAGE);
+  return { status: 404, headers: { 'Content-Type': HTML_TYPE, 'Content-Length': String(body.length) }, body };
+}
+
+// --- internal ---
+
+/** The methods the status site answers. */
+const SITE_ALLOW = 'GET, HEAD';
+
+/** The page a miss under the site's paths gets (Weblate's own is a page of its site). */
+const SITE_NOT_FOUND_PAGE =
+  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
+  '<body><main><h1>Not found</h1><p>This snapshot holds no page at this address.</p></main></body></html>\n';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+/** Django's empty answers (a redirect, a 405) still say they are HTML. */
+const EMPTY = { 'Content-Type': HTML_TYPE, 'Content-Length': '0' };
+
+const NOT_FOUND = { kind: 'error', status: 404 } as const;
+
+/** The index files a folder may be asked for by name. */
+const INDEX_FILES: ReadonlySet<string> = new Set([PAGE_FILE, EXPORT_FILES.json, EXPORT_FILES.csv]);
+
+/** A page or an export: with the slash (or its index file by name) the file, without it a 301 to the folder. */
+function folderAnswer(
+  match: SiteMatch,
+  segments: readonly string[],
+  asked: { slash: boolean; end: string },
+  query: URLSearchParams,
+  withSlash: string,
+): SiteAnswer {
+  if (!asked.slash && !asked.end) return { kind: 'redirect', location: withSlash };
+  const folder = segments.map((segment) => `${segment}/`).join('');
+  if (match.route.serves.kind === 'page') {
+    return asked.end === '' || asked.end === PAGE_FILE ? { kind: 'files', files: [siteFile(`${folder}${PAGE_FILE}`)] } : NOT_FOUND;
+  }
+  if (asked.end === PAGE_FILE) return NOT_FOUND;
+  const file = exportFile(asked.end, query.get('format'));
+  const served = siteFile(`${folder}${file}`);
+  if (file === EXPORT_FILES.csv) {
+    served.headers['Content-Disposition'] = `attachment; filename=${exportFileName(match.params.project!, match.params.component ?? null)}`;
+  }
+  return { kind: 'files', files: [served] };
+}
+
+/** The files a file route's path may be: its own, then for a chart alias the chart it stands for. */
+function filesOf(match: SiteMatch, segments: readonly string[]): string[] {
+  const own = segments.join('/');
+  const serves = match.route.serves;
+  if (serves.kind === 'file') return [own];
+  if (serves.kind === 'alias') return [own, fillPattern(serves.to, match.params).slice(1)];
+  return [];
+}
+
+function siteFile(file: string): SiteFile {
+  const type = contentTypeOf(file);
+  return { file, headers: type ? { 'Content-Type': type } : {} };
+}

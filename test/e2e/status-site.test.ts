@@ -1,0 +1,93 @@
+/**
+ * The status site's paths served by real processes on 127.0.0.1 from real
+ * files: a fixture built with the status site on, plus a hand-made site in
+ * its tree (test/support/site.ts: a page, badge, chart and export at every
+ * kind of path of each flavour). The preview and the sidecar answer every
+ * request as Weblate's URLs do (folders with and without the slash, charts
+ * at a language's prefix, `?format=csv` with its file name, the 4.x widget
+ * paths redirected in 2026.8, HTML 404s), and keep the API and its CORS
+ * answers as they were.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WeblateVersion } from '../../src/model/defaults.ts';
+import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
+import { checkServedSite, siteCases, writeSite } from '../support/site.ts';
+import { buildFor, freePort, get, PREFLIGHT_REQUEST, startServer, type Started } from './servers.ts';
+
+const flavours = [
+  ['4.x', '4', 'minimal', []],
+  ['2026.8, under /mirror', '2026.8', 'current', ['--pages', 'on']],
+] as const satisfies readonly (readonly [string, WeblateVersion, string, readonly string[]])[];
+
+/** Builds a fixture for a loopback port with the status site on, and puts the hand-made site in its tree. */
+async function builtSite(fixture: string, version: WeblateVersion, args: readonly string[]) {
+  const out = join(tempDir('wsnap-site-'), 'dist');
+  const port = await freePort();
+  const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
+  writeSite(out, version);
+  return { ...site, port, base: site.tree.base };
+}
+
+describe.each(flavours)('the preview of a %s tree with the status site', (_, version, fixture, args) => {
+  let site: Awaited<ReturnType<typeof builtSite>>;
+  let server: Started | undefined;
+  beforeAll(async () => {
+    site = await builtSite(fixture, version, args);
+    const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', site.out, '--port', String(site.port)];
+    server = await startServer(process.execPath, serve, `${site.origin}${site.base}/api/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers every request of the site as Weblate does, HTML 404s included', async () => {
+    const checked = await checkServedSite(site.origin, siteCases(version), { base: site.base, disposition: true, html404: true });
+    expect(checked).toBe(siteCases(version).length);
+  });
+
+  it('answers only GET and HEAD there, and no CORS: Weblate sends it under /api/ only', async () => {
+    const page = `${site.origin}${site.base}/projects/demo/`;
+    const head = await get(page, { method: 'HEAD' });
+    expect([head.status, head.text, head.headers.get('content-type')]).toEqual([200, '', 'text/html; charset=utf-8']);
+    expect(head.headers.get('access-control-allow-origin')).toBeNull();
+    const post = await get(page, { method: 'POST', body: 'x' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    const preflight = await get(page, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
+    expect(preflight.status).toBe(405);
+  });
+
+  it('keeps the API as it was: its JSON 404, and a path outside both', async () => {
+    const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
+    expect([api.status, api.headers.get('content-type'), api.headers.get('access-control-allow-origin')]).toEqual([
+      404,
+      'application/json',
+      '*',
+    ]);
+    expect((await get(`${site.origin}${site.base}/elsewhere/`)).headers.get('content-type')).toBe('application/json');
+  });
+});
+
+describe.each(flavours)('the sidecar of a %s tree with the status site', (_, version, fixture, args) => {
+  const space = workspace(fixture);
+  let sidecar: RunningSidecar;
+  let base: string;
+  beforeAll(async () => {
+    sidecar = await startSidecar(space, { args: [...args] });
+    base = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
+    writeSite(space.out, version);
+  });
+  afterAll(async () => sidecar.stop());
+
+  it('answers every request of the site as Weblate does, HTML 404s included', async () => {
+    const checked = await checkServedSite(sidecar.origin, siteCases(version), { base, disposition: true, html404: true });
+    expect(checked).toBe(siteCases(version).length);
+  });
+
+  it('refuses writes to the site and keeps the API answering', async () => {
+    const post = await get(`${sidecar.origin}${base}/`, { method: 'PUT', body: 'x' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect((await get(sidecar.api)).status).toBe(200);
+  });
+});
