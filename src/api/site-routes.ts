@@ -19,7 +19,7 @@ import { PARAM_CHARACTERS } from './match.ts';
 import { BADGE_FILE, CHART_COLORS, CHART_KINDS, chartFile } from './urls.ts';
 
 /** What a path of a route serves. */
-export type SiteServes =
+type SiteServes =
   /** A page: the folder's `index.html`. */
   | { kind: 'page' }
   /** A stats export: the folder's `index.json`, or `index.csv` for `?format=csv`. */
@@ -66,7 +66,7 @@ export function exportFileName(project: string, component: string | null): strin
  * (in 2026.8, a component's or a category's path), and the largest number of
  * segments it spans.
  */
-export function paramShape(param: string, version: WeblateVersion): { regex: string; segments: number } {
+function paramShape(param: string, version: WeblateVersion): { regex: string; segments: number } {
   const shape = PARAM_SHAPES[param];
   if (!shape) throw new Error(`Internal error: unknown site parameter ${param}`);
   const deep = version !== '4' && shape.deep !== undefined;
@@ -120,6 +120,59 @@ export function fillPattern(pattern: readonly string[], params: Readonly<Record<
 
 export function isSiteParam(part: string): boolean {
   return part.startsWith(':');
+}
+
+/**
+ * The folders of a flavour (pages, or exports) by their leading literal
+ * segments and how many segments may follow: what a host whose rules have
+ * no expressions (one placeholder per segment, or a splat) can write, one
+ * rule per depth. Wider than the routes (`/projects/a/b/c/` is a folder
+ * whatever `a`, `b` and `c` are); a path no page has is a miss of the host.
+ */
+export function folderShapes(version: WeblateVersion, serves: 'page' | 'export'): FolderShape[] {
+  const shapes = new Map<string, FolderShape>();
+  for (const route of siteRoutesOf(version).filter((candidate) => candidate.serves.kind === serves)) {
+    const literals = route.pattern.findIndex(isSiteParam);
+    const prefix = literals < 0 ? route.pattern : route.pattern.slice(0, literals);
+    const rest = route.pattern.slice(prefix.length);
+    const min = rest.length;
+    const max = rest.reduce((sum, part) => sum + (isSiteParam(part) ? paramShape(part, version).segments : 1), 0);
+    const key = prefix.join('/');
+    const known = shapes.get(key);
+    shapes.set(key, { prefix, min: Math.min(min, known?.min ?? min), max: Math.max(max, known?.max ?? max) });
+  }
+  return [...shapes.values()];
+}
+
+export interface FolderShape {
+  /** The literal segments every path of the folders starts with (none for the home page). */
+  prefix: readonly string[];
+  /** How many segments may follow them. */
+  min: number;
+  max: number;
+}
+
+/**
+ * A route's pattern and target with each parameter that may span several
+ * segments written out once per length (`:component` as `:component1`, then
+ * `:component1/:component2`, …), for hosts whose placeholders take one
+ * segment each. The same names stand in both.
+ */
+export function expandDepths(route: SiteRoute, version: WeblateVersion): { pattern: readonly string[]; to: readonly string[] | null }[] {
+  const to = route.serves.kind === 'alias' || route.serves.kind === 'redirect' ? route.serves.to : null;
+  const deep = route.pattern.filter((part) => isSiteParam(part) && paramShape(part, version).segments > 1);
+  let variants = [{ pattern: route.pattern, to }];
+  for (const param of deep) {
+    const spans = Array.from({ length: paramShape(param, version).segments }, (_, i) => i + 1);
+    variants = variants.flatMap((variant) =>
+      spans.map((span) => {
+        const parts = Array.from({ length: span }, (_, i) => `${param}${i + 1}`);
+        const swap = (pattern: readonly string[]) => pattern.flatMap((part) => (part === param ? parts : [part]));
+        return { pattern: swap(variant.pattern), to: variant.to && swap(variant.to) };
+      }),
+    );
+  }
+  return variants;
 }
 
 // --- internal ---

@@ -11,11 +11,11 @@
 import type { Site } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from './cloudfront.ts';
-import { NOT_FOUND_FILE, type HostFile } from './common.ts';
+import { NOT_FOUND_FILE, SERVE_CONFIG_FILE, type HostFile } from './common.ts';
 import { githubPagesFiles } from './github-pages.ts';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
-import { renderServeConfig, SERVE_CONFIG_FILE } from './serve.ts';
+import { renderServeConfig } from './serve.ts';
 import { ERRORS, errorText } from '../api/answers.ts';
 import { siteRootNames } from '../api/site-routes.ts';
 

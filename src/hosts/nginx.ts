@@ -22,6 +22,7 @@ import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { ERRORS, errorText, JSON_TYPE, methodNotAllowed, readError, refusalError, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS } from '../api/cors.ts';
+import { siteLocations, siteMaps, siteTypes } from './nginx-site.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
 const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
@@ -47,6 +48,7 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
     ...pageMaps(),
     ...(version === '4' ? [] : authenticateMap()),
     ...corsMaps(basePath(site)),
+    ...(site.pages ? siteMaps(basePath(site)) : []),
     '',
     'server {',
     ...indent([
@@ -55,8 +57,7 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
       `server_name ${new URL(site.baseUrl).hostname};`,
       `root ${root};`,
       '',
-      'charset off;',
-      `types { ${JSON_TYPE} json; }`,
+      ...(site.pages ? siteTypes() : ['charset off;', `types { ${JSON_TYPE} json; }`]),
       `default_type ${JSON_TYPE};`,
       '',
       ...corsHeaders(),
@@ -67,10 +68,11 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
       '}',
       '',
       '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
-      'if ($arg_format !~ "^(json|api)?$") {',
+      site.pages ? 'if ($weblate_snapshot_unknown_format) {' : 'if ($arg_format !~ "^(json|api)?$") {',
       `    return 404 ${quote(notFound)};`,
       '}',
       ...routesOf(version).flatMap((route) => ['', ...routeLocation(route, basePath(site), version)]),
+      ...(site.pages ? siteLocations(basePath(site), version).flatMap((location) => ['', ...location]) : []),
       '',
       ...errorLocation('@weblate_snapshot_not_found', notFound),
       ...errorLocation('@weblate_snapshot_invalid_page', errorText(version, ERRORS.invalidPage)),

@@ -5,8 +5,7 @@
  * table, by extension, for every host and for the deploy to object storage.
  */
 import { JSON_TYPE } from '../api/answers.ts';
-import { NOT_FOUND_FILE } from './common.ts';
-import { SERVE_CONFIG_FILE } from './serve.ts';
+import { NOT_FOUND_FILE, SERVE_CONFIG_FILE } from './common.ts';
 
 /** Whether the file at `path` (relative to the tree's root, with `/`) is served to readers. */
 export function isPublished(path: string): boolean {

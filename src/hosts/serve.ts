@@ -12,6 +12,10 @@
  * routes Weblate refuses an anonymous reader (no files) get none. The first
  * rule and the 404 page's also carry the API's Access-Control-Allow-Origin;
  * serve answers OPTIONS with the file, so a preflight gets that header alone.
+ * With the status site, siteRewrites() and siteRedirects() add its folders,
+ * charts and 301s from the site's route table, and two header rules its SVG
+ * and JSON types; serve cannot map `?format=csv`, name a CSV per project or
+ * answer a miss in HTML.
  */
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
@@ -19,10 +23,10 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import type { Site } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
-import { basePath } from '../api/urls.ts';
+import { BADGE_FILE, basePath, CHART_COLORS, CHART_KINDS, chartFile } from '../api/urls.ts';
+import { EXPORT_FILES, expandDepths, folderShapes, isSiteParam, PAGE_FILE, siteRoutesOf, type FolderShape } from '../api/site-routes.ts';
+import { contentTypeOf } from './published.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
-
-export const SERVE_CONFIG_FILE = 'serve.json';
 
 interface ServeHeaderRule {
   source: string;
@@ -33,16 +37,22 @@ export interface ServeConfig {
   directoryListing: boolean;
   cleanUrls: boolean;
   rewrites: { source: string; destination: string }[];
+  /** The status site's 301s (2026.8's from the 4.x widget paths). */
+  redirects?: { source: string; destination: string; type: number }[];
   headers: ServeHeaderRule[];
 }
 
 /** The serve-handler configuration of a site (without `public`, which the caller sets). */
 export function serveConfig(site: Site): ServeConfig {
+  const base = basePath(site);
+  const version = site.weblateVersion;
+  const redirects = site.pages ? siteRedirects(base, version) : [];
   return {
     directoryListing: false,
     cleanUrls: false,
-    rewrites: serveRewrites(basePath(site), site.weblateVersion),
-    headers: serveHeaders(site.weblateVersion),
+    rewrites: [...serveRewrites(base, version), ...(site.pages ? siteRewrites(base, version) : [])],
+    ...(redirects.length > 0 ? { redirects } : {}),
+    headers: [...serveHeaders(version), ...(site.pages ? siteHeaders(version) : [])],
   };
 }
 
@@ -64,6 +74,101 @@ function serveRewrites(base: string, version: WeblateVersion): ServeConfig['rewr
   }
   return rewrites;
 }
+
+/**
+ * The status site's rewrites. serve looks for a file at the path first, then
+ * applies the first rule that matches, then the remaining rules again to its
+ * result. So: a chart at a language's prefix goes to the chart it stands for
+ * (of the charts whose path a component inside categories may share, only
+ * the one-segment component's, and only at the root, where a file at the
+ * path is found first); under a base path each file goes to its own path in
+ * the tree, the exports' files asked by name too; then every export folder
+ * goes to its `index.json` and page folder to its `index.html`, one rule per
+ * depth. A parameter never matches a dot, so no rule takes a result for a
+ * folder again.
+ */
+function siteRewrites(base: string, version: WeblateVersion): ServeConfig['rewrites'] {
+  const routes = siteRoutesOf(version);
+  const aliases = routes.flatMap((route) => {
+    if (route.serves.kind !== 'alias') return [];
+    if (!route.serves.lookFirst) return expandDepths(route, version);
+    return base === '' ? expandDepths(route, version).slice(0, 1) : [];
+  });
+  const files = base === '' ? [] : routes.flatMap((route) => (route.serves.kind === 'file' ? expandDepths(route, version) : []));
+  const rule = (pattern: readonly string[], to: readonly string[]) => ({
+    source: `${base}${sourceOf(pattern)}` || '/',
+    destination: destinationOf(to),
+  });
+  const folder = (shape: FolderShape, index: string) =>
+    depths(shape).map((depth) => rule(folderPattern(shape, depth), [...folderPattern(shape, depth), index]));
+  const exportFiles =
+    base === ''
+      ? []
+      : folderShapes(version, 'export').flatMap((shape) =>
+          depths(shape).flatMap((depth) =>
+            [EXPORT_FILES.json, EXPORT_FILES.csv].map((name) =>
+              rule([...folderPattern(shape, depth), name], [...folderPattern(shape, depth), name]),
+            ),
+          ),
+        );
+  return [
+    ...aliases.map(({ pattern, to }) => rule(pattern, to!)),
+    ...files.map(({ pattern }) => rule(pattern, pattern)),
+    ...exportFiles,
+    ...folderShapes(version, 'export').flatMap((shape) => folder(shape, EXPORT_FILES.json)),
+    ...folderShapes(version, 'page').flatMap((shape) => folder(shape, PAGE_FILE)),
+  ];
+}
+
+/** A folder shape at one depth as a pattern: its literals, then `:s1`, `:s2`, … */
+function folderPattern(shape: FolderShape, depth: number): string[] {
+  return [...shape.prefix, ...Array.from({ length: depth }, (_, i) => `:s${i + 1}`)];
+}
+
+function siteRedirects(base: string, version: WeblateVersion): NonNullable<ServeConfig['redirects']> {
+  return siteRoutesOf(version).flatMap((route) =>
+    route.serves.kind === 'redirect'
+      ? [{ source: `${base}${sourceOf(route.pattern)}`, destination: `${base}${destinationOf(route.serves.to)}`, type: 301 }]
+      : [],
+  );
+}
+
+/** Types serve's own table gives otherwise: SVG without its charset, the exports' JSON with one. */
+function siteHeaders(version: WeblateVersion): ServeHeaderRule[] {
+  const widgets = new Set(
+    siteRoutesOf(version).flatMap((route) =>
+      route.serves.kind === 'file' && route.pattern[0]!.startsWith('widget') ? [route.pattern[0]!] : [],
+    ),
+  );
+  return [
+    ...[...widgets].map((folder) => ({ source: `${folder}/**`, headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE)! }] })),
+    { source: `exports/stats/**/${EXPORT_FILES.json}`, headers: [{ key: 'Content-Type', value: JSON_TYPE }] },
+  ];
+}
+
+/** A pattern as a serve source: literals, and each parameter with what it may match (path-to-regexp escapes no `|`). */
+function sourceOf(pattern: readonly string[]): string {
+  const param = (part: string) => {
+    const name = part.slice(1);
+    if (part === ':chart' || part === ':widget') return `:${name}(${part === ':chart' ? CHART_NAMES : WIDGET_NAMES})`;
+    return `:${name}(${SEGMENT})`;
+  };
+  return pattern.map((part) => `/${isSiteParam(part) ? param(part) : part}`).join('');
+}
+
+function destinationOf(pattern: readonly string[]): string {
+  return pattern.map((part) => `/${part}`).join('');
+}
+
+function depths(shape: FolderShape): number[] {
+  return Array.from({ length: shape.max - shape.min + 1 }, (_, i) => shape.min + i);
+}
+
+/** One segment that is no file name (serve rewrites its own results again). */
+const SEGMENT = '[^/.]+';
+/** The charts' file names, and the badge's with them, as alternatives of a parameter. */
+const CHART_NAMES = CHART_KINDS.flatMap((kind) => CHART_COLORS.map((color) => chartFile(kind, color).replace('.', '\\.'))).join('|');
+const WIDGET_NAMES = [BADGE_FILE.replace('.', '\\.'), CHART_NAMES].join('|');
 
 function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
   const fallback = routeOf('root').allow;

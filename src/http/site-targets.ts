@@ -16,12 +16,12 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import { decodeSegment } from './targets.ts';
 
 /** A file of the tree to serve, relative to its root, with the headers it is served with. */
-export interface SiteFile {
+interface SiteFile {
   file: string;
   headers: Record<string, string>;
 }
 
-export type SiteAnswer =
+type SiteAnswer =
   { kind: 'files'; files: SiteFile[] } | { kind: 'redirect'; location: string } | { kind: 'error'; status: 404 | 405 };
 
 /**

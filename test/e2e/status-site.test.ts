@@ -6,15 +6,21 @@
  * request as Weblate's URLs do (folders with and without the slash, charts
  * at a language's prefix, `?format=csv` with its file name, the 4.x widget
  * paths redirected in 2026.8, HTML 404s), and keep the API and its CORS
- * answers as they were.
+ * answers as they were; nginx answers the same from its generated
+ * configuration, and the serve CLI what its serve.json lets it.
  */
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WeblateVersion } from '../../src/model/defaults.ts';
 import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
 import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
-import { checkServedSite, siteCases, writeSite } from '../support/site.ts';
-import { buildFor, freePort, get, PREFLIGHT_REQUEST, startServer, type Started } from './servers.ts';
+import { casesFor, checkServedSite, siteCases, writeSite, type SiteNeed } from '../support/site.ts';
+import { buildFor, freePort, get, nginxArgs, nginxMainConfig, PREFLIGHT_REQUEST, startServer, type Started } from './servers.ts';
+
+const EVERY_NEED: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'alias-look-first', 'redirect', 'folder', 'disposition', 'html-404'];
 
 const flavours = [
   ['4.x', '4', 'minimal', []],
@@ -89,5 +95,69 @@ describe.each(flavours)('the sidecar of a %s tree with the status site', (_, ver
     const post = await get(`${sidecar.origin}${base}/`, { method: 'PUT', body: 'x' });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     expect((await get(sidecar.api)).status).toBe(200);
+  });
+});
+
+const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
+
+describe.each(flavours)('npx serve with the serve.json of a %s tree with the status site', (_, version, fixture, args) => {
+  let site: Awaited<ReturnType<typeof builtSite>>;
+  let server: Started | undefined;
+  // serve cannot map the query, set a header per file or answer a miss in HTML; its rewrites percent-encode @.
+  const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
+  const cases = () => casesFor(version, can).filter((entry) => !entry.url.includes('@'));
+  beforeAll(async () => {
+    site = await builtSite(fixture, version, args);
+    const cli = [SERVE_CLI, site.out, '--listen', `tcp://127.0.0.1:${site.port}`, '--no-clipboard', '--no-port-switching'];
+    server = await startServer(process.execPath, cli, `${site.origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers what its rewrites, redirects and header rules can', async () => {
+    expect(await checkServedSite(site.origin, cases(), { base: site.base })).toBe(cases().length);
+  });
+
+  it('serves the CSV only by its path, and the JSON 404 page for a miss', async () => {
+    const csv = await get(`${site.origin}${site.base}/exports/stats/demo/?format=csv`);
+    expect(csv.headers.get('content-type')).toBe('application/json');
+    const miss = await get(`${site.origin}${site.base}/projects/nope/`);
+    expect([miss.status, miss.headers.get('content-type')]).toEqual([404, 'application/json']);
+  });
+});
+
+const nginxFound = spawnSync('nginx', ['-v']).status === 0;
+
+describe.runIf(nginxFound).each(flavours)('nginx serving a %s tree with the status site', (_, version, fixture, args) => {
+  let site: Awaited<ReturnType<typeof builtSite>>;
+  let server: Started | undefined;
+  beforeAll(async () => {
+    site = await builtSite(fixture, version, args);
+    const prefix = join(dirname(site.out), 'nginx');
+    mkdirSync(join(prefix, 'temp'), { recursive: true });
+    const generated = readFileSync(join(site.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
+    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${site.out};`));
+    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
+    server = await startServer('nginx', nginxArgs(prefix), `${site.origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers every request of the site as Weblate does', async () => {
+    const cases = casesFor(version, EVERY_NEED);
+    expect(await checkServedSite(site.origin, cases, { base: site.base, disposition: true, html404: true })).toBe(cases.length);
+  });
+
+  it('keeps the API, its CORS and its preflight, and sends no CORS header with the site', async () => {
+    const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
+    expect([api.status, api.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
+    const format = await get(`${site.origin}${site.base}/api/?format=csv`);
+    expect([format.status, format.headers.get('content-type')]).toEqual([404, 'application/json']);
+    const preflight = await get(`${site.origin}${site.base}/api/`, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
+    expect(preflight.status).toBe(200);
+    const page = await get(`${site.origin}${site.base}/projects/demo/?format=xml`);
+    expect([page.status, page.headers.get('access-control-allow-origin')]).toEqual([200, null]);
   });
 });
