@@ -27,20 +27,56 @@ import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
+import { EXPORT_FILES, expandDepths, exportFileName, isSiteParam, siteRoutesOf } from '../api/site-routes.ts';
+import { BADGE_FILE } from '../api/urls.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
+import { contentTypeOf } from './published.ts';
+import { aliasRules, fileFolders, folderPrefixes, redirectRules } from './site-rules.ts';
 
 export function renderCloudflareRedirects(site: Site): string {
-  const api = `${basePath(site)}/api`;
+  const base = basePath(site);
+  const api = `${base}/api`;
+  const pages = site.pages;
   return [
     `# ${generatedBy(site, 'Cloudflare Pages')}`,
     '# Static rules first: Pages counts every rule after the first dynamic one as dynamic.',
     `${api} /api/index.json 200`,
     `${api}/ /api/index.json 200`,
     `${api}/index.json /api/index.json 200`,
+    ...(pages && base !== '' ? [`${base} / 200`, `${base}/ / 200`] : []),
     `${api}/*/index.json /api/:splat/index.json 200`,
     `${api}/*/ /api/:splat/index.json 200`,
     `${api}/* /api/:splat/index.json 200`,
+    ...(pages ? siteRedirects(base, site.weblateVersion) : []),
     '',
   ].join('\n');
+}
+
+/**
+ * The status site's dynamic rules. Pages follows a rule whether or not a
+ * file is at the path, so a chart at a language's prefix goes to the chart it
+ * stands for only where no file can have that path (not those a component
+ * inside categories shares a path with). An export's files asked by name go
+ * to themselves, its folder to its JSON (Pages drops the query: the CSV is
+ * asked by path); a page folder, with or without its slash, to the folder
+ * (Pages serves its `index.html`); under a base path the files to theirs.
+ */
+function siteRedirects(base: string, version: WeblateVersion): string[] {
+  const exports = folderPrefixes(version, 'export');
+  return [
+    ...redirectRules(version).map(({ from, to }) => `${base}${from} ${base}${to} 301`),
+    ...aliasRules(version, false).map(({ from, to }) => `${base}${from} ${to} 200`),
+    ...exports.flatMap((prefix) => Object.values(EXPORT_FILES).map((name) => `${base}${prefix}/*/${name} ${prefix}/:splat/${name} 200`)),
+    ...exports.flatMap((prefix) => [
+      `${base}${prefix}/*/ ${prefix}/:splat/${EXPORT_FILES.json} 200`,
+      `${base}${prefix}/* ${prefix}/:splat/${EXPORT_FILES.json} 200`,
+    ]),
+    ...folderPrefixes(version, 'page').flatMap((prefix) => [
+      `${base}${prefix}/*/ ${prefix}/:splat/ 200`,
+      `${base}${prefix}/* ${prefix}/:splat/ 200`,
+    ]),
+    ...(base === '' ? [] : fileFolders(version).map((folder) => `${base}/${folder}/* /${folder}/:splat 200`)),
+  ];
 }
 
 export function renderCloudflareHeaders(site: Site): string {
@@ -64,8 +100,27 @@ export function renderCloudflareHeaders(site: Site): string {
     ...paginatedRoutes(version)
       .filter((route) => routes.includes(route))
       .flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
+    ...(site.pages ? siteHeaders(basePath(site), version) : []),
     '',
   ].join('\n');
+}
+
+/** The SVG's charset, and a CSV export's type and the name Weblate gives it (placeholders fill header values). */
+function siteHeaders(base: string, version: WeblateVersion): string[] {
+  const svg = fileFolders(version).filter((folder) => folder.startsWith('widget'));
+  const csv = siteRoutesOf(version).flatMap((route) => (route.serves.kind === 'export' ? expandDepths(route, version) : []));
+  return [
+    ...svg.flatMap((folder) => [`${base}/${folder}/*`, `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`]),
+    ...csv.flatMap(({ pattern }) => {
+      const params = pattern.filter(isSiteParam);
+      const name = exportFileName(params[0]!, params.length > 1 ? params.at(-1)! : null);
+      return [
+        `${base}${pattern.map((part) => `/${part}`).join('')}/${EXPORT_FILES.csv}`,
+        `  Content-Type: ${contentTypeOf(EXPORT_FILES.csv)!}`,
+        `  Content-Disposition: attachment; filename=${name}`,
+      ];
+    }),
+  ];
 }
 
 // --- internal ---

@@ -13,6 +13,10 @@
  * function is plain ES5 with the route table written into it.
  */
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
+import { siteFunctionParts, SITE_FUNCTIONS } from './cloudfront-site.ts';
+import { contentTypeOf } from './published.ts';
+import { EXPORT_FILES, PAGE_FILE, siteRoutesOf, type SiteRoute } from '../api/site-routes.ts';
+import { chartFile } from '../api/urls.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import type { Site } from '../model/types.ts';
@@ -22,21 +26,27 @@ import { ERRORS, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE, PREFLIGHT_HEADERS, PREFLIGHT_MAX_AGE } from '../api/cors.ts';
 
 export function renderCloudFrontFunction(site: Site): string {
-  const parts = site.weblateVersion === '4' ? PARTS_4 : PARTS_CURRENT;
-  const routes = routesOf(site.weblateVersion).map((route) => parts.route(route, site.weblateVersion));
+  const version = site.weblateVersion;
+  const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
+  const allows = [...new Set(routesOf(version).map((route) => route.allow))];
+  const routes = routesOf(version).map((route) => parts.route(route, version, allows));
+  const pages = site.pages ? siteFunctionParts(version) : null;
   return `// ${generatedBy(site, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
 // viewer response of the behaviour that serves the bucket.
 var BASE = ${JSON.stringify(basePath(site))};
 var PAGE = ${JSON.stringify(PAGE_SEGMENT)};
 var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
-// [the path after BASE without its trailing slash or index.json, Allow, paginated${parts.routeNote}]
+var SLUG = /^${paramPattern(':project', version, 'raw')}$/;
+var PATH = /^${paramPattern(':component', version, 'raw')}$/;
+var ALLOW = ${JSON.stringify(allows)};
+// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}]
 var ROUTES = [
 ${routes.join(',\n')}
 ];
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = ${functionHeaders({ 'Content-Type': PREFLIGHT_CONTENT_TYPE, ...PREFLIGHT_ANSWER_HEADERS })};
-${parts.declarations}
+${parts.declarations}${pages ? pages.declarations : ''}
 function handler(event) {
   if (event.context.eventType === 'viewer-response') return addHeaders(event);
   return mapRequest(event.request);
@@ -46,7 +56,7 @@ function mapRequest(request) {
   if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] && isApi(request.uri)) {
     return { statusCode: 200, statusDescription: 'OK', headers: PREFLIGHT };
   }
-  var found = match(request.uri);
+${pages ? `${pages.request}\n` : ''}  var found = match(request.uri);
   if (!found) return request;
 ${parts.checks}
   var page = '';
@@ -66,7 +76,7 @@ function addHeaders(event) {
     event.response.headers['vary'] = { value: ${JSON.stringify(VARY)} };
     event.response.headers['allow'] = { value: found.allow };
   }
-  return event.response;
+${pages ? `${pages.response}\n` : ''}  return event.response;
 }
 
 function isApi(uri) {
@@ -74,12 +84,21 @@ function isApi(uri) {
 }
 
 function match(uri) {
-  if (uri.slice(0, BASE.length) !== BASE) return null;
+  if (!isApi(uri)) return null;
   var dir = uri.replace(/(\\/index\\.json|\\/)$/, '');
-  var rest = dir.slice(BASE.length);
+  var parts = dir.slice(BASE.length + 5).split('/');
+  if (parts[0] === '') parts = [];
+  var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
+  if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var parts = ROUTES[i][0].exec(rest);
-    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], ${parts.matchExtra}pathPage: Boolean(parts[1]) };
+    var route = ROUTES[i];
+    var pattern = route[0] === '' ? [] : route[0].split('/');
+    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    for (var k = 0; k < pattern.length; k++) {
+      var part = pattern[k];
+      if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
+    }
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
   }
   return null;
 }
@@ -89,7 +108,7 @@ function answer(status, detail, allow) {
   if (allow) headers['allow'] = { value: allow };
 ${parts.answer}
 }
-`;
+${pages ? SITE_FUNCTIONS : ''}`;
 }
 
 /** A shell script that uploads the tree with the metadata S3 serves it with. */
@@ -98,7 +117,7 @@ export function renderS3Upload(site: Site): string {
   return `#!/bin/sh
 # ${generatedBy(site, 'S3')}
 # Uploads the snapshot to an S3 bucket, every file as application/json, under
-# the keys of its URL paths (${prefix}/api/...). Needs the AWS CLI, and lists
+# the keys of its URL paths (${prefix}/api/...)${site.pages ? ', then the status site with the type of\n# each kind of file' : ''}. Needs the AWS CLI, and lists
 # every key of the bucket on every run. \`npm run deploy\` of weblate-snapshot
 # does better: it uploads only what changed, without listing (docs/hosting.md).
 # Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
@@ -108,7 +127,46 @@ prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --content-type ${shellQuote(JSON_TYPE)}
 aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --content-type ${shellQuote(JSON_TYPE)}
-`;
+${site.pages ? siteUploads(site.weblateVersion) : ''}`;
+}
+
+/**
+ * The status site's files, each kind with the type it is served as: the home
+ * page, then each of the site's folders synced whole (a page that left the
+ * tree is deleted there, as under api/; nothing outside them is touched).
+ */
+function siteUploads(version: WeblateVersion): string {
+  const folders = new Map<string, Set<string>>();
+  for (const route of siteRoutesOf(version)) {
+    const folder = route.pattern[0];
+    if (folder === undefined) continue;
+    const extensions = folders.get(folder) ?? new Set<string>();
+    for (const file of filesOf(route)) extensions.add(file.slice(file.lastIndexOf('.')));
+    folders.set(folder, extensions);
+  }
+  const calls = [...folders].flatMap(([folder, extensions]) =>
+    [...extensions].map((extension) => `site ${folder} ${extension} ${shellQuote(contentTypeOf(extension)!)}`),
+  );
+  return [
+    '# The status site: the home page, then each of its folders whole, a kind of file at a time with its type.',
+    `aws s3 cp "$tree/${PAGE_FILE}" "s3://$bucket$prefix/${PAGE_FILE}" --content-type ${shellQuote(contentTypeOf(PAGE_FILE)!)}`,
+    'site() {',
+    '  if [ -d "$tree/$1" ]; then',
+    '    aws s3 sync "$tree/$1" "s3://$bucket$prefix/$1" --delete --exclude \'*\' --include "*$2" --content-type "$3"',
+    '  fi',
+    '}',
+    ...calls,
+    '',
+  ].join('\n');
+}
+
+/** The files a site route's paths are (their names, for their types). */
+function filesOf(route: SiteRoute): string[] {
+  if (route.serves.kind === 'page') return [PAGE_FILE];
+  if (route.serves.kind === 'export') return Object.values(EXPORT_FILES);
+  if (route.serves.kind !== 'file') return [];
+  const last = route.pattern.at(-1)!;
+  return [last === ':chart' ? chartFile('multi', 'auto') : last];
 }
 
 /**
@@ -140,21 +198,19 @@ function functionHeaders(headers: Readonly<Record<string, string>>): string {
 
 /** The parts of the function that differ between the flavours. */
 interface FunctionParts {
-  /** A route as an entry of ROUTES. */
-  route(route: Route, version: WeblateVersion): string;
+  /** A route as an entry of ROUTES, its Allow an index of `allows`. */
+  route(route: Route, version: WeblateVersion, allows: readonly string[]): string;
   routeNote: string;
   declarations: string;
   /** The checks of mapRequest before a page is looked for. */
   checks: string;
-  matchExtra: string;
   /** The end of answer(): the response. */
   answer: string;
 }
 
 /** 4.x: a 405 for any method but GET and HEAD, then unknown formats; DRF's `{"detail": …}`. */
 const PARTS_4: FunctionParts = {
-  route: (route, version) =>
-    `  [${routeRegex(route.pattern, route.paginated, version)}, ${JSON.stringify(route.allow)}, ${String(route.paginated)}]`,
+  route: (route, version, allows) => `  ${routeEntry(route, version, allows)}]`,
   routeNote: '',
   declarations: '',
   checks: `  if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -162,7 +218,6 @@ const PARTS_4: FunctionParts = {
   }
   var format = request.querystring.format;
   if (format && format.value !== 'json' && format.value !== 'api') return answer(404, ${JSON.stringify(NOT_FOUND)});`,
-  matchExtra: '',
   answer: `  return {
     statusCode: status,
     statusDescription: status === 405 ? 'Method Not Allowed' : 'Not Found',
@@ -179,8 +234,7 @@ const PARTS_4: FunctionParts = {
  * to the key `docs%2Fguide`.
  */
 const PARTS_CURRENT: FunctionParts = {
-  route: (route, version) =>
-    `  [${routeRegex(route.pattern, route.paginated, version)}, ${JSON.stringify(route.allow)}, ${String(route.paginated)}, ${String(refusalOf(route, version) ?? 0)}]`,
+  route: (route, version, allows) => `  ${routeEntry(route, version, allows)}, ${String(refusalOf(route, version) ?? 0)}]`,
   routeNote: ', the status Weblate refuses it with or 0',
   declarations: `var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
 var DETAILS = {
@@ -195,7 +249,6 @@ var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405
   if (request.method === 'OPTIONS') return answer(405, 'Method "OPTIONS" not allowed.', found.allow);
   if (request.method !== 'GET' && request.method !== 'HEAD') return answer(401, DETAILS[401], found.allow);
   if (found.refused) return answer(found.refused, DETAILS[found.refused], found.allow);`,
-  matchExtra: 'refused: ROUTES[i][3], ',
   answer: `  if (status === 401) headers['www-authenticate'] = { value: 'Token' };
   var error = { code: CODES[status], detail: detail, attr: null };
   return {
@@ -206,13 +259,8 @@ var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405
   };`,
 };
 
-/**
- * `^/api/projects/([…]+)(/~page/N)?$` as a JS regular expression literal. The
- * function sees the path as sent: a component's path through categories reads
- * `%252F` between its slugs.
- */
-function routeRegex(pattern: readonly string[], paginated: boolean, version: WeblateVersion): string {
-  const path = ['/api', ...pattern.map((part) => (isParam(part) ? paramPattern(part, version, 'raw') : part))].join('\\/');
-  const pages = paginated ? `(\\/${PAGE_SEGMENT}\\/[1-9][0-9]*)?` : '()';
-  return `/^${path.replace(/^\//, '\\/')}${pages}$/`;
+/** A route as the start of an entry of ROUTES: its segments (`*` for a slug or code), Allow and paginated; the caller closes it. */
+function routeEntry(route: Route, version: WeblateVersion, allows: readonly string[]): string {
+  const segments = route.pattern.map((part) => (isParam(part) ? (part === ':component' && version !== '4' ? '**' : '*') : part));
+  return `[${JSON.stringify(segments.join('/')).replace(/"/g, "'")}, ${allows.indexOf(route.allow)}, ${route.paginated ? 1 : 0}`;
 }

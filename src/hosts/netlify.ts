@@ -16,6 +16,11 @@ import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
+import { EXPORT_FILES, PAGE_FILE } from '../api/site-routes.ts';
+import { BADGE_FILE } from '../api/urls.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
+import { contentTypeOf } from './published.ts';
+import { aliasRules, fileFolders, folderPaths, redirectRules } from './site-rules.ts';
 
 export function renderNetlifyRedirects(site: Site): string {
   const base = basePath(site);
@@ -27,6 +32,7 @@ export function renderNetlifyRedirects(site: Site): string {
       .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
     ...depthRules(base, deepestPath(site.weblateVersion)),
+    ...(site.pages ? siteRedirects(base, site.weblateVersion) : []),
     '',
   ].join('\n');
 }
@@ -35,11 +41,44 @@ export function renderNetlifyHeaders(site: Site): string {
   const base = basePath(site);
   // Rules for the request path and, when the API sits under a path, for the file path too.
   const paths = [...new Set([`${base}/api/*`, '/api/*'])];
+  const svg = site.pages ? fileFolders(site.weblateVersion).filter((folder) => folder.startsWith('widget')) : [];
   return [
     `# ${generatedBy(site, 'Netlify')}`,
     ...paths.flatMap((path) => [path, `  Content-Type: ${JSON_TYPE}`, `  Vary: ${VARY}`, ...headerLines(ALLOW_ORIGIN)]),
+    ...[...new Set(svg.flatMap((folder) => [`${base}/${folder}/*`, `/${folder}/*`]))].flatMap((path) => [
+      path,
+      `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`,
+    ]),
     '',
   ].join('\n');
+}
+
+/**
+ * The status site's rules, after the API's: 2026.8's 301s from the 4.x widget
+ * paths; a chart at a language's prefix to the chart it stands for (at the
+ * root, where Netlify serves a file at the path before a rule, those a
+ * component inside categories shares a path with too); under a base path,
+ * an export's files asked by name to themselves; an export folder asked with
+ * `?format=csv` to its CSV, otherwise to its JSON. Netlify serves a page
+ * folder's `index.html` itself; under a base path, pages and files are sent
+ * to their place in the tree.
+ */
+function siteRedirects(base: string, version: WeblateVersion): string[] {
+  const atRoot = base === '';
+  const rule = (from: string, to: string, status = 200, query = '') => `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;
+  const exportFolders = folderPaths(version, 'export');
+  return [
+    "# The status site: the 4.x widget paths (301), charts at a language's prefix, exports; pages are folders.",
+    ...redirectRules(version).map(({ from, to }) => rule(from, `${base}${to}`, 301)),
+    ...aliasRules(version, atRoot).map(({ from, to }) => rule(from, to)),
+    ...(atRoot
+      ? []
+      : exportFolders.flatMap((folder) => Object.values(EXPORT_FILES).map((name) => rule(`${folder}/${name}`, `${folder}/${name}`)))),
+    ...exportFolders.map((folder) => rule(folder, `${folder}/${EXPORT_FILES.csv}`, 200, 'format=csv')),
+    ...exportFolders.map((folder) => rule(folder, `${folder}/${EXPORT_FILES.json}`)),
+    ...(atRoot ? [] : folderPaths(version, 'page').map((folder) => rule(folder, `${folder}/${PAGE_FILE}`))),
+    ...(atRoot ? [] : fileFolders(version).map((folder) => rule(`/${folder}/*`, `/${folder}/:splat`))),
+  ];
 }
 
 // --- internal ---

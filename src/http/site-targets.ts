@@ -21,8 +21,7 @@ interface SiteFile {
   headers: Record<string, string>;
 }
 
-type SiteAnswer =
-  { kind: 'files'; files: SiteFile[] } | { kind: 'redirect'; location: string } | { kind: 'error'; status: 404 | 405 };
+type SiteAnswer = { kind: 'files'; files: SiteFile[] } | { kind: 'redirect'; location: string } | { kind: 'error'; status: 404 | 405 };
 
 /**
  * `method` and `url` as the request has them; `base` the path of the site's

@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../../src/hosts/cloudflare.ts';
 import { hostProblem } from '../../../src/hosts/index.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
+import { casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
 import { CURRENT_FIXTURE, encodedResources, notFoundBody, pathOfFile, requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Redirect {
@@ -52,12 +53,12 @@ function ruleRegex(rule: string): RegExp {
   return new RegExp(`^${escaped.replace(/:([A-Za-z]\w*)/g, '(?<$1>[^/]+)')}$`);
 }
 
-function redirectTarget(rules: Redirect[], pathname: string): string {
+function redirectTarget(rules: Redirect[], pathname: string): { path: string; status: number } {
   const rule = rules.find((r) => !r.dynamic && r.from === pathname) ?? rules.find((r) => r.dynamic && ruleRegex(r.from).test(pathname));
-  if (!rule) return pathname;
-  expect(rule.status).toBe(200);
+  if (!rule) return { path: pathname, status: 200 };
+  expect([200, 301]).toContain(rule.status);
   const groups = ruleRegex(rule.from).exec(pathname)?.groups ?? {};
-  return rule.to.replace(/:([A-Za-z]\w*)/g, (placeholder, name: string) => groups[name] ?? placeholder);
+  return { path: rule.to.replace(/:([A-Za-z]\w*)/g, (placeholder, name: string) => groups[name] ?? placeholder), status: rule.status };
 }
 
 interface HeaderRule {
@@ -80,11 +81,16 @@ function parseHeaders(text: string): HeaderRule[] {
   return rules;
 }
 
+/** Every matching rule in order, detaching first; a placeholder or the splat in a value takes what it matched. */
 function headersFor(rules: HeaderRule[], pathname: string): Map<string, string> {
   const headers = new Map<string, string>();
   for (const rule of rules.filter((r) => r.regex.test(pathname))) {
+    const groups = rule.regex.exec(pathname)?.groups ?? {};
     for (const name of rule.unset) headers.delete(name);
-    for (const [name, value] of rule.set) headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+    for (const [name, template] of rule.set) {
+      const value = template.replace(/:([A-Za-z]\w*)/g, (placeholder, key: string) => groups[key] ?? placeholder);
+      headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+    }
   }
   return headers;
 }
@@ -95,15 +101,20 @@ interface Answer {
   headers: Map<string, string>;
 }
 
-interface PagesSite extends SiteTree {
+/** What Pages reads: the files and the two rule files. */
+interface PagesFiles extends Pick<SiteTree, 'files'> {
   redirects: Redirect[];
   headerRules: HeaderRule[];
 }
 
-function pages(tree: PagesSite, method: string, url: string): Answer {
+type PagesSite = SiteTree & PagesFiles;
+
+function pages(tree: PagesFiles, method: string, url: string): Answer {
   const { pathname } = new URL(url, 'https://l10n.pages.dev');
   const headers = headersFor(tree.headerRules, pathname);
-  const target = decodeURIComponent(redirectTarget(tree.redirects, pathname));
+  const redirected = redirectTarget(tree.redirects, pathname);
+  if (redirected.status === 301) return { status: 301, body: '', headers: new Map([...headers, ['location', redirected.path]]) };
+  const target = decodeURIComponent(redirected.path);
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: undefined, headers };
   const file = target.endsWith('/') ? `${target.slice(1)}index.html` : target.slice(1);
   if (tree.files.has(file)) return { status: 200, body: tree.files.get(file), headers };
@@ -202,4 +213,47 @@ it('refuses a query-paginated site for Cloudflare Pages, which drops the query',
   );
   expect(hostProblem(site, { host: 'netlify' })).toBeNull();
   expect(hostProblem({ ...site, pagination: 'path' }, { host: 'cloudflare' })).toBeNull();
+});
+
+describe.each([
+  ['4', ''],
+  ['4', '/mirror'],
+  ['2026.8', ''],
+  ['2026.8', '/mirror'],
+] as const)('Cloudflare Pages files of a status site (flavour %s, base path "%s")', (version, base) => {
+  const site = testSite({ baseUrl: `https://l10n.pages.dev${base}`, weblateVersion: version, pages: true });
+  const files = new Map([...Object.entries(siteFiles(version)), ['404.html', 'not found']]);
+  const tree: PagesFiles = {
+    files,
+    redirects: parseRedirects(renderCloudflareRedirects(site)),
+    headerRules: parseHeaders(renderCloudflareHeaders(site)),
+  };
+  // Pages follows a rule whether or not a file is at the path, and drops the query of a rule.
+  const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
+  const answerOf = (url: string) => {
+    const answer = pages(tree, 'GET', url);
+    return { status: answer.status, body: answer.body, headers: (name: string) => answer.headers.get(name) };
+  };
+
+  it('answers every request it can as Weblate does, within its limits', () => {
+    const cases = casesFor(version, can);
+    for (const entry of cases) checkAnswer(entry, answerOf(`${base}${entry.url}`), { base, types: false, disposition: true });
+    expect(cases.length).toBeGreaterThan(40);
+    const redirects = parseRedirects(renderCloudflareRedirects(site));
+    expect(redirects.filter((rule) => rule.dynamic).length).toBeLessThanOrEqual(100);
+    expect(parseHeaders(renderCloudflareHeaders(site)).length).toBeLessThanOrEqual(100);
+  });
+
+  it('serves the charts of components inside categories as their own files, and gives SVG and CSV their types', () => {
+    const own = version === '4' ? '/widgets/demo/-/ui/horizontal-blue.svg' : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
+    expect(answerOf(`${base}${own}`).body).toBe(siteFiles(version)[own.slice(1)]);
+    expect(answerOf(`${base}${own}`).headers('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(answerOf(`${base}/exports/stats/demo/index.csv`).headers('content-type')).toBe('text/csv; charset=utf-8');
+  });
+
+  if (version === '2026.8') {
+    it("cannot take a chart at a language's prefix that a component inside categories could share", () => {
+      expect(answerOf(`${base}/widget/demo/ui/cs/multi-auto.svg`).status).toBe(404);
+    });
+  }
 });

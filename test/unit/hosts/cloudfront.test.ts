@@ -14,6 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
 import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
+import { casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
 import { CURRENT_FIXTURE, notFoundBody, requestsFor, siteTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
@@ -168,6 +169,59 @@ describe('the CloudFront Function of the 2026.8 flavour', () => {
   });
 });
 
+it.each([
+  ['4', false],
+  ['4', true],
+  ['2026.8', false],
+  ['2026.8', true],
+] as const)("stays within CloudFront Functions' 10 KB (flavour %s, status site %s)", (version, pages) => {
+  const site = testSite({ baseUrl: 'https://l10n.example.org/mirror', weblateVersion: version, pages });
+  expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(10 * 1024);
+});
+
+describe.each([
+  ['4', ''],
+  ['4', '/mirror'],
+  ['2026.8', ''],
+  ['2026.8', '/mirror'],
+] as const)('the CloudFront Function of a status site (flavour %s, base path "%s")', (version, base) => {
+  const site = testSite({ baseUrl: `https://l10n.example.org${base}`, weblateVersion: version, pages: true });
+  const handler = loadFunction(renderCloudFrontFunction(site));
+  const files = siteFiles(version);
+  // The function cannot look for a key first; the types are the keys' metadata (npm run deploy).
+  const can: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'redirect', 'folder', 'disposition'];
+
+  /** The viewer request, then S3 (the key: the path decoded once, under the base path), then the viewer response. */
+  function cloudfront(url: string) {
+    const [path, query] = url.split('?') as [string, string | undefined];
+    const request = viewerRequest(handler, 'GET', path, query ?? '');
+    if (request.statusCode)
+      return { status: request.statusCode as number, body: '', headers: (name: string) => request.headers[name]?.value };
+    const key = keyOf(request.uri as string).slice(base.length + 1);
+    const body = files[key];
+    const response = handler({
+      version: '1.0',
+      context: { eventType: 'viewer-response' },
+      viewer: { ip: '127.0.0.1' },
+      request: { method: 'GET', uri: request.uri, querystring: {}, headers: {}, cookies: {} },
+      response: { statusCode: body === undefined ? 404 : 200, statusDescription: '', headers: {}, cookies: {} },
+    });
+    return { status: body === undefined ? 404 : 200, body, headers: (name: string) => response.headers[name]?.value };
+  }
+
+  it('answers every request it can as Weblate does', () => {
+    const cases = casesFor(version, can);
+    for (const entry of cases) checkAnswer(entry, cloudfront(`${base}${entry.url}`), { base, types: false, disposition: true });
+    expect(cases.length).toBeGreaterThan(40);
+  });
+
+  it('keeps the query on a 301, and leaves the charts of components inside categories to their own keys', () => {
+    expect(cloudfront(`${base}/projects/demo?x=1`).headers('location')).toBe(`${base}/projects/demo/?x=1`);
+    const own = version === '4' ? '/widgets/demo/-/ui/horizontal-blue.svg' : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
+    expect(cloudfront(`${base}${own}`).body).toBe(files[own.slice(1)]);
+  });
+});
+
 describe('the S3 bucket CORS configuration', () => {
   it('lets every origin read, with the request headers and lifetime of Weblate', () => {
     expect(JSON.parse(renderS3Cors())).toEqual({
@@ -185,11 +239,12 @@ describe('the S3 bucket CORS configuration', () => {
 
 describe('the S3 upload script', () => {
   /** Runs the script with an `aws` on PATH that writes its arguments, one a line, to a file: what it would run. */
-  function runUpload(baseUrl: string): { calls: string[][]; dir: string } {
+  function runUpload(baseUrl: string, pages = false, write: (tree: string) => void = () => undefined): { calls: string[][]; dir: string } {
     const dir = tempDir();
     const script = join(dir, 'tree/hosts/s3/upload.sh');
     mkdirSync(join(dir, 'tree/hosts/s3'), { recursive: true });
-    writeFileSync(script, renderS3Upload(testSite({ baseUrl, pagination: 'query' })));
+    write(join(dir, 'tree'));
+    writeFileSync(script, renderS3Upload(testSite({ baseUrl, pagination: 'query', pages })));
     mkdirSync(join(dir, 'bin'));
     writeFileSync(
       join(dir, 'bin/aws'),
@@ -210,6 +265,39 @@ describe('the S3 upload script', () => {
     expect(calls).toEqual([
       ['s3', 'sync', `${tree}/api`, 's3://my-bucket/l10n/api', '--delete', '--content-type', 'application/json'],
       ['s3', 'cp', `${tree}/404.html`, 's3://my-bucket/l10n/404.html', '--content-type', 'application/json'],
+    ]);
+  });
+
+  it("uploads the status site's folders with the type of each kind of file, and skips a folder the tree lacks", () => {
+    const { calls, dir } = runUpload('https://cdn.example.org/l10n', true, (tree) => {
+      for (const [path, data] of Object.entries(siteFiles('4')).filter(([path]) => !path.startsWith('engage/'))) {
+        mkdirSync(join(tree, path, '..'), { recursive: true });
+        writeFileSync(join(tree, path), data);
+      }
+    });
+    const tree = join(realpathSync(dir), 'tree');
+    const sync = (folder: string, extension: string, type: string) => [
+      's3',
+      'sync',
+      `${tree}/${folder}`,
+      `s3://my-bucket/l10n/${folder}`,
+      '--delete',
+      '--exclude',
+      '*',
+      '--include',
+      `*${extension}`,
+      '--content-type',
+      type,
+    ];
+    expect(calls.slice(2)).toEqual([
+      ['s3', 'cp', `${tree}/index.html`, 's3://my-bucket/l10n/index.html', '--content-type', 'text/html; charset=utf-8'],
+      sync('languages', '.html', 'text/html; charset=utf-8'),
+      sync('projects', '.html', 'text/html; charset=utf-8'),
+      sync('translate', '.html', 'text/html; charset=utf-8'),
+      sync('static', '.css', 'text/css; charset=utf-8'),
+      sync('widgets', '.svg', 'image/svg+xml; charset=utf-8'),
+      sync('exports', '.json', 'application/json'),
+      sync('exports', '.csv', 'text/csv; charset=utf-8'),
     ]);
   });
 

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
+import { casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
 import { CURRENT_FIXTURE, encodedResources, notFoundBody, requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Rule {
@@ -70,19 +71,25 @@ interface Answer {
   headers: Map<string, string>;
 }
 
-function netlify(tree: SiteTree, url: string): Answer {
+function netlify(tree: Pick<SiteTree, 'files'>, url: string): Answer {
   const files = tree.files;
   const { pathname, searchParams } = new URL(url, 'https://site.netlify.app');
   const rules = parseRedirects(files.get('_redirects')!);
   const fileOf = (path: string) => decodeURIComponent(path).slice(1);
-  const existing = (path: string) => [fileOf(path), `${fileOf(path).replace(/\/?$/, '/')}index.html`].find((file) => files.has(file));
+  const index = (file: string) => (file === '' ? 'index.html' : `${file.replace(/\/?$/, '/')}index.html`);
+  const existing = (path: string) => [fileOf(path), index(fileOf(path))].find((file) => files.has(file));
   const shadowed = existing(pathname);
   let body: string | undefined;
   if (shadowed && !rules.some((rule) => rule.force && matchRule(rule, pathname, searchParams))) body = files.get(shadowed);
   else {
     const rule = rules.find((candidate) => matchRule(candidate, pathname, searchParams) !== null);
-    const target = rule && rule.status === 200 ? matchRule(rule, pathname, searchParams)! : null;
-    body = target ? files.get(fileOf(target)) : undefined;
+    const target = rule ? matchRule(rule, pathname, searchParams)! : null;
+    if (rule && target && rule.status >= 300 && rule.status < 400) {
+      // A redirect keeps the query (Netlify passes it on unless the rule gives one).
+      const headers = new Map([['location', `${target}${searchParams.size > 0 ? `?${searchParams.toString()}` : ''}`]]);
+      return { status: rule.status, body: '', headers };
+    }
+    body = target && rule!.status === 200 ? files.get(fileOf(target)) : undefined;
   }
   return body === undefined
     ? { status: 404, body: files.get('404.html'), headers: headersFor(files.get('_headers')!, pathname) }
@@ -191,4 +198,35 @@ it('writes the page rules before the rules that would catch the same paths', () 
   const firstPathRule = rules.findIndex((rule) => rule.query.length === 0);
   expect(lastQueryRule).toBeLessThan(firstPathRule);
   expect(rules.every((rule) => !rule.from.includes('*'))).toBe(true);
+});
+
+describe.each([
+  ['4', ''],
+  ['4', '/mirror'],
+  ['2026.8', ''],
+  ['2026.8', '/mirror'],
+] as const)('Netlify files of a status site (flavour %s, base path "%s")', (version, base) => {
+  const site = testSite({ baseUrl: `https://l10n.netlify.app${base}`, weblateVersion: version, pages: true });
+  const files = new Map([
+    ...Object.entries(siteFiles(version)),
+    ['_redirects', renderNetlifyRedirects(site)],
+    ['_headers', renderNetlifyHeaders(site)],
+    ['404.html', 'not found'],
+  ]);
+  // Netlify serves a file at the path before a rule, so at the root it can take every chart at a language's prefix.
+  const can: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'redirect', 'folder', ...(base === '' ? (['alias-look-first'] as const) : [])];
+
+  it('answers every request it can as Weblate does, from the route table', () => {
+    const cases = casesFor(version, can);
+    for (const entry of cases) {
+      const answer = netlify({ files }, `${base}${entry.url}`);
+      checkAnswer(entry, { status: answer.status, body: answer.body, headers: (name) => answer.headers.get(name) }, { base, types: false });
+    }
+    expect(cases.length).toBeGreaterThan(40);
+  });
+
+  it('gives badges and charts the SVG type with its charset, which Netlify leaves out', () => {
+    const chart = version === '4' ? '/widgets/demo/cs/multi-auto.svg' : '/widget/demo/-/cs/multi-auto.svg';
+    expect(netlify({ files }, `${base}${chart}`).headers.get('Content-Type')).toBe('image/svg+xml; charset=utf-8');
+  });
 });

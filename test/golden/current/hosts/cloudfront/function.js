@@ -4,58 +4,61 @@
 var BASE = "/mirror";
 var PAGE = "~page";
 var PAGE_NUMBER = /^[1-9][0-9]*$/;
-// [the path after BASE without its trailing slash or index.json, Allow, paginated, the status Weblate refuses it with or 0]
+var SLUG = /^[A-Za-z0-9_@-]+$/;
+var PATH = /^[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*$/;
+var ALLOW = ["GET, HEAD, OPTIONS","GET, POST, HEAD, OPTIONS","GET, PUT, PATCH, DELETE, HEAD, OPTIONS","GET, DELETE, HEAD, OPTIONS","GET, POST, PUT, PATCH, HEAD, OPTIONS"];
+// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated, the status Weblate refuses it with or 0]
 var ROUTES = [
-  [/^\/api()$/, "GET, HEAD, OPTIONS", false, 0],
-  [/^\/api\/projects(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/components(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/languages()$/, "GET, HEAD, OPTIONS", false, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/repository()$/, "GET, POST, HEAD, OPTIONS", false, 403],
-  [/^\/api\/components(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/translations(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/statistics(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/lock()$/, "GET, POST, HEAD, OPTIONS", false, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/links(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/repository()$/, "GET, POST, HEAD, OPTIONS", false, 403],
-  [/^\/api\/translations(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/[A-Za-z0-9_@-]+()$/, "GET, DELETE, HEAD, OPTIONS", false, 0],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false, 0],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/[A-Za-z0-9_@-]+\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/[A-Za-z0-9_@-]+\/units(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/[A-Za-z0-9_@-]+\/repository()$/, "GET, POST, HEAD, OPTIONS", false, 403],
-  [/^\/api\/languages(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/languages\/[A-Za-z0-9_@-]+()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false, 0],
-  [/^\/api\/languages\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false, 0],
-  [/^\/api\/users(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/groups(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/roles(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/memory(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401],
-  [/^\/api\/component-lists(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/units(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/screenshots(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/addons(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/categories(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/labels(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/lock()$/, "GET, POST, HEAD, OPTIONS", false, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/announcements(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/reports(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/machinery_settings()$/, "GET, POST, PUT, PATCH, HEAD, OPTIONS", false, 401],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/announcements(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/reports(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*\/[A-Za-z0-9_@-]+\/announcements(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/categories(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/categories\/[A-Za-z0-9_@-]+()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false, 0],
-  [/^\/api\/categories\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false, 0],
-  [/^\/api\/categories\/[A-Za-z0-9_@-]+\/announcements(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 0],
-  [/^\/api\/categories\/[A-Za-z0-9_@-]+\/reports(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401],
-  [/^\/api\/suggestions(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true, 0],
-  [/^\/api\/reports(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true, 401]
+  ['', 0, 0, 0],
+  ['projects', 1, 1, 0],
+  ['projects/*', 2, 0, 0],
+  ['projects/*/components', 1, 1, 0],
+  ['projects/*/languages', 0, 0, 0],
+  ['projects/*/statistics', 0, 0, 0],
+  ['projects/*/changes', 0, 1, 0],
+  ['projects/*/repository', 1, 0, 403],
+  ['components', 0, 1, 0],
+  ['components/*/**', 2, 0, 0],
+  ['components/*/**/translations', 1, 1, 0],
+  ['components/*/**/statistics', 0, 1, 0],
+  ['components/*/**/lock', 1, 0, 0],
+  ['components/*/**/links', 1, 1, 0],
+  ['components/*/**/changes', 0, 1, 0],
+  ['components/*/**/repository', 1, 0, 403],
+  ['translations', 0, 1, 0],
+  ['translations/*/**/*', 3, 0, 0],
+  ['translations/*/**/*/statistics', 0, 0, 0],
+  ['translations/*/**/*/changes', 0, 1, 0],
+  ['translations/*/**/*/units', 1, 1, 0],
+  ['translations/*/**/*/repository', 1, 0, 403],
+  ['languages', 1, 1, 0],
+  ['languages/*', 2, 0, 0],
+  ['languages/*/statistics', 0, 0, 0],
+  ['users', 1, 1, 0],
+  ['groups', 1, 1, 0],
+  ['roles', 1, 1, 0],
+  ['memory', 1, 1, 401],
+  ['component-lists', 1, 1, 0],
+  ['changes', 0, 1, 0],
+  ['units', 0, 1, 0],
+  ['screenshots', 1, 1, 0],
+  ['addons', 0, 1, 0],
+  ['projects/*/categories', 0, 1, 0],
+  ['projects/*/labels', 1, 1, 0],
+  ['projects/*/lock', 1, 0, 0],
+  ['projects/*/announcements', 1, 1, 0],
+  ['projects/*/reports', 1, 1, 401],
+  ['projects/*/machinery_settings', 4, 0, 401],
+  ['components/*/**/announcements', 1, 1, 0],
+  ['components/*/**/reports', 1, 1, 401],
+  ['translations/*/**/*/announcements', 1, 1, 0],
+  ['categories', 1, 1, 0],
+  ['categories/*', 2, 0, 0],
+  ['categories/*/statistics', 0, 0, 0],
+  ['categories/*/announcements', 1, 1, 0],
+  ['categories/*/reports', 1, 1, 401],
+  ['suggestions', 0, 1, 0],
+  ['reports', 1, 1, 401]
 ];
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
@@ -108,12 +111,21 @@ function isApi(uri) {
 }
 
 function match(uri) {
-  if (uri.slice(0, BASE.length) !== BASE) return null;
+  if (!isApi(uri)) return null;
   var dir = uri.replace(/(\/index\.json|\/)$/, '');
-  var rest = dir.slice(BASE.length);
+  var parts = dir.slice(BASE.length + 5).split('/');
+  if (parts[0] === '') parts = [];
+  var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
+  if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var parts = ROUTES[i][0].exec(rest);
-    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], refused: ROUTES[i][3], pathPage: Boolean(parts[1]) };
+    var route = ROUTES[i];
+    var pattern = route[0] === '' ? [] : route[0].split('/');
+    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    for (var k = 0; k < pattern.length; k++) {
+      var part = pattern[k];
+      if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
+    }
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
   }
   return null;
 }

@@ -4,45 +4,60 @@
 var BASE = "";
 var PAGE = "~page";
 var PAGE_NUMBER = /^[1-9][0-9]*$/;
-// [the path after BASE without its trailing slash or index.json, Allow, paginated]
+var SLUG = /^[A-Za-z0-9_@-]+$/;
+var PATH = /^[A-Za-z0-9_@-]+$/;
+var ALLOW = ["GET, HEAD, OPTIONS","GET, POST, HEAD, OPTIONS","GET, PUT, PATCH, DELETE, HEAD, OPTIONS","GET, DELETE, HEAD, OPTIONS"];
+// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated]
 var ROUTES = [
-  [/^\/api()$/, "GET, HEAD, OPTIONS", false],
-  [/^\/api\/projects(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/components(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/languages()$/, "GET, HEAD, OPTIONS", false],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/projects\/[A-Za-z0-9_@-]+\/repository()$/, "GET, POST, HEAD, OPTIONS", false],
-  [/^\/api\/components(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/translations(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/statistics(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/lock()$/, "GET, POST, HEAD, OPTIONS", false],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/links(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/components\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/repository()$/, "GET, POST, HEAD, OPTIONS", false],
-  [/^\/api\/translations(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+()$/, "GET, DELETE, HEAD, OPTIONS", false],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/units(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/translations\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/[A-Za-z0-9_@-]+\/repository()$/, "GET, POST, HEAD, OPTIONS", false],
-  [/^\/api\/languages(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/languages\/[A-Za-z0-9_@-]+()$/, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", false],
-  [/^\/api\/languages\/[A-Za-z0-9_@-]+\/statistics()$/, "GET, HEAD, OPTIONS", false],
-  [/^\/api\/users(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/groups(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/roles(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/memory(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/component-lists(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/changes(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/units(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true],
-  [/^\/api\/screenshots(\/~page\/[1-9][0-9]*)?$/, "GET, POST, HEAD, OPTIONS", true],
-  [/^\/api\/addons(\/~page\/[1-9][0-9]*)?$/, "GET, HEAD, OPTIONS", true]
+  ['', 0, 0],
+  ['projects', 1, 1],
+  ['projects/*', 2, 0],
+  ['projects/*/components', 1, 1],
+  ['projects/*/languages', 0, 0],
+  ['projects/*/statistics', 0, 0],
+  ['projects/*/changes', 0, 1],
+  ['projects/*/repository', 1, 0],
+  ['components', 0, 1],
+  ['components/*/*', 2, 0],
+  ['components/*/*/translations', 1, 1],
+  ['components/*/*/statistics', 0, 1],
+  ['components/*/*/lock', 1, 0],
+  ['components/*/*/links', 1, 1],
+  ['components/*/*/changes', 0, 1],
+  ['components/*/*/repository', 1, 0],
+  ['translations', 0, 1],
+  ['translations/*/*/*', 3, 0],
+  ['translations/*/*/*/statistics', 0, 0],
+  ['translations/*/*/*/changes', 0, 1],
+  ['translations/*/*/*/units', 1, 1],
+  ['translations/*/*/*/repository', 1, 0],
+  ['languages', 1, 1],
+  ['languages/*', 2, 0],
+  ['languages/*/statistics', 0, 0],
+  ['users', 1, 1],
+  ['groups', 1, 1],
+  ['roles', 1, 1],
+  ['memory', 1, 1],
+  ['component-lists', 1, 1],
+  ['changes', 0, 1],
+  ['units', 0, 1],
+  ['screenshots', 1, 1],
+  ['addons', 0, 1]
 ];
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
+// The status site: [the path after BASE, what it is (r a 301, a a chart at a language's prefix, e an export's folder, p a page's), where to]
+var SITE = [
+  [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widgets/$1/-/$3"],
+  [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widgets/$1/-/$3/$4"],
+  [/^(\/exports\/stats(?:\/[^\/.]+){1,2})(\/|\/index\.json|\/index\.csv)?$/, 'e'],
+  [/^()(\/|\/index\.html)?$/, 'p'],
+  [/^(\/languages(?:\/[^\/.]+){1,2})(\/|\/index\.html)?$/, 'p'],
+  [/^(\/projects(?:\/[^\/.]+){1,3})(\/|\/index\.html)?$/, 'p'],
+  [/^(\/translate(?:\/[^\/.]+){3,3})(\/|\/index\.html)?$/, 'p'],
+  [/^(\/engage(?:\/[^\/.]+){2,2})(\/|\/index\.html)?$/, 'p']
+];
+var CSV = /^\/exports\/stats\/([^\/]+)(?:\/(?:[^\/]+\/)*([^\/]+))?\/index\.csv$/;
 
 function handler(event) {
   if (event.context.eventType === 'viewer-response') return addHeaders(event);
@@ -53,6 +68,8 @@ function mapRequest(request) {
   if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] && isApi(request.uri)) {
     return { statusCode: 200, statusDescription: 'OK', headers: PREFLIGHT };
   }
+  var site = mapSite(request);
+  if (site) return site;
   var found = match(request.uri);
   if (!found) return request;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -77,6 +94,10 @@ function addHeaders(event) {
     event.response.headers['vary'] = { value: "Accept" };
     event.response.headers['allow'] = { value: found.allow };
   }
+  var csv = CSV.exec(event.request.uri.slice(BASE.length));
+  if (csv && event.response.statusCode === 200) {
+    event.response.headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
+  }
   return event.response;
 }
 
@@ -85,12 +106,21 @@ function isApi(uri) {
 }
 
 function match(uri) {
-  if (uri.slice(0, BASE.length) !== BASE) return null;
+  if (!isApi(uri)) return null;
   var dir = uri.replace(/(\/index\.json|\/)$/, '');
-  var rest = dir.slice(BASE.length);
+  var parts = dir.slice(BASE.length + 5).split('/');
+  if (parts[0] === '') parts = [];
+  var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
+  if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var parts = ROUTES[i][0].exec(rest);
-    if (parts) return { dir: dir, allow: ROUTES[i][1], paginated: ROUTES[i][2], pathPage: Boolean(parts[1]) };
+    var route = ROUTES[i];
+    var pattern = route[0] === '' ? [] : route[0].split('/');
+    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    for (var k = 0; k < pattern.length; k++) {
+      var part = pattern[k];
+      if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
+    }
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
   }
   return null;
 }
@@ -104,4 +134,32 @@ function answer(status, detail, allow) {
     headers: headers,
     body: JSON.stringify({ detail: detail }) + '\n'
   };
+}
+
+function mapSite(request) {
+  if (request.uri.slice(0, BASE.length) !== BASE) return null;
+  var rest = request.uri.slice(BASE.length);
+  for (var i = 0; i < SITE.length; i++) {
+    var found = SITE[i][0].exec(rest);
+    if (!found) continue;
+    var kind = SITE[i][1];
+    if (kind === 'r') return moved(BASE + rest.replace(SITE[i][0], SITE[i][2]), request);
+    if (kind === 'a') {
+      request.uri = BASE + rest.replace(SITE[i][0], SITE[i][2]);
+      return request;
+    }
+    if (found[2] === undefined) return moved(BASE + found[1] + '/', request);
+    var format = request.querystring.format;
+    var csv = found[2] === '/index.csv' || (found[2] === '/' && format && format.value === 'csv');
+    request.uri = BASE + found[1] + '/' + (kind === 'p' ? 'index.html' : csv ? 'index.csv' : 'index.json');
+    return request;
+  }
+  return null;
+}
+
+function moved(location, request) {
+  var query = [];
+  for (var key in request.querystring) query.push(key + '=' + request.querystring[key].value);
+  if (query.length) location += '?' + query.join('&');
+  return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: location } } };
 }
