@@ -127,6 +127,31 @@ describe.each(flavours)('npx serve with the serve.json of a %s tree with the sta
   });
 });
 
+describe('npx serve at the root of a 2026.8 tree with the status site', () => {
+  let origin: string;
+  let server: Started | undefined;
+  beforeAll(async () => {
+    const out = join(tempDir('wsnap-site-'), 'dist');
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    await buildFor(join(FIXTURES, 'current/content'), port, out, ['--base-url', origin, '--pages', 'on']);
+    writeSite(out, '2026.8');
+    const cli = [SERVE_CLI, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+    server = await startServer(process.execPath, cli, `${origin}/`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves a chart at the language of a component outside categories, not one inside (serve's rewrites chain)", async () => {
+    const [outside, inside] = casesFor('2026.8', ['alias-look-first']).filter((entry) => entry.needs.includes('alias-look-first'));
+    expect(await checkServedSite(origin, [outside!], { base: '' })).toBe(1);
+    expect((await get(`${origin}${inside!.url}`)).status).toBe(404);
+    // The component's own chart inside categories keeps its file.
+    expect((await get(`${origin}/widget/demo/docs/guides/manual/horizontal-blue.svg`)).status).toBe(200);
+  });
+});
+
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
 describe.runIf(nginxFound).each(flavours)('nginx serving a %s tree with the status site', (_, version, fixture, args) => {
