@@ -17,6 +17,7 @@ const LAYERS = [
   ['src/content/'],
   ['src/resolve/'],
   ['src/api/'],
+  ['src/site/'],
   ['src/hosts/'],
   ['src/tree/'],
   ['src/cache/'],

@@ -5,7 +5,7 @@
  * are serialized once per build and reused.
  */
 import type { Aggregates } from '../model/aggregates.ts';
-import { projectHasReview } from '../model/aggregates.ts';
+import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
 import { fillLayout, RawJson, serialize, type JsonValue } from '../output/serialize.ts';
@@ -109,12 +109,6 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     categoryStatistics: (c) => named(aggregates.category(c), true, c.name, categoryWebUrl(site, c)),
     projectLock: (p) => ({ locked: projectLocked(p) }),
   };
-}
-
-/** Whether percentages of this translation count reviews: the source uses source_review, others translation_review. */
-function translationHasReview(translation: Translation): boolean {
-  const project = translation.component.project;
-  return translation.isSource ? project.source_review : project.translation_review;
 }
 
 /** How Weblate names a language in words: the name, with the code for a language it does not ship. */

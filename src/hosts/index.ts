@@ -17,6 +17,7 @@ import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig, SERVE_CONFIG_FILE } from './serve.ts';
 import { ERRORS, errorText } from '../api/answers.ts';
+import { SITE_ROOT_NAMES } from '../api/urls.ts';
 
 export type { HostFile } from './common.ts';
 
@@ -27,6 +28,7 @@ export type RootHost = (typeof ROOT_HOSTS)[number];
 /** Every name a built tree holds at its root: the API, and the host files. */
 export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
   'api',
+  ...SITE_ROOT_NAMES,
   'hosts',
   NOT_FOUND_FILE,
   SERVE_CONFIG_FILE,

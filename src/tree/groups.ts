@@ -16,6 +16,7 @@ import { createBodies, type Bodies } from '../api/bodies.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
 import { createVersionCache, createVersions, type VersionCache, type Versions } from './versions.ts';
+import { countSiteFiles, siteGroups } from './site-groups.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
 interface OutputFile {
@@ -39,6 +40,7 @@ export interface FileGroup {
 export function* fileGroups(model: Model, hosts: HostOptions = {}, cache = createVersionCache()): Generator<FileGroup> {
   const context = createContext(model, cache);
   for (const group of apiGroups(context)) yield toFileGroup(group);
+  yield* siteGroups(context);
   yield {
     key: '/',
     fingerprint: new Hasher()
@@ -58,8 +60,13 @@ export function* generateResources(model: Model): Generator<Resource> {
   for (const group of apiGroups(createContext(model, createVersionCache()))) yield* group.resources();
 }
 
-/** How many API files a build writes, for progress reports. */
-export function countApiFiles(model: Model): number {
+/** How many files of the API and the status site a build writes, for progress reports. */
+export function countTreeFiles(model: Model): number {
+  return countApiFiles(model) + countSiteFiles(model);
+}
+
+// How many API files a build writes.
+function countApiFiles(model: Model): number {
   const { site } = model;
   const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
   const current = site.weblateVersion !== '4';
