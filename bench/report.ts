@@ -27,9 +27,9 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   if (near(100_000) && result.rebuilds) {
     const { counter, watch } = result.rebuilds;
     checks.push({
-      target: 'one counter changed: at most 20 files rewritten',
+      target: `one counter changed: at most ${counterLimit(result)} files rewritten${result.scale.pages === false ? '' : ', status site included'}`,
       figure: `${Math.max(counter.files, watch.files)} files`,
-      met: Math.max(counter.files, watch.files) <= 20,
+      met: Math.max(counter.files, watch.files) <= counterLimit(result),
     });
     checks.push({
       target: 'one counter changed: rebuild under 1 s (build --watch, median)',
@@ -162,4 +162,9 @@ function mib(bytes: number): string {
 function flavourOf(result: BenchResult): string {
   const version = result.scale.weblateVersion ?? '4';
   return version === '4' ? '' : ` in the ${version} flavour`;
+}
+
+/** Issue 4 allowed 20 files for a counter change; with the status site, pages, badges and exports that show it, 30 (issue 14). */
+function counterLimit(result: BenchResult): number {
+  return result.scale.pages === false ? 20 : 30;
 }

@@ -28,4 +28,9 @@ const HOST_CONFIGURATION: ReadonlySet<string> = new Set([SERVE_CONFIG_FILE, '.no
 
 const TYPES: Readonly<Record<string, string>> = {
   '.json': JSON_TYPE,
+  // The status site: pages, its stylesheet, badges and charts (as Weblate sends them), CSV exports.
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
 };

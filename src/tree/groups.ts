@@ -16,7 +16,7 @@ import { createBodies, type Bodies } from '../api/bodies.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
 import { createVersionCache, createVersions, type VersionCache, type Versions } from './versions.ts';
-import { countSiteFiles, siteGroups } from './site-groups.ts';
+import { countSiteFiles, homeFile, homeFingerprint, siteGroups } from './site-groups.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
 interface OutputFile {
@@ -41,14 +41,24 @@ export function* fileGroups(model: Model, hosts: HostOptions = {}, cache = creat
   const context = createContext(model, cache);
   for (const group of apiGroups(context)) yield toFileGroup(group);
   yield* siteGroups(context);
-  yield {
+  yield rootFolderGroup(context, hosts);
+}
+
+/**
+ * The root folder's own files: the host configuration, and the status
+ * site's home page when the site is on (a group's files live in its folder).
+ */
+export function rootFolderGroup(context: Context, hosts: HostOptions): FileGroup {
+  const { model } = context;
+  const h = new Hasher()
+    .number(context.versions.site)
+    .text('hosts')
+    .text(hosts.host ?? '');
+  if (model.site.pages) h.number(homeFingerprint(context));
+  return {
     key: '/',
-    fingerprint: new Hasher()
-      .number(context.versions.site)
-      .text('hosts')
-      .text(hosts.host ?? '')
-      .digest(),
-    render: () => hostFiles(model.site, hosts),
+    fingerprint: h.digest(),
+    render: () => [...hostFiles(model.site, hosts), ...(model.site.pages ? [homeFile(context)] : [])],
   };
 }
 

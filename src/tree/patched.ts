@@ -11,6 +11,7 @@ import type { ResourceKind } from '../api/routes.ts';
 import { apiPath, componentSegment } from '../api/urls.ts';
 import type { Category, Component, Model, Project, Translation } from '../model/types.ts';
 import { createVersionCache } from './versions.ts';
+import type { HostOptions } from '../hosts/index.ts';
 import { patchedSiteGroups, siteKeysOf } from './site-groups.ts';
 import {
   categoryGroup,
@@ -20,6 +21,7 @@ import {
   languageGroup,
   languageListGroups,
   oneProjectGroups,
+  rootFolderGroup,
   toFileGroup,
   translationGroup,
   type ApiGroup,
@@ -39,7 +41,7 @@ export function patchedGroups(
   model: Model,
   scope: PatchScope,
   cache = createVersionCache(),
-  options: { deferInstanceLists?: boolean } = {},
+  options: { deferInstanceLists?: boolean; hosts?: HostOptions } = {},
 ): PatchedGroups {
   const context = createContext(model, cache);
   const deferred: InstanceList[] = [];
@@ -78,6 +80,8 @@ export function patchedGroups(
   }
   instanceList('translations', model.translations.length, before.translations.length);
   groups.push(...patchedSiteGroups(context, scope));
+  // The root folder holds the home page, which shows every project's and language's sums.
+  if (model.site.pages) groups.push(rootFolderGroup(context, options.hosts ?? {}));
   const removed = [...removedByPatch(before, model, scope), ...siteKeysRemoved(before, model, scope)];
   const extents = lists.filter((extent) => !deferred.some((name) => extent.path === apiPath.list(name)));
   return { groups, lists: extents, removed, deferred };

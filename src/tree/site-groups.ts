@@ -58,12 +58,26 @@ interface SiteGroupContext {
 /** Every group of the status site, or none when the site has its pages off. */
 export function* siteGroups(context: SiteGroupContext): Generator<FileGroup> {
   if (!context.model.site.pages) return;
-  yield homeGroup(context);
+  yield stylesheetGroup(context);
   const byLanguage = projectsByLanguage(context.model);
   for (const language of context.model.languages) yield languageGroup(context, language, byLanguage.get(language) ?? []);
   for (const project of context.model.projects) yield* projectSiteGroups(context, project);
   for (const category of context.model.categories) yield categorySiteGroup(context, category);
   for (const component of context.model.components) yield* componentSiteGroups(context, component);
+}
+
+/** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
+export function homeFile(context: SiteGroupContext): { path: string; data: string } {
+  return { path: 'index.html', data: homePage(context) };
+}
+
+/** What the home page shows: every project's and every language's name and sums. */
+export function homeFingerprint(context: SiteGroupContext): number {
+  const { model, versions, aggregates } = context;
+  const h = new Hasher().number(versions.site).text('home');
+  for (const project of model.projects) h.number(versions.project(project)).number(versions.counters(aggregates.project(project)));
+  for (const language of model.languages) h.number(versions.language(language)).number(versions.counters(aggregates.language(language)));
+  return h.digest();
 }
 
 /** How many files siteGroups() writes, for progress reports. */
@@ -81,8 +95,8 @@ export function countSiteFiles(model: Model): number {
 }
 
 /**
- * The site's groups a patch of some components may have changed: the home
- * page, the languages and projects whose sums may have moved (with every
+ * The site's groups a patch of some components may have changed (the home
+ * page is the root folder's, groups.ts): the languages and projects whose sums may have moved (with every
  * language of those projects), their categories, and the changed components
  * with their translations.
  */
@@ -92,7 +106,7 @@ export function patchedSiteGroups(
 ): FileGroup[] {
   const { model } = context;
   if (!model.site.pages) return [];
-  const groups: FileGroup[] = [homeGroup(context)];
+  const groups: FileGroup[] = [];
   const published = new Set(model.languages);
   const projects = [...scope.projects];
   for (const language of scope.languages) {
@@ -132,18 +146,12 @@ export function siteKeysOf(
 
 // --- internal ---
 
-function homeGroup(context: SiteGroupContext): FileGroup {
-  const { model, versions, aggregates } = context;
-  const h = new Hasher().number(versions.site).text('home');
-  for (const project of model.projects) h.number(versions.project(project)).number(versions.counters(aggregates.project(project)));
-  for (const language of model.languages) h.number(versions.language(language)).number(versions.counters(aggregates.language(language)));
+/** The stylesheet's folder. */
+function stylesheetGroup(context: SiteGroupContext): FileGroup {
   return {
     key: sitePath.stylesheet().replace(/[^/]+$/, ''),
-    fingerprint: h.digest(),
-    render: () => [
-      { path: 'index.html', data: homePage(context) },
-      { path: fileOf(sitePath.stylesheet()), data: STYLESHEET },
-    ],
+    fingerprint: new Hasher().number(context.versions.site).text('stylesheet').digest(),
+    render: () => [{ path: fileOf(sitePath.stylesheet()), data: STYLESHEET }],
   };
 }
 
