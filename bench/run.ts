@@ -100,7 +100,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       out = join(work, 'upstream-dist');
       log(`Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`);
       await child(['build', join(work, 'content'), out, '--full']);
-      result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, log });
+      result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, pages: options.scale.pages !== false, log });
       return finish(result, options);
     }
     for (let round = 1; round <= options.rounds; round++) {
@@ -148,7 +148,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
-    result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, log });
+    result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, pages: options.scale.pages !== false, log });
     return finish(result, options);
   } finally {
     log('Deleting the trees …');
