@@ -5,7 +5,7 @@
  * rate limited, content that fails the checks) come back in the report; only
  * bugs throw.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFile, placeOf } from '../content/files.ts';
 import { openContent } from '../resolve/open.ts';
@@ -102,6 +102,10 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   const started = deps.now();
   const folder = await checkOutputFolder(options.outDir);
   if (!folder.ok) return failure(folder.message, { requests: 0, resumed: 0, durationMs: 0 });
+  const existed = await stat(options.outDir).then(
+    () => true,
+    () => false,
+  );
   const state = await openState(options.outDir, options.from);
   if (state.notice) options.onNotice?.(state.notice);
   if (state.resumed > 0) options.onNotice?.(`Resuming: ${state.resumed} answers kept by the interrupted pull are read from ${STATE_FILE}.`);
@@ -146,6 +150,8 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     if (!(error instanceof PullError)) throw error;
     if (error.options.resumable === false) {
       await state.remove();
+      // A folder made for this pull goes too (rmdir: only while empty).
+      if (!existed) await rmdir(options.outDir).catch(() => undefined);
       return failure(error.message, stats());
     }
     const kept = `What was fetched is kept in ${options.outDir}/${STATE_FILE}: run the same command again (later, if rate limited) to resume.`;

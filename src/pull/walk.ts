@@ -161,8 +161,10 @@ async function readRoot(fetcher: Fetcher, from: string): Promise<{ root: z.outpu
     const hint = new URL(from).pathname.endsWith('/api/')
       ? ''
       : ` The API of a Weblate site is at ${new URL('/api/', from).href} (or below its URL prefix).`;
+    // The first request: nothing was fetched that a re-run could resume from.
     throw new PullError(
       `${from} is not a Weblate API: ${new URL(from).pathname} did not answer with a JSON object listing projects (got ${got}).${hint}`,
+      { resumable: false },
     );
   }
   return { root: root.data, date: answer.date ?? null };
