@@ -65,8 +65,9 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
 export function formatBench(result: BenchResult): string {
   const { scale } = result;
   const lines = [
-    `Instance: ${count(scale.translations)} translations${flavourOf(result)} (${scale.projects} projects × ${scale.components} components × ` +
-      `${scale.languages} languages, plus source), ${count(result.content.files)} content files${result.content.reused ? ' (reused)' : ''}`,
+    `Instance: ${counted(scale.translations, 'translation')}${flavourOf(result)} (${counted(scale.projects, 'project')} × ` +
+      `${counted(scale.components, 'component')} × ${counted(scale.languages, 'language')}, plus source), ` +
+      `${counted(result.content.files, 'content file')}${result.content.reused ? ' (reused)' : ''}`,
     '',
   ];
   result.rounds.forEach(({ build, floor, ratio }, i) => {
@@ -81,18 +82,18 @@ export function formatBench(result: BenchResult): string {
     const { counter, language, session, watch } = result.rebuilds;
     lines.push(
       '',
-      `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counter.files} files rewritten (${counter.groupsRendered} groups rendered)`,
-      `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${count(language.files)} files rewritten (${count(language.groupsRendered)} groups rendered)`,
+      `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counted(counter.files, 'file')} rewritten (${counted(counter.groupsRendered, 'group')} rendered)`,
+      `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${counted(language.files, 'file')} rewritten (${counted(language.groupsRendered, 'group')} rendered)`,
       `Session kept open (as the sidecar): opened in ${seconds(session.openMs)}; ` +
-        session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${count(u.files)} files)`).join(', '),
+        session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${counted(u.files, 'file')})`).join(', '),
       `npm run build -- --watch, one counter changed (file saved to tree updated): median ${watch.medianMs.toFixed(0)} ms, ` +
-        `max ${watch.maxMs.toFixed(0)} ms, ${watch.files} files rewritten (${watch.edits} edits; started in ${seconds(watch.openMs)})`,
+        `max ${watch.maxMs.toFixed(0)} ms, ${counted(watch.files, 'file')} rewritten (${counted(watch.edits, 'edit')}; started in ${seconds(watch.openMs)})`,
     );
   }
   if (result.sidecarDelete) {
     const d = result.sidecarDelete;
     lines.push(
-      `Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${d.requests} requests)`,
+      `Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${counted(d.requests, 'request')})`,
     );
   }
   if (result.get) {

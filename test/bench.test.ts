@@ -40,7 +40,7 @@ describe('npm run bench --build-only', () => {
       { cwd: ROOT },
     );
 
-    expect(stdout).toMatch(/^Instance: 16 translations \(1 projects × 4 components × 3 languages, plus source\), \d+ content files/m);
+    expect(stdout).toMatch(/^Instance: 16 translations \(1 project × 4 components × 3 languages, plus source\), \d+ content files/m);
     expect(stdout).toMatch(/^Full build \(round 1\): .+, [\d,]+ files, /m);
     expect(stdout).toMatch(/^Full build \(round 2\): .+, [\d,]+ files, /m);
     expect(stdout.match(/^ {2}raw-write floor \(same bytes, same paths\): .+; build\/floor \d+\.\d\d×$/gm)).toHaveLength(2);
@@ -95,7 +95,7 @@ describe('npm run bench --weblate-version 2026.8', () => {
     const { code, stdout } = await runScript('bench', args);
 
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 projects × 4 components × 3 languages/m);
+    expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 project × 4 components × 3 languages/m);
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3-2026.8', 'results-16-2026.8.json']);
     const content = join(dir, 'content-1x4x3-2026.8');
     expect(readFileSync(join(content, 'site.yaml'), 'utf8')).toContain('weblate_version: "2026.8"\n');
