@@ -17,6 +17,7 @@ const LAYERS = [
   ['src/content/'],
   ['src/resolve/'],
   ['src/api/'],
+  ['src/api-types/'],
   ['src/hosts/'],
   ['src/tree/'],
   ['src/cache/'],

@@ -44,10 +44,8 @@ export function listPage<T>(
   };
 }
 
-// --- internal ---
-
 /** DRF's page envelope: the number of items in the whole list, the URLs of the pages beside this one (or null), and its items. */
-const PAGE = defineShape([
+export const PAGE = defineShape([
   ['count', 'int'],
   ['next', 'url', STRING_OR_NULL],
   ['previous', 'url', STRING_OR_NULL],

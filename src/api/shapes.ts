@@ -19,7 +19,7 @@ import { apiPath, apiUrl, categoryWebPath, componentSegment, webPath, webUrl } f
 type Layouts<S> = Record<WeblateVersion, Layout<S>>;
 
 /** The objects nested in others, by the name api-types/ publishes them under. */
-type NestedObject = 'Plural' | 'Language' | 'Project' | 'Component';
+export type NestedObject = 'Plural' | 'Language' | 'Project' | 'Component';
 const nested = (name: NestedObject): ValueType => objectNamed(name);
 const STRINGS = arrayOf(STRING);
 
@@ -37,7 +37,7 @@ const PLURAL_FIELDS = {
   formula: ['text', (p) => p.formula],
   type: ['int', (p) => p.type],
 } satisfies Record<string, SourcedField<Plural>>;
-const PLURAL = defineLayout(PLURAL_FIELDS, ['id', 'source', 'number', 'formula', 'type']);
+export const PLURAL = defineLayout(PLURAL_FIELDS, ['id', 'source', 'number', 'formula', 'type']);
 
 interface LanguageSource {
   site: Site;

@@ -36,7 +36,7 @@ export class RawJson {
  */
 type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
 
-interface Shape {
+export interface Shape {
   readonly keys: readonly string[];
   readonly kinds: readonly FieldKind[];
   /** What each value is (value-types.ts); null for a `json` field that declares nothing (only tests make such shapes). */

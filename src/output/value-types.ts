@@ -27,6 +27,7 @@ export const NULL = { type: 'null' } as const satisfies ValueType;
 export const STRING_OR_NULL = { type: 'nullable', of: STRING } as const satisfies ValueType;
 export const MAP = { type: 'map' } as const satisfies ValueType;
 export const LIST_ITEM = { type: 'item' } as const satisfies ValueType;
+export const NEVER = { type: 'never' } as const satisfies ValueType;
 
 export function nullable(of: ValueType): ValueType {
   return { type: 'nullable', of };
