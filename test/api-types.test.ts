@@ -5,18 +5,21 @@
  * or a float written `100` does not fit), and a body with a field renamed, a
  * type changed or a value added does not. The declarations compile with tsc,
  * run as a real process with the checks a reader's project would have; a
- * script that reads `translation.language.code` compiles, and one that reads
- * a field the flavour does not have fails with the error naming it.
+ * script that reads `translation.language.code` compiles (so does the example
+ * of docs/types.md), and one that reads a field the flavour does not have
+ * fails with the error naming it. `weblate-snapshot types` writes them, and
+ * `--check` names the files that are not current.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { typeFiles } from '../src/api-types/files.ts';
 import { matchApiSegments } from '../src/api/match.ts';
 import type { WeblateVersion } from '../src/model/defaults.ts';
-import { ROOT, tempDir, writeFiles } from './helpers.ts';
+import { command } from '../scripts/types.ts';
+import { readTree, ROOT, tempDir, writeFiles } from './helpers.ts';
 import { validateText } from './support/json-schema.ts';
-import { runProgram } from './support/run-script.ts';
+import { runBin, runProgram } from './support/run-script.ts';
 
 /** The flavour each golden tree speaks. */
 const GOLDEN_FLAVOURS: Record<string, WeblateVersion> = {
@@ -119,15 +122,25 @@ describe('the JSON Schemas', () => {
 describe('the TypeScript declarations', () => {
   it('compile, and type a script that reads the right fields and not one that reads others', async () => {
     const dir = tempDir('wsnap-types-');
+    const docs = readFileSync(join(ROOT, 'docs/types.md'), 'utf8');
     writeFiles(dir, {
-      'api-4.d.ts': files.get('api-4.d.ts')!,
-      'api-2026.8.d.ts': files.get('api-2026.8.d.ts')!,
+      'weblate/api-4.d.ts': files.get('api-4.d.ts')!,
+      'weblate/api-2026.8.d.ts': files.get('api-2026.8.d.ts')!,
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, module: 'nodenext', target: 'es2022', types: [] },
-        include: ['*.ts'],
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          module: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          types: [],
+        },
+        include: ['*.ts', 'weblate/*.ts'],
       }),
       'reads.ts': READS,
       'misreads.ts': MISREADS,
+      'docs-example.ts': /```ts\n(import type[\s\S]*?)```/.exec(docs)![1]!,
     });
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const result = await runProgram(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir });
@@ -143,11 +156,33 @@ describe('the TypeScript declarations', () => {
   }, 60_000);
 });
 
+describe('weblate-snapshot types', () => {
+  it('writes every file into --out, and --check says whether a folder is current', async () => {
+    const dir = tempDir('wsnap-types-');
+    const written = await runBin(['types', '--out', dir]);
+    expect(written).toMatchObject({ code: 0, stdout: `Wrote ${files.size} files to ${dir}/ (0 files already current).\n` });
+    expect(readTree(dir)).toEqual(files);
+
+    const check = async () => {
+      const out: string[] = [];
+      const code = await command.run({ out: dir, check: true }, { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false });
+      return { code, text: out.join('') };
+    };
+    expect(await check()).toEqual({ code: 0, text: `${dir}/ is current: ${files.size} files.\n` });
+    writeFileSync(join(dir, 'api-4.d.ts'), files.get('api-4.d.ts')!.replace('language: string;', 'name: string;'));
+    rmSync(join(dir, 'schemas/2026.8/category.schema.json'));
+    const stale = await check();
+    expect(stale.code).toBe(1);
+    expect(stale.text).toContain(`${dir}/ is not current: api-4.d.ts differs, schemas/2026.8/category.schema.json is missing.`);
+    expect(readdirSync(join(dir, 'schemas/2026.8'))).not.toContain('category.schema.json');
+  });
+});
+
 // --- internal ---
 
 /** A reader's script: every line fits the flavour it imports. */
-const READS = `import type { Paginated, ProjectLanguage, Resources, Translation } from './api-4.js';
-import type * as Current from './api-2026.8.js';
+const READS = `import type { Paginated, ProjectLanguage, Resources, Translation } from './weblate/api-4.js';
+import type * as Current from './weblate/api-2026.8.js';
 
 export const code = (translation: Translation): string => translation.language.code;
 export const names = (languages: Resources['project-languages']): string[] => languages.map((entry: ProjectLanguage) => entry.language);
@@ -160,8 +195,8 @@ export const lock: Current.Resources['project-lock'] = { locked: false };
 `;
 
 /** The same script with a field each flavour does not have, or a null it forgets. */
-const MISREADS = `import type { Component, ProjectLanguage, Translation } from './api-4.js';
-import type * as Current from './api-2026.8.js';
+const MISREADS = `import type { Component, ProjectLanguage, Translation } from './weblate/api-4.js';
+import type * as Current from './weblate/api-2026.8.js';
 
 export const names = (languages: ProjectLanguage[]): string[] => languages.map((entry) => entry.name);
 export const code = (translation: Translation): string => translation.language.kode;
