@@ -4,26 +4,34 @@
  * docs site's script); `--check` says whether a folder written before is
  * still what this version generates.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { typeFiles } from '../src/api-types/files.ts';
 import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { outFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
+import { UsageError } from '../src/errors.ts';
 import { writeFileAtomic } from '../src/output/atomic.ts';
 
 export const command = defineCommand({
   name: 'types',
   description:
-    'Write the TypeScript declarations (api-4.d.ts, api-2026.8.d.ts) and a JSON Schema of each resource ' +
-    '(schemas/<flavour>/<kind>.schema.json) of the objects the snapshot serves, generated from the shapes the build writes.',
+    'Write TypeScript declarations and JSON Schemas of the objects the snapshot serves, for the scripts that read it. ' +
+    'api-4.d.ts and api-2026.8.d.ts, and schemas/<flavour>/<kind>.schema.json, generated from the shapes the build writes.',
   options: {
     out: { type: 'string', valueName: 'DIR', description: 'folder to write them into', default: 'types' },
-    check: { type: 'boolean', description: 'write nothing; exit 1 when a file in the folder differs from what this version generates' },
+    check: {
+      type: 'boolean',
+      description: 'write nothing; exit 1 naming each file that differs from what this version generates, or is missing',
+    },
   },
-  epilog: 'Example:\n  npm run types -- --out site/src/weblate && npm run types -- --out site/src/weblate --check',
+  epilog:
+    "Examples (in a reader's project):\n" +
+    '  npx weblate-snapshot types --out src/weblate\n' +
+    '  npx weblate-snapshot types --out src/weblate --check    # in CI, when the files are committed',
   async run(args, io) {
     const out = outFolder(args.out);
+    if (statSync(out, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`--out ${out} is a file; give a folder`);
     const files = typeFiles();
     const stale = [...files].filter(([path, text]) => readText(join(out, path)) !== text).map(([path]) => path);
     if (args.check) {

@@ -175,6 +175,8 @@ describe('weblate-snapshot types', () => {
     expect(stale.code).toBe(1);
     expect(stale.text).toContain(`${dir}/ is not current: api-4.d.ts differs, schemas/2026.8/category.schema.json is missing.`);
     expect(readdirSync(join(dir, 'schemas/2026.8'))).not.toContain('category.schema.json');
+    const io = { out: () => {}, err: () => {}, interactive: false };
+    await expect(command.run({ out: join(dir, 'api-4.d.ts'), check: false }, io)).rejects.toThrow(/api-4\.d\.ts is a file; give a folder/);
   });
 });
 
