@@ -18,6 +18,7 @@ const LAYERS = [
   ['src/resolve/'],
   ['src/api/'],
   ['src/site/'],
+  ['src/api-types/'],
   ['src/hosts/'],
   ['src/tree/'],
   ['src/cache/'],
