@@ -6,7 +6,7 @@
 import { appendFileSync, cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildInMemory, FIXTURES, ROOT, tempDir } from './helpers.ts';
+import { buildInMemory, FIXTURES, readTree, ROOT, tempDir } from './helpers.ts';
 
 // Fixtures with a content folder (pull-recorded holds recorded API answers instead).
 const scenarios = readdirSync(FIXTURES)
@@ -21,6 +21,7 @@ describe.each(scenarios)('golden tree of fixture "%s"', (scenario) => {
     const paths = [...built.files.keys()].sort();
     await expect(paths.join('\n') + '\n').toMatchFileSnapshot(join(golden, 'FILES.txt'));
     for (const path of paths) await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
+    expect(strayFiles(golden, paths)).toEqual([]);
   });
 });
 
@@ -39,5 +40,13 @@ describe('golden status site of fixture "current" with pages on', () => {
     const paths = [...built.files.keys()].filter((path) => !/^(api|hosts)\//.test(path)).sort();
     await expect(paths.join('\n') + '\n').toMatchFileSnapshot(join(golden, 'FILES.txt'));
     for (const path of paths) await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
+    expect(strayFiles(golden, paths)).toEqual([]);
   });
 });
+
+/** Files of a golden folder that the build no longer writes (a snapshot update leaves them behind). */
+function strayFiles(golden: string, paths: readonly string[]): string[] {
+  if (!existsSync(golden)) return [];
+  const written = new Set([...paths, 'FILES.txt']);
+  return [...readTree(golden).keys()].filter((path) => !written.has(path));
+}
