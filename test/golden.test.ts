@@ -33,7 +33,8 @@ describe('golden status site of fixture "current" with pages on', () => {
   it('matches byte for byte', async () => {
     const content = join(tempDir(), 'content');
     cpSync(join(FIXTURES, 'current/content'), content, { recursive: true });
-    appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
+    // Translate and share pages link the same page where translating happens.
+    appendFileSync(join(content, 'site.yaml'), 'pages: true\nedit_url: https://hosted.example.org/\n');
     const built = await buildInMemory(content);
     expect(built.report.errors).toEqual([]);
     const golden = join(ROOT, 'test/golden/current-site');

@@ -113,7 +113,7 @@ export function translationPage(context: SiteContext, translation: Translation, 
   const project = component.project;
   const web = componentWebPath(component);
   const own = link(site, webPath.translation(project.slug, web, language.code));
-  const notice = translate ? `<p class="notice" role="note">${READ_ONLY} <a href="${own}">The status of this translation</a></p>\n` : '';
+  const notice = translate ? readOnlyNotice(site, webPath.translate(project.slug, web, language.code), own, null) : '';
   return renderPage({
     title: `${component.name} — ${language.name}`,
     dir: language.direction,
@@ -182,14 +182,13 @@ export function projectLanguagePage(
       lastAuthor: translation.lastAuthor,
     });
   }
+  const own = projectLanguagePath(site, project, language);
+  const share = (site.weblateVersion === '4' ? webPath.share : webPath.shareCurrent)(project.slug, language.code);
   const intro = {
     status: '',
-    share:
-      `<p class="notice" role="note">${escapeHtml(project.name)} is being translated into ${escapeHtml(language.name)}. ` +
-      `This is a read-only copy of its status; translation happens in the Weblate instance it was taken from.</p>\n`,
-    translate: `<p class="notice" role="note">${READ_ONLY}</p>\n`,
+    share: readOnlyNotice(site, share, null, `${project.name} is being translated into ${language.name}.`),
+    translate: readOnlyNotice(site, webPath.projectLanguageTranslate(project.slug, language.code), null, null),
   }[mode];
-  const own = projectLanguagePath(site, project, language);
   return renderPage({
     title: `${project.name} — ${language.name}`,
     dir: language.direction,
@@ -232,8 +231,20 @@ export function widgetFolder(site: Site, project: Project, language: Language | 
 
 // --- internal ---
 
-const READ_ONLY =
-  'This copy is read-only: strings cannot be translated here. Translation happens in the Weblate instance this status was taken from.';
+/**
+ * The notice of a translate or share page: this copy is read-only, and where
+ * translating happens (the same page on the instance `edit_url` names, when
+ * site.yaml says). `lead` opens it; `status` links the translation's status page.
+ */
+function readOnlyNotice(site: Site, path: string, status: string | null, lead: string | null): string {
+  const where =
+    site.editUrl === null
+      ? 'Translation happens in the Weblate instance this status was taken from.'
+      : `Translation happens on <a href="${escapeHtml(site.editUrl + path)}">${escapeHtml(new URL(site.editUrl).host)}</a>.`;
+  const opening = lead === null ? '' : `${escapeHtml(lead)} `;
+  const link = status === null ? '' : ` <a href="${status}">The status of this translation</a>`;
+  return `<p class="notice" role="note">${opening}This copy is read-only: strings cannot be translated here. ${where}${link}</p>\n`;
+}
 
 function home(site: Site): Crumb {
   return { name: 'Translation status', href: link(site, '/') };
