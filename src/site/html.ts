@@ -54,35 +54,6 @@ export function renderPage(frame: PageFrame): string {
   );
 }
 
-/** The shares a page shows of a set of counters, computed as the API computes them. */
-interface Shares {
-  translated: number;
-  fuzzy: number;
-  failing: number;
-  words: number;
-}
-
-function sharesOf(counters: Counters, review: boolean): Shares {
-  return {
-    translated: percent(counters.translated, counters.total, !review),
-    fuzzy: percent(counters.fuzzy, counters.total, false),
-    failing: percent(counters.failing_checks, counters.total, false),
-    words: percent(counters.translated_words, counters.total_words, !review),
-  };
-}
-
-/** A stacked bar of translated strings (failing checks apart) and strings needing editing, labelled for screen readers. */
-function progressBar(shares: Shares): string {
-  const failing = Math.min(shares.failing, shares.translated);
-  const good = round(shares.translated - failing);
-  const label = `${formatPercent(shares.translated)} translated, ${formatPercent(shares.fuzzy)} needing editing, ${formatPercent(shares.failing)} failing checks`;
-  return (
-    `<div class="bar" role="img" aria-label="${label}">` +
-    `<span class="good" style="width:${good}%"></span><span class="failing" style="width:${failing}%"></span>` +
-    `<span class="fuzzy" style="width:${shares.fuzzy}%"></span></div>`
-  );
-}
-
 /** A summary of counters: the bar and the figures as a description list. */
 export function summary(counters: Counters, review: boolean, lastAuthor?: string | null): string {
   const shares = sharesOf(counters, review);
@@ -128,6 +99,37 @@ export function statusTable(id: string, caption: string, rows: readonly StatusRo
   );
 }
 
+// --- internal ---
+
+/** The shares a page shows of a set of counters, computed as the API computes them. */
+interface Shares {
+  translated: number;
+  fuzzy: number;
+  failing: number;
+  words: number;
+}
+
+function sharesOf(counters: Counters, review: boolean): Shares {
+  return {
+    translated: percent(counters.translated, counters.total, !review),
+    fuzzy: percent(counters.fuzzy, counters.total, false),
+    failing: percent(counters.failing_checks, counters.total, false),
+    words: percent(counters.translated_words, counters.total_words, !review),
+  };
+}
+
+/** A stacked bar of translated strings (failing checks apart) and strings needing editing, labelled for screen readers. */
+function progressBar(shares: Shares): string {
+  const failing = Math.min(shares.failing, shares.translated);
+  const good = round(shares.translated - failing);
+  const label = `${formatPercent(shares.translated)} translated, ${formatPercent(shares.fuzzy)} needing editing, ${formatPercent(shares.failing)} failing checks`;
+  return (
+    `<div class="bar" role="img" aria-label="${label}">` +
+    `<span class="good" style="width:${good}%"></span><span class="failing" style="width:${failing}%"></span>` +
+    `<span class="fuzzy" style="width:${shares.fuzzy}%"></span></div>`
+  );
+}
+
 /** A number with thousands separated by commas, the same on every machine. */
 function formatNumber(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
@@ -136,8 +138,6 @@ function formatNumber(value: number): string {
 function formatPercent(value: number): string {
   return `${value}%`;
 }
-
-// --- internal ---
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -75,28 +75,6 @@ export function countTreeFiles(model: Model): number {
   return countApiFiles(model) + countSiteFiles(model);
 }
 
-// How many API files a build writes.
-function countApiFiles(model: Model): number {
-  const { site } = model;
-  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
-  const current = site.weblateVersion !== '4';
-  let total = 1 + emptyRootLists(site.weblateVersion).length;
-  total += n('languages', model.languages.length) + 2 * model.languages.length;
-  total += n('projects', model.projects.length);
-  for (const project of model.projects) {
-    total += 5 + n('project-components', project.components.length);
-    if (current) total += 2 + n('project-categories', project.categories.length);
-  }
-  if (current) total += n('categories', model.categories.length) + 3 * model.categories.length;
-  total += n('components', model.components.length);
-  for (const component of model.components) {
-    const count = component.translations.length;
-    total += 4 + n('component-translations', count) + n('component-statistics', count) + n('component-links', component.links.length);
-  }
-  total += 5 * model.translations.length + n('translations', model.translations.length);
-  return total;
-}
-
 /** A group of API resources; fileGroups() turns it into files. */
 export interface ApiGroup {
   key: string;
@@ -252,6 +230,28 @@ export function toFileGroup(group: ApiGroup): FileGroup {
 }
 
 // --- internal ---
+
+/** How many API files a build writes. */
+function countApiFiles(model: Model): number {
+  const { site } = model;
+  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
+  const current = site.weblateVersion !== '4';
+  let total = 1 + emptyRootLists(site.weblateVersion).length;
+  total += n('languages', model.languages.length) + 2 * model.languages.length;
+  total += n('projects', model.projects.length);
+  for (const project of model.projects) {
+    total += 5 + n('project-components', project.components.length);
+    if (current) total += 2 + n('project-categories', project.categories.length);
+  }
+  if (current) total += n('categories', model.categories.length) + 3 * model.categories.length;
+  total += n('components', model.components.length);
+  for (const component of model.components) {
+    const count = component.translations.length;
+    total += 4 + n('component-translations', count) + n('component-statistics', count) + n('component-links', component.links.length);
+  }
+  total += 5 * model.translations.length + n('translations', model.translations.length);
+  return total;
+}
 
 /** The groups of the API tree alone. */
 function* apiGroups(context: Context): Generator<ApiGroup> {
