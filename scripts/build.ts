@@ -94,11 +94,9 @@ async function watchBuild(
 ): Promise<number> {
   const started = performance.now();
   // Loaded only here: a plain build (the scheduled, cold one) starts faster without the session, the watcher and the preview.
-  const [{ INSTANCE_LIST_DELAY_MS, Session }, { watchContent }, { linkHint, startPreview }] = await Promise.all([
-    import('../src/session/session.ts'),
-    import('../src/session/watch.ts'),
-    import('../src/preview/preview.ts'),
-  ]);
+  const { INSTANCE_LIST_DELAY_MS, Session } = await import('../src/session/session.ts');
+  const { watchContent } = await import('../src/session/watch.ts');
+  const { linkHint, startPreview } = await import('../src/preview/preview.ts');
   const opened = await Session.open({
     contentDir: args.content,
     outDir: args.out,

@@ -10,6 +10,7 @@
 import { formatFloat, ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { internalError } from '../errors.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import { PROJECT_LANGUAGE_4 } from '../api/shapes.ts';
 
 /** Which objects an export lists: a component's translations or a project's languages. */
 export type ExportKind = 'component' | 'project';
@@ -22,7 +23,7 @@ export function renderExportJson(rows: readonly JsonValue[]): string {
 
 /** The CSV export: the columns Weblate writes for this kind and flavour, a row per object. */
 export function renderExportCsv(rows: readonly JsonValue[], kind: ExportKind, version: WeblateVersion): string {
-  const columns = kind === 'project' && version === '4' ? PROJECT_COLUMNS_4 : COLUMNS;
+  const columns: readonly string[] = kind === 'project' && version === '4' ? PROJECT_COLUMNS_4 : COLUMNS;
   const lines = [columns.join(',')];
   for (const row of rows) {
     const values = new Map(fieldsOf(row).map((field) => [field.key, field]));
@@ -64,20 +65,8 @@ const COLUMNS = [
   'comments',
 ] as const;
 
-/** 4.x's project export: the project's language summaries. */
-const PROJECT_COLUMNS_4 = [
-  'language',
-  'code',
-  'total',
-  'translated',
-  'translated_percent',
-  'total_words',
-  'translated_words',
-  'translated_words_percent',
-  'total_chars',
-  'translated_chars',
-  'translated_chars_percent',
-] as const;
+/** 4.x's project export: the project's language summaries, in the order of its language entries. */
+const PROJECT_COLUMNS_4 = PROJECT_LANGUAGE_4.shape.keys;
 
 interface Field {
   key: string;

@@ -18,7 +18,7 @@ export interface Crumb {
   href?: string | undefined;
 }
 
-interface PageFrame {
+export interface PageFrame {
   /** The page's subject, first in the title. */
   title: string;
   /** Text direction of the page's subject: a page of a right-to-left language is laid out right to left. */

@@ -10,7 +10,7 @@ import { projectHasReview, translationHasReview, type Aggregates } from '../mode
 import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
 import { compareStrings } from '../errors.ts';
 import { apiPath, basePath, categoryWebPath, componentSegment, componentWebPath, sitePath, webPath, BADGE_FILE } from '../api/urls.ts';
-import { escapeHtml, renderPage, statusTable, summary, type Crumb, type StatusRow } from './html.ts';
+import { escapeHtml, renderPage, statusTable, summary, type Crumb, type PageFrame, type StatusRow } from './html.ts';
 
 /** What every page is rendered from: the model and its sums. */
 interface SiteContext {
@@ -26,10 +26,9 @@ export function homePage(context: SiteContext): string {
   const languages = model.languages
     .filter((language) => aggregates.language(language).total > 0)
     .map((language) => languageRow(language, aggregates.language(language), true, link(site, webPath.language(language.code))));
-  return renderPage({
+  return page(site, {
     title: 'Translation status',
     dir: 'ltr',
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [],
     api: { href: link(site, apiPath.root()), label: 'The API root' },
     body: statusTable('projects', 'Projects', byName(projects)) + statusTable('languages', 'Languages', byName(languages)),
@@ -45,10 +44,9 @@ export function projectPage(context: SiteContext, project: Project): string {
   const languages = [...aggregates.projectLanguages(project)].map(([language, counters]) =>
     languageRow(language, counters, review, projectLanguagePath(site, project, language)),
   );
-  return renderPage({
+  return page(site, {
     title: project.name,
     dir: 'ltr',
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [home(site), { name: project.name }],
     api: { href: link(site, apiPath.project(project.slug)), label: 'This project' },
     body:
@@ -67,10 +65,9 @@ export function categoryPage(context: SiteContext, category: Category): string {
   const project = category.project;
   const components = project.components.filter((c) => c.category === category).map((c) => componentRow(context, c));
   const inside = project.categories.filter((c) => c.parent === category).map((c) => categoryRow(context, c));
-  return renderPage({
+  return page(site, {
     title: category.name,
     dir: 'ltr',
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [home(site), projectCrumb(site, project), ...categoryCrumbs(site, category.parent), { name: category.name }],
     api: { href: link(site, apiPath.category(category.id)), label: 'This category' },
     body:
@@ -92,10 +89,9 @@ export function componentPage(context: SiteContext, component: Component): strin
     dir: t.language.direction === 'rtl' ? 'rtl' : undefined,
     lastAuthor: t.lastAuthor,
   }));
-  return renderPage({
+  return page(site, {
     title: component.name,
     dir: 'ltr',
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [home(site), projectCrumb(site, project), ...categoryCrumbs(site, component.category), { name: component.name }],
     api: { href: link(site, apiPath.component(project.slug, componentSegment(component))), label: 'This component' },
     body:
@@ -114,10 +110,9 @@ export function translationPage(context: SiteContext, translation: Translation, 
   const web = componentWebPath(component);
   const own = link(site, webPath.translation(project.slug, web, language.code));
   const notice = translate ? readOnlyNotice(site, webPath.translate(project.slug, web, language.code), own, null) : '';
-  return renderPage({
+  return page(site, {
     title: `${component.name} — ${language.name}`,
     dir: language.direction,
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [
       home(site),
       projectCrumb(site, project),
@@ -147,10 +142,9 @@ export function languagePage(context: SiteContext, language: Language, projects:
     href: projectLanguagePath(site, project, language),
     counters: aggregates.projectLanguages(project).get(language)!,
   }));
-  return renderPage({
+  return page(site, {
     title: language.name,
     dir: language.direction,
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [home(site), { name: language.name }],
     api: { href: link(site, apiPath.language(language.code)), label: 'This language' },
     body: summary(aggregates.language(language), true) + statusTable('projects', 'Projects', byName(rows)),
@@ -189,10 +183,9 @@ export function projectLanguagePage(
     share: readOnlyNotice(site, share, null, `${project.name} is being translated into ${language.name}.`),
     translate: readOnlyNotice(site, webPath.projectLanguageTranslate(project.slug, language.code), null, null),
   }[mode];
-  return renderPage({
+  return page(site, {
     title: `${project.name} — ${language.name}`,
     dir: language.direction,
-    stylesheet: link(site, sitePath.stylesheet()),
     crumbs: [
       home(site),
       projectCrumb(site, project),
@@ -230,6 +223,11 @@ export function widgetFolder(site: Site, project: Project, language: Language | 
 }
 
 // --- internal ---
+
+/** A page of the site: the frame with the one stylesheet. */
+function page(site: Site, frame: Omit<PageFrame, 'stylesheet'>): string {
+  return renderPage({ ...frame, stylesheet: link(site, sitePath.stylesheet()) });
+}
 
 /**
  * The notice of a translate or share page: this copy is read-only, and where
