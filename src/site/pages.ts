@@ -30,7 +30,7 @@ export function homePage(context: SiteContext): string {
     title: 'Translation status',
     dir: 'ltr',
     stylesheet: link(site, sitePath.stylesheet()),
-    crumbs: [],
+    crumbs: [{ name: 'Translation status' }],
     api: { href: link(site, apiPath.root()), label: 'The API root' },
     body: statusTable('projects', 'Projects', byName(projects)) + statusTable('languages', 'Languages', byName(languages)),
   });
