@@ -38,7 +38,7 @@ describe.each(cases)('the status site of fixture %s', (_, fixture, base, prefix)
         let target = link!.replaceAll('&amp;', '&');
         if (target.startsWith(base)) target = target.slice(base.length);
         else if (target.startsWith(prefix + '/')) target = target.slice(prefix.length);
-        else if (/^https?:/.test(target)) continue;
+        else if (/^(https?:|data:|#)/.test(target)) continue;
         if (!built.files.has(fileOfLink(target))) broken.push(`${path} → ${link}`);
       }
     }

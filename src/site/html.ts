@@ -42,10 +42,13 @@ export function renderPage(frame: PageFrame): string {
     )
     .join('');
   const dir = frame.dir === 'rtl' ? ' dir="rtl"' : '';
+  const title = frame.title === SITE_TITLE ? SITE_TITLE : `${frame.title} · ${SITE_TITLE}`;
   return (
     `<!DOCTYPE html>\n<html lang="en"${dir}>\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="light dark">\n` +
-    `<title>${escapeHtml(frame.title)} · Translation status</title>\n<link rel="stylesheet" href="${frame.stylesheet}">\n</head>\n<body>\n` +
+    `<title>${escapeHtml(title)}</title>\n<link rel="stylesheet" href="${frame.stylesheet}">\n` +
+    // No icon: without this line every browser asks for /favicon.ico and logs the 404.
+    `<link rel="icon" href="data:,">\n</head>\n<body>\n` +
     `<a class="skip" href="#main">Skip to the content</a>\n` +
     `<header><nav aria-label="Breadcrumb"><ol>${crumbs}</ol></nav></header>\n` +
     `<main id="main">\n<h1>${escapeHtml(frame.title)}</h1>\n${frame.body}</main>\n` +
@@ -86,7 +89,11 @@ export interface StatusRow {
   lastAuthor?: string | null | undefined;
 }
 
-/** A table of objects with their progress, in the order given. */
+/**
+ * A table of objects with their progress, in the order given. The box that
+ * scrolls it on a narrow screen is the region named by the heading (and
+ * focusable, so a keyboard can scroll it), not the section around both.
+ */
 export function statusTable(id: string, caption: string, rows: readonly StatusRow[], withAuthor = false): string {
   if (rows.length === 0) return `<section aria-labelledby="${id}"><h2 id="${id}">${caption}</h2><p>None yet.</p></section>\n`;
   const head =
@@ -94,8 +101,8 @@ export function statusTable(id: string, caption: string, rows: readonly StatusRo
     `<th scope="col">Failing checks</th><th scope="col">Words</th><th scope="col">Last change</th>${withAuthor ? '<th scope="col">Last author</th>' : ''}</tr>`;
   const body = rows.map((row) => statusRow(row, withAuthor)).join('\n');
   return (
-    `<section aria-labelledby="${id}"><h2 id="${id}">${caption}</h2>\n<div class="scroll" tabindex="0" role="region" aria-labelledby="${id}">` +
-    `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></div></section>\n`
+    `<section><h2 id="${id}">${caption}</h2>\n<section class="scroll" tabindex="0" aria-labelledby="${id}">` +
+    `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></section></section>\n`
   );
 }
 
@@ -138,6 +145,9 @@ function formatNumber(value: number): string {
 function formatPercent(value: number): string {
   return `${value}%`;
 }
+
+/** What the site is called: the home page's title, and the end of every other page's. */
+const SITE_TITLE = 'Translation status';
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -29,7 +29,7 @@ export function homePage(context: SiteContext): string {
   return page(site, {
     title: 'Translation status',
     dir: 'ltr',
-    crumbs: [],
+    crumbs: [{ name: 'Translation status' }],
     api: { href: link(site, apiPath.root()), label: 'The API root' },
     body: statusTable('projects', 'Projects', byName(projects)) + statusTable('languages', 'Languages', byName(languages)),
   });

@@ -2,7 +2,13 @@
  * The one stylesheet of the status site: system fonts only (nothing is
  * fetched), light and dark by `prefers-color-scheme`, logical properties so
  * a right-to-left page mirrors, tables that scroll inside their box on a
- * narrow screen. Colors keep text at a contrast of 4.5:1 or more.
+ * narrow screen. Colors keep text at a contrast of 4.5:1 or more. A page of
+ * a right-to-left language is mirrored, but its text is English: each block
+ * of text takes its order from its own first letter (or reads left to right
+ * when it has none, as "1 / 10"), so figures and phrases read as written,
+ * and stays aligned to the right. A right-to-left language's name in a
+ * table row (an English name too) is read the same way, aligned as the rest
+ * of its column.
  */
 export const STYLESHEET = `:root {
   color-scheme: light dark;
@@ -45,7 +51,7 @@ a:focus-visible, .scroll:focus-visible { outline: 2px solid var(--link); outline
 header, main, footer { max-width: 72rem; margin: 0 auto; padding: 0 1rem; }
 header { padding-block: .75rem; border-block-end: 1px solid var(--line); }
 header ol { display: flex; flex-wrap: wrap; gap: .25rem .5rem; margin: 0; padding: 0; list-style: none; }
-header li + li::before { content: "›"; margin-inline-end: .5rem; color: var(--muted); }
+header li:not(:last-child)::after { content: "›"; margin-inline-start: .5rem; color: var(--muted); }
 h1 { font-size: 1.75rem; margin: 1.25rem 0 .75rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.25rem; margin: 1.5rem 0 .5rem; }
 footer { margin-block: 2rem; padding-block: 1rem; border-block-start: 1px solid var(--line); color: var(--muted); font-size: .875rem; }
@@ -65,6 +71,7 @@ table { border-collapse: collapse; width: 100%; font-size: .9375rem; }
 th, td { padding: .5rem .75rem; text-align: start; border-block-end: 1px solid var(--line); white-space: nowrap; }
 thead th { background: var(--panel); color: var(--muted); font-weight: 600; font-size: .8125rem; }
 tbody th { font-weight: 500; white-space: normal; min-width: 8rem; }
-td.share { display: flex; align-items: center; gap: .5rem; min-width: 10rem; }
-td.share .bar { flex: 1; }
+td.share .bar { display: inline-flex; width: 6rem; vertical-align: middle; margin-inline-end: .5rem; }
+[dir="rtl"] :is(h1, h2, p, dt, dd, th, td:not(.share), li > a, li[aria-current]) { unicode-bidi: plaintext; text-align: right; }
+tbody th[dir] { unicode-bidi: plaintext; text-align: match-parent; }
 `;
