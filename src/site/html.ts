@@ -61,13 +61,13 @@ export function renderPage(frame: PageFrame): string {
 export function summary(counters: Counters, review: boolean, lastAuthor?: string | null): string {
   const shares = sharesOf(counters, review);
   const rows: [string, string][] = [
-    ['Translated', `${formatPercent(shares.translated)} (${formatNumber(counters.translated)} of ${formatNumber(counters.total)} strings)`],
+    ['Translated', `${formatPercent(shares.translated)} (${formatNumber(counters.translated)} of ${strings(counters.total)})`],
     [
       'Translated words',
       `${formatPercent(shares.words)} (${formatNumber(counters.translated_words)} of ${formatNumber(counters.total_words)})`,
     ],
-    ['Needing editing', `${formatNumber(counters.fuzzy)} strings (${formatPercent(shares.fuzzy)})`],
-    ['Failing checks', `${formatNumber(counters.failing_checks)} strings (${formatPercent(shares.failing)})`],
+    ['Needing editing', `${strings(counters.fuzzy)} (${formatPercent(shares.fuzzy)})`],
+    ['Failing checks', `${strings(counters.failing_checks)} (${formatPercent(shares.failing)})`],
     ['Approved', formatNumber(counters.approved)],
     ['Suggestions', formatNumber(counters.have_suggestion)],
     ['Comments', formatNumber(counters.have_comment)],
@@ -140,6 +140,11 @@ function progressBar(shares: Shares): string {
 /** A number with thousands separated by commas, the same on every machine. */
 function formatNumber(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/** `1 string`, `1,200 strings`. */
+function strings(count: number): string {
+  return `${formatNumber(count)} ${count === 1 ? 'string' : 'strings'}`;
 }
 
 function formatPercent(value: number): string {
