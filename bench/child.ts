@@ -33,9 +33,10 @@ const report = (result: object) => {
 };
 
 if (step === 'build') {
-  const [contentDir, outDir, flag] = args as [string, string, string?];
+  const [contentDir, outDir, ...flags] = args as [string, string, ...string[]];
   const started = performance.now();
-  const built = await buildDirectory({ contentDir, outDir, full: flag === '--full' });
+  const site = flags.includes('--pages-off') ? { pages: false } : {};
+  const built = await buildDirectory({ contentDir, outDir, full: flags.includes('--full'), site });
   if (built.errors.length > 0) throw new Error(`the content has ${built.errors.length} errors`);
   report({ ms: performance.now() - started, ...built, errors: undefined });
 } else if (step === 'floor') {

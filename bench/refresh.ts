@@ -35,6 +35,8 @@ interface RefreshOptions {
   tree: string;
   /** Where the mirror, its tree and the S3 server's objects go. */
   work: string;
+  /** Whether the mirror's tree holds the status site. */
+  pages: boolean;
   log: (line: string) => void;
 }
 
@@ -50,7 +52,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     log(
       `Mirror refresh: full pull ${seconds(fullPull.ms)} (${figure(fullPull.stdout, / ([\d,]+) requests?/)} requests); a full build of the mirror …`,
     );
-    const built = JSON.parse(await child(['build', mirror, mirrorTree, '--full']));
+    const built = JSON.parse(await child(['build', mirror, mirrorTree, '--full', ...(options.pages ? [] : ['--pages-off'])]));
     log(`Mirror refresh: built in ${seconds(built.ms)}; the deploy record of the whole tree, sent nowhere …`);
     const seeded = JSON.parse(await child(['seed-deploy', mirrorTree, 'bench', 'mirror', s3.url]));
     const setup = {

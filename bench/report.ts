@@ -27,9 +27,9 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   if (near(100_000) && result.rebuilds) {
     const { counter, watch } = result.rebuilds;
     checks.push({
-      target: 'one counter changed: at most 20 files rewritten',
+      target: `one counter changed: at most ${counterLimit(result)} files rewritten${result.scale.pages === false ? '' : ', status site included'}`,
       figure: `${Math.max(counter.files, watch.files)} files`,
-      met: Math.max(counter.files, watch.files) <= 20,
+      met: Math.max(counter.files, watch.files) <= counterLimit(result),
     });
     checks.push({
       target: 'one counter changed: rebuild under 1 s (build --watch, median)',
@@ -65,8 +65,9 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
 export function formatBench(result: BenchResult): string {
   const { scale } = result;
   const lines = [
-    `Instance: ${count(scale.translations)} translations${flavourOf(result)} (${scale.projects} projects × ${scale.components} components × ` +
-      `${scale.languages} languages, plus source), ${count(result.content.files)} content files${result.content.reused ? ' (reused)' : ''}`,
+    `Instance: ${counted(scale.translations, 'translation')}${flavourOf(result)} (${counted(scale.projects, 'project')} × ` +
+      `${counted(scale.components, 'component')} × ${counted(scale.languages, 'language')}, plus source), ` +
+      `${counted(result.content.files, 'content file')}${result.content.reused ? ' (reused)' : ''}`,
     '',
   ];
   result.rounds.forEach(({ build, floor, ratio }, i) => {
@@ -81,18 +82,18 @@ export function formatBench(result: BenchResult): string {
     const { counter, language, session, watch } = result.rebuilds;
     lines.push(
       '',
-      `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counter.files} files rewritten (${counter.groupsRendered} groups rendered)`,
-      `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${count(language.files)} files rewritten (${count(language.groupsRendered)} groups rendered)`,
+      `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counted(counter.files, 'file')} rewritten (${counted(counter.groupsRendered, 'group')} rendered)`,
+      `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${counted(language.files, 'file')} rewritten (${counted(language.groupsRendered, 'group')} rendered)`,
       `Session kept open (as the sidecar): opened in ${seconds(session.openMs)}; ` +
-        session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${count(u.files)} files)`).join(', '),
+        session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${counted(u.files, 'file')})`).join(', '),
       `npm run build -- --watch, one counter changed (file saved to tree updated): median ${watch.medianMs.toFixed(0)} ms, ` +
-        `max ${watch.maxMs.toFixed(0)} ms, ${watch.files} files rewritten (${watch.edits} edits; started in ${seconds(watch.openMs)})`,
+        `max ${watch.maxMs.toFixed(0)} ms, ${counted(watch.files, 'file')} rewritten (${counted(watch.edits, 'edit')}; started in ${seconds(watch.openMs)})`,
     );
   }
   if (result.sidecarDelete) {
     const d = result.sidecarDelete;
     lines.push(
-      `Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${d.requests} requests)`,
+      `Sidecar DELETE of a translation, request to answer: median ${d.medianMs.toFixed(0)} ms, p90 ${d.p90Ms.toFixed(0)} ms (${counted(d.requests, 'request')})`,
     );
   }
   if (result.get) {
@@ -162,4 +163,9 @@ function mib(bytes: number): string {
 function flavourOf(result: BenchResult): string {
   const version = result.scale.weblateVersion ?? '4';
   return version === '4' ? '' : ` in the ${version} flavour`;
+}
+
+/** Issue 4 allowed 20 files for a counter change; with the status site, pages, badges and exports that show it, 30 (issue 14). */
+function counterLimit(result: BenchResult): number {
+  return result.scale.pages === false ? 20 : 30;
 }

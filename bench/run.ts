@@ -83,8 +83,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const dir = resolve(options.dir);
   const { log } = options;
   const translations = translationCount(options.scale);
-  const { projects, components, languages, weblateVersion = '4' } = options.scale;
-  const flavour = weblateVersion === '4' ? '' : `-${weblateVersion}`;
+  const { projects, components, languages } = options.scale;
+  const flavour = benchSuffix(options.scale);
   const pristine = join(dir, `content-${projects}x${components}x${languages}${flavour}`);
   const content = await ensureContent(pristine, options.scale, log);
   const work = join(dir, 'work');
@@ -100,7 +100,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       out = join(work, 'upstream-dist');
       log(`Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`);
       await child(['build', join(work, 'content'), out, '--full']);
-      result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, log });
+      result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, pages: options.scale.pages !== false, log });
       return finish(result, options);
     }
     for (let round = 1; round <= options.rounds; round++) {
@@ -148,7 +148,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
-    result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, log });
+    result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, pages: options.scale.pages !== false, log });
     return finish(result, options);
   } finally {
     log('Deleting the trees …');
@@ -340,4 +340,10 @@ async function load(url: string, paths: string[], seconds: number): Promise<Load
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+/** What sets a run's content and results apart from the default's: `-2026.8` for the current flavour, `-nopages` without the status site. */
+export function benchSuffix(scale: SyntheticScale): string {
+  const version = scale.weblateVersion ?? '4';
+  return `${version === '4' ? '' : `-${version}`}${scale.pages === false ? '-nopages' : ''}`;
 }

@@ -18,6 +18,8 @@ export interface SyntheticScale {
   seed?: number;
   /** The flavour the content is written for (4 unless told). */
   weblateVersion?: WeblateVersion;
+  /** Whether the tree holds the status site (on unless told: the web URL is the base URL). */
+  pages?: boolean;
 }
 
 /** Languages a large instance translates into, right-to-left and `@` codes among them. */
@@ -99,7 +101,8 @@ export async function writeSyntheticContent(dir: string, scale: SyntheticScale):
   const current = (scale.weblateVersion ?? '4') !== '4';
   await mkdir(join(dir, 'projects'), { recursive: true });
   const flavour = current ? `weblate_version: "${scale.weblateVersion}"\n` : '';
-  await writeFile(join(dir, 'site.yaml'), `base_url: https://l10n.example.org\npage_size: 50\n${flavour}`);
+  const pages = scale.pages === false ? 'pages: false\n' : '';
+  await writeFile(join(dir, 'site.yaml'), `base_url: https://l10n.example.org\npage_size: 50\n${flavour}${pages}`);
   let files = 1;
   for (let p = 1; p <= scale.projects; p++) {
     const project = `project-${String(p).padStart(5, '0')}`;

@@ -1,6 +1,6 @@
 /** `npm run bench`: the performance benchmark (DESIGN section 8). */
 import { formatBench, benchTargets } from '../bench/report.ts';
-import { runBench } from '../bench/run.ts';
+import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { UsageError } from '../src/errors.ts';
@@ -40,6 +40,12 @@ const command = defineCommand({
       description: "which Weblate's API the synthetic instance speaks (2026.8 adds categories)",
       default: '4',
     },
+    pages: {
+      type: 'string',
+      valueName: 'on|off',
+      description: 'whether the tree holds the status site (pages, badges, exports)',
+      default: 'on',
+    },
     'refresh-only': { type: 'boolean', description: 'measure only the mirror refresh (its upstream tree is built first, untimed)' },
   },
   epilog:
@@ -55,14 +61,17 @@ const command = defineCommand({
       throw new UsageError(`--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`);
     }
     const weblateVersion = version as WeblateVersion;
+    if (args.pages !== 'on' && args.pages !== 'off') throw new UsageError(`--pages expects "on" or "off" (got "${args.pages}")`);
+    const pages = args.pages === 'on';
     const scale = args.projects
       ? {
           projects: integer('projects', args.projects),
           components: integer('components', args.components),
           languages: integer('languages', args.languages),
           weblateVersion,
+          pages,
         }
-      : { ...scaleFor(integer('translations', args.translations)), weblateVersion };
+      : { ...scaleFor(integer('translations', args.translations)), weblateVersion, pages };
     await runBench({
       scale,
       dir: args.dir,
@@ -72,8 +81,7 @@ const command = defineCommand({
       refreshOnly: args['refresh-only'],
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
-        const flavour = weblateVersion === '4' ? '' : `-${weblateVersion}`;
-        const file = join(args.dir, `results-${result.scale.translations}${flavour}.json`);
+        const file = join(args.dir, `results-${result.scale.translations}${benchSuffix(scale)}.json`);
         writeFileSync(file, JSON.stringify({ ...result, targets: benchTargets(result) }, null, 2) + '\n');
         io.out(`${formatBench(result)}\nFigures also in ${file}.\n`);
       },

@@ -6,16 +6,13 @@ import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
-import { linkHint, startPreview } from '../src/preview/preview.ts';
 import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
-import { INSTANCE_LIST_DELAY_MS, Session } from '../src/session/session.ts';
-import { watchContent } from '../src/session/watch.ts';
 
 export const command = defineCommand({
   name: 'build',
   description:
-    'Build a content folder into a static copy of the Weblate 4.x REST API (DIR/api/.../index.json). ' +
+    'Build a content folder into a static copy of the Weblate REST API, 4.x or 2026.8 (DIR/api/.../index.json), and its status site. ' +
     'A tree built before with the same settings is updated in place: only files whose bytes change are rewritten.',
   options: {
     content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
@@ -96,6 +93,10 @@ async function watchBuild(
   io: CommandIO,
 ): Promise<number> {
   const started = performance.now();
+  // Loaded only here: a plain build (the scheduled, cold one) starts faster without the session, the watcher and the preview.
+  const { INSTANCE_LIST_DELAY_MS, Session } = await import('../src/session/session.ts');
+  const { watchContent } = await import('../src/session/watch.ts');
+  const { linkHint, startPreview } = await import('../src/preview/preview.ts');
   const opened = await Session.open({
     contentDir: args.content,
     outDir: args.out,

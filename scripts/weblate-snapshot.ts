@@ -1,6 +1,6 @@
 /**
  * `weblate-snapshot <command>`: the package's one command line, with the
- * commands the npm scripts run (build, check, serve, sidecar, pull, deploy). Run by
+ * commands the npm scripts run (build, check, serve, sidecar, pull, deploy, types). Run by
  * bin/weblate-snapshot.js after `npm install`, or `npx weblate-snapshot` in
  * the repository.
  */
@@ -11,9 +11,10 @@ import { command as deploy } from './deploy.ts';
 import { command as pull } from './pull.ts';
 import { command as serve } from './serve.ts';
 import { command as sidecar } from './sidecar.ts';
+import { command as types } from './types.ts';
 
 /** Each command with its own options; here they are only dispatched to. */
-const COMMANDS: Record<string, CommandDef<Record<string, OptionDef>>> = { build, check, serve, sidecar, pull, deploy };
+const COMMANDS: Record<string, CommandDef<Record<string, OptionDef>>> = { build, check, serve, sidecar, pull, deploy, types };
 
 const [name, ...rest] = process.argv.slice(2);
 const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;

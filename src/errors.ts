@@ -57,12 +57,12 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// --- internal ---
-
 /** Text for a terminal: control characters written as escapes (`\n`, `\x1b`), so no name can move the cursor or fake a line. */
-function escapeControls(text: string): string {
+export function escapeControls(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what this escapes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => CONTROL_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
+
+// --- internal ---
 
 const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

@@ -17,6 +17,8 @@ const LAYERS = [
   ['src/content/'],
   ['src/resolve/'],
   ['src/api/'],
+  ['src/site/'],
+  ['src/api-types/'],
   ['src/hosts/'],
   ['src/tree/'],
   ['src/cache/'],
@@ -94,11 +96,12 @@ function importsOf(file: string): Import[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const found: Import[] = [];
   const pattern =
-    /(?:import|export)\s+(?:type\s+)?(?:\{([^}]*)\}\s+from\s+|[\w*\s,{}]*?from\s+)?'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+    /(?:import|export)\s+(?:type\s+)?(?:\{([^}]*)\}\s+from\s+|[\w*\s,{}]*?from\s+)?'(\.{1,2}\/[^']+)'|(?:\{([^}]*)\}\s*=\s*await\s+)?import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
   for (const match of text.matchAll(pattern)) {
-    const spec = match[2] ?? match[3]!;
+    const spec = match[2] ?? match[4]!;
     const target = normalize(join(dirname(file), spec));
-    const names = (match[1] ?? '')
+    // `const { a, b } = await import('./x.ts')` names what it uses, as a static import does.
+    const names = (match[1] ?? match[3] ?? '')
       .split(',')
       .map((item) =>
         item

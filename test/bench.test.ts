@@ -40,7 +40,7 @@ describe('npm run bench --build-only', () => {
       { cwd: ROOT },
     );
 
-    expect(stdout).toMatch(/^Instance: 16 translations \(1 projects × 4 components × 3 languages, plus source\), \d+ content files/m);
+    expect(stdout).toMatch(/^Instance: 16 translations \(1 project × 4 components × 3 languages, plus source\), \d+ content files/m);
     expect(stdout).toMatch(/^Full build \(round 1\): .+, [\d,]+ files, /m);
     expect(stdout).toMatch(/^Full build \(round 2\): .+, [\d,]+ files, /m);
     expect(stdout.match(/^ {2}raw-write floor \(same bytes, same paths\): .+; build\/floor \d+\.\d\d×$/gm)).toHaveLength(2);
@@ -59,7 +59,21 @@ describe('npm run bench --build-only', () => {
     const dir = tempDir('wsnap-bench-');
     const { stdout } = await run(
       process.execPath,
-      [...TSX, join(ROOT, 'scripts/bench.ts'), '--projects', '2', '--components', '3', '--languages', '2', '--refresh-only', '--dir', dir],
+      [
+        ...TSX,
+        join(ROOT, 'scripts/bench.ts'),
+        '--projects',
+        '2',
+        '--components',
+        '3',
+        '--languages',
+        '2',
+        '--refresh-only',
+        '--pages',
+        'off',
+        '--dir',
+        dir,
+      ],
       { cwd: ROOT, env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' } },
     );
     expect(stdout).toMatch(/^Mirror refresh, one counter changed upstream \(each step a new process, spawn to exit\): /m);
@@ -68,9 +82,9 @@ describe('npm run bench --build-only', () => {
     expect(stdout).toMatch(/^ {2}build \(cold, from its cache\): .+, 8 files rewritten$/m);
     expect(stdout).toMatch(/^ {2}deploy \(to the local S3 server\): .+, 8 objects uploaded, 0 deleted$/m);
     expect(stdout).toMatch(/^ {2}before the change, a re-pull with nothing changed: .+, 6 requests, 0 files written$/m);
-    const results = JSON.parse(readFileSync(join(dir, 'results-18.json'), 'utf8'));
+    const results = JSON.parse(readFileSync(join(dir, 'results-18-nopages.json'), 'utf8'));
     expect(results.refresh.totalMs).toBe(results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms);
-    expect(readdirSync(dir).sort()).toEqual(['content-2x3x2', 'results-18.json']);
+    expect(readdirSync(dir).sort()).toEqual(['content-2x3x2-nopages', 'results-18-nopages.json']);
   });
 });
 
@@ -81,7 +95,7 @@ describe('npm run bench --weblate-version 2026.8', () => {
     const { code, stdout } = await runScript('bench', args);
 
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 projects × 4 components × 3 languages/m);
+    expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 project × 4 components × 3 languages/m);
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3-2026.8', 'results-16-2026.8.json']);
     const content = join(dir, 'content-1x4x3-2026.8');
     expect(readFileSync(join(content, 'site.yaml'), 'utf8')).toContain('weblate_version: "2026.8"\n');

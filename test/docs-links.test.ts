@@ -28,6 +28,11 @@ it('the README links to every page of docs/', () => {
   for (const page of pages.filter((p) => p.startsWith('docs/'))) expect(linked).toContain(page);
 });
 
+// Issue 12: the README is the first screen, under 8 KB; the rest lives in docs/.
+it('keeps the README under 8 KB', () => {
+  expect(readFileSync(join(ROOT, 'README.md')).byteLength).toBeLessThan(8 * 1024);
+});
+
 it('slugs headings as GitHub does', () => {
   const slugs = headingSlugs(
     [

@@ -14,7 +14,7 @@ export const ROOT = new URL('..', import.meta.url).pathname;
 
 /** A site with the defaults a build resolves (flavour 4, no pages), and the given settings. */
 export function testSite(settings: Partial<Site> & { baseUrl: string }): Site {
-  return { webUrl: settings.baseUrl, pageSize: 50, pagination: 'path', weblateVersion: '4', pages: false, ...settings };
+  return { webUrl: settings.baseUrl, pageSize: 50, pagination: 'path', weblateVersion: '4', pages: false, editUrl: null, ...settings };
 }
 export const FIXTURES = join(ROOT, 'test/fixtures');
 

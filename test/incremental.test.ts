@@ -3,7 +3,7 @@
  * build of the changed content gives, byte for byte, and touches only what
  * changed.
  */
-import { cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../src/build.ts';
@@ -74,12 +74,13 @@ const changes: [name: string, change: Edit, expectMode?: 'fresh'][] = [
   ['the page size (a new tree is swapped in)', edit('site.yaml', (t) => t.replace('page_size: 2', 'page_size: 3')), 'fresh'],
 ];
 
-/** A copy of the features fixture and its tree, built once. */
-async function builtCopy() {
+/** A copy of the features fixture and its tree (with the status site when `pages`), built once. */
+async function builtCopy(pages = false) {
   const dir = tempDir();
   const content = join(dir, 'content');
   const out = join(dir, 'dist');
   cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+  if (pages) appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
   const first = await buildDirectory({ contentDir: content, outDir: out });
   return { content, out, first };
 }
@@ -153,5 +154,55 @@ describe('rebuilding in place after a change', () => {
     const report = await buildDirectory({ contentDir, outDir: out });
     expect(report.mode).toBe('fresh');
     expect(readTree(out).size).toBe((await buildInMemory(contentDir)).files.size);
+  });
+});
+
+describe('rebuilding the status site in place after a change', () => {
+  it.each(changes)('after %s gives the tree of a full build, pages included', async (_, change, expectMode) => {
+    const { content, out } = await builtCopy(true);
+    change(content);
+    const report = await buildDirectory({ contentDir: content, outDir: out });
+    expect(report.errors).toEqual([]);
+    expect(report.mode).toBe(expectMode ?? 'in-place');
+    const full = await buildInMemory(content);
+    expect([...full.files.keys()]).toContain('projects/alpha/strings/cs/index.html');
+    const tree = readTree(out);
+    expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
+    for (const [path, text] of full.files) expect(tree.get(path), path).toBe(text);
+  });
+
+  it('rewrites at most 30 files for a counter change: the pages, badges and exports that show it, and the API', async () => {
+    const { content, out } = await builtCopy(true);
+    const before = readTree(out);
+    // A suggestion more: the figures move, no percent does.
+    edit(STRINGS, (t) => t.replace('have_suggestion: 1\n', 'have_suggestion: 2\n'))(content);
+    const report = await buildDirectory({ contentDir: content, outDir: out });
+    const after = readTree(out);
+    const changed = [...after.keys()].filter((path) => after.get(path) !== before.get(path)).sort();
+    expect(report.files).toBe(changed.length);
+    expect(changed.filter((path) => !path.startsWith('api/'))).toEqual([
+      'engage/alpha/cs/index.html',
+      'exports/stats/alpha/strings/index.csv',
+      'exports/stats/alpha/strings/index.json',
+      'languages/cs/alpha/index.html',
+      'languages/cs/index.html',
+      'projects/alpha/index.html',
+      'projects/alpha/strings/cs/index.html',
+      'projects/alpha/strings/index.html',
+      'translate/alpha/strings/cs/index.html',
+    ]);
+    expect(changed.length).toBeLessThanOrEqual(30);
+  });
+
+  it('redraws the badges and charts whose whole percent a counter moves', async () => {
+    const { content, out } = await builtCopy(true);
+    const before = readTree(out);
+    edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))(content);
+    await buildDirectory({ contentDir: content, outDir: out });
+    const after = readTree(out);
+    const changed = [...after.keys()].filter((path) => after.get(path) !== before.get(path));
+    expect(changed).toContain('widgets/alpha/cs/strings/svg-badge.svg');
+    expect(changed).toContain('widgets/alpha/-/strings/multi-auto.svg');
+    expect(after.get('widgets/alpha/cs/strings/svg-badge.svg')).toContain('aria-label="translated: 10%"');
   });
 });

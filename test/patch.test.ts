@@ -4,7 +4,7 @@
  * that a full check of the edited content accepts, and its tree is then the
  * tree of a full build, byte for byte.
  */
-import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -65,7 +65,10 @@ const edits: Record<string, (files: Map<string, Doc>, pick: (n: number) => numbe
   },
 };
 
-describe('the fast path for component edits', () => {
+describe.each([
+  ['without the status site', false, 25],
+  ['with the status site (pages, badges, exports)', true, 15],
+])('the fast path for component edits, %s', (_, pages, runs) => {
   it('accepts what the full check accepts and builds what a full build builds', { timeout: 300_000 }, async () => {
     const names = Object.keys(edits);
     await fc.assert(
@@ -78,6 +81,7 @@ describe('the fast path for component edits', () => {
           const dir = tempDir();
           const content = join(dir, 'content');
           cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+          if (pages) appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
           const opened = await Session.open({ contentDir: content, outDir: join(dir, 'dist') });
           if (!opened.ok) throw new Error('fixture does not open');
           for (const [name, numbers] of steps) {
@@ -101,7 +105,7 @@ describe('the fast path for component edits', () => {
           await opened.session.close();
         },
       ),
-      { seed: Number(process.env.PATCH_SEED ?? 20261122), numRuns: Number(process.env.PATCH_RUNS ?? 25) },
+      { seed: Number(process.env.PATCH_SEED ?? 20261122), numRuns: Number(process.env.PATCH_RUNS ?? runs) },
     );
   });
 });

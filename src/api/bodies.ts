@@ -5,7 +5,7 @@
  * are serialized once per build and reused.
  */
 import type { Aggregates } from '../model/aggregates.ts';
-import { projectHasReview } from '../model/aggregates.ts';
+import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
 import { fillLayout, RawJson, serialize, type JsonValue } from '../output/serialize.ts';
@@ -17,9 +17,12 @@ import {
   COMPONENT,
   COMPONENT_WITHOUT_PROJECT,
   LANGUAGE,
+  LOCK,
   NAMED_STATISTICS,
   PROJECT,
   PROJECT_LANGUAGE_4,
+  PROJECT_REPOSITORY,
+  REPOSITORY,
   TRANSLATION,
   TRANSLATION_STATISTICS,
   TRANSLATION_WITHOUT_COMPONENT,
@@ -92,29 +95,19 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     // A language has no review setting of its own; Weblate's default counts it as reviewed.
     languageStatistics: (l) => named(aggregates.language(l), true, l.name, webUrl(site, webPath.language(l.code))),
     projectLanguages: (p) => projectLanguagesBody(site, p, aggregates.projectLanguages(p)),
-    projectRepository: (p) => ({
-      needs_commit: false,
-      needs_merge: false,
-      needs_push: false,
-      url: apiUrl(site, apiPath.projectRepository(p.slug)),
-    }),
-    componentRepository: (c) => componentRepositoryBody(apiUrl(site, apiPath.componentRepository(c.project.slug, componentSegment(c)))),
+    projectRepository: (p) => fillLayout(PROJECT_REPOSITORY, { url: apiUrl(site, apiPath.projectRepository(p.slug)) }),
+    componentRepository: (c) =>
+      fillLayout(REPOSITORY, { url: apiUrl(site, apiPath.componentRepository(c.project.slug, componentSegment(c))) }),
     translationRepository: (t) =>
-      componentRepositoryBody(
-        apiUrl(site, apiPath.translationRepository(t.component.project.slug, componentSegment(t.component), t.language.code)),
-      ),
-    lock: (c) => ({ locked: c.locked }),
+      fillLayout(REPOSITORY, {
+        url: apiUrl(site, apiPath.translationRepository(t.component.project.slug, componentSegment(t.component), t.language.code)),
+      }),
+    lock: (c) => fillLayout(LOCK, c.locked),
     category: (c) => cached(categories, c, () => fillLayout(CATEGORY, { site, category: c })),
     // A category has no review setting of its own either (BaseStats.has_review).
     categoryStatistics: (c) => named(aggregates.category(c), true, c.name, categoryWebUrl(site, c)),
-    projectLock: (p) => ({ locked: projectLocked(p) }),
+    projectLock: (p) => fillLayout(LOCK, projectLocked(p)),
   };
-}
-
-/** Whether percentages of this translation count reviews: the source uses source_review, others translation_review. */
-function translationHasReview(translation: Translation): boolean {
-  const project = translation.component.project;
-  return translation.isSource ? project.source_review : project.translation_review;
 }
 
 /** How Weblate names a language in words: the name, with the code for a language it does not ship. */
@@ -214,8 +207,4 @@ function projectLanguagesBody(site: Site, project: Project, sums: ReadonlyMap<La
       translateUrl: webUrl(site, webPath.projectLanguageTranslate(project.slug, language.code)),
     }),
   );
-}
-
-function componentRepositoryBody(url: string): JsonValue {
-  return { needs_commit: false, needs_merge: false, needs_push: false, url, remote_commit: null, status: '', merge_failure: null };
 }

@@ -5,6 +5,7 @@
 import { pageSizeOf, routeOf, type ResourceKind } from './routes.ts';
 import type { Site } from '../model/types.ts';
 import { defineShape, ShapedObject, type JsonValue } from '../output/serialize.ts';
+import { arrayOf, LIST_ITEM, STRING_OR_NULL } from '../output/value-types.ts';
 import { apiPath, pageUrl } from './urls.ts';
 import type { Resource } from './resources.ts';
 
@@ -43,12 +44,10 @@ export function listPage<T>(
   };
 }
 
-// --- internal ---
-
-/** DRF's page envelope. */
-const PAGE = defineShape([
+/** DRF's page envelope: the number of items in the whole list, the URLs of the pages beside this one (or null), and its items. */
+export const PAGE = defineShape([
   ['count', 'int'],
-  ['next', 'url'],
-  ['previous', 'url'],
-  ['results', 'json'],
+  ['next', 'url', STRING_OR_NULL],
+  ['previous', 'url', STRING_OR_NULL],
+  ['results', 'json', arrayOf(LIST_ITEM)],
 ]);

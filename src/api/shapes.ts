@@ -11,11 +11,17 @@
 import { INHERITABLE_SETTINGS, type InheritableSetting, type WeblateVersion } from '../model/defaults.ts';
 import { percent, STATISTICS_COUNTERS, STATISTICS_ORDER, type Counters, type StatisticsSource } from '../model/statistics.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
-import type { Category, Component, Inherited, Language, Plural, Project, Site, Translation } from '../model/types.ts';
+import type { Category, Component, Inherited, InheritableValues, Language, Plural, Project, Site, Translation } from '../model/types.ts';
 import { defineLayout, fillLayout, type Layout, type RawJson, type SourcedField } from '../output/serialize.ts';
+import { arrayOf, INTEGER, MAP, NULL, nullable, objectNamed, STRING, STRING_OR_NULL, type ValueType } from '../output/value-types.ts';
 import { apiPath, apiUrl, categoryWebPath, componentSegment, webPath, webUrl } from './urls.ts';
 
 type Layouts<S> = Record<WeblateVersion, Layout<S>>;
+
+/** The objects nested in others, by the name api-types/ publishes them under. */
+export type NestedObject = 'Plural' | 'Language' | 'Project' | 'Component';
+const nested = (name: NestedObject): ValueType => objectNamed(name);
+const STRINGS = arrayOf(STRING);
 
 /** Whether a site speaks today's API (2026.8) rather than 4.x's. */
 function isCurrent(site: Site): boolean {
@@ -31,7 +37,7 @@ const PLURAL_FIELDS = {
   formula: ['text', (p) => p.formula],
   type: ['int', (p) => p.type],
 } satisfies Record<string, SourcedField<Plural>>;
-const PLURAL = defineLayout(PLURAL_FIELDS, ['id', 'source', 'number', 'formula', 'type']);
+export const PLURAL = defineLayout(PLURAL_FIELDS, ['id', 'source', 'number', 'formula', 'type']);
 
 interface LanguageSource {
   site: Site;
@@ -42,8 +48,8 @@ const LANGUAGE_FIELDS = {
   id: ['int', (s) => s.language.id],
   code: ['url', (s) => s.language.code],
   name: ['text', (s) => s.language.name],
-  plural: ['json', (s) => fillLayout(PLURAL, s.language.plural)],
-  aliases: ['json', (s) => s.language.aliases],
+  plural: ['json', (s) => fillLayout(PLURAL, s.language.plural), nested('Plural')],
+  aliases: ['json', (s) => s.language.aliases, STRINGS],
   direction: ['url', (s) => s.language.direction],
   population: ['int', (s) => s.language.population],
   web_url: ['url', (s) => webUrl(s.site, webPath.language(s.language.code))],
@@ -65,15 +71,19 @@ export const LANGUAGE: Layouts<LanguageSource> = {
 type TripleKey = InheritableSetting | `inherit_${InheritableSetting}` | `effective_${InheritableSetting}`;
 
 function inheritableFields<S>(of: (source: S) => Inherited): Record<TripleKey, SourcedField<S>> {
-  const shown = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Language).id : value);
-  const kind = (setting: InheritableSetting) => (setting === 'secondary_language' ? 'json' : 'text');
   const fields = {} as Record<TripleKey, SourcedField<S>>;
   for (const setting of INHERITABLE_SETTINGS) {
-    fields[setting] = [kind(setting), (s) => shown(of(s).own[setting])];
+    fields[setting] = settingField(setting, (s: S) => of(s).own);
     fields[`inherit_${setting}`] = ['bool', (s) => of(s).inherit[setting]];
-    fields[`effective_${setting}`] = [kind(setting), (s) => shown(of(s).effective[setting])];
+    fields[`effective_${setting}`] = settingField(setting, (s: S) => of(s).effective);
   }
   return fields;
+}
+
+/** One inheritable setting's value: a string, or a language's id (or null) for `secondary_language`. */
+function settingField<S>(setting: InheritableSetting, values: (source: S) => InheritableValues): SourcedField<S> {
+  if (setting === 'secondary_language') return ['json', (s) => values(s).secondary_language?.id ?? null, nullable(INTEGER)];
+  return ['text', (s) => values(s)[setting]];
 }
 
 // --- Project (4.x 1.4.2; current 3.2) ---
@@ -107,7 +117,7 @@ const PROJECT_FIELDS = {
   set_language_team: ['bool', (s) => s.project.set_language_team],
   commit_policy: ['int', (s) => s.project.current.commit_policy],
   // A snapshot has no workspaces.
-  workspace: ['json', () => null],
+  workspace: ['json', () => null, NULL],
   instructions: ['text', (s) => s.project.instructions],
   enable_hooks: ['bool', (s) => s.project.enable_hooks],
   language_aliases: ['text', (s) => s.project.language_aliases],
@@ -226,10 +236,11 @@ const COMPONENT_FIELDS = {
   name: ['text', (s) => s.component.name],
   slug: ['url', (s) => s.component.slug],
   id: ['int', (s) => s.component.id],
-  source_language: ['json', (s) => s.sourceLanguage],
-  project: ['json', (s) => s.project],
+  source_language: ['json', (s) => s.sourceLanguage, nested('Language')],
+  // Null only where the layout leaves the field out (a project's component list).
+  project: ['json', (s) => s.project, nested('Project')],
   vcs: ['text', (s) => s.component.settings.vcs],
-  vcs_params: ['json', (s) => jsonbObject(s.component.settings.vcs_params)],
+  vcs_params: ['json', (s) => jsonbObject(s.component.settings.vcs_params), MAP],
   repo: ['text', (s) => hideCredentials(repository(s).repo)],
   git_export: ['text', (s) => s.component.settings.git_export],
   branch: ['text', (s) => repository(s).branch],
@@ -241,11 +252,11 @@ const COMPONENT_FIELDS = {
   intermediate: ['text', (s) => s.component.settings.intermediate],
   new_base: ['text', (s) => s.component.settings.new_base],
   file_format: ['text', (s) => s.component.settings.file_format],
-  file_format_params: ['json', (s) => jsonbObject(s.component.settings.file_format_params)],
+  file_format_params: ['json', (s) => jsonbObject(s.component.settings.file_format_params), MAP],
   // license, agreement, new_lang, language_code_style and secondary_language: the component's own, with their switches and values in effect.
   ...inheritableFields<ComponentSource>((s) => s.component.inherited),
   // 4.x: the content's, else the SPDX page of the component's license; 2026.8: of the license in effect.
-  license_url: ['text', (s) => (isCurrent(s.site) ? s.component.currentLicenseUrl : s.component.licenseUrl)],
+  license_url: ['text', (s) => (isCurrent(s.site) ? s.component.currentLicenseUrl : s.component.licenseUrl), STRING_OR_NULL],
   web_url: ['url', (s) => webUrl(s.site, webPath.component(s.p, s.web))],
   url: ['url', componentUrl(apiPath.component)],
   repository_url: ['url', componentUrl(apiPath.componentRepository)],
@@ -255,14 +266,14 @@ const COMPONENT_FIELDS = {
   links_url: ['url', componentUrl(apiPath.componentLinks)],
   changes_list_url: ['url', componentUrl(apiPath.componentChanges)],
   // Only while a background task runs.
-  task_url: ['url', () => null],
+  task_url: ['url', () => null, STRING_OR_NULL],
   reports_url: ['url', componentUrl(apiPath.componentReports)],
   announcements_url: ['url', componentUrl(apiPath.componentAnnouncements)],
   push: ['text', (s) => hideCredentials(repository(s).push)],
   check_flags: ['text', (s) => s.component.settings.check_flags],
   effective_check_flags: ['text', (s) => s.component.inherited.effectiveCheckFlags],
   priority: ['int', (s) => s.component.settings.priority],
-  enforced_checks: ['json', (s) => s.component.settings.enforced_checks],
+  enforced_checks: ['json', (s) => s.component.settings.enforced_checks, STRINGS],
   restricted: ['bool', (s) => s.component.settings.restricted],
   repoweb: ['text', (s) => s.component.settings.repoweb],
   report_source_bugs: ['text', (s) => s.component.settings.report_source_bugs],
@@ -287,11 +298,11 @@ const COMPONENT_FIELDS = {
   key_filter: ['text', (s) => s.component.settings.key_filter],
   variant_regex: ['text', (s) => s.component.settings.variant_regex],
   // Add-ons are not part of a snapshot.
-  addons: ['json', () => []],
+  addons: ['json', () => [], STRINGS],
   is_glossary: ['bool', (s) => s.component.settings.is_glossary],
   glossary_color: ['text', (s) => s.component.settings.glossary_color],
-  category: ['url', (s) => (s.component.category ? apiUrl(s.site, apiPath.category(s.component.category.id)) : null)],
-  linked_component: ['url', (s) => linkedComponentUrl(s)],
+  category: ['url', (s) => (s.component.category ? apiUrl(s.site, apiPath.category(s.component.category.id)) : null), STRING_OR_NULL],
+  linked_component: ['url', (s) => linkedComponentUrl(s), STRING_OR_NULL],
   locked: ['bool', (s) => s.component.locked],
 } satisfies Record<string, SourcedField<ComponentSource>>;
 
@@ -476,11 +487,12 @@ export interface TranslationSource {
 
 const translationUrl = (path: (p: string, c: string, l: string) => string) => (s: TranslationSource) =>
   apiUrl(s.site, path(s.p, s.c, s.translation.language.code));
-const counter = (key: keyof Counters) => (s: TranslationSource) => s.translation.counters[key];
+const counter = (key: Exclude<keyof Counters, 'last_change'>) => (s: TranslationSource) => s.translation.counters[key];
 
 const TRANSLATION_FIELDS = {
-  language: ['json', (s) => s.language],
-  component: ['json', (s) => s.component],
+  language: ['json', (s) => s.language, nested('Language')],
+  // Null only where the layout leaves the field out (a component's translation list).
+  component: ['json', (s) => s.component, nested('Component')],
   language_code: ['text', (s) => s.translation.languageCode],
   id: ['int', (s) => s.translation.id],
   filename: ['text', (s) => s.translation.filename],
@@ -504,8 +516,12 @@ const TRANSLATION_FIELDS = {
   failing_checks_percent: ['float', (s) => percent(s.translation.counters.failing_checks, s.translation.counters.total, false)],
   have_suggestion: ['int', counter('have_suggestion')],
   have_comment: ['int', counter('have_comment')],
-  last_change: ['text', (s) => (s.translation.counters.last_change === null ? null : formatTimestamp(s.translation.counters.last_change))],
-  last_author: ['text', (s) => s.translation.lastAuthor],
+  last_change: [
+    'text',
+    (s) => (s.translation.counters.last_change === null ? null : formatTimestamp(s.translation.counters.last_change)),
+    STRING_OR_NULL,
+  ],
+  last_author: ['text', (s) => s.translation.lastAuthor, STRING_OR_NULL],
   repository_url: ['url', translationUrl(apiPath.translationRepository)],
   file_url: ['url', translationUrl(apiPath.translationFile)],
   statistics_url: ['url', translationUrl(apiPath.translationStatistics)],
@@ -631,7 +647,7 @@ const CATEGORY_FIELDS = {
   name: ['text', (s) => s.category.name],
   slug: ['url', (s) => s.category.slug],
   project: ['url', (s) => apiUrl(s.site, apiPath.project(s.category.project.slug))],
-  category: ['url', (s) => (s.category.parent ? apiUrl(s.site, apiPath.category(s.category.parent.id)) : null)],
+  category: ['url', (s) => (s.category.parent ? apiUrl(s.site, apiPath.category(s.category.parent.id)) : null), STRING_OR_NULL],
   url: ['url', (s) => apiUrl(s.site, apiPath.category(s.category.id))],
   statistics_url: ['url', (s) => apiUrl(s.site, apiPath.categoryStatistics(s.category.id))],
   announcements_url: ['url', (s) => apiUrl(s.site, apiPath.categoryAnnouncements(s.category.id))],
@@ -654,6 +670,42 @@ export const CATEGORY = defineLayout(CATEGORY_FIELDS, [
   'check_flags',
   'effective_check_flags',
   ...triples(),
+]);
+
+// --- Repository status and lock (4.x 1.4.8 and 1.4.9; current 3.8) ---
+
+interface RepositorySource {
+  /** The status's own API URL. */
+  url: string;
+}
+
+const REPOSITORY_FIELDS = {
+  // A snapshot has nothing to commit, merge or push, and knows no upstream commit, VCS status or merge failure.
+  needs_commit: ['bool', () => false],
+  needs_merge: ['bool', () => false],
+  needs_push: ['bool', () => false],
+  url: ['url', (s) => s.url],
+  remote_commit: ['json', () => null, NULL],
+  status: ['text', () => ''],
+  merge_failure: ['json', () => null, NULL],
+} satisfies Record<string, SourcedField<RepositorySource>>;
+
+/** A project's repository status (4.x: 2026.8 refuses it to an anonymous reader). */
+export const PROJECT_REPOSITORY = defineLayout(REPOSITORY_FIELDS, ['needs_commit', 'needs_merge', 'needs_push', 'url']);
+/** A component's or a translation's repository status (4.x, as above). */
+export const REPOSITORY = defineLayout(REPOSITORY_FIELDS, [
+  'needs_commit',
+  'needs_merge',
+  'needs_push',
+  'url',
+  'remote_commit',
+  'status',
+  'merge_failure',
+]);
+
+/** A component's lock, and (2026.8) a project's. */
+export const LOCK = defineLayout({ locked: ['bool', (locked: boolean) => locked] } satisfies Record<string, SourcedField<boolean>>, [
+  'locked',
 ]);
 
 /** A category's web page: `/projects/<p>/<its path>/`. */

@@ -79,11 +79,6 @@ export function siteRoutesOf(version: WeblateVersion): readonly SiteRoute[] {
   return SITE_ROUTES.filter((route) => route.flavours.includes(version));
 }
 
-/** The names the status site puts at the root of a tree, in either flavour: the home page and each route's first segment. */
-export function siteRootNames(): string[] {
-  return [PAGE_FILE, ...new Set(SITE_ROUTES.flatMap((route) => route.pattern.slice(0, 1)))];
-}
-
 export interface SiteMatch {
   route: SiteRoute;
   /** Each parameter's value, by name without the colon: `{ project: 'demo', component: 'docs/guide' }`. */

@@ -107,6 +107,19 @@ export const sitePath = {
   exports: (p: string, c: string | null) => `/exports/stats/${p}/${c === null ? '' : `${c}/`}`,
 };
 
+/** The names the status site takes at the root of a tree: its home page and the first segment of each of its paths. */
+export const SITE_ROOT_NAMES = [
+  'index.html',
+  'static',
+  'projects',
+  'languages',
+  'engage',
+  'translate',
+  'widgets',
+  'widget',
+  'exports',
+] as const;
+
 /** The badge's file name in a widget folder. */
 export const BADGE_FILE = 'svg-badge.svg';
 /** Weblate's bar charts of languages, and the colors each is drawn in. */

@@ -70,7 +70,7 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
   const manifest = await readManifest(outDir);
   if (!manifest) return null;
-  const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions);
+  const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions, { hosts: { host: manifest.host } });
   const stats = await updatePatched(treeInPlace(outDir), groups, manifest);
   if (journalIsLong(manifest)) await writeManifest(outDir, manifest);
   for (const change of changes) {

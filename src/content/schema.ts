@@ -78,6 +78,7 @@ export const siteSchema = z.strictObject({
   pagination: z.enum(['path', 'query'], { error: 'expected "path" or "query"' }).optional(),
   weblate_version: weblateVersion.optional(),
   pages: flag.optional(),
+  edit_url: httpUrl().optional(),
 });
 export type SiteFile = z.output<typeof siteSchema>;
 

@@ -17,7 +17,7 @@ import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig } from './serve.ts';
 import { ERRORS, errorText } from '../api/answers.ts';
-import { siteRootNames } from '../api/site-routes.ts';
+import { SITE_ROOT_NAMES } from '../api/urls.ts';
 
 export type { HostFile } from './common.ts';
 
@@ -33,7 +33,7 @@ export type RootHost = (typeof ROOT_HOSTS)[number];
  */
 export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
   'api',
-  ...siteRootNames(),
+  ...SITE_ROOT_NAMES,
   'hosts',
   NOT_FOUND_FILE,
   SERVE_CONFIG_FILE,

@@ -1,6 +1,6 @@
 /**
- * Which files of a built tree readers are served (the API, the status site,
- * the page a host shows for a miss) as opposed to configuration a host reads (serve.json,
+ * Which files of a built tree readers are served (the API, the page a host
+ * shows for a miss) as opposed to configuration a host reads (serve.json,
  * hosts/, _redirects, …), and the Content-Type each is served with: one
  * table, by extension, for every host and for the deploy to object storage.
  */
@@ -25,9 +25,9 @@ export function contentTypeOf(path: string): string | null {
 /** Files at the root that only hosts read. */
 const HOST_CONFIGURATION: ReadonlySet<string> = new Set([SERVE_CONFIG_FILE, '.nojekyll', '_redirects', '_headers']);
 
-/** The status site's types are those Weblate sends: UTF-8 text, SVG included. */
 const TYPES: Readonly<Record<string, string>> = {
   '.json': JSON_TYPE,
+  // The status site: pages, its stylesheet, badges and charts (as Weblate sends them), CSV exports.
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml; charset=utf-8',

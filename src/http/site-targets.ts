@@ -9,7 +9,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exportFile, exportFileName, EXPORT_FILES, fillPattern, matchSiteSegments, PAGE_FILE, siteRootNames } from '../api/site-routes.ts';
+import { exportFile, exportFileName, EXPORT_FILES, fillPattern, matchSiteSegments, PAGE_FILE } from '../api/site-routes.ts';
+import { SITE_ROOT_NAMES } from '../api/urls.ts';
 import type { SiteMatch } from '../api/site-routes.ts';
 import { contentTypeOf } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -37,7 +38,7 @@ export function resolveSiteRequest(method: string, url: string, base: string, ve
   if (!pathname.startsWith(`${base}/`)) return null;
   const raw = pathname.slice(base.length + 1).split('/');
   if (raw.length > 1 || raw[0] !== '') {
-    if (!siteRootNames().includes(raw[0]!)) return null;
+    if (!(SITE_ROOT_NAMES as readonly string[]).includes(raw[0]!)) return null;
   }
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', status: 405 };
   const slash = raw.at(-1) === '';

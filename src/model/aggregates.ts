@@ -6,7 +6,7 @@
  * recomputed from the sums later, never averaged.
  */
 import { addCounters, emptyCounters, type Counters } from './statistics.ts';
-import type { Category, Language, Model, Project, Translation } from './types.ts';
+import type { Category, Component, Language, Model, Project, Translation } from './types.ts';
 
 export interface Aggregates {
   project(project: Project): Counters;
@@ -14,6 +14,8 @@ export interface Aggregates {
   /** Languages with a translation in the project, and their sums there. */
   projectLanguages(project: Project): ReadonlyMap<Language, Counters>;
   category(category: Category): Counters;
+  /** A component's sums over its translations, the source one included. */
+  component(component: Component): Counters;
 }
 
 /**
@@ -45,11 +47,21 @@ export function aggregate(model: Model): Aggregates {
     if (!sum) byCategory.set(category, (sum = sumCategory(category)));
     return sum;
   };
+  const byComponent = new Map<Component, Counters>();
+  const componentSum = (component: Component): Counters => {
+    let sum = byComponent.get(component);
+    if (sum) return sum;
+    sum = emptyCounters();
+    for (const translation of component.translations) addCounters(sum, translation.counters);
+    byComponent.set(component, sum);
+    return sum;
+  };
   return {
     project: (project) => projectSums(project).total,
     language: languageSum,
     projectLanguages: (project) => projectSums(project).languages,
     category: categorySum,
+    component: componentSum,
   };
 }
 
@@ -97,6 +109,12 @@ function sumCategory(category: Category): Counters {
 function isInside(inner: Category | null, outer: Category): boolean {
   for (let current = inner; current; current = current.parent) if (current === outer) return true;
   return false;
+}
+
+/** Whether percentages of this translation count reviews: the source uses source_review, others translation_review. */
+export function translationHasReview(translation: Translation): boolean {
+  const project = translation.component.project;
+  return translation.isSource ? project.source_review : project.translation_review;
 }
 
 /** `has_review` of a project (and of its components and project-language entries). */

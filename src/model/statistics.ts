@@ -5,6 +5,7 @@
  * shows, and in which order, is api/shapes.ts's.
  */
 import type { SourcedField } from '../output/serialize.ts';
+import { STRING_OR_NULL } from '../output/value-types.ts';
 import type { WeblateVersion } from './defaults.ts';
 import type { Timestamp } from './timestamps.ts';
 import { formatTimestamp, laterTimestamp } from './timestamps.ts';
@@ -117,7 +118,7 @@ export const STATISTICS_COUNTERS = {
   total: ['int', (s) => s.counters.total],
   total_words: ['int', (s) => s.counters.total_words],
   total_chars: ['int', (s) => s.counters.total_chars],
-  last_change: ['text', (s) => (s.counters.last_change === null ? null : formatTimestamp(s.counters.last_change))],
+  last_change: ['text', (s) => (s.counters.last_change === null ? null : formatTimestamp(s.counters.last_change)), STRING_OR_NULL],
   recent_changes: ['int', (s) => s.counters.recent_changes],
   translated: ['int', (s) => s.counters.translated],
   translated_words: ['int', (s) => s.counters.translated_words],

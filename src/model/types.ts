@@ -23,6 +23,8 @@ export interface Site {
   weblateVersion: WeblateVersion;
   /** Whether the tree holds the status site at the web paths (on by default when the web links point at the snapshot). */
   pages: boolean;
+  /** Where translating happens (a Weblate instance's web URL), for the status site's translate pages to link to; null: not said. */
+  editUrl: string | null;
 }
 
 export interface Plural {

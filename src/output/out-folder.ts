@@ -2,10 +2,11 @@
  * Whether a folder may take a built tree, decided before any work: a build
  * replaces the folder whole (or updates it in place), writes a staging folder
  * beside it and keeps its manifest in `<out>.state/` beside it too. So the
- * folder must not be, hold or sit inside the content folder; it must be a
- * folder (or not exist yet) in a parent the user can write; and when it holds
- * anything, that must be a tree this tool built, unless the user says
- * `--force`. A refusal is a one-line message, and nothing is touched.
+ * folder must not be, hold or sit inside the content folder, nor be or hold
+ * the folder the command runs in; it must be a folder (or not exist yet) in a
+ * parent the user can write; and when it holds anything, that must be a tree
+ * this tool built, unless the user says `--force`. A refusal is a one-line
+ * message, and nothing is touched.
  */
 import { constants } from 'node:fs';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
@@ -33,6 +34,14 @@ export async function checkOutFolder(outDir: string, options: OutFolderOptions):
   if (options.contentDir !== undefined) {
     const clash = await contentClash(real, options.contentDir, shown);
     if (clash) return refuse(clash);
+  }
+  const here = await realPathOf(process.cwd());
+  if (isInside(here, real)) {
+    // Renaming "." fails (EBUSY), and `${out}.state` would land inside the tree ("..state").
+    return refuse(
+      `--out ${shown} ${real === here ? 'is' : 'holds'} the folder you are in; a build replaces its output folder whole ` +
+        'and keeps its state beside it, so give a folder below this one, such as dist',
+    );
   }
   const info = await stat(absolute).catch(() => null);
   if (info && !info.isDirectory())
@@ -76,16 +85,20 @@ function refuse(message: string): OutFolderCheck {
 /** Why the tree cannot go at `out` given the content folder, or null. */
 async function contentClash(out: string, contentDir: string, shown: string): Promise<string | null> {
   const content = await realPathOf(resolve(contentDir));
-  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
   const name = displayFolder(contentDir);
   if (out === content)
     return `--out ${shown} is the content folder; a build would replace the YAML with the tree. Give another folder, such as dist`;
-  if (inside(content, out))
+  if (isInside(content, out))
     return `--out ${shown} holds the content folder ${name}; a build would replace it. Give a folder beside it, such as dist`;
-  if (inside(out, content)) {
+  if (isInside(out, content)) {
     return `--out ${shown} is inside the content folder ${name} (${relative(content, out)}); the tree would be read as content. Give a folder outside it, such as dist`;
   }
   return null;
+}
+
+/** Whether `child` is `parent` or lies inside it (both real, absolute paths). */
+function isInside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
 /** The real path of a folder that may not exist yet: its nearest existing ancestor resolved, the rest as given. */

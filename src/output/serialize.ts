@@ -14,6 +14,7 @@
  * parts that never need escaping) are written without a check.
  */
 import { internalError } from '../errors.ts';
+import { kindType, type STRING_OR_NULL, type ValueType } from './value-types.ts';
 
 /** A float, printed as Python prints a float: always with a decimal point. */
 export class JsonFloat {
@@ -35,19 +36,26 @@ export class RawJson {
  */
 type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
 
-interface Shape {
+export interface Shape {
   readonly keys: readonly string[];
   readonly kinds: readonly FieldKind[];
+  /** What each value is (value-types.ts); null for a `json` field that declares nothing (only tests make such shapes). */
+  readonly types: readonly (ValueType | null)[];
   /** `{"key":` for the first field, `,"key":` for the others. */
   readonly prefixes: readonly string[];
 }
 
-/** Declares the layout of an object: its keys in output order and the kind of each value. */
-export function defineShape(fields: readonly (readonly [key: string, kind: FieldKind])[]): Shape {
+/**
+ * Declares the layout of an object: its keys in output order, the kind of
+ * each value, and its type where the kind does not say it (a `json` value, a
+ * string that may be null).
+ */
+export function defineShape(fields: readonly (readonly [key: string, kind: FieldKind, type?: ValueType])[]): Shape {
   const keys = fields.map(([key]) => key);
   return {
     keys,
     kinds: fields.map(([, kind]) => kind),
+    types: fields.map(([, kind, type]) => type ?? (kind === 'json' ? null : kindType(kind))),
     prefixes: keys.map((key, i) => `${i === 0 ? '{' : ','}${serializeString(key)}:`),
   };
 }
@@ -65,11 +73,19 @@ export class ShapedObject {
 }
 
 /**
- * One field of a layout: how its value is written and where the value comes
- * from, a function of the object's source (the model object and what is
- * derived from it once).
+ * One field of a layout: how its value is written, where the value comes
+ * from (a function of the object's source: the model object and what is
+ * derived from it once), and what the value is. The compiler holds the three
+ * together: an `int` field's value is a number, a `text` field's a string,
+ * or a string or null when it declares STRING_OR_NULL; a `json` field always
+ * declares its type (the published types and schemas are generated from it).
  */
-export type SourcedField<S> = readonly [kind: FieldKind, value: (source: S) => unknown];
+export type SourcedField<S> =
+  | readonly [kind: 'int' | 'float', value: (source: S) => number]
+  | readonly [kind: 'bool', value: (source: S) => boolean]
+  | readonly [kind: 'text' | 'url', value: (source: S) => string]
+  | readonly [kind: 'text' | 'url', value: (source: S) => string | null, type: typeof STRING_OR_NULL]
+  | readonly [kind: 'json', value: (source: S) => unknown, type: ValueType];
 
 /** A shape whose values are read from a source object, field by field, in the shape's order. */
 export interface Layout<S> {
@@ -87,7 +103,7 @@ export function defineLayout<S, K extends string>(fields: Readonly<Record<K, Sou
     if (!field) internalError(`a layout names the unknown field "${key}"`);
     return field;
   });
-  return { shape: defineShape(order.map((key, i) => [key, entries[i]![0]])), values: entries.map(([, value]) => value) };
+  return { shape: defineShape(order.map((key, i) => [key, entries[i]![0], entries[i]![2]])), values: entries.map(([, value]) => value) };
 }
 
 /** The object of a layout for one source: each field's value read in order. */

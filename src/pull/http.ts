@@ -3,7 +3,10 @@
  * flight, retries with backoff for network errors and 5xx, 429 honoured with
  * Retry-After, and the X-RateLimit-* budget respected before it runs out.
  * Every wait is bounded and goes through the injected `sleep`, so tests run on
- * a fake clock.
+ * a fake clock. A hostile server gets nothing out of it: each request, body
+ * included, ends at `timeoutMs` (a timer that owns the request's controller),
+ * a body larger than `maxBodyBytes` is cut off, and a redirect is followed
+ * only to a URL under `scope` (the API given with --from, where the key goes).
  */
 import { PullError } from './errors.ts';
 import { backoffMs, createRateBudget, readRateLimit, retryAfterMs } from './waits.ts';
@@ -30,6 +33,10 @@ export interface HttpOptions {
   maxWaitMs: number;
   /** Time allowed for one request, body included. */
   timeoutMs: number;
+  /** The largest body taken; a larger one stops the pull. */
+  maxBodyBytes: number;
+  /** Redirects are followed only to URLs that start with this (the API root given with --from); undefined: none followed. */
+  scope?: string | undefined;
   /** Told about every wait, to be shown to the user. */
   onWait?: (wait: Wait) => void;
 }
@@ -66,7 +73,11 @@ export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   maxBackoffMs: 30_000,
   maxWaitMs: 600_000,
   timeoutMs: 60_000,
+  maxBodyBytes: 64 * 2 ** 20,
 };
+
+/** Redirects followed for one request, at most. */
+const MAX_REDIRECTS = 5;
 
 /** Requests that keep answering 429 are given up after this many waits. */
 const MAX_THROTTLED = 10;
@@ -98,29 +109,43 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
     if (stopper.signal.aborted) throw stoppedError();
     budget.spend();
     sent++;
-    inFlight++;
-    let response: Response;
+    const request = requestController(stopper.signal, options.timeoutMs);
     try {
-      response = await deps.fetch(url, {
-        headers: requestHeaders(options.token),
-        signal: requestSignal(stopper.signal, options.timeoutMs),
-      });
-    } catch (error) {
-      if (stopper.signal.aborted) throw stoppedError();
-      return { kind: 'transient', detail: describeNetworkError(error) };
+      inFlight++;
+      let response: Response;
+      try {
+        response = await deps.fetch(url, { headers: requestHeaders(options.token), redirect: 'manual', signal: request.signal });
+      } catch (error) {
+        if (stopper.signal.aborted) throw stoppedError();
+        return { kind: 'transient', detail: describeNetworkError(error) };
+      } finally {
+        inFlight--;
+      }
+      budget.observe(readRateLimit(response.headers), deps.now(), inFlight);
+      return await readResponse(url, response, options, deps.now(), stopper.signal);
     } finally {
-      inFlight--;
+      request.done();
     }
-    budget.observe(readRateLimit(response.headers), deps.now(), inFlight);
-    return readResponse(url, response, options.token, deps.now());
   };
 
-  const getJson = async (url: string): Promise<JsonAnswer> => {
+  const getJson = async (first: string): Promise<JsonAnswer> => {
+    let url = first;
     let failures = 0;
     let throttled = 0;
+    let redirects = 0;
     for (;;) {
       const outcome = await slots.run(() => attempt(url));
       if (outcome.kind === 'answer') return outcome.answer;
+      if (outcome.kind === 'redirect') {
+        if (options.scope === undefined || !outcome.location.startsWith(options.scope))
+          throw new PullError(
+            `${url} redirects to ${outcome.location}, outside ${options.scope ?? 'the URL asked for'}; the pull does not follow it (the key is sent only there).`,
+            { resumable: false },
+          );
+        if (++redirects > MAX_REDIRECTS) throw new PullError(`${first} redirects more than ${MAX_REDIRECTS} times.`, { resumable: false });
+        url = outcome.location;
+        continue;
+      }
       if (outcome.kind === 'throttled') {
         const ms = outcome.waitMs ?? backoffMs(throttled, options.backoffMs, options.maxBackoffMs, deps.random);
         if (ms > options.maxWaitMs) throw throttledTooLong(url, ms, options.maxWaitMs);
@@ -163,24 +188,35 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
 type Attempt =
   | { kind: 'answer'; answer: JsonAnswer }
   | { kind: 'transient'; detail: string }
-  | { kind: 'throttled'; waitMs: number | null; detail: string };
+  | { kind: 'throttled'; waitMs: number | null; detail: string }
+  /** `location` resolved against the URL asked for (so `..` and `%2e%2e` are resolved before it is checked). */
+  | { kind: 'redirect'; location: string };
 
-async function readResponse(url: string, response: Response, token: string | undefined, now: number): Promise<Attempt> {
+async function readResponse(url: string, response: Response, options: HttpOptions, now: number, stop: AbortSignal): Promise<Attempt> {
   if (response.status === 429) {
     await response.body?.cancel().catch(() => undefined);
     const header = response.headers.get('retry-after');
     const waitMs = retryAfterMs(header, now) ?? resetMs(response.headers);
     return { kind: 'throttled', waitMs, detail: header === null ? 'HTTP 429' : `HTTP 429, Retry-After: ${header}` };
   }
+  const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+  if (location !== null) {
+    await response.body?.cancel().catch(() => undefined);
+    const target = URL.parse(location, url);
+    if (target === null) throw new PullError(`${url} redirects to ${location}, which is not a URL.`, { resumable: false });
+    return { kind: 'redirect', location: target.href };
+  }
   let text: string;
   try {
-    text = await response.text();
+    text = await readBody(url, response, options.maxBodyBytes);
   } catch (error) {
+    if (error instanceof PullError) throw error;
+    if (stop.aborted) throw stoppedError();
     return { kind: 'transient', detail: describeNetworkError(error) };
   }
   if (response.status >= 500) return { kind: 'transient', detail: `HTTP ${response.status}` };
   const body = parseJson(text);
-  if (response.status === 401) throw refusedCredentials(url, token, body);
+  if (response.status === 401) throw refusedCredentials(url, options.token, body);
   const answer: JsonAnswer = { status: response.status, body, contentType: response.headers.get('content-type') ?? '' };
   const date = response.headers.get('date');
   if (date) answer.date = date;
@@ -193,8 +229,55 @@ function requestHeaders(token: string | undefined): Record<string, string> {
   return headers;
 }
 
-function requestSignal(stop: AbortSignal, timeoutMs: number): AbortSignal {
-  return AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * A request's own controller, aborted by its timer or by a stop. The timer
+ * holds the controller: a timeout signal merged with AbortSignal.any can be
+ * garbage-collected while the body still drips in, and then it never fires.
+ */
+function requestController(stop: AbortSignal, timeoutMs: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const onStop = () => controller.abort(stop.reason);
+  stop.addEventListener('abort', onStop, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException(`no whole answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    },
+  };
+}
+
+/** The body as text, refused once it grows past `maxBytes` (announced or sent). */
+async function readBody(url: string, response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () =>
+    new PullError(`${url} answered with more than ${formatMiB(maxBytes)}; no answer of a Weblate API is that large, so the pull stops.`);
+  const announced = Number(response.headers.get('content-length'));
+  if (announced > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20)} MiB`;
 }
 
 function resetMs(headers: Headers): number | null {
@@ -212,7 +295,8 @@ function parseJson(text: string): unknown {
 
 /** A short reason for a failed connection: `ECONNREFUSED`, `timed out`, `other side closed`. */
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
+  if (error instanceof Error && error.name === 'AbortError') return 'cancelled';
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   if (cause?.code) return cause.code;
   if (cause?.message) return cause.message;

@@ -5,11 +5,11 @@
  * rate limited, content that fails the checks) come back in the report; only
  * bugs throw.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFile, placeOf } from '../content/files.ts';
 import { openContent } from '../resolve/open.ts';
-import type { ContentError } from '../errors.ts';
+import { escapeControls, type ContentError } from '../errors.ts';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { PullError } from './errors.ts';
 import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpClient, type HttpDeps, type HttpOptions, type Wait } from './http.ts';
@@ -102,11 +102,17 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   const started = deps.now();
   const folder = await checkOutputFolder(options.outDir);
   if (!folder.ok) return failure(folder.message, { requests: 0, resumed: 0, durationMs: 0 });
+  const existed = await stat(options.outDir).then(
+    () => true,
+    () => false,
+  );
   const state = await openState(options.outDir, options.from);
-  if (state.notice) options.onNotice?.(state.notice);
-  if (state.resumed > 0) options.onNotice?.(`Resuming: ${state.resumed} answers kept by the interrupted pull are read from ${STATE_FILE}.`);
+  // What the server sent reaches the terminal with its control characters escaped.
+  const notify = (text: string) => options.onNotice?.(escapeControls(text));
+  if (state.notice) notify(state.notice);
+  if (state.resumed > 0) notify(`Resuming: ${state.resumed} answers kept by the interrupted pull are read from ${STATE_FILE}.`);
   const client = createHttpClient(
-    { ...DEFAULT_HTTP_OPTIONS, ...options.http, token: options.token, onWait: (wait) => options.onNotice?.(describeWait(wait)) },
+    { ...DEFAULT_HTTP_OPTIONS, ...options.http, token: options.token, scope: options.from, onWait: (wait) => notify(describeWait(wait)) },
     deps,
   );
   const progress: PullProgress = { requests: 0, resumed: 0, componentsDone: 0, componentsKnown: 0 };
@@ -123,7 +129,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     const record = options.full ? null : await readRecord(options.outDir, options.from, selection);
     const walk = { from: options.from, projects: selection, onProgress: report };
     const instance = record
-      ? await refreshApi(fetcher.fetch, { ...walk, outDir: options.outDir, record, onNotice: options.onNotice })
+      ? await refreshApi(fetcher.fetch, { ...walk, outDir: options.outDir, record, onNotice: notify })
       : await walkApi(fetcher.fetch, walk);
     const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
     mapped.files[0]!.comment = pulledMarker(options.from);
@@ -134,22 +140,24 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     const errors = await checkPulled(options.outDir, written, record, deps.catalog);
     if (errors.length > 0) {
       const message = `The content pulled into ${options.outDir} does not pass the checks of the build:`;
-      return { ok: false, message, errors, warnings: mapped.warnings, ...stats() };
+      return { ok: false, message, errors, warnings: mapped.warnings.map(escapeControls), ...stats() };
     }
     await recordPull(options.outDir, { from: options.from, selection, instance, mapped, previous: record });
     const files = { files: written.written.length, unchanged: written.unchanged, removed: written.removed };
     const kept = record ? mapped.kept.length : null;
-    return { ok: true, counts: mapped.counts, ...files, kept, warnings: mapped.warnings, ...stats() };
+    return { ok: true, counts: mapped.counts, ...files, kept, warnings: mapped.warnings.map(escapeControls), ...stats() };
   } catch (error) {
     await fetcher.stop();
     await state.close();
     if (!(error instanceof PullError)) throw error;
     if (error.options.resumable === false) {
       await state.remove();
-      return failure(error.message, stats());
+      // A folder made for this pull goes too (rmdir: only while empty).
+      if (!existed) await rmdir(options.outDir).catch(() => undefined);
+      return failure(escapeControls(error.message), stats());
     }
     const kept = `What was fetched is kept in ${options.outDir}/${STATE_FILE}: run the same command again (later, if rate limited) to resume.`;
-    return failure(`${error.message}\n${kept}`, stats());
+    return failure(`${escapeControls(error.message)}\n${kept}`, stats());
   }
 }
 

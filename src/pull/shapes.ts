@@ -5,15 +5,22 @@
  * and slugs and codes are checked before they become file names.
  */
 import { z } from 'zod';
-import { CODE_PATTERN, SLUG_PATTERN } from '../content/schema.ts';
+import { CODE_MAX_LENGTH, CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
 import { PullError } from './errors.ts';
 import { COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
 
 const count = z.number().int().min(0);
 const id = z.number().int().positive();
 const text = z.string();
-const slug = z.string().regex(SLUG_PATTERN, { error: 'expected a slug of letters, digits, "-" and "_"' });
-const code = z.string().regex(CODE_PATTERN, { error: 'expected a language code of letters, digits, "_", "-" and "@"' });
+// Slugs and codes become file names: held to what the content accepts (and a file system takes) before anything is written.
+const slug = z
+  .string()
+  .regex(SLUG_PATTERN, { error: 'expected a slug of letters, digits, "-" and "_"' })
+  .max(SLUG_MAX_LENGTH, { error: `expected a slug of at most ${SLUG_MAX_LENGTH} characters` });
+const code = z
+  .string()
+  .regex(CODE_PATTERN, { error: 'expected a language code of letters, digits, "_", "-" and "@"' })
+  .max(CODE_MAX_LENGTH, { error: `expected a language code of at most ${CODE_MAX_LENGTH} characters` });
 
 export const rootShape = z.looseObject({
   projects: text,

@@ -161,18 +161,27 @@ async function readRoot(fetcher: Fetcher, from: string): Promise<{ root: z.outpu
     const hint = new URL(from).pathname.endsWith('/api/')
       ? ''
       : ` The API of a Weblate site is at ${new URL('/api/', from).href} (or below its URL prefix).`;
+    // The first request: nothing was fetched that a re-run could resume from.
     throw new PullError(
       `${from} is not a Weblate API: ${new URL(from).pathname} did not answer with a JSON object listing projects (got ${got}).${hint}`,
+      { resumable: false },
     );
   }
   return { root: root.data, date: answer.date ?? null };
 }
 
-/** Maps a link the server wrote to the URL to fetch under `from`; refuses anything outside the API. */
+/**
+ * Maps a link the server wrote to the URL to fetch under `from`; refuses anything outside the API.
+ * The link is resolved first (`..`, `%2e%2e`), then its prefix checked: `<api>/../secret/` is outside.
+ */
 function linkResolver(apiRoot: string, from: string): (link: string) => string {
   return (link) => {
-    if (link.startsWith(apiRoot)) return from + link.slice(apiRoot.length);
-    if (link.startsWith(from)) return link;
+    const resolved = URL.parse(link, from)?.href;
+    if (resolved !== undefined) {
+      if (resolved.startsWith(from)) return resolved;
+      const mapped = resolved.startsWith(apiRoot) ? URL.parse(from + resolved.slice(apiRoot.length))?.href : undefined;
+      if (mapped?.startsWith(from)) return mapped;
+    }
     throw new PullError(`${from} links to ${link}, outside the API it announced (${apiRoot}); the pull does not follow it.`);
   };
 }
@@ -224,6 +233,7 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
       first ??= { url, count: page.count, firstPageLength: page.results.length, next: page.next };
       page.results.forEach((item, index) => items.push(parseShape(shape, item, `${what} (item ${index + 1})`, url)));
       next = page.next;
+      if (next !== null) refuseEndlessList(first, seen.size, items.length, url);
     }
     into.push(first!);
     if (items.length !== first!.count) {
@@ -299,6 +309,21 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
   };
 
   return { lists, warnings, list, readList, component, done, project, listComponents, changes, fetchOptional };
+}
+
+/**
+ * A list whose pages go on past what its first page announced (its count, in
+ * pages of the first page's length), beyond two pages of slack for a list
+ * that grows during the pull: a `next` chain without end, stopped before it
+ * fills the resume file.
+ */
+function refuseEndlessList(first: ListObservation, pages: number, items: number, url: string): void {
+  const pageLength = Math.max(first.firstPageLength, 1);
+  const slack = 2;
+  if (pages < Math.ceil(first.count / pageLength) + slack && items <= first.count + slack * pageLength) return;
+  throw new PullError(
+    `${url} goes on past the ${first.count} items ${first.url} announced (${items} items in ${pages} pages so far); the pull stops there.`,
+  );
 }
 
 /** A list's items and how it was cut. */

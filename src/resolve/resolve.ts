@@ -140,6 +140,7 @@ function resolveSite(
     weblateVersion: overrides.weblateVersion ?? data.weblate_version ?? SITE_DEFAULTS.weblate_version,
     // The status site belongs where the web links lead: on when they point at the snapshot itself.
     pages: overrides.pages ?? data.pages ?? web === base,
+    editUrl: data.edit_url === undefined ? null : trim(data.edit_url),
   };
 }
 

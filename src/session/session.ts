@@ -269,7 +269,10 @@ export class Session {
     if (patched !== 'fallback') {
       if (!patched.ok) return patched;
       const deferInstanceLists = this.options.instanceListDelay !== undefined;
-      const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, { deferInstanceLists });
+      const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, {
+        deferInstanceLists,
+        hosts: { host: this.manifest.host },
+      });
       const result = await this.commit(disk.written ? [] : changes, files, patched.model, () =>
         updatePatched(this.tree, groups, this.manifest),
       );

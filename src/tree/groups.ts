@@ -16,6 +16,7 @@ import { createBodies, type Bodies } from '../api/bodies.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
 import { createVersionCache, createVersions, type VersionCache, type Versions } from './versions.ts';
+import { countSiteFiles, homeFile, homeFingerprint, siteGroups } from './site-groups.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
 interface OutputFile {
@@ -39,14 +40,25 @@ export interface FileGroup {
 export function* fileGroups(model: Model, hosts: HostOptions = {}, cache = createVersionCache()): Generator<FileGroup> {
   const context = createContext(model, cache);
   for (const group of apiGroups(context)) yield toFileGroup(group);
-  yield {
+  yield* siteGroups(context);
+  yield rootFolderGroup(context, hosts);
+}
+
+/**
+ * The root folder's own files: the host configuration, and the status
+ * site's home page when the site is on (a group's files live in its folder).
+ */
+export function rootFolderGroup(context: Context, hosts: HostOptions): FileGroup {
+  const { model } = context;
+  const h = new Hasher()
+    .number(context.versions.site)
+    .text('hosts')
+    .text(hosts.host ?? '');
+  if (model.site.pages) h.number(homeFingerprint(context));
+  return {
     key: '/',
-    fingerprint: new Hasher()
-      .number(context.versions.site)
-      .text('hosts')
-      .text(hosts.host ?? '')
-      .digest(),
-    render: () => hostFiles(model.site, hosts),
+    fingerprint: h.digest(),
+    render: () => [...hostFiles(model.site, hosts), ...(model.site.pages ? [homeFile(context)] : [])],
   };
 }
 
@@ -58,26 +70,9 @@ export function* generateResources(model: Model): Generator<Resource> {
   for (const group of apiGroups(createContext(model, createVersionCache()))) yield* group.resources();
 }
 
-/** How many API files a build writes, for progress reports. */
-export function countApiFiles(model: Model): number {
-  const { site } = model;
-  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
-  const current = site.weblateVersion !== '4';
-  let total = 1 + emptyRootLists(site.weblateVersion).length;
-  total += n('languages', model.languages.length) + 2 * model.languages.length;
-  total += n('projects', model.projects.length);
-  for (const project of model.projects) {
-    total += 5 + n('project-components', project.components.length);
-    if (current) total += 2 + n('project-categories', project.categories.length);
-  }
-  if (current) total += n('categories', model.categories.length) + 3 * model.categories.length;
-  total += n('components', model.components.length);
-  for (const component of model.components) {
-    const count = component.translations.length;
-    total += 4 + n('component-translations', count) + n('component-statistics', count) + n('component-links', component.links.length);
-  }
-  total += 5 * model.translations.length + n('translations', model.translations.length);
-  return total;
+/** How many files of the API and the status site a build writes, for progress reports. */
+export function countTreeFiles(model: Model): number {
+  return countApiFiles(model) + countSiteFiles(model);
 }
 
 /** A group of API resources; fileGroups() turns it into files. */
@@ -235,6 +230,28 @@ export function toFileGroup(group: ApiGroup): FileGroup {
 }
 
 // --- internal ---
+
+/** How many API files a build writes. */
+function countApiFiles(model: Model): number {
+  const { site } = model;
+  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
+  const current = site.weblateVersion !== '4';
+  let total = 1 + emptyRootLists(site.weblateVersion).length;
+  total += n('languages', model.languages.length) + 2 * model.languages.length;
+  total += n('projects', model.projects.length);
+  for (const project of model.projects) {
+    total += 5 + n('project-components', project.components.length);
+    if (current) total += 2 + n('project-categories', project.categories.length);
+  }
+  if (current) total += n('categories', model.categories.length) + 3 * model.categories.length;
+  total += n('components', model.components.length);
+  for (const component of model.components) {
+    const count = component.translations.length;
+    total += 4 + n('component-translations', count) + n('component-statistics', count) + n('component-links', component.links.length);
+  }
+  total += 5 * model.translations.length + n('translations', model.translations.length);
+  return total;
+}
 
 /** The groups of the API tree alone. */
 function* apiGroups(context: Context): Generator<ApiGroup> {

@@ -9,8 +9,10 @@ import type { PatchScope } from '../resolve/patch.ts';
 import { listPageSize, pageCount } from '../api/pagination.ts';
 import type { ResourceKind } from '../api/routes.ts';
 import { apiPath, componentSegment } from '../api/urls.ts';
-import type { Category, Component, Model, Translation } from '../model/types.ts';
+import type { Category, Component, Model, Project, Translation } from '../model/types.ts';
 import { createVersionCache } from './versions.ts';
+import type { HostOptions } from '../hosts/index.ts';
+import { patchedSiteGroups, siteKeysOf } from './site-groups.ts';
 import {
   categoryGroup,
   componentGroups,
@@ -19,6 +21,7 @@ import {
   languageGroup,
   languageListGroups,
   oneProjectGroups,
+  rootFolderGroup,
   toFileGroup,
   translationGroup,
   type ApiGroup,
@@ -38,7 +41,7 @@ export function patchedGroups(
   model: Model,
   scope: PatchScope,
   cache = createVersionCache(),
-  options: { deferInstanceLists?: boolean } = {},
+  options: { deferInstanceLists?: boolean; hosts?: HostOptions } = {},
 ): PatchedGroups {
   const context = createContext(model, cache);
   const deferred: InstanceList[] = [];
@@ -76,7 +79,10 @@ export function patchedGroups(
     list('component-links', apiPath.componentLinks(p, c), component.links.length);
   }
   instanceList('translations', model.translations.length, before.translations.length);
-  const removed = removedByPatch(before, model, scope);
+  groups.push(...patchedSiteGroups(context, scope));
+  // The root folder holds the home page, which shows every project's and language's sums.
+  if (model.site.pages) groups.push(rootFolderGroup(context, options.hosts ?? {}));
+  const removed = [...removedByPatch(before, model, scope), ...siteKeysRemoved(before, model, scope)];
   const extents = lists.filter((extent) => !deferred.some((name) => extent.path === apiPath.list(name)));
   return { groups, lists: extents, removed, deferred };
 }
@@ -115,6 +121,29 @@ function categoriesAround(components: readonly Component[]): Set<Category> {
   const categories = new Set<Category>();
   for (const component of components) for (let c = component.category; c; c = c.parent) categories.add(c);
   return categories;
+}
+
+/** The status site's folders of objects the patch removed: translations, components, a project's languages, languages. */
+function siteKeysRemoved(before: Model, model: Model, scope: PatchScope): string[] {
+  // A patch changes its projects' component lists in place: the languages a project had come from its
+  // components the patch left alone and the ones it replaced.
+  const added = new Set(scope.components);
+  const languagesBefore = (project: Project) => [
+    ...project.components.filter((c) => !added.has(c)),
+    ...scope.replaced.filter((c) => c.project === project),
+  ];
+  const gone = siteKeysOf(
+    before,
+    [...scope.projects].map((p) => [p, languagesBefore(p)] as const),
+    scope.replaced,
+  );
+  for (const key of siteKeysOf(
+    model,
+    [...scope.projects].map((p) => [p, p.components] as const),
+    scope.components,
+  ))
+    gone.delete(key);
+  return [...gone];
 }
 
 function removedByPatch(before: Model, model: Model, scope: PatchScope): string[] {

@@ -88,6 +88,7 @@ const SETTING_LABELS: [keyof Site, string][] = [
   ['pagination', 'pagination'],
   ['weblateVersion', 'Weblate version'],
   ['pages', 'pages'],
+  ['editUrl', 'edit URL'],
 ];
 
 function show(value: Site[keyof Site] | undefined): string {

@@ -39,7 +39,7 @@ export async function updateInPlace(tree: TreeInPlace, groups: Iterable<FileGrou
     if (manifest.groups.get(group.key) !== group.fingerprint) dirty.push(group);
   }
   const removed = [...manifest.groups.keys()].filter((key) => !seen.has(key));
-  return applyUpdate(tree, dirty, removed, manifest);
+  return applyUpdate(tree, dirty, withoutLiveFolders(removed, seen), manifest);
 }
 
 /** The same after a patch: only the groups the patch may have changed are looked at. */
@@ -49,7 +49,16 @@ export async function updatePatched(tree: TreeInPlace, patched: PatchedGroups, m
   for (const list of patched.lists) {
     for (let page = list.pages + 1; manifest.groups.has(apiPath.page(list.path, page)); page++) removed.add(apiPath.page(list.path, page));
   }
-  return applyUpdate(tree, dirty, [...withNestedGroups(removed, manifest)], manifest);
+  const live = new Set(patched.groups.map((group) => group.key));
+  return applyUpdate(
+    tree,
+    dirty,
+    withoutLiveFolders(
+      [...withNestedGroups(removed, manifest)].filter((key) => !live.has(key)),
+      live,
+    ),
+    manifest,
+  );
 }
 
 // --- internal ---
@@ -73,6 +82,25 @@ async function applyUpdate(tree: TreeInPlace, dirty: FileGroup[], removed: strin
   for (const key of removed) manifest.groups.delete(key);
   manifest.journalLines += appended;
   return { groupsRendered: dirty.length, filesWritten, groupsRemoved: removed.length };
+}
+
+/**
+ * The removed keys whose folders hold no live group. A folder can change
+ * hands (a category of the status site becomes a component of the same
+ * slug, at the same web path): the new group rewrites it, and the old
+ * group's folder must not be removed over it.
+ */
+function withoutLiveFolders(removed: readonly string[], live: ReadonlySet<string>): string[] {
+  if (removed.length === 0) return [];
+  const holding = new Set<string>();
+  const gone = new Set(removed);
+  for (const key of live) {
+    for (let end = key.lastIndexOf('/', key.length - 2); end > 0; end = key.lastIndexOf('/', end - 1)) {
+      const folder = key.slice(0, end + 1);
+      if (gone.has(folder)) holding.add(folder);
+    }
+  }
+  return removed.filter((key) => !holding.has(key));
 }
 
 /** A group's folder holds the folders of the groups below it (a component's, the pages of its lists): they go with it. */

@@ -128,6 +128,7 @@ function siteVersion(model: Model): number {
     .text(site.pagination)
     .text(site.weblateVersion)
     .flag(site.pages)
+    .text(site.editUrl ?? '')
     .digest();
 }
 

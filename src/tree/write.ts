@@ -6,7 +6,7 @@ import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { fileTextBytes } from '../output/serialize.ts';
 import type { OutputTarget } from '../output/target.ts';
-import { countApiFiles, fileGroups, type FileGroup } from './groups.ts';
+import { countTreeFiles, fileGroups, type FileGroup } from './groups.ts';
 
 interface WriteStats {
   files: number;
@@ -23,7 +23,7 @@ interface WriteTreeOptions {
 
 /** Writes every file of the model's tree to the target, then commits it; on failure the target is aborted. */
 export async function writeTree(model: Model, target: OutputTarget, options: WriteTreeOptions = {}): Promise<WriteStats> {
-  const total = countApiFiles(model);
+  const total = countTreeFiles(model);
   const { onProgress } = options;
   try {
     const written = await writeGroups(

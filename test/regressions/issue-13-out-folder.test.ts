@@ -5,7 +5,7 @@
  * one-line usage error (exit 1), before any work, with nothing touched and nothing left behind.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, readTree, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
@@ -39,10 +39,12 @@ describe('npm run build --out', () => {
 
   it('replaces such a folder with --force', async () => {
     const { dir, content } = workspace();
-    writeFiles(join(dir, 'pub'), { 'index.html': 'hi\n' });
+    writeFiles(join(dir, 'pub'), { 'index.html': 'hi\n', 'notes.txt': 'mine\n' });
     const result = await runScript('build', ['--content', content, '--out', join(dir, 'pub'), '--force']);
     expect(result.code).toBe(0);
-    expect(existsSync(join(dir, 'pub/index.html'))).toBe(false);
+    expect(existsSync(join(dir, 'pub/notes.txt'))).toBe(false);
+    // The status site's home page takes the name (the minimal content's web URL is its base URL).
+    expect(readFileSync(join(dir, 'pub/index.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
     expect(existsSync(join(dir, 'pub/api/index.json'))).toBe(true);
   });
 

@@ -1,0 +1,182 @@
+/**
+ * The frame every status page shares (head, breadcrumb, main landmark,
+ * footer with the API link) and the pieces pages are made of: progress bars,
+ * tables, numbers and times. Pure: values in, HTML text out; every text from
+ * the content goes through escapeHtml.
+ */
+import { percent, type Counters } from '../model/statistics.ts';
+import { formatTimestamp } from '../model/timestamps.ts';
+
+/** Text safe inside HTML and SVG content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text;
+}
+
+export interface Crumb {
+  name: string;
+  /** Root-relative URL; the last crumb (the page itself) has none. */
+  href?: string | undefined;
+}
+
+export interface PageFrame {
+  /** The page's subject, first in the title. */
+  title: string;
+  /** Text direction of the page's subject: a page of a right-to-left language is laid out right to left. */
+  dir: 'ltr' | 'rtl';
+  /** Root-relative URL of the stylesheet. */
+  stylesheet: string;
+  crumbs: readonly Crumb[];
+  /** Root-relative URL of the same object in the API, and what it is called there. */
+  api: { href: string; label: string };
+  /** The inside of <main>, after its heading. */
+  body: string;
+}
+
+/** A whole page: doctype, head, header with the breadcrumb, main, footer. */
+export function renderPage(frame: PageFrame): string {
+  const crumbs = frame.crumbs
+    .map((crumb) =>
+      crumb.href === undefined
+        ? `<li aria-current="page">${escapeHtml(crumb.name)}</li>`
+        : `<li><a href="${crumb.href}">${escapeHtml(crumb.name)}</a></li>`,
+    )
+    .join('');
+  const dir = frame.dir === 'rtl' ? ' dir="rtl"' : '';
+  const title = frame.title === SITE_TITLE ? SITE_TITLE : `${frame.title} · ${SITE_TITLE}`;
+  return (
+    `<!DOCTYPE html>\n<html lang="en"${dir}>\n<head>\n<meta charset="utf-8">\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="light dark">\n` +
+    `<title>${escapeHtml(title)}</title>\n<link rel="stylesheet" href="${frame.stylesheet}">\n` +
+    // No icon: without this line every browser asks for /favicon.ico and logs the 404.
+    `<link rel="icon" href="data:,">\n</head>\n<body>\n` +
+    `<a class="skip" href="#main">Skip to the content</a>\n` +
+    `<header><nav aria-label="Breadcrumb"><ol>${crumbs}</ol></nav></header>\n` +
+    `<main id="main">\n<h1>${escapeHtml(frame.title)}</h1>\n${frame.body}</main>\n` +
+    `<footer><p>A read-only copy of the translation status, served as static files. ` +
+    `<a href="${frame.api.href}">${escapeHtml(frame.api.label)} in the API</a></p></footer>\n</body>\n</html>\n`
+  );
+}
+
+/** A summary of counters: the bar and the figures as a description list. */
+export function summary(counters: Counters, review: boolean, lastAuthor?: string | null): string {
+  const shares = sharesOf(counters, review);
+  const rows: [string, string][] = [
+    ['Translated', `${formatPercent(shares.translated)} (${formatNumber(counters.translated)} of ${strings(counters.total)})`],
+    [
+      'Translated words',
+      `${formatPercent(shares.words)} (${formatNumber(counters.translated_words)} of ${formatNumber(counters.total_words)})`,
+    ],
+    ['Needing editing', `${strings(counters.fuzzy)} (${formatPercent(shares.fuzzy)})`],
+    ['Failing checks', `${strings(counters.failing_checks)} (${formatPercent(shares.failing)})`],
+    ['Approved', formatNumber(counters.approved)],
+    ['Suggestions', formatNumber(counters.have_suggestion)],
+    ['Comments', formatNumber(counters.have_comment)],
+    ['Last change', formatTime(counters.last_change === null ? null : formatTimestamp(counters.last_change))],
+  ];
+  if (lastAuthor !== undefined) rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
+  const list = rows.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
+  return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}<dl class="figures">${list}</dl></section>\n`;
+}
+
+/** One row of a status table: the object's name and link, its counters, and what else the table shows. */
+export interface StatusRow {
+  name: string;
+  href: string;
+  counters: Counters;
+  review: boolean;
+  /** Text direction of the name (a language's), when it differs from the page's. */
+  dir?: 'ltr' | 'rtl' | undefined;
+  lastAuthor?: string | null | undefined;
+}
+
+/**
+ * A table of objects with their progress, in the order given. The box that
+ * scrolls it on a narrow screen is the region named by the heading (and
+ * focusable, so a keyboard can scroll it), not the section around both.
+ */
+export function statusTable(id: string, caption: string, rows: readonly StatusRow[], withAuthor = false): string {
+  if (rows.length === 0) return `<section aria-labelledby="${id}"><h2 id="${id}">${caption}</h2><p>None yet.</p></section>\n`;
+  const head =
+    '<tr><th scope="col">Name</th><th scope="col">Translated</th><th scope="col">Strings</th><th scope="col">Needing editing</th>' +
+    `<th scope="col">Failing checks</th><th scope="col">Words</th><th scope="col">Last change</th>${withAuthor ? '<th scope="col">Last author</th>' : ''}</tr>`;
+  const body = rows.map((row) => statusRow(row, withAuthor)).join('\n');
+  return (
+    `<section><h2 id="${id}">${caption}</h2>\n<section class="scroll" tabindex="0" aria-labelledby="${id}">` +
+    `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></section></section>\n`
+  );
+}
+
+// --- internal ---
+
+/** The shares a page shows of a set of counters, computed as the API computes them. */
+interface Shares {
+  translated: number;
+  fuzzy: number;
+  failing: number;
+  words: number;
+}
+
+function sharesOf(counters: Counters, review: boolean): Shares {
+  return {
+    translated: percent(counters.translated, counters.total, !review),
+    fuzzy: percent(counters.fuzzy, counters.total, false),
+    failing: percent(counters.failing_checks, counters.total, false),
+    words: percent(counters.translated_words, counters.total_words, !review),
+  };
+}
+
+/** A stacked bar of translated strings (failing checks apart) and strings needing editing, labelled for screen readers. */
+function progressBar(shares: Shares): string {
+  const failing = Math.min(shares.failing, shares.translated);
+  const good = round(shares.translated - failing);
+  const label = `${formatPercent(shares.translated)} translated, ${formatPercent(shares.fuzzy)} needing editing, ${formatPercent(shares.failing)} failing checks`;
+  return (
+    `<div class="bar" role="img" aria-label="${label}">` +
+    `<span class="good" style="width:${good}%"></span><span class="failing" style="width:${failing}%"></span>` +
+    `<span class="fuzzy" style="width:${shares.fuzzy}%"></span></div>`
+  );
+}
+
+/** A number with thousands separated by commas, the same on every machine. */
+function formatNumber(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/** `1 string`, `1,200 strings`. */
+function strings(count: number): string {
+  return `${formatNumber(count)} ${count === 1 ? 'string' : 'strings'}`;
+}
+
+function formatPercent(value: number): string {
+  return `${value}%`;
+}
+
+/** What the site is called: the home page's title, and the end of every other page's. */
+const SITE_TITLE = 'Translation status';
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** A timestamp of the API (`2024-05-02T10:20:05.499000Z`) shown to the minute, machine-readable in `datetime`. */
+function formatTime(timestamp: string | null): string {
+  if (timestamp === null) return '—';
+  return `<time datetime="${timestamp}">${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC</time>`;
+}
+
+function statusRow(row: StatusRow, withAuthor: boolean): string {
+  const shares = sharesOf(row.counters, row.review);
+  const { counters } = row;
+  const dir = row.dir ? ` dir="${row.dir}"` : '';
+  const author = withAuthor ? `<td>${row.lastAuthor ? escapeHtml(row.lastAuthor) : '—'}</td>` : '';
+  return (
+    `<tr><th scope="row"${dir}><a href="${row.href}">${escapeHtml(row.name)}</a></th>` +
+    `<td class="share">${progressBar(shares)}<span>${formatPercent(shares.translated)}</span></td>` +
+    `<td>${formatNumber(counters.translated)} / ${formatNumber(counters.total)}</td>` +
+    `<td>${formatNumber(counters.fuzzy)}</td><td>${formatNumber(counters.failing_checks)}</td>` +
+    `<td>${formatPercent(shares.words)}</td>` +
+    `<td>${formatTime(counters.last_change === null ? null : formatTimestamp(counters.last_change))}</td>${author}</tr>`
+  );
+}

@@ -1,0 +1,405 @@
+/**
+ * The status site as file groups (written when `site.pages` is on): one
+ * group per folder of a page, of an object's badge and charts, and of its
+ * stats exports, keyed by that folder's web path, each with a fingerprint of
+ * what its files show. A counter change renders again only the groups of the
+ * objects whose figures it moves.
+ */
+import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
+import { Hasher } from '../model/fingerprint.ts';
+import { percent } from '../model/statistics.ts';
+import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
+import {
+  categoryWebPath,
+  chartFile,
+  componentWebPath,
+  sitePath,
+  webPath,
+  webUrl,
+  BADGE_FILE,
+  CHART_COLORS,
+  CHART_KINDS,
+} from '../api/urls.ts';
+import { ShapedObject, type JsonValue } from '../output/serialize.ts';
+import { compareStrings } from '../errors.ts';
+import { renderBadge, renderChart, type ChartRow } from '../site/badges.ts';
+import { renderExportCsv, renderExportJson, type ExportKind } from '../site/exports.ts';
+import {
+  categoryPage,
+  componentPage,
+  homePage,
+  languagePage,
+  projectLanguagePage,
+  projectLanguagePath,
+  projectPage,
+  translationPage,
+  widgetFolder,
+} from '../site/pages.ts';
+import { STYLESHEET } from '../site/style.ts';
+import type { Bodies } from '../api/bodies.ts';
+import type { Aggregates } from '../model/aggregates.ts';
+import type { Versions } from './versions.ts';
+
+/** A group of the site's files: the folder it owns (a web path), its fingerprint, and its files rendered on demand. */
+interface FileGroup {
+  key: string;
+  fingerprint: number;
+  render(): { path: string; data: string }[];
+}
+
+/** What the site's groups are made from: the model, its sums, the API bodies (for exports) and the fingerprints. */
+interface SiteGroupContext {
+  model: Model;
+  aggregates: Aggregates;
+  bodies: Bodies;
+  versions: Versions;
+}
+
+/** Every group of the status site, or none when the site has its pages off. */
+export function* siteGroups(context: SiteGroupContext): Generator<FileGroup> {
+  if (!context.model.site.pages) return;
+  yield stylesheetGroup(context);
+  const byLanguage = projectsByLanguage(context.model);
+  for (const language of context.model.languages) yield languageGroup(context, language, byLanguage.get(language) ?? []);
+  for (const project of context.model.projects) yield* projectSiteGroups(context, project);
+  for (const category of context.model.categories) yield categorySiteGroup(context, category);
+  for (const component of context.model.components) yield* componentSiteGroups(context, component);
+}
+
+/** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
+export function homeFile(context: SiteGroupContext): { path: string; data: string } {
+  return { path: 'index.html', data: homePage(context) };
+}
+
+/** What the home page shows: every project's and every language's name and sums. */
+export function homeFingerprint(context: SiteGroupContext): number {
+  const { model, versions, aggregates } = context;
+  const h = new Hasher().number(versions.site).text('home');
+  for (const project of model.projects) h.number(versions.project(project)).number(versions.counters(aggregates.project(project)));
+  for (const language of model.languages) h.number(versions.language(language)).number(versions.counters(aggregates.language(language)));
+  return h.digest();
+}
+
+/** How many files siteGroups() writes, for progress reports. */
+export function countSiteFiles(model: Model): number {
+  if (!model.site.pages) return 0;
+  const charts = CHART_KINDS.length * CHART_COLORS.length;
+  const current = model.site.weblateVersion !== '4';
+  let total = 2 + model.languages.length + model.categories.length;
+  for (const project of model.projects) {
+    const languages = new Set(project.components.flatMap((c) => c.translations.map((t) => t.language))).size;
+    total += 1 + (1 + charts) + 2 + languages * (current ? 4 : 3);
+  }
+  total += model.components.length * (1 + (1 + charts) + 2) + model.translations.length * 3;
+  return total;
+}
+
+/**
+ * The site's groups a patch of some components may have changed (the home
+ * page is the root folder's, groups.ts): the languages and projects whose sums may have moved (with every
+ * language of those projects), their categories, and the changed components
+ * with their translations.
+ */
+export function patchedSiteGroups(
+  context: SiteGroupContext,
+  scope: { projects: Iterable<Project>; languages: Iterable<Language>; components: Iterable<Component> },
+): FileGroup[] {
+  const { model } = context;
+  if (!model.site.pages) return [];
+  const groups: FileGroup[] = [];
+  const published = new Set(model.languages);
+  const projects = [...scope.projects];
+  for (const language of scope.languages) {
+    if (published.has(language)) groups.push(languageGroup(context, language, projectsHaving(model, language)));
+  }
+  for (const project of projects) {
+    groups.push(...projectSiteGroups(context, project));
+    for (const category of project.categories) groups.push(categorySiteGroup(context, category));
+  }
+  for (const component of scope.components) groups.push(...componentSiteGroups(context, component));
+  return groups;
+}
+
+/**
+ * The keys of the site groups of the model's languages, of the languages
+ * within the given projects (each with its components), and of the given
+ * components and their translations: what a patch compares before and after
+ * to tell which folders are gone.
+ */
+export function siteKeysOf(
+  model: Model,
+  projects: Iterable<readonly [project: Project, components: readonly Component[]]>,
+  components: Iterable<Component>,
+): Set<string> {
+  const keys = new Set<string>();
+  if (!model.site.pages) return keys;
+  for (const language of model.languages) keys.add(webPath.language(language.code));
+  for (const [project, inProject] of projects) {
+    for (const language of languagesOfComponents(inProject)) for (const key of projectLanguageKeys(model, project, language)) keys.add(key);
+  }
+  for (const component of components) {
+    for (const key of componentKeys(model, component)) keys.add(key);
+    for (const translation of component.translations) for (const key of translationKeys(model, translation)) keys.add(key);
+  }
+  return keys;
+}
+
+// --- internal ---
+
+/** The stylesheet's folder. */
+function stylesheetGroup(context: SiteGroupContext): FileGroup {
+  return {
+    key: sitePath.stylesheet().replace(/[^/]+$/, ''),
+    fingerprint: new Hasher().number(context.versions.site).text('stylesheet').digest(),
+    render: () => [{ path: fileOf(sitePath.stylesheet()), data: STYLESHEET }],
+  };
+}
+
+function languageGroup(context: SiteGroupContext, language: Language, projects: readonly Project[]): FileGroup {
+  const { versions, aggregates } = context;
+  const h = new Hasher()
+    .number(versions.site)
+    .number(versions.language(language))
+    .number(versions.counters(aggregates.language(language)));
+  for (const project of projects) {
+    h.number(versions.project(project)).number(versions.counters(aggregates.projectLanguages(project).get(language)!));
+  }
+  const key = webPath.language(language.code);
+  return { key, fingerprint: h.digest(), render: () => [page(key, languagePage(context, language, projects))] };
+}
+
+function* projectSiteGroups(context: SiteGroupContext, project: Project): Generator<FileGroup> {
+  const { model, versions, aggregates, bodies } = context;
+  const site = model.site;
+  const h = new Hasher()
+    .number(versions.site)
+    .number(versions.project(project))
+    .number(versions.counters(aggregates.project(project)));
+  for (const [language, counters] of aggregates.projectLanguages(project))
+    h.number(versions.language(language)).number(versions.counters(counters));
+  for (const component of project.components)
+    h.number(versions.component(component)).number(versions.counters(aggregates.component(component)));
+  for (const category of project.categories) h.number(versions.category(category));
+  const fingerprint = h.digest();
+  const key = webPath.project(project.slug);
+  yield { key, fingerprint, render: () => [page(key, projectPage(context, project))] };
+  const review = projectHasReview(project);
+  const rows = () =>
+    [...aggregates.projectLanguages(project)].map(([language, counters]) => ({
+      name: language.name,
+      translated: counters.translated,
+      percent: percent(counters.translated, counters.total, !review),
+      url: absolute(site, projectLanguagePath(site, project, language)),
+    }));
+  yield widgetGroup(
+    widgetFolder(site, project, null, null),
+    fingerprint,
+    percent(aggregates.project(project).translated, aggregates.project(project).total, !review),
+    rows,
+  );
+  yield exportGroup(sitePath.exports(project.slug, null), fingerprint, 'project', site.weblateVersion, () =>
+    byCode(bodies.projectLanguages(project)),
+  );
+  for (const language of languagesOf(project)) yield* projectLanguageGroups(context, project, language);
+}
+
+/** A language within a project: its page, its share (engage) page, its badge (and in 2026.8 its translate page). */
+function* projectLanguageGroups(context: SiteGroupContext, project: Project, language: Language): Generator<FileGroup> {
+  const { model, versions, aggregates } = context;
+  const counters = aggregates.projectLanguages(project).get(language)!;
+  const h = new Hasher()
+    .number(versions.site)
+    .number(versions.project(project))
+    .number(versions.language(language))
+    .number(versions.counters(counters));
+  for (const component of project.components) {
+    const translation = component.translations.find((t) => t.language === language);
+    if (translation) h.number(versions.translation(translation));
+  }
+  const fingerprint = h.digest();
+  const [pageKey, shareKey, widgetKey, translateKey] = projectLanguageKeys(model, project, language);
+  yield { key: pageKey!, fingerprint, render: () => [page(pageKey!, projectLanguagePage(context, project, language, 'status'))] };
+  yield { key: shareKey!, fingerprint, render: () => [page(shareKey!, projectLanguagePage(context, project, language, 'share'))] };
+  const review = projectHasReview(project);
+  yield widgetGroup(widgetKey!, fingerprint, percent(counters.translated, counters.total, !review), null);
+  if (translateKey)
+    yield {
+      key: translateKey,
+      fingerprint,
+      render: () => [page(translateKey, projectLanguagePage(context, project, language, 'translate'))],
+    };
+}
+
+/** A category's page (2026.8). */
+function categorySiteGroup(context: SiteGroupContext, category: Category): FileGroup {
+  const { versions, aggregates } = context;
+  const project = category.project;
+  const h = new Hasher()
+    .number(versions.site)
+    .number(versions.category(category))
+    .number(versions.counters(aggregates.category(category)));
+  for (const component of project.components) {
+    if (component.category === category) h.number(versions.component(component)).number(versions.counters(aggregates.component(component)));
+  }
+  for (const inner of project.categories) {
+    if (inner.parent === category) h.number(versions.category(inner)).number(versions.counters(aggregates.category(inner)));
+  }
+  const key = webPath.category(project.slug, categoryWebPath(category));
+  return { key, fingerprint: h.digest(), render: () => [page(key, categoryPage(context, category))] };
+}
+
+function* componentSiteGroups(context: SiteGroupContext, component: Component): Generator<FileGroup> {
+  const { model, versions, aggregates, bodies } = context;
+  const site = model.site;
+  const h = new Hasher().number(versions.site).number(versions.component(component));
+  for (const translation of component.translations) h.number(versions.translation(translation));
+  const fingerprint = h.digest();
+  const [pageKey, widgetKey, exportKey] = componentKeys(model, component);
+  yield { key: pageKey!, fingerprint, render: () => [page(pageKey!, componentPage(context, component))] };
+  const sum = aggregates.component(component);
+  const rows = () =>
+    component.translations.map((t) => ({
+      name: t.language.name,
+      translated: t.counters.translated,
+      percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
+      url: absolute(site, webPath.translation(component.project.slug, componentWebPath(component), t.language.code)),
+    }));
+  yield widgetGroup(widgetKey!, fingerprint, percent(sum.translated, sum.total, !projectHasReview(component.project)), rows);
+  const translations = () =>
+    [...component.translations].sort((a, b) => compareStrings(a.languageCode, b.languageCode)).map((t) => bodies.translationStatistics(t));
+  yield exportGroup(exportKey!, fingerprint, 'component', site.weblateVersion, translations);
+  for (const translation of component.translations) yield* translationSiteGroups(context, translation);
+}
+
+function* translationSiteGroups(context: SiteGroupContext, translation: Translation): Generator<FileGroup> {
+  const { model, versions } = context;
+  const fingerprint = new Hasher().number(versions.site).number(versions.translation(translation)).digest();
+  const [pageKey, translateKey, widgetKey] = translationKeys(model, translation);
+  yield { key: pageKey!, fingerprint, render: () => [page(pageKey!, translationPage(context, translation, false))] };
+  yield { key: translateKey!, fingerprint, render: () => [page(translateKey!, translationPage(context, translation, true))] };
+  const share = percent(translation.counters.translated, translation.counters.total, !translationHasReview(translation));
+  yield widgetGroup(widgetKey!, fingerprint, share, null);
+}
+
+/** The keys of a language's groups within a project: page, share page, badge, and (2026.8) translate page. */
+function projectLanguageKeys(model: Model, project: Project, language: Language): string[] {
+  const site = model.site;
+  const p = project.slug;
+  const l = language.code;
+  if (site.weblateVersion === '4') return [`${webPath.language(l)}${p}/`, webPath.share(p, l), widgetFolder(site, project, language, null)];
+  return [
+    webPath.projectLanguage(p, l),
+    webPath.shareCurrent(p, l),
+    widgetFolder(site, project, language, null),
+    webPath.projectLanguageTranslate(p, l),
+  ];
+}
+
+function componentKeys(model: Model, component: Component): string[] {
+  const p = component.project.slug;
+  return [
+    webPath.component(p, componentWebPath(component)),
+    widgetFolder(model.site, component.project, null, component),
+    sitePath.exports(p, componentWebPath(component)),
+  ];
+}
+
+function translationKeys(model: Model, translation: Translation): string[] {
+  const { component, language } = translation;
+  const p = component.project.slug;
+  const c = componentWebPath(component);
+  return [
+    webPath.translation(p, c, language.code),
+    webPath.translate(p, c, language.code),
+    widgetFolder(model.site, component.project, language, component),
+  ];
+}
+
+/** A folder of a badge and, for a project or a component, its charts in every kind and color. */
+function widgetGroup(key: string, fingerprint: number, share: number, rows: (() => ChartRow[]) | null): FileGroup {
+  return {
+    key,
+    fingerprint,
+    render: () => {
+      const files = [{ path: fileOf(key + BADGE_FILE), data: renderBadge(share) }];
+      if (!rows) return files;
+      const sorted = rows().sort((a, b) => compareStrings(a.name, b.name));
+      for (const kind of CHART_KINDS) {
+        for (const color of CHART_COLORS)
+          files.push({ path: fileOf(key + chartFile(kind, color)), data: renderChart(kind, color, sorted) });
+      }
+      return files;
+    },
+  };
+}
+
+function exportGroup(
+  key: string,
+  fingerprint: number,
+  kind: ExportKind,
+  version: Model['site']['weblateVersion'],
+  rows: () => JsonValue[],
+): FileGroup {
+  return {
+    key,
+    fingerprint,
+    render: () => {
+      const objects = rows();
+      return [
+        { path: fileOf(`${key}index.json`), data: renderExportJson(objects) },
+        { path: fileOf(`${key}index.csv`), data: renderExportCsv(objects, kind, version) },
+      ];
+    },
+  };
+}
+
+function page(key: string, html: string): { path: string; data: string } {
+  return { path: fileOf(`${key}index.html`), data: html };
+}
+
+/** A web path's file in the output folder: `/projects/demo/index.html` → `projects/demo/index.html`. */
+function fileOf(path: string): string {
+  return path.slice(1);
+}
+
+/** Absolute URL of a root-relative link (charts link with absolute URLs, as Weblate's do). */
+function absolute(site: Model['site'], rootRelative: string): string {
+  return webUrl(site, rootRelative.slice(new URL(site.webUrl).pathname.replace(/\/+$/, '').length));
+}
+
+/** The project-language entries of the API, ordered by language code as the exports are. */
+function byCode(entries: JsonValue): JsonValue[] {
+  if (!Array.isArray(entries)) return [];
+  const code = (entry: JsonValue) => {
+    if (!(entry instanceof ShapedObject)) return '';
+    return entry.values[entry.shape.keys.indexOf('code')] as string;
+  };
+  return [...(entries as JsonValue[])].sort((a, b) => compareStrings(code(a), code(b)));
+}
+
+function languagesOf(project: Project): Language[] {
+  return languagesOfComponents(project.components);
+}
+
+function languagesOfComponents(components: readonly Component[]): Language[] {
+  const languages = new Set<Language>();
+  for (const component of components) for (const translation of component.translations) languages.add(translation.language);
+  return [...languages];
+}
+
+/** The projects that have a translation in each language, in the model's order. */
+function projectsByLanguage(model: Model): Map<Language, Project[]> {
+  const map = new Map<Language, Project[]>();
+  for (const project of model.projects) {
+    for (const language of languagesOf(project)) {
+      const list = map.get(language);
+      if (list) list.push(project);
+      else map.set(language, [project]);
+    }
+  }
+  return map;
+}
+
+function projectsHaving(model: Model, language: Language): Project[] {
+  return model.projects.filter((project) => project.components.some((c) => c.translations.some((t) => t.language === language)));
+}

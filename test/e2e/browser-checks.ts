@@ -1,0 +1,265 @@
+/**
+ * What the browser tests check in a page and in an image, with Debian's
+ * Chromium driven by playwright-core (which never downloads a browser). Each
+ * check returns its problems as lines of text, so a failing test lists them
+ * all at once: console errors, requests that failed or left the site,
+ * horizontal overflow, images that did not load, English text laid out
+ * right to left, axe-core's violations, and text of a badge or chart outside
+ * its box. The functions given to
+ * `page.evaluate` run inside Chromium: they reach the page through
+ * `globalThis` (the project's TypeScript has no DOM types) and name no
+ * helper outside themselves.
+ */
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's package (`apt-get install chromium`, as .ci/run does). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const chromiumInstalled = existsSync(CHROMIUM);
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Starts headless Chromium on a fresh profile (playwright-core makes a
+ * temporary one for each launch and removes it on close). Background
+ * networking, component updates and sync stay off: the test network is
+ * closed, and nothing but the site under test may be asked for.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 30_000,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export type ColorScheme = 'light' | 'dark';
+
+/**
+ * One tab of its own browsing context (a viewport width and a color scheme),
+ * kept open from page to page: what goes wrong while it loads a page is
+ * gathered into `problems`, which each visit starts afresh.
+ */
+export interface Tab {
+  page: Page;
+  /** The origin a visit may ask; anything else is a problem. */
+  origin: string;
+  problems: string[];
+}
+
+export async function openTab(browser: Browser, width: number, scheme: ColorScheme): Promise<Tab> {
+  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme, reducedMotion: 'reduce' });
+  const tab: Tab = { page: await context.newPage(), origin: '', problems: [] };
+  watchRequests(tab);
+  return tab;
+}
+
+/**
+ * Opens `url` in the tab and checks it as a reader's browser loads it: a 200
+ * HTML answer, no console error or uncaught exception, every request to the
+ * page's origin and answered below 400, the stylesheet and every image
+ * loaded, nothing wider than the viewport, English text reading left to right,
+ * and axe-core's default rules met. Writes a full-page screenshot to
+ * `screenshot`; the page stays open for more checks.
+ */
+export async function visitPage(tab: Tab, url: string, screenshot: string): Promise<string[]> {
+  tab.origin = new URL(url).origin;
+  tab.problems = [];
+  const response = await tab.page.goto(url, { waitUntil: 'load', timeout: 15_000 });
+  const problems = tab.problems;
+  if (response?.status() !== 200) problems.push(`answered ${response?.status()} for the page`);
+  if (!response?.headers()['content-type']?.startsWith('text/html')) {
+    problems.push(`Content-Type ${response?.headers()['content-type']} for the page`);
+  }
+  problems.push(...(await tab.page.evaluate(pageProblems)));
+  problems.push(...(await axeViolations(tab.page)));
+  await tab.page.screenshot({ path: screenshot, fullPage: true });
+  return problems;
+}
+
+/**
+ * Opens an SVG of the site on its own in the tab and checks that every text
+ * lies inside the image; in a badge, also inside the colored box under it;
+ * and that each text held to a `textLength` is about as long when Chromium
+ * sets it unforced in DejaVu Sans (so the width computed for the font is
+ * right, not merely enforced). With `screenshot`, also writes an image of it.
+ */
+export async function svgProblems(tab: Tab, url: string, screenshot?: string): Promise<string[]> {
+  tab.origin = new URL(url).origin;
+  tab.problems = [];
+  const response = await tab.page.goto(url, { timeout: 15_000 });
+  // Opened as a document of its own, an image has no icon link, so Chromium asks for /favicon.ico, which the site does not have.
+  const problems = tab.problems.filter((problem) => !problem.endsWith(`(${tab.origin}/favicon.ico)`));
+  if (response?.status() !== 200) problems.push(`answered ${response?.status()}`);
+  if (response?.headers()['content-type'] !== 'image/svg+xml') problems.push(`Content-Type ${response?.headers()['content-type']}`);
+  const { found, width, height } = await tab.page.evaluate(textOutsideBox, url.endsWith('/svg-badge.svg'));
+  problems.push(...found);
+  if (screenshot) await tab.page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
+  return problems;
+}
+
+/** The boxes of the breadcrumb's items as laid out (viewport pixels), and the direction of the page. */
+export async function breadcrumbLayout(page: Page): Promise<{ dir: string; direction: string; items: Box[]; header: Box }> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const boxOf = (element: any) => {
+      const r = element.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    };
+    return {
+      dir: doc.documentElement.getAttribute('dir') ?? '',
+      direction: (globalThis as any).getComputedStyle(doc.body).direction,
+      items: [...doc.querySelectorAll('header nav li')].map(boxOf),
+      header: doc.querySelector('header nav ol') ? boxOf(doc.querySelector('header nav ol')) : { left: 0, right: 0, top: 0, bottom: 0 },
+    };
+  });
+}
+
+export interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+// --- internal ---
+
+/** Records, into the tab's current list, what goes wrong with its requests and scripts. */
+function watchRequests(tab: Tab): void {
+  const { page } = tab;
+  page.on('console', (message) => {
+    if (message.type() === 'error') tab.problems.push(`console error: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => tab.problems.push(`uncaught exception: ${error.message}`));
+  page.on('request', (request) => {
+    if (new URL(request.url()).origin !== tab.origin) tab.problems.push(`request outside the site: ${request.url()}`);
+  });
+  page.on('requestfailed', (request) => tab.problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) tab.problems.push(`answered ${response.status()}: ${response.url()}`);
+  });
+}
+
+/** Runs in the page: overflow, stylesheets, images. */
+function pageProblems(): string[] {
+  const doc = (globalThis as any).document;
+  const problems: string[] = [];
+  const root = doc.documentElement;
+  if (root.scrollWidth > root.clientWidth) {
+    const wide = [...doc.querySelectorAll('body *')]
+      .filter((element: any) => element.getBoundingClientRect().right > root.clientWidth + 0.5)
+      .slice(0, 3)
+      .map((element: any) => `<${element.localName} class="${element.className}">`);
+    problems.push(`overflows horizontally: scrollWidth ${root.scrollWidth} > clientWidth ${root.clientWidth} (${wide.join(', ')})`);
+  }
+  for (const link of doc.querySelectorAll('link[rel=stylesheet]')) {
+    if (!link.sheet || link.sheet.cssRules.length === 0) problems.push(`stylesheet not applied: ${link.href}`);
+  }
+  for (const image of doc.images) {
+    if (!image.complete || image.naturalWidth === 0) problems.push(`image not shown: ${image.src}`);
+  }
+  // A text without right-to-left letters ends to the right of where it starts (when both ends share a line).
+  const walker = doc.createTreeWalker(doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+  const range = doc.createRange();
+  const charBox = (node: any, at: number) => {
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    return range.getBoundingClientRect();
+  };
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text: string = node.data;
+    const first = text.search(/\S/);
+    const last = text.trimEnd().length - 1;
+    if (first < 0 || last <= first || /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(text)) continue;
+    const [start, end] = [charBox(node, first), charBox(node, last)];
+    if (Math.abs(start.top - end.top) < 1 && start.left > end.left) problems.push(`"${text.trim()}" reads right to left`);
+  }
+  return problems;
+}
+
+/** axe-core injected from its file and run with its default rules; one line per violation and element. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run((globalThis as any).document);
+    return result.violations.map((violation: any) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node: any) => `${node.target.join(' ')}: ${node.failureSummary.replace(/\s+/g, ' ')}`),
+    }));
+  });
+  return violations.flatMap((v: { id: string; impact: string; help: string; nodes: string[] }) =>
+    v.nodes.map((node) => `axe ${v.id} (${v.impact}): ${v.help} — ${node}`),
+  );
+}
+
+/** Runs in an SVG document: each text's box (its getBBox through its transform) against the image and, in a badge, its rect. */
+function textOutsideBox(badge: boolean): { found: string[]; width: number; height: number } {
+  const svg = (globalThis as any).document.documentElement;
+  const width = Number(svg.getAttribute('width'));
+  const height = Number(svg.getAttribute('height'));
+  const boxInImage = (element: any) => {
+    const b = element.getBBox();
+    const m = element.getCTM();
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (const [x, y] of [
+      [b.x, b.y],
+      [b.x + b.width, b.y],
+      [b.x, b.y + b.height],
+      [b.x + b.width, b.y + b.height],
+    ] as [number, number][]) {
+      xs.push(m.a * x + m.c * y + m.e);
+      ys.push(m.b * x + m.d * y + m.f);
+    }
+    return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
+  };
+  const inside = (inner: Box, outer: Box) =>
+    inner.left >= outer.left - 0.5 &&
+    inner.right <= outer.right + 0.5 &&
+    inner.top >= outer.top - 0.5 &&
+    inner.bottom <= outer.bottom + 0.5;
+  const show = (b: Box) => `[${b.left.toFixed(1)}, ${b.right.toFixed(1)}] × [${b.top.toFixed(1)}, ${b.bottom.toFixed(1)}]`;
+  const image = { left: 0, right: width, top: 0, bottom: height };
+  const colored = badge
+    ? [...svg.querySelectorAll('g[clip-path] > rect[fill]')]
+        .filter((rect: any) => !rect.getAttribute('fill').startsWith('url('))
+        .map(boxInImage)
+    : [];
+  const problems: string[] = [];
+  for (const text of svg.querySelectorAll('text')) {
+    const box = boxInImage(text);
+    const name = `"${text.textContent}"`;
+    if (!inside(box, image)) problems.push(`${name} at ${show(box)} leaves the image ${show(image)}`);
+    if (badge) {
+      const middle = (box.left + box.right) / 2;
+      const under = colored.find((rect: Box) => rect.left <= middle && middle <= rect.right);
+      if (!under || !inside(box, under)) problems.push(`${name} at ${show(box)} leaves its box ${under ? show(under) : '(none)'}`);
+    }
+    const declared = text.getAttribute('textLength');
+    if (declared !== null) {
+      const free = text.cloneNode(true);
+      free.removeAttribute('textLength');
+      free.removeAttribute('lengthAdjust');
+      text.parentNode.append(free);
+      const natural = free.getComputedTextLength();
+      free.remove();
+      if (Math.abs(natural - Number(declared)) > Math.max(1, Number(declared) * 0.03)) {
+        problems.push(`${name} is ${natural.toFixed(1)} px wide set freely, held to ${declared}`);
+      }
+    }
+  }
+  return { found: problems, width, height };
+}

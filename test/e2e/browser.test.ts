@@ -1,0 +1,239 @@
+/**
+ * Issue 14, item 6: the status site in a real browser. Two trees are built
+ * with the build command for a loopback port, the 4.x fixture "minimal" and
+ * the 2026.8 fixture "current" with `pages: true` (categories, Arabic laid
+ * out right to left), and served by the preview as a process of its own.
+ * Debian's headless Chromium opens each kind of page at 360 and 1280 px, in
+ * light and dark: no console error, every request answered from the site, no
+ * horizontal overflow, axe-core's default rules met, the breadcrumb running
+ * in the page's direction; and every badge and chart, opened on its own,
+ * keeps its text inside its box. Screenshots go to test-artifacts/browser/
+ * (gitignored), named by flavour, page kind, width and scheme.
+ *
+ * Until the preview serves the site's pages, the browser runs the same checks
+ * against `npx serve` with the tree's serve.json (plus `cleanUrls`, so that a
+ * page's folder is answered with its index.html), and the test of the
+ * preview itself is skipped with a warning. Without /usr/bin/chromium the file is
+ * skipped, loudly; under CI, where .ci/run installs it, that fails instead.
+ */
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import fg from 'fast-glob';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { runScript } from '../support/run-script.ts';
+import {
+  breadcrumbLayout,
+  chromiumInstalled,
+  CHROMIUM,
+  launchChromium,
+  openTab,
+  svgProblems,
+  visitPage,
+  type Box,
+  type ColorScheme,
+  type Tab,
+} from './browser-checks.ts';
+import { freePort, get, startServer, type Started } from './servers.ts';
+
+const SCREENSHOTS = join(ROOT, 'test-artifacts/browser');
+const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
+
+interface PageKind {
+  kind: string;
+  path: string;
+  dir?: 'rtl';
+}
+
+const FLAVOURS: { name: string; fixture: string; pagesOn: boolean; pages: PageKind[] }[] = [
+  {
+    name: '4.x',
+    fixture: 'minimal',
+    pagesOn: false,
+    pages: [
+      { kind: 'home', path: '/' },
+      { kind: 'project', path: '/projects/hello/' },
+      { kind: 'component', path: '/projects/hello/app/' },
+      { kind: 'translation', path: '/projects/hello/app/cs/' },
+      { kind: 'translate', path: '/translate/hello/app/cs/' },
+      { kind: 'language', path: '/languages/cs/' },
+      { kind: 'project-language', path: '/languages/cs/hello/' },
+      { kind: 'engage', path: '/engage/hello/cs/' },
+    ],
+  },
+  {
+    name: '2026.8',
+    fixture: 'current',
+    pagesOn: true,
+    pages: [
+      { kind: 'home', path: '/' },
+      { kind: 'project', path: '/projects/docs/' },
+      { kind: 'category', path: '/projects/docs/guides/' },
+      { kind: 'component', path: '/projects/docs/guides/api/internals/reference/' },
+      { kind: 'translation', path: '/projects/docs/guides/manual/cs/' },
+      { kind: 'translate', path: '/translate/docs/guides/manual/cs/' },
+      { kind: 'language', path: '/languages/uk/' },
+      { kind: 'project-language', path: '/projects/docs/-/de/' },
+      { kind: 'engage', path: '/engage/docs/-/en/' },
+      { kind: 'rtl-project-language', path: '/projects/app/-/ar/', dir: 'rtl' },
+      { kind: 'rtl-translate', path: '/translate/app/android/ar/', dir: 'rtl' },
+    ],
+  },
+];
+
+const VIEWS: { width: number; scheme: ColorScheme }[] = [
+  { width: 360, scheme: 'light' },
+  { width: 360, scheme: 'dark' },
+  { width: 1280, scheme: 'light' },
+  { width: 1280, scheme: 'dark' },
+];
+
+if (!chromiumInstalled && !process.env.CI) {
+  console.warn(`\n*** ${CHROMIUM} is missing: the browser tests are SKIPPED. Install it with apt-get install chromium. ***\n`);
+}
+
+it.skipIf(!chromiumInstalled && !process.env.CI)("finds Debian's Chromium (under CI, .ci/run installs the chromium package)", () => {
+  expect(chromiumInstalled, CHROMIUM).toBe(true);
+});
+
+describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => {
+  let browser: Browser;
+  const tabs: { width: number; scheme: ColorScheme; tab: Tab }[] = [];
+
+  beforeAll(async () => {
+    rmSync(SCREENSHOTS, { recursive: true, force: true });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    console.log(`Screenshots of the browser tests: ${SCREENSHOTS}`);
+    browser = await launchChromium();
+    for (const view of VIEWS) tabs.push({ ...view, tab: await openTab(browser, view.width, view.scheme) });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe.each(FLAVOURS)('$name (fixture $fixture)', ({ name, fixture, pagesOn, pages }) => {
+    const work = tempDir('wsnap-browser-');
+    const out = join(work, 'dist');
+    let origin: string;
+    let served: Served | undefined;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      origin = `http://127.0.0.1:${port}`;
+      const content = join(work, 'content');
+      cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
+      if (pagesOn) appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
+      const built = await runScript('build', ['--content', content, '--out', out, '--base-url', origin]);
+      expect(built.code, built.stderr).toBe(0);
+      served = await serveSite(out, port, origin);
+    });
+    afterAll(async () => {
+      await served?.server.stop();
+    });
+
+    it('is served by the preview (npm run serve), pages and images included', async (context) => {
+      if (served?.by !== 'preview') {
+        const message =
+          `npm run serve does not serve the status site yet (${served?.previewAnswer} for /): the preview test is SKIPPED, ` +
+          'and the browser checks ran against npx serve with the tree’s serve.json (and cleanUrls) instead.';
+        console.warn(`\n*** ${name}: ${message} ***\n`);
+        context.skip(message);
+      }
+      const home = await get(`${origin}/`);
+      expect([home.status, home.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/html/)]);
+    });
+
+    it.each(pages)(
+      '$kind page ($path): no console error or failed request, no overflow, axe passes, at 360 and 1280 px, light and dark',
+      async ({ kind, path, dir }) => {
+        // The four views load the page side by side, each in its own tab.
+        const found = await Promise.all(
+          tabs.map(async ({ width, scheme, tab }) => {
+            const problems = await visitPage(tab, origin + path, join(SCREENSHOTS, `${name}-${kind}-${width}-${scheme}.png`));
+            problems.push(...directionProblems(await breadcrumbLayout(tab.page), dir ?? 'ltr'));
+            return problems.map((problem) => `${width} px, ${scheme}: ${problem}`);
+          }),
+        );
+        expect(found.flat()).toEqual([]);
+      },
+    );
+
+    it('keeps the text of every badge and chart inside its box, each opened on its own', async () => {
+      const files = await fg(['widget/**/*.svg', 'widgets/**/*.svg'], { cwd: out });
+      expect(files.length).toBeGreaterThan(20);
+      files.sort();
+      // A screenshot of the first image of each kind: badge, multi and horizontal chart.
+      const kindOf = (file: string) => /(svg-badge|multi|horizontal)[^/]*$/.exec(file)![1]!;
+      const shot = new Map<string, string>();
+      for (const file of files) if (!shot.has(kindOf(file))) shot.set(kindOf(file), file);
+      // The four tabs share the images out between them.
+      const found = await Promise.all(
+        tabs.map(async ({ tab }, t) => {
+          const problems: string[] = [];
+          for (const file of files.filter((_, i) => i % tabs.length === t)) {
+            const kind = kindOf(file);
+            const screenshot = shot.get(kind) === file ? join(SCREENSHOTS, `${name}-image-${kind}.png`) : undefined;
+            problems.push(...(await svgProblems(tab, `${origin}/${file}`, screenshot)).map((problem) => `${file}: ${problem}`));
+          }
+          return problems;
+        }),
+      );
+      expect(found.flat()).toEqual([]);
+    });
+  });
+});
+
+// --- internal ---
+
+/**
+ * Starts the preview on the tree; while it answers `/` with anything but an
+ * HTML page, stops it and starts the serve CLI on the same port instead, with
+ * the tree's serve.json and clean URLs on.
+ */
+interface Served {
+  server: Started;
+  by: 'preview' | 'serve';
+  /** What the preview answered for `/`: status and Content-Type. */
+  previewAnswer: string;
+}
+
+async function serveSite(out: string, port: number, origin: string): Promise<Served> {
+  const preview = await startServer(
+    process.execPath,
+    [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)],
+    `${origin}/api/`,
+  );
+  const home = await get(`${origin}/`);
+  const previewAnswer = `${home.status} ${home.headers.get('content-type')}`;
+  if (home.status === 200 && home.headers.get('content-type')?.startsWith('text/html'))
+    return { server: preview, by: 'preview', previewAnswer };
+  await preview.stop();
+  // The generated serve.json maps only the API's folders to their files; cleanUrls has serve answer a page's folder with its index.html.
+  const config = join(dirname(out), 'serve-with-pages.json');
+  writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(join(out, 'serve.json'), 'utf8')), cleanUrls: true }));
+  const args = [SERVE_CLI, out, '--config', config, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+  return { server: await startServer(process.execPath, args, `${origin}/`), by: 'serve', previewAnswer };
+}
+
+/**
+ * The page's direction as set and as laid out, and its breadcrumb running that
+ * way: the first item at the start edge, each next one after the previous on
+ * its line (to its left in a right-to-left page), or at the start of a new line.
+ */
+function directionProblems(layout: { dir: string; direction: string; items: Box[]; header: Box }, dir: 'ltr' | 'rtl'): string[] {
+  const problems: string[] = [];
+  if ((layout.dir || 'ltr') !== dir) problems.push(`dir="${layout.dir}", expected ${dir}`);
+  if (layout.direction !== dir) problems.push(`laid out ${layout.direction}, expected ${dir}`);
+  const start = (box: Box) => (dir === 'rtl' ? layout.header.right - box.right : box.left - layout.header.left);
+  layout.items.forEach((box, i) => {
+    const previous = layout.items[i - 1];
+    const sameLine = previous !== undefined && Math.abs(previous.top - box.top) < 1;
+    if (!sameLine && Math.abs(start(box)) > 1) problems.push(`breadcrumb item ${i + 1} is not at the ${dir} start of its line`);
+    if (sameLine && (dir === 'rtl' ? box.right > previous.left + 0.5 : box.left < previous.right - 0.5)) {
+      problems.push(`breadcrumb item ${i + 1} does not follow item ${i} in ${dir} order`);
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,66 @@
+/**
+ * Issue 14, item 6: every page of the status site is valid HTML, as
+ * html-validate (a validator written in JavaScript, from npm) reads it with
+ * its recommended rules: the golden site trees, and fresh builds of every
+ * fixture with pages (the 2026.8 fixture with `pages: true`, as its golden).
+ * A tree's root 404.html is not a page: it is the API's JSON 404 body, which
+ * hosts serve for unknown paths.
+ */
+import { appendFileSync, cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fg from 'fast-glob';
+import { HtmlValidate, type Report } from 'html-validate';
+import { describe, expect, it } from 'vitest';
+import { buildInMemory, FIXTURES, ROOT, tempDir } from './helpers.ts';
+
+const validator = new HtmlValidate({
+  extends: ['html-validate:recommended'],
+  rules: {
+    // A progress bar's segments take their widths from the figures, one per row; CSS cannot read a width from an attribute.
+    'no-inline-style': ['error', { allowedProperties: ['width'] }],
+  },
+});
+
+/** Every message of a report, one line each: file:line:column rule message. */
+function messagesOf(report: Report): string[] {
+  return report.results.flatMap((result) =>
+    result.messages.map((m) => `${result.filePath}:${m.line}:${m.column} ${m.ruleId} ${m.message}`),
+  );
+}
+
+async function validatePages(pages: Iterable<[string, string]>): Promise<{ count: number; messages: string[] }> {
+  let count = 0;
+  const messages: string[] = [];
+  for (const [path, text] of pages) {
+    count++;
+    messages.push(...messagesOf(await validator.validateString(text, path)));
+  }
+  return { count, messages };
+}
+
+describe('the HTML of the status site (html-validate, recommended rules)', () => {
+  it('is valid in every golden tree', async () => {
+    const files = await fg('*/**/*.html', { cwd: join(ROOT, 'test/golden'), ignore: ['*/404.html'] });
+    const { count, messages } = await validatePages(files.map((file) => [file, readFileSync(join(ROOT, 'test/golden', file), 'utf8')]));
+    expect(count).toBeGreaterThan(90);
+    expect(messages).toEqual([]);
+  });
+
+  it('is valid in a fresh build of every fixture with pages', async () => {
+    const content = join(tempDir(), 'content');
+    cpSync(join(FIXTURES, 'current/content'), content, { recursive: true });
+    appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
+    const folders = [content, ...(await fg('*/content', { cwd: FIXTURES, onlyDirectories: true })).map((folder) => join(FIXTURES, folder))];
+    let count = 0;
+    const messages: string[] = [];
+    for (const folder of folders.filter((folder) => !folder.includes('/invalid'))) {
+      const built = await buildInMemory(folder);
+      const pages = [...built.files].filter(([path]) => path.endsWith('.html') && path !== '404.html');
+      const found = await validatePages(pages.map(([path, text]) => [`${folder}: ${path}`, text]));
+      count += found.count;
+      messages.push(...found.messages);
+    }
+    expect(count).toBeGreaterThan(90);
+    expect(messages).toEqual([]);
+  });
+});

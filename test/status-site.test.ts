@@ -1,0 +1,89 @@
+/**
+ * The status site as a whole: every link of its pages and charts leads to a file of the tree,
+ * every web link of the API leads to a page, pages of the embedded content stay under 30 KB,
+ * and pages of right-to-left languages are laid out right to left.
+ */
+import { appendFileSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildInMemory, FIXTURES, ROOT, tempDir } from './helpers.ts';
+
+/** The content folder of a fixture with the site on (and its base URL's path). */
+function withPages(fixture: string): string {
+  const content = join(tempDir(), 'content');
+  cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
+  appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
+  return content;
+}
+
+/** The file a link of the site names: a folder's index (index.html, or index.json under api/ and exports/), or the file itself. */
+function fileOfLink(path: string): string {
+  const decoded = decodeURIComponent(path.replace(/[?#].*$/, '')).replace(/^\//, '');
+  if (!decoded.endsWith('/') && decoded !== '') return decoded;
+  return /^(api|exports)\//.test(decoded) ? `${decoded}index.json` : `${decoded}index.html`;
+}
+
+const cases = [
+  ['minimal', 'minimal', 'http://snapshot.test', ''],
+  ['current (2026.8, categories, right-to-left)', 'current', 'https://weblate.example.org/mirror', '/mirror'],
+] as const;
+
+describe.each(cases)('the status site of fixture %s', (_, fixture, base, prefix) => {
+  it('has every link of its pages and charts lead to a file of the tree', async () => {
+    const built = await buildInMemory(fixture === 'minimal' ? join(FIXTURES, fixture, 'content') : withPages(fixture));
+    const broken: string[] = [];
+    for (const [path, text] of built.files) {
+      if (!/\.(html|svg)$/.test(path) || path.startsWith('hosts/')) continue;
+      for (const [, link] of text.matchAll(/(?:href|src)="([^"]+)"/g)) {
+        let target = link!.replaceAll('&amp;', '&');
+        if (target.startsWith(base)) target = target.slice(base.length);
+        else if (target.startsWith(prefix + '/')) target = target.slice(prefix.length);
+        else if (/^(https?:|data:|#)/.test(target)) continue;
+        if (!built.files.has(fileOfLink(target))) broken.push(`${path} → ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('has a page at every web link of the API', async () => {
+    const built = await buildInMemory(fixture === 'minimal' ? join(FIXTURES, fixture, 'content') : withPages(fixture));
+    const web = fixture === 'minimal' ? base : 'https://weblate.example.org';
+    const missing = new Set<string>();
+    for (const [path, text] of built.files) {
+      if (!path.startsWith('api/')) continue;
+      for (const [, url] of text.matchAll(/"(?:web_url|share_url|translate_url|url)":"([^"]+)"/g)) {
+        if (url!.includes('/api/') || !url!.startsWith(web)) continue;
+        if (!built.files.has(fileOfLink(url!.slice(web.length)))) missing.add(url!);
+      }
+    }
+    expect([...missing].sort()).toEqual([]);
+  });
+});
+
+describe('the pages', () => {
+  it('stay under 30 KB each for the embedded content', async () => {
+    const built = await buildInMemory(join(ROOT, 'content'));
+    const pages = [...built.files].filter(([path]) => path.endsWith('.html') && path !== '404.html');
+    expect(pages.length).toBeGreaterThan(20);
+    const sizes = pages.map(([path, text]) => [path, Buffer.byteLength(text)] as const);
+    expect(sizes.filter(([, bytes]) => bytes >= 30 * 1024)).toEqual([]);
+  });
+
+  it('of a right-to-left language are laid out right to left, the others left to right', async () => {
+    const built = await buildInMemory(withPages('current'));
+    expect(built.files.get('projects/app/android/ar/index.html')).toContain('<html lang="en" dir="rtl">');
+    expect(built.files.get('languages/ar/index.html')).toContain('<html lang="en" dir="rtl">');
+    expect(built.files.get('engage/app/-/ar/index.html')).toContain('<html lang="en" dir="rtl">');
+    expect(built.files.get('projects/app/android/cs/index.html')).toContain('<html lang="en">');
+    // In a table of languages, an Arabic row's name reads right to left.
+    expect(built.files.get('projects/app/android/index.html')).toMatch(/<th scope="row" dir="rtl"><a [^>]+>Arabic<\/a>/);
+  });
+
+  it('fetch nothing from outside: no script, no external font, stylesheet or image', async () => {
+    const built = await buildInMemory(join(FIXTURES, 'minimal/content'));
+    for (const [path, text] of built.files) {
+      if (!path.endsWith('.html') || path === '404.html') continue;
+      expect(text, path).not.toMatch(/<script|@import|url\(|<link[^>]+href="https?:|src="https?:/);
+    }
+  });
+});
