@@ -102,7 +102,9 @@ export async function svgProblems(tab: Tab, url: string, screenshot?: string): P
   // Opened as a document of its own, an image has no icon link, so Chromium asks for /favicon.ico, which the site does not have.
   const problems = tab.problems.filter((problem) => !problem.endsWith(`(${tab.origin}/favicon.ico)`));
   if (response?.status() !== 200) problems.push(`answered ${response?.status()}`);
-  if (response?.headers()['content-type'] !== 'image/svg+xml') problems.push(`Content-Type ${response?.headers()['content-type']}`);
+  // As Weblate sends them, and as the Content-Type table gives them (hosts/published.ts).
+  if (response?.headers()['content-type'] !== 'image/svg+xml; charset=utf-8')
+    problems.push(`Content-Type ${response?.headers()['content-type']}`);
   const { found, width, height } = await tab.page.evaluate(textOutsideBox, url.endsWith('/svg-badge.svg'));
   problems.push(...found);
   if (screenshot) await tab.page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });

@@ -15,9 +15,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WeblateVersion } from '../../src/model/defaults.ts';
-import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
 import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
-import { casesFor, checkServedSite, siteCases, writeSite, type SiteNeed } from '../support/site.ts';
+import { builtSiteCases, casesFor, checkServedSite, siteCases, writeSite, type SiteCase, type SiteNeed } from '../support/site.ts';
 import { buildFor, freePort, get, nginxArgs, nginxMainConfig, PREFLIGHT_REQUEST, startServer, type Started } from './servers.ts';
 
 const EVERY_NEED: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'alias-look-first', 'redirect', 'folder', 'disposition', 'html-404'];
@@ -184,5 +184,64 @@ describe.runIf(nginxFound).each(flavours)('nginx serving a %s tree with the stat
     expect(preflight.status).toBe(200);
     const page = await get(`${site.origin}${site.base}/projects/demo/?format=xml`);
     expect([page.status, page.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+  });
+});
+
+/** The requests for the status site the build wrote into a tree (no hand-made files), and its files' bytes. */
+function builtCases(out: string, version: WeblateVersion): { cases: SiteCase[]; read: (file: string) => string | undefined } {
+  const files = readTree(out);
+  return { cases: builtSiteCases(files.keys(), version), read: (file) => files.get(file) };
+}
+
+describe.each(flavours)('the status site the build writes for a %s tree, served for real', (_, version, fixture, args) => {
+  let origin: string;
+  let base: string;
+  let out: string;
+  const servers: Started[] = [];
+  const sidecarSpace = workspace(fixture);
+  let sidecar: RunningSidecar;
+  beforeAll(async () => {
+    out = join(tempDir('wsnap-built-site-'), 'dist');
+    const port = await freePort();
+    const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
+    origin = site.origin;
+    base = site.tree.base;
+    const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)];
+    servers.push(await startServer(process.execPath, serve, `${origin}${base}/api/`));
+    sidecar = await startSidecar(sidecarSpace, { args: [...args] });
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    await sidecar?.stop();
+  });
+
+  it('has the preview answer every page, badge, chart and export as Weblate does', async () => {
+    const { cases, read } = builtCases(out, version);
+    const count = (need: SiteNeed) => cases.filter((entry) => entry.needs.includes(need)).length;
+    expect(cases.length).toBeGreaterThan(version === '4' ? 60 : 200);
+    expect([count('alias') > 0, count('csv-query') > 0, count('no-slash') > 0]).toEqual([true, true, true]);
+    if (version !== '4') expect([count('redirect') > 0, count('alias-look-first') > 0]).toEqual([true, true]);
+    expect(await checkServedSite(origin, cases, { base, disposition: true, html404: true, read })).toBe(cases.length);
+  });
+
+  it('has the sidecar answer them from the tree it keeps', async () => {
+    const { cases, read } = builtCases(sidecarSpace.out, version);
+    const sidecarBase = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
+    expect(await checkServedSite(sidecar.origin, cases, { base: sidecarBase, disposition: true, html404: true, read })).toBe(cases.length);
+  });
+
+  it.runIf(nginxFound)('has nginx answer them with the configuration the build wrote', async () => {
+    const port = await freePort();
+    const prefix = join(dirname(out), 'nginx');
+    mkdirSync(join(prefix, 'temp'), { recursive: true });
+    const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8')
+      .replace(/^( {4}root ).*;$/m, `$1${out};`)
+      .replace(/^( {4}listen ).*;$/m, `$1127.0.0.1:${port};`);
+    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
+    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
+    servers.push(await startServer('nginx', nginxArgs(prefix), `http://127.0.0.1:${port}/`));
+    const { cases, read } = builtCases(out, version);
+    const checked = await checkServedSite(`http://127.0.0.1:${port}`, cases, { base, disposition: true, html404: true, read });
+    expect(checked).toBe(cases.length);
   });
 });

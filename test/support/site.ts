@@ -86,11 +86,20 @@ export interface SiteAnswer {
  * (`base` before the path), or a 404 (in HTML when `html404`). A folder
  * asked for without its slash may be served or sent to the slash form.
  */
-export function checkAnswer(
-  entry: SiteCase,
-  answer: SiteAnswer,
-  options: { base: string; disposition?: boolean; html404?: boolean; types?: boolean },
-): void {
+export interface CheckOptions {
+  /** The path of the base URL: `` or `/mirror`. */
+  base: string;
+  /** Check the CSV's Content-Disposition. */
+  disposition?: boolean;
+  /** Check that a miss is HTML. */
+  html404?: boolean;
+  /** Check each file's Content-Type (default true). */
+  types?: boolean;
+  /** The bytes a file of the tree holds; the hand-made site's by default. */
+  read?: (file: string) => string | undefined;
+}
+
+export function checkAnswer(entry: SiteCase, answer: SiteAnswer, options: CheckOptions): void {
   const label = entry.url;
   const expected = entry.expect;
   if (entry.needs.includes('no-slash') && answer.status === 301) {
@@ -100,7 +109,7 @@ export function checkAnswer(
   }
   expect(answer.status, label).toBe(expected.status);
   if (expected.status === 200) {
-    expect(answer.body, label).toBe(contentOf(expected.file));
+    expect(answer.body, label).toBe((options.read ?? contentOf)(expected.file));
     if (options.types !== false) expect(answer.headers('content-type'), label).toBe(expected.type);
     if (options.disposition && expected.disposition) expect(answer.headers('content-disposition'), label).toBe(expected.disposition);
   } else if (expected.status === 301) {
@@ -111,11 +120,7 @@ export function checkAnswer(
 }
 
 /** Asks a real server for every case and checks each answer. */
-export async function checkServedSite(
-  origin: string,
-  cases: readonly SiteCase[],
-  options: { base: string; disposition?: boolean; html404?: boolean; types?: boolean },
-): Promise<number> {
+export async function checkServedSite(origin: string, cases: readonly SiteCase[], options: CheckOptions): Promise<number> {
   for (const entry of cases) {
     const response = await fetch(`${origin}${options.base}${entry.url}`, { redirect: 'manual' });
     const body = await response.text();
@@ -124,7 +129,69 @@ export async function checkServedSite(
   return cases.length;
 }
 
+/**
+ * The requests for a built tree's status site, read from its file list: each
+ * page with and without its slash; the stylesheet, each badge and chart; each
+ * chart at the prefix of each language that has a badge there; in 2026.8 the
+ * 4.x paths of the project's badges and charts (301); each export's folder,
+ * its files by name and `?format=csv` with the name Weblate gives it.
+ */
+export function builtSiteCases(files: Iterable<string>, version: WeblateVersion): SiteCase[] {
+  const list = [...files].filter((file) => !/^(api|hosts)\//.test(file) && file.includes('/'));
+  const has = new Set(list);
+  const cases: SiteCase[] = [...page('')];
+  for (const file of list) {
+    if (file.endsWith('/index.html')) cases.push(...page(file.slice(0, -'index.html'.length)));
+    else if (file.endsWith('.css')) cases.push(fileCase(file, CSS));
+    else if (file.endsWith('.svg')) cases.push(fileCase(file, SVG), ...chartCases(file, has, version));
+    else if (file.startsWith('exports/') && file.endsWith('/index.json')) {
+      const folder = file.slice(0, -'index.json'.length);
+      const [project, ...component] = folder.split('/').slice(2, -1);
+      cases.push(...exportOf(folder, `stats-${project!}${component.length > 0 ? `-${component.at(-1)!}` : ''}.csv`));
+    }
+  }
+  return cases;
+}
+
 // --- internal ---
+
+/** A chart at each language's prefix (where the language has a badge), and in 2026.8 the project's widgets at their 4.x paths. */
+function chartCases(file: string, has: ReadonlySet<string>, version: WeblateVersion): SiteCase[] {
+  const name = file.split('/').at(-1)!;
+  const chart = name !== 'svg-badge.svg';
+  const found: SiteCase[] = [];
+  if (version === '4') {
+    const [, project, dash, ...component] = file.split('/').slice(0, -1);
+    if (!chart || dash !== '-') return [];
+    for (const badge of has) {
+      const parts = badge.split('/');
+      if (parts[0] !== 'widgets' || parts[1] !== project || parts[2] === '-' || parts.at(-1) !== 'svg-badge.svg') continue;
+      if (parts.slice(3, -1).join('/') !== component.join('/')) continue;
+      found.push(alias(`/${['widgets', project, parts[2], ...component, name].join('/')}`, file));
+    }
+    return found;
+  }
+  const [, project, ...rest] = file.split('/').slice(0, -1);
+  if (rest.length === 0) {
+    found.push(redirect(`/widgets/${project!}/-/${name}`, `/${file}`));
+    for (const badge of has) {
+      const language = new RegExp(`^widget/${project!}/-/([^/]+)/svg-badge\\.svg$`).exec(badge)?.[1];
+      if (language && chart) found.push(alias(`/widget/${project!}/-/${language}/${name}`, file));
+    }
+  } else if (rest[0] === '-') {
+    found.push(redirect(`/widgets/${project!}/${rest[1]!}/${name}`, `/${file}`));
+  } else if (chart) {
+    const component = rest.join('/');
+    for (const badge of has) {
+      const language = new RegExp(`^widget/${project!}/${component}/([^/]+)/svg-badge\\.svg$`).exec(badge)?.[1];
+      // A component's own chart has a badge one folder up; a language of it has none of its own.
+      if (language && !has.has(`widget/${project!}/${component}/${language}/multi-auto.svg`)) {
+        found.push(alias(`/widget/${project!}/${component}/${language}/${name}`, file, ['alias-look-first']));
+      }
+    }
+  }
+  return found;
+}
 
 /** The bytes of a hand-made file: its own path, in its format. */
 function contentOf(path: string): string {
@@ -192,7 +259,7 @@ const FILES_CURRENT = [
   'exports/stats/demo/docs/guides/manual/index.csv',
 ];
 
-const file = (path: string, type: string, needs: SiteNeed[] = []): SiteCase => ({
+const fileCase = (path: string, type: string, needs: SiteNeed[] = []): SiteCase => ({
   url: `/${path}`,
   expect: { status: 200, file: path, type },
   needs,
@@ -239,8 +306,8 @@ const CASES_4: SiteCase[] = [
   ...page('projects/demo/ui/cs/'),
   ...page('translate/demo/ui/cs/'),
   ...page('engage/demo/cs/'),
-  file('static/weblate-snapshot.css', CSS),
-  ...FILES_4.filter((path) => path.endsWith('.svg')).map((path) => file(path, SVG)),
+  fileCase('static/weblate-snapshot.css', CSS),
+  ...FILES_4.filter((path) => path.endsWith('.svg')).map((path) => fileCase(path, SVG)),
   alias('/widgets/demo/cs/multi-auto.svg', 'widgets/demo/-/multi-auto.svg'),
   alias('/widgets/demo/de/horizontal-red.svg', 'widgets/demo/-/horizontal-red.svg'),
   alias('/widgets/demo/cs/ui/multi-green.svg', 'widgets/demo/-/ui/multi-green.svg'),
@@ -266,8 +333,8 @@ const CASES_CURRENT: SiteCase[] = [
   ...page('translate/demo/docs/guides/manual/cs/'),
   ...page('translate/demo/-/cs/'),
   ...page('engage/demo/-/cs/'),
-  file('static/weblate-snapshot.css', CSS),
-  ...FILES_CURRENT.filter((path) => path.endsWith('.svg')).map((path) => file(path, SVG)),
+  fileCase('static/weblate-snapshot.css', CSS),
+  ...FILES_CURRENT.filter((path) => path.endsWith('.svg')).map((path) => fileCase(path, SVG)),
   alias('/widget/demo/-/cs/multi-auto.svg', 'widget/demo/multi-auto.svg'),
   alias('/widget/demo/-/de/horizontal-red.svg', 'widget/demo/horizontal-red.svg'),
   alias('/widget/demo/ui/cs/multi-auto.svg', 'widget/demo/ui/multi-auto.svg', ['alias-look-first']),

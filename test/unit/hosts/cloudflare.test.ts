@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../../src/hosts/cloudflare.ts';
 import { hostProblem } from '../../../src/hosts/index.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
+import { builtSiteCases, casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
 import { CURRENT_FIXTURE, encodedResources, notFoundBody, pathOfFile, requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Redirect {
@@ -256,4 +256,35 @@ describe.each([
       expect(answerOf(`${base}/widget/demo/ui/cs/multi-auto.svg`).status).toBe(404);
     });
   }
+});
+
+describe.each([
+  ['4', join(FIXTURES, 'minimal/content'), {}],
+  ['2026.8', join(FIXTURES, 'current/content'), { pages: true }],
+] as const)('Cloudflare Pages files of the status site a build writes (flavour %s)', (version, contentDir, overrides) => {
+  it('answer every request for its pages, badges, charts and exports that Pages can', async () => {
+    const tree = await siteTree(contentDir, overrides);
+    const site: PagesFiles = {
+      files: tree.files,
+      redirects: parseRedirects(renderCloudflareRedirects(tree.site)),
+      headerRules: parseHeaders(renderCloudflareHeaders(tree.site)),
+    };
+    const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
+    const cases = builtSiteCases(tree.files.keys(), version).filter((entry) => entry.needs.every((need) => can.includes(need)));
+    for (const entry of cases) {
+      const answer = pages(site, 'GET', `${tree.base}${entry.url}`);
+      const headers = (name: string) => answer.headers.get(name);
+      checkAnswer(
+        entry,
+        { status: answer.status, body: answer.body, headers },
+        {
+          base: tree.base,
+          types: false,
+          disposition: true,
+          read: (file) => tree.files.get(file),
+        },
+      );
+    }
+    expect(cases.length).toBeGreaterThan(60);
+  });
 });

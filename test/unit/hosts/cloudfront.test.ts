@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
 import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
-import { casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
+import { builtSiteCases, casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
 import { CURRENT_FIXTURE, notFoundBody, requestsFor, siteTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
@@ -188,29 +188,10 @@ describe.each([
   const site = testSite({ baseUrl: `https://l10n.example.org${base}`, weblateVersion: version, pages: true });
   const handler = loadFunction(renderCloudFrontFunction(site));
   const files = siteFiles(version);
-  // The function cannot look for a key first; the types are the keys' metadata (npm run deploy).
-  const can: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'redirect', 'folder', 'disposition'];
-
-  /** The viewer request, then S3 (the key: the path decoded once, under the base path), then the viewer response. */
-  function cloudfront(url: string) {
-    const [path, query] = url.split('?') as [string, string | undefined];
-    const request = viewerRequest(handler, 'GET', path, query ?? '');
-    if (request.statusCode)
-      return { status: request.statusCode as number, body: '', headers: (name: string) => request.headers[name]?.value };
-    const key = keyOf(request.uri as string).slice(base.length + 1);
-    const body = files[key];
-    const response = handler({
-      version: '1.0',
-      context: { eventType: 'viewer-response' },
-      viewer: { ip: '127.0.0.1' },
-      request: { method: 'GET', uri: request.uri, querystring: {}, headers: {}, cookies: {} },
-      response: { statusCode: body === undefined ? 404 : 200, statusDescription: '', headers: {}, cookies: {} },
-    });
-    return { status: body === undefined ? 404 : 200, body, headers: (name: string) => response.headers[name]?.value };
-  }
+  const cloudfront = (url: string) => throughCloudFront(handler, (key) => files[key], base, url);
 
   it('answers every request it can as Weblate does', () => {
-    const cases = casesFor(version, can);
+    const cases = casesFor(version, CLOUDFRONT_CAN);
     for (const entry of cases) checkAnswer(entry, cloudfront(`${base}${entry.url}`), { base, types: false, disposition: true });
     expect(cases.length).toBeGreaterThan(40);
   });
@@ -219,6 +200,43 @@ describe.each([
     expect(cloudfront(`${base}/projects/demo?x=1`).headers('location')).toBe(`${base}/projects/demo/?x=1`);
     const own = version === '4' ? '/widgets/demo/-/ui/horizontal-blue.svg' : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
     expect(cloudfront(`${base}${own}`).body).toBe(files[own.slice(1)]);
+  });
+});
+
+/** The function's viewer request, then S3 (the key: the path decoded once, under the base path), then its viewer response. */
+function throughCloudFront(handler: Handler, read: (key: string) => string | undefined, base: string, url: string) {
+  const [path, query] = url.split('?') as [string, string | undefined];
+  const request = viewerRequest(handler, 'GET', path, query ?? '');
+  if (request.statusCode)
+    return { status: request.statusCode as number, body: '', headers: (name: string) => request.headers[name]?.value };
+  const body = read(keyOf(request.uri as string).slice(base.length + 1));
+  const response = handler({
+    version: '1.0',
+    context: { eventType: 'viewer-response' },
+    viewer: { ip: '127.0.0.1' },
+    request: { method: 'GET', uri: request.uri, querystring: {}, headers: {}, cookies: {} },
+    response: { statusCode: body === undefined ? 404 : 200, statusDescription: '', headers: {}, cookies: {} },
+  });
+  return { status: body === undefined ? 404 : 200, body, headers: (name: string) => response.headers[name]?.value };
+}
+
+/** What the function can do for the status site: it cannot look for a key first; the types are the keys' metadata (npm run deploy). */
+const CLOUDFRONT_CAN: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'redirect', 'folder', 'disposition'];
+
+describe.each([
+  ['4', join(FIXTURES, 'minimal/content'), {}],
+  ['2026.8', join(FIXTURES, 'current/content'), { pages: true }],
+] as const)('the CloudFront Function for the status site a build writes (flavour %s)', (version, contentDir, overrides) => {
+  it('answers every request for its pages, badges, charts and exports that it can', async () => {
+    const tree = await siteTree(contentDir, overrides);
+    const handler = loadFunction(renderCloudFrontFunction(tree.site));
+    const read = (file: string) => tree.files.get(file);
+    const cases = builtSiteCases(tree.files.keys(), version).filter((entry) => entry.needs.every((need) => CLOUDFRONT_CAN.includes(need)));
+    for (const entry of cases) {
+      const answer = throughCloudFront(handler, read, tree.base, `${tree.base}${entry.url}`);
+      checkAnswer(entry, answer, { base: tree.base, types: false, disposition: true, read });
+    }
+    expect(cases.length).toBeGreaterThan(60);
   });
 });
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
+import { builtSiteCases, casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
 import { CURRENT_FIXTURE, encodedResources, notFoundBody, requestsFor, siteTree, type SiteTree } from './tree.ts';
 
 interface Rule {
@@ -228,5 +228,29 @@ describe.each([
   it('gives badges and charts the SVG type with its charset, which Netlify leaves out', () => {
     const chart = version === '4' ? '/widgets/demo/cs/multi-auto.svg' : '/widget/demo/-/cs/multi-auto.svg';
     expect(netlify({ files }, `${base}${chart}`).headers.get('Content-Type')).toBe('image/svg+xml; charset=utf-8');
+  });
+});
+
+describe.each([
+  ['4', join(FIXTURES, 'minimal/content')],
+  ['2026.8', join(FIXTURES, 'current/content')],
+] as const)('Netlify files of the status site a build writes (flavour %s)', (version, contentDir) => {
+  it('answer every request for its pages, badges, charts and exports that Netlify can', async () => {
+    const tree = await siteTree(contentDir, { baseUrl: 'https://l10n.netlify.app', pages: true });
+    const files = new Map(tree.files);
+    files.set('_redirects', renderNetlifyRedirects(tree.site));
+    files.set('_headers', renderNetlifyHeaders(tree.site));
+    const can: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'alias-look-first', 'redirect', 'folder'];
+    const cases = builtSiteCases(tree.files.keys(), version).filter((entry) => entry.needs.every((need) => can.includes(need)));
+    for (const entry of cases) {
+      const answer = netlify({ files }, entry.url);
+      const headers = (name: string) => answer.headers.get(name);
+      checkAnswer(
+        entry,
+        { status: answer.status, body: answer.body, headers },
+        { base: '', types: false, read: (file) => tree.files.get(file) },
+      );
+    }
+    expect(cases.length).toBeGreaterThan(60);
   });
 });
