@@ -19,7 +19,7 @@ export interface FlavourEvidence {
   translation?: unknown;
 }
 
-export type Placement = { ok: true; version: WeblateVersion } | { ok: false; reason: string };
+type Placement = { ok: true; version: WeblateVersion } | { ok: false; reason: string };
 
 export function detectFlavour(evidence: FlavourEvidence): Placement {
   const verdicts = MARKERS.map((marker) => marker(evidence)).filter((verdict) => verdict !== null);
