@@ -39,10 +39,11 @@ afterEach(async () => {
  * settings as flags, behind a loopback proxy that keeps one URL when the
  * sidecar starts again; `api` is the API root through the proxy.
  */
-async function serveLikeWeblate(site: SiteOverrides, fixture = CURRENT) {
+async function serveLikeWeblate(site: SiteOverrides, fixture = CURRENT, prepare: (content: string) => void = () => undefined) {
   const dir = tempDir();
   const space: Workspace = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
   cpSync(fixture, space.content, { recursive: true });
+  prepare(space.content);
   const flags = ['--read-only'];
   if (site.pagination) flags.push('--pagination', site.pagination);
   if (site.pageSize) flags.push('--page-size', String(site.pageSize));
@@ -64,16 +65,52 @@ async function serveLikeWeblate(site: SiteOverrides, fixture = CURRENT) {
   };
 }
 
-const cases: [string, SiteOverrides][] = [
-  ['path pages of 2 (as the fixture says)', {}],
-  ['?page=N pages of 2', { pagination: 'query' }],
-  ['?page=N pages of 1', { pagination: 'query', pageSize: 1 }],
-  ['path pages of 1', { pageSize: 1 }],
+/**
+ * Every project, category and component setting of 2026.8 away from its
+ * default (switches too, each where its file would imply the other value),
+ * added to the fixture's files.
+ */
+function everySetting(content: string): void {
+  const add = (file: string, text: string) => writeFileSync(join(content, file), readFileSync(join(content, file), 'utf8') + text);
+  add(
+    'projects/app/project.yaml',
+    'web: https://app.example.org\nsource_review: true\ninstructions: Be brief.\nenable_hooks: false\nlanguage_aliases: "cz:cs"\n' +
+      'check_flags: safe-html\ncommit_policy: 30\naccess_control: 1\nuse_shared_tm: false\ncontribute_shared_tm: false\n' +
+      'use_workspace_tm: true\ncontribute_workspace_tm: true\nautoclean_tm: true\nenforced_2fa: true\nagreement: Sign first.\n' +
+      'new_lang: url\nlanguage_code_style: bcp\nsecondary_language: cs\nadd_message: "add {{ language_name }}"\n' +
+      'delete_message: "remove {{ language_name }}"\nmerge_message: merge\naddon_message: addon\npull_message: pull\n' +
+      'inherit_license: true\ninherit_pull_message: true\n',
+  );
+  add(
+    'projects/docs/categories/guides.yaml',
+    'agreement: Guides agreement\nlanguage_code_style: posix\nsecondary_language: uk\ninherit_new_lang: false\n' +
+      'pull_message: guides pull\ninherit_pull_message: true\n',
+  );
+  add(
+    'projects/app/components/android.yaml',
+    'vcs: github\ngit_export: https://git.example.org/export/app\npush_branch: l10n\nintermediate: res/values-en/strings.xml\n' +
+      'new_base: res/values/base.xml\nlicense: MIT\nlicense_url: https://example.org/mit\nagreement: Android agreement\n' +
+      'new_lang: contact\nlanguage_code_style: android\ncheck_flags: "max-length:80"\npriority: 80\nrestricted: true\n' +
+      'repoweb: "https://git.example.org/app/{{filename}}"\nreport_source_bugs: bugs@example.org\nmerge_style: merge\n' +
+      'commit_message: "android {{ language_name }}"\nallow_translation_propagation: false\nmanage_units: true\n' +
+      'enable_suggestions: false\nsuggestion_voting: true\nsuggestion_autoaccept: 2\nlanguage_regex: "^[a-z]+$"\n' +
+      'variant_regex: "_(?P<variant>.*)$"\nglossary_color: navy\nscreenshot_filemask: "shots/*.png"\n' +
+      'file_format_params: {xml_closing_tags: true}\nhide_glossary_matches: true\ncontribute_project_tm: false\n' +
+      'key_filter: "^app_"\nsecondary_language: ar\ninherit_license: true\ninherit_merge_message: false\n',
+  );
+}
+
+const cases: [string, SiteOverrides, (content: string) => void][] = [
+  ['path pages of 2 (as the fixture says)', {}, () => undefined],
+  ['?page=N pages of 2', { pagination: 'query' }, () => undefined],
+  ['?page=N pages of 1', { pagination: 'query', pageSize: 1 }, () => undefined],
+  ['path pages of 1', { pageSize: 1 }, () => undefined],
+  ['every setting away from its default', {}, everySetting],
 ];
 
-describe.each(cases)('a round trip of the current fixture with %s', (_, site) => {
+describe.each(cases)('a round trip of the current fixture with %s', (_, site, prepare) => {
   it('pulls content in the 2026.8 flavour that builds into the tree the sidecar serves, byte for byte', async () => {
-    const server = await serveLikeWeblate(site);
+    const server = await serveLikeWeblate(site, CURRENT, prepare);
     const pulled = join(server.dir, 'pulled');
     const result = await runScript('pull', ['--from', server.api, '--out', pulled]);
     expect(result.stderr).toBe('');
