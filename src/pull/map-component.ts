@@ -4,13 +4,27 @@
  * explicitly (its counters cannot always be derived); each translation gets its
  * id and the counters the generator cannot derive, taken from the Translation
  * object and, for those it lacks (chars, approved, read-only, recent changes),
- * from its statistics.
+ * from its statistics. Of today's Weblate (given a CurrentContext, the 2026.8
+ * flavour) also its category, its settings there, the counters its statistics
+ * add, and a repository it shares as `weblate://` (map-current.ts).
  */
 import { spdxLicenseUrl } from '../content/prepare.ts';
 import type { ApiComponent, ApiStatistics, ApiTranslation } from './shapes.ts';
 import type { PulledComponent } from './walk.ts';
-import { COMPONENT_FIELD_DEFAULTS, GLOSSARY_FIELD_DEFAULTS } from '../model/defaults.ts';
+import {
+  COMPONENT_FIELD_DEFAULTS,
+  CURRENT_COMPONENT_FIELD_DEFAULTS,
+  CURRENT_INHERITABLE_DEFAULTS,
+  GLOSSARY_FIELD_DEFAULTS,
+} from '../model/defaults.ts';
 import { type ContentFile } from './content-file.ts';
+import {
+  componentCategory,
+  currentComponentFields,
+  LINKED_REPOSITORY_SETTINGS,
+  repositoryLink,
+  type CurrentContext,
+} from './map-current.ts';
 
 /** Settings a component showed as null (hidden from the caller). */
 export interface HiddenFields {
@@ -24,15 +38,25 @@ interface MappedComponent {
   hidden: HiddenFields | null;
 }
 
-export function mapComponent(projectSlug: string, pulled: PulledComponent, pulledProjects: ReadonlySet<string>): MappedComponent {
+/** Maps a component; `current` for today's Weblate (the 2026.8 flavour), whose warnings go to the component's own. */
+export function mapComponent(
+  projectSlug: string,
+  pulled: PulledComponent,
+  pulledProjects: ReadonlySet<string>,
+  current?: CurrentContext,
+): MappedComponent {
   const c = pulled.component;
   const key = `${projectSlug}/${c.slug}`;
   const warnings: string[] = [];
-  const { settings, hidden } = mapSettings(c, pulled.translations);
+  const context = current && { ...current, warnings };
+  const { settings, hidden } = mapSettings(projectSlug, c, pulled.translations, context);
   const value: Record<string, unknown> = { name: c.name };
   if (c.id !== undefined) value.id = c.id;
+  const category = context && componentCategory(projectSlug, c, context);
+  if (category !== undefined) value.category = category;
   value.source_language = c.source_language.code;
   Object.assign(value, settings);
+  if (context) Object.assign(value, currentComponentFields(projectSlug, c, settings, context));
   if (pulled.locked) value.locked = true;
   const links = pulled.links.map((project) => project.slug);
   const kept = links.filter((slug) => pulledProjects.has(slug));
@@ -65,24 +89,46 @@ type Totals = { total: number; total_words: number; total_chars: number };
 /** Fields the content format requires even when they equal a default. */
 const REQUIRED = new Set(['repo', 'filemask', 'file_format']);
 
-function mapSettings(c: ApiComponent, translations: readonly ApiTranslation[]): { settings: Record<string, unknown>; hidden: string[] } {
+/** Today's component defaults: 4.x's with today's message templates, and the settings only today's Weblate has. */
+const CURRENT_DEFAULTS: Readonly<Record<string, unknown>> = {
+  ...COMPONENT_FIELD_DEFAULTS,
+  ...Object.fromEntries(Object.entries(CURRENT_INHERITABLE_DEFAULTS).filter(([key]) => key.endsWith('_message'))),
+  ...CURRENT_COMPONENT_FIELD_DEFAULTS,
+};
+
+function mapSettings(
+  projectSlug: string,
+  c: ApiComponent,
+  translations: readonly ApiTranslation[],
+  current: CurrentContext | undefined,
+): { settings: Record<string, unknown>; hidden: string[] } {
   const served = c as unknown as Record<string, unknown>;
-  const defaults: Record<string, unknown> = { ...COMPONENT_FIELD_DEFAULTS, ...(c.is_glossary ? GLOSSARY_FIELD_DEFAULTS : {}) };
+  const defaults: Record<string, unknown> = {
+    ...(current ? CURRENT_DEFAULTS : COMPONENT_FIELD_DEFAULTS),
+    ...(c.is_glossary ? GLOSSARY_FIELD_DEFAULTS : {}),
+  };
+  const link = current ? repositoryLink(projectSlug, c, current) : null;
   const settings: Record<string, unknown> = {};
   const hidden: string[] = [];
   for (const [key, fallback] of Object.entries(defaults)) {
     let value = served[key];
     if (value === undefined) continue; // an older Weblate without this field: the default stands
+    if (link !== null && LINKED_REPOSITORY_SETTINGS.includes(key)) value = key === 'repo' ? link : fallback; // the shared one's
     if (value === null) {
       hidden.push(key);
       value = key === 'filemask' ? guessFilemask(c, translations) : (fallback ?? '');
     }
     if (REQUIRED.has(key) || !sameValue(value, fallback)) settings[key] = value;
-    if (key === 'license' && c.license_url !== undefined && c.license_url !== spdxLicenseUrl(String(value))) {
+    if (key === 'license' && c.license_url !== undefined && c.license_url !== spdxLicenseUrl(licenseInEffect(c, current, value))) {
       settings.license_url = c.license_url;
     }
   }
   return { settings, hidden };
+}
+
+/** The license whose SPDX page the build takes for `license_url`: the own one in 4.x, the one in effect in 2026.8. */
+function licenseInEffect(c: ApiComponent, current: CurrentContext | undefined, own: unknown): string {
+  return String(current && typeof c.effective_license === 'string' ? c.effective_license : own);
 }
 
 /** A file mask that gives most translations' file names, for a component that hides it. */
@@ -136,16 +182,22 @@ function mapTranslation(
   for (const name of ['total', 'total_words', 'total_chars'] as const) {
     if (totals[name] !== source[name]) entry[name] = totals[name];
   }
+  // fuzzy_chars, approved_words/_chars and readonly_words/_chars: the statistics of Weblate 5.2 and later.
   const counters = {
     translated: t.translated,
     translated_words: t.translated_words,
     translated_chars: statistics?.translated_chars ?? 0,
     fuzzy: t.fuzzy,
     fuzzy_words: t.fuzzy_words,
+    fuzzy_chars: statistics?.fuzzy_chars ?? 0,
     failing_checks: t.failing_checks,
     failing_checks_words: t.failing_checks_words,
     approved: statistics?.approved ?? 0,
+    approved_words: statistics?.approved_words ?? 0,
+    approved_chars: statistics?.approved_chars ?? 0,
     readonly: statistics?.readonly ?? 0,
+    readonly_words: statistics?.readonly_words ?? 0,
+    readonly_chars: statistics?.readonly_chars ?? 0,
     have_suggestion: t.have_suggestion,
     have_comment: t.have_comment,
     recent_changes: statistics?.recent_changes ?? 0,
@@ -158,5 +210,11 @@ function mapTranslation(
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => item === b[index]);
+  if (isMap(a) && isMap(b)) return JSON.stringify(a) === JSON.stringify(b);
   return a === b;
+}
+
+/** A map of parameters (vcs_params, file_format_params). */
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,9 @@
  * differs gets a file with the fields that differ (a plural that differs in
  * any way is written whole, id included); one the catalog does not know gets
  * every field. A language published without any translation gets a file
- * either way, since only files and translations publish a language.
+ * either way, since only files and translations publish a language. Today's
+ * Weblate (2026.8) is compared with the catalog as that flavour shows it:
+ * its ids, today's plural types and aliases; a new language's id is written.
  */
 import { compareStrings } from '../errors.ts';
 import type { Catalog, CatalogLanguage } from '../catalog/catalog.ts';
@@ -28,10 +30,11 @@ export function mapLanguages(instance: PulledInstance, catalog: Catalog): { file
   // A partial pull cannot tell a language nobody translates from one only other projects use: it keeps the used ones.
   const codes = new Set([...used.keys(), ...(instance.partial ? [] : listed.keys())]);
   const files: ContentFile[] = [];
+  const current = (instance.flavour ?? '4') !== '4';
   for (const code of [...codes].sort(compareStrings)) {
     const language = listed.get(code) ?? used.get(code)!;
     const entry = catalog.get(code);
-    const value = entry ? differences(language, entry) : everyField(language);
+    const value = entry ? differences(language, current ? asToday(entry) : entry, current) : everyField(language, current);
     if (Object.keys(value).length === 0 && used.has(code)) continue;
     const file: ContentFile = { path: `languages/${code}.yaml`, value };
     if (!used.has(code)) file.comment = 'Published without any translation.';
@@ -42,8 +45,14 @@ export function mapLanguages(instance: PulledInstance, catalog: Catalog): { file
 
 // --- internal ---
 
-function differences(language: ApiLanguage, entry: CatalogLanguage): Record<string, unknown> {
+/** A catalog language as the 2026.8 flavour shows it (resolve/languages.ts): today's plural type and aliases. */
+function asToday(entry: CatalogLanguage): CatalogLanguage {
+  return { ...entry, aliases: entry.aliasesCurrent, plural: { ...entry.plural, type: entry.typeCurrent } };
+}
+
+function differences(language: ApiLanguage, entry: CatalogLanguage, current: boolean): Record<string, unknown> {
   const value: Record<string, unknown> = {};
+  if (current && language.id !== undefined && language.id !== entry.id) value.id = language.id;
   if (language.name !== entry.name) value.name = language.name;
   const direction = directionOf(language);
   if (direction !== undefined && direction !== entry.direction) value.direction = direction;
@@ -57,8 +66,9 @@ function differences(language: ApiLanguage, entry: CatalogLanguage): Record<stri
   return value;
 }
 
-function everyField(language: ApiLanguage): Record<string, unknown> {
-  const value: Record<string, unknown> = { name: language.name };
+function everyField(language: ApiLanguage, current: boolean): Record<string, unknown> {
+  const value: Record<string, unknown> = current && language.id !== undefined ? { id: language.id } : {};
+  value.name = language.name;
   const direction = directionOf(language);
   if (direction !== undefined) value.direction = direction;
   if (language.population !== undefined) value.population = language.population;

@@ -9,11 +9,12 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
 import { PullError } from './errors.ts';
 import { componentPath, mapComponent, type HiddenFields } from './map-component.ts';
+import { mapCategories, mapCurrentProject, refuseSharedSlugs, type CurrentContext } from './map-current.ts';
 import { mapLanguages } from './map-languages.ts';
-import type { ApiProject } from './shapes.ts';
+import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
-import type { PulledInstance, ListObservation } from './walk.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
+import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, type WeblateVersion } from '../model/defaults.ts';
 
 export interface MappedContent {
   files: ContentFile[];
@@ -27,46 +28,37 @@ export interface MappedContent {
 
 export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedContent {
   const warnings = [...instance.warnings];
-  const hidden: HiddenFields[] = [];
   const pulledSlugs = new Set(instance.projects.map((p) => p.project.slug));
-  const files: ContentFile[] = [{ path: 'site.yaml', value: mapSite(instance, warnings) }];
-  const kept: string[] = [];
-  const notes: MappedContent['notes'] = new Map();
-  let components = 0;
-  let translations = 0;
-  for (const { project, components: pulled } of instance.projects) {
-    files.push({ path: `projects/${project.slug}/project.yaml`, value: mapProject(project) });
-    for (const component of pulled) {
-      if ('kept' in component) {
-        kept.push(componentPath(project.slug, component.slug));
-        warnings.push(...component.warnings);
-        if (component.hidden.length > 0) hidden.push({ component: `${project.slug}/${component.slug}`, fields: component.hidden });
-        components++;
-        translations += component.translations;
-        continue;
-      }
-      const mapped = mapComponent(project.slug, component, pulledSlugs);
-      files.push(mapped.file);
-      notes.set(mapped.file.path, { warnings: mapped.warnings, hidden: mapped.hidden?.fields ?? [] });
-      warnings.push(...mapped.warnings);
-      if (mapped.hidden) hidden.push(mapped.hidden);
-      components++;
-      translations += component.translations.length;
-    }
-  }
+  const current = (instance.flavour ?? '4') === '4' ? undefined : currentContext(instance, pulledSlugs, warnings);
+  const mapped: MappedContent = {
+    files: [{ path: 'site.yaml', value: mapSite(instance, warnings) }],
+    kept: [],
+    notes: new Map(),
+    warnings,
+    counts: { projects: instance.projects.length, components: 0, translations: 0, languages: 0 },
+  };
+  const hidden: HiddenFields[] = [];
+  for (const pulled of instance.projects) mapProjectFiles(pulled, { instance, pulledSlugs, current, mapped, hidden });
   const languages = mapLanguages(instance, catalog);
-  files.push(...languages.files);
+  mapped.files.push(...languages.files);
   if (hidden.length > 0) warnings.push(describeHidden(hidden));
-  const counts = { projects: instance.projects.length, components, translations, languages: languages.published };
-  return { files, kept, notes, warnings, counts };
+  mapped.counts.languages = languages.published;
+  return mapped;
 }
 
-/** The page size the lists were cut at: the length of a first page that has a next one. */
-export function inferPageSize(lists: readonly ListObservation[]): number | undefined {
-  const cut = lists.filter((list) => list.next !== null && list.firstPageLength > 0).map((list) => list.firstPageLength);
+/**
+ * The page size the lists were cut at: the length of a first page that has a
+ * next one. Today's Weblate cuts a component's statistics at four times the
+ * page size (LargePagination): those count for a quarter.
+ */
+export function inferPageSize(lists: readonly ListObservation[], flavour: WeblateVersion = '4'): number | undefined {
+  const large = (list: ListObservation) => flavour !== '4' && LARGE_LIST.test(list.url);
+  const cut = lists
+    .filter((list) => list.next !== null && list.firstPageLength > 0)
+    .map((list) => (large(list) ? Math.max(1, Math.floor(list.firstPageLength / LARGE_PAGE_FACTOR)) : list.firstPageLength));
   if (cut.length > 0) return mostCommon(cut);
   // No list needed a second page: any size at least as long as the longest list gives the same pages.
-  const longest = Math.max(0, ...lists.map((list) => list.count));
+  const longest = Math.max(0, ...lists.filter((list) => !large(list)).map((list) => list.count));
   return longest > SITE_DEFAULTS.page_size ? Math.min(longest, 1000) : undefined;
 }
 
@@ -79,6 +71,72 @@ export function inferPagination(lists: readonly ListObservation[]): 'path' | 'qu
 
 // --- internal ---
 
+/** A component's statistics list: `/components/<p>/<c>/statistics/`, any page. */
+const LARGE_LIST = /\/components\/[^/]+\/[^/]+\/statistics\/($|\?|~page\/)/;
+/** LargePagination.page_size = page_size * 4 (Weblate 5.10 and later). */
+const LARGE_PAGE_FACTOR = 4;
+
+interface MapState {
+  instance: PulledInstance;
+  pulledSlugs: ReadonlySet<string>;
+  current: CurrentContext | undefined;
+  mapped: MappedContent;
+  hidden: HiddenFields[];
+}
+
+/**
+ * A project's files: its own, its categories' (today's Weblate), and its
+ * components' (those an incremental pull keeps are left as they are).
+ */
+function mapProjectFiles({ project, components }: PulledProject, state: MapState): void {
+  const { mapped, current, hidden } = state;
+  mapped.files.push({ path: `projects/${project.slug}/project.yaml`, value: mapProject(project, current) });
+  if (current) {
+    mapped.files.push(...mapCategories(project.slug, state.instance.categories?.get(project.slug) ?? [], current));
+    refuseSharedSlugs(
+      project.slug,
+      components.map((c) => ('kept' in c ? c.slug : c.component.slug)),
+      'components',
+    );
+  }
+  for (const component of components) {
+    mapped.counts.components++;
+    if ('kept' in component) {
+      mapped.kept.push(componentPath(project.slug, component.slug));
+      mapped.warnings.push(...component.warnings);
+      if (component.hidden.length > 0) hidden.push({ component: `${project.slug}/${component.slug}`, fields: component.hidden });
+      mapped.counts.translations += component.translations;
+      continue;
+    }
+    const one = mapComponent(project.slug, component, state.pulledSlugs, current);
+    mapped.files.push(one.file);
+    mapped.notes.set(one.file.path, { warnings: one.warnings, hidden: one.hidden?.fields ?? [] });
+    mapped.warnings.push(...one.warnings);
+    if (one.hidden) hidden.push(one.hidden);
+    mapped.counts.translations += component.translations.length;
+  }
+}
+
+/** What mapping today's objects needs: languages by id (every language read), categories by link. */
+function currentContext(instance: PulledInstance, pulledProjects: ReadonlySet<string>, warnings: string[]): CurrentContext {
+  const codes = new Map<number, string>();
+  const note = (language: ApiLanguage) => language.id !== undefined && !codes.has(language.id) && codes.set(language.id, language.code);
+  instance.languages.forEach(note);
+  for (const { components } of instance.projects) {
+    for (const c of components) {
+      if ('kept' in c) c.languages.forEach(note);
+      else [c.component.source_language, ...c.translations.map((t) => t.language)].forEach(note);
+    }
+  }
+  const slugs = new Map([...(instance.categories?.values() ?? [])].flat().map((category) => [category.url, category.slug]));
+  return {
+    languageCode: (id) => codes.get(id) ?? null,
+    categorySlug: (url) => slugs.get(url) ?? null,
+    pulledProjects,
+    warnings,
+  };
+}
+
 function mapSite(instance: PulledInstance, warnings: string[]): Record<string, unknown> {
   const baseUrl = instance.apiRoot.replace(/\/api\/$/, '').replace(/\/+$/, '');
   if (!instance.apiRoot.endsWith('/api/')) {
@@ -89,10 +147,12 @@ function mapSite(instance: PulledInstance, warnings: string[]): Record<string, u
   const webUrl = inferWebUrl(instance);
   if (webUrl !== undefined) refuseUnsafeUrl('web URL', webUrl, instance.apiRoot);
   if (webUrl !== undefined && webUrl !== baseUrl) site.web_url = webUrl;
-  const pageSize = inferPageSize(instance.lists);
+  const flavour = instance.flavour ?? SITE_DEFAULTS.weblate_version;
+  const pageSize = inferPageSize(instance.lists, flavour);
   if (pageSize !== undefined && pageSize !== SITE_DEFAULTS.page_size) site.page_size = pageSize;
   const pagination = inferPagination(instance.lists);
   if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination) site.pagination = pagination;
+  if (flavour !== SITE_DEFAULTS.weblate_version) site.weblate_version = flavour;
   return site;
 }
 
@@ -123,9 +183,10 @@ function inferWebUrl(instance: PulledInstance): string | undefined {
   return undefined;
 }
 
-function mapProject(project: ApiProject): Record<string, unknown> {
+function mapProject(project: ApiProject, current: CurrentContext | undefined): Record<string, unknown> {
   const value: Record<string, unknown> = { name: project.name };
   if (project.id !== undefined) value.id = project.id;
+  if (current) return Object.assign(value, mapCurrentProject(project, current));
   for (const [key, fallback] of Object.entries(PROJECT_FIELD_DEFAULTS)) {
     const served = project[key as keyof typeof PROJECT_FIELD_DEFAULTS];
     if (served !== undefined && served !== fallback) value[key] = served;

@@ -6,7 +6,8 @@
  * statistics as listed, the size and time of the file written for it, and
  * what the rest of the content needs of it without reading it again (the
  * languages it uses, its translations, the lists it was cut into, what its
- * mapping warned of). Written last, once the files are; a record that is
+ * mapping warned of). Of today's Weblate also its flavour, and a digest of
+ * each project's categories. Written last, once the files are; a record that is
  * missing, damaged, or made for another API or other projects is not used,
  * and the pull reads everything.
  */
@@ -15,6 +16,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../output/atomic.ts';
+import { WEBLATE_VERSIONS } from '../model/defaults.ts';
 import type { MappedContent } from './map.ts';
 import { componentPath } from './map-component.ts';
 import { languageShape, type ApiLanguage } from './shapes.ts';
@@ -54,6 +56,9 @@ export async function recordPull(
     languages: {},
     projects: {},
   };
+  // A 4.x pull's record stays as it was: no flavour (4 when absent), no categories.
+  const current = (instance.flavour ?? '4') !== '4';
+  if (current) record.flavour = instance.flavour;
   for (const { project, statistics, components } of instance.projects) {
     const entries: ComponentRecord[] = [];
     const before = new Map(previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]));
@@ -71,6 +76,7 @@ export async function recordPull(
     }
     const object = digest(project);
     record.projects[project.slug] = { object, statistics: statistics === null ? null : digest(statistics), components: entries };
+    if (current) record.projects[project.slug]!.categories = categoriesDigest(instance, project.slug);
   }
   await writeFileAtomic(join(outDir, RECORD_FILE), `${JSON.stringify(record)}\n`);
 }
@@ -78,6 +84,11 @@ export async function recordPull(
 /** A digest of a JSON value as served (its keys in their order). */
 export function digest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('base64').slice(0, 22);
+}
+
+/** A digest of a project's categories as read (today's Weblate). */
+export function categoriesDigest(instance: Pick<PulledInstance, 'categories'>, project: string): string {
+  return digest(instance.categories?.get(project) ?? []);
 }
 
 /** The size and time of a file; null when it is gone. */
@@ -110,10 +121,18 @@ const recordShape = z.object({
   from: z.string(),
   selection: z.array(z.string()),
   date: z.string().nullable(),
+  /** Absent for Weblate 4.x. */
+  flavour: z.enum(WEBLATE_VERSIONS).optional(),
   languages: z.record(z.string(), languageShape),
   projects: z.record(
     z.string(),
-    z.object({ object: z.string(), statistics: z.string().nullable(), components: z.array(componentRecordShape) }),
+    z.object({
+      object: z.string(),
+      statistics: z.string().nullable(),
+      /** Today's Weblate: a digest of the project's categories. */
+      categories: z.string().optional(),
+      components: z.array(componentRecordShape),
+    }),
   ),
 });
 

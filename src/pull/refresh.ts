@@ -11,13 +11,15 @@
  * statistics list differs. Everything else is kept from the record
  * (record.ts), its file untouched.
  *
- * These are the signals of Weblate 4.x's API: a flavour whose objects or
- * statistics differ reads them with its own shapes (shapes.ts) and keeps
- * the same decisions.
+ * Today's Weblate gives the same signals; its categories are read on every
+ * run, and a project whose categories changed has its component list read
+ * again (a component's link names its categories). A pull into a pull of
+ * the other flavour (the instance was upgraded) reads everything.
  */
 import { join } from 'node:path';
 import { componentPath } from './map-component.ts';
-import { digest, fileStamp, type ComponentRecord, type PullRecord } from './record.ts';
+import { componentSlugOf } from './map-current.ts';
+import { categoriesDigest, digest, fileStamp, type ComponentRecord, type PullRecord } from './record.ts';
 import { statisticsShape, type ApiComponent, type ApiProject } from './shapes.ts';
 import {
   finishWalk,
@@ -45,6 +47,9 @@ interface RefreshOptions {
 
 export async function refreshApi(fetcher: Fetcher, options: RefreshOptions): Promise<PulledInstance> {
   const start = await startWalk(fetcher, options);
+  if ((options.record.flavour ?? '4') !== start.flavour) {
+    return finishWalk(start, await Promise.all(start.selected.map((project) => start.walker.project(project))));
+  }
   const named = await namedByChanges(start, options);
   const context: Context = {
     start,
@@ -93,7 +98,7 @@ async function namedByChanges(start: WalkStart, options: RefreshOptions): Promis
       /\/translations\/([^/]+)\/([^/]+)\/[^/]+\/$/.exec(entry.translation ?? '');
     if (!component) continue;
     const projectSlug = decodeURIComponent(component[1]!);
-    named.add(projectSlug).add(`${projectSlug}/${decodeURIComponent(component[2]!)}`);
+    named.add(projectSlug).add(`${projectSlug}/${componentSlugOf(component[2]!)}`);
   }
   return named;
 }
@@ -105,7 +110,8 @@ async function refreshProject(context: Context, project: ApiProject): Promise<Pu
   const statistics = project.statistics_url === undefined ? null : await walker.fetchOptional(project.statistics_url);
   const sumsMoved = statistics === null || known.statistics === null || digest(statistics) !== known.statistics;
   const recorded = new Map(known.components.map((entry) => [entry.slug, entry]));
-  if (!sumsMoved && digest(project) === known.object && !context.named?.has(project.slug)) {
+  const sameCategories = known.categories === undefined || known.categories === categoriesDigest(context.start, project.slug);
+  if (!sumsMoved && sameCategories && digest(project) === known.object && !context.named?.has(project.slug)) {
     const kept = await Promise.all(known.components.map((entry) => keep(context, project.slug, entry)));
     if (kept.every((component) => component !== null)) {
       walker.done(kept.length, true);

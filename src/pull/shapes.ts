@@ -1,5 +1,6 @@
 /**
- * The parts of Weblate 4.x API bodies a pull reads, as zod schemas. Objects
+ * The parts of Weblate API bodies a pull reads, as zod schemas: 4.x's, and
+ * the fields today's Weblate (the 2026.8 flavour) adds, all optional. Objects
  * are loose (other fields are allowed and ignored); what is read is checked,
  * so a server that is not Weblate gets a clear message instead of a crash,
  * and slugs and codes are checked before they become file names.
@@ -7,7 +8,13 @@
 import { z } from 'zod';
 import { CODE_MAX_LENGTH, CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
 import { PullError } from './errors.ts';
-import { COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
+import {
+  COMPONENT_FIELD_DEFAULTS,
+  CURRENT_COMPONENT_FIELD_DEFAULTS,
+  CURRENT_PROJECT_FIELD_DEFAULTS,
+  INHERITABLE_SETTINGS,
+  type InheritableSetting,
+} from '../model/defaults.ts';
 
 const count = z.number().int().min(0);
 const id = z.number().int().positive();
@@ -26,6 +33,7 @@ export const rootShape = z.looseObject({
   projects: text,
   languages: text.optional(),
   changes: text.optional(),
+  categories: text.optional(),
 });
 
 export const pageShape = z.looseObject({
@@ -36,6 +44,8 @@ export const pageShape = z.looseObject({
 });
 
 export const languageShape = z.looseObject({
+  /** 5.0.1 and later. */
+  id: id.optional(),
   code,
   name: text,
   plural: z.looseObject({ id, source: count, number: count, formula: text, type: count }),
@@ -62,6 +72,10 @@ export const projectShape = z.looseObject({
   instructions: text.optional(),
   enable_hooks: z.boolean().optional(),
   language_aliases: text.optional(),
+  // Today's Weblate (5.0 and later, 2026.8's settings).
+  categories_url: text.optional(),
+  ...typedLike(CURRENT_PROJECT_FIELD_DEFAULTS),
+  ...inheritableShapes(),
 });
 export type ApiProject = z.output<typeof projectShape>;
 
@@ -77,7 +91,13 @@ export const componentShape = z.looseObject({
   links_url: text,
   license_url: text.nullable().optional(),
   addons: z.array(z.unknown()).optional(),
-  ...settingShapes(),
+  ...typedLike(COMPONENT_FIELD_DEFAULTS),
+  // Today's Weblate: its settings (vcs_params and screenshot_filemask hidden as null like the repository), its place, its lock.
+  ...typedLike(CURRENT_COMPONENT_FIELD_DEFAULTS),
+  ...inheritableShapes(),
+  category: text.nullable().optional(),
+  linked_component: text.nullable().optional(),
+  locked: z.boolean().optional(),
 });
 export type ApiComponent = z.output<typeof componentShape>;
 
@@ -112,8 +132,27 @@ export const statisticsShape = z.looseObject({
   approved: count,
   readonly: count,
   recent_changes: count,
+  // Weblate 5.2 and later.
+  fuzzy_chars: count.optional(),
+  approved_words: count.optional(),
+  approved_chars: count.optional(),
+  readonly_words: count.optional(),
+  readonly_chars: count.optional(),
 });
 export type ApiStatistics = z.output<typeof statisticsShape>;
+
+/** A category (today's Weblate): its project and parent as links, its settings as a project's. */
+export const categoryShape = z.looseObject({
+  id,
+  name: text,
+  slug,
+  project: text,
+  category: text.nullable(),
+  url: text,
+  check_flags: text.optional(),
+  ...inheritableShapes(),
+});
+export type ApiCategory = z.output<typeof categoryShape>;
 
 export const lockShape = z.looseObject({ locked: z.boolean() });
 
@@ -129,27 +168,44 @@ export function parseShape<T extends z.ZodType>(shape: T, value: unknown, what: 
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw new PullError(`${url} does not look like Weblate 4.x: ${what}, ${field}${issue.message}.`);
+  throw new PullError(`${url} does not look like Weblate's API: ${what}, ${field}${issue.message}.`);
 }
 
 // --- internal ---
 
 /**
- * A schema for every component setting, typed like its default. Text settings
- * may be null: Weblate hides `vcs`, `repo`, `branch`, `filemask` and `push`
- * from callers who may not see the repository.
+ * A schema for each setting of `defaults`, typed like its default. Text and
+ * maps may be null: Weblate hides `vcs`, `repo`, `branch`, `filemask`,
+ * `push` (and today `vcs_params`, `screenshot_filemask`, …) from callers who
+ * may not see the repository.
  */
-function settingShapes() {
-  const shapes: Record<string, z.ZodType> = {};
-  for (const [key, value] of Object.entries(COMPONENT_FIELD_DEFAULTS)) {
-    shapes[key] =
-      typeof value === 'boolean'
-        ? z.boolean().optional()
-        : typeof value === 'number'
-          ? z.number().int().optional()
-          : Array.isArray(value)
-            ? z.array(text).optional()
-            : text.nullable().optional();
+function typedLike<K extends string>(defaults: Readonly<Record<K, unknown>>): Record<K, Optional> {
+  const shapes = {} as Record<K, Optional>;
+  for (const [key, value] of Object.entries(defaults) as [K, unknown][]) shapes[key] = shapeOf(value);
+  return shapes;
+}
+
+type Optional = z.ZodOptional<z.ZodType<unknown>>;
+
+function shapeOf(value: unknown): Optional {
+  if (typeof value === 'boolean') return z.boolean().optional();
+  if (typeof value === 'number') return z.number().int().optional();
+  if (Array.isArray(value)) return z.array(text).optional();
+  if (value !== null && typeof value === 'object') return z.record(z.string(), z.unknown()).nullable().optional();
+  return text.nullable().optional();
+}
+
+/**
+ * The inheritable settings as today's Weblate shows them: the own value, the
+ * `inherit_` switch and the `effective_` value; a secondary language as its id.
+ */
+function inheritableShapes(): Record<`${'' | 'inherit_' | 'effective_'}${InheritableSetting}`, Optional> {
+  const shapes = {} as Record<`${'' | 'inherit_' | 'effective_'}${InheritableSetting}`, Optional>;
+  for (const setting of INHERITABLE_SETTINGS) {
+    const value = setting === 'secondary_language' ? id.nullable().optional() : text.optional();
+    shapes[setting] = value;
+    shapes[`inherit_${setting}`] = z.boolean().optional();
+    shapes[`effective_${setting}`] = value;
   }
-  return shapes as Record<keyof typeof COMPONENT_FIELD_DEFAULTS, z.ZodType<unknown>>;
+  return shapes;
 }

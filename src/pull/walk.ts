@@ -1,15 +1,22 @@
 /**
- * Walks a Weblate 4.x API: the root, the projects (each one's statistics,
- * then its components), each component's translations, statistics, lock and
- * links, and the languages. Lists are followed through their `next` links
- * (`?page=N` or page paths). Links the server writes with its own host are
- * fetched under the URL the user gave, and nothing outside it is ever
- * requested (the token stays there). An incremental pull (refresh.ts) takes
- * the same first steps (startWalk) and reads only what changed.
+ * Walks a Weblate API: the root, the projects (each one's statistics, then
+ * its components), each component's translations, statistics, lock and
+ * links, and the languages; in today's Weblate also the categories, and a
+ * component's lock comes with its object. Which Weblate it is (flavour.ts)
+ * is told from the root, the first language and project, and checked again
+ * against the first statistics and translation read. Lists are followed
+ * through their `next` links (`?page=N` or page paths). Links the server
+ * writes with its own host are fetched under the URL the user gave, and
+ * nothing outside it is ever requested (the token stays there). An
+ * incremental pull (refresh.ts) takes the same first steps (startWalk) and
+ * reads only what changed.
  */
 import type { JsonAnswer } from './http.ts';
 import { PullError } from './errors.ts';
+import { detectFlavour, type FlavourEvidence } from './flavour.ts';
+import type { WeblateVersion } from '../model/defaults.ts';
 import {
+  categoryShape,
   changeShape,
   componentShape,
   languageShape,
@@ -20,6 +27,7 @@ import {
   rootShape,
   statisticsShape,
   translationShape,
+  type ApiCategory,
   type ApiComponent,
   type ApiLanguage,
   type ApiProject,
@@ -100,6 +108,10 @@ export interface PulledInstance {
   /** The server's Date header when the walk began (its clock), if it sent one. */
   date: string | null;
   warnings: string[];
+  /** Which Weblate's API it serves ("4" when absent). */
+  flavour?: WeblateVersion;
+  /** Each pulled project's categories, by project slug (today's Weblate). */
+  categories?: ReadonlyMap<string, ApiCategory[]>;
 }
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
@@ -110,6 +122,8 @@ export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<P
 
 /** What every walk reads first: the root, the languages and the projects (those selected). */
 export interface WalkStart {
+  /** The API root the user gave. */
+  from: string;
   apiRoot: string;
   /** The changes feed, when the root names one. */
   changes: string | null;
@@ -118,6 +132,11 @@ export interface WalkStart {
   selected: ApiProject[];
   partial: boolean;
   walker: Walker;
+  flavour: WeblateVersion;
+  /** The selected projects' categories, by project slug (empty lists in 4.x). */
+  categories: ReadonlyMap<string, ApiCategory[]>;
+  /** The root as served, for placing the flavour again at the end. */
+  root: Readonly<Record<string, unknown>>;
 }
 
 export async function startWalk(fetcher: Fetcher, options: WalkOptions): Promise<WalkStart> {
@@ -130,14 +149,18 @@ export async function startWalk(fetcher: Fetcher, options: WalkOptions): Promise
     walker.list(root.projects, projectShape, 'a project'),
   ]);
   const selected = selectProjects(allProjects, options.projects, from);
-  return { apiRoot, changes: root.changes ?? null, date, languages, selected, partial: options.projects.length > 0, walker };
+  const flavour = placeFlavour(from, walker.evidence(root));
+  const partial = options.projects.length > 0;
+  const categories = flavour === '4' ? new Map<string, ApiCategory[]>() : await readCategories(walker, root.categories, selected, partial);
+  return { from, apiRoot, changes: root.changes ?? null, date, languages, selected, partial, walker, flavour, categories, root };
 }
 
-/** The instance as walked: every list read, the components' own included. */
+/** The instance as walked: every list read, the components' own included; its flavour placed again with all it showed. */
 export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledInstance {
   const lists = [...start.walker.lists, ...projects.flatMap((p) => p.components.flatMap((c) => c.lists))];
-  const { apiRoot, languages, partial, date } = start;
-  return { apiRoot, lists, languages, projects, partial, date, warnings: start.walker.warnings };
+  const { apiRoot, languages, partial, date, flavour, categories } = start;
+  placeFlavour(start.from, start.walker.evidence(start.root));
+  return { apiRoot, lists, languages, projects, partial, date, warnings: start.walker.warnings, flavour, categories };
 }
 
 /** The pieces of a walk: lists followed page by page, single answers, a component's reads, a project's. */
@@ -147,6 +170,43 @@ type Walker = ReturnType<typeof createWalker>;
 
 /** Lists longer than this many pages are refused (a loop, or not Weblate). */
 const MAX_PAGES = 100_000;
+
+/** The flavour the evidence places the instance in; an instance it cannot place stops the pull. */
+function placeFlavour(from: string, evidence: FlavourEvidence): WeblateVersion {
+  const placed = detectFlavour(evidence);
+  if (placed.ok) return placed.version;
+  throw new PullError(
+    `${from} serves an API this pull cannot mirror: ${placed.reason}. A mirror speaks Weblate 4.x's API or today's ` +
+      '(Weblate 5.2 and later, as weblate_version "2026.8"), and the bodies of this instance are not all of one of them. Nothing was written.',
+    { resumable: false },
+  );
+}
+
+/**
+ * The selected projects' categories: from the root's list when the whole
+ * instance is pulled (one list), else from each project's own.
+ */
+async function readCategories(
+  walker: Walker,
+  all: string | undefined,
+  selected: readonly ApiProject[],
+  partial: boolean,
+): Promise<Map<string, ApiCategory[]>> {
+  const bySlug = new Map(selected.map((project): [string, ApiCategory[]] => [project.slug, []]));
+  if (all === undefined || partial) {
+    const read = async (p: ApiProject) => {
+      if (p.categories_url !== undefined) bySlug.set(p.slug, await walker.list(p.categories_url, categoryShape, 'a category'));
+    };
+    await Promise.all(selected.map(read));
+    return bySlug;
+  }
+  // A project's link ends with its slug (no slug needs escaping).
+  for (const category of await walker.list(all, categoryShape, 'a category')) {
+    const slug = /\/projects\/([^/]+)\/$/.exec(category.project)?.[1];
+    if (slug !== undefined) bySlug.get(slug)?.push(category);
+  }
+  return bySlug;
+}
 
 async function readRoot(fetcher: Fetcher, from: string): Promise<{ root: z.output<typeof rootShape>; date: string | null }> {
   const answer = await fetcher(from);
@@ -201,6 +261,8 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
   const lists: ListObservation[] = [];
   const warnings: string[] = [];
   const progress: WalkProgress = { componentsDone: 0, componentsKnown: 0 };
+  /** The first item of each kind of list, as served: what tells the flavour. */
+  const samples = new Map<z.ZodType, unknown>();
 
   const fetchOk = async (link: string, what: string): Promise<{ url: string; body: unknown }> => {
     const url = resolve(link);
@@ -231,6 +293,7 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
       seen.add(url);
       const page = parseShape(pageShape, body, 'a page of a list', url);
       first ??= { url, count: page.count, firstPageLength: page.results.length, next: page.next };
+      if (!samples.has(shape) && page.results.length > 0) samples.set(shape, page.results[0]);
       page.results.forEach((item, index) => items.push(parseShape(shape, item, `${what} (item ${index + 1})`, url)));
       next = page.next;
       if (next !== null) refuseEndlessList(first, seen.size, items.length, url);
@@ -242,13 +305,20 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     return items;
   };
 
+  /** A component's lock: from its object (today's Weblate), else from `lock/`. */
+  const lock = async (c: ApiComponent): Promise<{ locked: boolean }> => {
+    if (typeof c.locked === 'boolean') return { locked: c.locked };
+    const { url, body } = await fetchOk(c.lock_url, 'the lock state');
+    return parseShape(lockShape, body, 'the lock state', url);
+  };
+
   /** A component's translations, statistics, lock and links; its statistics list may be given, already read. */
   const component = async (c: ApiComponent, read?: ReadList<ApiStatistics>): Promise<PulledComponent> => {
     const own: ListObservation[] = read ? [read.observation] : [];
-    const [translations, statisticsList, lock, links] = await Promise.all([
+    const [translations, statisticsList, locked, links] = await Promise.all([
       list(c.translations_url, translationShape, 'a translation', own),
       read?.items ?? list(c.statistics_url, statisticsShape, 'translation statistics', own),
-      fetchOk(c.lock_url, 'the lock state').then(({ url, body }) => parseShape(lockShape, body, 'the lock state', url)),
+      lock(c),
       list(c.links_url, projectShape, 'a linked project', own),
     ]);
     const statistics = new Map(statisticsList.map((s) => [s.code, s]));
@@ -257,7 +327,7 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
       statistics.set(t.language.code, parseShape(statisticsShape, body, 'translation statistics', url));
     }
     done();
-    return { component: c, translations, statistics, locked: lock.locked, links, lists: own };
+    return { component: c, translations, statistics, locked: locked.locked, links, lists: own };
   };
 
   /** Components counted as done (kept ones too); `known`: also as known (their list was not read). */
@@ -308,7 +378,16 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     return entries;
   };
 
-  return { lists, warnings, list, readList, component, done, project, listComponents, changes, fetchOptional };
+  /** What the bodies read so far tell of the flavour. */
+  const evidence = (root: Readonly<Record<string, unknown>>): FlavourEvidence => ({
+    root,
+    language: samples.get(languageShape),
+    project: samples.get(projectShape),
+    statistics: samples.get(statisticsShape),
+    translation: samples.get(translationShape),
+  });
+
+  return { lists, warnings, list, readList, component, done, project, listComponents, changes, fetchOptional, evidence };
 }
 
 /**

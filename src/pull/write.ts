@@ -78,7 +78,8 @@ export async function writeContentFiles(
 
 // --- internal ---
 
-const CONTENT_PLACE = /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][^/]*\/(project\.yaml|components\/[^/.][^/]*\.yaml))$/;
+const CONTENT_PLACE =
+  /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][^/]*\/(project\.yaml|(components|categories)\/[^/.][^/]*\.yaml))$/;
 
 function checkPlace(path: string): void {
   if (!CONTENT_PLACE.test(path)) internalError(`a pulled file would be written outside the content layout: ${path}`);
