@@ -9,6 +9,7 @@
  * (tree/versions.ts): they stay valid for as long as the site, project and
  * language files do not change.
  */
+import { createAggregateMemo } from '../model/aggregates.ts';
 import { deserialize, serialize } from 'node:v8';
 import { COMPONENT_FIELD_DEFAULTS, CURRENT_COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
 import type { Counters } from '../model/statistics.ts';
@@ -85,7 +86,7 @@ export function decodeModel(parts: readonly Buffer[]): { model: Model; versions:
   const categories = decodeCategories(head.categories, projects);
   const encoded = JSON.parse(head.components) as EncodedComponent[];
   const components = encoded.map((c, index) => decodeComponent(c, index, head, projects, categories));
-  const versions: VersionCache = { components: new Map(), translations: new Map() };
+  const versions: VersionCache = { components: new Map(), translations: new Map(), aggregates: createAggregateMemo() };
   components.forEach((component, index) => {
     versions.components.set(component, head.versions[index]!);
     const linked = encoded[index]![7];

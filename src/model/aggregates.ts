@@ -19,25 +19,40 @@ export interface Aggregates {
 }
 
 /**
- * Sums computed when first asked for: a project's over its own translations,
- * a language's over the translations in it. A rebuild that looks at a few
- * projects and languages sums only those.
+ * A project's sums kept from one model to the next: a patch gives a project
+ * whose components changed a new component list, and leaves the others'
+ * lists as they were, so sums keyed by the list stay valid.
  */
-export function aggregate(model: Model): Aggregates {
-  const byProject = new Map<Project, ProjectSums>();
+export interface AggregateMemo {
+  projects: WeakMap<readonly Component[], ProjectSums>;
+}
+
+export function createAggregateMemo(): AggregateMemo {
+  return { projects: new WeakMap() };
+}
+
+/**
+ * Sums computed when first asked for: a project's over its own translations,
+ * a language's over the projects' sums in it. A rebuild that looks at a few
+ * projects and languages sums only those; with a memo kept between models,
+ * a project the patch left alone is not summed again.
+ */
+export function aggregate(model: Model, memo: AggregateMemo = createAggregateMemo()): Aggregates {
   const byLanguage = new Map<Language, Counters>();
-  let inLanguage: Map<Language, Translation[]> | null = null;
   const projectSums = (project: Project): ProjectSums => {
-    let sums = byProject.get(project);
-    if (!sums) byProject.set(project, (sums = sumProject(project)));
+    let sums = memo.projects.get(project.components);
+    if (!sums) memo.projects.set(project.components, (sums = sumProject(project)));
     return sums;
   };
+  // Every translation belongs to one project's own components: a language's sums are its sums in each project, added.
   const languageSum = (language: Language): Counters => {
     let sum = byLanguage.get(language);
     if (sum) return sum;
-    inLanguage ??= groupByLanguage(model.translations);
     sum = emptyCounters();
-    for (const translation of inLanguage.get(language) ?? []) addCounters(sum, translation.counters);
+    for (const project of model.projects) {
+      const inProject = projectSums(project).languages.get(language);
+      if (inProject) addCounters(sum, inProject);
+    }
     byLanguage.set(language, sum);
     return sum;
   };
@@ -70,16 +85,6 @@ export function aggregate(model: Model): Aggregates {
 interface ProjectSums {
   total: Counters;
   languages: Map<Language, Counters>;
-}
-
-function groupByLanguage(translations: readonly Translation[]): Map<Language, Translation[]> {
-  const groups = new Map<Language, Translation[]>();
-  for (const translation of translations) {
-    const group = groups.get(translation.language);
-    if (group) group.push(translation);
-    else groups.set(translation.language, [translation]);
-  }
-  return groups;
 }
 
 function sumProject(project: Project): ProjectSums {

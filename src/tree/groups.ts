@@ -90,7 +90,7 @@ interface Context {
 }
 
 export function createContext(model: Model, cache: VersionCache): Context {
-  const aggregates = aggregate(model);
+  const aggregates = aggregate(model, cache.aggregates);
   const bodies = createBodies(model, aggregates);
   return { model, bodies, aggregates, versions: createVersions(model, bodies, cache) };
 }

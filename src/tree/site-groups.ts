@@ -110,7 +110,7 @@ export function patchedSiteGroups(
   const published = new Set(model.languages);
   const projects = [...scope.projects];
   for (const language of scope.languages) {
-    if (published.has(language)) groups.push(languageGroup(context, language, projectsHaving(model, language)));
+    if (published.has(language)) groups.push(languageGroup(context, language, projectsHaving(context, language)));
   }
   for (const project of projects) {
     groups.push(...projectSiteGroups(context, project));
@@ -400,6 +400,7 @@ function projectsByLanguage(model: Model): Map<Language, Project[]> {
   return map;
 }
 
-function projectsHaving(model: Model, language: Language): Project[] {
-  return model.projects.filter((project) => project.components.some((c) => c.translations.some((t) => t.language === language)));
+/** The projects with a translation in the language, from their sums (kept between the patches of a session). */
+function projectsHaving(context: SiteGroupContext, language: Language): Project[] {
+  return context.model.projects.filter((project) => context.aggregates.projectLanguages(project).has(language));
 }

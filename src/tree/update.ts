@@ -107,6 +107,19 @@ function withoutLiveFolders(removed: readonly string[], live: ReadonlySet<string
 function withNestedGroups(removed: ReadonlySet<string>, manifest: Manifest): Set<string> {
   if (removed.size === 0) return new Set();
   const all = new Set(removed);
+  // A few removed folders (a sidecar write): compare each key with them, with no string made per key.
+  if (removed.size <= 32) {
+    const folders = [...removed];
+    for (const key of manifest.groups.keys()) {
+      for (const folder of folders) {
+        if (key.length > folder.length && key.startsWith(folder)) {
+          all.add(key);
+          break;
+        }
+      }
+    }
+    return all;
+  }
   for (const key of manifest.groups.keys()) {
     for (let end = key.lastIndexOf('/', key.length - 2); end > 0; end = key.lastIndexOf('/', end - 1)) {
       if (removed.has(key.slice(0, end + 1))) {

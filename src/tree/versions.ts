@@ -7,6 +7,7 @@
 import type { HostOptions } from '../hosts/index.ts';
 import type { Bodies } from '../api/bodies.ts';
 import { Hasher, fingerprintText } from '../model/fingerprint.ts';
+import { createAggregateMemo, type AggregateMemo } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { componentSegment } from '../api/urls.ts';
@@ -40,6 +41,8 @@ export function settingsFingerprint(model: Model, hosts: HostOptions = {}): numb
 export interface VersionCache {
   components: Memo<Component>;
   translations: Memo<Translation>;
+  /** Projects' sums, kept as long as a project's component list is (model/aggregates.ts). */
+  aggregates: AggregateMemo;
 }
 
 interface Memo<K extends object> {
@@ -48,7 +51,10 @@ interface Memo<K extends object> {
 }
 
 export function createVersionCache(options: { kept?: boolean } = {}): VersionCache {
-  return options.kept ? { components: new WeakMap(), translations: new WeakMap() } : { components: new Map(), translations: new Map() };
+  const aggregates = createAggregateMemo();
+  return options.kept
+    ? { components: new WeakMap(), translations: new WeakMap(), aggregates }
+    : { components: new Map(), translations: new Map(), aggregates };
 }
 
 export interface Versions {
