@@ -3,7 +3,7 @@
  * every web link of the API leads to a page, pages of the embedded content stay under 30 KB,
  * and pages of right-to-left languages are laid out right to left.
  */
-import { appendFileSync, cpSync } from 'node:fs';
+import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildInMemory, FIXTURES, ROOT, tempDir } from './helpers.ts';
@@ -23,14 +23,28 @@ function fileOfLink(path: string): string {
   return /^(api|exports)\//.test(decoded) ? `${decoded}index.json` : `${decoded}index.html`;
 }
 
+/** The minimal content served below a path (`/l10n`), web links included: charts' absolute links keep the path once. */
+function underPath(): string {
+  const content = join(tempDir(), 'content');
+  cpSync(join(FIXTURES, 'minimal/content'), content, { recursive: true });
+  writeFileSync(join(content, 'site.yaml'), 'base_url: http://snapshot.test/l10n\n');
+  return content;
+}
+
 const cases = [
   ['minimal', 'minimal', 'http://snapshot.test', ''],
+  ['minimal below a path (regression: chart links lost the path or part of theirs)', 'under-path', 'http://snapshot.test/l10n', '/l10n'],
   ['current (2026.8, categories, right-to-left)', 'current', 'https://weblate.example.org/mirror', '/mirror'],
 ] as const;
 
+function contentOf(fixture: (typeof cases)[number][1]): string {
+  if (fixture === 'minimal') return join(FIXTURES, fixture, 'content');
+  return fixture === 'under-path' ? underPath() : withPages(fixture);
+}
+
 describe.each(cases)('the status site of fixture %s', (_, fixture, base, prefix) => {
   it('has every link of its pages and charts lead to a file of the tree', async () => {
-    const built = await buildInMemory(fixture === 'minimal' ? join(FIXTURES, fixture, 'content') : withPages(fixture));
+    const built = await buildInMemory(contentOf(fixture));
     const broken: string[] = [];
     for (const [path, text] of built.files) {
       if (!/\.(html|svg)$/.test(path) || path.startsWith('hosts/')) continue;
@@ -46,8 +60,8 @@ describe.each(cases)('the status site of fixture %s', (_, fixture, base, prefix)
   });
 
   it('has a page at every web link of the API', async () => {
-    const built = await buildInMemory(fixture === 'minimal' ? join(FIXTURES, fixture, 'content') : withPages(fixture));
-    const web = fixture === 'minimal' ? base : 'https://weblate.example.org';
+    const built = await buildInMemory(contentOf(fixture));
+    const web = fixture === 'current' ? 'https://weblate.example.org' : base;
     const missing = new Set<string>();
     for (const [path, text] of built.files) {
       if (!path.startsWith('api/')) continue;

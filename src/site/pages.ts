@@ -208,12 +208,14 @@ function link(site: Site, path: string): string {
 
 /** The page of a language within a project, in the site's flavour. */
 export function projectLanguagePath(site: Site, project: Project, language: Language): string {
-  return link(
-    site,
-    site.weblateVersion === '4'
-      ? `${webPath.language(language.code)}${project.slug}/`
-      : webPath.projectLanguage(project.slug, language.code),
-  );
+  return link(site, projectLanguageWebPath(site, project, language));
+}
+
+/** The web path of a language within a project, in the site's flavour (below the web URL). */
+export function projectLanguageWebPath(site: Site, project: Project, language: Language): string {
+  return site.weblateVersion === '4'
+    ? `${webPath.language(language.code)}${project.slug}/`
+    : webPath.projectLanguage(project.slug, language.code);
 }
 
 /** The folder of an object's badge and charts, in the site's flavour. */

@@ -30,7 +30,7 @@ import {
   homePage,
   languagePage,
   projectLanguagePage,
-  projectLanguagePath,
+  projectLanguageWebPath,
   projectPage,
   translationPage,
   widgetFolder,
@@ -189,7 +189,7 @@ function* projectSiteGroups(context: SiteGroupContext, project: Project): Genera
       name: language.name,
       translated: counters.translated,
       percent: percent(counters.translated, counters.total, !review),
-      url: absolute(site, projectLanguagePath(site, project, language)),
+      url: webUrl(site, projectLanguageWebPath(site, project, language)),
     }));
   yield widgetGroup(
     widgetFolder(site, project, null, null),
@@ -262,7 +262,7 @@ function* componentSiteGroups(context: SiteGroupContext, component: Component): 
       name: t.language.name,
       translated: t.counters.translated,
       percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
-      url: absolute(site, webPath.translation(component.project.slug, componentWebPath(component), t.language.code)),
+      url: webUrl(site, webPath.translation(component.project.slug, componentWebPath(component), t.language.code)),
     }));
   yield widgetGroup(widgetKey!, fingerprint, percent(sum.translated, sum.total, !projectHasReview(component.project)), rows);
   const translations = () =>
@@ -360,11 +360,6 @@ function page(key: string, html: string): { path: string; data: string } {
 /** A web path's file in the output folder: `/projects/demo/index.html` → `projects/demo/index.html`. */
 function fileOf(path: string): string {
   return path.slice(1);
-}
-
-/** Absolute URL of a root-relative link (charts link with absolute URLs, as Weblate's do). */
-function absolute(site: Model['site'], rootRelative: string): string {
-  return webUrl(site, rootRelative.slice(new URL(site.webUrl).pathname.replace(/\/+$/, '').length));
 }
 
 /** The project-language entries of the API, ordered by language code as the exports are. */
