@@ -207,7 +207,7 @@ function link(site: Site, path: string): string {
 }
 
 /** The page of a language within a project, in the site's flavour. */
-export function projectLanguagePath(site: Site, project: Project, language: Language): string {
+function projectLanguagePath(site: Site, project: Project, language: Language): string {
   return link(site, projectLanguageWebPath(site, project, language));
 }
 
