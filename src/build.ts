@@ -113,7 +113,9 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
   const change = kept && describeSettingsChange(kept, { site: checked.model.site, host });
   if (change) options.onSettingsChange?.(change);
-  const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host });
+  // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
+  const onRewrite = change ? undefined : () => options.onSettingsChange?.(EARLIER_FORMAT);
+  const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host, onRewrite });
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
   const { model, signatures, warnings } = checked;
   await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
@@ -129,6 +131,9 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
 export function checkOutput(outDir: string, options: { contentDir?: string; force?: boolean | undefined }): Promise<OutFolderCheck> {
   return checkOutFolder(outDir, { ...options, treeNames: TREE_ROOT_NAMES, isRecordedTree });
 }
+
+/** What a build says before rewriting a tree whose settings are the same but whose bytes this version writes differently. */
+const EARLIER_FORMAT = 'written by an earlier version of weblate-snapshot, whose files differ';
 
 // --- internal ---
 

@@ -55,7 +55,8 @@ export async function settingsToBuildWith(
 export function describeSettingsChange(before: TreeSettings, after: { site: Site; host?: RootHost | undefined }): string | null {
   const changes: string[] = [];
   for (const [key, label] of SETTING_LABELS) {
-    const [a, b] = [before.site[key], after.site[key]];
+    // A setting newer than the record of the tree (absent there) has its default: null.
+    const [a, b] = [before.site[key] ?? null, after.site[key] ?? null];
     if (a !== b) changes.push(`${label} ${show(a)} → ${show(b)}`);
   }
   if (before.host !== after.host) changes.push(`host ${before.host ?? 'none'} → ${after.host ?? 'none'}`);
@@ -93,7 +94,7 @@ const SETTING_LABELS: [keyof Site, string][] = [
 
 function show(value: Site[keyof Site] | undefined): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
-  return value === undefined ? 'unset' : String(value);
+  return value === undefined || value === null ? 'unset' : String(value);
 }
 
 function settingsPath(outDir: string): string {

@@ -34,6 +34,8 @@ interface SyncOptions {
   host?: HostOptions['host'];
   /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
   keepManifest?: boolean;
+  /** Called before a tree this tool built is rewritten whole because the settings it depends on differ (or the tool's output format). */
+  onRewrite?: (() => void) | undefined;
 }
 
 interface SyncedTree {
@@ -57,6 +59,7 @@ export async function syncTree(outDir: string, model: Model, options: SyncOption
       report: { mode: 'in-place', files: stats.filesWritten, groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
     };
   }
+  if (!options.full && recorded && identity !== null && recorded.tree.startsWith(`${identity}:`)) options.onRewrite?.();
   return writeFreshTree(outDir, model, hosts, settings, options);
 }
 

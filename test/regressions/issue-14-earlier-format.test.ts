@@ -1,0 +1,43 @@
+/**
+ * A tree written by an earlier version of the tool, with the settings it keeps: its host files had no
+ * CORS and it had no status site, yet the output format was not bumped, so a build updated it in place
+ * and left those files as they were; and a setting newer than the tree's record (edit_url) was named as
+ * changed ("edit URL unset → null"). Now the format is part of what a tree is trusted for, and a build
+ * says why it rewrites the tree whole.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { describeSettingsChange } from '../../src/tree/settings.ts';
+import { testSite } from '../helpers.ts';
+import { runScript } from '../support/run-script.ts';
+import { workspace } from '../sidecar/support.ts';
+
+describe('a tree built by an earlier version of the tool', () => {
+  it('is rewritten whole, and the build says so first', async () => {
+    const space = workspace('minimal');
+    expect((await runScript('build', ['--content', space.content, '--out', space.out])).code).toBe(0);
+    // The record of the tree names its folder and the fingerprint of the settings and output format it was written with.
+    const record = `${space.out}.state/tree`;
+    const [tree = '', ...rest] = readFileSync(record, 'utf8').split('\n');
+    writeFileSync(record, [tree.replace(/:[^:]+$/, ':earlier'), ...rest].join('\n'));
+    const again = await runScript('build', ['--content', space.content, '--out', space.out]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(
+      'was built with other settings (written by an earlier version of weblate-snapshot, whose files differ): writing a whole new tree.',
+    );
+    expect(again.stdout).toMatch(/^Built \d+ files/);
+    const third = await runScript('build', ['--content', space.content, '--out', space.out]);
+    expect(third.stderr).not.toContain('other settings');
+    expect(third.stdout).toMatch(/^Updated .* in place: 0 files rewritten/);
+  });
+
+  it('does not take a setting its record lacks for a change', () => {
+    const site = testSite({ baseUrl: 'https://l10n.example.org' });
+    const older: Partial<typeof site> = { ...site };
+    delete older.editUrl;
+    expect(describeSettingsChange({ overrides: {}, site: older as typeof site }, { site })).toBeNull();
+    expect(describeSettingsChange({ overrides: {}, site }, { site: { ...site, editUrl: 'https://hosted.example.org' } })).toBe(
+      'edit URL unset → https://hosted.example.org',
+    );
+  });
+});
