@@ -5,7 +5,7 @@
  * the content goes through escapeHtml.
  */
 import { percent, type Counters } from '../model/statistics.ts';
-import { formatTimestamp } from '../model/timestamps.ts';
+import { formatTimestamp, type Timestamp } from '../model/timestamps.ts';
 
 /** Text safe inside HTML and SVG content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -71,7 +71,7 @@ export function summary(counters: Counters, review: boolean, lastAuthor?: string
     ['Approved', formatNumber(counters.approved)],
     ['Suggestions', formatNumber(counters.have_suggestion)],
     ['Comments', formatNumber(counters.have_comment)],
-    ['Last change', formatTime(counters.last_change === null ? null : formatTimestamp(counters.last_change))],
+    ['Last change', formatTime(counters.last_change)],
   ];
   if (lastAuthor !== undefined) rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
   const list = rows.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
@@ -160,9 +160,10 @@ function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-/** A timestamp of the API (`2024-05-02T10:20:05.499000Z`) shown to the minute, machine-readable in `datetime`. */
-function formatTime(timestamp: string | null): string {
-  if (timestamp === null) return '—';
+/** A last change as the API writes it (`2024-05-02T10:20:05.499000Z`), shown to the minute, machine-readable in `datetime`. */
+function formatTime(last: Timestamp | null): string {
+  if (last === null) return '—';
+  const timestamp = formatTimestamp(last);
   return `<time datetime="${timestamp}">${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC</time>`;
 }
 
@@ -177,6 +178,6 @@ function statusRow(row: StatusRow, withAuthor: boolean): string {
     `<td>${formatNumber(counters.translated)} / ${formatNumber(counters.total)}</td>` +
     `<td>${formatNumber(counters.fuzzy)}</td><td>${formatNumber(counters.failing_checks)}</td>` +
     `<td>${formatPercent(shares.words)}</td>` +
-    `<td>${formatTime(counters.last_change === null ? null : formatTimestamp(counters.last_change))}</td>${author}</tr>`
+    `<td>${formatTime(counters.last_change)}</td>${author}</tr>`
   );
 }
