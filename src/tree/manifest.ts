@@ -14,18 +14,18 @@ import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:f
 import { join } from 'node:path';
 import type { RootHost } from '../hosts/index.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
+import { GroupStates, type GroupState, type GroupStateMap } from './group-states.ts';
+
+export type { GroupState } from './group-states.ts';
 
 const HEADER = 'weblate-snapshot manifest 1';
-
-/** What the manifest knows of a group: its fingerprint, or null while its files may be half-updated. */
-export type GroupState = number | null;
 
 export interface Manifest {
   /** The tree's identity and settings (`dev:ino:settings`). */
   tree: string;
   /** The host whose files took the root names when the tree was built (`--host`), if any. */
   host?: RootHost | undefined;
-  groups: Map<string, GroupState>;
+  groups: GroupStateMap;
   /** Lines the file holds after its header: one per group once written whole, more as updates are appended. */
   journalLines: number;
 }
@@ -59,23 +59,10 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
   if (record === null || text === null) return null;
   const [tree = '', hostLine = ''] = record.split('\n');
   const host = /^host (\S+)$/.exec(hostLine)?.[1] as RootHost | undefined;
-  const lines = text.split('\n');
-  if (lines[0] !== HEADER) return null;
-  const groups = new Map<string, GroupState>();
-  let journal = 0;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line === '') continue;
-    journal++;
-    const space = line.indexOf(' ');
-    if (space < 0) return null;
-    const state = line.slice(0, space);
-    const key = line.slice(space + 1);
-    if (state === '-') groups.delete(key);
-    else if (state === '?') groups.set(key, null);
-    else groups.set(key, Number.parseInt(state, 36));
-  }
-  return { tree: tree.trim(), host, groups, journalLines: journal };
+  if (!text.startsWith(`${HEADER}\n`)) return null;
+  const groups = GroupStates.parse(text, HEADER.length + 1);
+  if (!groups) return null;
+  return { tree: tree.trim(), host, groups, journalLines: groups.linesRead };
 }
 
 /**
