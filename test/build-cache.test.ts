@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../src/build.ts';
 import { decodeModel, encodeModel } from '../src/cache/model-codec.ts';
+import { aggregate } from '../src/model/aggregates.ts';
 import { loadCatalog } from '../src/catalog/catalog.ts';
 import { openContent } from '../src/resolve/open.ts';
 import { Session } from '../src/session/session.ts';
@@ -230,11 +231,17 @@ describe('the model as the cache keeps it', () => {
     async (fixture) => {
       const opened = await openContent(join(FIXTURES, fixture, 'content'), { catalog: loadCatalog() });
       if (!opened.ok) throw new Error('the fixture does not open');
-      const { versions } = createContext(opened.model, createVersionCache());
-      const decoded = decodeModel(encodeModel(opened.model, versions)!);
+      const { versions, aggregates } = createContext(opened.model, createVersionCache());
+      const decoded = decodeModel(encodeModel(opened.model, versions, aggregates)!);
       expect(decoded.model).toEqual(opened.model);
       for (const t of decoded.model.translations) expect(decoded.versions.translations.get(t)).toBe(versions.translation(t));
       for (const c of decoded.model.components) expect(decoded.versions.components.get(c)).toBe(versions.component(c));
+      // Each project's sums come back with it, the same as summing the decoded model again.
+      const summed = aggregate(decoded.model);
+      for (const project of decoded.model.projects) {
+        const kept = decoded.versions.aggregates.projects.get(project.components);
+        expect(kept).toEqual({ total: summed.project(project), languages: summed.projectLanguages(project) });
+      }
     },
   );
 

@@ -105,8 +105,8 @@ interface Recorded {
 /** After a build that read the whole content: the cache written whole (or removed, for a model the format cannot carry). */
 export async function recordBuild(recorded: Recorded): Promise<void> {
   const stamp = await manifestStamp(recorded.outDir);
-  const { versions } = createContext(recorded.model, recorded.versions ?? createVersionCache());
-  const model = encodeModel(recorded.model, versions);
+  const { versions, aggregates } = createContext(recorded.model, recorded.versions ?? createVersionCache());
+  const model = encodeModel(recorded.model, versions, aggregates);
   if (stamp === null || model === null) return removeBuildCache(recorded.outDir);
   const { key, takenAt, signatures } = recorded;
   const warnings = new Map<string, ContentError[]>();

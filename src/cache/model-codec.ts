@@ -9,7 +9,7 @@
  * (tree/versions.ts): they stay valid for as long as the site, project and
  * language files do not change.
  */
-import { createAggregateMemo } from '../model/aggregates.ts';
+import { createAggregateMemo, type AggregateMemo, type Aggregates, type ProjectSums } from '../model/aggregates.ts';
 import { deserialize, serialize } from 'node:v8';
 import { COMPONENT_FIELD_DEFAULTS, CURRENT_COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
 import type { Counters } from '../model/statistics.ts';
@@ -19,9 +19,11 @@ import type { VersionCache, Versions } from '../tree/versions.ts';
 
 /** What encodeModel() needs of the versions: each component's and translation's. */
 type KnownVersions = Pick<Versions, 'component' | 'translation'>;
+/** What encodeModel() needs of the sums: each project's. */
+type KnownSums = Pick<Aggregates, 'project' | 'projectLanguages'>;
 
 /** The model as parts to write one after another; null when it holds a text the format cannot carry (a NUL character). */
-export function encodeModel(model: Model, versions: KnownVersions): Buffer[] | null {
+export function encodeModel(model: Model, versions: KnownVersions, sums: KnownSums): Buffer[] | null {
   const languages = [...model.languages];
   const languageIndex = new Map(languages.map((language, index) => [language, index]));
   const indexOfLanguage = (language: Language) => {
@@ -74,6 +76,7 @@ export function encodeModel(model: Model, versions: KnownVersions): Buffer[] | n
     fingerprints: Float64Array.from(model.components, (c) => c.contentFingerprint),
     versions: Float64Array.from(model.components, (c) => versions.component(c)),
     translations: model.translations.length,
+    sums: encodeSums(model.projects, sums, indexOfLanguage),
   };
   return [serialize(head), ...chunks];
 }
@@ -86,7 +89,7 @@ export function decodeModel(parts: readonly Buffer[]): { model: Model; versions:
   const categories = decodeCategories(head.categories, projects);
   const encoded = JSON.parse(head.components) as EncodedComponent[];
   const components = encoded.map((c, index) => decodeComponent(c, index, head, projects, categories));
-  const versions: VersionCache = { components: new Map(), translations: new Map(), aggregates: createAggregateMemo() };
+  const versions: VersionCache = { components: new Map(), translations: new Map(), aggregates: decodeSums(head.sums, projects, languages) };
   components.forEach((component, index) => {
     versions.components.set(component, head.versions[index]!);
     const linked = encoded[index]![7];
@@ -124,6 +127,14 @@ interface Head {
   fingerprints: Float64Array;
   versions: Float64Array;
   translations: number;
+  /** Each project's sums, so that a build which looks at a few projects does not sum every other to sum a language. */
+  sums: EncodedSums;
+}
+
+/** Rows of [project, language (-1: the project's total), counters…], and each row's last change ('' for none). */
+interface EncodedSums {
+  numbers: Float64Array;
+  lastChanges: string;
 }
 
 /**
@@ -286,9 +297,7 @@ function decodeTranslations(
   if (texts.length !== (n.length / WIDTH) * TEXTS) throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {
     const flags = n[o + 3]!;
-    const counters = {} as Counters;
-    for (let k = 0; k < COUNTERS.length; k++) counters[COUNTERS[k]!] = n[o + 4 + k]!;
-    counters.last_change = flags & NO_LAST_CHANGE ? null : (texts[s + 3] as Timestamp);
+    const counters = countersAt(n, o + 4, flags & NO_LAST_CHANGE ? null : (texts[s + 3] as Timestamp));
     const component = components[n[o + 1]!]!;
     const translation: Translation = {
       id: n[o]!,
@@ -307,4 +316,63 @@ function decodeTranslations(
     into.push(translation);
     versions.translations.set(translation, n[o + VERSION]!);
   }
+}
+
+const SUM_WIDTH = 2 + COUNTERS.length;
+
+function encodeSums(projects: readonly Project[], sums: KnownSums, indexOfLanguage: (language: Language) => number): EncodedSums {
+  const rows: [number, number, Counters][] = [];
+  projects.forEach((project, p) => {
+    rows.push([p, -1, sums.project(project)]);
+    for (const [language, sum] of sums.projectLanguages(project)) rows.push([p, indexOfLanguage(language), sum]);
+  });
+  const numbers = new Float64Array(rows.length * SUM_WIDTH);
+  rows.forEach(([p, l, counters], row) => {
+    const o = row * SUM_WIDTH;
+    numbers[o] = p;
+    numbers[o + 1] = l;
+    for (let k = 0; k < COUNTERS.length; k++) numbers[o + 2 + k] = counters[COUNTERS[k]!];
+  });
+  return { numbers, lastChanges: rows.map(([, , counters]) => counters.last_change ?? '').join(SEPARATOR) };
+}
+
+function decodeSums(encoded: EncodedSums, projects: readonly Project[], languages: readonly Language[]): AggregateMemo {
+  const memo = createAggregateMemo();
+  const lastChanges = encoded.lastChanges.split(SEPARATOR);
+  const byProject = projects.map((): ProjectSums | null => null);
+  for (let o = 0, row = 0; o < encoded.numbers.length; o += SUM_WIDTH, row++) {
+    const [p, l] = [encoded.numbers[o]!, encoded.numbers[o + 1]!];
+    const counters = countersAt(encoded.numbers, o + 2, (lastChanges[row] || null) as Timestamp | null);
+    const sums = byProject[p] ?? (byProject[p] = { total: counters, languages: new Map() });
+    if (l >= 0) sums.languages.set(languages[l]!, counters);
+  }
+  byProject.forEach((sums, p) => sums && memo.projects.set(projects[p]!.components, sums));
+  return memo;
+}
+
+/** The counters at `o` in a row of numbers (in COUNTERS' order), as one literal: every counters object has the same layout. */
+function countersAt(n: Float64Array, o: number, lastChange: Timestamp | null): Counters {
+  return {
+    total: n[o]!,
+    total_words: n[o + 1]!,
+    total_chars: n[o + 2]!,
+    translated: n[o + 3]!,
+    translated_words: n[o + 4]!,
+    translated_chars: n[o + 5]!,
+    fuzzy: n[o + 6]!,
+    fuzzy_words: n[o + 7]!,
+    fuzzy_chars: n[o + 8]!,
+    failing_checks: n[o + 9]!,
+    failing_checks_words: n[o + 10]!,
+    approved: n[o + 11]!,
+    approved_words: n[o + 12]!,
+    approved_chars: n[o + 13]!,
+    readonly: n[o + 14]!,
+    readonly_words: n[o + 15]!,
+    readonly_chars: n[o + 16]!,
+    have_suggestion: n[o + 17]!,
+    have_comment: n[o + 18]!,
+    recent_changes: n[o + 19]!,
+    last_change: lastChange,
+  };
 }

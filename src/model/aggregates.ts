@@ -80,12 +80,13 @@ export function aggregate(model: Model, memo: AggregateMemo = createAggregateMem
   };
 }
 
-// --- internal ---
-
-interface ProjectSums {
+/** A project's sums: over all its translations, and per language. */
+export interface ProjectSums {
   total: Counters;
   languages: Map<Language, Counters>;
 }
+
+// --- internal ---
 
 function sumProject(project: Project): ProjectSums {
   const total = emptyCounters();
