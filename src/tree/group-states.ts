@@ -4,11 +4,20 @@
  * hundred thousand translations has half a million groups, and a build that
  * looks at a few dozen of them should not pay for building a Map of all.
  *
- * The text is indexed once (where each line's key starts and ends, its state,
- * an open-addressing table of key hashes); a key is made into a string only
- * when the groups are listed. Later changes go over the index: a known key's
- * state is changed in place, a new key goes into a small map of its own.
+ * The text's bytes are indexed once (where each line's key starts and ends,
+ * its state, an open-addressing table of key hashes), without decoding them;
+ * a key is made into a string only when the groups are listed. Later
+ * changes go over the index: a known key's state is changed in place, a new
+ * key goes into a small map of its own.
+ *
+ * The index itself can be kept (encodeIndex) and used again for the same
+ * bytes (fromIndex), checked by their CRC-32: reading the index of half a
+ * million lines back takes a tenth of the time of making it.
  */
+import { deserialize, serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
+import { internalError } from '../errors.ts';
+
 /** What the manifest knows of a group: its fingerprint, or null while its files may be half-updated. */
 export type GroupState = number | null;
 
@@ -26,8 +35,13 @@ export class GroupStates implements GroupStateMap {
   /** Groups added since the text was read. */
   private readonly added = new Map<string, GroupState>();
   private count: number;
+  private changed = false;
 
-  private constructor(private readonly index: TextIndex) {
+  private constructor(
+    private readonly index: TextIndex,
+    /** Bytes of the text the index covers (lines after them are not in it). */
+    readonly indexedLength: number,
+  ) {
     this.count = index.live;
   }
 
@@ -36,9 +50,37 @@ export class GroupStates implements GroupStateMap {
    * unknown, `-` for removed, else a fingerprint in base 36; later lines win),
    * or null when a line is not one.
    */
-  static parse(text: string, from = 0): GroupStates | null {
+  static parse(text: Buffer, from = 0): GroupStates | null {
     const index = indexLines(text, from);
-    return index && new GroupStates(index);
+    return index && new GroupStates(index, text.length);
+  }
+
+  /**
+   * The states of `text` from an index encodeIndex() made of its first bytes
+   * (the lines after them are for the caller to apply); null when the index
+   * does not hold for these bytes or cannot be read.
+   */
+  static fromIndex(text: Buffer, encoded: Buffer): GroupStates | null {
+    let kept: KeptIndex;
+    try {
+      if (encoded.length < 4 || crc32(encoded.subarray(4)) !== encoded.readUInt32LE(0)) return null;
+      kept = deserialize(encoded.subarray(4)) as KeptIndex;
+    } catch {
+      return null;
+    }
+    if (kept.format !== INDEX_FORMAT || !(kept.length <= text.length) || crc32(text.subarray(0, kept.length)) !== kept.crc) return null;
+    return new GroupStates({ ...kept.index, text }, kept.length);
+  }
+
+  /** The index as made from the text (before any change), to keep: itself checked by a CRC-32, and that of the bytes it covers. */
+  encodeIndex(): Buffer {
+    if (this.changed) internalError('the index of group states is kept only as read');
+    const { text, ...index } = this.index;
+    const kept: KeptIndex = { format: INDEX_FORMAT, length: this.indexedLength, crc: crc32(text.subarray(0, this.indexedLength)), index };
+    const payload = serialize(kept);
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(crc32(payload));
+    return Buffer.concat([header, payload]);
   }
 
   get size(): number {
@@ -64,6 +106,7 @@ export class GroupStates implements GroupStateMap {
   }
 
   set(key: string, state: GroupState): this {
+    this.changed = true;
     const line = findLine(this.index, key);
     if (line >= 0) {
       if (this.index.states[line] === REMOVED) this.count++;
@@ -76,6 +119,7 @@ export class GroupStates implements GroupStateMap {
   }
 
   delete(key: string): boolean {
+    this.changed = true;
     const line = findLine(this.index, key);
     const had = line >= 0 ? this.index.states[line] !== REMOVED : this.added.delete(key);
     if (line >= 0) this.index.states[line] = REMOVED;
@@ -91,7 +135,7 @@ export class GroupStates implements GroupStateMap {
     const { text, starts, ends, states, lines } = this.index;
     for (let line = 0; line < lines; line++) {
       const state = states[line]!;
-      if (state !== REMOVED) yield [text.slice(starts[line], ends[line]), state === UNKNOWN ? null : state];
+      if (state !== REMOVED) yield [text.toString('utf8', starts[line], ends[line]), state === UNKNOWN ? null : state];
     }
     yield* this.added;
   }
@@ -103,12 +147,23 @@ export class GroupStates implements GroupStateMap {
 const UNKNOWN = -1;
 const REMOVED = -2;
 const EMPTY = -1;
+const INDEX_FORMAT = 1;
+
+interface KeptIndex {
+  format: number;
+  /** The bytes of the text indexed, and their CRC-32. */
+  length: number;
+  crc: number;
+  index: Omit<TextIndex, 'text'>;
+}
 
 interface TextIndex {
-  text: string;
+  text: Buffer;
   /** Where each distinct key starts and ends in the text, in the order first seen. */
   starts: Int32Array;
   ends: Int32Array;
+  /** Each key's hash (a probe compares it before the bytes). */
+  hashes: Int32Array;
   states: Float64Array;
   lines: number;
   /** Lines whose state is not REMOVED. */
@@ -119,74 +174,84 @@ interface TextIndex {
   table: Int32Array;
 }
 
-function indexLines(text: string, from: number): TextIndex | null {
-  let capacity = 0;
-  for (let at = text.indexOf('\n', from); at >= 0; at = text.indexOf('\n', at + 1)) capacity++;
-  if (!text.endsWith('\n') && text.length > from) capacity++;
-  const index: TextIndex = {
-    text,
-    starts: new Int32Array(capacity),
-    ends: new Int32Array(capacity),
-    states: new Float64Array(capacity),
-    lines: 0,
-    live: 0,
-    linesRead: 0,
-    table: new Int32Array(tableSize(capacity)).fill(EMPTY),
-  };
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * One pass over the bytes, in one function with its state in locals: half a
+ * million lines, where a call or an object per line costs more than the rest.
+ */
+function indexLines(text: Buffer, from: number): TextIndex | null {
+  const capacity = countLines(text, from);
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  const hashes = new Int32Array(capacity);
+  const states = new Float64Array(capacity);
+  const table = new Int32Array(tableSize(capacity)).fill(EMPTY);
+  const mask = table.length - 1;
+  let lines = 0;
+  let live = 0;
+  let linesRead = 0;
   for (let start = from; start < text.length;) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    if (end > start) {
-      if (!indexLine(index, start, end)) return null;
-      index.linesRead++;
+    if (text[start] === NEWLINE) {
+      start++;
+      continue;
     }
+    let space = start;
+    while (space < text.length && text[space] !== SPACE && text[space] !== NEWLINE) space++;
+    if (space === start || text[space] !== SPACE) return null;
+    const state = parseState(text, start, space);
+    if (Number.isNaN(state)) return null;
+    const keyStart = space + 1;
+    let end = keyStart;
+    let hash = FNV_OFFSET;
+    for (; end < text.length && text[end] !== NEWLINE; end++) hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
+    if (end === keyStart) return null;
+    linesRead++;
     start = end + 1;
-  }
-  return index;
-}
-
-/** Records one line; false when it is not `<state> <key>`. */
-function indexLine(index: TextIndex, start: number, end: number): boolean {
-  const { text } = index;
-  const space = text.indexOf(' ', start);
-  if (space < 0 || space >= end || space === start) return false;
-  const state = parseState(text, start, space);
-  if (Number.isNaN(state)) return false;
-  const keyStart = space + 1;
-  const hash = hashRange(text, keyStart, end);
-  const mask = index.table.length - 1;
-  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-    const line = index.table[slot]!;
+    let slot = (hash >>> 0) & mask;
+    let line = table[slot]!;
+    while (line !== EMPTY && !(hashes[line] === hash && sameRange(text, starts[line]!, ends[line]!, keyStart, end))) {
+      slot = (slot + 1) & mask;
+      line = table[slot]!;
+    }
     if (line === EMPTY) {
-      if (state === REMOVED) return true;
-      const added = index.lines++;
-      index.table[slot] = added;
-      index.starts[added] = keyStart;
-      index.ends[added] = end;
-      index.states[added] = state;
-      index.live++;
-      return true;
+      if (state === REMOVED) continue;
+      line = lines++;
+      table[slot] = line;
+      starts[line] = keyStart;
+      ends[line] = end;
+      hashes[line] = hash;
+      live++;
+    } else if (states[line] === REMOVED) {
+      if (state !== REMOVED) live++;
+    } else if (state === REMOVED) {
+      live--;
     }
-    if (sameRange(text, index.starts[line]!, index.ends[line]!, keyStart, end)) {
-      const before = index.states[line]!;
-      if (before === REMOVED && state !== REMOVED) index.live++;
-      if (before !== REMOVED && state === REMOVED) index.live--;
-      index.states[line] = state;
-      return true;
-    }
+    states[line] = state;
   }
+  return { text, starts, ends, hashes, states, lines, live, linesRead, table };
 }
 
-/** The state a line starts with; NaN when it is none. */
-function parseState(text: string, start: number, end: number): number {
+/** Lines from `from` on, a last one without its newline included. */
+function countLines(text: Buffer, from: number): number {
+  let lines = 0;
+  for (let i = from; i < text.length; i++) if (text[i] === NEWLINE) lines++;
+  return text.length > from && text[text.length - 1] !== NEWLINE ? lines + 1 : lines;
+}
+
+/** The state at the start of a line (up to its space): a fingerprint, UNKNOWN or REMOVED; NaN when it is none. */
+function parseState(text: Buffer, start: number, end: number): number {
   if (end - start === 1) {
-    const c = text.charCodeAt(start);
+    const c = text[start]!;
     if (c === 0x3f /* ? */) return UNKNOWN;
     if (c === 0x2d /* - */) return REMOVED;
   }
   let value = 0;
   for (let i = start; i < end; i++) {
-    const digit = base36Digit(text.charCodeAt(i));
+    const digit = base36Digit(text[i]!);
     if (digit < 0) return Number.NaN;
     value = value * 36 + digit;
   }
@@ -200,26 +265,25 @@ function base36Digit(c: number): number {
 }
 
 function findLine(index: TextIndex, key: string): number {
+  const bytes = Buffer.from(key);
   const mask = index.table.length - 1;
-  for (let slot = hashRange(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
+  const hash = hashRange(bytes, 0, bytes.length);
+  for (let slot = (hash >>> 0) & mask; ; slot = (slot + 1) & mask) {
     const line = index.table[slot]!;
     if (line === EMPTY) return -1;
-    const start = index.starts[line]!;
-    if (index.ends[line]! - start === key.length && index.text.startsWith(key, start)) return line;
+    if (index.hashes[line] === hash && bytes.compare(index.text, index.starts[line]!, index.ends[line]!) === 0) return line;
   }
 }
 
-/** FNV-1a over UTF-16 code units. */
-function hashRange(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+/** FNV-1a over bytes (indexLines() computes it inline), as a signed 32-bit number. */
+function hashRange(bytes: Uint8Array, start: number, end: number): number {
+  let hash = FNV_OFFSET;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
+  return hash;
 }
 
-function sameRange(text: string, aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
-  if (aEnd - aStart !== bEnd - bStart) return false;
-  for (let i = 0; i < aEnd - aStart; i++) if (text.charCodeAt(aStart + i) !== text.charCodeAt(bStart + i)) return false;
-  return true;
+function sameRange(bytes: Buffer, aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
+  return aEnd - aStart === bEnd - bStart && bytes.compare(bytes, aStart, aEnd, bStart, bEnd) === 0;
 }
 
 /** A power of two at least twice the lines (a table at most half full keeps probes short). */

@@ -55,14 +55,13 @@ export async function isRecordedTree(outDir: string): Promise<boolean> {
 /** Reads the manifest of the tree at `outDir`, or null when there is none or it cannot be understood. */
 export async function readManifest(outDir: string): Promise<Manifest | null> {
   const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
-  const text = await readFile(manifestPath(outDir), 'utf8').catch(() => null);
+  const text = await readFile(manifestPath(outDir)).catch(() => null);
   if (record === null || text === null) return null;
   const [tree = '', hostLine = ''] = record.split('\n');
   const host = /^host (\S+)$/.exec(hostLine)?.[1] as RootHost | undefined;
-  if (!text.startsWith(`${HEADER}\n`)) return null;
-  const groups = GroupStates.parse(text, HEADER.length + 1);
-  if (!groups) return null;
-  return { tree: tree.trim(), host, groups, journalLines: groups.linesRead };
+  if (text.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
+  const groups = await readGroups(outDir, text);
+  return groups && { tree: tree.trim(), host, groups: groups.states, journalLines: groups.lines };
 }
 
 /**
@@ -130,6 +129,7 @@ export class ManifestWriter {
     await handle.sync();
     await handle.close();
     await rename(this.temporary, manifestPath(this.outDir));
+    await keepIndex(this.outDir);
   }
 
   async abort(): Promise<void> {
@@ -201,6 +201,43 @@ export async function appendManifest(outDir: string, entries: Iterable<[key: str
 }
 
 // --- internal ---
+
+/**
+ * The groups of a manifest's text and its lines: from the index kept when it
+ * was last written whole, and the journal lines appended since; or, without
+ * an index that holds for the text, from the text alone.
+ */
+async function readGroups(outDir: string, text: Buffer): Promise<{ states: GroupStates; lines: number } | null> {
+  const kept = await readFile(indexPath(outDir)).catch(() => null);
+  const indexed = kept && GroupStates.fromIndex(text, kept);
+  if (!indexed) {
+    const states = GroupStates.parse(text, HEADER.length + 1);
+    return states && { states, lines: states.linesRead };
+  }
+  let lines = indexed.linesRead;
+  for (const line of text.toString('utf8', indexed.indexedLength).split('\n')) {
+    if (line === '') continue;
+    const entry = /^(\?|-|[0-9a-z]+) (.+)$/.exec(line);
+    if (!entry) return null;
+    const [, state, key] = entry as unknown as [string, string, string];
+    if (state === '-') indexed.delete(key);
+    else indexed.set(key, state === '?' ? null : Number.parseInt(state, 36));
+    lines++;
+  }
+  return { states: indexed, lines };
+}
+
+/** Keeps the index of the manifest as just written whole, so that the next read need not make it. */
+async function keepIndex(outDir: string): Promise<void> {
+  const text = await readFile(manifestPath(outDir));
+  const states = GroupStates.parse(text, HEADER.length + 1);
+  if (states) await writeFileAtomic(indexPath(outDir), states.encodeIndex());
+  else await rm(indexPath(outDir), { force: true });
+}
+
+function indexPath(outDir: string): string {
+  return join(stateDir(outDir), 'manifest.index');
+}
 
 function treePath(outDir: string): string {
   return join(stateDir(outDir), 'tree');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -60,5 +60,55 @@ describe('the manifest journal', () => {
     await writeManifest(out, manifest);
     expect(staleLines(manifest)).toBe(0);
     expect(readFileSync(manifestPath(out), 'utf8')).toBe('weblate-snapshot manifest 1\n1 /api/a/\n');
+  });
+});
+
+describe('the index kept beside a manifest written whole', () => {
+  const groups: [string, number | null][] = [
+    ['/api/a/', 1],
+    ['/api/b/', null],
+    ['/api/c/', 3],
+  ];
+  const indexFile = (out: string) => `${manifestPath(out)}.index`;
+
+  it('reads back the same groups as the text, with the journal appended after it', async () => {
+    const out = join(tempDir(), 'dist');
+    await writeManifest(out, manifestOf(groups));
+    expect(readFileSync(indexFile(out)).length).toBeGreaterThan(0);
+    await appendManifest(out, [
+      ['/api/a/', 'removed'],
+      ['/api/d/', 4],
+      ['/api/b/', 2],
+    ]);
+    const read = (await readManifest(out))!;
+    expect(new Map(read.groups)).toEqual(
+      new Map([
+        ['/api/b/', 2],
+        ['/api/c/', 3],
+        ['/api/d/', 4],
+      ]),
+    );
+    expect(read.journalLines).toBe(6);
+  });
+
+  it('is not trusted for other bytes: a manifest changed under it is read from its text', async () => {
+    const out = join(tempDir(), 'dist');
+    await writeManifest(out, manifestOf(groups));
+    const index = readFileSync(indexFile(out));
+    // The same length, another fingerprint: only the index's CRC of the text can tell.
+    writeFileSync(manifestPath(out), readFileSync(manifestPath(out), 'utf8').replace('3 /api/c/', '9 /api/c/'));
+    expect(readFileSync(indexFile(out))).toEqual(index);
+    expect((await readManifest(out))!.groups.get('/api/c/')).toBe(9);
+  });
+
+  it('is read from the text when the index is damaged or missing', async () => {
+    const out = join(tempDir(), 'dist');
+    await writeManifest(out, manifestOf(groups));
+    const index = readFileSync(indexFile(out));
+    index[Math.floor(index.length / 2)]! ^= 0xff;
+    writeFileSync(indexFile(out), index);
+    expect(new Map((await readManifest(out))!.groups)).toEqual(new Map(groups));
+    writeFileSync(indexFile(out), 'not an index');
+    expect(new Map((await readManifest(out))!.groups)).toEqual(new Map(groups));
   });
 });
