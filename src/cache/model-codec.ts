@@ -71,7 +71,7 @@ export function encodeModel(model: Model, versions: KnownVersions, sums: KnownSu
       project: projectIndex.get(c.project)!,
       parent: indexOfCategory(c.parent),
     })),
-    inherited: model.components.map((c) => c.inherited),
+    ...distinctInherited(model.components),
     components: JSON.stringify(components),
     fingerprints: Float64Array.from(model.components, (c) => c.contentFingerprint),
     versions: Float64Array.from(model.components, (c) => versions.component(c)),
@@ -109,8 +109,8 @@ export function decodeModel(parts: readonly Buffer[]): { model: Model; versions:
 
 /** Translations per chunk. */
 const CHUNK = 16384;
-/** Texts per translation. */
-const TEXTS = 5;
+/** Texts per translation that are most often its own (revision, last change); the others are in the chunk's table of shared texts. */
+const TEXTS = 2;
 const SEPARATOR = '\u0000';
 
 interface Head {
@@ -120,8 +120,13 @@ interface Head {
   published: number;
   projects: Omit<Project, 'components' | 'categories'>[];
   categories: EncodedCategory[];
-  /** Each component's inheritable settings (in this structured clone, their languages are those above). */
+  /**
+   * The components' inheritable settings, each distinct value once (in this structured clone, their languages are
+   * those above): most components of an instance share them, and each holds every message template twice.
+   */
   inherited: Inherited[];
+  /** Each component's among them. */
+  inheritedOf: Int32Array;
   /** EncodedComponent[] as JSON (a format for many small arrays that reads back faster than a structured clone). */
   components: string;
   fingerprints: Float64Array;
@@ -163,6 +168,8 @@ type EncodedCategory = Omit<Category, 'project' | 'parent'> & { project: number;
 interface EncodedTranslations {
   numbers: Float64Array;
   texts: string;
+  /** Texts that many translations of a chunk share: language codes, file names, authors. */
+  shared: string[];
 }
 
 const COUNTERS = [
@@ -188,16 +195,21 @@ const COUNTERS = [
   'recent_changes',
 ] as const satisfies readonly Exclude<keyof Counters, 'last_change'>[];
 
-/** Numbers per translation: id, component, language, flags, the counters, content fingerprint, version. */
-const WIDTH = 6 + COUNTERS.length;
-/** Where a translation's content fingerprint and version are among its numbers. */
+/**
+ * Numbers per translation: id, component, language, flags, the counters, content fingerprint, version, and where its
+ * language code, file name and last author (-1: none) are in the chunk's table of shared texts.
+ */
+const WIDTH = 9 + COUNTERS.length;
+/** Where a translation's content fingerprint and version are among its numbers, and its shared texts. */
 const FINGERPRINT = 4 + COUNTERS.length;
 const VERSION = FINGERPRINT + 1;
+const LANGUAGE_CODE = VERSION + 1;
+const FILENAME = VERSION + 2;
+const LAST_AUTHOR = VERSION + 3;
 
 const IS_SOURCE = 1;
 const IS_TEMPLATE = 2;
 const NO_LAST_CHANGE = 4;
-const NO_LAST_AUTHOR = 8;
 
 /** A project without its components (they are written, and put back, by their own index). */
 function projectFields(project: Project): Omit<Project, 'components' | 'categories'> {
@@ -243,7 +255,7 @@ function decodeComponent(c: EncodedComponent, index: number, head: Head, project
     sourceLanguage: head.languages[source]!,
     category: category >= 0 ? categories[category]! : null,
     settings: { ...SETTING_DEFAULTS, ...diff } as unknown as ComponentSettings,
-    inherited: head.inherited[index]!,
+    inherited: head.inherited[head.inheritedOf[index]!]!,
     licenseUrl,
     currentLicenseUrl,
     linkedComponent: null,
@@ -263,25 +275,31 @@ function encodeTranslations(
 ): Buffer | null {
   const numbers = new Float64Array(translations.length * WIDTH);
   const texts: string[] = [];
+  const shared: string[] = [];
+  const sharedIndex = new Map<string, number>();
+  const indexOfShared = (text: string) => {
+    let index = sharedIndex.get(text);
+    if (index === undefined) sharedIndex.set(text, (index = shared.push(text) - 1));
+    return index;
+  };
   let o = 0;
   for (const t of translations) {
     const c = t.counters;
     numbers[o] = t.id;
     numbers[o + 1] = componentIndex.get(t.component)!;
     numbers[o + 2] = indexOfLanguage(t.language);
-    numbers[o + 3] =
-      (t.isSource ? IS_SOURCE : 0) |
-      (t.isTemplate ? IS_TEMPLATE : 0) |
-      (c.last_change === null ? NO_LAST_CHANGE : 0) |
-      (t.lastAuthor === null ? NO_LAST_AUTHOR : 0);
+    numbers[o + 3] = (t.isSource ? IS_SOURCE : 0) | (t.isTemplate ? IS_TEMPLATE : 0) | (c.last_change === null ? NO_LAST_CHANGE : 0);
     for (let k = 0; k < COUNTERS.length; k++) numbers[o + 4 + k] = c[COUNTERS[k]!];
     numbers[o + FINGERPRINT] = t.contentFingerprint;
     numbers[o + VERSION] = versions.translation(t);
-    texts.push(t.languageCode, t.filename, t.revision, c.last_change ?? '', t.lastAuthor ?? '');
+    numbers[o + LANGUAGE_CODE] = indexOfShared(t.languageCode);
+    numbers[o + FILENAME] = indexOfShared(t.filename);
+    numbers[o + LAST_AUTHOR] = t.lastAuthor === null ? -1 : indexOfShared(t.lastAuthor);
+    texts.push(t.revision, c.last_change ?? '');
     o += WIDTH;
   }
-  if (texts.some((text) => text.includes(SEPARATOR))) return null;
-  const encoded: EncodedTranslations = { numbers, texts: texts.join(SEPARATOR) };
+  if ([...texts, ...shared].some((text) => text.includes(SEPARATOR))) return null;
+  const encoded: EncodedTranslations = { numbers, texts: texts.join(SEPARATOR), shared };
   return serialize(encoded);
 }
 
@@ -292,30 +310,46 @@ function decodeTranslations(
   into: Translation[],
   versions: VersionCache,
 ): void {
-  const { numbers: n, texts: joined } = deserialize(part) as EncodedTranslations;
+  const { numbers: n, texts: joined, shared } = deserialize(part) as EncodedTranslations;
   const texts = joined.split(SEPARATOR);
   if (texts.length !== (n.length / WIDTH) * TEXTS) throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {
     const flags = n[o + 3]!;
-    const counters = countersAt(n, o + 4, flags & NO_LAST_CHANGE ? null : (texts[s + 3] as Timestamp));
+    const counters = countersAt(n, o + 4, flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp));
     const component = components[n[o + 1]!]!;
+    const author = n[o + LAST_AUTHOR]!;
     const translation: Translation = {
       id: n[o]!,
       component,
       language: languages[n[o + 2]!]!,
-      languageCode: texts[s]!,
-      filename: texts[s + 1]!,
-      revision: texts[s + 2]!,
+      languageCode: shared[n[o + LANGUAGE_CODE]!]!,
+      filename: shared[n[o + FILENAME]!]!,
+      revision: texts[s]!,
       isSource: (flags & IS_SOURCE) !== 0,
       isTemplate: (flags & IS_TEMPLATE) !== 0,
       counters,
-      lastAuthor: flags & NO_LAST_AUTHOR ? null : texts[s + 4]!,
+      lastAuthor: author < 0 ? null : shared[author]!,
       contentFingerprint: n[o + FINGERPRINT]!,
     };
     component.translations.push(translation);
     into.push(translation);
     versions.translations.set(translation, n[o + VERSION]!);
   }
+}
+
+/** The components' inheritable settings, each distinct value once, and which is each component's (an object shared is never changed). */
+function distinctInherited(components: readonly Component[]): Pick<Head, 'inherited' | 'inheritedOf'> {
+  const inherited: Inherited[] = [];
+  const indexes = new Map<string, number>();
+  const inheritedOf = Int32Array.from(components, (c) => {
+    const key = JSON.stringify(c.inherited, (name, value: unknown) =>
+      name === 'secondary_language' && value ? (value as Language).code : value,
+    );
+    let index = indexes.get(key);
+    if (index === undefined) indexes.set(key, (index = inherited.push(c.inherited) - 1));
+    return index;
+  });
+  return { inherited, inheritedOf };
 }
 
 const SUM_WIDTH = 2 + COUNTERS.length;
