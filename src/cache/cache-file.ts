@@ -24,6 +24,7 @@ import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
 import { stateDir } from '../tree/manifest.ts';
+import { packageFile } from '../package-files.ts';
 
 /** What a cache holds for: the same content folder (as given), settings and code. */
 export interface CacheKey {
@@ -142,23 +143,24 @@ const FORMAT = 1;
 let memo: string | null = null;
 
 /**
- * The version of this code: a hash of its source files and of the language
- * catalog. A cache written by other code is not trusted (its model may differ).
+ * The version of this code: a hash of its TypeScript sources and of the
+ * language catalog, the same whether the sources run or their compiled copy
+ * does. A cache written by other code is not trusted (its model may differ).
  */
 function codeVersion(): string {
   if (memo === null) {
     const hash = createHash('sha256');
-    const root = new URL('../', import.meta.url);
-    const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
-      .filter((file) => /\.[cm]?[jt]s$/.test(file))
+    const sources = packageFile('src/');
+    const files = readdirSync(sources, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
       .sort();
     for (const file of files)
       hash
         .update(file)
         .update('\0')
-        .update(readFileSync(new URL(file, root)))
+        .update(readFileSync(new URL(file, sources)))
         .update('\0');
-    hash.update(readFileSync(new URL('../../data/languages/catalog.json', import.meta.url)));
+    hash.update(readFileSync(packageFile('data/languages/catalog.json')));
     memo = hash.digest('base64');
   }
   return memo;

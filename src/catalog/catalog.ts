@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { baseCode } from './plural.ts';
+import { packageFile } from '../package-files.ts';
 
 export interface CatalogLanguage {
   /** The id a fresh Weblate install gives it: languages are created in catalog order (lang/models.py setup). */
@@ -36,7 +37,7 @@ export interface Catalog {
 
 /** Reads the catalog shipped in data/languages/catalog.json. */
 export function loadCatalog(): Catalog {
-  const file = new URL('../../data/languages/catalog.json', import.meta.url);
+  const file = packageFile('data/languages/catalog.json');
   return catalogFromData(JSON.parse(readFileSync(file, 'utf8')) as CatalogData);
 }
 

@@ -8,6 +8,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { packageFile } from '../package-files.ts';
 
 export interface OptionDef {
   type: 'string' | 'boolean';
@@ -58,7 +59,7 @@ export function integerFlag(name: string, text: string, min: number, max: number
 }
 
 /** How a command was started, for its usage line and hints: `npm run build --` or `weblate-snapshot build`. */
-type Invocation = 'npm' | 'bin';
+export type Invocation = 'npm' | 'bin';
 
 /** Renders the --help text of a command. */
 function renderUsage(command: CommandDef<Record<string, OptionDef>>, invocation: Invocation = 'npm'): string {
@@ -126,7 +127,7 @@ export async function runIfMain<O extends Record<string, OptionDef>>(meta: Impor
 
 /** The version in package.json. */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return manifest.version;
 }
 

@@ -5,6 +5,7 @@
  * counts as one em, wider than any glyph of the scripts it leaves out.
  */
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-files.ts';
 
 interface WidthTable {
   unitsPerEm: number;
@@ -27,7 +28,7 @@ let loaded: { unitsPerEm: number; advances: Map<number, number> } | null = null;
 /** The table, read once per process (it never changes while the process runs). */
 function widths(): { unitsPerEm: number; advances: Map<number, number> } {
   if (loaded) return loaded;
-  const file = new URL('../../data/fonts/dejavu-sans-widths.json', import.meta.url);
+  const file = packageFile('data/fonts/dejavu-sans-widths.json');
   const table = JSON.parse(readFileSync(file, 'utf8')) as WidthTable;
   const advances = new Map<number, number>();
   for (const [first, ...run] of table.runs) run.forEach((advance, i) => advances.set(first! + i, advance));
