@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The package's command line: registers tsx (the commands are TypeScript), then runs the dispatcher.
-import { register } from 'tsx/esm/api';
+// The package's command line: `weblate-snapshot <command> [options]` (scripts/weblate-snapshot.ts).
+import process from 'node:process';
+import { importSource } from './compiled.js';
 
-register();
-await import('../scripts/weblate-snapshot.ts');
+const { main } = await importSource('scripts/weblate-snapshot.ts');
+await main(process.argv.slice(2), 'bin');

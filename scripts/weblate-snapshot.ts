@@ -1,35 +1,46 @@
 /**
  * `weblate-snapshot <command>`: the package's one command line, with the
- * commands the npm scripts run (build, check, serve, sidecar, pull, deploy, types). Run by
- * bin/weblate-snapshot.js after `npm install`, or `npx weblate-snapshot` in
- * the repository.
+ * commands the npm scripts run (build, check, serve, sidecar, pull, deploy,
+ * types). Run by bin/weblate-snapshot.js after `npm install` (or `npx
+ * weblate-snapshot` in the repository), and by bin/npm-script.js for the npm
+ * scripts. A command's module is loaded only when it runs: `build` does not
+ * load the S3 client `deploy` needs.
  */
-import { packageVersion, runMain, type CommandDef, type OptionDef } from '../src/cli/command.ts';
-import { command as build } from './build.ts';
-import { command as check } from './check.ts';
-import { command as deploy } from './deploy.ts';
-import { command as pull } from './pull.ts';
-import { command as serve } from './serve.ts';
-import { command as sidecar } from './sidecar.ts';
-import { command as types } from './types.ts';
+import { packageVersion, runMain, type CommandDef, type Invocation, type OptionDef } from '../src/cli/command.ts';
 
-/** Each command with its own options; here they are only dispatched to. */
-const COMMANDS: Record<string, CommandDef<Record<string, OptionDef>>> = { build, check, serve, sidecar, pull, deploy, types };
+type Command = CommandDef<Record<string, OptionDef>>;
 
-const [name, ...rest] = process.argv.slice(2);
-const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
-if (chosen) {
-  await runMain(chosen, rest, 'bin');
-} else if (name === '--version') {
-  process.stdout.write(`${packageVersion()}\n`);
-} else {
-  const help = name === undefined || name === '-h' || name === '--help';
-  (help ? process.stdout : process.stderr).write(overview(name));
-  process.exitCode = help ? 0 : 1;
+/** Each command's module; here they are only dispatched to. */
+const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  build: () => import('./build.ts'),
+  check: () => import('./check.ts'),
+  serve: () => import('./serve.ts'),
+  sidecar: () => import('./sidecar.ts'),
+  pull: () => import('./pull.ts'),
+  deploy: () => import('./deploy.ts'),
+  types: () => import('./types.ts'),
+};
+
+/** Runs `<command> [options]` as typed after the bin's name (`bin`) or after `npm run` (`npm`). */
+export async function main(argv: readonly string[], invocation: Invocation): Promise<void> {
+  const [name, ...rest] = argv;
+  const load = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
+  if (load) {
+    await runMain((await load()).command, rest, invocation);
+  } else if (name === '--version') {
+    process.stdout.write(`${packageVersion()}\n`);
+  } else {
+    const help = name === undefined || name === '-h' || name === '--help';
+    (help ? process.stdout : process.stderr).write(await overview(name));
+    process.exitCode = help ? 0 : 1;
+  }
 }
 
-function overview(asked: string | undefined): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((key) => key.length));
+// --- internal ---
+
+async function overview(asked: string | undefined): Promise<string> {
+  const commands = await Promise.all(Object.entries(COMMANDS).map(async ([key, load]) => [key, (await load()).command] as const));
+  const width = Math.max(...commands.map(([key]) => key.length));
   const lines = [
     ...(asked === undefined || asked === '-h' || asked === '--help' ? [] : [`Unknown command "${asked}".`, '']),
     'Static copies of the Weblate REST API from YAML content.',
@@ -37,7 +48,7 @@ function overview(asked: string | undefined): string {
     'Usage: weblate-snapshot <command> [options]',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([key, command]) => `  ${key.padEnd(width)}  ${command.description.split(/(?<=\.) /)[0]}`),
+    ...commands.map(([key, command]) => `  ${key.padEnd(width)}  ${command.description.split(/(?<=\.) /)[0]}`),
     '',
     'Run `weblate-snapshot <command> --help` for its options; `--version` for the version.',
   ];

@@ -271,7 +271,7 @@ function findLine(index: TextIndex, key: string): number {
   for (let slot = (hash >>> 0) & mask; ; slot = (slot + 1) & mask) {
     const line = index.table[slot]!;
     if (line === EMPTY) return -1;
-    if (index.hashes[line] === hash && bytes.compare(index.text, index.starts[line]!, index.ends[line]!) === 0) return line;
+    if (index.hashes[line] === hash && bytes.compare(index.text, index.starts[line], index.ends[line]) === 0) return line;
   }
 }
 
