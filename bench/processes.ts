@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
-export const run = promisify(execFile);
+const run = promisify(execFile);
 
 export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 export const ROOT = resolve(new URL('..', import.meta.url).pathname);
@@ -26,6 +26,22 @@ export async function child(args: string[]): Promise<string> {
     env,
   });
   return stdout.trim().split('\n').pop()!;
+}
+
+/**
+ * `npm run <script> -- args` as a user or a scheduled job runs it, timed from
+ * spawn to exit. The commands' compiled copy is brought up to date first
+ * (bin/compiled.js), untimed: a job runs the same code every time.
+ */
+export async function npmScript(script: string, args: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string }> {
+  await run(process.execPath, [join(ROOT, 'bin/weblate-snapshot.js'), '--version'], { cwd: ROOT });
+  const started = performance.now();
+  const { stdout } = await run('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 26,
+  });
+  return { ms: performance.now() - started, stdout };
 }
 
 /** Flushes dirty pages so that each timed step starts from the same state of the disk. */

@@ -2,8 +2,7 @@
  * The mirror refresh (issue 15): an instance mirrored and published, one
  * counter changed upstream, then what a scheduled job runs: an incremental
  * `pull`, a cold `build` and a `deploy`, each a process of its own as the
- * job starts it (`node --import tsx scripts/….ts`, what `npm run` runs
- * without npm's own start), timed from spawn to exit.
+ * job starts it (`npm run <script> -- …`), timed from spawn to exit.
  *
  * Untimed set-up: the upstream instance is the sidecar on loopback over the
  * benchmark's content and tree (read-only); a full pull mirrors it, a full
@@ -16,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
-import { bumpFirstCounter, child, removeTree, ROOT, run, settle, startServer, TSX, type RunningServer } from './processes.ts';
+import { bumpFirstCounter, child, npmScript, removeTree, settle, startServer, type RunningServer } from './processes.ts';
 
 export interface RefreshFigures {
   setup: { pullMs: number; pullRequests: number; buildMs: number; seedMs: number; seededFiles: number };
@@ -48,7 +47,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
-    const fullPull = await timed(['scripts/pull.ts', '--from', upstream.url, '--out', mirror, '--concurrency', '8']);
+    const fullPull = await npmScript('pull', ['--from', upstream.url, '--out', mirror, '--concurrency', '8']);
     log(
       `Mirror refresh: full pull ${seconds(fullPull.ms)} (${figure(fullPull.stdout, / ([\d,]+) requests?/)} requests); a full build of the mirror …`,
     );
@@ -64,7 +63,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     };
 
     await settle();
-    const again = await timed(['scripts/pull.ts', '--from', upstream.url, '--out', mirror]);
+    const again = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
     const unchanged = {
       ms: again.ms,
       requests: figure(again.stdout, / ([\d,]+) requests?/),
@@ -82,9 +81,9 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     upstream = await startUpstream(options, new URL(upstream.url).port);
     await settle();
 
-    const pulled = await timed(['scripts/pull.ts', '--from', upstream.url, '--out', mirror]);
-    const built2 = await timed(['scripts/build.ts', '--content', mirror, '--out', mirrorTree]);
-    const deployed = await timed(['scripts/deploy.ts', '--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url], {
+    const pulled = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
+    const built2 = await npmScript('build', ['--content', mirror, '--out', mirrorTree]);
+    const deployed = await npmScript('deploy', ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url], {
       ...LOCAL_S3_KEYS,
       AWS_EC2_METADATA_DISABLED: 'true',
     });
@@ -122,13 +121,6 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
 /** The sidecar over the upstream content and tree, read-only, on loopback (a free port unless given). */
 async function startUpstream(options: RefreshOptions, port = '0'): Promise<RunningServer> {
   return startServer(['scripts/sidecar.ts', '--content', options.content, '--out', options.tree, '--port', port, '--read-only'], {});
-}
-
-/** Runs a script as a process of its own and times it from spawn to exit. */
-async function timed(args: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string }> {
-  const started = performance.now();
-  const { stdout } = await run(process.execPath, [...TSX, ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
-  return { ms: performance.now() - started, stdout };
 }
 
 /** A count printed in a command's summary. */

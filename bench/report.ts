@@ -25,11 +25,12 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
     checks.push({ target: `peak RSS under ${rssGoal} GiB`, figure: `${gib.toFixed(2)} GiB`, met: gib < rssGoal });
   }
   if (near(100_000) && result.rebuilds) {
-    const { counter, watch } = result.rebuilds;
+    const { counter, cold, watch } = result.rebuilds;
+    const rewritten = Math.max(counter.files, cold.files, watch.files);
     checks.push({
       target: `one counter changed: at most ${counterLimit(result)} files rewritten${result.scale.pages === false ? '' : ', status site included'}`,
-      figure: `${Math.max(counter.files, watch.files)} files`,
-      met: Math.max(counter.files, watch.files) <= counterLimit(result),
+      figure: `${rewritten} files`,
+      met: rewritten <= counterLimit(result),
     });
     checks.push({
       target: 'one counter changed: rebuild under 1 s (build --watch, median)',
@@ -37,9 +38,9 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
       met: watch.medianMs < 1000,
     });
     checks.push({
-      target: 'one counter changed: a cold npm run build under 1 s (build time in a new process)',
-      figure: seconds(counter.ms),
-      met: counter.ms < 1000,
+      target: 'one counter changed: a new npm run build process under 1 s (spawn to exit)',
+      figure: `${seconds(cold.ms)} (${seconds(cold.reportedMs)} building)`,
+      met: cold.ms < 1000,
     });
   }
   if (near(100_000) && result.refresh) checks.push(...refreshTargets(result.refresh));
@@ -82,8 +83,9 @@ export function formatBench(result: BenchResult): string {
     const { counter, language, session, watch } = result.rebuilds;
     lines.push(
       '',
-      `Rebuild in place (npm run build), one counter changed: ${seconds(counter.ms)}, ${counted(counter.files, 'file')} rewritten (${counted(counter.groupsRendered, 'group')} rendered)`,
-      `Rebuild in place (npm run build), one language renamed: ${seconds(language.ms)}, ${counted(language.files, 'file')} rewritten (${counted(language.groupsRendered, 'group')} rendered)`,
+      `Rebuild in place, the first after the full build, one counter changed: ${seconds(counter.ms)} in the process, ${counted(counter.files, 'file')} rewritten (${counted(counter.groupsRendered, 'group')} rendered)`,
+      `A new npm run build process, another counter changed: ${seconds(result.rebuilds.cold.ms)} spawn to exit (${seconds(result.rebuilds.cold.reportedMs)} building), ${counted(result.rebuilds.cold.files, 'file')} rewritten`,
+      `Rebuild in place, one language renamed: ${seconds(language.ms)}, ${counted(language.files, 'file')} rewritten (${counted(language.groupsRendered, 'group')} rendered)`,
       `Session kept open (as the sidecar): opened in ${seconds(session.openMs)}; ` +
         session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${counted(u.files, 'file')})`).join(', '),
       `npm run build -- --watch, one counter changed (file saved to tree updated): median ${watch.medianMs.toFixed(0)} ms, ` +

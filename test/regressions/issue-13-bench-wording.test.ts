@@ -20,6 +20,7 @@ it('counts one project, one file, one edit and one request in the singular', () 
     rounds: [],
     rebuilds: {
       counter: rebuild,
+      cold: { ms: 10, reportedMs: 5, files: 1 },
       language: rebuild,
       session: { openMs: 10, updates: [] },
       watch: { medianMs: 5, maxMs: 5, files: 1, edits: 1, openMs: 10 },
@@ -28,7 +29,8 @@ it('counts one project, one file, one edit and one request in the singular', () 
   } as unknown as BenchResult;
   const report = formatBench(result);
   expect(report).toContain('Instance: 1 translation (1 project × 1 component × 1 language, plus source), 1 content file\n');
-  expect(report).toContain('one counter changed: 10 ms, 1 file rewritten (1 group rendered)');
+  expect(report).toContain('one counter changed: 10 ms in the process, 1 file rewritten (1 group rendered)');
+  expect(report).toContain('another counter changed: 10 ms spawn to exit (5 ms building), 1 file rewritten');
   expect(report).toContain('1 file rewritten (1 edit; started in 10 ms)');
   expect(report).toContain('(1 request)');
   expect(report).not.toMatch(/\b1 (translations|projects|components|languages|files|groups|edits|requests)\b/);
