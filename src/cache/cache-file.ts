@@ -68,7 +68,13 @@ export interface BuildCache {
 
 /** Reads the cache beside the tree at `outDir`; null when there is none, or it is damaged or holds for another key. */
 export async function readBuildCache(outDir: string, key: CacheKey): Promise<BuildCache | null> {
-  const data = await readFile(basePath(outDir)).catch(() => null);
+  // Tens of megabytes in one call: a promise's read goes by half-megabyte chunks, each waiting for its turn.
+  let data: Buffer | null = null;
+  try {
+    data = readFileSync(basePath(outDir));
+  } catch {
+    // No cache.
+  }
   const records = data ? readRecords(data) : null;
   if (!records || records.length < 2) return null;
   try {

@@ -54,10 +54,11 @@ interface CachedUpdate {
 /** Brings the tree in line with the content through its cache; null when the cache cannot vouch for what it needs. */
 export async function updateFromCache(options: ColdBuildOptions): Promise<CachedUpdate | null> {
   const { contentDir, outDir } = options;
-  const cache = await readBuildCache(outDir, options.key);
-  if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
   const takenAt = Date.now();
-  const changes = await compareContent(contentDir, cache, takenAt);
+  // The listing's system calls and the cache's read overlap.
+  const [cache, listing] = await Promise.all([readBuildCache(outDir, options.key), statContentFiles(contentDir)]);
+  if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
+  const changes = await compareContent(contentDir, listing, cache, takenAt);
   if (!changes) return null;
   const edited = new Map(changes.filter((c) => c.text !== undefined || !c.signature).map((c) => [c.path, c.text ?? null]));
   const unchanged = { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
@@ -135,13 +136,19 @@ const MAX_REPLAYED = 256;
  */
 const RACY_MS = 2000;
 
+type ContentListing = Awaited<ReturnType<typeof statContentFiles>>;
+
 /**
- * The content files that differ from the cache's signatures (with the text
+ * The content files (as listed) that differ from the cache's signatures (with the text
  * of those whose text changed), and those whose signature alone was renewed;
  * null when a file is not at a content file's place.
  */
-async function compareContent(contentDir: string, cache: BuildCache, takenAt: number): Promise<FileChange[] | null> {
-  const listing = await statContentFiles(contentDir);
+async function compareContent(
+  contentDir: string,
+  listing: ContentListing,
+  cache: BuildCache,
+  takenAt: number,
+): Promise<FileChange[] | null> {
   if (listing.refused.length > 0) return null;
   const changes: FileChange[] = [];
   const seen = new Set<string>();
