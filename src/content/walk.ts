@@ -6,7 +6,7 @@
  * backslash). Names starting with a dot are passed over, as editors and
  * version control keep their own files there.
  */
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareStrings } from '../errors.ts';
 
@@ -21,7 +21,8 @@ export async function listContentFiles(contentDir: string): Promise<ContentListi
   const folders = [''];
   while (folders.length > 0) {
     const folder = folders.pop()!;
-    for (const entry of await readdir(join(contentDir, folder), { withFileTypes: true })) {
+    // One synchronous call per folder: a promise per folder waits its turn each time (a tenth of a millisecond, hundreds of folders).
+    for (const entry of readdirSync(join(contentDir, folder), { withFileTypes: true })) {
       if (entry.name.startsWith('.')) continue;
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       if (UNFIT_NAME.test(entry.name)) listing.refused.push({ path, message: `expected a name without control characters or backslashes (got ${JSON.stringify(entry.name)})` });
