@@ -17,7 +17,7 @@ import type { OutputTarget } from './output/target.ts';
 import { openContent, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
 import { isRecordedTree } from './tree/manifest.ts';
-import { describeSettingsChange, recordTreeSettings, settingsToBuildWith } from './tree/settings.ts';
+import { describeSettingsChange, EARLIER_FORMAT, recordTreeSettings, settingsToBuildWith } from './tree/settings.ts';
 import { syncTree } from './tree/sync.ts';
 import { writeTree } from './tree/write.ts';
 
@@ -131,9 +131,6 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
 export function checkOutput(outDir: string, options: { contentDir?: string; force?: boolean | undefined }): Promise<OutFolderCheck> {
   return checkOutFolder(outDir, { ...options, treeNames: TREE_ROOT_NAMES, isRecordedTree });
 }
-
-/** What a build says before rewriting a tree whose settings are the same but whose bytes this version writes differently. */
-const EARLIER_FORMAT = 'written by an earlier version of weblate-snapshot, whose files differ';
 
 // --- internal ---
 

@@ -22,7 +22,7 @@ import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, type InstanceList } from '../tree/groups.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
-import { describeSettingsChange, recordTreeSettings, settingsToBuildWith } from '../tree/settings.ts';
+import { describeSettingsChange, EARLIER_FORMAT, recordTreeSettings, settingsToBuildWith } from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
 import { updateInPlace, updatePatched, type TreeInPlace, type UpdateStats } from '../tree/update.ts';
 import { createVersionCache } from '../tree/versions.ts';
@@ -127,7 +127,9 @@ export class Session {
     const change = kept && describeSettingsChange(kept, { site: opened.model.site, host });
     if (change && !options.rebuild) return { ok: false, settingsChange: change };
     if (change) options.onSettingsChange?.(change);
-    const manifest = await reconcileTree(settings.outDir, opened.model, settings.rootHost, settings.full);
+    // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
+    const onRewrite = change ? undefined : () => options.onSettingsChange?.(EARLIER_FORMAT);
+    const manifest = await reconcileTree(settings.outDir, opened.model, { rootHost: settings.rootHost, full: settings.full, onRewrite });
     await recordTreeSettings(settings.outDir, { overrides, host, site: opened.model.site });
     return { ok: true, session: new Session(settings, opened.files, opened.model, manifest) };
   }
@@ -351,7 +353,7 @@ export class Session {
     try {
       const opened = await openContent(this.options.contentDir, { site: this.options.site, catalog: this.options.catalog });
       if (!opened.ok) return;
-      this.manifest = await reconcileTree(this.options.outDir, opened.model, this.options.rootHost);
+      this.manifest = await reconcileTree(this.options.outDir, opened.model, { rootHost: this.options.rootHost });
       this.files = opened.files;
       this.current = opened.model;
       this.staleLists.clear();
@@ -370,8 +372,13 @@ export class Session {
 /** Pages of a deferred list rewritten between two looks at waiting writes. */
 const LIST_REFRESH_CHUNK = 100;
 
-async function reconcileTree(outDir: string, model: Model, rootHost: RootHost | null, full = false): Promise<Manifest> {
-  return (await syncTree(outDir, model, { keepManifest: true, host: rootHost ?? undefined, full })).manifest;
+async function reconcileTree(
+  outDir: string,
+  model: Model,
+  options: { rootHost: RootHost | null; full?: boolean | undefined; onRewrite?: (() => void) | undefined },
+): Promise<Manifest> {
+  const { rootHost, full, onRewrite } = options;
+  return (await syncTree(outDir, model, { keepManifest: true, host: rootHost ?? undefined, full, onRewrite })).manifest;
 }
 
 /** Temporary files a crash left in the content folder (writeFileAtomic's dot files). */

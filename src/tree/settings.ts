@@ -47,6 +47,9 @@ export async function settingsToBuildWith(
   return { kept, overrides, host };
 }
 
+/** What is said before rewriting a tree whose settings are the same but whose bytes this version writes differently. */
+export const EARLIER_FORMAT = 'written by an earlier version of weblate-snapshot, whose files differ';
+
 /**
  * What differs between the settings a tree was built with and new ones, in
  * words (`base URL https://a → https://b, page size 50 → 20`), or null when

@@ -7,19 +7,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeSettingsChange } from '../../src/tree/settings.ts';
+import { Session } from '../../src/session/session.ts';
+import { describeSettingsChange, EARLIER_FORMAT } from '../../src/tree/settings.ts';
 import { testSite } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 import { workspace } from '../sidecar/support.ts';
 
 describe('a tree built by an earlier version of the tool', () => {
   it('is rewritten whole, and the build says so first', async () => {
-    const space = workspace('minimal');
-    expect((await runScript('build', ['--content', space.content, '--out', space.out])).code).toBe(0);
-    // The record of the tree names its folder and the fingerprint of the settings and output format it was written with.
-    const record = `${space.out}.state/tree`;
-    const [tree = '', ...rest] = readFileSync(record, 'utf8').split('\n');
-    writeFileSync(record, [tree.replace(/:[^:]+$/, ':earlier'), ...rest].join('\n'));
+    const space = await builtByAnEarlierVersion();
     const again = await runScript('build', ['--content', space.content, '--out', space.out]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(
@@ -29,6 +25,20 @@ describe('a tree built by an earlier version of the tool', () => {
     const third = await runScript('build', ['--content', space.content, '--out', space.out]);
     expect(third.stderr).not.toContain('other settings');
     expect(third.stdout).toMatch(/^Updated .* in place: 0 files rewritten/);
+  });
+
+  it('is rewritten whole by the sidecar and --watch too, and they say so first (their session said nothing)', async () => {
+    const space = await builtByAnEarlierVersion();
+    const said: string[] = [];
+    const opened = await Session.open({ contentDir: space.content, outDir: space.out, onSettingsChange: (change) => said.push(change) });
+    if (!opened.ok) throw new Error('the session does not open');
+    await opened.session.close();
+    expect(said).toEqual([EARLIER_FORMAT]);
+    const again: string[] = [];
+    const reopened = await Session.open({ contentDir: space.content, outDir: space.out, onSettingsChange: (change) => again.push(change) });
+    if (!reopened.ok) throw new Error('the session does not open');
+    await reopened.session.close();
+    expect(again).toEqual([]);
   });
 
   it('does not take a setting its record lacks for a change', () => {
@@ -41,3 +51,14 @@ describe('a tree built by an earlier version of the tool', () => {
     );
   });
 });
+
+/** A tree built of the minimal fixture whose record says it was written by another output format. */
+async function builtByAnEarlierVersion(): Promise<ReturnType<typeof workspace>> {
+  const space = workspace('minimal');
+  expect((await runScript('build', ['--content', space.content, '--out', space.out])).code).toBe(0);
+  // The record of the tree names its folder and the fingerprint of the settings and output format it was written with.
+  const record = `${space.out}.state/tree`;
+  const [tree = '', ...rest] = readFileSync(record, 'utf8').split('\n');
+  writeFileSync(record, [tree.replace(/:[^:]+$/, ':earlier'), ...rest].join('\n'));
+  return space;
+}
