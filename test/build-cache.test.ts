@@ -116,6 +116,18 @@ describe('a build that finds its cache', () => {
     await expectTreeOfContent(content, out);
   });
 
+  it.each([
+    ['deleted', (file: string) => rmSync(file)],
+    ['truncated', (file: string) => truncateSync(file, Math.floor(statSync(file).size / 2))],
+    ['corrupted', (file: string) => flipByte(file, 0.5)],
+  ])('gives the same tree when the index beside the manifest is %s', async (_, damage) => {
+    const { content, out } = await builtCopy();
+    editFile(content, STRINGS, lowerCounter);
+    damage(join(stateDir(out), 'manifest.index'));
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+    await expectTreeOfContent(content, out);
+  });
+
   it('follows one build after another, each from the cache and its journal, as a full build would', async () => {
     const { content, out } = await builtCopy();
     const steps: [string, (content: string) => void][] = [
