@@ -9,7 +9,7 @@ export function progressReporter(io: CommandIO, label: string): ((done: number, 
     if (done < total && now - lastShown < 100) return;
     lastShown = now;
     const share = total > 0 ? Math.floor((100 * done) / total) : 100;
-    io.err(`\r${label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} files (${share}%)`);
+    io.err(`\r${label}: ${formatCount(done)} / ${formatCount(total)} files (${share}%)`);
     if (done >= total) io.err('\n');
   };
 }
@@ -57,5 +57,10 @@ export function formatBytes(bytes: number): string {
 
 /** `1 project`, `2 projects`. */
 export function countOf(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : `${noun}s`}`;
+  return `${formatCount(count)} ${count === 1 ? noun : `${noun}s`}`;
+}
+
+/** A whole number with commas between thousands (`9,283`), as en-US writes it, without starting the locale machinery (10 ms a process). */
+export function formatCount(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }

@@ -1,12 +1,11 @@
 /** What a pull shows while it runs: a progress line on a terminal, and notices (waits, resuming) everywhere. */
 import type { CommandIO } from './command.ts';
-import { countOf, statusDisplay, type StatusDisplay } from './progress.ts';
+import { countOf, formatCount, statusDisplay, type StatusDisplay } from './progress.ts';
 import type { PullProgress } from '../pull/pull.ts';
 
 export function formatPullProgress(p: PullProgress): string {
-  const resumed = p.resumed > 0 ? ` + ${p.resumed.toLocaleString('en-US')} resumed` : '';
-  const components =
-    p.componentsKnown > 0 ? `, ${p.componentsDone.toLocaleString('en-US')} / ${p.componentsKnown.toLocaleString('en-US')} components` : '';
+  const resumed = p.resumed > 0 ? ` + ${formatCount(p.resumed)} resumed` : '';
+  const components = p.componentsKnown > 0 ? `, ${formatCount(p.componentsDone)} / ${formatCount(p.componentsKnown)} components` : '';
   return `Pulling: ${countOf(p.requests, 'request')}${resumed}${components}`;
 }
 
