@@ -288,6 +288,8 @@ async function measureSidecarDeletes(content: string, out: string) {
     WEBLATE_SNAPSHOT_TOKENS: token,
   });
   try {
+    // The rebuilds before left the disk busy writing back; each timed step starts from a flushed disk.
+    await settle();
     const targets = pickTranslations(out, 20);
     const times: number[] = [];
     for (const path of targets) {

@@ -55,7 +55,8 @@ export async function syncTree(outDir: string, model: Model, options: SyncOption
     const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
     return {
-      manifest: recorded,
+      // Kept for further updates (a session): as a Map, whose keys a removal scans without making half a million strings each time.
+      manifest: options.keepManifest ? { ...recorded, groups: new Map(recorded.groups) } : recorded,
       report: { mode: 'in-place', files: stats.filesWritten, groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
     };
   }
