@@ -42,15 +42,18 @@ describe('dirTarget', () => {
     Array.from({ length: 300 }, (_, i) => [`api/item-${i}/index.json`, `{"name":"Nováková ${i} 🌍","pad":"${'.'.repeat(i * 7)}"}\n`]),
   );
 
-  it('writes every file whole across many small batches, then swaps the tree in', async () => {
-    const out = join(tempDir(), 'dist');
-    mkdirSync(out);
-    writeFileSync(join(out, 'old.json'), '{}');
-    const target = dirTarget(out, { batchBytes: 512, batchesInFlight: 2 });
-    for (const [path, data] of Object.entries(files)) await target.write(path, data);
-    await target.commit();
-    expect(Object.fromEntries(readTree(out))).toEqual(files);
-  });
+  it.each([1, 2, 3])(
+    'writes every file whole across many small batches with %i writer threads, then swaps the tree in',
+    async (writerThreads) => {
+      const out = join(tempDir(), 'dist');
+      mkdirSync(out);
+      writeFileSync(join(out, 'old.json'), '{}');
+      const target = dirTarget(out, { batchBytes: 512, batchesInFlight: 4, writerThreads });
+      for (const [path, data] of Object.entries(files)) await target.write(path, data);
+      await target.commit();
+      expect(Object.fromEntries(readTree(out))).toEqual(files);
+    },
+  );
 
   it('leaves the old tree as it was when aborted', async () => {
     const dir = tempDir();
