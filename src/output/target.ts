@@ -12,7 +12,7 @@ import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promi
 import { basename, dirname, join } from 'node:path';
 import { internalError } from '../errors.ts';
 import { writeFileAtomic } from './atomic.ts';
-import { joinFileText, type FileText } from './serialize.ts';
+import { encodeFileText, joinFileText, type FileText } from './serialize.ts';
 import { BatchEncoder, startWriterThreads, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
@@ -145,7 +145,7 @@ function asError(failure: unknown): Error {
 }
 
 async function replaceIfChanged(file: string, data: FileText, scratch: string | undefined): Promise<boolean> {
-  const bytes = Buffer.from(joinFileText(data));
+  const bytes = encodeFileText(data);
   const size = await stat(file).then(
     (info) => info.size,
     () => -1,

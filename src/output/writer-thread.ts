@@ -40,17 +40,23 @@ export class BatchEncoder {
 
   /** Adds a file; false when it does not fit (flush first; a file larger than the capacity gets a batch of its own). */
   add(path: string, data: FileText): boolean {
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    const worst = textLength(data) * 3;
+    const worst = mostBytes(data);
     if (this.used + worst > this.buffer.length) {
       if (this.paths.length > 0) return false;
       this.buffer = Buffer.allocUnsafeSlow(Math.max(this.capacity, worst));
     }
     if (typeof data === 'string') this.used += this.buffer.write(data, this.used);
-    else for (const part of data) this.used += this.buffer.write(part, this.used);
+    else for (const part of data) this.used += this.addPart(part);
     this.paths.push(path);
     this.ends.push(this.used);
     return true;
+  }
+
+  /** A string is encoded; bytes are copied as they are. */
+  private addPart(part: string | Uint8Array): number {
+    if (typeof part === 'string') return this.buffer.write(part, this.used);
+    this.buffer.set(part, this.used);
+    return part.byteLength;
   }
 
   /** The batch so far, and a fresh buffer for the next one. */
@@ -128,11 +134,12 @@ function startWriterThread(root: string): WriterThread {
   };
 }
 
-function textLength(text: FileText): number {
-  if (typeof text === 'string') return text.length;
-  let length = 0;
-  for (const part of text) length += part.length;
-  return length;
+/** At most how many bytes a file's text takes: UTF-8 takes at most 3 bytes per UTF-16 code unit. */
+function mostBytes(text: FileText): number {
+  if (typeof text === 'string') return text.length * 3;
+  let bytes = 0;
+  for (const part of text) bytes += typeof part === 'string' ? part.length * 3 : part.byteLength;
+  return bytes;
 }
 
 const WORKER_SOURCE = `

@@ -35,6 +35,15 @@ describe('BatchEncoder', () => {
     expect([...batch.ends]).toEqual([7]);
     expect(Buffer.from(batch.bytes).toString('utf8')).toBe('čřyyy');
   });
+
+  it('copies parts already encoded as they are, sized by their bytes', () => {
+    const encoder = new BatchEncoder(16);
+    expect(encoder.add('a', ['{"a":', Buffer.from('"čř"'), '}'])).toBe(true); // at most 3 * 5 + 6 + 3 * 1 = 24 bytes: a buffer of 24
+    expect(encoder.add('b', [Buffer.from('x'.repeat(13))])).toBe(false); // 12 used + 13 > 24
+    const batch = encoder.take();
+    expect([...batch.ends]).toEqual([12]);
+    expect(Buffer.from(batch.bytes).toString('utf8')).toBe('{"a":"čř"}');
+  });
 });
 
 describe('dirTarget', () => {
