@@ -8,7 +8,7 @@ import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
-import { fillLayout, RawJson, serialize, type JsonValue } from '../output/serialize.ts';
+import { fillLayout, RawJson, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
 import {
   CATEGORY,
@@ -69,10 +69,8 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const language = (l: Language) => cached(languages, l, () => languageBody(site, l));
   const project = (p: Project) => cached(projects, p, () => fillLayout(PROJECT[version], { site, project: p }));
   const componentJson = (c: Component) =>
-    lastComponent(
-      c,
-      () =>
-        new RawJson(serialize(fillLayout(COMPONENT[version], componentSource(site, c, language(c.sourceLanguage), project(c.project))))),
+    lastComponent(c, () =>
+      RawJson.of(fillLayout(COMPONENT[version], componentSource(site, c, language(c.sourceLanguage), project(c.project)))),
     );
   const component = (c: Component, withProject = true): JsonValue =>
     withProject
@@ -154,7 +152,7 @@ function lastOne<K, V>(): (key: K, make: () => V) => V {
 
 function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJson {
   let value = cache.get(key);
-  if (!value) cache.set(key, (value = new RawJson(serialize(make()))));
+  if (!value) cache.set(key, (value = RawJson.of(make())));
   return value;
 }
 

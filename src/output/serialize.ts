@@ -23,9 +23,22 @@ export class JsonFloat {
   }
 }
 
-/** Text that is already serialized JSON, spliced in as is (used to reuse nested objects). */
+/**
+ * A value already serialized and encoded as UTF-8, spliced in as is: an
+ * object nested in many files (a component in each of its translations) is
+ * serialized and encoded once, and its bytes are copied into each file.
+ */
 export class RawJson {
-  constructor(readonly json: string) {}
+  private constructor(readonly bytes: Buffer) {}
+
+  static of(value: JsonValue): RawJson {
+    return new RawJson(encodeFileText(inParts(value, '')));
+  }
+
+  /** The JSON text, decoded again. */
+  text(): string {
+    return this.bytes.toString();
+  }
 }
 
 /**
@@ -119,23 +132,7 @@ export type JsonValue =
 
 /** Serializes one value to compact JSON text. */
 export function serialize(value: JsonValue): string {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return serializeString(value);
-    case 'number':
-      return serializeInteger(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object':
-      if (value instanceof ShapedObject) return serializeShaped(value);
-      if (value instanceof RawJson) return value.json;
-      if (value instanceof JsonFloat) return formatFloat(value.value);
-      if (Array.isArray(value)) return serializeArray(value as readonly JsonValue[]);
-      return serializeObject(value as { readonly [key: string]: JsonValue });
-    default:
-      return internalError(`cannot serialize a ${typeof value}`);
-  }
+  return appendValue('', value, null);
 }
 
 /** The bytes of a resource file: the JSON text and a trailing newline. */
@@ -144,40 +141,48 @@ export function serializeFile(value: JsonValue): string {
 }
 
 /**
- * A file's text: one string, or parts to be written one after the other.
- * A list page stays in parts because its text, often over 128 KiB, would
- * otherwise be joined into one string when written, and V8 allocates a string
- * that large in its large-object space, which only a full collection frees:
- * every page of /api/translations/ would be old garbage at once.
+ * A file's text: one string, or parts to be written one after the other,
+ * each a string or bytes already encoded (a RawJson's). Two things make
+ * parts. Bytes encoded once are copied, not encoded again for each file.
+ * And a list page stays in parts, one per item, because its text, often
+ * over 128 KiB, would otherwise be joined into one string when written, and
+ * V8 allocates a string that large in its large-object space, which only a
+ * full collection frees: every page of /api/translations/ would be old
+ * garbage at once.
  */
-export type FileText = string | readonly string[];
+export type FileText = string | readonly FilePart[];
+type FilePart = string | Uint8Array;
 
-/**
- * The same bytes as `serializeFile`, with the items of a shaped object's last
- * field, when it is a list (a page's `results`), as parts of their own.
- */
+/** The same bytes as `serializeFile`, in parts: each RawJson's bytes, and each item of a list of objects. */
 export function serializeFileInParts(value: JsonValue): FileText {
-  if (!(value instanceof ShapedObject)) return serializeFile(value);
-  const last = value.values.length - 1;
-  const items = value.values[last];
-  if (value.shape.kinds[last] !== 'json' || !isList(items) || items.length === 0) return serializeFile(value);
-  const head = serializeShaped(new ShapedObject(value.shape, [...value.values.slice(0, last), []]));
-  const parts = [head.slice(0, -'[]}'.length) + '['];
-  for (let i = 0; i < items.length; i++) parts.push(i === 0 ? serialize(items[i]!) : ',' + serialize(items[i]!));
-  parts.push(']}\n');
-  return parts;
+  return inParts(value, '\n');
 }
 
 /** A file's text as one string. */
 export function joinFileText(text: FileText): string {
-  return typeof text === 'string' ? text : text.join('');
+  return typeof text === 'string' ? text : encodeFileText(text).toString();
 }
 
 /** The size of a file's text in UTF-8 bytes. */
 export function fileTextBytes(text: FileText): number {
   if (typeof text === 'string') return Buffer.byteLength(text);
   let bytes = 0;
-  for (const part of text) bytes += Buffer.byteLength(part);
+  for (const part of text) bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+  return bytes;
+}
+
+/** A file's text as UTF-8 bytes. */
+export function encodeFileText(text: FileText): Buffer {
+  if (typeof text === 'string') return Buffer.from(text);
+  const bytes = Buffer.allocUnsafe(fileTextBytes(text));
+  let used = 0;
+  for (const part of text) {
+    if (typeof part === 'string') used += bytes.write(part, used);
+    else {
+      bytes.set(part, used);
+      used += part.byteLength;
+    }
+  }
   return bytes;
 }
 
@@ -210,8 +215,46 @@ export function formatFloat(value: number): string {
 
 // --- internal ---
 
-function isList(value: unknown): value is readonly JsonValue[] {
-  return Array.isArray(value);
+/** A value's text and then `end`, in parts. */
+function inParts(value: JsonValue, end: string): FileText {
+  const parts: FilePart[] = [];
+  const rest = appendValue('', value, parts) + end;
+  if (parts.length === 0) return rest;
+  if (rest) parts.push(rest);
+  return parts;
+}
+
+/**
+ * The serializers below append a value's text to `out` and return the new
+ * text. With `parts` (a file's parts), they move the text so far into it
+ * where bytes are spliced in, or where a list's item ends, and go on from an
+ * empty string; without it, they splice a RawJson as text.
+ */
+function appendValue(out: string, value: JsonValue, parts: FilePart[] | null): string {
+  if (value === null) return out + 'null';
+  switch (typeof value) {
+    case 'string':
+      return out + serializeString(value);
+    case 'number':
+      return out + serializeInteger(value);
+    case 'boolean':
+      return out + (value ? 'true' : 'false');
+    case 'object':
+      if (value instanceof ShapedObject) return appendShaped(out, value, parts);
+      if (value instanceof RawJson) return appendRaw(out, value, parts);
+      if (value instanceof JsonFloat) return out + formatFloat(value.value);
+      if (Array.isArray(value)) return appendArray(out, value as readonly JsonValue[], parts);
+      return appendObject(out, value as { readonly [key: string]: JsonValue }, parts);
+    default:
+      return internalError(`cannot serialize a ${typeof value}`);
+  }
+}
+
+function appendRaw(out: string, raw: RawJson, parts: FilePart[] | null): string {
+  if (!parts) return out + raw.text();
+  if (out) parts.push(out);
+  parts.push(raw.bytes);
+  return '';
 }
 
 /** Characters a JSON string cannot hold as they are, and the two line separators DRF escapes. */
@@ -224,10 +267,10 @@ function serializeString(value: string): string {
   return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
-function serializeShaped(object: ShapedObject): string {
+function appendShaped(out: string, object: ShapedObject, parts: FilePart[] | null): string {
   const { kinds, prefixes } = object.shape;
   const values = object.values;
-  let out = '';
+  if (values.length === 0) return out + '{}';
   for (let i = 0; i < values.length; i++) {
     out += prefixes[i];
     const value = values[i];
@@ -252,10 +295,10 @@ function serializeShaped(object: ShapedObject): string {
         out += formatFloat(value as number);
         break;
       default:
-        out += serialize(value as JsonValue);
+        out = appendValue(out, value as JsonValue, parts);
     }
   }
-  return values.length === 0 ? '{}' : out + '}';
+  return out + '}';
 }
 
 function serializeInteger(value: number): string {
@@ -263,24 +306,34 @@ function serializeInteger(value: number): string {
   return String(value);
 }
 
-function serializeArray(values: readonly JsonValue[]): string {
-  let out = '[';
+/** A list; in parts, each item that is an object or a list ends a part (a page's items). */
+function appendArray(out: string, values: readonly JsonValue[], parts: FilePart[] | null): string {
+  out += '[';
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out += ',';
-    out += serialize(values[i]!);
+    const value = values[i]!;
+    out = appendValue(out, value, parts);
+    if (parts && out && isCollection(value)) {
+      parts.push(out);
+      out = '';
+    }
   }
   return out + ']';
 }
 
-function serializeObject(object: { readonly [key: string]: JsonValue }): string {
-  let out = '{';
+function isCollection(value: JsonValue): boolean {
+  return value !== null && typeof value === 'object' && !(value instanceof JsonFloat);
+}
+
+function appendObject(out: string, object: { readonly [key: string]: JsonValue }, parts: FilePart[] | null): string {
+  out += '{';
   let first = true;
   for (const key in object) {
     const value = object[key];
     if (value === undefined) internalError(`field "${key}" is undefined`);
     out += first ? '' : ',';
     first = false;
-    out += serializeString(key) + ':' + serialize(value);
+    out = appendValue(out + serializeString(key) + ':', value, parts);
   }
   return out + '}';
 }

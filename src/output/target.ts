@@ -12,8 +12,8 @@ import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promi
 import { basename, dirname, join } from 'node:path';
 import { internalError } from '../errors.ts';
 import { writeFileAtomic } from './atomic.ts';
-import { joinFileText, type FileText } from './serialize.ts';
-import { BatchEncoder, startWriterThread, type WriterThread } from './writer-thread.ts';
+import { encodeFileText, joinFileText, type FileText } from './serialize.ts';
+import { BatchEncoder, startWriterThreads, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
   /** A new tree: writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
@@ -69,15 +69,17 @@ interface DirTargetOptions {
    * leftovers stay out of the tree). Beside each file when unset.
    */
   scratch?: string;
-  /** Size of the buffer a batch of files is encoded into for the writer thread. */
+  /** Size of the buffer a batch of files is encoded into for the writer threads. */
   batchBytes?: number;
   /** Batches queued at once (bounds the memory held by pending writes). */
   batchesInFlight?: number;
+  /** Threads writing the batches (by default two, or one on a single core). */
+  writerThreads?: number;
 }
 
 /**
  * A folder on disk. A new tree goes to `<outDir>.tmp-<id>` beside it, written
- * by a writer thread in batches while the caller renders; commit() renames the
+ * by writer threads in batches while the caller renders; commit() renames the
  * old tree away and the new one into place, then removes the old one. In
  * place, a changed file is compared by size first, then as bytes, and
  * written in `scratch` then renamed over the old one.
@@ -87,14 +89,14 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
   const staging = `${outDir}.tmp-${id}`;
   const encoder = new BatchEncoder(options.batchBytes ?? 1 << 21);
   const limit = options.batchesInFlight ?? 8;
-  let writer: WriterThread | null = null;
+  let writers: WriterThread | null = null;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
 
   const flush = async () => {
     if (encoder.size === 0) return;
-    writer ??= startWriterThread(staging);
-    const job = writer.write(encoder.take()).then(
+    writers ??= startWriterThreads(staging, options.writerThreads);
+    const job = writers.write(encoder.take()).then(
       () => void inFlight.delete(job),
       (error: unknown) => {
         inFlight.delete(job);
@@ -107,8 +109,8 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
   const drain = async () => {
     await flush();
     await Promise.all(inFlight);
-    await writer?.close();
-    writer = null;
+    await writers?.close();
+    writers = null;
   };
 
   return {
@@ -143,7 +145,7 @@ function asError(failure: unknown): Error {
 }
 
 async function replaceIfChanged(file: string, data: FileText, scratch: string | undefined): Promise<boolean> {
-  const bytes = Buffer.from(joinFileText(data));
+  const bytes = encodeFileText(data);
   const size = await stat(file).then(
     (info) => info.size,
     () => -1,

@@ -1,11 +1,12 @@
 /**
- * A thread that writes files with plain synchronous calls while the main
+ * Threads that write files with plain synchronous calls while the main
  * thread renders. The main thread encodes a batch of files into one buffer
  * and hands the buffer over (transferred, not copied) with the paths and
- * where each file ends; the thread answers when the batch is on disk. The
+ * where each file ends; a thread answers when the batch is on disk. The
  * worker's source is a string so that it runs the same under tsx, vitest or
  * compiled JavaScript.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileText } from './serialize.ts';
 
@@ -39,17 +40,23 @@ export class BatchEncoder {
 
   /** Adds a file; false when it does not fit (flush first; a file larger than the capacity gets a batch of its own). */
   add(path: string, data: FileText): boolean {
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    const worst = textLength(data) * 3;
+    const worst = mostBytes(data);
     if (this.used + worst > this.buffer.length) {
       if (this.paths.length > 0) return false;
       this.buffer = Buffer.allocUnsafeSlow(Math.max(this.capacity, worst));
     }
     if (typeof data === 'string') this.used += this.buffer.write(data, this.used);
-    else for (const part of data) this.used += this.buffer.write(part, this.used);
+    else for (const part of data) this.used += this.addPart(part);
     this.paths.push(path);
     this.ends.push(this.used);
     return true;
+  }
+
+  /** A string is encoded; bytes are copied as they are. */
+  private addPart(part: string | Uint8Array): number {
+    if (typeof part === 'string') return this.buffer.write(part, this.used);
+    this.buffer.set(part, this.used);
+    return part.byteLength;
   }
 
   /** The batch so far, and a fresh buffer for the next one. */
@@ -63,7 +70,40 @@ export class BatchEncoder {
   }
 }
 
-export function startWriterThread(root: string): WriterThread {
+/**
+ * Writer threads behind one WriterThread: each batch goes to the thread with
+ * the fewest batches pending. Creating a file is mostly the kernel's work
+ * (mkdir, open, write), and one thread doing it alone kept one core busy
+ * while the main thread left the other half idle; two threads share that
+ * work out over both cores. Batches are independent (a thread makes any
+ * folder it needs), so their order does not matter.
+ */
+export function startWriterThreads(root: string, count = defaultWriterThreads()): WriterThread {
+  const threads = Array.from({ length: count }, () => ({ thread: startWriterThread(root), pending: 0 }));
+  return {
+    async write(batch) {
+      const least = threads.reduce((a, b) => (b.pending < a.pending ? b : a));
+      least.pending++;
+      try {
+        await least.thread.write(batch);
+      } finally {
+        least.pending--;
+      }
+    },
+    async close() {
+      await Promise.all(threads.map(({ thread }) => thread.close()));
+    },
+  };
+}
+
+// --- internal ---
+
+/** Two writer threads when there are two cores or more (measured on two; more were not tried), else one. */
+function defaultWriterThreads(): number {
+  return Math.min(2, availableParallelism());
+}
+
+function startWriterThread(root: string): WriterThread {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root } });
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -94,13 +134,12 @@ export function startWriterThread(root: string): WriterThread {
   };
 }
 
-// --- internal ---
-
-function textLength(text: FileText): number {
-  if (typeof text === 'string') return text.length;
-  let length = 0;
-  for (const part of text) length += part.length;
-  return length;
+/** At most how many bytes a file's text takes: UTF-8 takes at most 3 bytes per UTF-16 code unit. */
+function mostBytes(text: FileText): number {
+  if (typeof text === 'string') return text.length * 3;
+  let bytes = 0;
+  for (const part of text) bytes += typeof part === 'string' ? part.length * 3 : part.byteLength;
+  return bytes;
 }
 
 const WORKER_SOURCE = `

@@ -255,17 +255,46 @@ function countApiFiles(model: Model): number {
 
 /** The groups of the API tree alone. */
 function* apiGroups(context: Context): Generator<ApiGroup> {
-  const { model } = context;
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
   if (isCurrent(context)) yield* categoryGroups(context);
   yield* instanceListPages(context, 'components');
-  for (const component of model.components) {
-    yield* componentGroups(context, component);
-    for (const translation of component.translations) yield translationGroup(context, translation);
+  yield* componentsAmongTranslationPages(context);
+}
+
+/**
+ * Each component's groups and its translations' groups, with the pages of
+ * /api/translations/ spread evenly between components. That list goes by
+ * id, across components, so each of its items serializes its component
+ * again: its pages cost the main thread more than the writing does. At the
+ * end of the tree they left the writer waiting; among the components' many
+ * small files, they are rendered while the writer is busy.
+ */
+function* componentsAmongTranslationPages(context: Context): Generator<ApiGroup> {
+  const { model } = context;
+  const pages = instanceListPages(context, 'translations');
+  const pageTotal = pageCount(model.translations.length, listPageSize(model.site, 'translations'));
+  const components = model.components;
+  let given = 0;
+  for (let i = 0; i < components.length; i++) {
+    yield* componentGroups(context, components[i]!);
+    for (const translation of components[i]!.translations) yield translationGroup(context, translation);
+    const due = Math.floor(((i + 1) * pageTotal) / components.length);
+    yield* take(pages, due - given);
+    given = due;
   }
-  yield* instanceListPages(context, 'translations');
+  // An instance without components still has its (empty) first page.
+  yield* pages;
+}
+
+/** The next `count` items of an iterator. */
+function* take<T>(items: Iterator<T>, count: number): Generator<T> {
+  for (let i = 0; i < count; i++) {
+    const next = items.next();
+    if (next.done) return;
+    yield next.value;
+  }
 }
 
 function rootGroup(context: Context): ApiGroup {

@@ -77,13 +77,13 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
     if (value === undefined) map.set(key, (value = compute()));
     return value;
   };
-  const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).json));
-  const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).json));
+  const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).text()));
+  const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).text()));
   // A category's body names its parent by id; the web paths below it show the slugs of every category above.
   const category = (c: Category) =>
     memo(categories, c, () =>
       new Hasher()
-        .number(fingerprintText(bodies.category(c).json))
+        .number(fingerprintText(bodies.category(c).text()))
         .text(c.path.join('/'))
         .digest(),
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   defineShape,
+  encodeFileText,
   fileTextBytes,
   formatFloat,
   joinFileText,
@@ -56,7 +57,7 @@ describe('serialize', () => {
   });
 
   it('splices raw JSON as is', () => {
-    expect(serialize({ a: new RawJson('{"x":1.0}') })).toBe('{"a":{"x":1.0}}');
+    expect(serialize({ a: RawJson.of({ x: new JsonFloat(1) }) })).toBe('{"a":{"x":1.0}}');
   });
 
   it('refuses a plain non-integer number, which would lose its float form', () => {
@@ -76,23 +77,27 @@ describe('serializeFileInParts', () => {
     ['results', 'json'],
   ]);
 
-  it('keeps each item of the last list field as a part of its own, with the same bytes as serializeFile', () => {
-    const body = new ShapedObject(page, [3, 'https://x/?page=2', [{ n: 'á' }, new RawJson('{"m":1.0}'), [null]]]);
+  const raw = RawJson.of({ m: new JsonFloat(1), name: 'Čeština' });
+
+  it('ends a part after each item of a list of objects, and splices raw JSON as its bytes, with the same bytes as serializeFile', () => {
+    const body = new ShapedObject(page, [3, 'https://x/?page=2', [{ n: 'á' }, raw, [null]]]);
     const parts = serializeFileInParts(body);
-    expect(parts).toEqual(['{"count":3,"next":"https://x/?page=2","results":[', '{"n":"á"}', ',{"m":1.0}', ',[null]', ']}\n']);
+    expect(parts).toEqual(['{"count":3,"next":"https://x/?page=2","results":[{"n":"á"}', ',', raw.bytes, ',[null]', ']}\n']);
     expect(joinFileText(parts)).toBe(serializeFile(body));
     expect(fileTextBytes(parts)).toBe(Buffer.byteLength(serializeFile(body)));
+    expect(encodeFileText(parts).toString()).toBe(serializeFile(body));
   });
 
-  it('writes an empty list, a last field that is not a list and an unshaped value as one string', () => {
+  it('splices raw JSON nested at any depth, and encodes a value it holds only once', () => {
+    const outer = RawJson.of({ inner: raw, list: [raw] });
+    expect(outer.text()).toBe('{"inner":{"m":1.0,"name":"Čeština"},"list":[{"m":1.0,"name":"Čeština"}]}');
+    const parts = serializeFileInParts(new ShapedObject(page, [1, null, [{ a: outer }]]));
+    expect(parts).toEqual(['{"count":1,"next":null,"results":[{"a":', outer.bytes, '}', ']}\n']);
+  });
+
+  it('writes a value without raw JSON and without a list of objects as one string', () => {
     const empty = new ShapedObject(page, [0, null, []]);
-    const other = new ShapedObject(
-      defineShape([
-        ['results', 'json'],
-        ['id', 'int'],
-      ]),
-      [[1, 2], 7],
-    );
-    for (const value of [empty, other, { results: [1, 2] }]) expect(serializeFileInParts(value)).toBe(serializeFile(value));
+    const numbers = new ShapedObject(page, [2, null, [1, 2]]);
+    for (const value of [empty, numbers, { results: [1, 'a'] }]) expect(serializeFileInParts(value)).toBe(serializeFile(value));
   });
 });

@@ -35,6 +35,15 @@ describe('BatchEncoder', () => {
     expect([...batch.ends]).toEqual([7]);
     expect(Buffer.from(batch.bytes).toString('utf8')).toBe('čřyyy');
   });
+
+  it('copies parts already encoded as they are, sized by their bytes', () => {
+    const encoder = new BatchEncoder(16);
+    expect(encoder.add('a', ['{"a":', Buffer.from('"čř"'), '}'])).toBe(true); // at most 3 * 5 + 6 + 3 * 1 = 24 bytes: a buffer of 24
+    expect(encoder.add('b', [Buffer.from('x'.repeat(13))])).toBe(false); // 12 used + 13 > 24
+    const batch = encoder.take();
+    expect([...batch.ends]).toEqual([12]);
+    expect(Buffer.from(batch.bytes).toString('utf8')).toBe('{"a":"čř"}');
+  });
 });
 
 describe('dirTarget', () => {
@@ -42,15 +51,18 @@ describe('dirTarget', () => {
     Array.from({ length: 300 }, (_, i) => [`api/item-${i}/index.json`, `{"name":"Nováková ${i} 🌍","pad":"${'.'.repeat(i * 7)}"}\n`]),
   );
 
-  it('writes every file whole across many small batches, then swaps the tree in', async () => {
-    const out = join(tempDir(), 'dist');
-    mkdirSync(out);
-    writeFileSync(join(out, 'old.json'), '{}');
-    const target = dirTarget(out, { batchBytes: 512, batchesInFlight: 2 });
-    for (const [path, data] of Object.entries(files)) await target.write(path, data);
-    await target.commit();
-    expect(Object.fromEntries(readTree(out))).toEqual(files);
-  });
+  it.each([1, 2, 3])(
+    'writes every file whole across many small batches with %i writer threads, then swaps the tree in',
+    async (writerThreads) => {
+      const out = join(tempDir(), 'dist');
+      mkdirSync(out);
+      writeFileSync(join(out, 'old.json'), '{}');
+      const target = dirTarget(out, { batchBytes: 512, batchesInFlight: 4, writerThreads });
+      for (const [path, data] of Object.entries(files)) await target.write(path, data);
+      await target.commit();
+      expect(Object.fromEntries(readTree(out))).toEqual(files);
+    },
+  );
 
   it('leaves the old tree as it was when aborted', async () => {
     const dir = tempDir();
