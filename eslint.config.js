@@ -21,7 +21,9 @@ export default defineConfig(
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       // An async function that implements a Promise-returning interface (a target, a fake fetch) needs no await.
       '@typescript-eslint/require-await': 'off',

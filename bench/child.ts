@@ -29,7 +29,9 @@ const CONSUME_BATCH_BYTES = 2 ** 30;
 const CALLS_AT_ONCE = 32;
 
 const report = (result: object) => {
-  process.stdout.write(`${JSON.stringify({ ...result, maxRssKiB: process.resourceUsage().maxRSS })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ...result, maxRssKiB: process.resourceUsage().maxRSS })}\n`,
+  );
 };
 
 if (step === 'build') {
@@ -44,7 +46,10 @@ if (step === 'build') {
   report(await writeFloor(from, to, flag === '--consume'));
 } else if (step === 'session') {
   const [contentDir, outDir, editsFile] = args as [string, string, string];
-  const edits = JSON.parse(readFileSync(editsFile, 'utf8')) as { name: string; changes: ContentChange[] }[];
+  const edits = JSON.parse(readFileSync(editsFile, 'utf8')) as {
+    name: string;
+    changes: ContentChange[];
+  }[];
   let started = performance.now();
   const opened = await Session.open({ contentDir, outDir });
   if (!opened.ok) throw new Error('the content has errors');
@@ -53,7 +58,8 @@ if (step === 'build') {
   for (const edit of edits) {
     started = performance.now();
     const result = await opened.session.update(edit.changes);
-    if (!result.ok) throw new Error(`edit ${edit.name} was refused: ${JSON.stringify(result.errors)}`);
+    if (!result.ok)
+      throw new Error(`edit ${edit.name} was refused: ${JSON.stringify(result.errors)}`);
     updates.push({
       name: edit.name,
       ms: performance.now() - started,
@@ -79,7 +85,10 @@ if (step === 'build') {
  * would take most of an hour and gives the refresh nothing: it is timed on
  * what changed since.
  */
-async function seedDeploy(outDir: string, target: { bucket: string; prefix: string; endpoint: string }) {
+async function seedDeploy(
+  outDir: string,
+  target: { bucket: string; prefix: string; endpoint: string },
+) {
   const report = await deploy(
     { outDir, target, cacheControl: DEFAULT_CACHE_CONTROL, concurrency: 64, retries: 0 },
     {
@@ -127,7 +136,8 @@ async function writeFloor(from: string, to: string, consume: boolean) {
     }
     writeMs += performance.now() - started;
     files += batch.length;
-    if (consume) await runPool(batch, CALLS_AT_ONCE, ([path]) => removeWithEmptyFolders(from, path));
+    if (consume)
+      await runPool(batch, CALLS_AT_ONCE, ([path]) => removeWithEmptyFolders(from, path));
   }
   return { writeMs, files, bytes };
 }
@@ -142,7 +152,11 @@ async function* filesUnder(root: string, dir = ''): AsyncGenerator<string> {
 }
 
 /** The next files of `paths`, read until they hold `limit` bytes or the paths run out. */
-async function readBatch(root: string, paths: AsyncGenerator<string>, limit: number): Promise<[string, Buffer][]> {
+async function readBatch(
+  root: string,
+  paths: AsyncGenerator<string>,
+  limit: number,
+): Promise<[string, Buffer][]> {
   const batch: [string, Buffer][] = [];
   let size = 0;
   const reader = async () => {

@@ -33,7 +33,11 @@ export async function child(args: string[]): Promise<string> {
  * spawn to exit. The commands' compiled copy is brought up to date first
  * (bin/compiled.js), untimed: a job runs the same code every time.
  */
-export async function npmScript(script: string, args: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string }> {
+export async function npmScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ ms: number; stdout: string }> {
   await run(process.execPath, [join(ROOT, 'bin/weblate-snapshot.js'), '--version'], { cwd: ROOT });
   const started = performance.now();
   const { stdout } = await run('npm', ['run', '--silent', script, '--', ...args], {
@@ -58,7 +62,10 @@ export function firstComponent(content: string): string {
 }
 
 export function bumpFirstCounter(text: string): string {
-  return text.replace(/(\n {4}translated: )(\d+)/, (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`);
+  return text.replace(
+    /(\n {4}translated: )(\d+)/,
+    (_, prefix: string, value: string) => `${prefix}${Math.max(0, Number(value) - 1)}`,
+  );
 }
 
 export interface RunningServer {

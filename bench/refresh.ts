@@ -15,10 +15,24 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
-import { bumpFirstCounter, child, npmScript, removeTree, settle, startServer, type RunningServer } from './processes.ts';
+import {
+  bumpFirstCounter,
+  child,
+  npmScript,
+  removeTree,
+  settle,
+  startServer,
+  type RunningServer,
+} from './processes.ts';
 
 export interface RefreshFigures {
-  setup: { pullMs: number; pullRequests: number; buildMs: number; seedMs: number; seededFiles: number };
+  setup: {
+    pullMs: number;
+    pullRequests: number;
+    buildMs: number;
+    seedMs: number;
+    seededFiles: number;
+  };
   /** A re-pull with nothing changed upstream. */
   unchanged: { ms: number; requests: number; written: number };
   pull: { ms: number; requests: number; written: number; kept: number };
@@ -47,12 +61,29 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
-    const fullPull = await npmScript('pull', ['--from', upstream.url, '--out', mirror, '--concurrency', '8']);
+    const fullPull = await npmScript('pull', [
+      '--from',
+      upstream.url,
+      '--out',
+      mirror,
+      '--concurrency',
+      '8',
+    ]);
     log(
       `Mirror refresh: full pull ${seconds(fullPull.ms)} (${figure(fullPull.stdout, / ([\d,]+) requests?/)} requests); a full build of the mirror …`,
     );
-    const built = JSON.parse(await child(['build', mirror, mirrorTree, '--full', ...(options.pages ? [] : ['--pages-off'])]));
-    log(`Mirror refresh: built in ${seconds(built.ms)}; the deploy record of the whole tree, sent nowhere …`);
+    const built = JSON.parse(
+      await child([
+        'build',
+        mirror,
+        mirrorTree,
+        '--full',
+        ...(options.pages ? [] : ['--pages-off']),
+      ]),
+    );
+    log(
+      `Mirror refresh: built in ${seconds(built.ms)}; the deploy record of the whole tree, sent nowhere …`,
+    );
     const seeded = JSON.parse(await child(['seed-deploy', mirrorTree, 'bench', 'mirror', s3.url]));
     const setup = {
       pullMs: fullPull.ms,
@@ -83,10 +114,14 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
 
     const pulled = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
     const built2 = await npmScript('build', ['--content', mirror, '--out', mirrorTree]);
-    const deployed = await npmScript('deploy', ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url], {
-      ...LOCAL_S3_KEYS,
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
+    const deployed = await npmScript(
+      'deploy',
+      ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url],
+      {
+        ...LOCAL_S3_KEYS,
+        AWS_EC2_METADATA_DISABLED: 'true',
+      },
+    );
     return {
       setup,
       unchanged,
@@ -120,7 +155,19 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
 
 /** The sidecar over the upstream content and tree, read-only, on loopback (a free port unless given). */
 async function startUpstream(options: RefreshOptions, port = '0'): Promise<RunningServer> {
-  return startServer(['scripts/sidecar.ts', '--content', options.content, '--out', options.tree, '--port', port, '--read-only'], {});
+  return startServer(
+    [
+      'scripts/sidecar.ts',
+      '--content',
+      options.content,
+      '--out',
+      options.tree,
+      '--port',
+      port,
+      '--read-only',
+    ],
+    {},
+  );
 }
 
 /** A count printed in a command's summary. */

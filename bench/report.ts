@@ -22,7 +22,11 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
       figure: `${best.ratio.toFixed(2)}×`,
       met: best.ratio <= ratioGoal,
     });
-    checks.push({ target: `peak RSS under ${rssGoal} GiB`, figure: `${gib.toFixed(2)} GiB`, met: gib < rssGoal });
+    checks.push({
+      target: `peak RSS under ${rssGoal} GiB`,
+      figure: `${gib.toFixed(2)} GiB`,
+      met: gib < rssGoal,
+    });
   }
   if (near(100_000) && result.rebuilds) {
     const { counter, cold, watch } = result.rebuilds;
@@ -87,7 +91,9 @@ export function formatBench(result: BenchResult): string {
       `A new npm run build process, another counter changed: ${seconds(result.rebuilds.cold.ms)} spawn to exit (${seconds(result.rebuilds.cold.reportedMs)} building), ${counted(result.rebuilds.cold.files, 'file')} rewritten`,
       `Rebuild in place, one language renamed: ${seconds(language.ms)}, ${counted(language.files, 'file')} rewritten (${counted(language.groupsRendered, 'group')} rendered)`,
       `Session kept open (as the sidecar): opened in ${seconds(session.openMs)}; ` +
-        session.updates.map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${counted(u.files, 'file')})`).join(', '),
+        session.updates
+          .map((u) => `${u.name} ${u.ms.toFixed(0)} ms (${counted(u.files, 'file')})`)
+          .join(', '),
       `npm run build -- --watch, one counter changed (file saved to tree updated): median ${watch.medianMs.toFixed(0)} ms, ` +
         `max ${watch.maxMs.toFixed(0)} ms, ${counted(watch.files, 'file')} rewritten (${counted(watch.edits, 'edit')}; started in ${seconds(watch.openMs)})`,
     );
@@ -102,13 +108,18 @@ export function formatBench(result: BenchResult): string {
     const { sidecar, serve, urls, seconds: s } = result.get;
     const row = (name: string, f: typeof sidecar) =>
       `  ${name}: ${f.requestsPerSecond.toFixed(0)} req/s, latency p50 ${f.latencyP50Ms} ms, p99 ${f.latencyP99Ms} ms, ${f.errors} errors, ${f.non2xx} non-2xx`;
-    lines.push(`GET throughput (autocannon, 16 connections, ${s} s, ${urls} URLs):`, row('sidecar', sidecar), row('serve  ', serve));
+    lines.push(
+      `GET throughput (autocannon, 16 connections, ${s} s, ${urls} URLs):`,
+      row('sidecar', sidecar),
+      row('serve  ', serve),
+    );
   }
   if (result.refresh) lines.push('', ...formatRefresh(result.refresh));
   const targets = benchTargets(result);
   if (targets.length > 0) {
     lines.push('', 'Targets:');
-    for (const t of targets) lines.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.figure}`);
+    for (const t of targets)
+      lines.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.figure}`);
   }
   return lines.join('\n');
 }
@@ -122,9 +133,21 @@ function refreshTargets(r: RefreshFigures): TargetCheck[] {
       figure: `${r.unchanged.requests} requests`,
       met: r.unchanged.requests <= 400,
     },
-    { target: 'mirror refresh (pull, build, deploy) under 10 s end to end', figure: seconds(r.totalMs), met: r.totalMs < 10_000 },
-    { target: 'mirror refresh: at most 400 requests', figure: `${r.pull.requests} requests`, met: r.pull.requests <= 400 },
-    { target: 'mirror refresh: at most 20 objects uploaded', figure: `${r.deploy.uploaded} objects`, met: r.deploy.uploaded <= 20 },
+    {
+      target: 'mirror refresh (pull, build, deploy) under 10 s end to end',
+      figure: seconds(r.totalMs),
+      met: r.totalMs < 10_000,
+    },
+    {
+      target: 'mirror refresh: at most 400 requests',
+      figure: `${r.pull.requests} requests`,
+      met: r.pull.requests <= 400,
+    },
+    {
+      target: 'mirror refresh: at most 20 objects uploaded',
+      figure: `${r.deploy.uploaded} objects`,
+      met: r.deploy.uploaded <= 20,
+    },
   ];
 }
 
@@ -158,7 +181,9 @@ function count(value: number): string {
 }
 
 function mib(bytes: number): string {
-  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return bytes >= 2 ** 30
+    ? `${(bytes / 2 ** 30).toFixed(2)} GiB`
+    : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
 /** The flavour of a run that is not the default one, in words. */

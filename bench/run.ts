@@ -6,10 +6,29 @@
  * of its own; the page cache is flushed (`sync`) before each.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statfsSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { translationCount, writeSyntheticContent, type SyntheticScale } from './synthetic.ts';
-import { bumpFirstCounter, child, firstComponent, npmScript, removeTree, ROOT, settle, startServer, TSX } from './processes.ts';
+import {
+  bumpFirstCounter,
+  child,
+  firstComponent,
+  npmScript,
+  removeTree,
+  ROOT,
+  settle,
+  startServer,
+  TSX,
+} from './processes.ts';
 import { measureRefresh, type RefreshFigures } from './refresh.ts';
 
 interface BenchOptions {
@@ -33,7 +52,13 @@ export interface BenchResult {
   scale: SyntheticScale & { translations: number };
   content: { files: number; reused: boolean };
   rounds: { build: BuildFigures; floor: FloorFigures; ratio: number }[];
-  rebuilds?: { counter: RebuildFigures; cold: ColdBuildFigures; language: RebuildFigures; session: SessionFigures; watch: WatchFigures };
+  rebuilds?: {
+    counter: RebuildFigures;
+    cold: ColdBuildFigures;
+    language: RebuildFigures;
+    session: SessionFigures;
+    watch: WatchFigures;
+  };
   sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
   refresh?: RefreshFigures;
@@ -104,9 +129,17 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   try {
     if (options.refreshOnly) {
       out = join(work, 'upstream-dist');
-      log(`Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`);
+      log(
+        `Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`,
+      );
       await child(['build', join(work, 'content'), out, '--full']);
-      result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, pages: options.scale.pages !== false, log });
+      result.refresh = await measureRefresh({
+        content: join(work, 'content'),
+        tree: out,
+        work,
+        pages: options.scale.pages !== false,
+        log,
+      });
       return finish(result, options);
     }
     for (let round = 1; round <= options.rounds; round++) {
@@ -130,9 +163,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         `Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`,
       );
       await settle();
-      const consume = options.buildOnly && round === options.rounds && !roomForTrees(work, 1, build.bytes, build.files);
-      log(`Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`);
-      const floored = JSON.parse(await child(['floor', out, floor, ...(consume ? ['--consume'] : [])]));
+      const consume =
+        options.buildOnly &&
+        round === options.rounds &&
+        !roomForTrees(work, 1, build.bytes, build.files);
+      log(
+        `Round ${round}: raw-write floor${consume ? ' (consuming the built tree to save disk)' : ''} …`,
+      );
+      const floored = JSON.parse(
+        await child(['floor', out, floor, ...(consume ? ['--consume'] : [])]),
+      );
       result.rounds.push({ build, floor: floored, ratio: build.ms / floored.writeMs });
       // A round's trees stay until the end: deleting them right before the next round's build made that
       // build up to four times slower on ext4 without a journal, which for minutes after a deletion skips
@@ -154,12 +194,19 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
-    result.refresh = await measureRefresh({ content: join(work, 'content'), tree: out, work, pages: options.scale.pages !== false, log });
+    result.refresh = await measureRefresh({
+      content: join(work, 'content'),
+      tree: out,
+      work,
+      pages: options.scale.pages !== false,
+      log,
+    });
     return finish(result, options);
   } finally {
     log('Deleting the trees …');
     await removeTree(work);
-    for (const name of readdirSync(dir)) if (name.startsWith('work.old-')) await removeTree(join(dir, name));
+    for (const name of readdirSync(dir))
+      if (name.startsWith('work.old-')) await removeTree(join(dir, name));
   }
 }
 
@@ -183,7 +230,10 @@ async function ensureContent(dir: string, scale: SyntheticScale, log: (line: str
 /** Whether the disk can hold `count` more trees (files take at least a block, a folder each, and an inode for both). */
 function roomForTrees(dir: string, count: number, bytes: number, files: number): boolean {
   const fs = statfsSync(dir);
-  return fs.bavail * fs.bsize > 1.2 * count * (bytes + files * 2 * fs.bsize) && fs.ffree > 1.2 * 2 * count * files;
+  return (
+    fs.bavail * fs.bsize > 1.2 * count * (bytes + files * 2 * fs.bsize) &&
+    fs.ffree > 1.2 * 2 * count * files
+  );
 }
 
 /** Moves a leftover working folder out of the way (deleted at the end of the run, with this run's trees). */
@@ -211,7 +261,10 @@ async function measureRebuilds(content: string, out: string) {
     edits,
     JSON.stringify([
       { name: 'counter', changes: [{ path: relative(content, component), text: original }] },
-      { name: 'language', changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }] },
+      {
+        name: 'language',
+        changes: [{ path: 'languages/cs.yaml', text: 'name: Czech (renamed again)\n' }],
+      },
     ]),
   );
   const session = JSON.parse(await child(['session', content, out, edits])) as SessionFigures;
@@ -224,12 +277,20 @@ async function measureRebuilds(content: string, out: string) {
  * file a few times (as an editor saving it) and times each change from the
  * write to the line that reports the tree updated.
  */
-async function measureWatch(content: string, out: string, component: string): Promise<WatchFigures> {
+async function measureWatch(
+  content: string,
+  out: string,
+  component: string,
+): Promise<WatchFigures> {
   const started = performance.now();
-  const watcher = spawn(process.execPath, [...TSX, 'scripts/build.ts', '--watch', '--content', content, '--out', out], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const watcher = spawn(
+    process.execPath,
+    [...TSX, 'scripts/build.ts', '--watch', '--content', content, '--out', out],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   watcher.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -259,10 +320,18 @@ async function measureWatch(content: string, out: string, component: string): Pr
     }
     writeFileSync(component, original);
     times.sort((a, b) => a - b);
-    return { openMs, medianMs: times[Math.floor(times.length / 2)]!, maxMs: times[times.length - 1]!, files, edits: times.length };
+    return {
+      openMs,
+      medianMs: times[Math.floor(times.length / 2)]!,
+      maxMs: times[times.length - 1]!,
+      files,
+      edits: times.length,
+    };
   } finally {
     watcher.kill('SIGTERM');
-    await new Promise((done) => (watcher.exitCode !== null ? done(null) : watcher.once('exit', done)));
+    await new Promise((done) =>
+      watcher.exitCode !== null ? done(null) : watcher.once('exit', done),
+    );
   }
 }
 
@@ -271,11 +340,25 @@ const WATCH_EDITS = 9;
 function coldBuildFigures({ ms, stdout }: { ms: number; stdout: string }): ColdBuildFigures {
   const summary = / (\d[\d,]*) files? rewritten.* in ([\d.]+) s\./.exec(stdout);
   if (!summary) throw new Error(`expected the summary of an update in place, got:\n${stdout}`);
-  return { ms, files: Number(summary[1]!.replace(/,/g, '')), reportedMs: Number(summary[2]) * 1000 };
+  return {
+    ms,
+    files: Number(summary[1]!.replace(/,/g, '')),
+    reportedMs: Number(summary[2]) * 1000,
+  };
 }
 
-function pickRebuild(report: { ms: number; files: number; groupsRendered?: number; mode: string }): RebuildFigures {
-  return { ms: report.ms, files: report.files, groupsRendered: report.groupsRendered ?? 0, mode: report.mode };
+function pickRebuild(report: {
+  ms: number;
+  files: number;
+  groupsRendered?: number;
+  mode: string;
+}): RebuildFigures {
+  return {
+    ms: report.ms,
+    files: report.files,
+    groupsRendered: report.groupsRendered ?? 0,
+    mode: report.mode,
+  };
 }
 
 function relative(from: string, to: string): string {
@@ -284,9 +367,12 @@ function relative(from: string, to: string): string {
 
 async function measureSidecarDeletes(content: string, out: string) {
   const token = 'bench-token';
-  const server = await startServer(['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0'], {
-    WEBLATE_SNAPSHOT_TOKENS: token,
-  });
+  const server = await startServer(
+    ['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0'],
+    {
+      WEBLATE_SNAPSHOT_TOKENS: token,
+    },
+  );
   try {
     // The rebuilds before left the disk busy writing back; each timed step starts from a flushed disk.
     await settle();
@@ -294,13 +380,20 @@ async function measureSidecarDeletes(content: string, out: string) {
     const times: number[] = [];
     for (const path of targets) {
       const started = performance.now();
-      const response = await fetch(new URL(path, server.url), { method: 'DELETE', headers: { Authorization: `Token ${token}` } });
+      const response = await fetch(new URL(path, server.url), {
+        method: 'DELETE',
+        headers: { Authorization: `Token ${token}` },
+      });
       await response.arrayBuffer();
       times.push(performance.now() - started);
       if (response.status !== 204) throw new Error(`DELETE ${path} answered ${response.status}`);
     }
     times.sort((a, b) => a - b);
-    return { medianMs: times[Math.floor(times.length / 2)]!, p90Ms: times[Math.floor(times.length * 0.9)]!, requests: times.length };
+    return {
+      medianMs: times[Math.floor(times.length / 2)]!,
+      p90Ms: times[Math.floor(times.length * 0.9)]!,
+      requests: times.length,
+    };
   } finally {
     await server.stop();
   }
@@ -310,19 +403,28 @@ async function measureSidecarDeletes(content: string, out: string) {
 function pickTranslations(out: string, count: number): string[] {
   const candidates: string[] = [];
   for (let page = 1; page <= 20; page++) {
-    const file = join(out, page === 1 ? 'api/translations/index.json' : `api/translations/~page/${page}/index.json`);
+    const file = join(
+      out,
+      page === 1 ? 'api/translations/index.json' : `api/translations/~page/${page}/index.json`,
+    );
     if (!existsSync(file)) break;
-    const body = JSON.parse(readFileSync(file, 'utf8')) as { results: { url: string; is_source: boolean }[] };
+    const body = JSON.parse(readFileSync(file, 'utf8')) as {
+      results: { url: string; is_source: boolean }[];
+    };
     for (const t of body.results) if (!t.is_source) candidates.push(new URL(t.url).pathname);
   }
-  if (candidates.length < count) throw new Error(`the instance has fewer than ${count} translations to delete`);
+  if (candidates.length < count)
+    throw new Error(`the instance has fewer than ${count} translations to delete`);
   const step = Math.floor(candidates.length / count);
   return Array.from({ length: count }, (_, i) => candidates[i * step]!);
 }
 
 async function measureGets(content: string, out: string, seconds: number) {
   const urls = sampleUrls(out, 200);
-  const sidecar = await startServer(['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0', '--read-only'], {});
+  const sidecar = await startServer(
+    ['scripts/sidecar.ts', '--content', content, '--out', out, '--port', '0', '--read-only'],
+    {},
+  );
   const sidecarLoad = await load(sidecar.url, urls, seconds).finally(() => sidecar.stop());
   const serve = await startServer(['scripts/serve.ts', '--out', out, '--port', '0'], {});
   const serveLoad = await load(serve.url, urls, seconds).finally(() => serve.stop());
@@ -331,8 +433,16 @@ async function measureGets(content: string, out: string, seconds: number) {
 
 /** API paths of the tree, a fixed mix of details, statistics and list pages. */
 function sampleUrls(out: string, count: number): string[] {
-  const index = JSON.parse(readFileSync(join(out, 'api/translations/index.json'), 'utf8')) as { results: { url: string }[] };
-  const paths = ['/api/', '/api/projects/', '/api/components/', '/api/translations/', '/api/languages/'];
+  const index = JSON.parse(readFileSync(join(out, 'api/translations/index.json'), 'utf8')) as {
+    results: { url: string }[];
+  };
+  const paths = [
+    '/api/',
+    '/api/projects/',
+    '/api/components/',
+    '/api/translations/',
+    '/api/languages/',
+  ];
   for (const t of index.results) {
     const path = new URL(t.url).pathname;
     paths.push(path, `${path}statistics/`);

@@ -23,9 +23,13 @@ export const LOCAL_S3_KEYS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KE
 export async function startLocalS3(dir: string, buckets: readonly string[]): Promise<LocalS3> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const entry = new URL('./s3rver-child.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', tsx, entry, dir, ...buckets], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', '--import', tsx, entry, dir, ...buckets],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

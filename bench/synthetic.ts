@@ -81,7 +81,16 @@ const FORMATS = [
   ['strings-utf8', 'ios/*.lproj/Localizable.strings', 'ios/en.lproj/Localizable.strings'],
   ['json', 'locales/*.json', 'locales/en.json'],
 ] as const;
-const AUTHORS = ['Jana Nováková', 'Lukas Becker', 'Camille Martin', 'Layla Haddad', 'Noa Levi', 'Ana Souza', '山田 太郎', 'Pau Ferrer'];
+const AUTHORS = [
+  'Jana Nováková',
+  'Lukas Becker',
+  'Camille Martin',
+  'Layla Haddad',
+  'Noa Levi',
+  'Ana Souza',
+  '山田 太郎',
+  'Pau Ferrer',
+];
 
 /** The total number of translations a scale gives (source translations included). */
 export function translationCount(scale: SyntheticScale): number {
@@ -91,7 +100,11 @@ export function translationCount(scale: SyntheticScale): number {
 /** The scale that gives about `translations` translations with 50 components of 10 languages per project. */
 export function scaleFor(translations: number): SyntheticScale {
   const perProject = 50 * 11;
-  return { projects: Math.max(1, Math.round(translations / perProject)), components: 50, languages: 10 };
+  return {
+    projects: Math.max(1, Math.round(translations / perProject)),
+    components: 50,
+    languages: 10,
+  };
 }
 
 /** Writes a content folder; returns the number of files written. */
@@ -102,7 +115,10 @@ export async function writeSyntheticContent(dir: string, scale: SyntheticScale):
   await mkdir(join(dir, 'projects'), { recursive: true });
   const flavour = current ? `weblate_version: "${scale.weblateVersion}"\n` : '';
   const pages = scale.pages === false ? 'pages: false\n' : '';
-  await writeFile(join(dir, 'site.yaml'), `base_url: https://l10n.example.org\npage_size: 50\n${flavour}${pages}`);
+  await writeFile(
+    join(dir, 'site.yaml'),
+    `base_url: https://l10n.example.org\npage_size: 50\n${flavour}${pages}`,
+  );
   let files = 1;
   for (let p = 1; p <= scale.projects; p++) {
     const project = `project-${String(p).padStart(5, '0')}`;
@@ -114,7 +130,10 @@ export async function writeSyntheticContent(dir: string, scale: SyntheticScale):
     const texts: [string, string][] = [];
     for (let c = 1; c <= scale.components; c++) {
       const component = `component-${String(c).padStart(3, '0')}`;
-      texts.push([join(folder, 'components', `${component}.yaml`), componentYaml(project, c, scale.languages, random, current)]);
+      texts.push([
+        join(folder, 'components', `${component}.yaml`),
+        componentYaml(project, c, scale.languages, random, current),
+      ]);
     }
     await Promise.all(texts.map(([file, text]) => writeFile(file, text)));
     files += texts.length;
@@ -151,7 +170,13 @@ function projectYaml(index: number, random: () => number): string {
     .join('\n');
 }
 
-function componentYaml(project: string, index: number, languages: number, random: () => number, current: boolean): string {
+function componentYaml(
+  project: string,
+  index: number,
+  languages: number,
+  random: () => number,
+  current: boolean,
+): string {
   const [format, filemask, template] = FORMATS[index % FORMATS.length]!;
   const glossary = index === 1;
   const total = 20 + Math.floor(random() * 2000);
@@ -175,11 +200,19 @@ function componentYaml(project: string, index: number, languages: number, random
     `  total_chars: ${chars}`,
     'translations:',
   ].filter(Boolean);
-  for (const code of LANGUAGES.slice(0, languages)) lines.push(...translationYaml(code, total, words, chars, random, current));
+  for (const code of LANGUAGES.slice(0, languages))
+    lines.push(...translationYaml(code, total, words, chars, random, current));
   return lines.join('\n') + '\n';
 }
 
-function translationYaml(code: string, total: number, words: number, chars: number, random: () => number, current: boolean): string[] {
+function translationYaml(
+  code: string,
+  total: number,
+  words: number,
+  chars: number,
+  random: () => number,
+  current: boolean,
+): string[] {
   const share = random();
   const translated = Math.floor(total * share);
   const fuzzy = Math.floor((total - translated) * random() * 0.3);
@@ -190,14 +223,28 @@ function translationYaml(code: string, total: number, words: number, chars: numb
     `    translated_words: ${Math.floor(words * share)}`,
     `    translated_chars: ${Math.floor(chars * share)}`,
   ];
-  if (fuzzy) lines.push(`    fuzzy: ${fuzzy}`, `    fuzzy_words: ${Math.min(fuzzy * 3, words - Math.floor(words * share))}`);
-  if (fuzzy && current) lines.push(`    fuzzy_chars: ${Math.min(fuzzy * 15, chars - Math.floor(chars * share))}`);
+  if (fuzzy)
+    lines.push(
+      `    fuzzy: ${fuzzy}`,
+      `    fuzzy_words: ${Math.min(fuzzy * 3, words - Math.floor(words * share))}`,
+    );
+  if (fuzzy && current)
+    lines.push(`    fuzzy_chars: ${Math.min(fuzzy * 15, chars - Math.floor(chars * share))}`);
   const failing = Math.floor(translated * random() * 0.05);
-  if (failing) lines.push(`    failing_checks: ${failing}`, `    failing_checks_words: ${Math.min(failing * 4, words)}`);
-  if (random() < 0.4) lines.push(`    have_suggestion: ${Math.floor(random() * Math.min(total, 20))}`);
+  if (failing)
+    lines.push(
+      `    failing_checks: ${failing}`,
+      `    failing_checks_words: ${Math.min(failing * 4, words)}`,
+    );
+  if (random() < 0.4)
+    lines.push(`    have_suggestion: ${Math.floor(random() * Math.min(total, 20))}`);
   if (random() < 0.2) lines.push(`    have_comment: ${Math.floor(random() * Math.min(total, 5))}`);
   if (changed) {
-    const when = new Date(Date.UTC(2022, 0, 1) + Math.floor(random() * 3 * 365 * 86400) * 1000 + Math.floor(random() * 1000));
+    const when = new Date(
+      Date.UTC(2022, 0, 1) +
+        Math.floor(random() * 3 * 365 * 86400) * 1000 +
+        Math.floor(random() * 1000),
+    );
     const micro = String(Math.floor(random() * 1e6)).padStart(6, '0');
     lines.push(`    last_change: ${when.toISOString().slice(0, 19)}.${micro}Z`);
     lines.push(`    last_author: ${AUTHORS[Math.floor(random() * AUTHORS.length)]}`);

@@ -36,7 +36,9 @@ export async function importSource(path) {
 async function compiledTree() {
   const sources = hashSources();
   const record = readRecord();
-  const stale = [...sources].filter(([path, hash]) => record.files[path] !== hash).map(([path]) => path);
+  const stale = [...sources]
+    .filter(([path, hash]) => record.files[path] !== hash)
+    .map(([path]) => path);
   const gone = Object.keys(record.files).filter((path) => !sources.has(path));
   if (stale.length === 0 && gone.length === 0) return OUT;
   let typescript;
@@ -52,7 +54,10 @@ async function compiledTree() {
     for (const path of gone) rmSync(outputOf(path), { force: true });
     // Without a package.json of its own, a .js file inside node_modules is taken for CommonJS.
     writeAtomically(new URL('package.json', OUT), '{"type":"module","private":true}\n');
-    writeAtomically(RECORD, JSON.stringify({ compiler: compile.version, files: Object.fromEntries(sources) }));
+    writeAtomically(
+      RECORD,
+      JSON.stringify({ compiler: compile.version, files: Object.fromEntries(sources) }),
+    );
     return OUT;
   } catch {
     return null;
@@ -64,7 +69,9 @@ function hashSources() {
   const hashes = new Map();
   for (const folder of SOURCE_FOLDERS) {
     const dir = new URL(folder, ROOT);
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.ts'),
+    );
     for (const file of files.sort()) {
       hashes.set(
         folder + file,
@@ -98,7 +105,11 @@ function compiler(typescript) {
     version: `${typescript.version} ${JSON.stringify(options)}`,
     file(path) {
       const source = readFileSync(new URL(path, ROOT), 'utf8');
-      const result = typescript.transpileModule(source, { compilerOptions: options, fileName: path, reportDiagnostics: false });
+      const result = typescript.transpileModule(source, {
+        compilerOptions: options,
+        fileName: path,
+        reportDiagnostics: false,
+      });
       return result.outputText;
     },
   };

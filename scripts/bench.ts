@@ -22,18 +22,45 @@ const command = defineCommand({
       description: 'about N translations (50 components of 10 languages per project)',
       default: '100000',
     },
-    projects: { type: 'string', valueName: 'N', description: 'number of projects (instead of --translations)' },
-    components: { type: 'string', valueName: 'N', description: 'components per project, with --projects', default: '50' },
-    languages: { type: 'string', valueName: 'N', description: 'languages per component, with --projects', default: '10' },
+    projects: {
+      type: 'string',
+      valueName: 'N',
+      description: 'number of projects (instead of --translations)',
+    },
+    components: {
+      type: 'string',
+      valueName: 'N',
+      description: 'components per project, with --projects',
+      default: '50',
+    },
+    languages: {
+      type: 'string',
+      valueName: 'N',
+      description: 'languages per component, with --projects',
+      default: '10',
+    },
     dir: {
       type: 'string',
       valueName: 'DIR',
       description: 'working folder (content is kept for reuse; trees are removed)',
       default: '.bench',
     },
-    rounds: { type: 'string', valueName: 'N', description: 'full build and floor measured N times, one after the other', default: '1' },
-    'get-seconds': { type: 'string', valueName: 'S', description: 'seconds of load for each GET throughput measurement', default: '10' },
-    'build-only': { type: 'boolean', description: 'measure only the full build and the floor (what the 1,000,000 target asks)' },
+    rounds: {
+      type: 'string',
+      valueName: 'N',
+      description: 'full build and floor measured N times, one after the other',
+      default: '1',
+    },
+    'get-seconds': {
+      type: 'string',
+      valueName: 'S',
+      description: 'seconds of load for each GET throughput measurement',
+      default: '10',
+    },
+    'build-only': {
+      type: 'boolean',
+      description: 'measure only the full build and the floor (what the 1,000,000 target asks)',
+    },
     'weblate-version': {
       type: 'string',
       valueName: WEBLATE_VERSIONS.join('|'),
@@ -46,22 +73,29 @@ const command = defineCommand({
       description: 'whether the tree holds the status site (pages, badges, exports)',
       default: 'on',
     },
-    'refresh-only': { type: 'boolean', description: 'measure only the mirror refresh (its upstream tree is built first, untimed)' },
+    'refresh-only': {
+      type: 'boolean',
+      description: 'measure only the mirror refresh (its upstream tree is built first, untimed)',
+    },
   },
   epilog:
     'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only',
   async run(args, io) {
     const integer = (name: string, text: string) => {
       const value = Number(text);
-      if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} expects a positive integer (got "${text}")`);
+      if (!Number.isInteger(value) || value < 1)
+        throw new UsageError(`--${name} expects a positive integer (got "${text}")`);
       return value;
     };
     const version = args['weblate-version'];
     if (!(WEBLATE_VERSIONS as readonly string[]).includes(version)) {
-      throw new UsageError(`--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`);
+      throw new UsageError(
+        `--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`,
+      );
     }
     const weblateVersion = version as WeblateVersion;
-    if (args.pages !== 'on' && args.pages !== 'off') throw new UsageError(`--pages expects "on" or "off" (got "${args.pages}")`);
+    if (args.pages !== 'on' && args.pages !== 'off')
+      throw new UsageError(`--pages expects "on" or "off" (got "${args.pages}")`);
     const pages = args.pages === 'on';
     const scale = args.projects
       ? {
@@ -81,8 +115,14 @@ const command = defineCommand({
       refreshOnly: args['refresh-only'],
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
-        const file = join(args.dir, `results-${result.scale.translations}${benchSuffix(scale)}.json`);
-        writeFileSync(file, JSON.stringify({ ...result, targets: benchTargets(result) }, null, 2) + '\n');
+        const file = join(
+          args.dir,
+          `results-${result.scale.translations}${benchSuffix(scale)}.json`,
+        );
+        writeFileSync(
+          file,
+          JSON.stringify({ ...result, targets: benchTargets(result) }, null, 2) + '\n',
+        );
         io.out(`${formatBench(result)}\nFigures also in ${file}.\n`);
       },
     });

@@ -15,22 +15,48 @@ export const command = defineCommand({
     'Build a content folder into a static copy of the Weblate REST API, 4.x or 2026.8 (DIR/api/.../index.json), and its status site. ' +
     'A tree built before with the same settings is updated in place: only files whose bytes change are rewritten.',
   options: {
-    content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
-    out: { type: 'string', valueName: 'DIR', description: 'output folder (its manifest is kept in DIR.state/)', default: 'dist' },
-    full: { type: 'boolean', description: 'write a whole new tree even when the existing one could be updated in place' },
-    force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
+    content: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'content folder to read',
+      default: 'content',
+    },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'output folder (its manifest is kept in DIR.state/)',
+      default: 'dist',
+    },
+    full: {
+      type: 'boolean',
+      description: 'write a whole new tree even when the existing one could be updated in place',
+    },
+    force: {
+      type: 'boolean',
+      description: 'replace the output folder even when it holds files this tool did not write',
+    },
     watch: {
       type: 'boolean',
-      description: 'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)',
+      description:
+        'build, then keep watching the content folder and update the tree after each change (Ctrl+C to stop)',
     },
     serve: {
       type: 'boolean',
-      description: 'build, watch, and preview the tree over HTTP in the same process (as --watch, plus npm run serve)',
+      description:
+        'build, watch, and preview the tree over HTTP in the same process (as --watch, plus npm run serve)',
     },
-    port: { type: 'string', valueName: 'N', description: 'with --serve: the port to preview on; 0 picks a free one', default: '8080' },
+    port: {
+      type: 'string',
+      valueName: 'N',
+      description: 'with --serve: the port to preview on; 0 picks a free one',
+      default: '8080',
+    },
     ...SITE_OPTIONS,
     ...HOST_OPTION,
-    strict: { type: 'boolean', description: 'treat warnings (such as words or characters left out beside a count) as errors' },
+    strict: {
+      type: 'boolean',
+      description: 'treat warnings (such as words or characters left out beside a count) as errors',
+    },
   },
   epilog:
     'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
@@ -45,7 +71,8 @@ export const command = defineCommand({
     const output = await checkOutput(out, { contentDir: content, force: args.force });
     if (!output.ok) throw new UsageError(output.message);
     const port = args.serve ? parsePort(args.port) : null;
-    if (args.watch || args.serve) return watchBuild({ content, out, full: args.full, site, host, port }, io);
+    if (args.watch || args.serve)
+      return watchBuild({ content, out, full: args.full, site, host, port }, io);
     const report = await buildDirectory({
       contentDir: content,
       outDir: out,
@@ -127,7 +154,10 @@ async function watchBuild(
       io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     },
   });
-  const preview = args.port === null ? null : await startPreview({ outDir: args.out, port: args.port, log: io.err });
+  const preview =
+    args.port === null
+      ? null
+      : await startPreview({ outDir: args.out, port: args.port, log: io.err });
   if (preview && !preview.ok) {
     await watcher.close();
     io.err(`${preview.message}\n`);
@@ -139,7 +169,9 @@ async function watchBuild(
     if (hint) io.out(`${hint}\n`);
   }
   // Printed once every folder is watched: a change saved from now on is seen.
-  io.out(`${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`);
+  io.out(
+    `${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`,
+  );
   await stopSignal();
   await preview?.preview.close();
   await watcher.close();

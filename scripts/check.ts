@@ -8,11 +8,20 @@ import { formatContentErrors, formatContentWarnings } from '../src/errors.ts';
 
 export const command = defineCommand({
   name: 'check',
-  description: 'Validate a content folder: list every error with its file, line and column, and write nothing.',
+  description:
+    'Validate a content folder: list every error with its file, line and column, and write nothing.',
   options: {
-    content: { type: 'string', valueName: 'DIR', description: 'content folder to read', default: 'content' },
+    content: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'content folder to read',
+      default: 'content',
+    },
     ...SITE_OPTIONS,
-    strict: { type: 'boolean', description: 'treat warnings (such as words or characters left out beside a count) as errors' },
+    strict: {
+      type: 'boolean',
+      description: 'treat warnings (such as words or characters left out beside a count) as errors',
+    },
   },
   async run(args, io) {
     const content = contentFolder(args.content);

@@ -39,12 +39,17 @@ const spaceless = (formula: string) => formula.replace(/;$/, '').replace(/ /g, '
 const arabicRule = new Set(
   upstream.flatMap((language) =>
     /^ar(?:[-_]|$)/.test(language.code)
-      ? language.plurals.filter((plural) => plural.type_v4 === 3).map((plural) => spaceless(plural.formula))
+      ? language.plurals
+          .filter((plural) => plural.type_v4 === 3)
+          .map((plural) => spaceless(plural.formula))
       : [],
   ),
 );
 /** The formula table of one Weblate generation: each formula typed alike everywhere, by type then text. */
-function formulaTable(typeOf: (plural: UpstreamPlural) => number, skip: ReadonlySet<string>): (readonly [string, number])[] {
+function formulaTable(
+  typeOf: (plural: UpstreamPlural) => number,
+  skip: ReadonlySet<string>,
+): (readonly [string, number])[] {
   const typesByFormula = new Map<string, Set<number>>();
   for (const language of upstream) {
     for (const plural of language.plurals) {
@@ -98,7 +103,9 @@ const languages = upstream.map((language) => {
     plural.type_v4,
     plural.type,
     // Today's aliases only where they differ from the 4.x list.
-    ...(sameList(currentAliases(language.code), language.aliases) ? [] : [currentAliases(language.code)]),
+    ...(sameList(currentAliases(language.code), language.aliases)
+      ? []
+      : [currentAliases(language.code)]),
   ];
 });
 
@@ -143,4 +150,6 @@ const lines = [
   '}',
 ];
 writeFileSync(new URL('../data/languages/catalog.json', import.meta.url), lines.join('\n') + '\n');
-console.log(`wrote ${languages.length} languages, ${formulas.length} 4.x formulas and ${formulasCurrent.length} current ones`);
+console.log(
+  `wrote ${languages.length} languages, ${formulas.length} 4.x formulas and ${formulasCurrent.length} current ones`,
+);

@@ -30,7 +30,8 @@ const tables = readTableDirectory(font);
 const unitsPerEm = font.readUInt16BE(table('head') + 18);
 const metrics = font.readUInt16BE(table('hhea') + 34);
 const glyphOf = readCmap(font, table('cmap'));
-const advance = (glyph: number) => font.readUInt16BE(table('hmtx') + 4 * Math.min(glyph, metrics - 1));
+const advance = (glyph: number) =>
+  font.readUInt16BE(table('hmtx') + 4 * Math.min(glyph, metrics - 1));
 
 // Runs of consecutive characters: [first code point, width, width, ...].
 const runs: number[][] = [];
@@ -50,8 +51,13 @@ for (const [from, to] of RANGES) {
   }
 }
 const output = { font: 'DejaVu Sans', unitsPerEm, maxAdvance, runs };
-writeFileSync(new URL('../data/fonts/dejavu-sans-widths.json', import.meta.url), JSON.stringify(output) + '\n');
-console.log(`${runs.reduce((n, r) => n + r.length - 1, 0)} characters in ${runs.length} runs, ${unitsPerEm} units per em`);
+writeFileSync(
+  new URL('../data/fonts/dejavu-sans-widths.json', import.meta.url),
+  JSON.stringify(output) + '\n',
+);
+console.log(
+  `${runs.reduce((n, r) => n + r.length - 1, 0)} characters in ${runs.length} runs, ${unitsPerEm} units per em`,
+);
 
 function readTableDirectory(data: Buffer): Map<string, number> {
   const count = data.readUInt16BE(4);

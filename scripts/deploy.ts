@@ -4,7 +4,13 @@ import { deployDisplay } from '../src/cli/deploy-progress.ts';
 import { outFolder } from '../src/cli/folders.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { DEFAULT_CACHE_CONTROL, deploy, type DeployReport } from '../src/deploy/deploy.ts';
-import { describeTarget, keyOf, parseEndpoint, parseTarget, type DeployTarget } from '../src/deploy/target.ts';
+import {
+  describeTarget,
+  keyOf,
+  parseEndpoint,
+  parseTarget,
+  type DeployTarget,
+} from '../src/deploy/target.ts';
 import { UsageError } from '../src/errors.ts';
 
 export const command = defineCommand({
@@ -14,13 +20,27 @@ export const command = defineCommand({
     'later deploys to the same place upload only what changed since (from a record kept beside the manifest, without listing the bucket) ' +
     'and then delete the keys that left the tree.',
   options: {
-    out: { type: 'string', valueName: 'DIR', description: 'the built tree to publish', default: 'dist' },
-    to: { type: 'string', valueName: 's3://BUCKET[/PREFIX]', description: 'where to publish: a bucket, and a prefix for the keys' },
-    endpoint: { type: 'string', valueName: 'URL', description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)' },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'the built tree to publish',
+      default: 'dist',
+    },
+    to: {
+      type: 'string',
+      valueName: 's3://BUCKET[/PREFIX]',
+      description: 'where to publish: a bucket, and a prefix for the keys',
+    },
+    endpoint: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)',
+    },
     region: {
       type: 'string',
       valueName: 'NAME',
-      description: 'the region (else AWS_REGION, the AWS config file, or us-east-1 with --endpoint)',
+      description:
+        'the region (else AWS_REGION, the AWS config file, or us-east-1 with --endpoint)',
     },
     'cache-control': {
       type: 'string',
@@ -28,15 +48,27 @@ export const command = defineCommand({
       description: 'the Cache-Control header of every object; "" for none',
       default: DEFAULT_CACHE_CONTROL,
     },
-    concurrency: { type: 'string', valueName: 'N', description: 'uploads in flight at once, 1 to 64', default: '16' },
+    concurrency: {
+      type: 'string',
+      valueName: 'N',
+      description: 'uploads in flight at once, 1 to 64',
+      default: '16',
+    },
     retries: {
       type: 'string',
       valueName: 'N',
       description: 'tries after a failed request (network, 5xx, throttled), 0 to 10',
       default: '5',
     },
-    verify: { type: 'boolean', description: 'list the keys under the prefix and compare every file with them (uploads what differs)' },
-    'dry-run': { type: 'boolean', description: 'print what would be uploaded and deleted, and send nothing' },
+    verify: {
+      type: 'boolean',
+      description:
+        'list the keys under the prefix and compare every file with them (uploads what differs)',
+    },
+    'dry-run': {
+      type: 'boolean',
+      description: 'print what would be uploaded and deleted, and send nothing',
+    },
   },
   epilog:
     'Credentials come from the usual AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE) and config files.\n' +
@@ -51,7 +83,8 @@ export const command = defineCommand({
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
     const out = outFolder(args.out);
-    const region = args.region ?? (process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || null);
+    const region =
+      args.region ?? (process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || null);
     // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     // Loaded here, not above: the other commands of the command line do without the SDK.
@@ -75,7 +108,8 @@ export const command = defineCommand({
         onNotice: display.notice,
       },
       {
-        store: () => s3Store({ bucket: target.value.bucket, endpoint: target.value.endpoint, region }),
+        store: () =>
+          s3Store({ bucket: target.value.bucket, endpoint: target.value.endpoint, region }),
         sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
         random: Math.random,
       },
@@ -97,9 +131,18 @@ export const command = defineCommand({
   },
 });
 
-function summary(report: Extract<DeployReport, { ok: true }>, target: DeployTarget, out: string, dryRun: boolean, verify: boolean): string {
+function summary(
+  report: Extract<DeployReport, { ok: true }>,
+  target: DeployTarget,
+  out: string,
+  dryRun: boolean,
+  verify: boolean,
+): string {
   const where = describeTarget(target);
-  const foreign = report.foreign > 0 ? `; ${countOf(report.foreign, 'key')} under the prefix that this tree never had, left alone` : '';
+  const foreign =
+    report.foreign > 0
+      ? `; ${countOf(report.foreign, 'key')} under the prefix that this tree never had, left alone`
+      : '';
   if (verify && !dryRun) {
     return (
       `Verified ${out}/ against ${where}: ${countOf(report.verified, 'file')} compared, ${countOf(report.uploaded, 'file')} uploaded ` +

@@ -6,20 +6,42 @@ import { scaleFor, translationCount, writeSyntheticContent } from '../bench/synt
 
 const command = defineCommand({
   name: 'generate-content',
-  description: 'Write a synthetic content folder (deterministic for a seed) for benchmarks and experiments.',
+  description:
+    'Write a synthetic content folder (deterministic for a seed) for benchmarks and experiments.',
   options: {
-    out: { type: 'string', valueName: 'DIR', description: 'content folder to write', default: '.bench/content' },
-    translations: { type: 'string', valueName: 'N', description: 'about N translations (50 components of 10 languages per project)' },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'content folder to write',
+      default: '.bench/content',
+    },
+    translations: {
+      type: 'string',
+      valueName: 'N',
+      description: 'about N translations (50 components of 10 languages per project)',
+    },
     projects: { type: 'string', valueName: 'N', description: 'number of projects' },
-    components: { type: 'string', valueName: 'N', description: 'components per project', default: '50' },
-    languages: { type: 'string', valueName: 'N', description: 'translated languages per component (at most 50)', default: '10' },
+    components: {
+      type: 'string',
+      valueName: 'N',
+      description: 'components per project',
+      default: '50',
+    },
+    languages: {
+      type: 'string',
+      valueName: 'N',
+      description: 'translated languages per component (at most 50)',
+      default: '10',
+    },
     seed: { type: 'string', valueName: 'N', description: 'random seed', default: '1' },
   },
-  epilog: 'Example (100,000 translations):\n  npm run generate-content -- --projects 200 --components 50 --languages 10',
+  epilog:
+    'Example (100,000 translations):\n  npm run generate-content -- --projects 200 --components 50 --languages 10',
   async run(args, io) {
     const number = (name: string, text: string | undefined) => {
       const value = Number(text);
-      if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} expects a positive integer (got "${text}")`);
+      if (!Number.isInteger(value) || value < 1)
+        throw new UsageError(`--${name} expects a positive integer (got "${text}")`);
       return value;
     };
     const scale = args.projects
@@ -29,7 +51,10 @@ const command = defineCommand({
           languages: number('languages', args.languages),
         }
       : scaleFor(number('translations', args.translations ?? '100000'));
-    const files = await writeSyntheticContent(args.out, { ...scale, seed: number('seed', args.seed) });
+    const files = await writeSyntheticContent(args.out, {
+      ...scale,
+      seed: number('seed', args.seed),
+    });
     io.out(
       `Wrote ${countOf(files, 'file')} to ${args.out}/: ${countOf(translationCount(scale), 'translation')} ` +
         `(${countOf(scale.projects, 'project')} × ${countOf(scale.components, 'component')} × ${countOf(scale.languages, 'language')}, ` +

@@ -11,22 +11,51 @@ export const command = defineCommand({
     'Mirror a Weblate 4.x instance: read its API (projects, components, translations with their statistics, languages) ' +
     'and write a content folder that builds into the same API. Into an earlier pull, only what changed upstream is read again.',
   options: {
-    from: { type: 'string', valueName: 'URL', description: 'API root of the instance, such as https://weblate.example.org/api/' },
+    from: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'API root of the instance, such as https://weblate.example.org/api/',
+    },
     out: {
       type: 'string',
       valueName: 'DIR',
-      description: 'content folder to write: new, empty, or an earlier pull (updated incrementally)',
+      description:
+        'content folder to write: new, empty, or an earlier pull (updated incrementally)',
     },
-    full: { type: 'boolean', description: 'read everything, even into an earlier pull (catches what an incremental pull cannot see)' },
-    token: { type: 'string', valueName: 'KEY', description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)' },
-    project: { type: 'string', valueName: 'SLUG', multiple: true, description: 'pull only this project' },
-    concurrency: { type: 'string', valueName: 'N', description: 'requests in flight at once, 1 to 16', default: '4' },
-    retries: { type: 'string', valueName: 'N', description: 'retries after a network error or HTTP 5xx, 0 to 10', default: '4' },
+    full: {
+      type: 'boolean',
+      description:
+        'read everything, even into an earlier pull (catches what an incremental pull cannot see)',
+    },
+    token: {
+      type: 'string',
+      valueName: 'KEY',
+      description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)',
+    },
+    project: {
+      type: 'string',
+      valueName: 'SLUG',
+      multiple: true,
+      description: 'pull only this project',
+    },
+    concurrency: {
+      type: 'string',
+      valueName: 'N',
+      description: 'requests in flight at once, 1 to 16',
+      default: '4',
+    },
+    retries: {
+      type: 'string',
+      valueName: 'N',
+      description: 'retries after a network error or HTTP 5xx, 0 to 10',
+      default: '4',
+    },
     'max-wait': {
       type: 'string',
       valueName: 'SECONDS',
       default: '600',
-      description: 'longest wait accepted when rate limited; a longer one stops the pull, to be resumed later',
+      description:
+        'longest wait accepted when rate limited; a longer one stops the pull, to be resumed later',
     },
   },
   epilog:
@@ -69,10 +98,14 @@ export const command = defineCommand({
 
 function summary(report: Extract<PullReport, { ok: true }>, from: string, out: string): string {
   const { projects, components, translations, languages } = report.counts;
-  const resumed = report.resumed > 0 ? `, ${report.resumed} read back from the interrupted pull` : '';
+  const resumed =
+    report.resumed > 0 ? `, ${report.resumed} read back from the interrupted pull` : '';
   const unchanged = report.unchanged > 0 ? `, ${countOf(report.unchanged, 'file')} unchanged` : '';
   const removed = report.removed > 0 ? `, ${countOf(report.removed, 'stale file')} removed` : '';
-  const kept = report.kept === null ? '' : `, incrementally: ${countOf(report.kept, 'component')} kept without reading them again`;
+  const kept =
+    report.kept === null
+      ? ''
+      : `, incrementally: ${countOf(report.kept, 'component')} kept without reading them again`;
   return (
     `Pulled ${countOf(projects, 'project')}, ${countOf(components, 'component')}, ${countOf(translations, 'translation')} ` +
     `and ${countOf(languages, 'language')} from ${from} into ${out}/ (${countOf(report.files, 'file')} written${unchanged}${removed}; ` +

@@ -9,13 +9,34 @@ export const command = defineCommand({
     "Preview a built tree over HTTP: serve-handler with the tree's serve.json, plus what serve cannot do " +
     '(language codes with @, ?page=N, JSON 404 and 405 answers).',
   options: {
-    out: { type: 'string', valueName: 'DIR', description: 'built output folder to serve', default: 'dist' },
-    port: { type: 'string', valueName: 'N', description: 'port to listen on; 0 picks a free one', default: '8080' },
-    bind: { type: 'string', valueName: 'ADDRESS', description: 'address to listen on', default: '127.0.0.1' },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'built output folder to serve',
+      default: 'dist',
+    },
+    port: {
+      type: 'string',
+      valueName: 'N',
+      description: 'port to listen on; 0 picks a free one',
+      default: '8080',
+    },
+    bind: {
+      type: 'string',
+      valueName: 'ADDRESS',
+      description: 'address to listen on',
+      default: '127.0.0.1',
+    },
   },
-  epilog: 'Example:\n  npm run build -- --base-url http://127.0.0.1:8080 && npm run serve -- --out dist --port 8080',
+  epilog:
+    'Example:\n  npm run build -- --base-url http://127.0.0.1:8080 && npm run serve -- --out dist --port 8080',
   async run(args, io) {
-    const started = await startPreview({ outDir: args.out, bind: args.bind, port: parsePort(args.port), log: io.err });
+    const started = await startPreview({
+      outDir: args.out,
+      bind: args.bind,
+      port: parsePort(args.port),
+      log: io.err,
+    });
     if (!started.ok) {
       io.err(`${started.message}\n`);
       return 1;

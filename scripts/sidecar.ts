@@ -14,25 +14,44 @@ export const command = defineCommand({
     "Serve a content folder's tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and " +
     'DELETE on languages and DELETE on translations by editing the YAML and updating the tree.',
   options: {
-    content: { type: 'string', valueName: 'DIR', description: 'content folder to serve and edit', default: 'content' },
+    content: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'content folder to serve and edit',
+      default: 'content',
+    },
     out: {
       type: 'string',
       valueName: 'DIR',
       description: 'output folder of the tree (built or brought up to date at start)',
       default: 'dist',
     },
-    port: { type: 'string', valueName: 'N', description: 'port to listen on; 0 picks a free one', default: '8081' },
-    host: { type: 'string', valueName: 'ADDRESS', description: 'address to listen on', default: '127.0.0.1' },
+    port: {
+      type: 'string',
+      valueName: 'N',
+      description: 'port to listen on; 0 picks a free one',
+      default: '8081',
+    },
+    host: {
+      type: 'string',
+      valueName: 'ADDRESS',
+      description: 'address to listen on',
+      default: '127.0.0.1',
+    },
     'tokens-file': {
       type: 'string',
       valueName: 'FILE',
       description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}`,
     },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
-    force: { type: 'boolean', description: 'replace the output folder even when it holds files this tool did not write' },
+    force: {
+      type: 'boolean',
+      description: 'replace the output folder even when it holds files this tool did not write',
+    },
     rebuild: {
       type: 'boolean',
-      description: 'rewrite the tree whole when it was built with other settings than these (else the sidecar refuses)',
+      description:
+        'rewrite the tree whole when it was built with other settings than these (else the sidecar refuses)',
     },
     'strict-lists': {
       type: 'boolean',
@@ -47,7 +66,11 @@ export const command = defineCommand({
     const port = parsePort(args.port);
     const content = contentFolder(args.content);
     const out = outFolder(args.out);
-    const loaded = await loadKeys({ file: args['tokens-file'], variable: process.env[TOKENS_VARIABLE], forbidden: [content, out] });
+    const loaded = await loadKeys({
+      file: args['tokens-file'],
+      variable: process.env[TOKENS_VARIABLE],
+      forbidden: [content, out],
+    });
     if (!loaded.ok) throw new UsageError(loaded.message);
     const { keys } = loaded;
     const started = await startSidecar({
@@ -64,7 +87,9 @@ export const command = defineCommand({
       log: io.err,
     });
     if (!started.ok) {
-      io.err(`${started.errors ? `${formatContentErrors(started.errors)}\n` : ''}${started.message}\n`);
+      io.err(
+        `${started.errors ? `${formatContentErrors(started.errors)}\n` : ''}${started.message}\n`,
+      );
       return 1;
     }
     const { sidecar } = started;
@@ -73,7 +98,9 @@ export const command = defineCommand({
       : keys.length === 1
         ? 'writes need the API key'
         : `writes need one of ${countOf(keys.length, 'API key')}`;
-    io.out(`Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} (${access}; Ctrl+C to stop)\n`);
+    io.out(
+      `Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} (${access}; Ctrl+C to stop)\n`,
+    );
     await stopSignal();
     await sidecar.close();
     return 0;

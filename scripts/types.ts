@@ -19,10 +19,16 @@ export const command = defineCommand({
     'Write TypeScript declarations and JSON Schemas of the objects the snapshot serves, for the scripts that read it. ' +
     'api-4.d.ts and api-2026.8.d.ts, and schemas/<flavour>/<kind>.schema.json, generated from the shapes the build writes.',
   options: {
-    out: { type: 'string', valueName: 'DIR', description: 'folder to write them into', default: 'types' },
+    out: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'folder to write them into',
+      default: 'types',
+    },
     check: {
       type: 'boolean',
-      description: 'write nothing; exit 1 naming each file that differs from what this version generates, or is missing',
+      description:
+        'write nothing; exit 1 naming each file that differs from what this version generates, or is missing',
     },
   },
   epilog:
@@ -31,9 +37,12 @@ export const command = defineCommand({
     '  npx weblate-snapshot types --out src/weblate --check    # in CI, when the files are committed',
   async run(args, io) {
     const out = outFolder(args.out);
-    if (statSync(out, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`--out ${out} is a file; give a folder`);
+    if (statSync(out, { throwIfNoEntry: false })?.isFile())
+      throw new UsageError(`--out ${out} is a file; give a folder`);
     const files = typeFiles();
-    const stale = [...files].filter(([path, text]) => readText(join(out, path)) !== text).map(([path]) => path);
+    const stale = [...files]
+      .filter(([path, text]) => readText(join(out, path)) !== text)
+      .map(([path]) => path);
     if (args.check) {
       if (stale.length === 0) {
         io.out(`${out}/ is current: ${countOf(files.size, 'file')}.\n`);
@@ -46,7 +55,9 @@ export const command = defineCommand({
       return 1;
     }
     for (const path of stale) await writeFileAtomic(join(out, path), files.get(path)!);
-    io.out(`Wrote ${countOf(stale.length, 'file')} to ${out}/ (${countOf(files.size - stale.length, 'file')} already current).\n`);
+    io.out(
+      `Wrote ${countOf(stale.length, 'file')} to ${out}/ (${countOf(files.size - stale.length, 'file')} already current).\n`,
+    );
     return 0;
   },
 });

@@ -6,7 +6,13 @@
  * scripts. A command's module is loaded only when it runs: `build` does not
  * load the S3 client `deploy` needs.
  */
-import { packageVersion, runMain, type CommandDef, type Invocation, type OptionDef } from '../src/cli/command.ts';
+import {
+  packageVersion,
+  runMain,
+  type CommandDef,
+  type Invocation,
+  type OptionDef,
+} from '../src/cli/command.ts';
 
 type Command = CommandDef<Record<string, OptionDef>>;
 
@@ -39,16 +45,22 @@ export async function main(argv: readonly string[], invocation: Invocation): Pro
 // --- internal ---
 
 async function overview(asked: string | undefined): Promise<string> {
-  const commands = await Promise.all(Object.entries(COMMANDS).map(async ([key, load]) => [key, (await load()).command] as const));
+  const commands = await Promise.all(
+    Object.entries(COMMANDS).map(async ([key, load]) => [key, (await load()).command] as const),
+  );
   const width = Math.max(...commands.map(([key]) => key.length));
   const lines = [
-    ...(asked === undefined || asked === '-h' || asked === '--help' ? [] : [`Unknown command "${asked}".`, '']),
+    ...(asked === undefined || asked === '-h' || asked === '--help'
+      ? []
+      : [`Unknown command "${asked}".`, '']),
     'Static copies of the Weblate REST API from YAML content.',
     '',
     'Usage: weblate-snapshot <command> [options]',
     '',
     'Commands:',
-    ...commands.map(([key, command]) => `  ${key.padEnd(width)}  ${command.description.split(/(?<=\.) /)[0]}`),
+    ...commands.map(
+      ([key, command]) => `  ${key.padEnd(width)}  ${command.description.split(/(?<=\.) /)[0]}`,
+    ),
     '',
     'Run `weblate-snapshot <command> --help` for its options; `--version` for the version.',
   ];

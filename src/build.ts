@@ -17,7 +17,12 @@ import type { OutputTarget } from './output/target.ts';
 import { openContent, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
 import { isRecordedTree } from './tree/manifest.ts';
-import { describeSettingsChange, EARLIER_FORMAT, recordTreeSettings, settingsToBuildWith } from './tree/settings.ts';
+import {
+  describeSettingsChange,
+  EARLIER_FORMAT,
+  recordTreeSettings,
+  settingsToBuildWith,
+} from './tree/settings.ts';
 import { syncTree } from './tree/sync.ts';
 import { writeTree } from './tree/write.ts';
 
@@ -65,7 +70,10 @@ export async function build(options: BuildOptions, deps: BuildDeps): Promise<Bui
     await deps.target.abort();
     return failedReport(checked.errors, clock() - started);
   }
-  const written = await writeTree(checked.model, deps.target, { onProgress: options.onProgress, hosts: { host: options.host } });
+  const written = await writeTree(checked.model, deps.target, {
+    onProgress: options.onProgress,
+    hosts: { host: options.host },
+  });
   return {
     ...written,
     errors: [],
@@ -94,19 +102,31 @@ interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
  * files the cache cannot vouch for are read. Otherwise a whole new tree is
  * written beside it and swapped in.
  */
-export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<BuildDeps, 'target'> = {}): Promise<BuildReport> {
+export async function buildDirectory(
+  options: DirectoryBuildOptions,
+  deps: Omit<BuildDeps, 'target'> = {},
+): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
   const catalog = deps.catalog ?? loadCatalog();
   const { kept, overrides, host } = await settingsToBuildWith(options.outDir, options);
   const key = cacheKey(options, overrides, host);
   const { contentDir, outDir, strict } = options;
-  const cached = options.full ? null : await updateFromCache({ contentDir, outDir, key, catalog, strict });
+  const cached = options.full
+    ? null
+    : await updateFromCache({ contentDir, outDir, key, catalog, strict });
   if (cached) {
     const { filesWritten: files, groupsRendered, groupsRemoved } = cached.stats;
     const counts = { files, bytes: 0, groupsRendered, groupsRemoved };
     const { translations, warnings } = cached;
-    return { errors: [], warnings, translations, durationMs: clock() - started, ...counts, mode: 'in-place' };
+    return {
+      errors: [],
+      warnings,
+      translations,
+      durationMs: clock() - started,
+      ...counts,
+      mode: 'in-place',
+    };
   }
   const takenAt = Date.now();
   const checked = await checkBuild({ ...options, site: overrides, host }, catalog);
@@ -115,44 +135,81 @@ export async function buildDirectory(options: DirectoryBuildOptions, deps: Omit<
   if (change) options.onSettingsChange?.(change);
   // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
   const onRewrite = change ? undefined : () => options.onSettingsChange?.(EARLIER_FORMAT);
-  const { report } = await syncTree(options.outDir, checked.model, { full: options.full, onProgress: options.onProgress, host, onRewrite });
+  const { report } = await syncTree(options.outDir, checked.model, {
+    full: options.full,
+    onProgress: options.onProgress,
+    host,
+    onRewrite,
+  });
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
   const { model, signatures, warnings } = checked;
   await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
-  const counts = report.mode === 'fresh' ? { files: report.files, bytes: report.bytes } : { ...report, bytes: 0 };
+  const counts =
+    report.mode === 'fresh'
+      ? { files: report.files, bytes: report.bytes }
+      : { ...report, bytes: 0 };
   const translations = checked.model.translations.length;
-  return { errors: [], warnings: checked.warnings, translations, durationMs: clock() - started, ...counts, mode: report.mode };
+  return {
+    errors: [],
+    warnings: checked.warnings,
+    translations,
+    durationMs: clock() - started,
+    ...counts,
+    mode: report.mode,
+  };
 }
 
 /**
  * Whether `outDir` may take the tree built from `contentDir` (output/out-folder.ts):
  * a one-line refusal, before any work, or ok.
  */
-export function checkOutput(outDir: string, options: { contentDir?: string; force?: boolean | undefined }): Promise<OutFolderCheck> {
+export function checkOutput(
+  outDir: string,
+  options: { contentDir?: string; force?: boolean | undefined },
+): Promise<OutFolderCheck> {
   return checkOutFolder(outDir, { ...options, treeNames: TREE_ROOT_NAMES, isRecordedTree });
 }
 
 // --- internal ---
 
 type CheckResult =
-  { ok: true; model: Model; signatures: Map<string, FileSignature>; warnings: ContentError[] } | { ok: false; errors: ContentError[] };
+  | { ok: true; model: Model; signatures: Map<string, FileSignature>; warnings: ContentError[] }
+  | { ok: false; errors: ContentError[] };
 
 /** What a build cache holds for: the content folder as given, and the settings the build takes (flags, or those kept beside the tree). */
-function cacheKey(options: DirectoryBuildOptions, overrides: SiteOverrides, host: HostOptions['host']): CacheKey {
+function cacheKey(
+  options: DirectoryBuildOptions,
+  overrides: SiteOverrides,
+  host: HostOptions['host'],
+): CacheKey {
   return {
     contentDir: options.contentDir,
-    settings: JSON.stringify({ site: overrides, host: host ?? null, strict: options.strict ?? false }),
+    settings: JSON.stringify({
+      site: overrides,
+      host: host ?? null,
+      strict: options.strict ?? false,
+    }),
   };
 }
 
 /** The content, and whether the chosen host can serve the site as configured. */
-async function checkBuild(options: BuildOptions, catalog: Catalog | undefined): Promise<CheckResult> {
-  const opened = await openContent(options.contentDir, { site: options.site, catalog, strict: options.strict });
+async function checkBuild(
+  options: BuildOptions,
+  catalog: Catalog | undefined,
+): Promise<CheckResult> {
+  const opened = await openContent(options.contentDir, {
+    site: options.site,
+    catalog,
+    strict: options.strict,
+  });
   if (!opened.ok) return opened;
   const message = hostProblem(opened.model.site, { host: options.host });
   if (!message) return opened;
   const site = `${options.contentDir.replace(/\/+$/, '')}/site.yaml`;
-  return { ok: false, errors: pinProblems([{ file: site, path: ['pagination'], message }], readText) };
+  return {
+    ok: false,
+    errors: pinProblems([{ file: site, path: ['pagination'], message }], readText),
+  };
 }
 
 function failedReport(errors: ContentError[], durationMs: number): BuildReport {

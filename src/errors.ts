@@ -28,20 +28,28 @@ export function internalError(message: string): never {
 
 export function formatContentError(error: ContentError): string {
   const place = `${error.file}:${error.line}:${error.column}`;
-  const line = error.path ? `${place}  ${error.path}  ${error.message}` : `${place}  ${error.message}`;
+  const line = error.path
+    ? `${place}  ${error.path}  ${error.message}`
+    : `${place}  ${error.message}`;
   return escapeControls(line);
 }
 
 /** Sorts by file, then line, then column, then field path: the order they are printed in. */
 export function sortContentErrors(errors: readonly ContentError[]): ContentError[] {
   return [...errors].sort(
-    (a, b) => compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.path, b.path),
+    (a, b) =>
+      compareStrings(a.file, b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      compareStrings(a.path, b.path),
   );
 }
 
 /** Warnings, one a line after `warning: `, and what they mean. */
 export function formatContentWarnings(warnings: readonly ContentError[]): string {
-  const lines = sortContentErrors(warnings).map((warning) => `warning: ${formatContentError(warning)}`);
+  const lines = sortContentErrors(warnings).map(
+    (warning) => `warning: ${formatContentError(warning)}`,
+  );
   const count = warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`;
   return `${lines.join('\n')}\n${count}: the build goes on (--strict makes warnings errors).`;
 }
@@ -59,8 +67,11 @@ export function compareStrings(a: string, b: string): number {
 
 /** Text for a terminal: control characters written as escapes (`\n`, `\x1b`), so no name can move the cursor or fake a line. */
 export function escapeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => CONTROL_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what this escapes
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => CONTROL_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 // --- internal ---

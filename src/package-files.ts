@@ -22,13 +22,17 @@ function packageRoot(): URL {
   if (root) return root;
   for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
     if (nameAt(dir) === NAME) return (root = dir);
-    if (dir.pathname === '/') throw new Error(`no package.json of ${NAME} above ${import.meta.url}`);
+    if (dir.pathname === '/')
+      throw new Error(`no package.json of ${NAME} above ${import.meta.url}`);
   }
 }
 
 function nameAt(dir: URL): string | null {
   try {
-    return (JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string }).name ?? null;
+    return (
+      (JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string }).name ??
+      null
+    );
   } catch {
     return null;
   }

@@ -40,25 +40,36 @@ const schemaOf = (version: WeblateVersion, kind: string) => {
 
 describe('the JSON Schemas', () => {
   it('cover every golden tree', () => {
-    expect(readdirSync(join(ROOT, 'test/golden')).sort()).toEqual(Object.keys(GOLDEN_FLAVOURS).sort());
+    expect(readdirSync(join(ROOT, 'test/golden')).sort()).toEqual(
+      Object.keys(GOLDEN_FLAVOURS).sort(),
+    );
   });
 
-  it.each(Object.entries(GOLDEN_FLAVOURS))('hold for every file of the golden tree "%s"', (scenario, version) => {
-    const failures: string[] = [];
-    for (const path of apiFiles(scenario)) {
-      const kind = kindOf(path, version);
-      const errors = validateText(readFileSync(join(ROOT, 'test/golden', scenario, path), 'utf8'), schemaOf(version, kind));
-      failures.push(...errors.map((error) => `${scenario}/${path} (${kind}) ${error}`));
-    }
-    expect(failures).toEqual([]);
-  });
+  it.each(Object.entries(GOLDEN_FLAVOURS))(
+    'hold for every file of the golden tree "%s"',
+    (scenario, version) => {
+      const failures: string[] = [];
+      for (const path of apiFiles(scenario)) {
+        const kind = kindOf(path, version);
+        const errors = validateText(
+          readFileSync(join(ROOT, 'test/golden', scenario, path), 'utf8'),
+          schemaOf(version, kind),
+        );
+        failures.push(...errors.map((error) => `${scenario}/${path} (${kind}) ${error}`));
+      }
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('are each met by some golden file, so none goes unchecked', () => {
     const met = new Set<string>();
     for (const [scenario, version] of Object.entries(GOLDEN_FLAVOURS)) {
-      for (const path of apiFiles(scenario)) met.add(`schemas/${version}/${kindOf(path, version)}.schema.json`);
+      for (const path of apiFiles(scenario))
+        met.add(`schemas/${version}/${kindOf(path, version)}.schema.json`);
     }
-    expect([...files.keys()].filter((path) => path.startsWith('schemas/') && !met.has(path))).toEqual([]);
+    expect(
+      [...files.keys()].filter((path) => path.startsWith('schemas/') && !met.has(path)),
+    ).toEqual([]);
   });
 
   const golden = (path: string) => readFileSync(join(ROOT, 'test/golden', path), 'utf8');
@@ -74,8 +85,20 @@ describe('the JSON Schemas', () => {
       '"language_kode":',
       ['$: missing "language_code"', '$: unexpected "language_kode"'],
     ],
-    ['a number turned into a string', translation, /"total":(\d+)/, '"total":"$1"', [/^\$\.total: expected integer, got "\d+"$/]],
-    ['an integer written as a float', translation, /"total":(\d+)/, '"total":$1.0', [/^\$\.total: expected integer, got \d+\.0$/]],
+    [
+      'a number turned into a string',
+      translation,
+      /"total":(\d+)/,
+      '"total":"$1"',
+      [/^\$\.total: expected integer, got "\d+"$/],
+    ],
+    [
+      'an integer written as a float',
+      translation,
+      /"total":(\d+)/,
+      '"total":$1.0',
+      [/^\$\.total: expected integer, got \d+\.0$/],
+    ],
     [
       'a float written as an integer',
       statistics,
@@ -83,7 +106,13 @@ describe('the JSON Schemas', () => {
       '"translated_percent":$1',
       [/translated_percent: expected number/],
     ],
-    ['a null where none may be', translation, /"filename":"[^"]*"/, '"filename":null', ['$.filename: expected string, got null']],
+    [
+      'a null where none may be',
+      translation,
+      /"filename":"[^"]*"/,
+      '"filename":null',
+      ['$.filename: expected string, got null'],
+    ],
     [
       'a field renamed in a nested object',
       translation,
@@ -92,26 +121,50 @@ describe('the JSON Schemas', () => {
       [/^\$\.language: missing "direction"$/, /unexpected "dir"/],
     ],
     ['a field added at the end', translation, /}\n$/, ',"extra":1}\n', ['$: unexpected "extra"']],
-    ['a 2026.8 field in a 4.x body', translation, /}\n$/, ',"announcements_url":"https://x/"}\n', ['$: unexpected "announcements_url"']],
-    ['a name where 4.x writes language', projectLanguages, '"language":', '"name":', [/missing "language"/, /unexpected "name"/]],
+    [
+      'a 2026.8 field in a 4.x body',
+      translation,
+      /}\n$/,
+      ',"announcements_url":"https://x/"}\n',
+      ['$: unexpected "announcements_url"'],
+    ],
+    [
+      'a name where 4.x writes language',
+      projectLanguages,
+      '"language":',
+      '"name":',
+      [/missing "language"/, /unexpected "name"/],
+    ],
   ])('reject %s', (_, text, pattern, replacement, expected) => {
     const mutated = text.replace(pattern, replacement);
     expect(mutated).not.toBe(text);
-    const kind = text === statistics ? 'translation-statistics' : text === translation ? 'translation' : 'project-languages';
+    const kind =
+      text === statistics
+        ? 'translation-statistics'
+        : text === translation
+          ? 'translation'
+          : 'project-languages';
     const errors = validateText(mutated, schemaOf('4', kind));
-    expect(errors).toEqual(expected.map((item) => (typeof item === 'string' ? item : expect.stringMatching(item))));
+    expect(errors).toEqual(
+      expected.map((item) => (typeof item === 'string' ? item : expect.stringMatching(item))),
+    );
   });
 
   it('reject an item in a list a snapshot holds empty, and any file that is not JSON', () => {
     const users = golden('minimal/api/users/index.json');
-    expect(validateText(users.replace('"results":[]', '"results":[{}]'), schemaOf('4', 'users'))).toEqual([
-      '$.results[0]: no value is allowed here',
-    ]);
-    expect(() => validateText(users.replace('}', ''), schemaOf('4', 'users'))).toThrow(/invalid JSON/);
+    expect(
+      validateText(users.replace('"results":[]', '"results":[{}]'), schemaOf('4', 'users')),
+    ).toEqual(['$.results[0]: no value is allowed here']);
+    expect(() => validateText(users.replace('}', ''), schemaOf('4', 'users'))).toThrow(
+      /invalid JSON/,
+    );
   });
 
   it('are closed objects that require every field, in the order the files hold them', () => {
-    const schema = schemaOf('2026.8', 'category') as { $ref: string; $defs: Record<string, Record<string, unknown>> };
+    const schema = schemaOf('2026.8', 'category') as {
+      $ref: string;
+      $defs: Record<string, Record<string, unknown>>;
+    };
     expect(schema.$ref).toBe('#/$defs/Category');
     const category = schema.$defs.Category!;
     expect(category.additionalProperties).toBe(false);
@@ -145,7 +198,9 @@ describe('the TypeScript declarations', () => {
       'docs-example.ts': /```ts\n(import type[\s\S]*?)```/.exec(docs)![1]!,
     });
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const result = await runProgram(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir });
+    const result = await runProgram(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], {
+      cwd: dir,
+    });
     const diagnostics = result.stdout.split('\n').filter((line) => /^[\w.-]+\.ts\(/.test(line));
     expect(diagnostics).toEqual([
       "misreads.ts(4,97): error TS2339: Property 'name' does not exist on type 'ProjectLanguage'.",
@@ -162,23 +217,36 @@ describe('weblate-snapshot types', () => {
   it('writes every file into --out, and --check says whether a folder is current', async () => {
     const dir = tempDir('wsnap-types-');
     const written = await runBin(['types', '--out', dir]);
-    expect(written).toMatchObject({ code: 0, stdout: `Wrote ${files.size} files to ${dir}/ (0 files already current).\n` });
+    expect(written).toMatchObject({
+      code: 0,
+      stdout: `Wrote ${files.size} files to ${dir}/ (0 files already current).\n`,
+    });
     expect(readTree(dir)).toEqual(files);
 
     const check = async () => {
       const out: string[] = [];
-      const code = await command.run({ out: dir, check: true }, { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false });
+      const code = await command.run(
+        { out: dir, check: true },
+        { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false },
+      );
       return { code, text: out.join('') };
     };
     expect(await check()).toEqual({ code: 0, text: `${dir}/ is current: ${files.size} files.\n` });
-    writeFileSync(join(dir, 'api-4.d.ts'), files.get('api-4.d.ts')!.replace('language: string;', 'name: string;'));
+    writeFileSync(
+      join(dir, 'api-4.d.ts'),
+      files.get('api-4.d.ts')!.replace('language: string;', 'name: string;'),
+    );
     rmSync(join(dir, 'schemas/2026.8/category.schema.json'));
     const stale = await check();
     expect(stale.code).toBe(1);
-    expect(stale.text).toContain(`${dir}/ is not current: api-4.d.ts differs, schemas/2026.8/category.schema.json is missing.`);
+    expect(stale.text).toContain(
+      `${dir}/ is not current: api-4.d.ts differs, schemas/2026.8/category.schema.json is missing.`,
+    );
     expect(readdirSync(join(dir, 'schemas/2026.8'))).not.toContain('category.schema.json');
     const io = { out: () => {}, err: () => {}, interactive: false };
-    await expect(command.run({ out: join(dir, 'api-4.d.ts'), check: false }, io)).rejects.toThrow(/api-4\.d\.ts is a file; give a folder/);
+    await expect(command.run({ out: join(dir, 'api-4.d.ts'), check: false }, io)).rejects.toThrow(
+      /api-4\.d\.ts is a file; give a folder/,
+    );
   });
 });
 

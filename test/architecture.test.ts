@@ -62,10 +62,12 @@ describe('the layout', () => {
   it('exports only what another file imports', () => {
     const used = new Set<string>();
     for (const targets of [...imports.values(), ...testImports])
-      for (const { target, names } of targets) for (const name of names) used.add(`${target}#${name}`);
+      for (const { target, names } of targets)
+        for (const name of names) used.add(`${target}#${name}`);
     const unused: string[] = [];
     for (const file of files.filter((f) => f.startsWith('src/') || f.startsWith('bench/'))) {
-      for (const name of exportsOf(file)) if (!used.has(`${file}#${name}`)) unused.push(`${file}#${name}`);
+      for (const name of exportsOf(file))
+        if (!used.has(`${file}#${name}`)) unused.push(`${file}#${name}`);
     }
     expect(unused).toEqual([]);
   });
@@ -118,13 +120,17 @@ function importsOf(file: string): Import[] {
 
 function exportsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(/^export\s+(?:async\s+)?(?:function\*?|interface|type|const|let|class|enum)\s+([A-Za-z0-9_$]+)/gm)].map(
-    (m) => m[1]!,
-  );
+  return [
+    ...text.matchAll(
+      /^export\s+(?:async\s+)?(?:function\*?|interface|type|const|let|class|enum)\s+([A-Za-z0-9_$]+)/gm,
+    ),
+  ].map((m) => m[1]!);
 }
 
 function layerOf(file: string): number {
-  return LAYERS.findIndex((layer) => layer.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry)));
+  return LAYERS.findIndex((layer) =>
+    layer.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry)),
+  );
 }
 
 function isSource(file: string): boolean {
@@ -145,7 +151,8 @@ function findCycles(): string[][] {
     stack.push(file);
     for (const { target } of imports.get(file) ?? []) {
       if (!imports.has(target)) continue;
-      if (state.get(target) === 'open') cycles.push(stack.slice(stack.indexOf(target)).map((f) => relative('.', f)));
+      if (state.get(target) === 'open')
+        cycles.push(stack.slice(stack.indexOf(target)).map((f) => relative('.', f)));
       else if (!state.has(target)) visit(target);
     }
     stack.pop();

@@ -40,12 +40,21 @@ describe('npm run bench --build-only', () => {
       { cwd: ROOT },
     );
 
-    expect(stdout).toMatch(/^Instance: 16 translations \(1 project × 4 components × 3 languages, plus source\), \d+ content files/m);
+    expect(stdout).toMatch(
+      /^Instance: 16 translations \(1 project × 4 components × 3 languages, plus source\), \d+ content files/m,
+    );
     expect(stdout).toMatch(/^Full build \(round 1\): .+, [\d,]+ files, /m);
     expect(stdout).toMatch(/^Full build \(round 2\): .+, [\d,]+ files, /m);
-    expect(stdout.match(/^ {2}raw-write floor \(same bytes, same paths\): .+; build\/floor \d+\.\d\d×$/gm)).toHaveLength(2);
+    expect(
+      stdout.match(
+        /^ {2}raw-write floor \(same bytes, same paths\): .+; build\/floor \d+\.\d\d×$/gm,
+      ),
+    ).toHaveLength(2);
     const results = JSON.parse(readFileSync(join(dir, 'results-16.json'), 'utf8')) as {
-      rounds: { build: { files: number; bytes: number }; floor: { files: number; bytes: number } }[];
+      rounds: {
+        build: { files: number; bytes: number };
+        floor: { files: number; bytes: number };
+      }[];
     };
     expect(results.rounds).toHaveLength(2);
     for (const { build, floor } of results.rounds) {
@@ -76,14 +85,24 @@ describe('npm run bench --build-only', () => {
       ],
       { cwd: ROOT, env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' } },
     );
-    expect(stdout).toMatch(/^Mirror refresh, one counter changed upstream \(each step a new process, spawn to exit\): /m);
+    expect(stdout).toMatch(
+      /^Mirror refresh, one counter changed upstream \(each step a new process, spawn to exit\): /m,
+    );
     // Two projects: the root, the lists, the feed, two project statistics, then the changed project's components.
-    expect(stdout).toMatch(/^ {2}pull \(incremental\): .+, \d+ requests, 1 file written, 5 components kept$/m);
+    expect(stdout).toMatch(
+      /^ {2}pull \(incremental\): .+, \d+ requests, 1 file written, 5 components kept$/m,
+    );
     expect(stdout).toMatch(/^ {2}build \(cold, from its cache\): .+, 8 files rewritten$/m);
-    expect(stdout).toMatch(/^ {2}deploy \(to the local S3 server\): .+, 8 objects uploaded, 0 deleted$/m);
-    expect(stdout).toMatch(/^ {2}before the change, a re-pull with nothing changed: .+, 6 requests, 0 files written$/m);
+    expect(stdout).toMatch(
+      /^ {2}deploy \(to the local S3 server\): .+, 8 objects uploaded, 0 deleted$/m,
+    );
+    expect(stdout).toMatch(
+      /^ {2}before the change, a re-pull with nothing changed: .+, 6 requests, 0 files written$/m,
+    );
     const results = JSON.parse(readFileSync(join(dir, 'results-18-nopages.json'), 'utf8'));
-    expect(results.refresh.totalMs).toBe(results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms);
+    expect(results.refresh.totalMs).toBe(
+      results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms,
+    );
     expect(readdirSync(dir).sort()).toEqual(['content-2x3x2-nopages', 'results-18-nopages.json']);
   });
 });
@@ -91,17 +110,39 @@ describe('npm run bench --build-only', () => {
 describe('npm run bench --weblate-version 2026.8', () => {
   it('builds a synthetic instance of the 2026.8 flavour, categories and all, and keeps its content and results apart', async () => {
     const dir = tempDir('wsnap-bench-');
-    const args = ['--projects', '1', '--components', '4', '--languages', '3', '--build-only', '--weblate-version', '2026.8', '--dir', dir];
+    const args = [
+      '--projects',
+      '1',
+      '--components',
+      '4',
+      '--languages',
+      '3',
+      '--build-only',
+      '--weblate-version',
+      '2026.8',
+      '--dir',
+      dir,
+    ];
     const { code, stdout } = await runScript('bench', args);
 
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Instance: 16 translations in the 2026\.8 flavour \(1 project × 4 components × 3 languages/m);
+    expect(stdout).toMatch(
+      /^Instance: 16 translations in the 2026\.8 flavour \(1 project × 4 components × 3 languages/m,
+    );
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3-2026.8', 'results-16-2026.8.json']);
     const content = join(dir, 'content-1x4x3-2026.8');
-    expect(readFileSync(join(content, 'site.yaml'), 'utf8')).toContain('weblate_version: "2026.8"\n');
-    expect(readFileSync(join(content, 'projects/project-00001/categories/guides.yaml'), 'utf8')).toBe('name: Guides\nparent: docs\n');
-    expect(readFileSync(join(content, 'projects/project-00001/components/component-002.yaml'), 'utf8')).toContain('\ncategory: guides\n');
-    const results = JSON.parse(readFileSync(join(dir, 'results-16-2026.8.json'), 'utf8')) as { rounds: { build: { files: number } }[] };
+    expect(readFileSync(join(content, 'site.yaml'), 'utf8')).toContain(
+      'weblate_version: "2026.8"\n',
+    );
+    expect(
+      readFileSync(join(content, 'projects/project-00001/categories/guides.yaml'), 'utf8'),
+    ).toBe('name: Guides\nparent: docs\n');
+    expect(
+      readFileSync(join(content, 'projects/project-00001/components/component-002.yaml'), 'utf8'),
+    ).toContain('\ncategory: guides\n');
+    const results = JSON.parse(readFileSync(join(dir, 'results-16-2026.8.json'), 'utf8')) as {
+      rounds: { build: { files: number } }[];
+    };
     expect(results.rounds[0]!.build.files).toBeGreaterThan(100);
   });
 

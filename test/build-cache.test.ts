@@ -5,7 +5,16 @@
  * corrupted, or made stale by anything else that wrote the tree, is not
  * trusted, and the tree is the same.
  */
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../src/build.ts';
@@ -31,7 +40,8 @@ async function builtCopy(fixture = 'features') {
   const out = join(dir, 'dist');
   cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
   const hourAgo = new Date(Date.now() - 3_600_000);
-  for (const file of readdirSync(content, { recursive: true, encoding: 'utf8' })) utimesSync(join(content, file), hourAgo, hourAgo);
+  for (const file of readdirSync(content, { recursive: true, encoding: 'utf8' }))
+    utimesSync(join(content, file), hourAgo, hourAgo);
   const first = await buildDirectory({ contentDir: content, outDir: out });
   expect(first.errors).toEqual([]);
   return { content, out };
@@ -46,7 +56,11 @@ function editFile(content: string, file: string, change: (text: string) => strin
 }
 
 /** The tree is byte for byte a full build's, and the build reported the full build's warnings. */
-async function expectTreeOfContent(content: string, out: string, warnings?: readonly unknown[]): Promise<void> {
+async function expectTreeOfContent(
+  content: string,
+  out: string,
+  warnings?: readonly unknown[],
+): Promise<void> {
   const full = await buildInMemory(content);
   const tree = readTree(out);
   expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
@@ -68,9 +82,13 @@ describe('a build that finds its cache', () => {
 
     const report = await buildDirectory({ contentDir: content, outDir: out });
     expect(report).toMatchObject({ errors: [], mode: 'in-place', files: 8, groupsRendered: 6 });
-    expect(readFileSync(join(out, 'api/translations/alpha/strings/cs/index.json'), 'utf8')).toContain('"translated":3,');
+    expect(
+      readFileSync(join(out, 'api/translations/alpha/strings/cs/index.json'), 'utf8'),
+    ).toContain('"translated":3,');
     // Without the cache the same content is refused: the cache vouched for the old docs.yaml.
-    expect((await buildDirectory({ contentDir: content, outDir: out, full: true })).errors).not.toEqual([]);
+    expect(
+      (await buildDirectory({ contentDir: content, outDir: out, full: true })).errors,
+    ).not.toEqual([]);
   });
 
   it('reads a file changed within two seconds of the listing that took its signature, whatever its size and time say', async () => {
@@ -85,7 +103,10 @@ describe('a build that finds its cache', () => {
     editFile(content, STRINGS, lowerCounter);
     utimesSync(strings, atime, mtime);
 
-    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({ errors: [], files: 8 });
+    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({
+      errors: [],
+      files: 8,
+    });
     await expectTreeOfContent(content, out);
   });
 
@@ -132,8 +153,17 @@ describe('a build that finds its cache', () => {
     const { content, out } = await builtCopy();
     const steps: [string, (content: string) => void][] = [
       ['a counter', (c) => editFile(c, STRINGS, lowerCounter)],
-      ['a translation removed', (c) => editFile(c, DOCS, (t) => t.replace('  he:\n    id: 202\n', ''))],
-      ['a translation added', (c) => editFile(c, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'))],
+      [
+        'a translation removed',
+        (c) => editFile(c, DOCS, (t) => t.replace('  he:\n    id: 202\n', '')),
+      ],
+      [
+        'a translation added',
+        (c) =>
+          editFile(c, STRINGS, (t) =>
+            t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'),
+          ),
+      ],
       [
         'a component added',
         (c) =>
@@ -142,10 +172,25 @@ describe('a build that finds its cache', () => {
             'name: Extra\nsource_language: en\nrepo: x\nfilemask: "*.po"\nfile_format: po\ntranslations: {ja: {}}\n',
           ),
       ],
-      ['the counter back', (c) => editFile(c, STRINGS, (t) => t.replace('translated: 3\n', 'translated: 4\n'))],
-      ['the added component removed', (c) => rmSync(join(c, 'projects/beta/components/extra.yaml'))],
-      ['a project renamed', (c) => editFile(c, 'projects/alpha/project.yaml', (t) => t.replace('name: Alpha', 'name: Alpha One'))],
-      ['a component edited after a full build', (c) => editFile(c, STRINGS, (t) => t.replace('locked: true', 'locked: false'))],
+      [
+        'the counter back',
+        (c) => editFile(c, STRINGS, (t) => t.replace('translated: 3\n', 'translated: 4\n')),
+      ],
+      [
+        'the added component removed',
+        (c) => rmSync(join(c, 'projects/beta/components/extra.yaml')),
+      ],
+      [
+        'a project renamed',
+        (c) =>
+          editFile(c, 'projects/alpha/project.yaml', (t) =>
+            t.replace('name: Alpha', 'name: Alpha One'),
+          ),
+      ],
+      [
+        'a component edited after a full build',
+        (c) => editFile(c, STRINGS, (t) => t.replace('locked: true', 'locked: false')),
+      ],
     ];
     for (const [name, step] of steps) {
       step(content);
@@ -161,16 +206,31 @@ describe('a build that finds its cache', () => {
     const { content, out } = await builtCopy('current');
     const REFERENCE = 'projects/docs/components/reference.yaml';
     const steps: [string, (content: string) => void][] = [
-      ['a counter three categories deep', (c) => editFile(c, REFERENCE, (t) => t.replace('translated: 1\n', 'translated: 2\n'))],
+      [
+        'a counter three categories deep',
+        (c) => editFile(c, REFERENCE, (t) => t.replace('translated: 1\n', 'translated: 2\n')),
+      ],
       [
         'a counter of the new kind',
-        (c) => editFile(c, REFERENCE, (t) => t.replace('translated_chars: 17\n', 'translated_chars: 17\n    approved_words: 1\n')),
+        (c) =>
+          editFile(c, REFERENCE, (t) =>
+            t.replace('translated_chars: 17\n', 'translated_chars: 17\n    approved_words: 1\n'),
+          ),
       ],
-      ['moved to another category', (c) => editFile(c, REFERENCE, (t) => t.replace('category: internals', 'category: guides'))],
-      ['moved out of every category', (c) => editFile(c, REFERENCE, (t) => t.replace('category: guides\n', ''))],
+      [
+        'moved to another category',
+        (c) => editFile(c, REFERENCE, (t) => t.replace('category: internals', 'category: guides')),
+      ],
+      [
+        'moved out of every category',
+        (c) => editFile(c, REFERENCE, (t) => t.replace('category: guides\n', '')),
+      ],
       [
         'a category renamed (not a component file: the full build)',
-        (c) => editFile(c, 'projects/docs/categories/api.yaml', (t) => t.replace('name: API', 'name: The API')),
+        (c) =>
+          editFile(c, 'projects/docs/categories/api.yaml', (t) =>
+            t.replace('name: API', 'name: The API'),
+          ),
       ],
     ];
     for (const [name, step] of steps) {
@@ -185,7 +245,9 @@ describe('a build that finds its cache', () => {
   it('reports the warnings a full build reports, and with --strict leaves a file that earns one to the full build', async () => {
     const { content, out } = await builtCopy();
     // A count without its words, where the source has words: a warning.
-    editFile(content, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'));
+    editFile(content, STRINGS, (t) =>
+      t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'),
+    );
     const warned = await buildDirectory({ contentDir: content, outDir: out });
     expect(warned.warnings).not.toEqual([]);
     await expectTreeOfContent(content, out, warned.warnings);
@@ -200,8 +262,12 @@ describe('a build that finds its cache', () => {
 
   it('with --strict, refuses a change that earns a warning, as a full build does', async () => {
     const { content, out } = await builtCopy();
-    expect((await buildDirectory({ contentDir: content, outDir: out, strict: true })).errors).toEqual([]);
-    editFile(content, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'));
+    expect(
+      (await buildDirectory({ contentDir: content, outDir: out, strict: true })).errors,
+    ).toEqual([]);
+    editFile(content, STRINGS, (t) =>
+      t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'),
+    );
     const refused = await buildDirectory({ contentDir: content, outDir: out, strict: true });
     expect(refused.errors).toEqual((await buildInMemory(content)).report.warnings);
     expect(refused.errors).not.toEqual([]);
@@ -214,13 +280,18 @@ describe('a build that finds its cache', () => {
     const { atime, mtime } = statSync(strings);
     const opened = await Session.open({ contentDir: content, outDir: out });
     if (!opened.ok) throw new Error('the fixture does not open');
-    expect((await opened.session.update([{ path: STRINGS, text: lowerCounter(original) }])).ok).toBe(true);
+    expect(
+      (await opened.session.update([{ path: STRINGS, text: lowerCounter(original) }])).ok,
+    ).toBe(true);
     await opened.session.close();
     // The file put back exactly as the cache saw it: only the tree shows the session's change.
     writeFileSync(strings, original);
     utimesSync(strings, atime, mtime);
 
-    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({ errors: [], files: 8 });
+    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({
+      errors: [],
+      files: 8,
+    });
     await expectTreeOfContent(content, out);
   });
 
@@ -229,10 +300,15 @@ describe('a build that finds its cache', () => {
     const before = readTree(out);
     editFile(content, STRINGS, (t) => t.replace('translated: 4\n', 'translated: -4\n'));
     const failed = await buildDirectory({ contentDir: content, outDir: out });
-    expect(failed.errors).toContainEqual(expect.objectContaining({ file: join(content, STRINGS), path: 'translations.cs.translated' }));
+    expect(failed.errors).toContainEqual(
+      expect.objectContaining({ file: join(content, STRINGS), path: 'translations.cs.translated' }),
+    );
     expect(readTree(out)).toEqual(before);
     editFile(content, STRINGS, (t) => t.replace('translated: -4\n', 'translated: 3\n'));
-    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({ errors: [], files: 8 });
+    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({
+      errors: [],
+      files: 8,
+    });
     await expectTreeOfContent(content, out);
   });
 });
@@ -241,26 +317,37 @@ describe('the model as the cache keeps it', () => {
   it.each(['features', 'minimal', 'query-pagination', 'current'])(
     'reads back as the model of fixture %s, with the versions of its objects',
     async (fixture) => {
-      const opened = await openContent(join(FIXTURES, fixture, 'content'), { catalog: loadCatalog() });
+      const opened = await openContent(join(FIXTURES, fixture, 'content'), {
+        catalog: loadCatalog(),
+      });
       if (!opened.ok) throw new Error('the fixture does not open');
       const { versions, aggregates } = createContext(opened.model, createVersionCache());
       const decoded = decodeModel(encodeModel(opened.model, versions, aggregates)!);
       expect(decoded.model).toEqual(opened.model);
-      for (const t of decoded.model.translations) expect(decoded.versions.translations.get(t)).toBe(versions.translation(t));
-      for (const c of decoded.model.components) expect(decoded.versions.components.get(c)).toBe(versions.component(c));
+      for (const t of decoded.model.translations)
+        expect(decoded.versions.translations.get(t)).toBe(versions.translation(t));
+      for (const c of decoded.model.components)
+        expect(decoded.versions.components.get(c)).toBe(versions.component(c));
       // Each project's sums come back with it, the same as summing the decoded model again.
       const summed = aggregate(decoded.model);
       for (const project of decoded.model.projects) {
         const kept = decoded.versions.aggregates.projects.get(project.components);
-        expect(kept).toEqual({ total: summed.project(project), languages: summed.projectLanguages(project) });
+        expect(kept).toEqual({
+          total: summed.project(project),
+          languages: summed.projectLanguages(project),
+        });
       }
     },
   );
 
   it('is not written for a text it cannot carry, and the build goes on without it', async () => {
     const { content, out } = await builtCopy();
-    editFile(content, STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {revision: "a\\0b"}\n'));
-    expect((await buildDirectory({ contentDir: content, outDir: out, full: true })).errors).toEqual([]);
+    editFile(content, STRINGS, (t) =>
+      t.replace('translations:\n', 'translations:\n  fr: {revision: "a\\0b"}\n'),
+    );
+    expect((await buildDirectory({ contentDir: content, outDir: out, full: true })).errors).toEqual(
+      [],
+    );
     expect(readdirSync(stateDir(out))).not.toContain(CACHE);
     await expectTreeOfContent(content, out);
   });

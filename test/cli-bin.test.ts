@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './helpers.ts';
 import { runBin, runProgram } from './support/run-script.ts';
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 const bin = (args: string[]) => runBin(args, { cwd: tempDir() });
 
 describe('weblate-snapshot', () => {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readTree, ROOT, tempDir } from './helpers.ts';
 import { runScript } from './support/run-script.ts';
 
-const cli = (script: 'build' | 'check', args: string[], cwd = ROOT) => runScript(script, args, { cwd });
+const cli = (script: 'build' | 'check', args: string[], cwd = ROOT) =>
+  runScript(script, args, { cwd });
 
 describe('npm run build', () => {
   it('prints its options with --help and exits 0', async () => {
@@ -34,11 +35,22 @@ describe('npm run build', () => {
     const out = join(dir, 'dist');
     await cli('build', ['--content', join(ROOT, 'content'), '--out', out]);
     writeFileSync(join(out, 'stale.json'), '{}');
-    const result = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--base-url', 'http://127.0.0.1:9999']);
+    const result = await cli('build', [
+      '--content',
+      join(ROOT, 'content'),
+      '--out',
+      out,
+      '--base-url',
+      'http://127.0.0.1:9999',
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Built \d+ files \([\d.]+ KiB\) for 19 translations into .*dist\/ in [\d.]+ s\.\n$/);
+    expect(result.stdout).toMatch(
+      /^Built \d+ files \([\d.]+ KiB\) for 19 translations into .*dist\/ in [\d.]+ s\.\n$/,
+    );
     expect(existsSync(join(out, 'stale.json'))).toBe(false);
-    expect(JSON.parse(readFileSync(join(out, 'api/index.json'), 'utf8')).projects).toBe('http://127.0.0.1:9999/api/projects/');
+    expect(JSON.parse(readFileSync(join(out, 'api/index.json'), 'utf8')).projects).toBe(
+      'http://127.0.0.1:9999/api/projects/',
+    );
     expect(readdirSync(dir).sort()).toEqual(['dist', 'dist.state']);
   });
 
@@ -62,13 +74,33 @@ describe('npm run build', () => {
 
   it("puts the chosen host's _redirects and _headers at the root with --host, and refuses an unknown host", async () => {
     const out = join(tempDir(), 'dist');
-    const result = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--host', 'cloudflare']);
+    const result = await cli('build', [
+      '--content',
+      join(ROOT, 'content'),
+      '--out',
+      out,
+      '--host',
+      'cloudflare',
+    ]);
     expect(result.code).toBe(0);
-    expect(readFileSync(join(out, '_redirects'), 'utf8')).toBe(readFileSync(join(out, 'hosts/cloudflare/_redirects'), 'utf8'));
-    expect(readFileSync(join(out, '_headers'), 'utf8')).toBe(readFileSync(join(out, 'hosts/cloudflare/_headers'), 'utf8'));
-    const unknown = await cli('build', ['--content', join(ROOT, 'content'), '--out', out, '--host', 'vercel']);
+    expect(readFileSync(join(out, '_redirects'), 'utf8')).toBe(
+      readFileSync(join(out, 'hosts/cloudflare/_redirects'), 'utf8'),
+    );
+    expect(readFileSync(join(out, '_headers'), 'utf8')).toBe(
+      readFileSync(join(out, 'hosts/cloudflare/_headers'), 'utf8'),
+    );
+    const unknown = await cli('build', [
+      '--content',
+      join(ROOT, 'content'),
+      '--out',
+      out,
+      '--host',
+      'vercel',
+    ]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('--host expects "netlify", "cloudflare" or "none" (got "vercel")');
+    expect(unknown.stderr).toContain(
+      '--host expects "netlify", "cloudflare" or "none" (got "vercel")',
+    );
   });
 
   it('lists every content error, exits 1 and leaves the output folder untouched', async () => {
@@ -78,15 +110,23 @@ describe('npm run build', () => {
     cpSync(join(ROOT, 'content'), content, { recursive: true });
     await cli('build', ['--content', content, '--out', out]);
     const before = readTree(out);
-    writeFileSync(join(content, 'projects/docs/project.yaml'), 'name: Docs\ntranslation_reveiw: true\n');
-    writeFileSync(join(content, 'projects/demo-app/components/ios.yaml'), 'name: iOS\nsource_language: en\n');
+    writeFileSync(
+      join(content, 'projects/docs/project.yaml'),
+      'name: Docs\ntranslation_reveiw: true\n',
+    );
+    writeFileSync(
+      join(content, 'projects/demo-app/components/ios.yaml'),
+      'name: iOS\nsource_language: en\n',
+    );
     const result = await cli('build', ['--content', content, '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
       `${content}/projects/docs/project.yaml:2:1  translation_reveiw  unknown field (did you mean "translation_review"?)`,
     );
-    expect(result.stderr).toContain(`${content}/projects/demo-app/components/ios.yaml:1:1  repo  expected text (missing)`);
+    expect(result.stderr).toContain(
+      `${content}/projects/demo-app/components/ios.yaml:1:1  repo  expected text (missing)`,
+    );
     expect(result.stderr).toContain('4 errors in the content; nothing was written.');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(readTree(out)).toEqual(before);
@@ -99,12 +139,19 @@ describe('npm run check', () => {
     const dir = tempDir();
     const result = await cli('check', ['--content', join(ROOT, 'content')], dir);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${join(ROOT, 'content')}/ is valid: 2 projects, 4 components, 19 translations, 10 languages.\n`);
+    expect(result.stdout).toBe(
+      `${join(ROOT, 'content')}/ is valid: 2 projects, 4 components, 19 translations, 10 languages.\n`,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('exits 1 with the errors of an invalid folder', async () => {
-    const result = await cli('check', ['--content', join(ROOT, 'test/fixtures/minimal/content'), '--base-url', 'ftp://x']);
+    const result = await cli('check', [
+      '--content',
+      join(ROOT, 'test/fixtures/minimal/content'),
+      '--base-url',
+      'ftp://x',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--base-url expects an http(s) URL');
   });

@@ -4,7 +4,16 @@
  * compiler is installed. Each test runs a copy of the package whose
  * node_modules links to this one's packages, so its compiled tree is its own.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './helpers.ts';
@@ -15,7 +24,8 @@ const TITLE = 'Static copies of the Weblate REST API from YAML content.';
 /** A copy of the package (sources, bin, package.json; data linked) with node_modules linking to this one's packages. */
 function packageCopy(options: { without?: string } = {}): string {
   const root = join(tempDir(), 'package');
-  for (const folder of ['bin', 'src', 'scripts', 'bench']) cpSync(join(ROOT, folder), join(root, folder), { recursive: true });
+  for (const folder of ['bin', 'src', 'scripts', 'bench'])
+    cpSync(join(ROOT, folder), join(root, folder), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
   symlinkSync(join(ROOT, 'data'), join(root, 'data'));
   mkdirSync(join(root, 'node_modules'));
@@ -27,14 +37,17 @@ function packageCopy(options: { without?: string } = {}): string {
 }
 
 const compiledTree = (root: string) => join(root, 'node_modules/.cache/weblate-snapshot');
-const bin = (root: string, args: string[]) => runProgram(process.execPath, [join(root, 'bin/weblate-snapshot.js'), ...args], { cwd: root });
+const bin = (root: string, args: string[]) =>
+  runProgram(process.execPath, [join(root, 'bin/weblate-snapshot.js'), ...args], { cwd: root });
 
 describe('the compiled commands', () => {
   it('compile the sources once, and run from the compiled copy', async () => {
     const root = packageCopy();
     const first = await bin(root, ['check', '--content', join(ROOT, 'content')]);
     expect(first.stdout).toMatch(/is valid: 2 projects/);
-    const record = JSON.parse(readFileSync(join(compiledTree(root), 'record.json'), 'utf8')) as { files: Record<string, string> };
+    const record = JSON.parse(readFileSync(join(compiledTree(root), 'record.json'), 'utf8')) as {
+      files: Record<string, string>;
+    };
     expect(Object.keys(record.files)).toContain('src/build.ts');
     expect(Object.keys(record.files)).toContain('scripts/weblate-snapshot.ts');
     // Relative imports point at the compiled files; the type-only ones are gone.
@@ -47,10 +60,15 @@ describe('the compiled commands', () => {
     const root = packageCopy();
     expect((await bin(root, ['--help'])).stdout).toContain(TITLE);
     const dispatcher = join(root, 'scripts/weblate-snapshot.ts');
-    writeFileSync(dispatcher, readFileSync(dispatcher, 'utf8').replace(TITLE, 'Changed since the last compile.'));
+    writeFileSync(
+      dispatcher,
+      readFileSync(dispatcher, 'utf8').replace(TITLE, 'Changed since the last compile.'),
+    );
     const help = await bin(root, ['--help']);
     expect(help.stdout).toContain('Changed since the last compile.');
-    expect(readFileSync(join(compiledTree(root), 'scripts/weblate-snapshot.js'), 'utf8')).toContain('Changed since the last compile.');
+    expect(readFileSync(join(compiledTree(root), 'scripts/weblate-snapshot.js'), 'utf8')).toContain(
+      'Changed since the last compile.',
+    );
   }, 60_000);
 
   it('forget the compiled file of a source that is gone', async () => {
@@ -72,7 +90,11 @@ describe('the compiled commands', () => {
 
   it('speak of npm run in the usage of an npm script', async () => {
     const root = packageCopy();
-    const result = await runProgram(process.execPath, [join(root, 'bin/npm-script.js'), 'build', '--help'], { cwd: root });
+    const result = await runProgram(
+      process.execPath,
+      [join(root, 'bin/npm-script.js'), 'build', '--help'],
+      { cwd: root },
+    );
     expect(result.stdout).toContain('Usage: npm run build -- [options]');
   }, 60_000);
 });

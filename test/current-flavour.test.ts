@@ -36,12 +36,31 @@ const ROOT = [
 const PAGE = ['count', 'next', 'previous', 'results'];
 
 /** Sheet section 3.1, and the plural inside it. */
-const LANGUAGE = ['id', 'code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url'];
+const LANGUAGE = [
+  'id',
+  'code',
+  'name',
+  'plural',
+  'aliases',
+  'direction',
+  'population',
+  'web_url',
+  'url',
+  'statistics_url',
+];
 const PLURAL = ['id', 'source', 'number', 'formula', 'type'];
 
 /** The inheritable settings of sections 3.2, 3.3 and 3.5: each as its value, `inherit_` and `effective_`. */
-const TRIPLES = (settings: string[]) => settings.flatMap((s) => [s, `inherit_${s}`, `effective_${s}`]);
-const MESSAGES = ['commit_message', 'add_message', 'delete_message', 'merge_message', 'addon_message', 'pull_message'];
+const TRIPLES = (settings: string[]) =>
+  settings.flatMap((s) => [s, `inherit_${s}`, `effective_${s}`]);
+const MESSAGES = [
+  'commit_message',
+  'add_message',
+  'delete_message',
+  'merge_message',
+  'addon_message',
+  'pull_message',
+];
 
 /** Sheet section 3.2 (69 keys). */
 const PROJECT = [
@@ -77,7 +96,14 @@ const PROJECT = [
   'use_workspace_tm',
   'contribute_workspace_tm',
   'autoclean_tm',
-  ...TRIPLES(['license', 'agreement', 'new_lang', 'language_code_style', 'secondary_language', ...MESSAGES]),
+  ...TRIPLES([
+    'license',
+    'agreement',
+    'new_lang',
+    'language_code_style',
+    'secondary_language',
+    ...MESSAGES,
+  ]),
   'enforced_2fa',
   'machinery_settings',
   'locked',
@@ -202,7 +228,14 @@ const CATEGORY = [
   'reports_url',
   'check_flags',
   'effective_check_flags',
-  ...TRIPLES(['license', 'agreement', 'new_lang', 'language_code_style', 'secondary_language', ...MESSAGES]),
+  ...TRIPLES([
+    'license',
+    'agreement',
+    'new_lang',
+    'language_code_style',
+    'secondary_language',
+    ...MESSAGES,
+  ]),
 ];
 
 /** Sheet section 4.1: the 33 counters, in the serializer's order. */
@@ -258,7 +291,9 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     return JSON.parse(text);
   };
   const everyFile = () =>
-    [...built.files].filter(([path]) => path.startsWith('api/')).map(([path, text]) => [path, JSON.parse(text)] as const);
+    [...built.files]
+      .filter(([path]) => path.startsWith('api/'))
+      .map(([path, text]) => [path, JSON.parse(text)] as const);
 
   beforeAll(async () => {
     built = await buildInMemory(join(FIXTURES, 'current/content'));
@@ -268,13 +303,19 @@ describe('the 2026.8 flavour against the fact sheet', () => {
   it('has the API root keys of section 1, and every list the envelope of section 2', () => {
     expect(Object.keys(api(''))).toEqual(ROOT);
     const lists = everyFile().filter(
-      ([path]) => !/\/(languages|statistics)\/index\.json$/.test(path) || path === 'api/languages/index.json',
+      ([path]) =>
+        !/\/(languages|statistics)\/index\.json$/.test(path) || path === 'api/languages/index.json',
     );
-    for (const [path, body] of lists.filter(([, body]) => 'results' in body)) expect(Object.keys(body), path).toEqual(PAGE);
+    for (const [path, body] of lists.filter(([, body]) => 'results' in body))
+      expect(Object.keys(body), path).toEqual(PAGE);
   });
 
   it('writes every language (detail, list, nested in components and translations) with the keys of section 3.1', () => {
-    const languages = [api('languages/cs'), ...api('languages').results, api('components/app/android').source_language];
+    const languages = [
+      api('languages/cs'),
+      ...api('languages').results,
+      api('components/app/android').source_language,
+    ];
     languages.push(api('translations/app/android/ar').language);
     for (const language of languages) {
       expect(Object.keys(language)).toEqual(LANGUAGE);
@@ -283,23 +324,40 @@ describe('the 2026.8 flavour against the fact sheet', () => {
   });
 
   it('writes every project with the 69 keys of section 3.2, wherever it appears', () => {
-    const projects = [api('projects/docs'), ...api('projects').results, api('components/app/android/links').results[0]];
-    projects.push(api('components/app/android').project, api('translations/app/ios/cs').component.project);
+    const projects = [
+      api('projects/docs'),
+      ...api('projects').results,
+      api('components/app/android/links').results[0],
+    ];
+    projects.push(
+      api('components/app/android').project,
+      api('translations/app/ios/cs').component.project,
+    );
     expect(PROJECT).toHaveLength(69);
     for (const project of projects) expect(Object.keys(project)).toEqual(PROJECT);
   });
 
   it("writes every component with the 92 keys of section 3.3, and without project in a project's list", () => {
     expect(COMPONENT).toHaveLength(92);
-    const components = [api('components/app/android'), api('components/docs/guides%252Fmanual'), ...api('components').results];
-    components.push(api('translations/docs/guides%252Fapi%252Finternals%252Freference/tlh_XX').component);
+    const components = [
+      api('components/app/android'),
+      api('components/docs/guides%252Fmanual'),
+      ...api('components').results,
+    ];
+    components.push(
+      api('translations/docs/guides%252Fapi%252Finternals%252Freference/tlh_XX').component,
+    );
     for (const component of components) expect(Object.keys(component)).toEqual(COMPONENT);
-    for (const component of api('projects/docs/components').results) expect(Object.keys(component)).toEqual(without(COMPONENT, 'project'));
+    for (const component of api('projects/docs/components').results)
+      expect(Object.keys(component)).toEqual(without(COMPONENT, 'project'));
   });
 
   it("writes every translation with the 33 keys of section 3.4, and without component in a component's list", () => {
     expect(TRANSLATION).toHaveLength(33);
-    for (const translation of [api('translations/docs/guides%252Fmanual/cs'), ...api('translations').results]) {
+    for (const translation of [
+      api('translations/docs/guides%252Fmanual/cs'),
+      ...api('translations').results,
+    ]) {
       expect(Object.keys(translation)).toEqual(TRANSLATION);
     }
     for (const translation of api('components/docs/guides%252Fmanual/translations').results) {
@@ -320,12 +378,20 @@ describe('the 2026.8 flavour against the fact sheet', () => {
   });
 
   it('writes statistics with the 33 counters of section 4.1 and the trailing keys of section 4.2 for each endpoint', () => {
-    expect(Object.keys(api('translations/app/android/cs/statistics'))).toEqual([...COUNTERS, ...LANGUAGE_TRAILER]);
+    expect(Object.keys(api('translations/app/android/cs/statistics'))).toEqual([
+      ...COUNTERS,
+      ...LANGUAGE_TRAILER,
+    ]);
     for (const element of api('components/docs/guides%252Fmanual/statistics').results) {
       expect(Object.keys(element)).toEqual([...COUNTERS, ...LANGUAGE_TRAILER]);
     }
-    for (const element of api('projects/docs/languages')) expect(Object.keys(element)).toEqual([...COUNTERS, ...LANGUAGE_TRAILER]);
-    for (const path of ['projects/docs/statistics', 'languages/cs/statistics', 'categories/6/statistics']) {
+    for (const element of api('projects/docs/languages'))
+      expect(Object.keys(element)).toEqual([...COUNTERS, ...LANGUAGE_TRAILER]);
+    for (const path of [
+      'projects/docs/statistics',
+      'languages/cs/statistics',
+      'categories/6/statistics',
+    ]) {
       expect(Object.keys(api(path)), path).toEqual([...COUNTERS, ...NAME_TRAILER]);
     }
   });
@@ -341,25 +407,50 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     const manual = api('translations/docs/guides%252Fmanual/cs');
     expect(manual.share_url).toBe('https://weblate.example.org/engage/docs/-/cs/');
     expect(manual.web_url).toBe('https://weblate.example.org/projects/docs/guides/manual/cs/');
-    expect(manual.url).toBe('https://weblate.example.org/mirror/api/translations/docs/guides%252Fmanual/cs/');
-    expect(manual.component.web_url).toBe('https://weblate.example.org/projects/docs/guides/manual/');
+    expect(manual.url).toBe(
+      'https://weblate.example.org/mirror/api/translations/docs/guides%252Fmanual/cs/',
+    );
+    expect(manual.component.web_url).toBe(
+      'https://weblate.example.org/projects/docs/guides/manual/',
+    );
     expect(manual.component.category).toBe('https://weblate.example.org/mirror/api/categories/5/');
     expect(manual.language).toMatchObject({ id: 141, code: 'cs', plural: { type: 22 } });
     expect(api('languages/uk').plural.type).toBe(22);
     expect(api('languages/ar').plural.type).toBe(12);
     expect(api('languages/tlh_XX').id).toBe(9001);
-    expect(api('categories/7')).toMatchObject({ slug: 'internals', category: 'https://weblate.example.org/mirror/api/categories/6/' });
-    expect(manual.component).toMatchObject({ task_url: null, linked_component: null, secondary_language: null });
-    expect(manual.component.project).toMatchObject({ workspace: null, secondary_language: 151, effective_secondary_language: 151 });
-    expect(api('components/app/ios').linked_component).toBe('https://weblate.example.org/mirror/api/components/app/android/');
-    expect(api('categories/5/statistics').url).toBe('https://weblate.example.org/projects/docs/guides/');
-    expect(api('projects/docs/languages')[0].url).toMatch(/^https:\/\/weblate\.example\.org\/projects\/docs\/-\/[a-z_A-Z]+\/$/);
+    expect(api('categories/7')).toMatchObject({
+      slug: 'internals',
+      category: 'https://weblate.example.org/mirror/api/categories/6/',
+    });
+    expect(manual.component).toMatchObject({
+      task_url: null,
+      linked_component: null,
+      secondary_language: null,
+    });
+    expect(manual.component.project).toMatchObject({
+      workspace: null,
+      secondary_language: 151,
+      effective_secondary_language: 151,
+    });
+    expect(api('components/app/ios').linked_component).toBe(
+      'https://weblate.example.org/mirror/api/components/app/android/',
+    );
+    expect(api('categories/5/statistics').url).toBe(
+      'https://weblate.example.org/projects/docs/guides/',
+    );
+    expect(api('projects/docs/languages')[0].url).toMatch(
+      /^https:\/\/weblate\.example\.org\/projects\/docs\/-\/[a-z_A-Z]+\/$/,
+    );
   });
 
   it('pages component statistics four times as long as other lists (LargePagination), and project languages not at all', () => {
     const translations = api('components/docs/guides%252Fmanual/translations');
     const statistics = api('components/docs/guides%252Fmanual/statistics');
-    expect([translations.count, translations.results.length, translations.next !== null]).toEqual([3, 2, true]);
+    expect([translations.count, translations.results.length, translations.next !== null]).toEqual([
+      3,
+      2,
+      true,
+    ]);
     expect([statistics.count, statistics.results.length, statistics.next]).toEqual([3, 3, null]);
     expect(Array.isArray(api('projects/docs/languages'))).toBe(true);
   });
@@ -372,15 +463,24 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     expect(text).toContain('"translated_percent":75.0,');
     expect(text).toContain('"approved_chars_percent":47.9,"readonly":2,"readonly_percent":5.0,');
     expect(text).toContain('"fuzzy_chars":240,"fuzzy_chars_percent":10.0,');
-    expect(text.endsWith('"translate_url":"https://weblate.example.org/translate/docs/guides/manual/cs/"}\n')).toBe(true);
-    expect(built.files.get('api/translations/docs/guides%2Fmanual/uk/statistics/index.json')).toContain(
-      '"last_change":"2026-08-01T00:00:00Z"',
+    expect(
+      text.endsWith(
+        '"translate_url":"https://weblate.example.org/translate/docs/guides/manual/cs/"}\n',
+      ),
+    ).toBe(true);
+    expect(
+      built.files.get('api/translations/docs/guides%2Fmanual/uk/statistics/index.json'),
+    ).toContain('"last_change":"2026-08-01T00:00:00Z"');
+    expect(built.files.get('api/projects/app/statistics/index.json')).toContain(
+      '"last_change":null,',
     );
-    expect(built.files.get('api/projects/app/statistics/index.json')).toContain('"last_change":null,');
-    for (const [path, text] of built.files) if (path.startsWith('api/')) expect(text, path).not.toMatch(/": |", "/);
+    for (const [path, text] of built.files)
+      if (path.startsWith('api/')) expect(text, path).not.toMatch(/": |", "/);
   });
 
   it('writes a 404 page in the body of section 6.2', () => {
-    expect(built.files.get('404.html')).toBe('{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}\n');
+    expect(built.files.get('404.html')).toBe(
+      '{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}\n',
+    );
   });
 });

@@ -24,7 +24,9 @@ describe.each(pages)('%s', (page) => {
 });
 
 it('the README links to every page of docs/', () => {
-  const linked = linksOf(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((link) => link.split('#')[0]);
+  const linked = linksOf(readFileSync(join(ROOT, 'README.md'), 'utf8')).map(
+    (link) => link.split('#')[0],
+  );
   for (const page of pages.filter((p) => p.startsWith('docs/'))) expect(linked).toContain(page);
 });
 
@@ -81,7 +83,9 @@ it('reports a missing file, a missing heading and a link out of the repository, 
     'README.md: ../elsewhere.md (outside the repository)',
     'README.md: docs/c.md (no such file)',
   ]);
-  expect(brokenLinks(root, 'docs/a.md')).toEqual(['docs/a.md: #nope (no heading "nope" in docs/a.md)']);
+  expect(brokenLinks(root, 'docs/a.md')).toEqual([
+    'docs/a.md: #nope (no heading "nope" in docs/a.md)',
+  ]);
 });
 
 // --- internal ---
@@ -92,7 +96,10 @@ function brokenLinks(root: string, page: string): string[] {
   for (const link of linksOf(readFileSync(join(root, page), 'utf8'))) {
     if (/^(https?|mailto):/i.test(link)) continue;
     const [path = '', fragment] = link.split('#', 2);
-    const target = path === '' ? join(root, page) : resolve(path.startsWith('/') ? root : dirname(join(root, page)), decodeURI(path));
+    const target =
+      path === ''
+        ? join(root, page)
+        : resolve(path.startsWith('/') ? root : dirname(join(root, page)), decodeURI(path));
     const name = relative(root, target);
     if (name.startsWith('..')) broken.push(`${page}: ${link} (outside the repository)`);
     else if (!existsSync(target)) broken.push(`${page}: ${link} (no such file)`);
@@ -110,7 +117,11 @@ function brokenLinks(root: string, page: string): string[] {
 /** Link targets of inline links, images and reference definitions, outside code. */
 function linksOf(markdown: string): string[] {
   const text = outsideFences(markdown).replace(/(`+)[\s\S]*?\1/g, '');
-  const inline = [...text.matchAll(/!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^>]*>|[^()\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g)];
+  const inline = [
+    ...text.matchAll(
+      /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^>]*>|[^()\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g,
+    ),
+  ];
   const definitions = [...text.matchAll(/^ {0,3}\[[^\]]+\]:\s*(\S+)/gm)];
   return [...inline, ...definitions].map((match) => match[1]!.replace(/^<(.*)>$/, '$1'));
 }
@@ -119,9 +130,12 @@ function linksOf(markdown: string): string[] {
 function headingSlugs(markdown: string): Set<string> {
   const slugs = new Set<string>();
   const seen = new Map<string, number>();
-  for (const [, heading] of outsideFences(markdown).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm)) {
-    const text = heading!.replace(/(`+)(.*?)\1|<[^>]*>|!?\[([^\]]*)\]\([^)]*\)/g, (_, ticks, code, label) =>
-      ticks ? code : (label ?? ''),
+  for (const [, heading] of outsideFences(markdown).matchAll(
+    /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm,
+  )) {
+    const text = heading!.replace(
+      /(`+)(.*?)\1|<[^>]*>|!?\[([^\]]*)\]\([^)]*\)/g,
+      (_, ticks, code, label) => (ticks ? code : (label ?? '')),
     );
     const base = text
       .trim()

@@ -11,7 +11,8 @@ import { tempDir, writeFiles } from './helpers.ts';
 const SITE = { 'site.yaml': 'base_url: https://l10n.test\n' };
 const PROJECT = { 'projects/p/project.yaml': 'name: P\n' };
 const component = (body: string) => ({ ...SITE, ...PROJECT, 'projects/p/components/c.yaml': body });
-const BASE = 'name: C\nsource_language: en\nrepo: https://git.test/r.git\nfilemask: po/*.po\nfile_format: po\n';
+const BASE =
+  'name: C\nsource_language: en\nrepo: https://git.test/r.git\nfilemask: po/*.po\nfile_format: po\n';
 const C = 'content/projects/p/components/c.yaml';
 
 const cases: [rule: string, files: Record<string, string>, expected: string[]][] = [
@@ -20,7 +21,11 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
     component(`${BASE}license: MIT: or not\n`),
     [`${C}:6:10  expected valid YAML (got: Nested mappings are not allowed in compact mappings)`],
   ],
-  ['a key given twice', component(`${BASE}name: Again\n`), [`${C}:6:1  expected valid YAML (got: Map keys must be unique)`]],
+  [
+    'a key given twice',
+    component(`${BASE}name: Again\n`),
+    [`${C}:6:1  expected valid YAML (got: Map keys must be unique)`],
+  ],
   [
     'an unknown key, with the nearest known one',
     component(`${BASE}source:\n  total: 3\ntranslations:\n  cs:\n    fuzy: 1\n`),
@@ -36,7 +41,11 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
     component('name: C\nsource_language: en\nfilemask: po/*.po\nfile_format: po\n'),
     [`${C}:1:1  repo  expected text (missing)`],
   ],
-  ['a wrong type', component(`${BASE}source:\n  total: many\n`), [`${C}:7:10  source.total  expected a non-negative integer (got "many")`]],
+  [
+    'a wrong type',
+    component(`${BASE}source:\n  total: many\n`),
+    [`${C}:7:10  source.total  expected a non-negative integer (got "many")`],
+  ],
   [
     'a negative counter',
     component(`${BASE}source: {total: 5}\ntranslations:\n  cs: {translated: -1}\n`),
@@ -49,7 +58,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   ],
   [
     'approved and readonly over translated',
-    component(`${BASE}source: {total: 5}\ntranslations:\n  cs:\n    translated: 2\n    approved: 3\n    readonly: 4\n`),
+    component(
+      `${BASE}source: {total: 5}\ntranslations:\n  cs:\n    translated: 2\n    approved: 3\n    readonly: 4\n`,
+    ),
     [
       `${C}:10:15  translations.cs.approved  expected approved <= translated (2) (got 3)`,
       `${C}:11:15  translations.cs.readonly  expected readonly <= translated (2) (got 4)`,
@@ -67,7 +78,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   ],
   [
     'checks, suggestions and comments over the total',
-    component(`${BASE}source: {total: 1}\ntranslations:\n  cs: {failing_checks: 2, have_suggestion: 2, have_comment: 2}\n`),
+    component(
+      `${BASE}source: {total: 1}\ntranslations:\n  cs: {failing_checks: 2, have_suggestion: 2, have_comment: 2}\n`,
+    ),
     [
       `${C}:8:24  translations.cs.failing_checks  expected failing_checks <= total (1) (got 2)`,
       `${C}:8:44  translations.cs.have_suggestion  expected have_suggestion <= total (1) (got 2)`,
@@ -84,7 +97,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'a timestamp that is not ISO 8601',
     component(`${BASE}translations:\n  cs:\n    last_change: yesterday\n`),
-    [`${C}:8:18  translations.cs.last_change  expected an ISO 8601 date and time such as 2024-05-02T10:20:05.499000Z (got "yesterday")`],
+    [
+      `${C}:8:18  translations.cs.last_change  expected an ISO 8601 date and time such as 2024-05-02T10:20:05.499000Z (got "yesterday")`,
+    ],
   ],
   [
     'a language code nobody defines, with the catalog code of an alias',
@@ -104,7 +119,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'a file mask without *',
     component(BASE.replace('po/*.po', 'po/cs.po')),
-    [`${C}:4:11  filemask  expected a file mask with * standing for the language code (got "po/cs.po")`],
+    [
+      `${C}:4:11  filemask  expected a file mask with * standing for the language code (got "po/cs.po")`,
+    ],
   ],
   [
     'a project folder name that is not a slug',
@@ -130,7 +147,9 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'a project folder without project.yaml',
     { ...SITE, 'projects/lost/components/c.yaml': BASE },
-    ['content/projects/lost/project.yaml:1:1  expected a project.yaml in every project folder (missing)'],
+    [
+      'content/projects/lost/project.yaml:1:1  expected a project.yaml in every project folder (missing)',
+    ],
   ],
   [
     'a language outside the catalog without name and plural',
@@ -155,11 +174,17 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'a language file named with the wrong letter case',
     { ...SITE, 'languages/pt_br.yaml': 'name: Brazilian\n' },
-    ['content/languages/pt_br.yaml:1:1  expected the catalog\'s spelling "pt_BR" as the file name (got "pt_br")'],
+    [
+      'content/languages/pt_br.yaml:1:1  expected the catalog\'s spelling "pt_BR" as the file name (got "pt_br")',
+    ],
   ],
   [
     'an explicit id used twice',
-    { ...SITE, 'projects/a/project.yaml': 'name: A\nid: 7\n', 'projects/b/project.yaml': 'name: B\nid: 7\n' },
+    {
+      ...SITE,
+      'projects/a/project.yaml': 'name: A\nid: 7\n',
+      'projects/b/project.yaml': 'name: B\nid: 7\n',
+    },
     [
       'content/projects/a/project.yaml:2:5  id  expected a project id used once (got 7, also the id of project "b" in content/projects/b/project.yaml; give one of them another id)',
       'content/projects/b/project.yaml:2:5  id  expected a project id used once (got 7, also the id of project "a" in content/projects/a/project.yaml; give one of them another id)',
@@ -176,12 +201,16 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   [
     'a repository link to a component that does not exist',
     component(BASE.replace('repo: https://git.test/r.git', 'repo: weblate://p/missing')),
-    [`${C}:3:7  repo  expected weblate://<project>/<component> naming a component in the content (got "weblate://p/missing")`],
+    [
+      `${C}:3:7  repo  expected weblate://<project>/<component> naming a component in the content (got "weblate://p/missing")`,
+    ],
   ],
   [
     'no base URL anywhere',
     { ...PROJECT },
-    ['content/site.yaml:1:1  base_url  expected the base URL of the snapshot, in site.yaml or with --base-url (missing)'],
+    [
+      'content/site.yaml:1:1  base_url  expected the base URL of the snapshot, in site.yaml or with --base-url (missing)',
+    ],
   ],
   [
     'a .yml file and a YAML file out of place',

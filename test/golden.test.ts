@@ -20,7 +20,8 @@ describe.each(scenarios)('golden tree of fixture "%s"', (scenario) => {
     const golden = join(ROOT, 'test/golden', scenario);
     const paths = [...built.files.keys()].sort();
     await expect(paths.join('\n') + '\n').toMatchFileSnapshot(join(golden, 'FILES.txt'));
-    for (const path of paths) await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
+    for (const path of paths)
+      await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
     expect(strayFiles(golden, paths)).toEqual([]);
   });
 });
@@ -34,13 +35,17 @@ describe('golden status site of fixture "current" with pages on', () => {
     const content = join(tempDir(), 'content');
     cpSync(join(FIXTURES, 'current/content'), content, { recursive: true });
     // Translate and share pages link the same page where translating happens.
-    appendFileSync(join(content, 'site.yaml'), 'pages: true\nedit_url: https://hosted.example.org/\n');
+    appendFileSync(
+      join(content, 'site.yaml'),
+      'pages: true\nedit_url: https://hosted.example.org/\n',
+    );
     const built = await buildInMemory(content);
     expect(built.report.errors).toEqual([]);
     const golden = join(ROOT, 'test/golden/current-site');
     const paths = [...built.files.keys()].filter((path) => !/^(api|hosts)\//.test(path)).sort();
     await expect(paths.join('\n') + '\n').toMatchFileSnapshot(join(golden, 'FILES.txt'));
-    for (const path of paths) await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
+    for (const path of paths)
+      await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
     expect(strayFiles(golden, paths)).toEqual([]);
   });
 });

@@ -1,7 +1,15 @@
 /** Shared test helpers: temporary folders, content trees written from tables, in-memory builds. */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll } from 'vitest';
@@ -14,7 +22,15 @@ export const ROOT = new URL('..', import.meta.url).pathname;
 
 /** A site with the defaults a build resolves (flavour 4, no pages), and the given settings. */
 export function testSite(settings: Partial<Site> & { baseUrl: string }): Site {
-  return { webUrl: settings.baseUrl, pageSize: 50, pagination: 'path', weblateVersion: '4', pages: false, editUrl: null, ...settings };
+  return {
+    webUrl: settings.baseUrl,
+    pageSize: 50,
+    pagination: 'path',
+    weblateVersion: '4',
+    pages: false,
+    editUrl: null,
+    ...settings,
+  };
 }
 export const FIXTURES = join(ROOT, 'test/fixtures');
 
@@ -71,7 +87,10 @@ export interface MemoryBuild {
 }
 
 /** Builds a content folder into memory. */
-export async function buildInMemory(contentDir: string, site: SiteOverrides = {}): Promise<MemoryBuild> {
+export async function buildInMemory(
+  contentDir: string,
+  site: SiteOverrides = {},
+): Promise<MemoryBuild> {
   const target = memoryTarget();
   const report = await build({ contentDir, site }, { target });
   return {
@@ -94,11 +113,20 @@ export interface ListPage {
 
 /** Whether a body is one page of a list: exactly Weblate's four keys, in order. */
 export function isPage(body: unknown): body is ListPage {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).join(',') === 'count,next,previous,results';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Object.keys(body).join(',') === 'count,next,previous,results'
+  );
 }
 
 /** Calls `visit` with every absolute URL in a body and the key it sits under. */
-export function collectLinks(value: unknown, visit: (key: string, url: string) => void, key = ''): void {
+export function collectLinks(
+  value: unknown,
+  visit: (key: string, url: string) => void,
+  key = '',
+): void {
   if (typeof value === 'string') {
     if (/^https?:\/\//.test(value)) visit(key, value);
   } else if (Array.isArray(value)) {

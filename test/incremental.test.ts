@@ -3,7 +3,15 @@
  * build of the changed content gives, byte for byte, and touches only what
  * changed.
  */
-import { appendFileSync, cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../src/build.ts';
@@ -35,12 +43,24 @@ const both =
 const STRINGS = 'projects/alpha/components/strings.yaml';
 
 const changes: [name: string, change: Edit, expectMode?: 'fresh'][] = [
-  ["one translation's counters", edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n'))],
-  ['a language renamed', edit('languages/de.yaml', (t) => t.replace('German (Germany)', 'Deutsch'))],
+  [
+    "one translation's counters",
+    edit(STRINGS, (t) => t.replace('translated: 4\n', 'translated: 3\n')),
+  ],
+  [
+    'a language renamed',
+    edit('languages/de.yaml', (t) => t.replace('German (Germany)', 'Deutsch')),
+  ],
   ['a catalog language overridden by a new file', add('languages/cs.yaml', 'name: Čeština\n')],
   ['a language file removed', remove('languages/eo.yaml')],
-  ['a translation added', edit(STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n'))],
-  ['a translation removed', edit('projects/beta/components/docs.yaml', (t) => t.replace('  he:\n    id: 202\n', ''))],
+  [
+    'a translation added',
+    edit(STRINGS, (t) => t.replace('translations:\n', 'translations:\n  fr: {translated: 2}\n')),
+  ],
+  [
+    'a translation removed',
+    edit('projects/beta/components/docs.yaml', (t) => t.replace('  he:\n    id: 202\n', '')),
+  ],
   ['a component removed', remove('projects/alpha/components/glossary.yaml')],
   [
     'a component added',
@@ -63,15 +83,27 @@ const changes: [name: string, change: Edit, expectMode?: 'fresh'][] = [
       edit(STRINGS, (t) => t.replace('links: [beta]', 'links: [gamma]')),
     ),
   ],
-  ['a project field changed', edit('projects/alpha/project.yaml', (t) => t.replace('name: Alpha', 'name: Alpha One'))],
+  [
+    'a project field changed',
+    edit('projects/alpha/project.yaml', (t) => t.replace('name: Alpha', 'name: Alpha One')),
+  ],
   [
     'the review setting of a project',
-    edit('projects/beta/project.yaml', (t) => t.replace('translation_review: true', 'translation_review: false')),
+    edit('projects/beta/project.yaml', (t) =>
+      t.replace('translation_review: true', 'translation_review: false'),
+    ),
   ],
-  ['the repository a linked component shows', edit(STRINGS, (t) => t.replace('branch: main', 'branch: stable'))],
+  [
+    'the repository a linked component shows',
+    edit(STRINGS, (t) => t.replace('branch: main', 'branch: stable')),
+  ],
   ['a component locked', edit(STRINGS, (t) => t.replace('locked: true', 'locked: false'))],
   ['a component shared into no project', edit(STRINGS, (t) => t.replace('links: [beta]\n', ''))],
-  ['the page size (a new tree is swapped in)', edit('site.yaml', (t) => t.replace('page_size: 2', 'page_size: 3')), 'fresh'],
+  [
+    'the page size (a new tree is swapped in)',
+    edit('site.yaml', (t) => t.replace('page_size: 2', 'page_size: 3')),
+    'fresh',
+  ],
 ];
 
 /** A copy of the features fixture and its tree (with the status site when `pages`), built once. */
@@ -126,11 +158,23 @@ describe('rebuilding in place after a change', () => {
     const out = join(dir, 'dist');
     await buildDirectory({ contentDir: join(FIXTURES, 'features/content'), outDir: out });
     const manifest = statSync(manifestPath(out), { bigint: true });
-    const report = await buildDirectory({ contentDir: join(FIXTURES, 'features/content'), outDir: out });
-    expect(report).toMatchObject({ mode: 'in-place', files: 0, groupsRendered: 0, groupsRemoved: 0 });
+    const report = await buildDirectory({
+      contentDir: join(FIXTURES, 'features/content'),
+      outDir: out,
+    });
+    expect(report).toMatchObject({
+      mode: 'in-place',
+      files: 0,
+      groupsRendered: 0,
+      groupsRemoved: 0,
+    });
     // Not even the manifest: it is written whole only once its journal is long.
     const after = statSync(manifestPath(out), { bigint: true });
-    expect([after.ino, after.mtimeNs, after.size]).toEqual([manifest.ino, manifest.mtimeNs, manifest.size]);
+    expect([after.ino, after.mtimeNs, after.size]).toEqual([
+      manifest.ino,
+      manifest.mtimeNs,
+      manifest.size,
+    ]);
   });
 
   it("appends a change to the manifest's journal, which the next rebuild reads", async () => {
@@ -142,7 +186,11 @@ describe('rebuilding in place after a change', () => {
     expect(after.ino).toBe(before.ino);
     expect(after.size).toBeGreaterThan(before.size);
     expect(staleLines((await readManifest(out))!)).toBe(2 * changed.groupsRendered!);
-    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({ mode: 'in-place', files: 0, groupsRendered: 0 });
+    expect(await buildDirectory({ contentDir: content, outDir: out })).toMatchObject({
+      mode: 'in-place',
+      files: 0,
+      groupsRendered: 0,
+    });
   });
 
   it('does not trust a manifest once the tree folder was replaced', async () => {
@@ -158,18 +206,21 @@ describe('rebuilding in place after a change', () => {
 });
 
 describe('rebuilding the status site in place after a change', () => {
-  it.each(changes)('after %s gives the tree of a full build, pages included', async (_, change, expectMode) => {
-    const { content, out } = await builtCopy(true);
-    change(content);
-    const report = await buildDirectory({ contentDir: content, outDir: out });
-    expect(report.errors).toEqual([]);
-    expect(report.mode).toBe(expectMode ?? 'in-place');
-    const full = await buildInMemory(content);
-    expect([...full.files.keys()]).toContain('projects/alpha/strings/cs/index.html');
-    const tree = readTree(out);
-    expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
-    for (const [path, text] of full.files) expect(tree.get(path), path).toBe(text);
-  });
+  it.each(changes)(
+    'after %s gives the tree of a full build, pages included',
+    async (_, change, expectMode) => {
+      const { content, out } = await builtCopy(true);
+      change(content);
+      const report = await buildDirectory({ contentDir: content, outDir: out });
+      expect(report.errors).toEqual([]);
+      expect(report.mode).toBe(expectMode ?? 'in-place');
+      const full = await buildInMemory(content);
+      expect([...full.files.keys()]).toContain('projects/alpha/strings/cs/index.html');
+      const tree = readTree(out);
+      expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
+      for (const [path, text] of full.files) expect(tree.get(path), path).toBe(text);
+    },
+  );
 
   it('rewrites at most 30 files for a counter change: the pages, badges and exports that show it, and the API', async () => {
     const { content, out } = await builtCopy(true);
@@ -203,6 +254,8 @@ describe('rebuilding the status site in place after a change', () => {
     const changed = [...after.keys()].filter((path) => after.get(path) !== before.get(path));
     expect(changed).toContain('widgets/alpha/cs/strings/svg-badge.svg');
     expect(changed).toContain('widgets/alpha/-/strings/multi-auto.svg');
-    expect(after.get('widgets/alpha/cs/strings/svg-badge.svg')).toContain('aria-label="translated: 10%"');
+    expect(after.get('widgets/alpha/cs/strings/svg-badge.svg')).toContain(
+      'aria-label="translated: 10%"',
+    );
   });
 });

@@ -25,7 +25,15 @@ const trees = [
 /** Links without a file: the raw translation files, and in 2026.8 the metrics and what is refused to an anonymous reader. */
 const OUTSIDE: Record<string, readonly string[]> = {
   '4': ['file_url'],
-  '2026.8': ['file_url', 'machinery_settings', 'memory', 'metrics_url', 'reports', 'reports_url', 'repository_url'],
+  '2026.8': [
+    'file_url',
+    'machinery_settings',
+    'memory',
+    'metrics_url',
+    'reports',
+    'reports_url',
+    'repository_url',
+  ],
 };
 
 describe.each(trees)('links of %s', (_, contentDir) => {
@@ -77,7 +85,9 @@ describe.each(trees)('links of %s', (_, contentDir) => {
   });
 
   it('following next from the first page of every list visits every item once', () => {
-    const firstPages = apiFiles().filter(([path, text]) => !path.includes('~page/') && isPage(JSON.parse(text)));
+    const firstPages = apiFiles().filter(
+      ([path, text]) => !path.includes('~page/') && isPage(JSON.parse(text)),
+    );
     expect(firstPages.length).toBeGreaterThan(10);
     for (const [path, text] of firstPages) {
       let page = JSON.parse(text);

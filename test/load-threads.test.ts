@@ -14,7 +14,10 @@ describe('checking content in threads', () => {
     await writeSyntheticContent(dir, { projects: 8, components: 12, languages: 3, seed: 7 });
     const components = join(dir, 'projects/project-00002/components');
     writeFileSync(join(components, 'broken-yaml.yaml'), 'name: [unclosed\n');
-    writeFileSync(join(components, 'bad-field.yaml'), 'name: Bad\nsource_language: en\nfilemask: "*.po"\nfile_format: po\ncolour: red\n');
+    writeFileSync(
+      join(components, 'bad-field.yaml'),
+      'name: Bad\nsource_language: en\nfilemask: "*.po"\nfile_format: po\ncolour: red\n',
+    );
     writeFileSync(
       join(components, 'bad-counter.yaml'),
       'name: Bad\nsource_language: en\nfilemask: "*.po"\nfile_format: po\nsource: {total: 3}\ntranslations:\n  cs: {translated: 9}\n',
@@ -55,8 +58,13 @@ describe('checking content in threads', () => {
     const gone = join(dir, 'projects/project-00001/components/gone.yaml');
     writeFileSync(gone, 'name: Gone\n');
     rmSync(gone);
-    const job = { file: gone, place: { kind: 'component' as const, project: 'project-00001', component: 'gone' } };
+    const job = {
+      file: gone,
+      place: { kind: 'component' as const, project: 'project-00001', component: 'gone' },
+    };
     await expect(checkFiles([job], { threads: 0 })).rejects.toThrow(/ENOENT.*gone\.yaml/);
-    await expect(checkFiles([job], { threads: 1, mainThread: false })).rejects.toThrow(/ENOENT.*gone\.yaml/);
+    await expect(checkFiles([job], { threads: 1, mainThread: false })).rejects.toThrow(
+      /ENOENT.*gone\.yaml/,
+    );
   });
 });

@@ -42,7 +42,9 @@ function flagsOf(text: string): string[] {
 
 /** The options of the command an npm script runs (scripts/<name>.ts exports it). */
 async function optionsOf(script: string): Promise<string[]> {
-  const module = (await import(join(ROOT, 'scripts', `${script}.ts`))) as { command?: { options: Record<string, unknown> } };
+  const module = (await import(join(ROOT, 'scripts', `${script}.ts`))) as {
+    command?: { options: Record<string, unknown> };
+  };
   if (!module.command) throw new Error(`scripts/${script}.ts exports no command`);
   return [...Object.keys(module.command.options), 'help'];
 }
@@ -76,11 +78,22 @@ describe('the scheduled mirror of docs/mirror.md', () => {
 
   it('restores the last pull and the state folder, pulls, builds, deploys, and saves them again', () => {
     const names = invocations(runs.join('\n')).map((call) => call.name);
-    expect(names.filter((name) => ['pull', 'build', 'deploy'].includes(name))).toEqual(['pull', 'pull', 'build', 'deploy']);
+    expect(names.filter((name) => ['pull', 'build', 'deploy'].includes(name))).toEqual([
+      'pull',
+      'pull',
+      'build',
+      'deploy',
+    ]);
     const cached = steps.filter((step) => step.uses?.startsWith('actions/cache/'));
-    expect(cached.map((step) => step.uses)).toEqual(['actions/cache/restore@v4', 'actions/cache/save@v4']);
-    for (const step of cached) expect(step.with?.path?.trim().split('\n').sort()).toEqual(['dist.state', 'mirror']);
-    expect(steps.indexOf(cached[0]!)).toBeLessThan(steps.findIndex((step) => step.run?.includes('npm run pull')));
+    expect(cached.map((step) => step.uses)).toEqual([
+      'actions/cache/restore@v4',
+      'actions/cache/save@v4',
+    ]);
+    for (const step of cached)
+      expect(step.with?.path?.trim().split('\n').sort()).toEqual(['dist.state', 'mirror']);
+    expect(steps.indexOf(cached[0]!)).toBeLessThan(
+      steps.findIndex((step) => step.run?.includes('npm run pull')),
+    );
   });
 
   it('runs in the workflow only npm scripts that exist, with flags their commands take', async () => {
@@ -94,7 +107,14 @@ describe('the scheduled mirror of docs/mirror.md', () => {
     const page = readFileSync(join(ROOT, 'docs/mirror.md'), 'utf8');
     const blocks = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
     const found = invocations([script, ...blocks].join('\n'));
-    expect(found.map((call) => call.name)).toEqual(['pull', 'build', 'deploy', 'pull', 'build', 'deploy']);
+    expect(found.map((call) => call.name)).toEqual([
+      'pull',
+      'build',
+      'deploy',
+      'pull',
+      'build',
+      'deploy',
+    ]);
     await expectRunnable(found);
     // The weekly full pull is set aside in a variable: it is a flag of pull too.
     expect(script).toContain('full=--full');

@@ -16,7 +16,10 @@ import { buildInMemory, FIXTURES, readTree, tempDir, writeFiles } from './helper
 type Doc = Record<string, any>;
 
 /** Edits of component files, as functions of the current files (path → parsed YAML). */
-const edits: Record<string, (files: Map<string, Doc>, pick: (n: number) => number) => ContentChange[]> = {
+const edits: Record<
+  string,
+  (files: Map<string, Doc>, pick: (n: number) => number) => ContentChange[]
+> = {
   counter: (files, pick) => {
     const [path, doc] = pickComponent(files, pick);
     const code = pickKey(doc.translations, pick);
@@ -35,14 +38,20 @@ const edits: Record<string, (files: Map<string, Doc>, pick: (n: number) => numbe
   addTranslation: (files, pick) => {
     const [path, doc] = pickComponent(files, pick);
     const code = ['fr', 'ja', 'pt_BR', 'sr@latin', 'xx_unknown', 'eo'][pick(6)]!;
-    doc.translations = { ...(doc.translations ?? {}), [code]: { translated: 0, ...(pick(3) === 0 ? { id: 100 } : {}) } };
+    doc.translations = {
+      ...(doc.translations ?? {}),
+      [code]: { translated: 0, ...(pick(3) === 0 ? { id: 100 } : {}) },
+    };
     return [change(path, doc)];
   },
   addComponent: (files, pick) => {
     const [, doc] = pickComponent(files, pick);
     const copy: Doc = { ...doc, name: `Copy ${pick(1000)}` };
     delete copy.id;
-    if (copy.translations) copy.translations = Object.fromEntries(Object.keys(copy.translations).map((code) => [code, {}]));
+    if (copy.translations)
+      copy.translations = Object.fromEntries(
+        Object.keys(copy.translations).map((code) => [code, {}]),
+      );
     const project = pick(2) ? 'alpha' : 'beta';
     return [change(`projects/${project}/components/copy-${pick(3)}.yaml`, copy)];
   },
@@ -52,7 +61,11 @@ const edits: Record<string, (files: Map<string, Doc>, pick: (n: number) => numbe
   },
   repository: (files, pick) => {
     const [path, doc] = pickComponent(files, pick);
-    doc.repo = ['weblate://alpha/strings', 'weblate://alpha/shared', 'https://git.example.org/other.git'][pick(3)];
+    doc.repo = [
+      'weblate://alpha/strings',
+      'weblate://alpha/shared',
+      'https://git.example.org/other.git',
+    ][pick(3)];
     if (pick(2)) doc.branch = `branch-${pick(3)}`;
     return [change(path, doc)];
   },
@@ -69,45 +82,62 @@ describe.each([
   ['without the status site', false, 25],
   ['with the status site (pages, badges, exports)', true, 15],
 ])('the fast path for component edits, %s', (_, pages, runs) => {
-  it('accepts what the full check accepts and builds what a full build builds', { timeout: 300_000 }, async () => {
-    const names = Object.keys(edits);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom(...names), fc.array(fc.nat(999), { minLength: 8, maxLength: 8 })), {
-          minLength: 1,
-          maxLength: 6,
-        }),
-        async (steps) => {
-          const dir = tempDir();
-          const content = join(dir, 'content');
-          cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
-          if (pages) appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
-          const opened = await Session.open({ contentDir: content, outDir: join(dir, 'dist') });
-          if (!opened.ok) throw new Error('fixture does not open');
-          for (const [name, numbers] of steps) {
-            let i = 0;
-            const pick = (n: number) => numbers[i++ % numbers.length]! % n;
-            const changes = edits[name]!(componentFiles(content), pick);
-            if (changes.length === 0) continue;
-            const expected = await fullCheck(content, changes);
-            const before = readTree(join(dir, 'dist'));
-            const result = await opened.session.update(changes);
-            expect(result.ok, `${name}: ${JSON.stringify(result.ok ? '' : result.errors.map((e) => e.message))}`).toBe(expected);
-            if (result.ok) {
-              const full = await buildInMemory(content);
-              const tree = readTree(join(dir, 'dist'));
-              expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
-              for (const [path, text] of full.files) expect(tree.get(path), `${name}: ${path}`).toBe(text);
-            } else {
-              expect(readTree(join(dir, 'dist'))).toEqual(before);
+  it(
+    'accepts what the full check accepts and builds what a full build builds',
+    { timeout: 300_000 },
+    async () => {
+      const names = Object.keys(edits);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.tuple(
+              fc.constantFrom(...names),
+              fc.array(fc.nat(999), { minLength: 8, maxLength: 8 }),
+            ),
+            {
+              minLength: 1,
+              maxLength: 6,
+            },
+          ),
+          async (steps) => {
+            const dir = tempDir();
+            const content = join(dir, 'content');
+            cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+            if (pages) appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
+            const opened = await Session.open({ contentDir: content, outDir: join(dir, 'dist') });
+            if (!opened.ok) throw new Error('fixture does not open');
+            for (const [name, numbers] of steps) {
+              let i = 0;
+              const pick = (n: number) => numbers[i++ % numbers.length]! % n;
+              const changes = edits[name]!(componentFiles(content), pick);
+              if (changes.length === 0) continue;
+              const expected = await fullCheck(content, changes);
+              const before = readTree(join(dir, 'dist'));
+              const result = await opened.session.update(changes);
+              expect(
+                result.ok,
+                `${name}: ${JSON.stringify(result.ok ? '' : result.errors.map((e) => e.message))}`,
+              ).toBe(expected);
+              if (result.ok) {
+                const full = await buildInMemory(content);
+                const tree = readTree(join(dir, 'dist'));
+                expect([...tree.keys()].sort()).toEqual([...full.files.keys()].sort());
+                for (const [path, text] of full.files)
+                  expect(tree.get(path), `${name}: ${path}`).toBe(text);
+              } else {
+                expect(readTree(join(dir, 'dist'))).toEqual(before);
+              }
             }
-          }
-          await opened.session.close();
+            await opened.session.close();
+          },
+        ),
+        {
+          seed: Number(process.env.PATCH_SEED ?? 20261122),
+          numRuns: Number(process.env.PATCH_RUNS ?? runs),
         },
-      ),
-      { seed: Number(process.env.PATCH_SEED ?? 20261122), numRuns: Number(process.env.PATCH_RUNS ?? runs) },
-    );
-  });
+      );
+    },
+  );
 });
 
 // --- helpers ---
@@ -117,7 +147,10 @@ function componentFiles(content: string): Map<string, Doc> {
   for (const project of readdirSync(join(content, 'projects')).sort()) {
     const folder = join(content, 'projects', project, 'components');
     for (const name of readdirSync(folder).sort()) {
-      files.set(`projects/${project}/components/${name}`, parse(readFileSync(join(folder, name), 'utf8')) as Doc);
+      files.set(
+        `projects/${project}/components/${name}`,
+        parse(readFileSync(join(folder, name), 'utf8')) as Doc,
+      );
     }
   }
   return files;
@@ -128,7 +161,10 @@ function pickComponent(files: Map<string, Doc>, pick: (n: number) => number): [s
   return entries[pick(entries.length)]!;
 }
 
-function pickKey(map: Record<string, unknown> | undefined, pick: (n: number) => number): string | undefined {
+function pickKey(
+  map: Record<string, unknown> | undefined,
+  pick: (n: number) => number,
+): string | undefined {
   const keys = Object.keys(map ?? {});
   return keys.length === 0 ? undefined : keys[pick(keys.length)];
 }
@@ -141,7 +177,11 @@ function change(path: string, doc: Doc): ContentChange {
 async function fullCheck(content: string, changes: ContentChange[]): Promise<boolean> {
   const copy = join(tempDir(), 'content');
   cpSync(content, copy, { recursive: true });
-  writeFiles(copy, Object.fromEntries(changes.filter((c) => c.text !== null).map((c) => [c.path, c.text!])));
-  for (const { path, text } of changes) if (text === null) rmSync(join(copy, path), { force: true });
+  writeFiles(
+    copy,
+    Object.fromEntries(changes.filter((c) => c.text !== null).map((c) => [c.path, c.text!])),
+  );
+  for (const { path, text } of changes)
+    if (text === null) rmSync(join(copy, path), { force: true });
   return (await openContent(copy)).ok;
 }

@@ -6,7 +6,10 @@ import { buildInMemory, ROOT, tempDir, writeFiles } from './helpers.ts';
 
 it('the README sample builds to the JSON it shows', async () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const yaml = /```yaml\n# content\/projects\/demo-app\/components\/android\.yaml\n([\s\S]*?)```/.exec(readme)![1]!;
+  const yaml =
+    /```yaml\n# content\/projects\/demo-app\/components\/android\.yaml\n([\s\S]*?)```/.exec(
+      readme,
+    )![1]!;
   const json = /```json\n(\{"total"[\s\S]*?)\n```/.exec(readme)![1]!;
   const content = join(tempDir(), 'content');
   writeFiles(content, {
@@ -16,5 +19,7 @@ it('the README sample builds to the JSON it shows', async () => {
   });
   const built = await buildInMemory(content);
   expect(built.report.errors).toEqual([]);
-  expect(built.files.get('api/translations/demo-app/android/cs/statistics/index.json')).toBe(`${json}\n`);
+  expect(built.files.get('api/translations/demo-app/android/cs/statistics/index.json')).toBe(
+    `${json}\n`,
+  );
 });

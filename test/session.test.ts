@@ -31,7 +31,9 @@ describe('Session', () => {
     const result = await session.update([{ path, text }]);
     expect(result.ok).toBe(true);
     expect(readFileSync(join(content, path), 'utf8')).toBe(text);
-    expect(JSON.parse(readFileSync(join(out, 'api/languages/de/index.json'), 'utf8')).name).toBe('Deutsch');
+    expect(JSON.parse(readFileSync(join(out, 'api/languages/de/index.json'), 'utf8')).name).toBe(
+      'Deutsch',
+    );
     await expectTreeOfContent(content, out);
   });
 
@@ -41,7 +43,10 @@ describe('Session', () => {
     const path = 'projects/alpha/project.yaml';
     const original = readFileSync(join(content, path), 'utf8');
     const result = await session.update([{ path, text: 'name: ""\n' }]);
-    expect(result).toEqual({ ok: false, errors: [expect.objectContaining({ path: 'name', line: 1, column: 7 })] });
+    expect(result).toEqual({
+      ok: false,
+      errors: [expect.objectContaining({ path: 'name', line: 1, column: 7 })],
+    });
     expect(readFileSync(join(content, path), 'utf8')).toBe(original);
     expect(readTree(out)).toEqual(before);
   });
@@ -54,7 +59,10 @@ describe('Session', () => {
         session.edit(async ({ read }) => {
           const text = (await read(path))!;
           const population = Number(/population: (\d+)/.exec(text)![1]) + 1;
-          return { changes: [{ path, text: text.replace(/population: \d+/, `population: ${population}`) }], result: i };
+          return {
+            changes: [{ path, text: text.replace(/population: \d+/, `population: ${population}`) }],
+            result: i,
+          };
         }),
       ),
     );
@@ -72,14 +80,19 @@ describe('Session', () => {
       });
     const [first, second] = await Promise.all([rename('Erste'), rename('Zweite')]);
     const nameIn = (outcome: typeof first) =>
-      outcome.status === 'applied' ? outcome.model.languages.find((l) => l.code === 'de')!.name : null;
+      outcome.status === 'applied'
+        ? outcome.model.languages.find((l) => l.code === 'de')!.name
+        : null;
     expect([nameIn(first), nameIn(second)]).toEqual(['Erste', 'Zweite']);
     expect(session.model.languages.find((l) => l.code === 'de')!.name).toBe('Zweite');
   });
 
   it('passes a refusal back without writing', async () => {
     const { session } = await openCopy();
-    expect(await session.edit(() => ({ refuse: 'no' }))).toEqual({ status: 'refused', result: 'no' });
+    expect(await session.edit(() => ({ refuse: 'no' }))).toEqual({
+      status: 'refused',
+      result: 'no',
+    });
   });
 
   it('keeps the host files a tree was built with', async () => {
@@ -91,9 +104,13 @@ describe('Session', () => {
     const opened = await Session.open({ contentDir: content, outDir: out });
     if (!opened.ok) throw new Error('fixture does not open');
     // A language change goes through the full path, which writes host files too.
-    expect((await opened.session.update([{ path: 'languages/eo.yaml', text: 'population: 5\n' }])).ok).toBe(true);
+    expect(
+      (await opened.session.update([{ path: 'languages/eo.yaml', text: 'population: 5\n' }])).ok,
+    ).toBe(true);
     await opened.session.close();
-    expect(readFileSync(join(out, '_redirects'), 'utf8')).toBe(readFileSync(join(out, 'hosts/netlify/_redirects'), 'utf8'));
+    expect(readFileSync(join(out, '_redirects'), 'utf8')).toBe(
+      readFileSync(join(out, 'hosts/netlify/_redirects'), 'utf8'),
+    );
   });
 
   it('removes temporary files a crash left in the content folder', async () => {

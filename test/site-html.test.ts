@@ -28,7 +28,9 @@ function messagesOf(report: Report): string[] {
   );
 }
 
-async function validatePages(pages: Iterable<[string, string]>): Promise<{ count: number; messages: string[] }> {
+async function validatePages(
+  pages: Iterable<[string, string]>,
+): Promise<{ count: number; messages: string[] }> {
   let count = 0;
   const messages: string[] = [];
   for (const [path, text] of pages) {
@@ -40,8 +42,13 @@ async function validatePages(pages: Iterable<[string, string]>): Promise<{ count
 
 describe('the HTML of the status site (html-validate, recommended rules)', () => {
   it('is valid in every golden tree', async () => {
-    const files = await fg('*/**/*.html', { cwd: join(ROOT, 'test/golden'), ignore: ['*/404.html'] });
-    const { count, messages } = await validatePages(files.map((file) => [file, readFileSync(join(ROOT, 'test/golden', file), 'utf8')]));
+    const files = await fg('*/**/*.html', {
+      cwd: join(ROOT, 'test/golden'),
+      ignore: ['*/404.html'],
+    });
+    const { count, messages } = await validatePages(
+      files.map((file) => [file, readFileSync(join(ROOT, 'test/golden', file), 'utf8')]),
+    );
     expect(count).toBeGreaterThan(90);
     expect(messages).toEqual([]);
   });
@@ -50,12 +57,19 @@ describe('the HTML of the status site (html-validate, recommended rules)', () =>
     const content = join(tempDir(), 'content');
     cpSync(join(FIXTURES, 'current/content'), content, { recursive: true });
     appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
-    const folders = [content, ...(await fg('*/content', { cwd: FIXTURES, onlyDirectories: true })).map((folder) => join(FIXTURES, folder))];
+    const folders = [
+      content,
+      ...(await fg('*/content', { cwd: FIXTURES, onlyDirectories: true })).map((folder) =>
+        join(FIXTURES, folder),
+      ),
+    ];
     let count = 0;
     const messages: string[] = [];
     for (const folder of folders.filter((folder) => !folder.includes('/invalid'))) {
       const built = await buildInMemory(folder);
-      const pages = [...built.files].filter(([path]) => path.endsWith('.html') && path !== '404.html');
+      const pages = [...built.files].filter(
+        ([path]) => path.endsWith('.html') && path !== '404.html',
+      );
       const found = await validatePages(pages.map(([path, text]) => [`${folder}: ${path}`, text]));
       count += found.count;
       messages.push(...found.messages);

@@ -33,8 +33,18 @@ function underPath(): string {
 
 const cases = [
   ['minimal', 'minimal', 'http://snapshot.test', ''],
-  ['minimal below a path (regression: chart links lost the path or part of theirs)', 'under-path', 'http://snapshot.test/l10n', '/l10n'],
-  ['current (2026.8, categories, right-to-left)', 'current', 'https://weblate.example.org/mirror', '/mirror'],
+  [
+    'minimal below a path (regression: chart links lost the path or part of theirs)',
+    'under-path',
+    'http://snapshot.test/l10n',
+    '/l10n',
+  ],
+  [
+    'current (2026.8, categories, right-to-left)',
+    'current',
+    'https://weblate.example.org/mirror',
+    '/mirror',
+  ],
 ] as const;
 
 function contentOf(fixture: (typeof cases)[number][1]): string {
@@ -77,7 +87,9 @@ describe.each(cases)('the status site of fixture %s', (_, fixture, base, prefix)
 describe('the pages', () => {
   it('stay under 30 KB each for the embedded content', async () => {
     const built = await buildInMemory(join(ROOT, 'content'));
-    const pages = [...built.files].filter(([path]) => path.endsWith('.html') && path !== '404.html');
+    const pages = [...built.files].filter(
+      ([path]) => path.endsWith('.html') && path !== '404.html',
+    );
     expect(pages.length).toBeGreaterThan(20);
     const sizes = pages.map(([path, text]) => [path, Buffer.byteLength(text)] as const);
     expect(sizes.filter(([, bytes]) => bytes >= 30 * 1024)).toEqual([]);
@@ -85,12 +97,16 @@ describe('the pages', () => {
 
   it('of a right-to-left language are laid out right to left, the others left to right', async () => {
     const built = await buildInMemory(withPages('current'));
-    expect(built.files.get('projects/app/android/ar/index.html')).toContain('<html lang="en" dir="rtl">');
+    expect(built.files.get('projects/app/android/ar/index.html')).toContain(
+      '<html lang="en" dir="rtl">',
+    );
     expect(built.files.get('languages/ar/index.html')).toContain('<html lang="en" dir="rtl">');
     expect(built.files.get('engage/app/-/ar/index.html')).toContain('<html lang="en" dir="rtl">');
     expect(built.files.get('projects/app/android/cs/index.html')).toContain('<html lang="en">');
     // In a table of languages, an Arabic row's name reads right to left.
-    expect(built.files.get('projects/app/android/index.html')).toMatch(/<th scope="row" dir="rtl"><a [^>]+>Arabic<\/a>/);
+    expect(built.files.get('projects/app/android/index.html')).toMatch(
+      /<th scope="row" dir="rtl"><a [^>]+>Arabic<\/a>/,
+    );
   });
 
   it('fetch nothing from outside: no script, no external font, stylesheet or image', async () => {

@@ -5,7 +5,13 @@
  */
 import type { Route } from '../api/routes.ts';
 import type { ValueType } from '../output/value-types.ts';
-import { routeText, type ApiTypes, type BodyType, type FieldType, type ObjectType } from './objects.ts';
+import {
+  routeText,
+  type ApiTypes,
+  type BodyType,
+  type FieldType,
+  type ObjectType,
+} from './objects.ts';
 
 /** The text of `api-<flavour>.d.ts`. */
 export function renderDeclarations(types: ApiTypes): string {
@@ -50,25 +56,36 @@ function objectBlock(object: ObjectType): string {
 }
 
 function usageLines(object: ObjectType): string[] {
-  const urls = (routes: readonly Route[]) => routes.map((route) => `\`${routeText(route)}\``).join(', ');
+  const urls = (routes: readonly Route[]) =>
+    routes.map((route) => `\`${routeText(route)}\``).join(', ');
   const lines: string[] = [];
   if (object.servedAt.length > 0) lines.push(`Served at ${urls(object.servedAt)}.`);
   if (object.listedAt.length > 0) lines.push(`The items of ${urls(object.listedAt)}.`);
-  if (object.nestedIn.length > 0) lines.push(`Held by ${object.nestedIn.map((holder) => `\`${holder}\``).join(', ')}.`);
+  if (object.nestedIn.length > 0)
+    lines.push(`Held by ${object.nestedIn.map((holder) => `\`${holder}\``).join(', ')}.`);
   return lines;
 }
 
-function interfaceBlock(doc: readonly string[], name: string, fields: readonly FieldType[]): string {
+function interfaceBlock(
+  doc: readonly string[],
+  name: string,
+  fields: readonly FieldType[],
+): string {
   const body = fields.map((field) => `  ${propertyName(field.key)}: ${typeText(field.type)};`);
   return [...docComment(doc, ''), `export interface ${name} {`, ...body, '}', ''].join('\n');
 }
 
 function resourcesBlock(types: ApiTypes): string {
   const body = types.resources.flatMap(({ kind, route, body }) => [
-    ...docComment([`\`GET ${routeText(route)}\`${isEmptyList(body) ? ': always empty in a snapshot' : ''}`], '  '),
+    ...docComment(
+      [`\`GET ${routeText(route)}\`${isEmptyList(body) ? ': always empty in a snapshot' : ''}`],
+      '  ',
+    ),
     `  ${propertyName(kind)}: ${bodyText(body)};`,
   ]);
-  const doc = ['The body of each resource the snapshot holds, by its kind (the route table of the flavour).'];
+  const doc = [
+    'The body of each resource the snapshot holds, by its kind (the route table of the flavour).',
+  ];
   return [...docComment(doc, ''), 'export interface Resources {', ...body, '}', ''].join('\n');
 }
 

@@ -15,7 +15,10 @@ export function typeFiles(): Map<string, string> {
     const types = apiTypes(version);
     files.set(`api-${version}.d.ts`, renderDeclarations(types));
     for (const resource of types.resources) {
-      files.set(`schemas/${version}/${resource.kind}.schema.json`, `${JSON.stringify(resourceSchema(types, resource), null, 2)}\n`);
+      files.set(
+        `schemas/${version}/${resource.kind}.schema.json`,
+        `${JSON.stringify(resourceSchema(types, resource), null, 2)}\n`,
+      );
     }
   }
   return files;

@@ -43,7 +43,9 @@ interface Context {
 function objectSchema(fields: readonly FieldType[], context: Context): Record<string, unknown> {
   return {
     type: 'object',
-    properties: Object.fromEntries(fields.map((field) => [field.key, valueSchema(field.type, context)])),
+    properties: Object.fromEntries(
+      fields.map((field) => [field.key, valueSchema(field.type, context)]),
+    ),
     required: fields.map((field) => field.key),
     additionalProperties: false,
   };
@@ -53,7 +55,11 @@ function valueSchema(type: ValueType, context: Context): Schema {
   switch (type.type) {
     case 'nullable': {
       const inner = valueSchema(type.of, context);
-      if (typeof inner === 'object' && typeof inner.type === 'string' && Object.keys(inner).length === 1)
+      if (
+        typeof inner === 'object' &&
+        typeof inner.type === 'string' &&
+        Object.keys(inner).length === 1
+      )
         return { type: [inner.type, 'null'] };
       return { anyOf: [inner, { type: 'null' }] };
     }

@@ -72,9 +72,19 @@ export interface ApiTypes {
 export function apiTypes(version: WeblateVersion): ApiTypes {
   const resources = routesOf(version)
     .filter((route) => refusalOf(route, version) === undefined)
-    .map((route) => ({ kind: route.kind as ResourceKind, route, body: bodyOf(route.kind as ResourceKind, version) }));
+    .map((route) => ({
+      kind: route.kind as ResourceKind,
+      route,
+      body: bodyOf(route.kind as ResourceKind, version),
+    }));
   const flavourName = version === '4' ? 'Weblate 4.x' : `Weblate ${version}`;
-  return { version, flavourName, resources, objects: collectObjects(version, resources), page: fieldsOf(PAGE) };
+  return {
+    version,
+    flavourName,
+    resources,
+    objects: collectObjects(version, resources),
+    page: fieldsOf(PAGE),
+  };
 }
 
 /** A route's URL as the published files write it: `/api/translations/{project}/{component}/{language}/`. */
@@ -130,13 +140,19 @@ const REFUSED = null;
  * flavour where the flavours differ. A kind a flavour has no file for (it
  * refuses it, or does not have it) is never asked for.
  */
-const BODIES: Record<ResourceKind, BodyType | Readonly<Record<WeblateVersion, BodyType>> | typeof REFUSED> = {
+const BODIES: Record<
+  ResourceKind,
+  BodyType | Readonly<Record<WeblateVersion, BodyType>> | typeof REFUSED
+> = {
   root: object('ApiRoot'),
   projects: listOf('Project'),
   project: object('Project'),
   'project-components': listOf('ComponentWithoutProject'),
   // A bare array, without the envelope: 4.x's compact summaries, 2026.8's statistics objects.
-  'project-languages': { '4': arrayOf(object('ProjectLanguage')), '2026.8': arrayOf(object('TranslationStatistics')) },
+  'project-languages': {
+    '4': arrayOf(object('ProjectLanguage')),
+    '2026.8': arrayOf(object('TranslationStatistics')),
+  },
   'project-statistics': object('Statistics'),
   'project-changes': EMPTY_LIST,
   'project-repository': object('ProjectRepository'),
@@ -186,7 +202,10 @@ const BODIES: Record<ResourceKind, BodyType | Readonly<Record<WeblateVersion, Bo
 
 function bodyOf(kind: ResourceKind, version: WeblateVersion): BodyType {
   const body = BODIES[kind];
-  if (body === REFUSED) return internalError(`the ${kind} route has a file in the ${version} flavour but no declared body`);
+  if (body === REFUSED)
+    return internalError(
+      `the ${kind} route has a file in the ${version} flavour but no declared body`,
+    );
   return 'type' in body ? body : body[version];
 }
 
@@ -200,19 +219,34 @@ function fieldsOf(shape: Shape): FieldType[] {
 
 /** Each object the resources name, directly or nested, with where it is served, listed and nested. */
 function collectObjects(version: WeblateVersion, resources: readonly ResourceType[]): ObjectType[] {
-  const found = new Map<string, { name: string; fields: FieldType[]; servedAt: Route[]; listedAt: Route[]; nestedIn: string[] }>();
-  const visit = (type: ValueType, use: (entry: NonNullable<ReturnType<typeof found.get>>) => void): void => {
+  const found = new Map<
+    string,
+    { name: string; fields: FieldType[]; servedAt: Route[]; listedAt: Route[]; nestedIn: string[] }
+  >();
+  const visit = (
+    type: ValueType,
+    use: (entry: NonNullable<ReturnType<typeof found.get>>) => void,
+  ): void => {
     if (type.type === 'nullable') return visit(type.of, use);
     if (type.type !== 'object') return;
     let entry = found.get(type.name);
     if (!entry) {
-      const shape = OBJECTS[type.name as ObjectName] as ((version: WeblateVersion) => Shape) | undefined;
+      const shape = OBJECTS[type.name as ObjectName] as
+        ((version: WeblateVersion) => Shape) | undefined;
       if (!shape) internalError(`a shape names the unknown object "${type.name}"`);
-      entry = { name: type.name, fields: fieldsOf(shape(version)), servedAt: [], listedAt: [], nestedIn: [] };
+      entry = {
+        name: type.name,
+        fields: fieldsOf(shape(version)),
+        servedAt: [],
+        listedAt: [],
+        nestedIn: [],
+      };
       found.set(type.name, entry);
       for (const field of entry.fields) {
         const holder = `${type.name}.${field.key}`;
-        visit(field.type.type === 'array' ? field.type.items : field.type, (inner) => inner.nestedIn.push(holder));
+        visit(field.type.type === 'array' ? field.type.items : field.type, (inner) =>
+          inner.nestedIn.push(holder),
+        );
       }
     }
     use(entry);

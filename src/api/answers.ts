@@ -39,8 +39,16 @@ export interface ApiError {
 export const ERRORS = {
   notFound: { status: 404, code: 'not_found', detail: NOT_FOUND },
   invalidPage: { status: 404, code: 'not_found', detail: INVALID_PAGE },
-  notAuthenticated: { status: 401, code: 'not_authenticated', detail: 'Authentication credentials were not provided.' },
-  permissionDenied: { status: 403, code: 'permission_denied', detail: 'You do not have permission to perform this action.' },
+  notAuthenticated: {
+    status: 401,
+    code: 'not_authenticated',
+    detail: 'Authentication credentials were not provided.',
+  },
+  permissionDenied: {
+    status: 403,
+    code: 'permission_denied',
+    detail: 'You do not have permission to perform this action.',
+  },
 } as const satisfies Record<string, ApiError>;
 
 /** DRF's codes of the errors a read of the snapshot meets, by status. */
@@ -58,7 +66,11 @@ export function readError(status: 401 | 403 | 404 | 405, detail: string): ApiErr
 
 /** A failure inside a request (a bug): DRF's message, or drf-standardized-errors' for an unhandled exception. */
 export function serverError(version: WeblateVersion): ApiError {
-  return { status: 500, code: 'error', detail: version === '4' ? 'A server error occurred.' : 'Server Error (500)' };
+  return {
+    status: 500,
+    code: 'error',
+    detail: version === '4' ? 'A server error occurred.' : 'Server Error (500)',
+  };
 }
 
 /** Weblate asks an anonymous client for credentials this way (DRF's TokenAuthentication keyword). */

@@ -7,7 +7,15 @@
 import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
-import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import type {
+  Category,
+  Component,
+  Language,
+  Model,
+  Project,
+  Site,
+  Translation,
+} from '../model/types.ts';
 import { fillLayout, RawJson, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
 import {
@@ -67,17 +75,33 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const lastComponent = lastOne<Component, RawJson>();
 
   const language = (l: Language) => cached(languages, l, () => languageBody(site, l));
-  const project = (p: Project) => cached(projects, p, () => fillLayout(PROJECT[version], { site, project: p }));
+  const project = (p: Project) =>
+    cached(projects, p, () => fillLayout(PROJECT[version], { site, project: p }));
   const componentJson = (c: Component) =>
     lastComponent(c, () =>
-      RawJson.of(fillLayout(COMPONENT[version], componentSource(site, c, language(c.sourceLanguage), project(c.project)))),
+      RawJson.of(
+        fillLayout(
+          COMPONENT[version],
+          componentSource(site, c, language(c.sourceLanguage), project(c.project)),
+        ),
+      ),
     );
   const component = (c: Component, withProject = true): JsonValue =>
     withProject
       ? componentJson(c)
-      : fillLayout(COMPONENT_WITHOUT_PROJECT[version], componentSource(site, c, language(c.sourceLanguage), null));
+      : fillLayout(
+          COMPONENT_WITHOUT_PROJECT[version],
+          componentSource(site, c, language(c.sourceLanguage), null),
+        );
   const named = (counters: Counters, review: boolean, name: string, url: string) =>
-    fillLayout(NAMED_STATISTICS[version], { counters, review, code: '', name, url, translateUrl: '' });
+    fillLayout(NAMED_STATISTICS[version], {
+      counters,
+      review,
+      code: '',
+      name,
+      url,
+      translateUrl: '',
+    });
 
   return {
     language,
@@ -85,20 +109,45 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     component,
     componentJson,
     translation: (t, withComponent = true) => {
-      const source = translationSource(site, t, language(t.language), withComponent ? componentJson(t.component) : null);
-      return fillLayout((withComponent ? TRANSLATION : TRANSLATION_WITHOUT_COMPONENT)[version], source);
+      const source = translationSource(
+        site,
+        t,
+        language(t.language),
+        withComponent ? componentJson(t.component) : null,
+      );
+      return fillLayout(
+        (withComponent ? TRANSLATION : TRANSLATION_WITHOUT_COMPONENT)[version],
+        source,
+      );
     },
     translationStatistics: (t) => translationStatisticsBody(site, t),
-    projectStatistics: (p) => named(aggregates.project(p), projectHasReview(p), p.name, webUrl(site, webPath.project(p.slug))),
+    projectStatistics: (p) =>
+      named(
+        aggregates.project(p),
+        projectHasReview(p),
+        p.name,
+        webUrl(site, webPath.project(p.slug)),
+      ),
     // A language has no review setting of its own; Weblate's default counts it as reviewed.
-    languageStatistics: (l) => named(aggregates.language(l), true, l.name, webUrl(site, webPath.language(l.code))),
+    languageStatistics: (l) =>
+      named(aggregates.language(l), true, l.name, webUrl(site, webPath.language(l.code))),
     projectLanguages: (p) => projectLanguagesBody(site, p, aggregates.projectLanguages(p)),
-    projectRepository: (p) => fillLayout(PROJECT_REPOSITORY, { url: apiUrl(site, apiPath.projectRepository(p.slug)) }),
+    projectRepository: (p) =>
+      fillLayout(PROJECT_REPOSITORY, { url: apiUrl(site, apiPath.projectRepository(p.slug)) }),
     componentRepository: (c) =>
-      fillLayout(REPOSITORY, { url: apiUrl(site, apiPath.componentRepository(c.project.slug, componentSegment(c))) }),
+      fillLayout(REPOSITORY, {
+        url: apiUrl(site, apiPath.componentRepository(c.project.slug, componentSegment(c))),
+      }),
     translationRepository: (t) =>
       fillLayout(REPOSITORY, {
-        url: apiUrl(site, apiPath.translationRepository(t.component.project.slug, componentSegment(t.component), t.language.code)),
+        url: apiUrl(
+          site,
+          apiPath.translationRepository(
+            t.component.project.slug,
+            componentSegment(t.component),
+            t.language.code,
+          ),
+        ),
       }),
     lock: (c) => fillLayout(LOCK, c.locked),
     category: (c) => cached(categories, c, () => fillLayout(CATEGORY, { site, category: c })),
@@ -115,7 +164,12 @@ function languageDisplayName(language: Language): string {
 
 // --- internal ---
 
-function componentSource(site: Site, component: Component, sourceLanguage: RawJson, project: RawJson | null): ComponentSource {
+function componentSource(
+  site: Site,
+  component: Component,
+  sourceLanguage: RawJson,
+  project: RawJson | null,
+): ComponentSource {
   return {
     site,
     component,
@@ -127,7 +181,12 @@ function componentSource(site: Site, component: Component, sourceLanguage: RawJs
   };
 }
 
-function translationSource(site: Site, translation: Translation, language: RawJson, component: RawJson | null): TranslationSource {
+function translationSource(
+  site: Site,
+  translation: Translation,
+  language: RawJson,
+  component: RawJson | null,
+): TranslationSource {
   const c = translation.component;
   return {
     site,
@@ -180,9 +239,15 @@ function translationStatisticsBody(site: Site, t: Translation): JsonValue {
  * a compact summary per language; 2026.8 a statistics object per language
  * (ProjectLanguageStats), named by its project-language pages.
  */
-function projectLanguagesBody(site: Site, project: Project, sums: ReadonlyMap<Language, Counters>): JsonValue {
+function projectLanguagesBody(
+  site: Site,
+  project: Project,
+  sums: ReadonlyMap<Language, Counters>,
+): JsonValue {
   const review = projectHasReview(project);
-  const entries = [...sums].sort(([a], [b]) => compareStrings(a.name, b.name) || compareStrings(a.code, b.code));
+  const entries = [...sums].sort(
+    ([a], [b]) => compareStrings(a.name, b.name) || compareStrings(a.code, b.code),
+  );
   if (site.weblateVersion === '4') {
     return entries.map(([language, counters]) =>
       fillLayout(PROJECT_LANGUAGE_4, {

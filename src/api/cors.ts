@@ -17,7 +17,8 @@ export const ALLOW_ORIGIN = { 'Access-Control-Allow-Origin': '*' } as const;
 
 /** django-cors-headers' default methods and request headers, in its order, and its default preflight lifetime (a day). */
 const PREFLIGHT_METHODS = 'DELETE, GET, OPTIONS, PATCH, POST, PUT';
-export const PREFLIGHT_HEADERS = 'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with';
+export const PREFLIGHT_HEADERS =
+  'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with';
 export const PREFLIGHT_MAX_AGE = 86400;
 
 /** The headers of a preflight's answer (200, no body). */

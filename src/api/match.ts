@@ -22,7 +22,11 @@ export const PARAM_CHARACTERS = 'A-Za-z0-9_@-';
  * path once decoded (`decoded`: `docs%2Fguide`), or `%252F` as it was sent
  * (`raw`: `docs%252Fguide`).
  */
-export function paramPattern(part: string, version: WeblateVersion, form: 'decoded' | 'raw' = 'decoded'): string {
+export function paramPattern(
+  part: string,
+  version: WeblateVersion,
+  form: 'decoded' | 'raw' = 'decoded',
+): string {
   const slug = `[${PARAM_CHARACTERS}]+`;
   if (part !== ':component' || version === '4') return slug;
   return `${slug}(?:${form === 'raw' ? '%252F' : '%2F'}${slug})*`;
@@ -56,7 +60,9 @@ export function paginatedRoutes(version: WeblateVersion): Route[] {
 
 /** The largest number of segments after `/api/` of any file of a flavour's tree (the deepest page path). */
 export function deepestPath(version: WeblateVersion): number {
-  return Math.max(...routesOf(version).map((route) => route.pattern.length + (route.paginated ? 2 : 0)));
+  return Math.max(
+    ...routesOf(version).map((route) => route.pattern.length + (route.paginated ? 2 : 0)),
+  );
 }
 
 /**
@@ -67,7 +73,10 @@ export function deepestPath(version: WeblateVersion): number {
  * or code has. The match's path is written as the tree's API paths are
  * (`docs%2Fguide` as `docs%252Fguide`).
  */
-export function matchApiSegments(segments: readonly string[], version: WeblateVersion = '4'): RouteMatch | null {
+export function matchApiSegments(
+  segments: readonly string[],
+  version: WeblateVersion = '4',
+): RouteMatch | null {
   const pageAt = segments.length - 2;
   const pageNumber = segments[pageAt + 1] ?? '';
   if (segments[pageAt] === PAGE_SEGMENT && PAGE_NUMBER.test(pageNumber) && pageNumber !== '1') {
@@ -89,16 +98,23 @@ function paramValue(part: string, version: WeblateVersion): RegExp {
 
 function matchResource(segments: readonly string[], version: WeblateVersion): RouteMatch | null {
   // Weblate reads %2f as %2F (it unquotes the component's path).
-  const given = version === '4' ? segments : segments.map((segment) => segment.replace(/%2f/g, '%2F'));
+  const given =
+    version === '4' ? segments : segments.map((segment) => segment.replace(/%2f/g, '%2F'));
   const route = routesOf(version).find((candidate) => fits(candidate.pattern, given, version));
   if (!route) return null;
   const path = given.length === 0 ? '/api/' : `/api/${given.map(encodeSegment).join('/')}/`;
   return { route, path, page: null };
 }
 
-function fits(pattern: readonly string[], segments: readonly string[], version: WeblateVersion): boolean {
+function fits(
+  pattern: readonly string[],
+  segments: readonly string[],
+  version: WeblateVersion,
+): boolean {
   return (
     pattern.length === segments.length &&
-    pattern.every((part, i) => (isParam(part) ? paramValue(part, version).test(segments[i]!) : part === segments[i]))
+    pattern.every((part, i) =>
+      isParam(part) ? paramValue(part, version).test(segments[i]!) : part === segments[i],
+    )
   );
 }

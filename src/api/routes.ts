@@ -10,7 +10,8 @@
  */
 import type { WeblateVersion } from '../model/defaults.ts';
 
-export type ResourceKind = (typeof ROUTES)[number]['kind'] | (typeof CURRENT_ROUTES)[number]['kind'];
+export type ResourceKind =
+  (typeof ROUTES)[number]['kind'] | (typeof CURRENT_ROUTES)[number]['kind'];
 
 export interface Route {
   kind: string;
@@ -50,7 +51,14 @@ export const ROUTES = [
     description: 'The default basic root view for DefaultRouter',
   },
 
-  { kind: 'projects', pattern: ['projects'], paginated: true, allow: READ_POST, name: 'Project List', description: PROJECTS },
+  {
+    kind: 'projects',
+    pattern: ['projects'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Project List',
+    description: PROJECTS,
+  },
   {
     kind: 'project',
     pattern: ['projects', ':project'],
@@ -101,7 +109,14 @@ export const ROUTES = [
     refused: { '2026.8': 403 },
   },
 
-  { kind: 'components', pattern: ['components'], paginated: true, allow: READ, name: 'Component List', description: COMPONENTS },
+  {
+    kind: 'components',
+    pattern: ['components'],
+    paginated: true,
+    allow: READ,
+    name: 'Component List',
+    description: COMPONENTS,
+  },
   {
     kind: 'component',
     pattern: ['components', ':project', ':component'],
@@ -161,7 +176,14 @@ export const ROUTES = [
     refused: { '2026.8': 403 },
   },
 
-  { kind: 'translations', pattern: ['translations'], paginated: true, allow: READ, name: 'Translation List', description: COMPONENTS },
+  {
+    kind: 'translations',
+    pattern: ['translations'],
+    paginated: true,
+    allow: READ,
+    name: 'Translation List',
+    description: COMPONENTS,
+  },
   {
     kind: 'translation',
     pattern: ['translations', ':project', ':component', ':language'],
@@ -204,7 +226,14 @@ export const ROUTES = [
     refused: { '2026.8': 403 },
   },
 
-  { kind: 'languages', pattern: ['languages'], paginated: true, allow: READ_POST, name: 'Language List', description: LANGUAGES },
+  {
+    kind: 'languages',
+    pattern: ['languages'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Language List',
+    description: LANGUAGES,
+  },
   {
     kind: 'language',
     pattern: ['languages', ':language'],
@@ -223,9 +252,30 @@ export const ROUTES = [
   },
 
   // Lists the API root links to that a snapshot holds empty.
-  { kind: 'users', pattern: ['users'], paginated: true, allow: READ_POST, name: 'User List', description: 'Users API.' },
-  { kind: 'groups', pattern: ['groups'], paginated: true, allow: READ_POST, name: 'Group List', description: 'Groups API.' },
-  { kind: 'roles', pattern: ['roles'], paginated: true, allow: READ_POST, name: 'Role List', description: 'Roles API.' },
+  {
+    kind: 'users',
+    pattern: ['users'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'User List',
+    description: 'Users API.',
+  },
+  {
+    kind: 'groups',
+    pattern: ['groups'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Group List',
+    description: 'Groups API.',
+  },
+  {
+    kind: 'roles',
+    pattern: ['roles'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Role List',
+    description: 'Roles API.',
+  },
   // 2026.8's MemoryViewSet asks for a logged-in user (IsAuthenticated).
   {
     kind: 'memory',
@@ -244,8 +294,23 @@ export const ROUTES = [
     name: 'Component List List',
     description: 'Component lists API.',
   },
-  { kind: 'changes', pattern: ['changes'], paginated: true, allow: READ, name: 'Change List', description: 'Changes API.' },
-  { kind: 'units', pattern: ['units'], paginated: true, allow: READ, name: 'Unit List', description: 'Units API.', large: ['2026.8'] },
+  {
+    kind: 'changes',
+    pattern: ['changes'],
+    paginated: true,
+    allow: READ,
+    name: 'Change List',
+    description: 'Changes API.',
+  },
+  {
+    kind: 'units',
+    pattern: ['units'],
+    paginated: true,
+    allow: READ,
+    name: 'Unit List',
+    description: 'Units API.',
+    large: ['2026.8'],
+  },
   {
     kind: 'screenshots',
     pattern: ['screenshots'],
@@ -254,7 +319,14 @@ export const ROUTES = [
     name: 'Screenshot List',
     description: 'Screenshots API.',
   },
-  { kind: 'addons', pattern: ['addons'], paginated: true, allow: READ, name: 'Addon List', description: '' },
+  {
+    kind: 'addons',
+    pattern: ['addons'],
+    paginated: true,
+    allow: READ,
+    name: 'Addon List',
+    description: '',
+  },
 ] as const satisfies readonly Route[];
 
 /** The routes only the 2026.8 flavour has (views of Weblate 2026.8.1.dev0, weblate/api/views.py), after ROUTES in its table. */
@@ -334,7 +406,14 @@ const CURRENT_ROUTES = [
     name: 'Announcements',
     description: COMPONENTS,
   },
-  { kind: 'categories', pattern: ['categories'], paginated: true, allow: READ_POST, name: 'Category List', description: CATEGORIES },
+  {
+    kind: 'categories',
+    pattern: ['categories'],
+    paginated: true,
+    allow: READ_POST,
+    name: 'Category List',
+    description: CATEGORIES,
+  },
   {
     kind: 'category',
     pattern: ['categories', ':category'],
@@ -445,8 +524,16 @@ export const ROOT_LISTS = {
 
 /** Top-level lists the snapshot writes empty in a flavour (the others hold content, or are refused). */
 export function emptyRootLists(version: WeblateVersion): ResourceKind[] {
-  const held: readonly string[] = ['projects', 'components', 'translations', 'languages', 'categories'];
-  return ROOT_LISTS[version].filter((name) => !held.includes(name) && refusalOf(routeOf(name), version) === undefined);
+  const held: readonly string[] = [
+    'projects',
+    'components',
+    'translations',
+    'languages',
+    'categories',
+  ];
+  return ROOT_LISTS[version].filter(
+    (name) => !held.includes(name) && refusalOf(routeOf(name), version) === undefined,
+  );
 }
 
 const ROUTES_BY_FLAVOUR: Record<WeblateVersion, readonly Route[]> = {
@@ -454,7 +541,9 @@ const ROUTES_BY_FLAVOUR: Record<WeblateVersion, readonly Route[]> = {
   '2026.8': [...ROUTES, ...CURRENT_ROUTES],
 };
 
-const BY_KIND = new Map<string, Route>(ROUTES_BY_FLAVOUR['2026.8'].map((route) => [route.kind, route]));
+const BY_KIND = new Map<string, Route>(
+  ROUTES_BY_FLAVOUR['2026.8'].map((route) => [route.kind, route]),
+);
 
 export function routeOf(kind: ResourceKind): Route {
   return BY_KIND.get(kind)!;

@@ -8,12 +8,48 @@
  * A field whose value differs between the flavours says so where it is
  * computed. bodies.ts fills these layouts; output/serialize.ts writes them.
  */
-import { INHERITABLE_SETTINGS, type InheritableSetting, type WeblateVersion } from '../model/defaults.ts';
-import { percent, STATISTICS_COUNTERS, STATISTICS_ORDER, type Counters, type StatisticsSource } from '../model/statistics.ts';
+import {
+  INHERITABLE_SETTINGS,
+  type InheritableSetting,
+  type WeblateVersion,
+} from '../model/defaults.ts';
+import {
+  percent,
+  STATISTICS_COUNTERS,
+  STATISTICS_ORDER,
+  type Counters,
+  type StatisticsSource,
+} from '../model/statistics.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
-import type { Category, Component, Inherited, InheritableValues, Language, Plural, Project, Site, Translation } from '../model/types.ts';
-import { defineLayout, fillLayout, type Layout, type RawJson, type SourcedField } from '../output/serialize.ts';
-import { arrayOf, INTEGER, MAP, NULL, nullable, objectNamed, STRING, STRING_OR_NULL, type ValueType } from '../output/value-types.ts';
+import type {
+  Category,
+  Component,
+  Inherited,
+  InheritableValues,
+  Language,
+  Plural,
+  Project,
+  Site,
+  Translation,
+} from '../model/types.ts';
+import {
+  defineLayout,
+  fillLayout,
+  type Layout,
+  type RawJson,
+  type SourcedField,
+} from '../output/serialize.ts';
+import {
+  arrayOf,
+  INTEGER,
+  MAP,
+  NULL,
+  nullable,
+  objectNamed,
+  STRING,
+  STRING_OR_NULL,
+  type ValueType,
+} from '../output/value-types.ts';
 import { apiPath, apiUrl, categoryWebPath, componentSegment, webPath, webUrl } from './urls.ts';
 
 type Layouts<S> = Record<WeblateVersion, Layout<S>>;
@@ -57,7 +93,17 @@ const LANGUAGE_FIELDS = {
   statistics_url: ['url', (s) => apiUrl(s.site, apiPath.languageStatistics(s.language.code))],
 } satisfies Record<string, SourcedField<LanguageSource>>;
 
-const LANGUAGE_4 = ['code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url'] as const;
+const LANGUAGE_4 = [
+  'code',
+  'name',
+  'plural',
+  'aliases',
+  'direction',
+  'population',
+  'web_url',
+  'url',
+  'statistics_url',
+] as const;
 
 export const LANGUAGE: Layouts<LanguageSource> = {
   '4': defineLayout(LANGUAGE_FIELDS, LANGUAGE_4),
@@ -68,7 +114,8 @@ export const LANGUAGE: Layouts<LanguageSource> = {
 // --- the inheritable settings (2026.8): each as its own value, its switch and its value in effect ---
 
 /** `<setting>`, `inherit_<setting>` and `effective_<setting>` for each inheritable setting; a language shows as its id. */
-type TripleKey = InheritableSetting | `inherit_${InheritableSetting}` | `effective_${InheritableSetting}`;
+type TripleKey =
+  InheritableSetting | `inherit_${InheritableSetting}` | `effective_${InheritableSetting}`;
 
 function inheritableFields<S>(of: (source: S) => Inherited): Record<TripleKey, SourcedField<S>> {
   const fields = {} as Record<TripleKey, SourcedField<S>>;
@@ -81,8 +128,12 @@ function inheritableFields<S>(of: (source: S) => Inherited): Record<TripleKey, S
 }
 
 /** One inheritable setting's value: a string, or a language's id (or null) for `secondary_language`. */
-function settingField<S>(setting: InheritableSetting, values: (source: S) => InheritableValues): SourcedField<S> {
-  if (setting === 'secondary_language') return ['json', (s) => values(s).secondary_language?.id ?? null, nullable(INTEGER)];
+function settingField<S>(
+  setting: InheritableSetting,
+  values: (source: S) => InheritableValues,
+): SourcedField<S> {
+  if (setting === 'secondary_language')
+    return ['json', (s) => values(s).secondary_language?.id ?? null, nullable(INTEGER)];
   return ['text', (s) => values(s)[setting]];
 }
 
@@ -130,7 +181,10 @@ const PROJECT_FIELDS = {
   autoclean_tm: ['bool', (s) => s.project.current.autoclean_tm],
   ...inheritableFields<ProjectSource>((s) => s.project.inherited),
   enforced_2fa: ['bool', (s) => s.project.current.enforced_2fa],
-  machinery_settings: ['url', (s) => apiUrl(s.site, apiPath.projectMachinerySettings(s.project.slug))],
+  machinery_settings: [
+    'url',
+    (s) => apiUrl(s.site, apiPath.projectMachinerySettings(s.project.slug)),
+  ],
   // Weblate: locked when every component is, and there is one.
   locked: ['bool', (s) => projectLocked(s.project)],
   announcements_url: ['url', (s) => apiUrl(s.site, apiPath.projectAnnouncements(s.project.slug))],
@@ -204,7 +258,11 @@ export function projectLocked(project: Project): boolean {
 
 /** The inheritable settings as their three fields each, in Weblate's order. */
 function triples(): TripleKey[] {
-  return INHERITABLE_SETTINGS.flatMap((setting): TripleKey[] => [setting, `inherit_${setting}`, `effective_${setting}`]);
+  return INHERITABLE_SETTINGS.flatMap((setting): TripleKey[] => [
+    setting,
+    `inherit_${setting}`,
+    `effective_${setting}`,
+  ]);
 }
 
 // --- Component (4.x 1.4.3; current 3.3) ---
@@ -224,13 +282,25 @@ export interface ComponentSource {
 /** The component whose repository settings a component shows: the one it shares (`weblate://`), or itself (LinkedField). */
 const repository = (s: ComponentSource) => (s.component.linkedComponent ?? s.component).settings;
 /** Settings a component sharing a repository shows from the shared one in 2026.8 (Component.LINKED_REPOSITORY_SETTINGS). */
-const linkedSetting = <K extends 'push_on_commit' | 'commit_pending_age' | 'auto_lock_error'>(s: ComponentSource, key: K) =>
-  (isCurrent(s.site) ? repository(s) : s.component.settings)[key];
-const componentUrl = (path: (p: string, c: string) => string) => (s: ComponentSource) => apiUrl(s.site, path(s.p, s.c));
+const linkedSetting = <K extends 'push_on_commit' | 'commit_pending_age' | 'auto_lock_error'>(
+  s: ComponentSource,
+  key: K,
+) => (isCurrent(s.site) ? repository(s) : s.component.settings)[key];
+const componentUrl = (path: (p: string, c: string) => string) => (s: ComponentSource) =>
+  apiUrl(s.site, path(s.p, s.c));
 /** A message template: 4.x's default or today's when the content leaves it out. */
 const message =
-  (key: 'commit_message' | 'add_message' | 'delete_message' | 'merge_message' | 'addon_message' | 'pull_message') =>
-  (s: ComponentSource) => (isCurrent(s.site) ? s.component.inherited.own[key] : s.component.settings[key]);
+  (
+    key:
+      | 'commit_message'
+      | 'add_message'
+      | 'delete_message'
+      | 'merge_message'
+      | 'addon_message'
+      | 'pull_message',
+  ) =>
+  (s: ComponentSource) =>
+    isCurrent(s.site) ? s.component.inherited.own[key] : s.component.settings[key];
 
 const COMPONENT_FIELDS = {
   name: ['text', (s) => s.component.name],
@@ -256,7 +326,11 @@ const COMPONENT_FIELDS = {
   // license, agreement, new_lang, language_code_style and secondary_language: the component's own, with their switches and values in effect.
   ...inheritableFields<ComponentSource>((s) => s.component.inherited),
   // 4.x: the content's, else the SPDX page of the component's license; 2026.8: of the license in effect.
-  license_url: ['text', (s) => (isCurrent(s.site) ? s.component.currentLicenseUrl : s.component.licenseUrl), STRING_OR_NULL],
+  license_url: [
+    'text',
+    (s) => (isCurrent(s.site) ? s.component.currentLicenseUrl : s.component.licenseUrl),
+    STRING_OR_NULL,
+  ],
   web_url: ['url', (s) => webUrl(s.site, webPath.component(s.p, s.web))],
   url: ['url', componentUrl(apiPath.component)],
   repository_url: ['url', componentUrl(apiPath.componentRepository)],
@@ -284,7 +358,10 @@ const COMPONENT_FIELDS = {
   merge_message: ['text', message('merge_message')],
   addon_message: ['text', message('addon_message')],
   pull_message: ['text', message('pull_message')],
-  allow_translation_propagation: ['bool', (s) => s.component.settings.allow_translation_propagation],
+  allow_translation_propagation: [
+    'bool',
+    (s) => s.component.settings.allow_translation_propagation,
+  ],
   hide_glossary_matches: ['bool', (s) => s.component.settings.hide_glossary_matches],
   contribute_project_tm: ['bool', (s) => s.component.settings.contribute_project_tm],
   manage_units: ['bool', (s) => s.component.settings.manage_units],
@@ -301,7 +378,12 @@ const COMPONENT_FIELDS = {
   addons: ['json', () => [], STRINGS],
   is_glossary: ['bool', (s) => s.component.settings.is_glossary],
   glossary_color: ['text', (s) => s.component.settings.glossary_color],
-  category: ['url', (s) => (s.component.category ? apiUrl(s.site, apiPath.category(s.component.category.id)) : null), STRING_OR_NULL],
+  category: [
+    'url',
+    (s) =>
+      s.component.category ? apiUrl(s.site, apiPath.category(s.component.category.id)) : null,
+    STRING_OR_NULL,
+  ],
   linked_component: ['url', (s) => linkedComponentUrl(s), STRING_OR_NULL],
   locked: ['bool', (s) => s.component.locked],
 } satisfies Record<string, SourcedField<ComponentSource>>;
@@ -464,11 +546,17 @@ const COMPONENT_ORDER: Record<WeblateVersion, readonly (keyof typeof COMPONENT_F
 
 /** A component, and (in a project's component list) a component without its project. */
 export const COMPONENT = layoutsWithout(COMPONENT_FIELDS, COMPONENT_ORDER, null);
-export const COMPONENT_WITHOUT_PROJECT = layoutsWithout(COMPONENT_FIELDS, COMPONENT_ORDER, 'project');
+export const COMPONENT_WITHOUT_PROJECT = layoutsWithout(
+  COMPONENT_FIELDS,
+  COMPONENT_ORDER,
+  'project',
+);
 
 function linkedComponentUrl(s: ComponentSource): string | null {
   const linked = s.component.linkedComponent;
-  return linked ? apiUrl(s.site, apiPath.component(linked.project.slug, componentSegment(linked))) : null;
+  return linked
+    ? apiUrl(s.site, apiPath.component(linked.project.slug, componentSegment(linked)))
+    : null;
 }
 
 // --- Translation (4.x 1.4.4; current 3.4) ---
@@ -485,9 +573,11 @@ export interface TranslationSource {
   web: string;
 }
 
-const translationUrl = (path: (p: string, c: string, l: string) => string) => (s: TranslationSource) =>
-  apiUrl(s.site, path(s.p, s.c, s.translation.language.code));
-const counter = (key: Exclude<keyof Counters, 'last_change'>) => (s: TranslationSource) => s.translation.counters[key];
+const translationUrl =
+  (path: (p: string, c: string, l: string) => string) => (s: TranslationSource) =>
+    apiUrl(s.site, path(s.p, s.c, s.translation.language.code));
+const counter = (key: Exclude<keyof Counters, 'last_change'>) => (s: TranslationSource) =>
+  s.translation.counters[key];
 
 const TRANSLATION_FIELDS = {
   language: ['json', (s) => s.language, nested('Language')],
@@ -497,9 +587,25 @@ const TRANSLATION_FIELDS = {
   id: ['int', (s) => s.translation.id],
   filename: ['text', (s) => s.translation.filename],
   revision: ['text', (s) => s.translation.revision],
-  web_url: ['url', (s) => webUrl(s.site, webPath.translation(s.p, s.web, s.translation.language.code))],
-  share_url: ['url', (s) => webUrl(s.site, (isCurrent(s.site) ? webPath.shareCurrent : webPath.share)(s.p, s.translation.language.code))],
-  translate_url: ['url', (s) => webUrl(s.site, webPath.translate(s.p, s.web, s.translation.language.code))],
+  web_url: [
+    'url',
+    (s) => webUrl(s.site, webPath.translation(s.p, s.web, s.translation.language.code)),
+  ],
+  share_url: [
+    'url',
+    (s) =>
+      webUrl(
+        s.site,
+        (isCurrent(s.site) ? webPath.shareCurrent : webPath.share)(
+          s.p,
+          s.translation.language.code,
+        ),
+      ),
+  ],
+  translate_url: [
+    'url',
+    (s) => webUrl(s.site, webPath.translate(s.p, s.web, s.translation.language.code)),
+  ],
   url: ['url', translationUrl(apiPath.translation)],
   is_template: ['bool', (s) => s.translation.isTemplate],
   is_source: ['bool', (s) => s.translation.isSource],
@@ -507,18 +613,30 @@ const TRANSLATION_FIELDS = {
   total_words: ['int', counter('total_words')],
   translated: ['int', counter('translated')],
   translated_words: ['int', counter('translated_words')],
-  translated_percent: ['float', (s) => percent(s.translation.counters.translated, s.translation.counters.total, !s.review)],
+  translated_percent: [
+    'float',
+    (s) => percent(s.translation.counters.translated, s.translation.counters.total, !s.review),
+  ],
   fuzzy: ['int', counter('fuzzy')],
   fuzzy_words: ['int', counter('fuzzy_words')],
-  fuzzy_percent: ['float', (s) => percent(s.translation.counters.fuzzy, s.translation.counters.total, false)],
+  fuzzy_percent: [
+    'float',
+    (s) => percent(s.translation.counters.fuzzy, s.translation.counters.total, false),
+  ],
   failing_checks: ['int', counter('failing_checks')],
   failing_checks_words: ['int', counter('failing_checks_words')],
-  failing_checks_percent: ['float', (s) => percent(s.translation.counters.failing_checks, s.translation.counters.total, false)],
+  failing_checks_percent: [
+    'float',
+    (s) => percent(s.translation.counters.failing_checks, s.translation.counters.total, false),
+  ],
   have_suggestion: ['int', counter('have_suggestion')],
   have_comment: ['int', counter('have_comment')],
   last_change: [
     'text',
-    (s) => (s.translation.counters.last_change === null ? null : formatTimestamp(s.translation.counters.last_change)),
+    (s) =>
+      s.translation.counters.last_change === null
+        ? null
+        : formatTimestamp(s.translation.counters.last_change),
     STRING_OR_NULL,
   ],
   last_author: ['text', (s) => s.translation.lastAuthor, STRING_OR_NULL],
@@ -573,7 +691,11 @@ const TRANSLATION_ORDER: Record<WeblateVersion, readonly (keyof typeof TRANSLATI
 
 /** A translation, and (in a component's translation list) a translation without its component. */
 export const TRANSLATION = layoutsWithout(TRANSLATION_FIELDS, TRANSLATION_ORDER, null);
-export const TRANSLATION_WITHOUT_COMPONENT = layoutsWithout(TRANSLATION_FIELDS, TRANSLATION_ORDER, 'component');
+export const TRANSLATION_WITHOUT_COMPONENT = layoutsWithout(
+  TRANSLATION_FIELDS,
+  TRANSLATION_ORDER,
+  'component',
+);
 
 // --- Statistics (4.x section 3; current 4.1 and 4.2): the counters, then what names the object ---
 
@@ -591,14 +713,19 @@ const TRAILING_FIELDS = {
   url: ['url', (s) => s.url],
   translate_url: ['url', (s) => s.translateUrl],
 } satisfies Record<string, SourcedField<NamedStatisticsSource>>;
-const STATISTICS_FIELDS: Record<string, SourcedField<NamedStatisticsSource>> = { ...STATISTICS_COUNTERS, ...TRAILING_FIELDS };
+const STATISTICS_FIELDS: Record<string, SourcedField<NamedStatisticsSource>> = {
+  ...STATISTICS_COUNTERS,
+  ...TRAILING_FIELDS,
+};
 
 /** Statistics of a translation (and an element of a component's statistics, or of a project's languages in 2026.8). */
 export const TRANSLATION_STATISTICS = statisticsLayouts(['code', 'name', 'url', 'translate_url']);
 /** Statistics of a project, a language or a category: their name and web page. */
 export const NAMED_STATISTICS = statisticsLayouts(['name', 'url']);
 
-function statisticsLayouts(trailing: readonly (keyof typeof TRAILING_FIELDS)[]): Layouts<NamedStatisticsSource> {
+function statisticsLayouts(
+  trailing: readonly (keyof typeof TRAILING_FIELDS)[],
+): Layouts<NamedStatisticsSource> {
   return {
     '4': defineLayout(STATISTICS_FIELDS, [...STATISTICS_ORDER['4'], ...trailing]),
     '2026.8': defineLayout(STATISTICS_FIELDS, [...STATISTICS_ORDER['2026.8'], ...trailing]),
@@ -612,13 +739,22 @@ export const PROJECT_LANGUAGE_4 = defineLayout(
     code: ['url', (s) => s.code],
     total: ['int', (s) => s.counters.total],
     translated: ['int', (s) => s.counters.translated],
-    translated_percent: ['float', (s) => percent(s.counters.translated, s.counters.total, !s.review)],
+    translated_percent: [
+      'float',
+      (s) => percent(s.counters.translated, s.counters.total, !s.review),
+    ],
     total_words: ['int', (s) => s.counters.total_words],
     translated_words: ['int', (s) => s.counters.translated_words],
-    translated_words_percent: ['float', (s) => percent(s.counters.translated_words, s.counters.total_words, !s.review)],
+    translated_words_percent: [
+      'float',
+      (s) => percent(s.counters.translated_words, s.counters.total_words, !s.review),
+    ],
     total_chars: ['int', (s) => s.counters.total_chars],
     translated_chars: ['int', (s) => s.counters.translated_chars],
-    translated_chars_percent: ['float', (s) => percent(s.counters.translated_chars, s.counters.total_chars, !s.review)],
+    translated_chars_percent: [
+      'float',
+      (s) => percent(s.counters.translated_chars, s.counters.total_chars, !s.review),
+    ],
   } satisfies Record<string, SourcedField<NamedStatisticsSource>>,
   [
     'language',
@@ -647,7 +783,11 @@ const CATEGORY_FIELDS = {
   name: ['text', (s) => s.category.name],
   slug: ['url', (s) => s.category.slug],
   project: ['url', (s) => apiUrl(s.site, apiPath.project(s.category.project.slug))],
-  category: ['url', (s) => (s.category.parent ? apiUrl(s.site, apiPath.category(s.category.parent.id)) : null), STRING_OR_NULL],
+  category: [
+    'url',
+    (s) => (s.category.parent ? apiUrl(s.site, apiPath.category(s.category.parent.id)) : null),
+    STRING_OR_NULL,
+  ],
   url: ['url', (s) => apiUrl(s.site, apiPath.category(s.category.id))],
   statistics_url: ['url', (s) => apiUrl(s.site, apiPath.categoryStatistics(s.category.id))],
   announcements_url: ['url', (s) => apiUrl(s.site, apiPath.categoryAnnouncements(s.category.id))],
@@ -691,7 +831,12 @@ const REPOSITORY_FIELDS = {
 } satisfies Record<string, SourcedField<RepositorySource>>;
 
 /** A project's repository status (4.x: 2026.8 refuses it to an anonymous reader). */
-export const PROJECT_REPOSITORY = defineLayout(REPOSITORY_FIELDS, ['needs_commit', 'needs_merge', 'needs_push', 'url']);
+export const PROJECT_REPOSITORY = defineLayout(REPOSITORY_FIELDS, [
+  'needs_commit',
+  'needs_merge',
+  'needs_push',
+  'url',
+]);
 /** A component's or a translation's repository status (4.x, as above). */
 export const REPOSITORY = defineLayout(REPOSITORY_FIELDS, [
   'needs_commit',
@@ -704,9 +849,10 @@ export const REPOSITORY = defineLayout(REPOSITORY_FIELDS, [
 ]);
 
 /** A component's lock, and (2026.8) a project's. */
-export const LOCK = defineLayout({ locked: ['bool', (locked: boolean) => locked] } satisfies Record<string, SourcedField<boolean>>, [
-  'locked',
-]);
+export const LOCK = defineLayout(
+  { locked: ['bool', (locked: boolean) => locked] } satisfies Record<string, SourcedField<boolean>>,
+  ['locked'],
+);
 
 /** A category's web page: `/projects/<p>/<its path>/`. */
 export function categoryWebUrl(site: Site, category: Category): string {
@@ -722,7 +868,10 @@ function layoutsWithout<S, K extends string>(
   without: K | null,
 ): Layouts<S> {
   const keep = (keys: readonly K[]) => keys.filter((key) => key !== without);
-  return { '4': defineLayout(fields, keep(order['4'])), '2026.8': defineLayout(fields, keep(order['2026.8'])) };
+  return {
+    '4': defineLayout(fields, keep(order['4'])),
+    '2026.8': defineLayout(fields, keep(order['2026.8'])),
+  };
 }
 
 /**
@@ -731,7 +880,8 @@ function layoutsWithout<S, K extends string>(
  */
 function jsonbObject(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const keys = Object.keys(value).sort(
-    (a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)),
+    (a, b) =>
+      Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)),
   );
   return Object.fromEntries(keys.map((key) => [key, value[key]]));
 }

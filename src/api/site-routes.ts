@@ -57,7 +57,9 @@ export function exportFile(end: string, format: string | null): string {
 
 /** The name a CSV export is saved under: `stats-<project>.csv`, `stats-<project>-<component slug>.csv`. */
 export function exportFileName(project: string, component: string | null): string {
-  return component === null ? `stats-${project}.csv` : `stats-${project}-${component.split('/').at(-1)!}.csv`;
+  return component === null
+    ? `stats-${project}.csv`
+    : `stats-${project}-${component.split('/').at(-1)!}.csv`;
 }
 
 /**
@@ -71,7 +73,10 @@ function paramShape(param: string, version: WeblateVersion): { regex: string; se
   if (!shape) throw new Error(`Internal error: unknown site parameter ${param}`);
   const deep = version !== '4' && shape.deep !== undefined;
   const segments = deep ? shape.deep! : 1;
-  return { regex: segments > 1 ? `${shape.one}(?:\\/${shape.one}){0,${segments - 1}}` : shape.one, segments };
+  return {
+    regex: segments > 1 ? `${shape.one}(?:\\/${shape.one}){0,${segments - 1}}` : shape.one,
+    segments,
+  };
 }
 
 /** The routes of a flavour, in the table's order. */
@@ -90,10 +95,15 @@ export interface SiteMatch {
  * fit (no trailing slash, no index file), in the table's order; none when a
  * segment has a character no slug or code has.
  */
-export function matchSiteSegments(segments: readonly string[], version: WeblateVersion): SiteMatch[] {
+export function matchSiteSegments(
+  segments: readonly string[],
+  version: WeblateVersion,
+): SiteMatch[] {
   const path = segments.map((segment) => `/${segment}`).join('');
   return siteRoutesOf(version).flatMap((route) => {
-    const found = new RegExp(`^${patternRegex(route.pattern, version, (param) => `(?<${param.slice(1)}>`)}$`).exec(path);
+    const found = new RegExp(
+      `^${patternRegex(route.pattern, version, (param) => `(?<${param.slice(1)}>`)}$`,
+    ).exec(path);
     return found ? [{ route, params: { ...found.groups } }] : [];
   });
 }
@@ -104,12 +114,24 @@ export function matchSiteSegments(segments: readonly string[], version: WeblateV
  * parameter as `open(param)` + its value's expression + `)`, so a host can
  * name or number its groups as its syntax wants.
  */
-export function patternRegex(pattern: readonly string[], version: WeblateVersion, open: (param: string) => string): string {
-  return pattern.map((part) => `\\/${isSiteParam(part) ? `${open(part)}${paramShape(part, version).regex})` : escape(part)}`).join('');
+export function patternRegex(
+  pattern: readonly string[],
+  version: WeblateVersion,
+  open: (param: string) => string,
+): string {
+  return pattern
+    .map(
+      (part) =>
+        `\\/${isSiteParam(part) ? `${open(part)}${paramShape(part, version).regex})` : escape(part)}`,
+    )
+    .join('');
 }
 
 /** A pattern with its parameters filled in: the path after the base (`/widget/demo/svg-badge.svg`). */
-export function fillPattern(pattern: readonly string[], params: Readonly<Record<string, string>>): string {
+export function fillPattern(
+  pattern: readonly string[],
+  params: Readonly<Record<string, string>>,
+): string {
   return pattern.map((part) => `/${isSiteParam(part) ? params[part.slice(1)]! : part}`).join('');
 }
 
@@ -126,15 +148,24 @@ export function isSiteParam(part: string): boolean {
  */
 export function folderShapes(version: WeblateVersion, serves: 'page' | 'export'): FolderShape[] {
   const shapes = new Map<string, FolderShape>();
-  for (const route of siteRoutesOf(version).filter((candidate) => candidate.serves.kind === serves)) {
+  for (const route of siteRoutesOf(version).filter(
+    (candidate) => candidate.serves.kind === serves,
+  )) {
     const literals = route.pattern.findIndex(isSiteParam);
     const prefix = literals < 0 ? route.pattern : route.pattern.slice(0, literals);
     const rest = route.pattern.slice(prefix.length);
     const min = rest.length;
-    const max = rest.reduce((sum, part) => sum + (isSiteParam(part) ? paramShape(part, version).segments : 1), 0);
+    const max = rest.reduce(
+      (sum, part) => sum + (isSiteParam(part) ? paramShape(part, version).segments : 1),
+      0,
+    );
     const key = prefix.join('/');
     const known = shapes.get(key);
-    shapes.set(key, { prefix, min: Math.min(min, known?.min ?? min), max: Math.max(max, known?.max ?? max) });
+    shapes.set(key, {
+      prefix,
+      min: Math.min(min, known?.min ?? min),
+      max: Math.max(max, known?.max ?? max),
+    });
   }
   return [...shapes.values()];
 }
@@ -153,16 +184,23 @@ export interface FolderShape {
  * `:component1/:component2`, …), for hosts whose placeholders take one
  * segment each. The same names stand in both.
  */
-export function expandDepths(route: SiteRoute, version: WeblateVersion): { pattern: readonly string[]; to: readonly string[] | null }[] {
-  const to = route.serves.kind === 'alias' || route.serves.kind === 'redirect' ? route.serves.to : null;
-  const deep = route.pattern.filter((part) => isSiteParam(part) && paramShape(part, version).segments > 1);
+export function expandDepths(
+  route: SiteRoute,
+  version: WeblateVersion,
+): { pattern: readonly string[]; to: readonly string[] | null }[] {
+  const to =
+    route.serves.kind === 'alias' || route.serves.kind === 'redirect' ? route.serves.to : null;
+  const deep = route.pattern.filter(
+    (part) => isSiteParam(part) && paramShape(part, version).segments > 1,
+  );
   let variants = [{ pattern: route.pattern, to }];
   for (const param of deep) {
     const spans = Array.from({ length: paramShape(param, version).segments }, (_, i) => i + 1);
     variants = variants.flatMap((variant) =>
       spans.map((span) => {
         const parts = Array.from({ length: span }, (_, i) => `${param}${i + 1}`);
-        const swap = (pattern: readonly string[]) => pattern.flatMap((part) => (part === param ? parts : [part]));
+        const swap = (pattern: readonly string[]) =>
+          pattern.flatMap((part) => (part === param ? parts : [part]));
         return { pattern: swap(variant.pattern), to: variant.to && swap(variant.to) };
       }),
     );
@@ -177,7 +215,9 @@ const SLUG = `(?:[A-Za-z0-9_@][${PARAM_CHARACTERS}]*|-[${PARAM_CHARACTERS}]+)`;
 /** A language code starts with a letter or digit, so `-` (Weblate's "none") is never one. */
 const CODE = `[A-Za-z0-9][${PARAM_CHARACTERS}]*`;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const CHARTS = CHART_KINDS.flatMap((kind) => CHART_COLORS.map((color) => escape(chartFile(kind, color))));
+const CHARTS = CHART_KINDS.flatMap((kind) =>
+  CHART_COLORS.map((color) => escape(chartFile(kind, color))),
+);
 
 const PARAM_SHAPES: Readonly<Record<string, { one: string; deep?: number }>> = {
   ':project': { one: SLUG },
@@ -202,26 +242,86 @@ const SITE_ROUTES: readonly SiteRoute[] = [
   // Pages: the instance, languages, projects and what is below them, the translate and share pages.
   { kind: 'home', pattern: [], serves: PAGE, flavours: BOTH },
   { kind: 'language', pattern: ['languages', ':language'], serves: PAGE, flavours: BOTH },
-  { kind: 'language-project', pattern: ['languages', ':language', ':project'], serves: PAGE, flavours: V4 },
+  {
+    kind: 'language-project',
+    pattern: ['languages', ':language', ':project'],
+    serves: PAGE,
+    flavours: V4,
+  },
   { kind: 'project', pattern: ['projects', ':project'], serves: PAGE, flavours: BOTH },
-  { kind: 'project-language', pattern: ['projects', ':project', '-', ':language'], serves: PAGE, flavours: CURRENT },
-  { kind: 'category', pattern: ['projects', ':project', ':category'], serves: PAGE, flavours: CURRENT },
-  { kind: 'component', pattern: ['projects', ':project', ':component'], serves: PAGE, flavours: BOTH },
-  { kind: 'translation', pattern: ['projects', ':project', ':component', ':language'], serves: PAGE, flavours: BOTH },
-  { kind: 'project-language-translate', pattern: ['translate', ':project', '-', ':language'], serves: PAGE, flavours: CURRENT },
-  { kind: 'translate', pattern: ['translate', ':project', ':component', ':language'], serves: PAGE, flavours: BOTH },
+  {
+    kind: 'project-language',
+    pattern: ['projects', ':project', '-', ':language'],
+    serves: PAGE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'category',
+    pattern: ['projects', ':project', ':category'],
+    serves: PAGE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'component',
+    pattern: ['projects', ':project', ':component'],
+    serves: PAGE,
+    flavours: BOTH,
+  },
+  {
+    kind: 'translation',
+    pattern: ['projects', ':project', ':component', ':language'],
+    serves: PAGE,
+    flavours: BOTH,
+  },
+  {
+    kind: 'project-language-translate',
+    pattern: ['translate', ':project', '-', ':language'],
+    serves: PAGE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'translate',
+    pattern: ['translate', ':project', ':component', ':language'],
+    serves: PAGE,
+    flavours: BOTH,
+  },
   { kind: 'engage', pattern: ['engage', ':project', ':language'], serves: PAGE, flavours: V4 },
-  { kind: 'engage-language', pattern: ['engage', ':project', '-', ':language'], serves: PAGE, flavours: CURRENT },
+  {
+    kind: 'engage-language',
+    pattern: ['engage', ':project', '-', ':language'],
+    serves: PAGE,
+    flavours: CURRENT,
+  },
 
   { kind: 'stylesheet', pattern: ['static', 'weblate-snapshot.css'], serves: FILE, flavours: BOTH },
 
   // Weblate 4.x's badges and charts. A chart at a language's prefix is the chart of the project or component.
   { kind: 'badge', pattern: ['widgets', ':project', '-', BADGE_FILE], serves: FILE, flavours: V4 },
-  { kind: 'component-badge', pattern: ['widgets', ':project', '-', ':component', BADGE_FILE], serves: FILE, flavours: V4 },
-  { kind: 'language-badge', pattern: ['widgets', ':project', ':language', BADGE_FILE], serves: FILE, flavours: V4 },
-  { kind: 'translation-badge', pattern: ['widgets', ':project', ':language', ':component', BADGE_FILE], serves: FILE, flavours: V4 },
+  {
+    kind: 'component-badge',
+    pattern: ['widgets', ':project', '-', ':component', BADGE_FILE],
+    serves: FILE,
+    flavours: V4,
+  },
+  {
+    kind: 'language-badge',
+    pattern: ['widgets', ':project', ':language', BADGE_FILE],
+    serves: FILE,
+    flavours: V4,
+  },
+  {
+    kind: 'translation-badge',
+    pattern: ['widgets', ':project', ':language', ':component', BADGE_FILE],
+    serves: FILE,
+    flavours: V4,
+  },
   { kind: 'chart', pattern: ['widgets', ':project', '-', ':chart'], serves: FILE, flavours: V4 },
-  { kind: 'component-chart', pattern: ['widgets', ':project', '-', ':component', ':chart'], serves: FILE, flavours: V4 },
+  {
+    kind: 'component-chart',
+    pattern: ['widgets', ':project', '-', ':component', ':chart'],
+    serves: FILE,
+    flavours: V4,
+  },
   {
     kind: 'language-chart',
     pattern: ['widgets', ':project', ':language', ':chart'],
@@ -238,9 +338,24 @@ const SITE_ROUTES: readonly SiteRoute[] = [
   // Current Weblate's (widget-image); the 4.x paths redirect here, as its WidgetRedirectView does. Where a
   // component's path could take `-` for a slug, the route with the literal `-` comes first.
   { kind: 'badge', pattern: ['widget', ':project', BADGE_FILE], serves: FILE, flavours: CURRENT },
-  { kind: 'language-badge', pattern: ['widget', ':project', '-', ':language', BADGE_FILE], serves: FILE, flavours: CURRENT },
-  { kind: 'translation-badge', pattern: ['widget', ':project', ':component', ':language', BADGE_FILE], serves: FILE, flavours: CURRENT },
-  { kind: 'component-badge', pattern: ['widget', ':project', ':component', BADGE_FILE], serves: FILE, flavours: CURRENT },
+  {
+    kind: 'language-badge',
+    pattern: ['widget', ':project', '-', ':language', BADGE_FILE],
+    serves: FILE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'translation-badge',
+    pattern: ['widget', ':project', ':component', ':language', BADGE_FILE],
+    serves: FILE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'component-badge',
+    pattern: ['widget', ':project', ':component', BADGE_FILE],
+    serves: FILE,
+    flavours: CURRENT,
+  },
   { kind: 'chart', pattern: ['widget', ':project', ':chart'], serves: FILE, flavours: CURRENT },
   {
     kind: 'language-chart',
@@ -248,7 +363,12 @@ const SITE_ROUTES: readonly SiteRoute[] = [
     serves: { kind: 'alias', to: ['widget', ':project', ':chart'] },
     flavours: CURRENT,
   },
-  { kind: 'component-chart', pattern: ['widget', ':project', ':component', ':chart'], serves: FILE, flavours: CURRENT },
+  {
+    kind: 'component-chart',
+    pattern: ['widget', ':project', ':component', ':chart'],
+    serves: FILE,
+    flavours: CURRENT,
+  },
   {
     kind: 'translation-chart',
     pattern: ['widget', ':project', ':component', ':language', ':chart'],
@@ -281,6 +401,16 @@ const SITE_ROUTES: readonly SiteRoute[] = [
   },
 
   // Stats exports of a project and of a component.
-  { kind: 'project-export', pattern: ['exports', 'stats', ':project'], serves: { kind: 'export' }, flavours: BOTH },
-  { kind: 'component-export', pattern: ['exports', 'stats', ':project', ':component'], serves: { kind: 'export' }, flavours: BOTH },
+  {
+    kind: 'project-export',
+    pattern: ['exports', 'stats', ':project'],
+    serves: { kind: 'export' },
+    flavours: BOTH,
+  },
+  {
+    kind: 'component-export',
+    pattern: ['exports', 'stats', ':project', ':component'],
+    serves: { kind: 'export' },
+    flavours: BOTH,
+  },
 ];

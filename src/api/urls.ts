@@ -41,11 +41,15 @@ export const apiPath = {
 
   translations: () => '/api/translations/',
   translation: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/`,
-  translationStatistics: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/statistics/`,
-  translationChanges: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/changes/`,
+  translationStatistics: (p: string, c: string, l: string) =>
+    `/api/translations/${p}/${c}/${l}/statistics/`,
+  translationChanges: (p: string, c: string, l: string) =>
+    `/api/translations/${p}/${c}/${l}/changes/`,
   translationUnits: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/units/`,
-  translationRepository: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/repository/`,
-  translationAnnouncements: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/announcements/`,
+  translationRepository: (p: string, c: string, l: string) =>
+    `/api/translations/${p}/${c}/${l}/repository/`,
+  translationAnnouncements: (p: string, c: string, l: string) =>
+    `/api/translations/${p}/${c}/${l}/announcements/`,
   /** The raw file download: outside the snapshot, the one link allowed not to resolve. */
   translationFile: (p: string, c: string, l: string) => `/api/translations/${p}/${c}/${l}/file/`,
 
@@ -60,7 +64,8 @@ export const apiPath = {
   categoryReports: (id: number) => `/api/categories/${id}/reports/`,
 
   /** Page `page` (2 or more) of the list at `listPath`; page 1 is the list path itself. */
-  page: (listPath: string, page: number) => (page <= 1 ? listPath : `${listPath}${PAGE_SEGMENT}/${page}/`),
+  page: (listPath: string, page: number) =>
+    page <= 1 ? listPath : `${listPath}${PAGE_SEGMENT}/${page}/`,
 };
 
 /**
@@ -96,7 +101,8 @@ export const sitePath = {
    * The folder of an object's badge and charts as Weblate 4.x writes it:
    * `/widgets/<p>/-/`, `/widgets/<p>/-/<c>/`, `/widgets/<p>/<l>/`, `/widgets/<p>/<l>/<c>/`.
    */
-  widgets: (p: string, l: string | null, c: string | null) => `/widgets/${p}/${l ?? '-'}/${c === null ? '' : `${c}/`}`,
+  widgets: (p: string, l: string | null, c: string | null) =>
+    `/widgets/${p}/${l ?? '-'}/${c === null ? '' : `${c}/`}`,
   /**
    * The same as current Weblate writes it (`widget-image`, 5.0 and later):
    * `/widget/<p>/`, `/widget/<p>/<c>/`, `/widget/<p>/-/<l>/`, `/widget/<p>/<c>/<l>/`.
@@ -181,7 +187,9 @@ export function webUrl(site: Site, path: string): string {
  */
 export function pageUrl(site: Site, listPath: string, page: number): string {
   if (page <= 1) return apiUrl(site, listPath);
-  return site.pagination === 'query' ? `${apiUrl(site, listPath)}?page=${page}` : apiUrl(site, apiPath.page(listPath, page));
+  return site.pagination === 'query'
+    ? `${apiUrl(site, listPath)}?page=${page}`
+    : apiUrl(site, apiPath.page(listPath, page));
 }
 
 /**

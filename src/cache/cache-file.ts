@@ -79,7 +79,12 @@ export async function readBuildCache(outDir: string, key: CacheKey): Promise<Bui
   if (!records || records.length < 2) return null;
   try {
     const head = JSON.parse(records[0]!.toString('utf8')) as BaseHead;
-    if (head.format !== FORMAT || head.code !== codeVersion() || JSON.stringify(head.key) !== JSON.stringify(key)) return null;
+    if (
+      head.format !== FORMAT ||
+      head.code !== codeVersion() ||
+      JSON.stringify(head.key) !== JSON.stringify(key)
+    )
+      return null;
     const signatures = decodeSignatures(records[1]!, head.takenAt);
     const cache: BuildCache = {
       signatures,
@@ -91,7 +96,8 @@ export async function readBuildCache(outDir: string, key: CacheKey): Promise<Bui
       batches: 0,
     };
     const journal = await readFile(journalPath(outDir)).catch(() => null);
-    for (const record of (journal && readRecords(journal)) ?? []) applyBatch(cache, deserialize(record) as Batch, key.contentDir);
+    for (const record of (journal && readRecords(journal)) ?? [])
+      applyBatch(cache, deserialize(record) as Batch, key.contentDir);
     return cache;
   } catch {
     return null;
@@ -112,7 +118,15 @@ interface BaseContents {
 export async function writeBuildCache(outDir: string, contents: BaseContents): Promise<void> {
   await removeBuildCache(outDir);
   const { key, stamp, takenAt, translations } = contents;
-  const head: BaseHead = { format: FORMAT, code: codeVersion(), key, stamp, takenAt, translations, warnings: [...contents.warnings] };
+  const head: BaseHead = {
+    format: FORMAT,
+    code: codeVersion(),
+    key,
+    stamp,
+    takenAt,
+    translations,
+    warnings: [...contents.warnings],
+  };
   const temporary = `${basePath(outDir)}.tmp-${process.pid}`;
   await mkdir(stateDir(outDir), { recursive: true });
   const handle = await open(temporary, 'w');
@@ -127,13 +141,22 @@ export async function writeBuildCache(outDir: string, contents: BaseContents): P
 }
 
 /** Appends a batch of changes, with the manifest's stamp and the count of translations after them. */
-export async function appendBuildCache(outDir: string, changes: readonly FileChange[], stamp: string, translations: number): Promise<void> {
+export async function appendBuildCache(
+  outDir: string,
+  changes: readonly FileChange[],
+  stamp: string,
+  translations: number,
+): Promise<void> {
   const batch: Batch = { changes: [...changes], stamp, translations };
   await appendFile(journalPath(outDir), frame(serialize(batch)));
 }
 
 /** Sets the warnings of one file (none: its entry goes). */
-export function setWarnings(warnings: Map<string, ContentError[]>, file: string, found: ContentError[]): void {
+export function setWarnings(
+  warnings: Map<string, ContentError[]>,
+  file: string,
+  found: ContentError[],
+): void {
   if (found.length > 0) warnings.set(file, found);
   else warnings.delete(file);
 }
@@ -261,7 +284,15 @@ function decodeSignatures(record: Buffer, takenAt: number): Map<string, TimedSig
   if (encoded.sizes.length === 0) return signatures;
   const paths = encoded.paths.split(SEPARATOR);
   const hashes = encoded.hashes.split(SEPARATOR);
-  if (paths.length !== encoded.sizes.length || hashes.length !== paths.length) throw new Error('signatures do not line up');
-  paths.forEach((path, i) => signatures.set(path, { size: encoded.sizes[i]!, mtimeMs: encoded.mtimes[i]!, hash: hashes[i]!, takenAt }));
+  if (paths.length !== encoded.sizes.length || hashes.length !== paths.length)
+    throw new Error('signatures do not line up');
+  paths.forEach((path, i) =>
+    signatures.set(path, {
+      size: encoded.sizes[i]!,
+      mtimeMs: encoded.mtimes[i]!,
+      hash: hashes[i]!,
+      takenAt,
+    }),
+  );
   return signatures;
 }

@@ -56,22 +56,36 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   const { contentDir, outDir } = options;
   const takenAt = Date.now();
   // The listing's system calls and the cache's read overlap.
-  const [cache, listing] = await Promise.all([readBuildCache(outDir, options.key), statContentFiles(contentDir)]);
+  const [cache, listing] = await Promise.all([
+    readBuildCache(outDir, options.key),
+    statContentFiles(contentDir),
+  ]);
   if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
   const changes = await compareContent(contentDir, listing, cache, takenAt);
   if (!changes) return null;
-  const edited = new Map(changes.filter((c) => c.text !== undefined || !c.signature).map((c) => [c.path, c.text ?? null]));
+  const edited = new Map(
+    changes
+      .filter((c) => c.text !== undefined || !c.signature)
+      .map((c) => [c.path, c.text ?? null]),
+  );
   const unchanged = { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
   if (edited.size === 0) {
-    if (changes.length > 0) await appendBuildCache(outDir, changes, cache.stamp, cache.translations);
-    return { translations: cache.translations, stats: unchanged, warnings: allWarnings(cache.warnings) };
+    if (changes.length > 0)
+      await appendBuildCache(outDir, changes, cache.stamp, cache.translations);
+    return {
+      translations: cache.translations,
+      stats: unchanged,
+      warnings: allWarnings(cache.warnings),
+    };
   }
   const last = replayed(cache, options);
   const patched = last && patch(last.model, edited, options);
   if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
   const manifest = await readManifest(outDir);
   if (!manifest) return null;
-  const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions, { hosts: { host: manifest.host } });
+  const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions, {
+    hosts: { host: manifest.host },
+  });
   const stats = await updatePatched(treeInPlace(outDir), groups, manifest);
   if (journalIsLong(manifest)) await writeManifest(outDir, manifest);
   for (const change of changes) {
@@ -85,7 +99,15 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   } else {
     const signatures = signaturesAfter(cache, changes);
     const warnings = allWarnings(cache.warnings);
-    await recordBuild({ outDir, key: options.key, model: patched.model, signatures, warnings, takenAt, versions: last.versions });
+    await recordBuild({
+      outDir,
+      key: options.key,
+      model: patched.model,
+      signatures,
+      warnings,
+      takenAt,
+      versions: last.versions,
+    });
   }
   return { translations, stats, warnings: allWarnings(cache.warnings) };
 }
@@ -106,12 +128,16 @@ interface Recorded {
 /** After a build that read the whole content: the cache written whole (or removed, for a model the format cannot carry). */
 export async function recordBuild(recorded: Recorded): Promise<void> {
   const stamp = await manifestStamp(recorded.outDir);
-  const { versions, aggregates } = createContext(recorded.model, recorded.versions ?? createVersionCache());
+  const { versions, aggregates } = createContext(
+    recorded.model,
+    recorded.versions ?? createVersionCache(),
+  );
   const model = encodeModel(recorded.model, versions, aggregates);
   if (stamp === null || model === null) return removeBuildCache(recorded.outDir);
   const { key, takenAt, signatures } = recorded;
   const warnings = new Map<string, ContentError[]>();
-  for (const warning of recorded.warnings) warnings.set(warning.file, [...(warnings.get(warning.file) ?? []), warning]);
+  for (const warning of recorded.warnings)
+    warnings.set(warning.file, [...(warnings.get(warning.file) ?? []), warning]);
   await writeBuildCache(recorded.outDir, {
     key,
     stamp,
@@ -158,15 +184,23 @@ async function compareContent(
     if ('error' in place) return null;
     seen.add(file.relativePath);
     const known = cache.signatures.get(file.relativePath);
-    const sameStat = known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
+    const sameStat =
+      known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
     if (sameStat && file.mtimeMs < known.takenAt - RACY_MS) continue;
     const text = await readFile(join(contentDir, file.relativePath), 'utf8');
-    const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash: hashText(text), takenAt };
+    const signature: TimedSignature = {
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      hash: hashText(text),
+      takenAt,
+    };
     if (known?.hash !== signature.hash) changes.push({ path: file.relativePath, signature, text });
     // The same text: its new signature is kept when it lets the next build trust the file without reading it.
-    else if (!sameStat || file.mtimeMs < takenAt - RACY_MS) changes.push({ path: file.relativePath, signature });
+    else if (!sameStat || file.mtimeMs < takenAt - RACY_MS)
+      changes.push({ path: file.relativePath, signature });
   }
-  for (const path of cache.signatures.keys()) if (!seen.has(path)) changes.push({ path, signature: null });
+  for (const path of cache.signatures.keys())
+    if (!seen.has(path)) changes.push({ path, signature: null });
   return changes;
 }
 
@@ -174,7 +208,10 @@ async function compareContent(
  * The model the tree shows, and the versions known of its objects: the
  * cached model, with the component files changed by later builds replayed.
  */
-function replayed(cache: BuildCache, options: ColdBuildOptions): { model: Model; versions: VersionCache } | null {
+function replayed(
+  cache: BuildCache,
+  options: ColdBuildOptions,
+): { model: Model; versions: VersionCache } | null {
   let decoded: { model: Model; versions: VersionCache };
   try {
     decoded = decodeModel(cache.model);
@@ -202,7 +239,8 @@ function patch(
     const place = placeOf(path);
     if (!('place' in place) || place.place.kind !== 'component') return null;
     const { project, component } = place.place;
-    const checked = text === null ? null : checkFile(join(options.contentDir, path), place.place, text);
+    const checked =
+      text === null ? null : checkFile(join(options.contentDir, path), place.place, text);
     if (checked && !checked.ok) return null;
     if (checked?.warnings?.length) warnings.set(path, checked.warnings);
     patches.push({ project, component, checked: checked ? checked.checked : null });
@@ -216,7 +254,10 @@ function allWarnings(warnings: ReadonlyMap<string, ContentError[]>): ContentErro
   return [...warnings].sort(([a], [b]) => compareStrings(a, b)).flatMap(([, found]) => found);
 }
 
-function signaturesAfter(cache: BuildCache, changes: readonly FileChange[]): Map<string, FileSignature> {
+function signaturesAfter(
+  cache: BuildCache,
+  changes: readonly FileChange[],
+): Map<string, FileSignature> {
   const signatures = new Map<string, FileSignature>(cache.signatures);
   for (const change of changes) {
     if (change.signature) signatures.set(change.path, change.signature);

@@ -9,12 +9,27 @@
  * (tree/versions.ts): they stay valid for as long as the site, project and
  * language files do not change.
  */
-import { createAggregateMemo, type AggregateMemo, type Aggregates, type ProjectSums } from '../model/aggregates.ts';
+import {
+  createAggregateMemo,
+  type AggregateMemo,
+  type Aggregates,
+  type ProjectSums,
+} from '../model/aggregates.ts';
 import { deserialize, serialize } from 'node:v8';
 import { COMPONENT_FIELD_DEFAULTS, CURRENT_COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
-import type { Category, Component, ComponentSettings, Inherited, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import type {
+  Category,
+  Component,
+  ComponentSettings,
+  Inherited,
+  Language,
+  Model,
+  Project,
+  Site,
+  Translation,
+} from '../model/types.ts';
 import type { VersionCache, Versions } from '../tree/versions.ts';
 
 /** What encodeModel() needs of the versions: each component's and translation's. */
@@ -23,7 +38,11 @@ type KnownVersions = Pick<Versions, 'component' | 'translation'>;
 type KnownSums = Pick<Aggregates, 'project' | 'projectLanguages'>;
 
 /** The model as parts to write one after another; null when it holds a text the format cannot carry (a NUL character). */
-export function encodeModel(model: Model, versions: KnownVersions, sums: KnownSums): Buffer[] | null {
+export function encodeModel(
+  model: Model,
+  versions: KnownVersions,
+  sums: KnownSums,
+): Buffer[] | null {
   const languages = [...model.languages];
   const languageIndex = new Map(languages.map((language, index) => [language, index]));
   const indexOfLanguage = (language: Language) => {
@@ -34,7 +53,8 @@ export function encodeModel(model: Model, versions: KnownVersions, sums: KnownSu
   const projectIndex = new Map(model.projects.map((project, index) => [project, index]));
   const componentIndex = new Map(model.components.map((component, index) => [component, index]));
   const categoryIndex = new Map(model.categories.map((category, index) => [category, index]));
-  const indexOfCategory = (category: Category | null) => (category ? categoryIndex.get(category)! : -1);
+  const indexOfCategory = (category: Category | null) =>
+    category ? categoryIndex.get(category)! : -1;
   const components = model.components.map((c): EncodedComponent => {
     const links = c.links.map((project) => projectIndex.get(project)!);
     const linked = c.linkedComponent ? componentIndex.get(c.linkedComponent)! : -1;
@@ -57,7 +77,12 @@ export function encodeModel(model: Model, versions: KnownVersions, sums: KnownSu
   });
   const chunks: Buffer[] = [];
   for (let start = 0; start < model.translations.length; start += CHUNK) {
-    const chunk = encodeTranslations(model.translations.slice(start, start + CHUNK), componentIndex, indexOfLanguage, versions);
+    const chunk = encodeTranslations(
+      model.translations.slice(start, start + CHUNK),
+      componentIndex,
+      indexOfLanguage,
+      versions,
+    );
     if (!chunk) return null;
     chunks.push(chunk);
   }
@@ -85,11 +110,21 @@ export function encodeModel(model: Model, versions: KnownVersions, sums: KnownSu
 export function decodeModel(parts: readonly Buffer[]): { model: Model; versions: VersionCache } {
   const head = deserialize(parts[0]!) as Head;
   const languages = head.languages;
-  const projects: Project[] = head.projects.map((project) => ({ ...project, components: [], categories: [] }));
+  const projects: Project[] = head.projects.map((project) => ({
+    ...project,
+    components: [],
+    categories: [],
+  }));
   const categories = decodeCategories(head.categories, projects);
   const encoded = JSON.parse(head.components) as EncodedComponent[];
-  const components = encoded.map((c, index) => decodeComponent(c, index, head, projects, categories));
-  const versions: VersionCache = { components: new Map(), translations: new Map(), aggregates: decodeSums(head.sums, projects, languages) };
+  const components = encoded.map((c, index) =>
+    decodeComponent(c, index, head, projects, categories),
+  );
+  const versions: VersionCache = {
+    components: new Map(),
+    translations: new Map(),
+    aggregates: decodeSums(head.sums, projects, languages),
+  };
   components.forEach((component, index) => {
     versions.components.set(component, head.versions[index]!);
     const linked = encoded[index]![7];
@@ -97,10 +132,19 @@ export function decodeModel(parts: readonly Buffer[]): { model: Model; versions:
     component.project.components.push(component);
   });
   const translations: Translation[] = [];
-  for (const part of parts.slice(1)) decodeTranslations(part, components, languages, translations, versions);
-  if (translations.length !== head.translations) throw new Error(`expected ${head.translations} translations (got ${translations.length})`);
+  for (const part of parts.slice(1))
+    decodeTranslations(part, components, languages, translations, versions);
+  if (translations.length !== head.translations)
+    throw new Error(`expected ${head.translations} translations (got ${translations.length})`);
   return {
-    model: { site: head.site, languages: languages.slice(0, head.published), projects, categories, components, translations },
+    model: {
+      site: head.site,
+      languages: languages.slice(0, head.published),
+      projects,
+      categories,
+      components,
+      translations,
+    },
     versions,
   };
 }
@@ -220,11 +264,21 @@ function projectFields(project: Project): Omit<Project, 'components' | 'categori
 }
 
 /** Every component setting's default, both flavours'. */
-const SETTING_DEFAULTS: Record<string, unknown> = { ...COMPONENT_FIELD_DEFAULTS, ...CURRENT_COMPONENT_FIELD_DEFAULTS };
+const SETTING_DEFAULTS: Record<string, unknown> = {
+  ...COMPONENT_FIELD_DEFAULTS,
+  ...CURRENT_COMPONENT_FIELD_DEFAULTS,
+};
 
 /** The categories back, each in its project's list (they were written by id, parents before children or not). */
-function decodeCategories(encoded: readonly EncodedCategory[], projects: readonly Project[]): Category[] {
-  const categories = encoded.map((c): Category => ({ ...c, project: projects[c.project]!, parent: null }));
+function decodeCategories(
+  encoded: readonly EncodedCategory[],
+  projects: readonly Project[],
+): Category[] {
+  const categories = encoded.map((c): Category => ({
+    ...c,
+    project: projects[c.project]!,
+    parent: null,
+  }));
   categories.forEach((category, index) => {
     const parent = encoded[index]!.parent;
     if (parent >= 0) category.parent = categories[parent]!;
@@ -238,15 +292,37 @@ function settingsDiff(settings: ComponentSettings): Record<string, unknown> {
   for (const [key, value] of Object.entries(settings)) {
     const fallback = SETTING_DEFAULTS[key];
     const same = Array.isArray(value)
-      ? Array.isArray(fallback) && value.length === fallback.length && value.every((item, i) => item === fallback[i])
+      ? Array.isArray(fallback) &&
+        value.length === fallback.length &&
+        value.every((item, i) => item === fallback[i])
       : value === fallback;
     if (!same) diff[key] = value;
   }
   return diff;
 }
 
-function decodeComponent(c: EncodedComponent, index: number, head: Head, projects: Project[], categories: Category[]): Component {
-  const [slug, id, name, project, source, diff, licenseUrl, , locked, links, file, category, currentLicenseUrl] = c;
+function decodeComponent(
+  c: EncodedComponent,
+  index: number,
+  head: Head,
+  projects: Project[],
+  categories: Category[],
+): Component {
+  const [
+    slug,
+    id,
+    name,
+    project,
+    source,
+    diff,
+    licenseUrl,
+    ,
+    locked,
+    links,
+    file,
+    category,
+    currentLicenseUrl,
+  ] = c;
   return {
     slug,
     id,
@@ -288,7 +364,10 @@ function encodeTranslations(
     numbers[o] = t.id;
     numbers[o + 1] = componentIndex.get(t.component)!;
     numbers[o + 2] = indexOfLanguage(t.language);
-    numbers[o + 3] = (t.isSource ? IS_SOURCE : 0) | (t.isTemplate ? IS_TEMPLATE : 0) | (c.last_change === null ? NO_LAST_CHANGE : 0);
+    numbers[o + 3] =
+      (t.isSource ? IS_SOURCE : 0) |
+      (t.isTemplate ? IS_TEMPLATE : 0) |
+      (c.last_change === null ? NO_LAST_CHANGE : 0);
     for (let k = 0; k < COUNTERS.length; k++) numbers[o + 4 + k] = c[COUNTERS[k]!];
     numbers[o + FINGERPRINT] = t.contentFingerprint;
     numbers[o + VERSION] = versions.translation(t);
@@ -312,10 +391,15 @@ function decodeTranslations(
 ): void {
   const { numbers: n, texts: joined, shared } = deserialize(part) as EncodedTranslations;
   const texts = joined.split(SEPARATOR);
-  if (texts.length !== (n.length / WIDTH) * TEXTS) throw new Error('expected as many texts as translations');
+  if (texts.length !== (n.length / WIDTH) * TEXTS)
+    throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {
     const flags = n[o + 3]!;
-    const counters = countersAt(n, o + 4, flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp));
+    const counters = countersAt(
+      n,
+      o + 4,
+      flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp),
+    );
     const component = components[n[o + 1]!]!;
     const author = n[o + LAST_AUTHOR]!;
     const translation: Translation = {
@@ -338,7 +422,9 @@ function decodeTranslations(
 }
 
 /** The components' inheritable settings, each distinct value once, and which is each component's (an object shared is never changed). */
-function distinctInherited(components: readonly Component[]): Pick<Head, 'inherited' | 'inheritedOf'> {
+function distinctInherited(
+  components: readonly Component[],
+): Pick<Head, 'inherited' | 'inheritedOf'> {
   const inherited: Inherited[] = [];
   const indexes = new Map<string, number>();
   const inheritedOf = Int32Array.from(components, (c) => {
@@ -354,11 +440,16 @@ function distinctInherited(components: readonly Component[]): Pick<Head, 'inheri
 
 const SUM_WIDTH = 2 + COUNTERS.length;
 
-function encodeSums(projects: readonly Project[], sums: KnownSums, indexOfLanguage: (language: Language) => number): EncodedSums {
+function encodeSums(
+  projects: readonly Project[],
+  sums: KnownSums,
+  indexOfLanguage: (language: Language) => number,
+): EncodedSums {
   const rows: [number, number, Counters][] = [];
   projects.forEach((project, p) => {
     rows.push([p, -1, sums.project(project)]);
-    for (const [language, sum] of sums.projectLanguages(project)) rows.push([p, indexOfLanguage(language), sum]);
+    for (const [language, sum] of sums.projectLanguages(project))
+      rows.push([p, indexOfLanguage(language), sum]);
   });
   const numbers = new Float64Array(rows.length * SUM_WIDTH);
   rows.forEach(([p, l, counters], row) => {
@@ -367,16 +458,27 @@ function encodeSums(projects: readonly Project[], sums: KnownSums, indexOfLangua
     numbers[o + 1] = l;
     for (let k = 0; k < COUNTERS.length; k++) numbers[o + 2 + k] = counters[COUNTERS[k]!];
   });
-  return { numbers, lastChanges: rows.map(([, , counters]) => counters.last_change ?? '').join(SEPARATOR) };
+  return {
+    numbers,
+    lastChanges: rows.map(([, , counters]) => counters.last_change ?? '').join(SEPARATOR),
+  };
 }
 
-function decodeSums(encoded: EncodedSums, projects: readonly Project[], languages: readonly Language[]): AggregateMemo {
+function decodeSums(
+  encoded: EncodedSums,
+  projects: readonly Project[],
+  languages: readonly Language[],
+): AggregateMemo {
   const memo = createAggregateMemo();
   const lastChanges = encoded.lastChanges.split(SEPARATOR);
   const byProject = projects.map((): ProjectSums | null => null);
   for (let o = 0, row = 0; o < encoded.numbers.length; o += SUM_WIDTH, row++) {
     const [p, l] = [encoded.numbers[o]!, encoded.numbers[o + 1]!];
-    const counters = countersAt(encoded.numbers, o + 2, (lastChanges[row] || null) as Timestamp | null);
+    const counters = countersAt(
+      encoded.numbers,
+      o + 2,
+      (lastChanges[row] || null) as Timestamp | null,
+    );
     const sums = byProject[p] ?? (byProject[p] = { total: counters, languages: new Map() });
     if (l >= 0) sums.languages.set(languages[l]!, counters);
   }

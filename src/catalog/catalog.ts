@@ -43,7 +43,18 @@ export function loadCatalog(): Catalog {
 
 // --- internal ---
 
-type LanguageRow = [string, string, 'ltr' | 'rtl', number, string[], number, string, number, number, string[]?];
+type LanguageRow = [
+  string,
+  string,
+  'ltr' | 'rtl',
+  number,
+  string[],
+  number,
+  string,
+  number,
+  number,
+  string[]?,
+];
 
 interface CatalogData {
   languages: LanguageRow[];
@@ -55,21 +66,37 @@ interface CatalogData {
 function catalogFromData(data: CatalogData): Catalog {
   const byCode = new Map<string, CatalogLanguage>();
   const byAlias = new Map<string, string>();
-  data.languages.forEach(([code, name, direction, population, aliases, number, formula, type, typeCurrent, aliasesCurrent], index) => {
-    // A fresh Weblate install creates the languages, each with its default plural, in catalog order.
-    byCode.set(code, {
-      id: index + 1,
-      code,
-      name,
-      direction,
-      population,
-      aliases,
-      aliasesCurrent: aliasesCurrent ?? aliases,
-      plural: { id: index + 1, source: 0, number, formula, type },
-      typeCurrent,
-    });
-    for (const alias of aliases) byAlias.set(alias, code);
-  });
+  data.languages.forEach(
+    (
+      [
+        code,
+        name,
+        direction,
+        population,
+        aliases,
+        number,
+        formula,
+        type,
+        typeCurrent,
+        aliasesCurrent,
+      ],
+      index,
+    ) => {
+      // A fresh Weblate install creates the languages, each with its default plural, in catalog order.
+      byCode.set(code, {
+        id: index + 1,
+        code,
+        name,
+        direction,
+        population,
+        aliases,
+        aliasesCurrent: aliasesCurrent ?? aliases,
+        plural: { id: index + 1, source: 0, number, formula, type },
+        typeCurrent,
+      });
+      for (const alias of aliases) byAlias.set(alias, code);
+    },
+  );
   const rtl = new Set(data.rtl);
   const lowerCodes = new Map([...byCode.keys()].map((code) => [code.toLowerCase(), code]));
   return {

@@ -77,7 +77,26 @@ type Node =
   | { kind: 'binary'; operator: string; left: Node; right: Node }
   | { kind: 'conditional'; test: Node; then: Node; otherwise: Node };
 
-const OPERATORS = ['||', '&&', '==', '!=', '<=', '>=', '<', '>', '+', '-', '*', '/', '%', '!', '?', ':', '(', ')'];
+const OPERATORS = [
+  '||',
+  '&&',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '!',
+  '?',
+  ':',
+  '(',
+  ')',
+];
 
 function tokenize(text: string): string[] {
   const tokens: string[] = [];
@@ -108,7 +127,14 @@ function tokenize(text: string): string[] {
   return tokens;
 }
 
-const BINARY_LEVELS: readonly (readonly string[])[] = [['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
+const BINARY_LEVELS: readonly (readonly string[])[] = [
+  ['||'],
+  ['&&'],
+  ['==', '!='],
+  ['<', '>', '<=', '>='],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
 
 class Parser {
   private position = 0;
@@ -125,7 +151,8 @@ class Parser {
   }
 
   expectEnd(): void {
-    if (this.position < this.tokens.length) throw new Error(`unexpected "${this.tokens[this.position]}"`);
+    if (this.position < this.tokens.length)
+      throw new Error(`unexpected "${this.tokens[this.position]}"`);
   }
 
   private parseBinary(level: number): Node {

@@ -46,7 +46,9 @@ export interface CommandIO {
   interactive: boolean;
 }
 
-export function defineCommand<O extends Record<string, OptionDef>>(command: CommandDef<O>): CommandDef<O> {
+export function defineCommand<O extends Record<string, OptionDef>>(
+  command: CommandDef<O>,
+): CommandDef<O> {
   return command;
 }
 
@@ -62,9 +64,13 @@ export function integerFlag(name: string, text: string, min: number, max: number
 export type Invocation = 'npm' | 'bin';
 
 /** Renders the --help text of a command. */
-function renderUsage(command: CommandDef<Record<string, OptionDef>>, invocation: Invocation = 'npm'): string {
+function renderUsage(
+  command: CommandDef<Record<string, OptionDef>>,
+  invocation: Invocation = 'npm',
+): string {
   const rows = Object.entries(command.options).map(([name, option]) => {
-    const flag = option.type === 'string' ? `--${name} ${option.valueName ?? 'VALUE'}` : `--${name}`;
+    const flag =
+      option.type === 'string' ? `--${name} ${option.valueName ?? 'VALUE'}` : `--${name}`;
     const fallback = option.default !== undefined ? ` (default: ${option.default})` : '';
     const repeat = option.multiple ? ' (repeatable)' : '';
     return [flag, option.description + fallback + repeat] as const;
@@ -109,7 +115,9 @@ export async function runMain<O extends Record<string, OptionDef>>(
     process.exitCode = await command.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\nRun \`${commandLine(command.name, invocation)} --help\` for the options.\n`);
+      io.err(
+        `${error.message}\nRun \`${commandLine(command.name, invocation)} --help\` for the options.\n`,
+      );
       process.exitCode = 1;
     } else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -120,14 +128,20 @@ export async function runMain<O extends Record<string, OptionDef>>(
 }
 
 /** Runs the command when this module is the script node was started with (not when it is imported). */
-export async function runIfMain<O extends Record<string, OptionDef>>(meta: ImportMeta, command: CommandDef<O>): Promise<void> {
+export async function runIfMain<O extends Record<string, OptionDef>>(
+  meta: ImportMeta,
+  command: CommandDef<O>,
+): Promise<void> {
   const started = process.argv[1];
-  if (started && realpathSync(started) === realpathSync(fileURLToPath(meta.url))) await runMain(command);
+  if (started && realpathSync(started) === realpathSync(fileURLToPath(meta.url)))
+    await runMain(command);
 }
 
 /** The version in package.json. */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 
@@ -143,7 +157,11 @@ function commandLine(name: string, invocation: Invocation): string {
  * this very command and set such a variable for one of its flags, the user
  * meant the flag.
  */
-function refuseFlagsNpmTook(command: CommandDef<Record<string, OptionDef>>, argv: string[], env: NodeJS.ProcessEnv): void {
+function refuseFlagsNpmTook(
+  command: CommandDef<Record<string, OptionDef>>,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): void {
   if (env.npm_lifecycle_event !== command.name) return;
   for (const [name, option] of Object.entries(command.options)) {
     const value = env[`npm_config_${name.replaceAll('-', '_')}`];
@@ -156,25 +174,37 @@ function refuseFlagsNpmTook(command: CommandDef<Record<string, OptionDef>>, argv
 }
 
 /** Parses arguments against a command's options; `help` or `version` when asked for. */
-function parseOptions<O extends Record<string, OptionDef>>(command: CommandDef<O>, argv: string[]): ParsedOptions<O> | 'help' | 'version' {
-  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-    version: { type: 'boolean' },
-  };
+function parseOptions<O extends Record<string, OptionDef>>(
+  command: CommandDef<O>,
+  argv: string[],
+): ParsedOptions<O> | 'help' | 'version' {
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> =
+    {
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
+    };
   for (const [name, option] of Object.entries(command.options)) {
     config[name] = option.multiple ? { type: option.type, multiple: true } : { type: option.type };
   }
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: config, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: config,
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+    throw new UsageError(
+      (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'),
+    );
   }
   if (values.help) return 'help';
   if (values.version) return 'version';
   const result: Record<string, string | boolean | (string | boolean)[] | undefined> = {};
   for (const [name, option] of Object.entries(command.options)) {
-    result[name] = values[name] ?? (option.multiple ? [] : option.type === 'boolean' ? false : option.default);
+    result[name] =
+      values[name] ?? (option.multiple ? [] : option.type === 'boolean' ? false : option.default);
   }
   return result as ParsedOptions<O>;
 }

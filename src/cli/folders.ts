@@ -6,9 +6,14 @@ import { displayFolder } from '../output/out-folder.ts';
 /** The content folder as given, once it is known to be a folder (else a usage error naming it). */
 export function contentFolder(dir: string): string {
   const info = statSync(dir, { throwIfNoEntry: false });
-  if (!info) throw new UsageError(`--content ${displayFolder(dir)} does not exist; give the folder that holds site.yaml and projects/`);
+  if (!info)
+    throw new UsageError(
+      `--content ${displayFolder(dir)} does not exist; give the folder that holds site.yaml and projects/`,
+    );
   if (!info.isDirectory())
-    throw new UsageError(`--content ${displayFolder(dir)} is a file, not a folder; give the folder that holds site.yaml and projects/`);
+    throw new UsageError(
+      `--content ${displayFolder(dir)} is a file, not a folder; give the folder that holds site.yaml and projects/`,
+    );
   return displayFolder(dir);
 }
 

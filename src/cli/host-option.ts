@@ -18,6 +18,7 @@ export function hostOption(value: string | undefined): RootHost | null | undefin
   if (value === undefined) return undefined;
   if (value === 'none') return null;
   const host = ROOT_HOSTS.find((name) => name === value);
-  if (!host) throw new UsageError(`--host expects ${quoteAll([...ROOT_HOSTS, 'none'])} (got "${value}")`);
+  if (!host)
+    throw new UsageError(`--host expects ${quoteAll([...ROOT_HOSTS, 'none'])} (got "${value}")`);
   return host;
 }

@@ -1,7 +1,10 @@
 /** A one-line progress display for terminals; silent elsewhere. */
 import type { CommandIO } from './command.ts';
 
-export function progressReporter(io: CommandIO, label: string): ((done: number, total: number) => void) | undefined {
+export function progressReporter(
+  io: CommandIO,
+  label: string,
+): ((done: number, total: number) => void) | undefined {
   if (!io.interactive) return undefined;
   let lastShown = 0;
   return (done, total) => {
@@ -23,7 +26,11 @@ export interface StatusDisplay<T> {
   finish: () => void;
 }
 
-export function statusDisplay<T>(io: CommandIO, format: (progress: T) => string, now: () => number = Date.now): StatusDisplay<T> {
+export function statusDisplay<T>(
+  io: CommandIO,
+  format: (progress: T) => string,
+  now: () => number = Date.now,
+): StatusDisplay<T> {
   if (!io.interactive) return { notice: (text) => io.err(`${text}\n`), finish: () => undefined };
   let lastShown = 0;
   let line = '';

@@ -3,7 +3,8 @@ import { UsageError } from '../errors.ts';
 
 export function parsePort(text: string): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port expects a port number from 0 to 65535 (got "${text}")`);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new UsageError(`--port expects a port number from 0 to 65535 (got "${text}")`);
   return port;
 }
 

@@ -7,10 +7,26 @@ import type { SiteOverrides } from '../resolve/resolve.ts';
 import type { OptionDef } from './command.ts';
 
 export const SITE_OPTIONS = {
-  'base-url': { type: 'string', valueName: 'URL', description: 'base URL of the snapshot; the API is at URL/api/ (overrides site.yaml)' },
-  'web-url': { type: 'string', valueName: 'URL', description: 'base of web links (web_url, translate_url; overrides site.yaml)' },
-  'page-size': { type: 'string', valueName: 'N', description: 'items per list page, 1 to 1000 (overrides site.yaml; default 50)' },
-  pagination: { type: 'string', valueName: 'path|query', description: 'how next/previous links read (overrides site.yaml; default path)' },
+  'base-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: 'base URL of the snapshot; the API is at URL/api/ (overrides site.yaml)',
+  },
+  'web-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: 'base of web links (web_url, translate_url; overrides site.yaml)',
+  },
+  'page-size': {
+    type: 'string',
+    valueName: 'N',
+    description: 'items per list page, 1 to 1000 (overrides site.yaml; default 50)',
+  },
+  pagination: {
+    type: 'string',
+    valueName: 'path|query',
+    description: 'how next/previous links read (overrides site.yaml; default path)',
+  },
   'weblate-version': {
     type: 'string',
     valueName: WEBLATE_VERSIONS.join('|'),
@@ -19,7 +35,8 @@ export const SITE_OPTIONS = {
   pages: {
     type: 'string',
     valueName: 'on|off',
-    description: 'write the status site at the web paths (overrides site.yaml; default on when the web URL is the base URL)',
+    description:
+      'write the status site at the web paths (overrides site.yaml; default on when the web URL is the base URL)',
   },
 } as const satisfies Record<string, OptionDef>;
 
@@ -34,12 +51,18 @@ export function siteOverrides(values: {
   const url = (flag: string, value: string | undefined, options: { api?: boolean } = {}) => {
     if (value === undefined) return undefined;
     const checked = checkBaseUrl(value, options);
-    if (!checked.ok) throw new UsageError(`--${flag} ${checked.expected.replace(/^expected/, 'expects')} (got "${value}")`);
+    if (!checked.ok)
+      throw new UsageError(
+        `--${flag} ${checked.expected.replace(/^expected/, 'expects')} (got "${value}")`,
+      );
     return checked.url;
   };
   const pageSizeText = values['page-size'];
   const pageSize = pageSizeText === undefined ? undefined : Number(pageSizeText);
-  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
+  if (
+    pageSize !== undefined &&
+    !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)
+  ) {
     throw new UsageError(`--page-size expects an integer from 1 to 1000 (got "${pageSizeText}")`);
   }
   const pagination = values.pagination;
@@ -48,10 +71,13 @@ export function siteOverrides(values: {
   }
   const version = values['weblate-version'];
   if (version !== undefined && !isWeblateVersion(version)) {
-    throw new UsageError(`--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`);
+    throw new UsageError(
+      `--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`,
+    );
   }
   const pages = values.pages;
-  if (pages !== undefined && pages !== 'on' && pages !== 'off') throw new UsageError(`--pages expects "on" or "off" (got "${pages}")`);
+  if (pages !== undefined && pages !== 'on' && pages !== 'off')
+    throw new UsageError(`--pages expects "on" or "off" (got "${pages}")`);
   return {
     baseUrl: url('base-url', values['base-url'], { api: true }),
     webUrl: url('web-url', values['web-url']),

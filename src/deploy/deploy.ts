@@ -12,8 +12,24 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runPool } from '../pool.ts';
 import { isRecordedTree, readManifest } from '../tree/manifest.ts';
-import { deployedGroup, md5OfBytes, pathOf, planDeploy, planVerify, type DeployPlan, type GroupPlan, type Upload } from './plan.ts';
-import { appendRecord, readRecord, recordIsLong, writeRecord, type DeployRecord, type DeployedGroup } from './record.ts';
+import {
+  deployedGroup,
+  md5OfBytes,
+  pathOf,
+  planDeploy,
+  planVerify,
+  type DeployPlan,
+  type GroupPlan,
+  type Upload,
+} from './plan.ts';
+import {
+  appendRecord,
+  readRecord,
+  recordIsLong,
+  writeRecord,
+  type DeployRecord,
+  type DeployedGroup,
+} from './record.ts';
 import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, type DeployTarget } from './target.ts';
@@ -69,7 +85,8 @@ interface DeployFigures {
   foreign: number;
 }
 
-export type DeployReport = ({ ok: true } & DeployFigures) | ({ ok: false; message: string } & DeployFigures);
+export type DeployReport =
+  ({ ok: true } & DeployFigures) | ({ ok: false; message: string } & DeployFigures);
 
 export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<DeployReport> {
   const figures: DeployFigures = {
@@ -97,14 +114,17 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     ...(deps.backoff ?? DEFAULT_BACKOFF),
     sleep: deps.sleep,
     random: deps.random,
-    onWait: (ms, error) => options.onNotice?.(`Waiting ${(ms / 1000).toFixed(1)} s: ${error.message}`),
+    onWait: (ms, error) =>
+      options.onNotice?.(`Waiting ${(ms / 1000).toFixed(1)} s: ${error.message}`),
   };
   let run: Run | null = null;
   try {
     let plan: DeployPlan;
     if (options.verify) {
       const listed = await listTarget(connect(), options.target, policy);
-      plan = planVerify(options.outDir, groups.value, record, forced ? new Map() : listed, (path) => keyOf(options.target, path));
+      plan = planVerify(options.outDir, groups.value, record, forced ? new Map() : listed, (path) =>
+        keyOf(options.target, path),
+      );
       figures.foreign = countForeign(listed, plan, record, options.target);
       figures.verified = plan.changed.reduce((sum, group) => sum + group.files.size, 0);
     } else {
@@ -112,14 +132,21 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     }
     figures.unchangedGroups = plan.unchanged;
     figures.uploads = plan.changed.flatMap((group) => group.uploads.map((u) => u.path));
-    figures.deletes = [...plan.changed.flatMap((group) => group.deletes), ...plan.removed.flatMap((group) => group.deletes)];
+    figures.deletes = [
+      ...plan.changed.flatMap((group) => group.deletes),
+      ...plan.removed.flatMap((group) => group.deletes),
+    ];
     if (options.dryRun) return { ok: true, ...figures };
-    if (recorded === null || forced || options.verify) await writeRecord(options.outDir, restarted(record, settings, forced));
+    if (recorded === null || forced || options.verify)
+      await writeRecord(options.outDir, restarted(record, settings, forced));
     run = new Run(options, figures, record, policy);
     const stopped = (await run.upload(plan, connect)) ?? (await run.remove(plan, connect));
     await run.flush(stopped !== null);
-    if (stopped === null && (options.verify || recordIsLong(record))) await writeRecord(options.outDir, record);
-    return stopped === null ? { ok: true, ...figures } : { ok: false, message: stopped, ...figures };
+    if (stopped === null && (options.verify || recordIsLong(record)))
+      await writeRecord(options.outDir, record);
+    return stopped === null
+      ? { ok: true, ...figures }
+      : { ok: false, message: stopped, ...figures };
   } catch (error) {
     await run?.flush(true);
     if (error instanceof StoreError) return { ok: false, message: error.message, ...figures };
@@ -170,11 +197,18 @@ function restarted(record: DeployRecord, settings: string, forgetHashes: boolean
   if (!forgetHashes) return Object.assign(record, { settings });
   const groups = new Map<string, DeployedGroup>();
   for (const [key, group] of record.groups)
-    groups.set(key, { fingerprint: -1, files: new Map([...group.files.keys()].map((name) => [name, UNKNOWN])) });
+    groups.set(key, {
+      fingerprint: -1,
+      files: new Map([...group.files.keys()].map((name) => [name, UNKNOWN])),
+    });
   return Object.assign(record, { settings, groups });
 }
 
-async function listTarget(store: ObjectStore, target: DeployTarget, policy: RetryPolicy): Promise<Map<string, string>> {
+async function listTarget(
+  store: ObjectStore,
+  target: DeployTarget,
+  policy: RetryPolicy,
+): Promise<Map<string, string>> {
   const listed = new Map<string, string>();
   const prefix = target.prefix ? `${target.prefix}/` : '';
   let token: string | null = null;
@@ -187,10 +221,17 @@ async function listTarget(store: ObjectStore, target: DeployTarget, policy: Retr
 }
 
 /** Keys under the prefix that neither the tree nor the record knows. */
-function countForeign(listed: ReadonlyMap<string, string>, plan: DeployPlan, record: DeployRecord, target: DeployTarget): number {
+function countForeign(
+  listed: ReadonlyMap<string, string>,
+  plan: DeployPlan,
+  record: DeployRecord,
+  target: DeployTarget,
+): number {
   const known = new Set<string>();
-  for (const group of plan.changed) for (const name of group.files.keys()) known.add(keyOf(target, pathOf(group.key, name)));
-  for (const [key, group] of record.groups) for (const name of group.files.keys()) known.add(keyOf(target, pathOf(key, name)));
+  for (const group of plan.changed)
+    for (const name of group.files.keys()) known.add(keyOf(target, pathOf(group.key, name)));
+  for (const [key, group] of record.groups)
+    for (const name of group.files.keys()) known.add(keyOf(target, pathOf(key, name)));
   return [...listed.keys()].filter((key) => !known.has(key)).length;
 }
 
@@ -214,7 +255,12 @@ class Run {
     private readonly record: DeployRecord,
     private readonly policy: RetryPolicy,
   ) {
-    this.progress = { uploaded: 0, toUpload: figures.uploads.length, deleted: 0, toDelete: figures.deletes.length };
+    this.progress = {
+      uploaded: 0,
+      toUpload: figures.uploads.length,
+      deleted: 0,
+      toDelete: figures.deletes.length,
+    };
   }
 
   /** Uploads every planned file, deepest first (a new object goes up before the lists that link to it); null, or why it stopped. */
@@ -224,7 +270,8 @@ class Run {
     for (const group of plan.changed) {
       left.set(group, group.uploads.length);
       for (const upload of group.uploads) uploads.push([upload, group]);
-      if (group.uploads.length === 0 && group.deletes.length === 0) await this.earn(group.key, deployedGroup(group));
+      if (group.uploads.length === 0 && group.deletes.length === 0)
+        await this.earn(group.key, deployedGroup(group));
     }
     uploads.sort(([a], [b]) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : 1));
     const store = uploads.length > 0 ? connect() : null;
@@ -233,8 +280,15 @@ class Run {
       try {
         const body = await readFile(join(this.options.outDir, upload.path));
         const md5 = md5OfBytes(body);
-        const metadata = { contentType: upload.contentType, cacheControl: this.options.cacheControl, md5 };
-        await withRetries(() => store!.put(keyOf(this.options.target, upload.path), body, metadata), this.policy);
+        const metadata = {
+          contentType: upload.contentType,
+          cacheControl: this.options.cacheControl,
+          md5,
+        };
+        await withRetries(
+          () => store!.put(keyOf(this.options.target, upload.path), body, metadata),
+          this.policy,
+        );
         group.files.set(upload.name, md5);
         this.started.set(group.key, group);
         this.figures.uploaded++;
@@ -243,7 +297,8 @@ class Run {
         this.options.onProgress?.({ ...this.progress });
         const remaining = left.get(group)! - 1;
         left.set(group, remaining);
-        if (remaining === 0 && group.deletes.length === 0) await this.earn(group.key, deployedGroup(group));
+        if (remaining === 0 && group.deletes.length === 0)
+          await this.earn(group.key, deployedGroup(group));
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
         this.failure ??= error.message;
@@ -255,7 +310,9 @@ class Run {
   /** Deletes the keys that left the tree, once everything is up; null, or why it stopped. */
   async remove(plan: DeployPlan, connect: () => ObjectStore): Promise<string | null> {
     const work: { key: string; deletes: string[]; after: DeployedGroup | 'removed' }[] = [
-      ...plan.changed.filter((g) => g.deletes.length > 0).map((g) => ({ key: g.key, deletes: g.deletes, after: deployedGroup(g) })),
+      ...plan.changed
+        .filter((g) => g.deletes.length > 0)
+        .map((g) => ({ key: g.key, deletes: g.deletes, after: deployedGroup(g) })),
       ...plan.removed.map((g) => ({ key: g.key, deletes: g.deletes, after: 'removed' as const })),
     ];
     let batch: typeof work = [];
@@ -264,7 +321,11 @@ class Run {
       if (keys.length > 0) {
         const sent = keys;
         const refused = await withRetries(() => connect().remove(sent), this.policy);
-        if (refused.length > 0) throw new StoreError(`The store refused to delete ${refused[0]!.key} (${refused[0]!.reason}).`, 'fatal');
+        if (refused.length > 0)
+          throw new StoreError(
+            `The store refused to delete ${refused[0]!.key} (${refused[0]!.reason}).`,
+            'fatal',
+          );
         this.figures.deleted += sent.length;
         this.progress.deleted += sent.length;
         this.options.onProgress?.({ ...this.progress });
@@ -291,7 +352,8 @@ class Run {
   /** Appends the record lines earned so far; `stopping`: the groups half done too. */
   async flush(stopping = false): Promise<void> {
     const lines = this.pending.splice(0);
-    if (stopping) for (const group of this.started.values()) lines.push([group.key, halfDone(group)]);
+    if (stopping)
+      for (const group of this.started.values()) lines.push([group.key, halfDone(group)]);
     await appendRecord(this.options.outDir, this.record, lines);
   }
 

@@ -45,7 +45,12 @@ export interface DeployPlan {
  * Compares the manifest's groups with the record. `forced` (no record, or
  * one made with other upload settings) uploads every file of every group.
  */
-export function planDeploy(outDir: string, groups: ReadonlyMap<string, number>, record: DeployRecord, forced: boolean): DeployPlan {
+export function planDeploy(
+  outDir: string,
+  groups: ReadonlyMap<string, number>,
+  record: DeployRecord,
+  forced: boolean,
+): DeployPlan {
   const plan: DeployPlan = { changed: [], removed: [], unchanged: 0 };
   for (const [key, fingerprint] of groups) {
     const recorded = record.groups.get(key);
@@ -53,11 +58,16 @@ export function planDeploy(outDir: string, groups: ReadonlyMap<string, number>, 
       plan.unchanged++;
       continue;
     }
-    const names = recorded && key !== '/' ? [...recorded.files.keys()] : filesOfGroup(outDir, key, groups);
+    const names =
+      recorded && key !== '/' ? [...recorded.files.keys()] : filesOfGroup(outDir, key, groups);
     plan.changed.push(planGroup(outDir, key, fingerprint, names, recorded, forced));
   }
   for (const [key, recorded] of record.groups) {
-    if (!groups.has(key)) plan.removed.push({ key, deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)) });
+    if (!groups.has(key))
+      plan.removed.push({
+        key,
+        deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)),
+      });
   }
   return plan;
 }
@@ -89,11 +99,16 @@ export function planVerify(
       }
     }
     const recorded = record.groups.get(key);
-    for (const name of recorded?.files.keys() ?? []) if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
+    for (const name of recorded?.files.keys() ?? [])
+      if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
     plan.changed.push(group);
   }
   for (const [key, recorded] of record.groups) {
-    if (!groups.has(key)) plan.removed.push({ key, deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)) });
+    if (!groups.has(key))
+      plan.removed.push({
+        key,
+        deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)),
+      });
   }
   return plan;
 }
@@ -123,7 +138,8 @@ export function pathOf(key: string, name: string): string {
 export function deployedGroup(group: GroupPlan): DeployedGroup {
   const files = new Map<string, string>();
   for (const [name, md5] of group.files) {
-    if (md5 === null) internalError(`the MD5 of ${pathOf(group.key, name)} is not known after its upload`);
+    if (md5 === null)
+      internalError(`the MD5 of ${pathOf(group.key, name)} is not known after its upload`);
     files.set(name, md5);
   }
   return { fingerprint: group.fingerprint, files };
@@ -156,13 +172,17 @@ function planGroup(
     group.files.set(name, md5 === before ? md5 : null);
     if (md5 !== before) group.uploads.push(upload(path, key, name));
   }
-  for (const name of recorded?.files.keys() ?? []) if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
+  for (const name of recorded?.files.keys() ?? [])
+    if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
   return group;
 }
 
 function upload(path: string, group: string, name: string): Upload {
   const contentType = contentTypeOf(path);
-  if (contentType === null) internalError(`no Content-Type is known for ${path} (add its extension to src/hosts/published.ts)`);
+  if (contentType === null)
+    internalError(
+      `no Content-Type is known for ${path} (add its extension to src/hosts/published.ts)`,
+    );
   return { path, group, name, contentType };
 }
 

@@ -93,7 +93,10 @@ function recordPath(outDir: string, target: string): string {
 function parseHeader(line: string): { target: string; settings: string } | null {
   if (!line.startsWith(`${HEADER}\t`)) return null;
   try {
-    const value = JSON.parse(line.slice(HEADER.length + 1)) as { target?: unknown; settings?: unknown };
+    const value = JSON.parse(line.slice(HEADER.length + 1)) as {
+      target?: unknown;
+      settings?: unknown;
+    };
     return typeof value.target === 'string' && typeof value.settings === 'string'
       ? { target: value.target, settings: value.settings }
       : null;
@@ -104,11 +107,15 @@ function parseHeader(line: string): { target: string; settings: string } | null 
 
 /** `<fingerprint> <key>\t<file> <md5>\t…` or `- <key>`. */
 function formatLine(key: string, group: DeployedGroup | 'removed'): string {
-  if (/[\s]/.test(key)) internalError(`a group key with white space cannot be recorded: ${JSON.stringify(key)}`);
+  if (/[\s]/.test(key))
+    internalError(`a group key with white space cannot be recorded: ${JSON.stringify(key)}`);
   if (group === 'removed') return `- ${key}\n`;
   let line = `${group.fingerprint.toString(36)} ${key}`;
   for (const [file, md5] of group.files) {
-    if (/[\t\n]/.test(file)) internalError(`a file name with a tab or line break cannot be recorded: ${JSON.stringify(file)}`);
+    if (/[\t\n]/.test(file))
+      internalError(
+        `a file name with a tab or line break cannot be recorded: ${JSON.stringify(file)}`,
+      );
     line += `\t${file} ${md5}`;
   }
   return `${line}\n`;

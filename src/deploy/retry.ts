@@ -29,7 +29,10 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
     } catch (error) {
       if (!(error instanceof StoreError) || error.kind === 'fatal') throw error;
       if (attempt >= policy.retries) {
-        throw new StoreError(`${error.message} (${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'})`, 'fatal');
+        throw new StoreError(
+          `${error.message} (${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'})`,
+          'fatal',
+        );
       }
       const base = error.kind === 'throttled' ? 4 * policy.backoffMs : policy.backoffMs;
       const ms = backoffMs(attempt, base, policy.maxBackoffMs, policy.random);

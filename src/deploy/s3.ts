@@ -7,7 +7,13 @@
  * trying again may help (deploy/retry.ts waits and retries). Only this
  * module loads the SDK.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { StoreError, type ObjectStore } from './store.ts';
 
 interface S3Options {
@@ -27,7 +33,11 @@ export function s3Store(options: S3Options): ObjectStore {
     // S3-compatible stores do not all take the SDK's newer default checksums; the bodies carry Content-MD5 instead.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: 10_000,
+      requestTimeout: 120_000,
+      throwOnRequestTimeout: true,
+    },
   };
   if (options.endpoint) Object.assign(config, { endpoint: options.endpoint, forcePathStyle: true });
   const region = options.region ?? (options.endpoint ? 'us-east-1' : null);
@@ -54,9 +64,15 @@ export function s3Store(options: S3Options): ObjectStore {
       await call(`PUT ${key}`, () => client.send(command));
     },
     async remove(keys) {
-      const command = new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } });
+      const command = new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+      });
       const answer = await call(`DELETE of ${keys.length} keys`, () => client.send(command));
-      return (answer.Errors ?? []).map((e) => ({ key: e.Key ?? '?', reason: `${e.Code ?? 'Error'}: ${e.Message ?? ''}`.trim() }));
+      return (answer.Errors ?? []).map((e) => ({
+        key: e.Key ?? '?',
+        reason: `${e.Code ?? 'Error'}: ${e.Message ?? ''}`.trim(),
+      }));
     },
     async list(prefix, token) {
       const command = new ListObjectsV2Command({
@@ -65,8 +81,14 @@ export function s3Store(options: S3Options): ObjectStore {
         ...(token ? { ContinuationToken: token } : {}),
         ...(options.listPageSize ? { MaxKeys: options.listPageSize } : {}),
       });
-      const answer = await call(`LIST ${prefix || '(the whole bucket)'}`, () => client.send(command));
-      const objects = (answer.Contents ?? []).map((o) => ({ key: o.Key ?? '', etag: (o.ETag ?? '').replace(/"/g, ''), size: o.Size ?? 0 }));
+      const answer = await call(`LIST ${prefix || '(the whole bucket)'}`, () =>
+        client.send(command),
+      );
+      const objects = (answer.Contents ?? []).map((o) => ({
+        key: o.Key ?? '',
+        etag: (o.ETag ?? '').replace(/"/g, ''),
+        size: o.Size ?? 0,
+      }));
       return { objects, next: answer.IsTruncated ? (answer.NextContinuationToken ?? null) : null };
     },
     close: () => client.destroy(),
@@ -97,7 +119,12 @@ const REFUSED = new Set([
 ]);
 
 function storeError(what: string, error: unknown): StoreError {
-  const e = error as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+  const e = error as {
+    name?: string;
+    message?: string;
+    code?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
   const name = e.name ?? 'Error';
   const status = e.$metadata?.httpStatusCode;
   const text = (e.message ?? '').replace(/\.+$/, '');
@@ -109,14 +136,18 @@ function storeError(what: string, error: unknown): StoreError {
     );
   }
   if (/region is missing/i.test(e.message ?? '')) {
-    return new StoreError('No AWS region is set: expected --region, AWS_REGION, or a region in ~/.aws/config.', 'fatal');
+    return new StoreError(
+      'No AWS region is set: expected --region, AWS_REGION, or a region in ~/.aws/config.',
+      'fatal',
+    );
   }
   if (status === undefined) {
     const cause = e.code ?? (e as { cause?: { code?: string } }).cause?.code;
     return new StoreError(`${what} failed: ${cause ?? name}${message}`, 'retry');
   }
   const answered = `${what} was answered HTTP ${status} ${name}${message}`;
-  if (THROTTLING.has(name) || status === 429 || status === 503) return new StoreError(answered, 'throttled');
+  if (THROTTLING.has(name) || status === 429 || status === 503)
+    return new StoreError(answered, 'throttled');
   if (status >= 500) return new StoreError(answered, 'retry');
   if (REFUSED.has(name) || status === 401 || status === 403) {
     return new StoreError(
@@ -124,6 +155,7 @@ function storeError(what: string, error: unknown): StoreError {
       'fatal',
     );
   }
-  if (name === 'NoSuchBucket') return new StoreError(`${answered}. Expected an existing bucket.`, 'fatal');
+  if (name === 'NoSuchBucket')
+    return new StoreError(`${answered}. Expected an existing bucket.`, 'fatal');
   return new StoreError(answered, 'fatal');
 }

@@ -23,7 +23,10 @@ export interface ObjectStore {
   /** Deletes at most 1000 keys; the keys the store refused to delete, with why. */
   remove(keys: readonly string[]): Promise<{ key: string; reason: string }[]>;
   /** One page of the keys under `prefix`, and the token of the next (null after the last). */
-  list(prefix: string, token: string | null): Promise<{ objects: ListedObject[]; next: string | null }>;
+  list(
+    prefix: string,
+    token: string | null,
+  ): Promise<{ objects: ListedObject[]; next: string | null }>;
   close(): void;
 }
 

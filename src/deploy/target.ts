@@ -17,15 +17,27 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 /** `s3://BUCKET[/PREFIX]` as a target, or what was expected. */
 export function parseTarget(text: string, endpoint: string | null): Parsed<DeployTarget> {
   const match = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(text);
-  if (!match) return { ok: false, message: `--to expects s3://BUCKET or s3://BUCKET/PREFIX (got "${text}")` };
+  if (!match)
+    return { ok: false, message: `--to expects s3://BUCKET or s3://BUCKET/PREFIX (got "${text}")` };
   const bucket = match[1]!;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) {
-    return { ok: false, message: `--to expects a bucket name of letters, digits, ".", "-" and "_" after s3:// (got "${bucket}")` };
+    return {
+      ok: false,
+      message: `--to expects a bucket name of letters, digits, ".", "-" and "_" after s3:// (got "${bucket}")`,
+    };
   }
   const prefix = (match[2] ?? '').replace(/\/+$/, '');
   const segments = prefix === '' ? [] : prefix.split('/');
-  // eslint-disable-next-line no-control-regex
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..' || /[\u0000-\u001f\u007f\\]/.test(segment))) {
+  if (
+    segments.some(
+      (segment) =>
+        segment === '' ||
+        segment === '.' ||
+        segment === '..' ||
+        // eslint-disable-next-line no-control-regex
+        /[\u0000-\u001f\u007f\\]/.test(segment),
+    )
+  ) {
     return {
       ok: false,
       message: `--to expects a prefix of path segments without "//", "." or ".." and without control characters or "\\" (got "${prefix}")`,
@@ -40,12 +52,18 @@ export function parseEndpoint(text: string): Parsed<string> {
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, message: `--endpoint expects the URL of an S3-compatible store, such as https://s3.example.org (got "${text}")` };
+    return {
+      ok: false,
+      message: `--endpoint expects the URL of an S3-compatible store, such as https://s3.example.org (got "${text}")`,
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { ok: false, message: `--endpoint expects an http(s) URL (got "${text}")` };
   if (url.username || url.password || url.search || url.hash) {
-    return { ok: false, message: `--endpoint expects a URL without credentials, query or fragment (got "${text}")` };
+    return {
+      ok: false,
+      message: `--endpoint expects a URL without credentials, query or fragment (got "${text}")`,
+    };
   }
   return { ok: true, value: url.href.replace(/\/+$/, '') };
 }

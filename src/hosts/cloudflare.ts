@@ -27,7 +27,13 @@ import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
-import { EXPORT_FILES, expandDepths, exportFileName, isSiteParam, siteRoutesOf } from '../api/site-routes.ts';
+import {
+  EXPORT_FILES,
+  expandDepths,
+  exportFileName,
+  isSiteParam,
+  siteRoutesOf,
+} from '../api/site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf } from './published.ts';
@@ -66,7 +72,11 @@ function siteRedirects(base: string, version: WeblateVersion): string[] {
   return [
     ...redirectRules(version).map(({ from, to }) => `${base}${from} ${base}${to} 301`),
     ...aliasRules(version, false).map(({ from, to }) => `${base}${from} ${to} 200`),
-    ...exports.flatMap((prefix) => Object.values(EXPORT_FILES).map((name) => `${base}${prefix}/*/${name} ${prefix}/:splat/${name} 200`)),
+    ...exports.flatMap((prefix) =>
+      Object.values(EXPORT_FILES).map(
+        (name) => `${base}${prefix}/*/${name} ${prefix}/:splat/${name} 200`,
+      ),
+    ),
     ...exports.flatMap((prefix) => [
       `${base}${prefix}/*/ ${prefix}/:splat/${EXPORT_FILES.json} 200`,
       `${base}${prefix}/* ${prefix}/:splat/${EXPORT_FILES.json} 200`,
@@ -75,7 +85,9 @@ function siteRedirects(base: string, version: WeblateVersion): string[] {
       `${base}${prefix}/*/ ${prefix}/:splat/ 200`,
       `${base}${prefix}/* ${prefix}/:splat/ 200`,
     ]),
-    ...(base === '' ? [] : fileFolders(version).map((folder) => `${base}/${folder}/* /${folder}/:splat 200`)),
+    ...(base === ''
+      ? []
+      : fileFolders(version).map((folder) => `${base}/${folder}/* /${folder}/:splat 200`)),
   ];
 }
 
@@ -108,9 +120,14 @@ export function renderCloudflareHeaders(site: Site): string {
 /** The SVG's charset, and a CSV export's type and the name Weblate gives it (placeholders fill header values). */
 function siteHeaders(base: string, version: WeblateVersion): string[] {
   const svg = fileFolders(version).filter((folder) => folder.startsWith('widget'));
-  const csv = siteRoutesOf(version).flatMap((route) => (route.serves.kind === 'export' ? expandDepths(route, version) : []));
+  const csv = siteRoutesOf(version).flatMap((route) =>
+    route.serves.kind === 'export' ? expandDepths(route, version) : [],
+  );
   return [
-    ...svg.flatMap((folder) => [`${base}/${folder}/*`, `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`]),
+    ...svg.flatMap((folder) => [
+      `${base}/${folder}/*`,
+      `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`,
+    ]),
     ...csv.flatMap(({ pattern }) => {
       const params = pattern.filter(isSiteParam);
       const name = exportFileName(params[0]!, params.length > 1 ? params.at(-1)! : null);

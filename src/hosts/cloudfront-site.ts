@@ -10,21 +10,39 @@
  * The viewer response names a CSV export as Weblate does. Kept short: the
  * function must stay within CloudFront's 10 KB.
  */
-import { EXPORT_FILES, folderShapes, isSiteParam, PAGE_FILE, siteRoutesOf, type FolderShape } from '../api/site-routes.ts';
+import {
+  EXPORT_FILES,
+  folderShapes,
+  isSiteParam,
+  PAGE_FILE,
+  siteRoutesOf,
+  type FolderShape,
+} from '../api/site-routes.ts';
 import { BADGE_FILE, CHART_COLORS, CHART_KINDS } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
 /** The declarations, the viewer request's step and the viewer response's step of the site. */
-export function siteFunctionParts(version: WeblateVersion): { declarations: string; request: string; response: string } {
+export function siteFunctionParts(version: WeblateVersion): {
+  declarations: string;
+  request: string;
+  response: string;
+} {
   const rules = [
     ...siteRoutesOf(version).flatMap((route) => {
       const serves = route.serves;
-      if (serves.kind === 'redirect') return [`[${regexOf(route.pattern)}, 'r', ${JSON.stringify(targetOf(serves.to, route.pattern))}]`];
+      if (serves.kind === 'redirect')
+        return [
+          `[${regexOf(route.pattern)}, 'r', ${JSON.stringify(targetOf(serves.to, route.pattern))}]`,
+        ];
       if (serves.kind === 'alias' && !serves.lookFirst)
-        return [`[${regexOf(route.pattern)}, 'a', ${JSON.stringify(targetOf(serves.to, route.pattern))}]`];
+        return [
+          `[${regexOf(route.pattern)}, 'a', ${JSON.stringify(targetOf(serves.to, route.pattern))}]`,
+        ];
       return [];
     }),
-    ...folderShapes(version, 'export').map((shape) => `[${folderRegex(shape, [EXPORT_FILES.json, EXPORT_FILES.csv])}, 'e']`),
+    ...folderShapes(version, 'export').map(
+      (shape) => `[${folderRegex(shape, [EXPORT_FILES.json, EXPORT_FILES.csv])}, 'e']`,
+    ),
     ...folderShapes(version, 'page').map((shape) => `[${folderRegex(shape, [PAGE_FILE])}, 'p']`),
   ];
   return {

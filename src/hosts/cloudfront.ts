@@ -23,7 +23,13 @@ import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy, NOT_FOUND_FILE, shellQuote } from './common.ts';
 import { ERRORS, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
-import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE, PREFLIGHT_HEADERS, PREFLIGHT_MAX_AGE } from '../api/cors.ts';
+import {
+  ALLOW_ORIGIN,
+  PREFLIGHT_ANSWER_HEADERS,
+  PREFLIGHT_CONTENT_TYPE,
+  PREFLIGHT_HEADERS,
+  PREFLIGHT_MAX_AGE,
+} from '../api/cors.ts';
 
 export function renderCloudFrontFunction(site: Site): string {
   const version = site.weblateVersion;
@@ -145,7 +151,9 @@ function siteUploads(version: WeblateVersion): string {
     folders.set(folder, extensions);
   }
   const calls = [...folders].flatMap(([folder, extensions]) =>
-    [...extensions].map((extension) => `site ${folder} ${extension} ${shellQuote(contentTypeOf(extension)!)}`),
+    [...extensions].map(
+      (extension) => `site ${folder} ${extension} ${shellQuote(contentTypeOf(extension)!)}`,
+    ),
   );
   return [
     '# The status site: the home page, then each of its folders whole, a kind of file at a time with its type.',
@@ -192,7 +200,9 @@ export function renderS3Cors(): string {
 
 /** Headers as a CloudFront Function writes them: lower-case names, each `{ value }`. */
 function functionHeaders(headers: Readonly<Record<string, string>>): string {
-  const entries = Object.entries(headers).map(([name, value]) => `'${name.toLowerCase()}': { value: ${JSON.stringify(value)} }`);
+  const entries = Object.entries(headers).map(
+    ([name, value]) => `'${name.toLowerCase()}': { value: ${JSON.stringify(value)} }`,
+  );
   return `{ ${entries.join(', ')} }`;
 }
 
@@ -234,7 +244,8 @@ const PARTS_4: FunctionParts = {
  * to the key `docs%2Fguide`.
  */
 const PARTS_CURRENT: FunctionParts = {
-  route: (route, version, allows) => `  ${routeEntry(route, version, allows)}, ${String(refusalOf(route, version) ?? 0)}]`,
+  route: (route, version, allows) =>
+    `  ${routeEntry(route, version, allows)}, ${String(refusalOf(route, version) ?? 0)}]`,
   routeNote: ', the status Weblate refuses it with or 0',
   declarations: `var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
 var DETAILS = {
@@ -261,6 +272,8 @@ var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405
 
 /** A route as the start of an entry of ROUTES: its segments (`*` for a slug or code), Allow and paginated; the caller closes it. */
 function routeEntry(route: Route, version: WeblateVersion, allows: readonly string[]): string {
-  const segments = route.pattern.map((part) => (isParam(part) ? (part === ':component' && version !== '4' ? '**' : '*') : part));
+  const segments = route.pattern.map((part) =>
+    isParam(part) ? (part === ':component' && version !== '4' ? '**' : '*') : part,
+  );
   return `[${JSON.stringify(segments.join('/')).replace(/"/g, "'")}, ${allows.indexOf(route.allow)}, ${route.paginated ? 1 : 0}`;
 }

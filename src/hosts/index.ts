@@ -49,14 +49,19 @@ export interface HostOptions {
 
 export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
   const redirectsAndHeaders: Record<RootHost, HostFile[]> = {
-    netlify: [file('hosts/netlify/_redirects', renderNetlifyRedirects(site)), file('hosts/netlify/_headers', renderNetlifyHeaders(site))],
+    netlify: [
+      file('hosts/netlify/_redirects', renderNetlifyRedirects(site)),
+      file('hosts/netlify/_headers', renderNetlifyHeaders(site)),
+    ],
     cloudflare: [
       file('hosts/cloudflare/_redirects', renderCloudflareRedirects(site)),
       file('hosts/cloudflare/_headers', renderCloudflareHeaders(site)),
     ],
   };
   // The chosen host's pair again, under the names the host reads at the root.
-  const atRoot = options.host ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data)) : [];
+  const atRoot = options.host
+    ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data))
+    : [];
   return [
     file(NOT_FOUND_FILE, errorText(site.weblateVersion, ERRORS.notFound)),
     file(SERVE_CONFIG_FILE, renderServeConfig(site)),

@@ -41,14 +41,20 @@ export function renderNetlifyHeaders(site: Site): string {
   const base = basePath(site);
   // Rules for the request path and, when the API sits under a path, for the file path too.
   const paths = [...new Set([`${base}/api/*`, '/api/*'])];
-  const svg = site.pages ? fileFolders(site.weblateVersion).filter((folder) => folder.startsWith('widget')) : [];
+  const svg = site.pages
+    ? fileFolders(site.weblateVersion).filter((folder) => folder.startsWith('widget'))
+    : [];
   return [
     `# ${generatedBy(site, 'Netlify')}`,
-    ...paths.flatMap((path) => [path, `  Content-Type: ${JSON_TYPE}`, `  Vary: ${VARY}`, ...headerLines(ALLOW_ORIGIN)]),
-    ...[...new Set(svg.flatMap((folder) => [`${base}/${folder}/*`, `/${folder}/*`]))].flatMap((path) => [
+    ...paths.flatMap((path) => [
       path,
-      `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`,
+      `  Content-Type: ${JSON_TYPE}`,
+      `  Vary: ${VARY}`,
+      ...headerLines(ALLOW_ORIGIN),
     ]),
+    ...[...new Set(svg.flatMap((folder) => [`${base}/${folder}/*`, `/${folder}/*`]))].flatMap(
+      (path) => [path, `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`],
+    ),
     '',
   ].join('\n');
 }
@@ -65,7 +71,8 @@ export function renderNetlifyHeaders(site: Site): string {
  */
 function siteRedirects(base: string, version: WeblateVersion): string[] {
   const atRoot = base === '';
-  const rule = (from: string, to: string, status = 200, query = '') => `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;
+  const rule = (from: string, to: string, status = 200, query = '') =>
+    `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;
   const exportFolders = folderPaths(version, 'export');
   return [
     "# The status site: the 4.x widget paths (301), charts at a language's prefix, exports; pages are folders.",
@@ -73,11 +80,19 @@ function siteRedirects(base: string, version: WeblateVersion): string[] {
     ...aliasRules(version, atRoot).map(({ from, to }) => rule(from, to)),
     ...(atRoot
       ? []
-      : exportFolders.flatMap((folder) => Object.values(EXPORT_FILES).map((name) => rule(`${folder}/${name}`, `${folder}/${name}`)))),
-    ...exportFolders.map((folder) => rule(folder, `${folder}/${EXPORT_FILES.csv}`, 200, 'format=csv')),
+      : exportFolders.flatMap((folder) =>
+          Object.values(EXPORT_FILES).map((name) => rule(`${folder}/${name}`, `${folder}/${name}`)),
+        )),
+    ...exportFolders.map((folder) =>
+      rule(folder, `${folder}/${EXPORT_FILES.csv}`, 200, 'format=csv'),
+    ),
     ...exportFolders.map((folder) => rule(folder, `${folder}/${EXPORT_FILES.json}`)),
-    ...(atRoot ? [] : folderPaths(version, 'page').map((folder) => rule(folder, `${folder}/${PAGE_FILE}`))),
-    ...(atRoot ? [] : fileFolders(version).map((folder) => rule(`/${folder}/*`, `/${folder}/:splat`))),
+    ...(atRoot
+      ? []
+      : folderPaths(version, 'page').map((folder) => rule(folder, `${folder}/${PAGE_FILE}`))),
+    ...(atRoot
+      ? []
+      : fileFolders(version).map((folder) => rule(`/${folder}/*`, `/${folder}/:splat`))),
   ];
 }
 
@@ -98,7 +113,9 @@ function depthRules(base: string, deepest: number): string[] {
   const rules: string[] = [];
   for (let depth = 0; depth <= deepest; depth++) {
     const names = Array.from({ length: depth }, (_, i) => `:s${i + 1}`);
-    rules.push(`${[`${base}/api`, ...names].join('/')} ${['/api', ...names, 'index.json'].join('/')} 200`);
+    rules.push(
+      `${[`${base}/api`, ...names].join('/')} ${['/api', ...names, 'index.json'].join('/')} 200`,
+    );
   }
   return rules;
 }

@@ -11,7 +11,14 @@
  * name Weblate gives it. A miss is nginx's own HTML 404. Only the API takes
  * `?format=` as a renderer, so the server's check of it is kept to the API.
  */
-import { EXPORT_FILES, isSiteParam, PAGE_FILE, patternRegex, siteRoutesOf, type SiteRoute } from '../api/site-routes.ts';
+import {
+  EXPORT_FILES,
+  isSiteParam,
+  PAGE_FILE,
+  patternRegex,
+  siteRoutesOf,
+  type SiteRoute,
+} from '../api/site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf } from './published.ts';
 
@@ -47,9 +54,18 @@ export function siteMaps(base: string): string[] {
 
 /** The server's types and charset with the status site: its text files are UTF-8, as Weblate sends them. */
 export function siteTypes(): string[] {
-  const types = ['json', 'html', 'css', 'svg', 'csv'].map((extension) => `${contentTypeOf(`x.${extension}`)!.split(';')[0]} ${extension};`);
-  const texts = ['html', 'css', 'csv', 'svg'].map((extension) => contentTypeOf(`x.${extension}`)!.split(';')[0]);
-  return ['charset utf-8;', `charset_types ${texts.join(' ')};`, `types { ${types.join(' ')} }`, 'absolute_redirect off;'];
+  const types = ['json', 'html', 'css', 'svg', 'csv'].map(
+    (extension) => `${contentTypeOf(`x.${extension}`)!.split(';')[0]} ${extension};`,
+  );
+  const texts = ['html', 'css', 'csv', 'svg'].map(
+    (extension) => contentTypeOf(`x.${extension}`)!.split(';')[0],
+  );
+  return [
+    'charset utf-8;',
+    `charset_types ${texts.join(' ')};`,
+    `types { ${types.join(' ')} }`,
+    'absolute_redirect off;',
+  ];
 }
 
 /**
@@ -63,7 +79,11 @@ export function siteLocations(base: string, version: WeblateVersion): string[][]
   const order: SiteRoute['serves']['kind'][] = ['redirect', 'alias', 'file', 'page', 'export'];
   const folders = [...new Set(routes.flatMap((route) => route.pattern.slice(0, 1)))];
   return [
-    ...order.flatMap((kind) => routes.filter((route) => route.serves.kind === kind).map((route) => siteLocation(route, base, version))),
+    ...order.flatMap((kind) =>
+      routes
+        .filter((route) => route.serves.kind === kind)
+        .map((route) => siteLocation(route, base, version)),
+    ),
     ...folders.map((folder) => [`location ${base}/${folder}/ {`, '    return 404;', '}']),
   ];
 }
@@ -71,7 +91,11 @@ export function siteLocations(base: string, version: WeblateVersion): string[][]
 // --- internal ---
 
 function siteLocation(route: SiteRoute, base: string, version: WeblateVersion): string[] {
-  const captured = patternRegex(route.pattern, version, (param) => `(?<${variable(param).slice(1)}>`).replaceAll('\\/', '/');
+  const captured = patternRegex(
+    route.pattern,
+    version,
+    (param) => `(?<${variable(param).slice(1)}>`,
+  ).replaceAll('\\/', '/');
   const prefix = escapeRegex(base);
   const serves = route.serves;
   const block = (regex: string, body: string[]) => [
@@ -82,33 +106,46 @@ function siteLocation(route: SiteRoute, base: string, version: WeblateVersion): 
   ];
   switch (serves.kind) {
     case 'redirect':
-      return block(`^${prefix}${captured}$`, [`return 301 ${base}${target(serves.to)}$is_args$args;`]);
-    case 'alias':
-      return block(`^${prefix}(?<weblate_snapshot_file>${captured})$`, [`try_files $weblate_snapshot_file ${target(serves.to)} =404;`]);
-    case 'file':
-      return block(`^${prefix}(?<weblate_snapshot_file>${captured})$`, ['try_files $weblate_snapshot_file =404;']);
-    case 'page':
-      return block(`^${prefix}(?<weblate_snapshot_dir>${captured})(?<weblate_snapshot_end>/|/index\\.html)?$`, [
-        ...slashRedirect(base),
-        `try_files $weblate_snapshot_dir/${PAGE_FILE} =404;`,
+      return block(`^${prefix}${captured}$`, [
+        `return 301 ${base}${target(serves.to)}$is_args$args;`,
       ]);
+    case 'alias':
+      return block(`^${prefix}(?<weblate_snapshot_file>${captured})$`, [
+        `try_files $weblate_snapshot_file ${target(serves.to)} =404;`,
+      ]);
+    case 'file':
+      return block(`^${prefix}(?<weblate_snapshot_file>${captured})$`, [
+        'try_files $weblate_snapshot_file =404;',
+      ]);
+    case 'page':
+      return block(
+        `^${prefix}(?<weblate_snapshot_dir>${captured})(?<weblate_snapshot_end>/|/index\\.html)?$`,
+        [...slashRedirect(base), `try_files $weblate_snapshot_dir/${PAGE_FILE} =404;`],
+      );
     case 'export': {
       const name = route.pattern.includes(':component')
         ? 'stats-${weblate_snapshot_project}-${weblate_snapshot_component_slug}.csv'
         : 'stats-${weblate_snapshot_project}.csv';
-      return block(`^${prefix}(?<weblate_snapshot_dir>${captured})(?<weblate_snapshot_end>/|/index\\.json|/index\\.csv)?$`, [
-        ...slashRedirect(base),
-        `set $weblate_snapshot_csv_name ${name};`,
-        'add_header Content-Disposition $weblate_snapshot_disposition;',
-        'try_files $weblate_snapshot_dir/$weblate_snapshot_export =404;',
-      ]);
+      return block(
+        `^${prefix}(?<weblate_snapshot_dir>${captured})(?<weblate_snapshot_end>/|/index\\.json|/index\\.csv)?$`,
+        [
+          ...slashRedirect(base),
+          `set $weblate_snapshot_csv_name ${name};`,
+          'add_header Content-Disposition $weblate_snapshot_disposition;',
+          'try_files $weblate_snapshot_dir/$weblate_snapshot_export =404;',
+        ],
+      );
     }
   }
 }
 
 /** A folder asked for without its slash: a 301 to it, the query kept. */
 function slashRedirect(base: string): string[] {
-  return ['if ($weblate_snapshot_end = "") {', `    return 301 ${base}$weblate_snapshot_dir/$is_args$args;`, '}'];
+  return [
+    'if ($weblate_snapshot_end = "") {',
+    `    return 301 ${base}$weblate_snapshot_dir/$is_args$args;`,
+    '}',
+  ];
 }
 
 /** A route's target with the location's captures: `/widget/$weblate_snapshot_project/$weblate_snapshot_widget`. */

@@ -20,7 +20,15 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import type { Site } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
-import { ERRORS, errorText, JSON_TYPE, methodNotAllowed, readError, refusalError, VARY } from '../api/answers.ts';
+import {
+  ERRORS,
+  errorText,
+  JSON_TYPE,
+  methodNotAllowed,
+  readError,
+  refusalError,
+  VARY,
+} from '../api/answers.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS } from '../api/cors.ts';
 import { siteLocations, siteMaps, siteTypes } from './nginx-site.ts';
 
@@ -68,11 +76,18 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
       '}',
       '',
       '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
-      site.pages ? 'if ($weblate_snapshot_unknown_format) {' : 'if ($arg_format !~ "^(json|api)?$") {',
+      site.pages
+        ? 'if ($weblate_snapshot_unknown_format) {'
+        : 'if ($arg_format !~ "^(json|api)?$") {',
       `    return 404 ${quote(notFound)};`,
       '}',
-      ...routesOf(version).flatMap((route) => ['', ...routeLocation(route, basePath(site), version)]),
-      ...(site.pages ? siteLocations(basePath(site), version).flatMap((location) => ['', ...location]) : []),
+      ...routesOf(version).flatMap((route) => [
+        '',
+        ...routeLocation(route, basePath(site), version),
+      ]),
+      ...(site.pages
+        ? siteLocations(basePath(site), version).flatMap((location) => ['', ...location])
+        : []),
       '',
       ...errorLocation('@weblate_snapshot_not_found', notFound),
       ...errorLocation('@weblate_snapshot_invalid_page', errorText(version, ERRORS.invalidPage)),
@@ -122,8 +137,13 @@ function pageMaps(): string[] {
 }
 
 function routeLocation(route: Route, base: string, version: WeblateVersion): string[] {
-  const dir = ['/api', ...route.pattern.map((part) => (isParam(part) ? paramPattern(part, version) : part))].join('/');
-  const pages = route.paginated ? `(?<weblate_snapshot_path_page>/${PAGE_SEGMENT}/[1-9][0-9]*)?` : '';
+  const dir = [
+    '/api',
+    ...route.pattern.map((part) => (isParam(part) ? paramPattern(part, version) : part)),
+  ].join('/');
+  const pages = route.paginated
+    ? `(?<weblate_snapshot_path_page>/${PAGE_SEGMENT}/[1-9][0-9]*)?`
+    : '';
   const regex = `^${escapeRegex(base)}(?<weblate_snapshot_dir>${dir}${pages})(?:/|/index\\.json)?$`;
   const refusal = refusalOf(route, version);
   return [
@@ -134,11 +154,15 @@ function routeLocation(route: Route, base: string, version: WeblateVersion): str
       `add_header Allow "${route.allow}" always;`,
       `add_header Vary ${VARY} always;`,
       CORS_HEADER,
-      ...(version === '4' ? [] : ['add_header WWW-Authenticate $weblate_snapshot_authenticate always;']),
+      ...(version === '4'
+        ? []
+        : ['add_header WWW-Authenticate $weblate_snapshot_authenticate always;']),
       ...(refusal
         ? [`return ${refusal} ${quote(errorText(version, refusalError(refusal)))};`]
         : [
-            route.paginated ? 'error_page 404 $weblate_snapshot_list_404;' : 'error_page 404 @weblate_snapshot_not_found;',
+            route.paginated
+              ? 'error_page 404 $weblate_snapshot_list_404;'
+              : 'error_page 404 @weblate_snapshot_not_found;',
             route.paginated
               ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}index.json =404;'
               : 'try_files $weblate_snapshot_dir/index.json =404;',
@@ -169,11 +193,23 @@ function methodChecks(version: WeblateVersion): string[] {
 
 /** `WWW-Authenticate: Token` on a 401 only: add_header leaves out a header whose value is empty. */
 function authenticateMap(): string[] {
-  return ['', 'map $status $weblate_snapshot_authenticate {', '    default "";', '    401 Token;', '}'];
+  return [
+    '',
+    'map $status $weblate_snapshot_authenticate {',
+    '    default "";',
+    '    401 Token;',
+    '}',
+  ];
 }
 
 function errorLocation(name: string, body: string): string[] {
-  return [`location ${name} {`, `    add_header Vary ${VARY} always;`, `    ${CORS_HEADER}`, `    return 404 ${quote(body)};`, '}'];
+  return [
+    `location ${name} {`,
+    `    add_header Vary ${VARY} always;`,
+    `    ${CORS_HEADER}`,
+    `    return 404 ${quote(body)};`,
+    '}',
+  ];
 }
 
 /** The API's CORS header, in every location that adds headers of its own (it then inherits none of the server's). */

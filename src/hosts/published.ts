@@ -23,7 +23,12 @@ export function contentTypeOf(path: string): string | null {
 // --- internal ---
 
 /** Files at the root that only hosts read. */
-const HOST_CONFIGURATION: ReadonlySet<string> = new Set([SERVE_CONFIG_FILE, '.nojekyll', '_redirects', '_headers']);
+const HOST_CONFIGURATION: ReadonlySet<string> = new Set([
+  SERVE_CONFIG_FILE,
+  '.nojekyll',
+  '_redirects',
+  '_headers',
+]);
 
 const TYPES: Readonly<Record<string, string>> = {
   '.json': JSON_TYPE,

@@ -24,7 +24,15 @@ import type { Site } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { BADGE_FILE, basePath, CHART_COLORS, CHART_KINDS, chartFile } from '../api/urls.ts';
-import { EXPORT_FILES, expandDepths, folderShapes, isSiteParam, PAGE_FILE, siteRoutesOf, type FolderShape } from '../api/site-routes.ts';
+import {
+  EXPORT_FILES,
+  expandDepths,
+  folderShapes,
+  isSiteParam,
+  PAGE_FILE,
+  siteRoutesOf,
+  type FolderShape,
+} from '../api/site-routes.ts';
 import { contentTypeOf } from './published.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 
@@ -94,13 +102,20 @@ function siteRewrites(base: string, version: WeblateVersion): ServeConfig['rewri
     if (!route.serves.lookFirst) return expandDepths(route, version);
     return base === '' ? expandDepths(route, version).slice(0, 1) : [];
   });
-  const files = base === '' ? [] : routes.flatMap((route) => (route.serves.kind === 'file' ? expandDepths(route, version) : []));
+  const files =
+    base === ''
+      ? []
+      : routes.flatMap((route) =>
+          route.serves.kind === 'file' ? expandDepths(route, version) : [],
+        );
   const rule = (pattern: readonly string[], to: readonly string[]) => ({
     source: `${base}${sourceOf(pattern)}` || '/',
     destination: destinationOf(to),
   });
   const folder = (shape: FolderShape, index: string) =>
-    depths(shape).map((depth) => rule(folderPattern(shape, depth), [...folderPattern(shape, depth), index]));
+    depths(shape).map((depth) =>
+      rule(folderPattern(shape, depth), [...folderPattern(shape, depth), index]),
+    );
   const exportFiles =
     base === ''
       ? []
@@ -125,10 +140,19 @@ function folderPattern(shape: FolderShape, depth: number): string[] {
   return [...shape.prefix, ...Array.from({ length: depth }, (_, i) => `:s${i + 1}`)];
 }
 
-function siteRedirects(base: string, version: WeblateVersion): NonNullable<ServeConfig['redirects']> {
+function siteRedirects(
+  base: string,
+  version: WeblateVersion,
+): NonNullable<ServeConfig['redirects']> {
   return siteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'redirect'
-      ? [{ source: `${base}${sourceOf(route.pattern)}`, destination: `${base}${destinationOf(route.serves.to)}`, type: 301 }]
+      ? [
+          {
+            source: `${base}${sourceOf(route.pattern)}`,
+            destination: `${base}${destinationOf(route.serves.to)}`,
+            type: 301,
+          },
+        ]
       : [],
   );
 }
@@ -137,12 +161,20 @@ function siteRedirects(base: string, version: WeblateVersion): NonNullable<Serve
 function siteHeaders(version: WeblateVersion): ServeHeaderRule[] {
   const widgets = new Set(
     siteRoutesOf(version).flatMap((route) =>
-      route.serves.kind === 'file' && route.pattern[0]!.startsWith('widget') ? [route.pattern[0]!] : [],
+      route.serves.kind === 'file' && route.pattern[0]!.startsWith('widget')
+        ? [route.pattern[0]!]
+        : [],
     ),
   );
   return [
-    ...[...widgets].map((folder) => ({ source: `${folder}/**`, headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE)! }] })),
-    { source: `exports/stats/**/${EXPORT_FILES.json}`, headers: [{ key: 'Content-Type', value: JSON_TYPE }] },
+    ...[...widgets].map((folder) => ({
+      source: `${folder}/**`,
+      headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE)! }],
+    })),
+    {
+      source: `exports/stats/**/${EXPORT_FILES.json}`,
+      headers: [{ key: 'Content-Type', value: JSON_TYPE }],
+    },
   ];
 }
 
@@ -150,7 +182,8 @@ function siteHeaders(version: WeblateVersion): ServeHeaderRule[] {
 function sourceOf(pattern: readonly string[]): string {
   const param = (part: string) => {
     const name = part.slice(1);
-    if (part === ':chart' || part === ':widget') return `:${name}(${part === ':chart' ? CHART_NAMES : WIDGET_NAMES})`;
+    if (part === ':chart' || part === ':widget')
+      return `:${name}(${part === ':chart' ? CHART_NAMES : WIDGET_NAMES})`;
     return `:${name}(${SEGMENT})`;
   };
   return pattern.map((part) => `/${isSiteParam(part) ? param(part) : part}`).join('');
@@ -167,7 +200,9 @@ function depths(shape: FolderShape): number[] {
 /** One segment that is no file name (serve rewrites its own results again). */
 const SEGMENT = '[^/.]+';
 /** The charts' file names, and the badge's with them, as alternatives of a parameter. */
-const CHART_NAMES = CHART_KINDS.flatMap((kind) => CHART_COLORS.map((color) => chartFile(kind, color).replace('.', '\\.'))).join('|');
+const CHART_NAMES = CHART_KINDS.flatMap((kind) =>
+  CHART_COLORS.map((color) => chartFile(kind, color).replace('.', '\\.')),
+).join('|');
 const WIDGET_NAMES = [BADGE_FILE.replace('.', '\\.'), CHART_NAMES].join('|');
 
 function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
@@ -198,7 +233,11 @@ function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
     ...pageRules,
     {
       source: NOT_FOUND_FILE,
-      headers: [{ key: 'Content-Type', value: JSON_TYPE }, { key: 'Vary', value: VARY }, ...headerList(ALLOW_ORIGIN)],
+      headers: [
+        { key: 'Content-Type', value: JSON_TYPE },
+        { key: 'Vary', value: VARY },
+        ...headerList(ALLOW_ORIGIN),
+      ],
     },
   ];
 }
@@ -218,7 +257,10 @@ function headerList(headers: Readonly<Record<string, string>>): { key: string; v
 function globMatches(glob: string, path: string): boolean {
   const parts = glob.split('/');
   const segments = path.split('/');
-  return parts.length === segments.length && parts.every((part, i) => part === '*' || part === segments[i]);
+  return (
+    parts.length === segments.length &&
+    parts.every((part, i) => part === '*' || part === segments[i])
+  );
 }
 
 /** The glob of the files of a pattern: `api/`, the segments with `*` for each parameter, `/index.json`. */

@@ -19,7 +19,9 @@ interface SiteRule {
 /** The 301s of 2026.8's 4.x widget paths, `-` first. */
 export function redirectRules(version: WeblateVersion): SiteRule[] {
   return siteRoutesOf(version).flatMap((route) =>
-    route.serves.kind === 'redirect' ? [{ from: pathOf(route.pattern), to: pathOf(route.serves.to) }] : [],
+    route.serves.kind === 'redirect'
+      ? [{ from: pathOf(route.pattern), to: pathOf(route.serves.to) }]
+      : [],
   );
 }
 
@@ -32,24 +34,37 @@ export function aliasRules(version: WeblateVersion, lookFirst: boolean): SiteRul
   return siteRoutesOf(version).flatMap((route) => {
     if (route.serves.kind !== 'alias' || (route.serves.lookFirst && !lookFirst)) return [];
     return expandDepths(route, version).flatMap(({ pattern, to }) =>
-      CHARTS.map((chart) => ({ from: pathOf(withChart(pattern, chart)), to: pathOf(withChart(to!, chart)) })),
+      CHARTS.map((chart) => ({
+        from: pathOf(withChart(pattern, chart)),
+        to: pathOf(withChart(to!, chart)),
+      })),
     );
   });
 }
 
 /** The folders the site's files (stylesheet, badges, charts) are in: `static`, `widgets`, … */
 export function fileFolders(version: WeblateVersion): string[] {
-  return [...new Set(siteRoutesOf(version).flatMap((route) => (route.serves.kind === 'file' ? route.pattern.slice(0, 1) : [])))];
+  return [
+    ...new Set(
+      siteRoutesOf(version).flatMap((route) =>
+        route.serves.kind === 'file' ? route.pattern.slice(0, 1) : [],
+      ),
+    ),
+  ];
 }
 
 /** The folders of pages or exports, one path per depth: `/projects/:s1`, `/projects/:s1/:s2`, … (`` for the home page). */
 export function folderPaths(version: WeblateVersion, serves: 'page' | 'export'): string[] {
-  return folderShapes(version, serves).flatMap((shape) => depthsOf(shape).map((depth) => pathOf(folderPattern(shape, depth))));
+  return folderShapes(version, serves).flatMap((shape) =>
+    depthsOf(shape).map((depth) => pathOf(folderPattern(shape, depth))),
+  );
 }
 
 /** The literal segments the folders of pages or exports start with: `/projects`, `/exports/stats`, … */
 export function folderPrefixes(version: WeblateVersion, serves: 'page' | 'export'): string[] {
-  return folderShapes(version, serves).flatMap((shape) => (shape.prefix.length > 0 ? [pathOf(shape.prefix)] : []));
+  return folderShapes(version, serves).flatMap((shape) =>
+    shape.prefix.length > 0 ? [pathOf(shape.prefix)] : [],
+  );
 }
 
 // --- internal ---

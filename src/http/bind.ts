@@ -11,9 +11,13 @@ export function bindServer(
   return new Promise((done) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const reason =
-        error.code === 'EADDRINUSE' ? 'is in use; choose another with --port (0 picks a free one)' : `cannot be opened (${error.message})`;
+        error.code === 'EADDRINUSE'
+          ? 'is in use; choose another with --port (0 picks a free one)'
+          : `cannot be opened (${error.message})`;
       done({ ok: false, message: `${bind}:${port} ${reason}.` });
     });
-    server.listen(port, bind, () => done({ ok: true, port: (server.address() as AddressInfo).port }));
+    server.listen(port, bind, () =>
+      done({ ok: true, port: (server.address() as AddressInfo).port }),
+    );
   });
 }

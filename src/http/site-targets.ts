@@ -9,7 +9,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exportFile, exportFileName, EXPORT_FILES, fillPattern, matchSiteSegments, PAGE_FILE } from '../api/site-routes.ts';
+import {
+  exportFile,
+  exportFileName,
+  EXPORT_FILES,
+  fillPattern,
+  matchSiteSegments,
+  PAGE_FILE,
+} from '../api/site-routes.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
 import type { SiteMatch } from '../api/site-routes.ts';
 import { contentTypeOf } from '../hosts/published.ts';
@@ -22,7 +29,10 @@ interface SiteFile {
   headers: Record<string, string>;
 }
 
-type SiteAnswer = { kind: 'files'; files: SiteFile[] } | { kind: 'redirect'; location: string } | { kind: 'error'; status: 404 | 405 };
+type SiteAnswer =
+  | { kind: 'files'; files: SiteFile[] }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'error'; status: 404 | 405 };
 
 /**
  * `method` and `url` as the request has them; `base` the path of the site's
@@ -30,7 +40,12 @@ type SiteAnswer = { kind: 'files'; files: SiteFile[] } | { kind: 'redirect'; loc
  * the path is not one of the site's: the API and anything else are answered
  * as before.
  */
-export function resolveSiteRequest(method: string, url: string, base: string, version: WeblateVersion): SiteAnswer | null {
+export function resolveSiteRequest(
+  method: string,
+  url: string,
+  base: string,
+  version: WeblateVersion,
+): SiteAnswer | null {
   const queryAt = url.indexOf('?');
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
   const query = queryAt < 0 ? '' : url.slice(queryAt);
@@ -49,13 +64,26 @@ export function resolveSiteRequest(method: string, url: string, base: string, ve
   const matches = matchSiteSegments(segments, version);
   if (matches[0]?.route.serves.kind === 'redirect') {
     const to = matches[0].route.serves.to;
-    return slash || end ? NOT_FOUND : { kind: 'redirect', location: `${base}${fillPattern(to, matches[0].params)}${query}` };
+    return slash || end
+      ? NOT_FOUND
+      : { kind: 'redirect', location: `${base}${fillPattern(to, matches[0].params)}${query}` };
   }
-  const folder = matches.find((match) => match.route.serves.kind === 'page' || match.route.serves.kind === 'export');
-  if (folder) return folderAnswer(folder, segments, { slash, end }, new URLSearchParams(query), `${pathname}/${query}`);
+  const folder = matches.find(
+    (match) => match.route.serves.kind === 'page' || match.route.serves.kind === 'export',
+  );
+  if (folder)
+    return folderAnswer(
+      folder,
+      segments,
+      { slash, end },
+      new URLSearchParams(query),
+      `${pathname}/${query}`,
+    );
   if (slash || end) return NOT_FOUND;
   const files = [...new Set(matches.flatMap((match) => filesOf(match, segments)))];
-  return files.length > 0 ? { kind: 'files', files: files.map((file) => siteFile(file)) } : NOT_FOUND;
+  return files.length > 0
+    ? { kind: 'files', files: files.map((file) => siteFile(file)) }
+    : NOT_FOUND;
 }
 
 /** An answer of the status site, ready to send: the body is left out for HEAD by the caller. */
@@ -67,17 +95,27 @@ export interface SiteResponse {
 
 /** The answer to a site request, the files read from the tree at `outDir` (the first that exists is served). */
 export async function readSiteAnswer(outDir: string, answer: SiteAnswer): Promise<SiteResponse> {
-  if (answer.kind === 'redirect') return { status: 301, headers: { Location: answer.location, ...EMPTY }, body: Buffer.alloc(0) };
+  if (answer.kind === 'redirect')
+    return { status: 301, headers: { Location: answer.location, ...EMPTY }, body: Buffer.alloc(0) };
   if (answer.kind === 'files') {
     for (const { file, headers } of answer.files) {
       const body = await readFile(join(outDir, file)).catch(() => null);
-      if (body) return { status: 200, headers: { ...headers, 'Content-Length': String(body.length) }, body };
+      if (body)
+        return {
+          status: 200,
+          headers: { ...headers, 'Content-Length': String(body.length) },
+          body,
+        };
     }
   }
   if (answer.kind === 'error' && answer.status === 405)
     return { status: 405, headers: { Allow: SITE_ALLOW, ...EMPTY }, body: Buffer.alloc(0) };
   const body = Buffer.from(SITE_NOT_FOUND_PAGE);
-  return { status: 404, headers: { 'Content-Type': HTML_TYPE, 'Content-Length': String(body.length) }, body };
+  return {
+    status: 404,
+    headers: { 'Content-Type': HTML_TYPE, 'Content-Length': String(body.length) },
+    body,
+  };
 }
 
 // --- internal ---
@@ -110,13 +148,16 @@ function folderAnswer(
   if (!asked.slash && !asked.end) return { kind: 'redirect', location: withSlash };
   const folder = segments.map((segment) => `${segment}/`).join('');
   if (match.route.serves.kind === 'page') {
-    return asked.end === '' || asked.end === PAGE_FILE ? { kind: 'files', files: [siteFile(`${folder}${PAGE_FILE}`)] } : NOT_FOUND;
+    return asked.end === '' || asked.end === PAGE_FILE
+      ? { kind: 'files', files: [siteFile(`${folder}${PAGE_FILE}`)] }
+      : NOT_FOUND;
   }
   if (asked.end === PAGE_FILE) return NOT_FOUND;
   const file = exportFile(asked.end, query.get('format'));
   const served = siteFile(`${folder}${file}`);
   if (file === EXPORT_FILES.csv) {
-    served.headers['Content-Disposition'] = `attachment; filename=${exportFileName(match.params.project!, match.params.component ?? null)}`;
+    served.headers['Content-Disposition'] =
+      `attachment; filename=${exportFileName(match.params.project!, match.params.component ?? null)}`;
   }
   return { kind: 'files', files: [served] };
 }

@@ -21,7 +21,8 @@ type ReadError = { kind: 'error'; status: 401 | 403 | 404 | 405; detail: string;
 type PreviewAnswer = { kind: 'file'; file: string; missing: string } | ReadError;
 
 /** What a GET of a resource is answered with: its file (and the 404's message when it is missing), or a 404. */
-type FileAnswer = { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };
+type FileAnswer =
+  { kind: 'file'; file: string; missing: string } | { kind: 'error'; status: 404; detail: string };
 
 /** A request-target that names a resource of the API: the route it matched and its query. */
 export interface ApiTarget {
@@ -41,7 +42,12 @@ const MAX_SEGMENT = 255;
  * has no metadata to answer), and a resource Weblate refuses an anonymous
  * reader is a 401 or 403.
  */
-export function resolvePreviewRequest(method: string, url: string, base: string, version: WeblateVersion = '4'): PreviewAnswer {
+export function resolvePreviewRequest(
+  method: string,
+  url: string,
+  base: string,
+  version: WeblateVersion = '4',
+): PreviewAnswer {
   const target = parseApiTarget(url, base, version);
   if (!target) return notFound(ERRORS.notFound.detail);
   const route = target.match.route;
@@ -49,11 +55,22 @@ export function resolvePreviewRequest(method: string, url: string, base: string,
   if (version !== '4' && !knownFormat(target.query)) return notFound(ERRORS.notFound.detail);
   if (method !== 'GET' && method !== 'HEAD') {
     if (version !== '4' && method !== 'OPTIONS')
-      return { kind: 'error', status: 401, detail: ERRORS.notAuthenticated.detail, allow: route.allow };
+      return {
+        kind: 'error',
+        status: 401,
+        detail: ERRORS.notAuthenticated.detail,
+        allow: route.allow,
+      };
     return { kind: 'error', status: 405, detail: methodNotAllowed(method), allow: route.allow };
   }
   const refusal = refusalOf(route, version);
-  if (refusal) return { kind: 'error', status: refusal, detail: refusalError(refusal).detail, allow: route.allow };
+  if (refusal)
+    return {
+      kind: 'error',
+      status: refusal,
+      detail: refusalError(refusal).detail,
+      allow: route.allow,
+    };
   return resolveFile(target);
 }
 
@@ -64,7 +81,12 @@ export function resolvePreviewRequest(method: string, url: string, base: string,
  * Weblate's views). `requestMethod` is the request's
  * Access-Control-Request-Method header.
  */
-export function isApiPreflight(method: string, url: string, requestMethod: string | null | undefined, base: string): boolean {
+export function isApiPreflight(
+  method: string,
+  url: string,
+  requestMethod: string | null | undefined,
+  base: string,
+): boolean {
   return isPreflight(method, requestMethod) && isCorsPath(pathOf(url), base);
 }
 
@@ -78,11 +100,17 @@ export function isApiRequest(url: string, base: string): boolean {
  * path is split by hand, never by a URL parser, which would resolve `%2e%2e`
  * and `..` before they could be refused.
  */
-export function parseApiTarget(url: string, base: string, version: WeblateVersion = '4'): ApiTarget | null {
+export function parseApiTarget(
+  url: string,
+  base: string,
+  version: WeblateVersion = '4',
+): ApiTarget | null {
   const queryAt = url.indexOf('?');
   const segments = apiSegments(pathOf(url), base);
   const match = segments && matchApiSegments(segments, version);
-  return match ? { match, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) } : null;
+  return match
+    ? { match, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) }
+    : null;
 }
 
 /** The file of a GET: `?format=` checked, `?page=N` of a paginated list mapped to its page file. */
@@ -92,7 +120,11 @@ export function resolveFile({ match, query }: ApiTarget): FileAnswer {
   if (asked !== null && !PAGE_NUMBER.test(asked)) return notFound(ERRORS.invalidPage.detail);
   const page = match.page ?? (asked === null ? 1 : Number(asked));
   const missing = page > 1 ? ERRORS.invalidPage : ERRORS.notFound;
-  return { kind: 'file', file: fileOfPath(apiPath.page(match.path, page)), missing: missing.detail };
+  return {
+    kind: 'file',
+    file: fileOfPath(apiPath.page(match.path, page)),
+    missing: missing.detail,
+  };
 }
 
 /**
@@ -108,8 +140,12 @@ export function decodeSegment(raw: string): string | null {
     return null;
   }
   // Control characters are what this refuses.
-  // eslint-disable-next-line no-control-regex
-  const unsafe = segment === '' || segment === '.' || segment === '..' || /[/\\\0-\x1f\x7f]/.test(segment);
+  const unsafe =
+    segment === '' ||
+    segment === '.' ||
+    segment === '..' ||
+    // eslint-disable-next-line no-control-regex
+    /[/\\\0-\x1f\x7f]/.test(segment);
   return unsafe || Buffer.byteLength(segment) > MAX_SEGMENT ? null : segment;
 }
 

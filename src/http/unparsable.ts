@@ -20,15 +20,23 @@ const ANSWERS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request header fields too large.'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout.'],
 };
-const BAD_REQUEST: [number, string] = [400, 'Bad request: the request line or its headers could not be parsed.'];
+const BAD_REQUEST: [number, string] = [
+  400,
+  'Bad request: the request line or its headers could not be parsed.',
+];
 
 /**
  * Makes the server answer refused requests in JSON. Returns what closing the
  * server calls to cut the connections still lingering.
  */
-export function answerUnparsableRequests(server: Server, version: WeblateVersion = '4'): () => void {
+export function answerUnparsableRequests(
+  server: Server,
+  version: WeblateVersion = '4',
+): () => void {
   const lingering = new Set<Duplex>();
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuse(error, socket, lingering, version));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    refuse(error, socket, lingering, version),
+  );
   return () => {
     for (const socket of lingering) socket.destroy();
   };
@@ -43,7 +51,12 @@ export function answerUnparsableRequests(server: Server, version: WeblateVersion
  * with unread bytes would send a reset, and a reset can make the client drop
  * the answer unread.
  */
-function refuse(error: NodeJS.ErrnoException, socket: Duplex, lingering: Set<Duplex>, version: WeblateVersion): void {
+function refuse(
+  error: NodeJS.ErrnoException,
+  socket: Duplex,
+  lingering: Set<Duplex>,
+  version: WeblateVersion,
+): void {
   const counters = socket as Duplex & { bytesRead?: number; bytesWritten?: number };
   if (lingering.has(socket)) {
     if ((counters.bytesRead ?? 0) > LINGER_BYTES) socket.destroy();
@@ -55,7 +68,11 @@ function refuse(error: NodeJS.ErrnoException, socket: Duplex, lingering: Set<Dup
   }
   lingering.add(socket);
   const [status, message] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
-  const body = errorText(version, { status, code: status === 400 ? 'parse_error' : 'error', detail: message });
+  const body = errorText(version, {
+    status,
+    code: status === 400 ? 'parse_error' : 'error',
+    detail: message,
+  });
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     `Content-Type: ${JSON_TYPE}`,

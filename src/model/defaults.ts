@@ -179,7 +179,10 @@ export const CURRENT_COMPONENT_FIELD_DEFAULTS = {
 } as const;
 
 /** Settings content may give in one flavour only, by the kind of file; each is an error in the other. */
-export const FLAVOUR_ONLY_FIELDS: Record<'project' | 'component' | 'language', Record<WeblateVersion, readonly string[]>> = {
+export const FLAVOUR_ONLY_FIELDS: Record<
+  'project' | 'component' | 'language',
+  Record<WeblateVersion, readonly string[]>
+> = {
   project: {
     '4': ['set_language_team'],
     '2026.8': [

@@ -47,7 +47,8 @@ export class Hasher {
   value(value: unknown): this {
     if (typeof value === 'string') return this.number(1).text(value);
     if (typeof value === 'number') return this.number(2).number(value);
-    if (value === null || value === undefined || typeof value === 'boolean') return this.flag(value);
+    if (value === null || value === undefined || typeof value === 'boolean')
+      return this.flag(value);
     if (Array.isArray(value)) {
       this.number(3).number(value.length);
       for (const item of value) this.value(item);

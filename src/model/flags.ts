@@ -39,7 +39,8 @@ export function mergeFlags(texts: readonly string[]): string {
     if (!parsed.ok) continue; // content flags are checked when read; a format's flags always parse
     for (const flag of parsed.flags) {
       if (flag.name === 'discard' && flag.values.length === 1) merged.delete(flag.values[0]!.text);
-      else if (flag.hasValues || (flag.name !== 'fuzzy' && flag.name !== '#')) merged.set(flag.name, flag);
+      else if (flag.hasValues || (flag.name !== 'fuzzy' && flag.name !== '#'))
+        merged.set(flag.name, flag);
     }
   }
   return [...merged.values()]
@@ -115,12 +116,18 @@ function tokenize(text: string): Token[] {
 const ESCAPES: Readonly<Record<string, string>> = { quote: '', '\\': '\\', n: '\n', r: '\r' };
 
 /** A quoted string from its opening quote; `\` escapes the quote and itself. Returns where reading goes on. */
-function readQuoted(text: string, start: number, kind: 'quoted' | 'regex', tokens: Token[]): number {
+function readQuoted(
+  text: string,
+  start: number,
+  kind: 'quoted' | 'regex',
+  tokens: Token[],
+): number {
   const quote = text[start]!;
   let value = '';
   for (let i = start + 1; i < text.length; i++) {
     const char = text[i]!;
-    const escaped = char === '\\' ? ESCAPES[text[i + 1] === quote ? 'quote' : (text[i + 1] ?? '')] : undefined;
+    const escaped =
+      char === '\\' ? ESCAPES[text[i + 1] === quote ? 'quote' : (text[i + 1] ?? '')] : undefined;
     if (escaped !== undefined) {
       value += escaped === '' ? quote : escaped;
       i++;
@@ -138,7 +145,12 @@ function readFlags(tokens: Token[]): ParsedFlags {
   let current: { name: string; values: FlagValue[]; hasValues: boolean } | null = null;
   let expectValue = false;
   const finish = () => {
-    if (current) flags.push(expectValue ? { ...current, values: [...current.values, { text: '', regex: false }] } : current);
+    if (current)
+      flags.push(
+        expectValue
+          ? { ...current, values: [...current.values, { text: '', regex: false }] }
+          : current,
+      );
     current = null;
     expectValue = false;
   };
@@ -150,7 +162,8 @@ function readFlags(tokens: Token[]): ParsedFlags {
       current.hasValues = true;
       expectValue = true;
     } else if (!current) {
-      if (token.kind !== 'word') return { ok: false, reason: `a quoted flag name ${JSON.stringify(token.text)}` };
+      if (token.kind !== 'word')
+        return { ok: false, reason: `a quoted flag name ${JSON.stringify(token.text)}` };
       current = { name: ALIASES[token.text] ?? token.text, values: [], hasValues: false };
     } else if (expectValue) {
       current.values.push({ text: token.text, regex: token.kind === 'regex' });

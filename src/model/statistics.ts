@@ -118,34 +118,62 @@ export const STATISTICS_COUNTERS = {
   total: ['int', (s) => s.counters.total],
   total_words: ['int', (s) => s.counters.total_words],
   total_chars: ['int', (s) => s.counters.total_chars],
-  last_change: ['text', (s) => (s.counters.last_change === null ? null : formatTimestamp(s.counters.last_change)), STRING_OR_NULL],
+  last_change: [
+    'text',
+    (s) => (s.counters.last_change === null ? null : formatTimestamp(s.counters.last_change)),
+    STRING_OR_NULL,
+  ],
   recent_changes: ['int', (s) => s.counters.recent_changes],
   translated: ['int', (s) => s.counters.translated],
   translated_words: ['int', (s) => s.counters.translated_words],
   translated_chars: ['int', (s) => s.counters.translated_chars],
   translated_percent: ['float', (s) => percent(s.counters.translated, s.counters.total, !s.review)],
-  translated_words_percent: ['float', (s) => percent(s.counters.translated_words, s.counters.total_words, !s.review)],
-  translated_chars_percent: ['float', (s) => percent(s.counters.translated_chars, s.counters.total_chars, !s.review)],
+  translated_words_percent: [
+    'float',
+    (s) => percent(s.counters.translated_words, s.counters.total_words, !s.review),
+  ],
+  translated_chars_percent: [
+    'float',
+    (s) => percent(s.counters.translated_chars, s.counters.total_chars, !s.review),
+  ],
   fuzzy: ['int', (s) => s.counters.fuzzy],
   fuzzy_percent: ['float', (s) => percent(s.counters.fuzzy, s.counters.total, false)],
   fuzzy_words: ['int', (s) => s.counters.fuzzy_words],
-  fuzzy_words_percent: ['float', (s) => percent(s.counters.fuzzy_words, s.counters.total_words, false)],
+  fuzzy_words_percent: [
+    'float',
+    (s) => percent(s.counters.fuzzy_words, s.counters.total_words, false),
+  ],
   fuzzy_chars: ['int', (s) => s.counters.fuzzy_chars],
-  fuzzy_chars_percent: ['float', (s) => percent(s.counters.fuzzy_chars, s.counters.total_chars, false)],
+  fuzzy_chars_percent: [
+    'float',
+    (s) => percent(s.counters.fuzzy_chars, s.counters.total_chars, false),
+  ],
   failing: ['int', (s) => s.counters.failing_checks],
   failing_percent: ['float', (s) => percent(s.counters.failing_checks, s.counters.total, false)],
   approved: ['int', (s) => s.counters.approved],
   approved_percent: ['float', (s) => percent(s.counters.approved, s.counters.total, s.review)],
   approved_words: ['int', (s) => s.counters.approved_words],
-  approved_words_percent: ['float', (s) => percent(s.counters.approved_words, s.counters.total_words, s.review)],
+  approved_words_percent: [
+    'float',
+    (s) => percent(s.counters.approved_words, s.counters.total_words, s.review),
+  ],
   approved_chars: ['int', (s) => s.counters.approved_chars],
-  approved_chars_percent: ['float', (s) => percent(s.counters.approved_chars, s.counters.total_chars, s.review)],
+  approved_chars_percent: [
+    'float',
+    (s) => percent(s.counters.approved_chars, s.counters.total_chars, s.review),
+  ],
   readonly: ['int', (s) => s.counters.readonly],
   readonly_percent: ['float', (s) => percent(s.counters.readonly, s.counters.total, false)],
   readonly_words: ['int', (s) => s.counters.readonly_words],
-  readonly_words_percent: ['float', (s) => percent(s.counters.readonly_words, s.counters.total_words, false)],
+  readonly_words_percent: [
+    'float',
+    (s) => percent(s.counters.readonly_words, s.counters.total_words, false),
+  ],
   readonly_chars: ['int', (s) => s.counters.readonly_chars],
-  readonly_chars_percent: ['float', (s) => percent(s.counters.readonly_chars, s.counters.total_chars, false)],
+  readonly_chars_percent: [
+    'float',
+    (s) => percent(s.counters.readonly_chars, s.counters.total_chars, false),
+  ],
   suggestions: ['int', (s) => s.counters.have_suggestion],
   comments: ['int', (s) => s.counters.have_comment],
 } as const satisfies Record<string, SourcedField<StatisticsSource>>;
@@ -219,7 +247,9 @@ export const STATISTICS_ORDER: Record<WeblateVersion, readonly StatisticsKey[]> 
 };
 
 /** The 21 common fields of Weblate 4.x's statistics object, in its order, with the kind of each value. */
-export const STATISTICS_FIELDS = STATISTICS_ORDER['4'].map((key) => [key, STATISTICS_COUNTERS[key][0]] as const);
+export const STATISTICS_FIELDS = STATISTICS_ORDER['4'].map(
+  (key) => [key, STATISTICS_COUNTERS[key][0]] as const,
+);
 
 /** The values of the 21 common statistics fields of Weblate 4.x. */
 export function statisticsValues(counters: Counters, review: boolean): unknown[] {

@@ -11,7 +11,8 @@ export type Timestamp = string & { readonly __timestamp: unique symbol };
 
 type ParsedTimestamp = { ok: true; value: Timestamp } | { ok: false; reason: string };
 
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Parses an ISO 8601 date and time. An offset is converted to UTC; no offset
@@ -22,20 +23,32 @@ export function parseTimestamp(text: string): ParsedTimestamp {
   const canonical = parseCanonical(text);
   if (canonical) return { ok: true, value: canonical };
   const match = ISO_8601.exec(text.trim());
-  if (!match) return { ok: false, reason: 'an ISO 8601 date and time such as 2024-05-02T10:20:05.499000Z' };
+  if (!match)
+    return { ok: false, reason: 'an ISO 8601 date and time such as 2024-05-02T10:20:05.499000Z' };
   const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
-  if (fraction.length > 6) return { ok: false, reason: 'at most six fraction digits (microseconds)' };
+  if (fraction.length > 6)
+    return { ok: false, reason: 'at most six fraction digits (microseconds)' };
   const year = Number(y),
     month = Number(mo),
     day = Number(d);
   const hour = Number(h),
     minute = Number(mi),
     second = Number(s);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+  if (
+    year < 1 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
     return { ok: false, reason: 'a valid calendar date and time' };
   }
   const offsetMinutes = parseOffset(zone);
-  if (offsetMinutes === null) return { ok: false, reason: 'a UTC offset between -23:59 and +23:59' };
+  if (offsetMinutes === null)
+    return { ok: false, reason: 'a UTC offset between -23:59 and +23:59' };
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day);
   utc.setUTCHours(hour, minute - offsetMinutes, second, 0);

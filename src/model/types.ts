@@ -72,10 +72,16 @@ export interface Project {
   file: string;
 }
 
-type ProjectSettings = { -readonly [K in keyof typeof CURRENT_PROJECT_FIELD_DEFAULTS]: Widen<(typeof CURRENT_PROJECT_FIELD_DEFAULTS)[K]> };
+type ProjectSettings = {
+  -readonly [K in keyof typeof CURRENT_PROJECT_FIELD_DEFAULTS]: Widen<
+    (typeof CURRENT_PROJECT_FIELD_DEFAULTS)[K]
+  >;
+};
 
 /** The values of the inheritable settings (a language for `secondary_language`). */
-export type InheritableValues = { [K in InheritableSetting]: K extends 'secondary_language' ? Language | null : string };
+export type InheritableValues = {
+  [K in InheritableSetting]: K extends 'secondary_language' ? Language | null : string;
+};
 
 /**
  * The inheritable settings of a project, category or component (2026.8): its
@@ -119,8 +125,14 @@ type Widen<T> = T extends string
           : T;
 
 /** The Component fields of the API that come straight from the content (or Weblate's defaults). */
-export type ComponentSettings = { -readonly [K in keyof typeof COMPONENT_FIELD_DEFAULTS]: Widen<(typeof COMPONENT_FIELD_DEFAULTS)[K]> } & {
-  -readonly [K in keyof typeof CURRENT_COMPONENT_FIELD_DEFAULTS]: Widen<(typeof CURRENT_COMPONENT_FIELD_DEFAULTS)[K]>;
+export type ComponentSettings = {
+  -readonly [K in keyof typeof COMPONENT_FIELD_DEFAULTS]: Widen<
+    (typeof COMPONENT_FIELD_DEFAULTS)[K]
+  >;
+} & {
+  -readonly [K in keyof typeof CURRENT_COMPONENT_FIELD_DEFAULTS]: Widen<
+    (typeof CURRENT_COMPONENT_FIELD_DEFAULTS)[K]
+  >;
 };
 
 export interface Component {

@@ -15,11 +15,18 @@ interface AtomicWriteOptions {
   scratch?: string;
 }
 
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const folder = dirname(file);
   await mkdir(folder, { recursive: true });
   if (options.scratch) await mkdir(options.scratch, { recursive: true });
-  const temporary = join(options.scratch ?? folder, `.${basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
+  const temporary = join(
+    options.scratch ?? folder,
+    `.${basename(file)}.tmp-${randomBytes(6).toString('hex')}`,
+  );
   try {
     const handle = await open(temporary, 'w');
     try {

@@ -25,11 +25,16 @@ interface OutFolderOptions {
   isRecordedTree: (outDir: string) => Promise<boolean>;
 }
 
-export async function checkOutFolder(outDir: string, options: OutFolderOptions): Promise<OutFolderCheck> {
+export async function checkOutFolder(
+  outDir: string,
+  options: OutFolderOptions,
+): Promise<OutFolderCheck> {
   const shown = displayFolder(outDir);
   const absolute = resolve(outDir);
   if (parse(absolute).root === absolute)
-    return refuse(`--out ${shown} is the root of the file system; give a folder of its own, such as dist`);
+    return refuse(
+      `--out ${shown} is the root of the file system; give a folder of its own, such as dist`,
+    );
   const real = await realPathOf(absolute);
   if (options.contentDir !== undefined) {
     const clash = await contentClash(real, options.contentDir, shown);
@@ -45,7 +50,9 @@ export async function checkOutFolder(outDir: string, options: OutFolderOptions):
   }
   const info = await stat(absolute).catch(() => null);
   if (info && !info.isDirectory())
-    return refuse(`--out ${shown} is a file, not a folder; give a folder (new, empty, or a tree built before)`);
+    return refuse(
+      `--out ${shown} is a file, not a folder; give a folder (new, empty, or a tree built before)`,
+    );
   const parent = await nearestExisting(dirname(absolute));
   if (!(await writable(parent))) {
     return refuse(
@@ -83,7 +90,11 @@ function refuse(message: string): OutFolderCheck {
 }
 
 /** Why the tree cannot go at `out` given the content folder, or null. */
-async function contentClash(out: string, contentDir: string, shown: string): Promise<string | null> {
+async function contentClash(
+  out: string,
+  contentDir: string,
+  shown: string,
+): Promise<string | null> {
   const content = await realPathOf(resolve(contentDir));
   const name = displayFolder(contentDir);
   if (out === content)

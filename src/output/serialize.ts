@@ -63,7 +63,9 @@ export interface Shape {
  * each value, and its type where the kind does not say it (a `json` value, a
  * string that may be null).
  */
-export function defineShape(fields: readonly (readonly [key: string, kind: FieldKind, type?: ValueType])[]): Shape {
+export function defineShape(
+  fields: readonly (readonly [key: string, kind: FieldKind, type?: ValueType])[],
+): Shape {
   const keys = fields.map(([key]) => key);
   return {
     keys,
@@ -97,7 +99,11 @@ export type SourcedField<S> =
   | readonly [kind: 'int' | 'float', value: (source: S) => number]
   | readonly [kind: 'bool', value: (source: S) => boolean]
   | readonly [kind: 'text' | 'url', value: (source: S) => string]
-  | readonly [kind: 'text' | 'url', value: (source: S) => string | null, type: typeof STRING_OR_NULL]
+  | readonly [
+      kind: 'text' | 'url',
+      value: (source: S) => string | null,
+      type: typeof STRING_OR_NULL,
+    ]
   | readonly [kind: 'json', value: (source: S) => unknown, type: ValueType];
 
 /** A shape whose values are read from a source object, field by field, in the shape's order. */
@@ -110,13 +116,19 @@ export interface Layout<S> {
  * Declares a layout: the fields in output order, each named in `fields`
  * (which says how it is written and where its value comes from).
  */
-export function defineLayout<S, K extends string>(fields: Readonly<Record<K, SourcedField<S>>>, order: readonly NoInfer<K>[]): Layout<S> {
+export function defineLayout<S, K extends string>(
+  fields: Readonly<Record<K, SourcedField<S>>>,
+  order: readonly NoInfer<K>[],
+): Layout<S> {
   const entries = order.map((key) => {
     const field = fields[key];
     if (!field) internalError(`a layout names the unknown field "${key}"`);
     return field;
   });
-  return { shape: defineShape(order.map((key, i) => [key, entries[i]![0], entries[i]![2]])), values: entries.map(([, value]) => value) };
+  return {
+    shape: defineShape(order.map((key, i) => [key, entries[i]![0], entries[i]![2]])),
+    values: entries.map(([, value]) => value),
+  };
 }
 
 /** The object of a layout for one source: each field's value read in order. */
@@ -128,7 +140,15 @@ export function fillLayout<S>(layout: Layout<S>, source: S): ShapedObject {
 }
 
 export type JsonValue =
-  null | boolean | number | string | JsonFloat | RawJson | ShapedObject | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+  | null
+  | boolean
+  | number
+  | string
+  | JsonFloat
+  | RawJson
+  | ShapedObject
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
 
 /** Serializes one value to compact JSON text. */
 export function serialize(value: JsonValue): string {
@@ -167,7 +187,8 @@ export function joinFileText(text: FileText): string {
 export function fileTextBytes(text: FileText): number {
   if (typeof text === 'string') return Buffer.byteLength(text);
   let bytes = 0;
-  for (const part of text) bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+  for (const part of text)
+    bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
   return bytes;
 }
 
@@ -195,7 +216,8 @@ export function formatFloat(value: number): string {
   // Fast path for percentages: a value that is exactly the double nearest to
   // tenths/10 is printed by Python as "X.Y".
   const tenths = Math.round(value * 10);
-  if (tenths / 10 === value && tenths > 0 && tenths <= 100_000) return `${Math.trunc(tenths / 10)}.${tenths % 10}`;
+  if (tenths / 10 === value && tenths > 0 && tenths <= 100_000)
+    return `${Math.trunc(tenths / 10)}.${tenths % 10}`;
   if (Object.is(value, -0)) return '-0.0';
   if (value === 0) return '0.0';
   const [mantissa, exponentText] = Math.abs(value).toExponential().split('e') as [string, string];
@@ -264,7 +286,9 @@ const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 function serializeString(value: string): string {
   if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
-  return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+  return JSON.stringify(value).replace(LINE_SEPARATORS, (c) =>
+    c === '\u2028' ? '\\u2028' : '\\u2029',
+  );
 }
 
 function appendShaped(out: string, object: ShapedObject, parts: FilePart[] | null): string {
@@ -302,7 +326,10 @@ function appendShaped(out: string, object: ShapedObject, parts: FilePart[] | nul
 }
 
 function serializeInteger(value: number): string {
-  if (!Number.isSafeInteger(value)) internalError(`plain JSON numbers must be safe integers (got ${value}); wrap floats in JsonFloat`);
+  if (!Number.isSafeInteger(value))
+    internalError(
+      `plain JSON numbers must be safe integers (got ${value}); wrap floats in JsonFloat`,
+    );
   return String(value);
 }
 
@@ -325,7 +352,11 @@ function isCollection(value: JsonValue): boolean {
   return value !== null && typeof value === 'object' && !(value instanceof JsonFloat);
 }
 
-function appendObject(out: string, object: { readonly [key: string]: JsonValue }, parts: FilePart[] | null): string {
+function appendObject(
+  out: string,
+  object: { readonly [key: string]: JsonValue },
+  parts: FilePart[] | null,
+): string {
   out += '{';
   let first = true;
   for (const key in object) {

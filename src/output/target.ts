@@ -144,7 +144,11 @@ function asError(failure: unknown): Error {
   return failure instanceof Error ? failure : new Error(String(failure));
 }
 
-async function replaceIfChanged(file: string, data: FileText, scratch: string | undefined): Promise<boolean> {
+async function replaceIfChanged(
+  file: string,
+  data: FileText,
+  scratch: string | undefined,
+): Promise<boolean> {
   const bytes = encodeFileText(data);
   const size = await stat(file).then(
     (info) => info.size,
@@ -205,7 +209,8 @@ async function removeStale(outDir: string): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   for (const name of names) {
     const match = new RegExp(`^${escapeRegExp(prefix)}\\.(?:tmp|old)-(\\d+)-[0-9a-f]+$`).exec(name);
-    if (match && !isAlive(Number(match[1]))) await rm(join(parent, name), { recursive: true, force: true });
+    if (match && !isAlive(Number(match[1])))
+      await rm(join(parent, name), { recursive: true, force: true });
   }
 }
 

@@ -61,7 +61,11 @@ export class BatchEncoder {
 
   /** The batch so far, and a fresh buffer for the next one. */
   take(): EncodedBatch {
-    const batch = { paths: this.paths, ends: Uint32Array.from(this.ends), bytes: new Uint8Array(this.buffer.buffer, 0, this.used) };
+    const batch = {
+      paths: this.paths,
+      ends: Uint32Array.from(this.ends),
+      bytes: new Uint8Array(this.buffer.buffer, 0, this.used),
+    };
     this.buffer = Buffer.allocUnsafeSlow(this.capacity);
     this.used = 0;
     this.paths = [];
@@ -79,7 +83,10 @@ export class BatchEncoder {
  * folder it needs), so their order does not matter.
  */
 export function startWriterThreads(root: string, count = defaultWriterThreads()): WriterThread {
-  const threads = Array.from({ length: count }, () => ({ thread: startWriterThread(root), pending: 0 }));
+  const threads = Array.from({ length: count }, () => ({
+    thread: startWriterThread(root),
+    pending: 0,
+  }));
   return {
     async write(batch) {
       const least = threads.reduce((a, b) => (b.pending < a.pending ? b : a));
@@ -125,7 +132,10 @@ function startWriterThread(root: string): WriterThread {
       const id = nextId++;
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker.postMessage({ id, ...batch }, [batch.bytes.buffer as ArrayBuffer, batch.ends.buffer as ArrayBuffer]);
+        worker.postMessage({ id, ...batch }, [
+          batch.bytes.buffer as ArrayBuffer,
+          batch.ends.buffer as ArrayBuffer,
+        ]);
       });
     },
     async close() {

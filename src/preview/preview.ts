@@ -19,7 +19,16 @@ import { readSiteAnswer, resolveSiteRequest } from '../http/site-targets.ts';
 import { treeHasPages } from '../tree/settings.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { bindServer } from '../http/bind.ts';
-import { AUTHENTICATE, errorText, flavourOfRoot, JSON_TYPE, readError, serverError, VARY, type ApiError } from '../api/answers.ts';
+import {
+  AUTHENTICATE,
+  errorText,
+  flavourOfRoot,
+  JSON_TYPE,
+  readError,
+  serverError,
+  VARY,
+  type ApiError,
+} from '../api/answers.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
@@ -49,7 +58,9 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   const tree = await readTree(outDir);
   if (!tree.ok) return tree;
   const server = createServer((request, response) => {
-    answer(request, response, outDir, tree).catch((error: unknown) => fail(response, tree.version, error, options.log));
+    answer(request, response, outDir, tree).catch((error: unknown) =>
+      fail(response, tree.version, error, options.log),
+    );
   });
   const cutLingering = answerUnparsableRequests(server, tree.version);
   const bind = options.bind ?? '127.0.0.1';
@@ -100,7 +111,9 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   let root: { projects: string };
   try {
     config = JSON.parse(await readFile(join(outDir, SERVE_CONFIG_FILE), 'utf8')) as ServeConfig;
-    root = JSON.parse(await readFile(join(outDir, 'api/index.json'), 'utf8')) as { projects: string };
+    root = JSON.parse(await readFile(join(outDir, 'api/index.json'), 'utf8')) as {
+      projects: string;
+    };
   } catch {
     return notBuilt;
   }
@@ -108,13 +121,26 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   // A tree built before the CORS answers has no rule for them in its serve.json.
   config.headers = [...config.headers, { source: 'api/**', headers: headerList(ALLOW_ORIGIN) }];
   const base = new URL(baseUrl).pathname.replace(/\/$/, '');
-  return { ok: true, config, baseUrl, base, version: flavourOfRoot(Object.keys(root)), pages: await treeHasPages(outDir) };
+  return {
+    ok: true,
+    config,
+    baseUrl,
+    base,
+    version: flavourOfRoot(Object.keys(root)),
+    pages: await treeHasPages(outDir),
+  };
 }
 
-async function answer(request: IncomingMessage, response: ServerResponse, outDir: string, tree: Tree): Promise<void> {
+async function answer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  outDir: string,
+  tree: Tree,
+): Promise<void> {
   const method = request.method ?? 'GET';
   const url = request.url ?? '/';
-  if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base)) return sendPreflight(response);
+  if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base))
+    return sendPreflight(response);
   const site = tree.pages ? resolveSiteRequest(method, url, tree.base, tree.version) : null;
   if (site) {
     const answered = await readSiteAnswer(outDir, site);
@@ -125,15 +151,24 @@ async function answer(request: IncomingMessage, response: ServerResponse, outDir
   const cors = isApiRequest(url, tree.base) ? ALLOW_ORIGIN : {};
   const decision = resolvePreviewRequest(method, url, tree.base, tree.version);
   if (decision.kind === 'error') {
-    return sendError(response, tree.version, readError(decision.status, decision.detail), { ...cors, ...allowOf(decision.allow) });
+    return sendError(response, tree.version, readError(decision.status, decision.detail), {
+      ...cors,
+      ...allowOf(decision.allow),
+    });
   }
   const found = await stat(join(outDir, decision.file)).catch(() => null);
-  if (!found?.isFile()) return sendError(response, tree.version, readError(404, decision.missing), cors);
+  if (!found?.isFile())
+    return sendError(response, tree.version, readError(404, decision.missing), cors);
   request.url = encodeURI(`/${decision.file}`);
   await serveHandler(request, response, { ...tree.config, public: outDir });
 }
 
-function sendError(response: ServerResponse, version: WeblateVersion, error: ApiError, headers: Record<string, string> = {}): void {
+function sendError(
+  response: ServerResponse,
+  version: WeblateVersion,
+  error: ApiError,
+  headers: Record<string, string> = {},
+): void {
   const body = errorText(version, error);
   response.writeHead(error.status, {
     'Content-Type': JSON_TYPE,
@@ -147,7 +182,11 @@ function sendError(response: ServerResponse, version: WeblateVersion, error: Api
 
 /** A browser's preflight under the API: 200, no body, the CORS headers (as django-cors-headers answers it). */
 function sendPreflight(response: ServerResponse): void {
-  response.writeHead(200, { 'Content-Type': PREFLIGHT_CONTENT_TYPE, 'Content-Length': 0, ...PREFLIGHT_ANSWER_HEADERS });
+  response.writeHead(200, {
+    'Content-Type': PREFLIGHT_CONTENT_TYPE,
+    'Content-Length': 0,
+    ...PREFLIGHT_ANSWER_HEADERS,
+  });
   response.end();
 }
 
@@ -160,8 +199,15 @@ function headerList(headers: Readonly<Record<string, string>>): { key: string; v
   return Object.entries(headers).map(([key, value]) => ({ key, value }));
 }
 
-function fail(response: ServerResponse, version: WeblateVersion, error: unknown, log: (text: string) => void = () => undefined): void {
-  log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+function fail(
+  response: ServerResponse,
+  version: WeblateVersion,
+  error: unknown,
+  log: (text: string) => void = () => undefined,
+): void {
+  log(
+    `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   if (!response.headersSent) sendError(response, version, serverError(version));
   else response.destroy();
 }

@@ -31,7 +31,10 @@ export function detectFlavour(evidence: FlavourEvidence): Placement {
       .filter((verdict) => verdict.version === version)
       .map((verdict) => verdict.says)
       .join(', ');
-  return { ok: false, reason: `${saying('4')}, as in Weblate 4.x; but ${saying('2026.8')}, as in Weblate 5.x and later` };
+  return {
+    ok: false,
+    reason: `${saying('4')}, as in Weblate 4.x; but ${saying('2026.8')}, as in Weblate 5.x and later`,
+  };
 }
 
 // --- internal ---
@@ -72,8 +75,10 @@ const statisticsMarker: Marker = ({ statistics }) => {
   if (!isObject(statistics)) return null;
   const keys = Object.keys(statistics);
   const at = keys.indexOf('total_chars');
-  if (at === 2 && keys.includes('fuzzy_chars')) return { version: CURRENT, says: 'statistics have 33 counters, total_chars third' };
-  if (at === 10 && !keys.includes('fuzzy_chars')) return { version: '4', says: 'statistics have 21 counters, total_chars 11th' };
+  if (at === 2 && keys.includes('fuzzy_chars'))
+    return { version: CURRENT, says: 'statistics have 33 counters, total_chars third' };
+  if (at === 10 && !keys.includes('fuzzy_chars'))
+    return { version: '4', says: 'statistics have 21 counters, total_chars 11th' };
   return null;
 };
 
@@ -82,12 +87,20 @@ const shareMarker: Marker = ({ translation }) => {
   const url = isObject(translation) ? translation.share_url : undefined;
   if (typeof url !== 'string') return null;
   const path = URL.parse(url)?.pathname ?? '';
-  if (/\/engage\/[^/]+\/-\/[^/]+\/$/.test(path)) return { version: CURRENT, says: 'share URLs read /engage/<project>/-/<language>/' };
-  if (/\/engage\/[^/]+\/[^/]+\/$/.test(path)) return { version: '4', says: 'share URLs read /engage/<project>/<language>/' };
+  if (/\/engage\/[^/]+\/-\/[^/]+\/$/.test(path))
+    return { version: CURRENT, says: 'share URLs read /engage/<project>/-/<language>/' };
+  if (/\/engage\/[^/]+\/[^/]+\/$/.test(path))
+    return { version: '4', says: 'share URLs read /engage/<project>/<language>/' };
   return null;
 };
 
-const MARKERS: readonly Marker[] = [rootMarker, languageMarker, projectMarker, statisticsMarker, shareMarker];
+const MARKERS: readonly Marker[] = [
+  rootMarker,
+  languageMarker,
+  projectMarker,
+  statisticsMarker,
+  shareMarker,
+];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

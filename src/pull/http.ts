@@ -114,7 +114,11 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
       inFlight++;
       let response: Response;
       try {
-        response = await deps.fetch(url, { headers: requestHeaders(options.token), redirect: 'manual', signal: request.signal });
+        response = await deps.fetch(url, {
+          headers: requestHeaders(options.token),
+          redirect: 'manual',
+          signal: request.signal,
+        });
       } catch (error) {
         if (stopper.signal.aborted) throw stoppedError();
         return { kind: 'transient', detail: describeNetworkError(error) };
@@ -142,20 +146,30 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
             `${url} redirects to ${outcome.location}, outside ${options.scope ?? 'the URL asked for'}; the pull does not follow it (the key is sent only there).`,
             { resumable: false },
           );
-        if (++redirects > MAX_REDIRECTS) throw new PullError(`${first} redirects more than ${MAX_REDIRECTS} times.`, { resumable: false });
+        if (++redirects > MAX_REDIRECTS)
+          throw new PullError(`${first} redirects more than ${MAX_REDIRECTS} times.`, {
+            resumable: false,
+          });
         url = outcome.location;
         continue;
       }
       if (outcome.kind === 'throttled') {
-        const ms = outcome.waitMs ?? backoffMs(throttled, options.backoffMs, options.maxBackoffMs, deps.random);
+        const ms =
+          outcome.waitMs ??
+          backoffMs(throttled, options.backoffMs, options.maxBackoffMs, deps.random);
         if (ms > options.maxWaitMs) throw throttledTooLong(url, ms, options.maxWaitMs);
-        if (++throttled > MAX_THROTTLED) throw new PullError(`${url} kept answering HTTP 429 (throttled) after ${MAX_THROTTLED} waits.`);
+        if (++throttled > MAX_THROTTLED)
+          throw new PullError(
+            `${url} kept answering HTTP 429 (throttled) after ${MAX_THROTTLED} waits.`,
+          );
         await pause({ reason: 'throttled', ms, url, detail: outcome.detail });
         continue;
       }
       if (failures >= options.retries) {
         const tries = failures + 1;
-        throw new PullError(`${url} failed ${tries === 1 ? 'once' : `${tries} times`} (last: ${outcome.detail}).`);
+        throw new PullError(
+          `${url} failed ${tries === 1 ? 'once' : `${tries} times`} (last: ${outcome.detail}).`,
+        );
       }
       await pause({
         reason: 'retry',
@@ -192,18 +206,31 @@ type Attempt =
   /** `location` resolved against the URL asked for (so `..` and `%2e%2e` are resolved before it is checked). */
   | { kind: 'redirect'; location: string };
 
-async function readResponse(url: string, response: Response, options: HttpOptions, now: number, stop: AbortSignal): Promise<Attempt> {
+async function readResponse(
+  url: string,
+  response: Response,
+  options: HttpOptions,
+  now: number,
+  stop: AbortSignal,
+): Promise<Attempt> {
   if (response.status === 429) {
     await response.body?.cancel().catch(() => undefined);
     const header = response.headers.get('retry-after');
     const waitMs = retryAfterMs(header, now) ?? resetMs(response.headers);
-    return { kind: 'throttled', waitMs, detail: header === null ? 'HTTP 429' : `HTTP 429, Retry-After: ${header}` };
+    return {
+      kind: 'throttled',
+      waitMs,
+      detail: header === null ? 'HTTP 429' : `HTTP 429, Retry-After: ${header}`,
+    };
   }
   const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
   if (location !== null) {
     await response.body?.cancel().catch(() => undefined);
     const target = URL.parse(location, url);
-    if (target === null) throw new PullError(`${url} redirects to ${location}, which is not a URL.`, { resumable: false });
+    if (target === null)
+      throw new PullError(`${url} redirects to ${location}, which is not a URL.`, {
+        resumable: false,
+      });
     return { kind: 'redirect', location: target.href };
   }
   let text: string;
@@ -217,14 +244,21 @@ async function readResponse(url: string, response: Response, options: HttpOption
   if (response.status >= 500) return { kind: 'transient', detail: `HTTP ${response.status}` };
   const body = parseJson(text);
   if (response.status === 401) throw refusedCredentials(url, options.token, body);
-  const answer: JsonAnswer = { status: response.status, body, contentType: response.headers.get('content-type') ?? '' };
+  const answer: JsonAnswer = {
+    status: response.status,
+    body,
+    contentType: response.headers.get('content-type') ?? '',
+  };
   const date = response.headers.get('date');
   if (date) answer.date = date;
   return { kind: 'answer', answer };
 }
 
 function requestHeaders(token: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'weblate-snapshot-pull' };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'User-Agent': 'weblate-snapshot-pull',
+  };
   if (token) headers.Authorization = `Token ${token}`;
   return headers;
 }
@@ -236,11 +270,18 @@ const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
  * holds the controller: a timeout signal merged with AbortSignal.any can be
  * garbage-collected while the body still drips in, and then it never fires.
  */
-function requestController(stop: AbortSignal, timeoutMs: number): { signal: AbortSignal; done: () => void } {
+function requestController(
+  stop: AbortSignal,
+  timeoutMs: number,
+): { signal: AbortSignal; done: () => void } {
   const controller = new AbortController();
   const onStop = () => controller.abort(stop.reason);
   stop.addEventListener('abort', onStop, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException(`no whole answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      controller.abort(new DOMException(`no whole answer within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
   return {
     signal: controller.signal,
     done() {
@@ -253,7 +294,9 @@ function requestController(stop: AbortSignal, timeoutMs: number): { signal: Abor
 /** The body as text, refused once it grows past `maxBytes` (announced or sent). */
 async function readBody(url: string, response: Response, maxBytes: number): Promise<string> {
   const tooLarge = () =>
-    new PullError(`${url} answered with more than ${formatMiB(maxBytes)}; no answer of a Weblate API is that large, so the pull stops.`);
+    new PullError(
+      `${url} answered with more than ${formatMiB(maxBytes)}; no answer of a Weblate API is that large, so the pull stops.`,
+    );
   const announced = Number(response.headers.get('content-length'));
   if (announced > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -297,14 +340,18 @@ function parseJson(text: string): unknown {
 function describeNetworkError(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
   if (error instanceof Error && error.name === 'AbortError') return 'cancelled';
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const cause =
+    error instanceof Error
+      ? (error.cause as { code?: string; message?: string } | undefined)
+      : undefined;
   if (cause?.code) return cause.code;
   if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
 
 function refusedCredentials(url: string, token: string | undefined, body: unknown): PullError {
-  const detail = typeof body === 'object' && body !== null && 'detail' in body ? `: ${String(body.detail)}` : '';
+  const detail =
+    typeof body === 'object' && body !== null && 'detail' in body ? `: ${String(body.detail)}` : '';
   return new PullError(
     token
       ? `${url} refused the token (HTTP 401${detail}). Check the key given with --token or WEBLATE_TOKEN.`
@@ -313,7 +360,9 @@ function refusedCredentials(url: string, token: string | undefined, body: unknow
 }
 
 function throttledTooLong(url: string, ms: number, maxMs: number): PullError {
-  return new PullError(`${url} is throttled (HTTP 429) for ${seconds(ms)}, longer than the ${seconds(maxMs)} allowed by --max-wait.`);
+  return new PullError(
+    `${url} is throttled (HTTP 429) for ${seconds(ms)}, longer than the ${seconds(maxMs)} allowed by --max-wait.`,
+  );
 }
 
 function rateLimitUsedUp(ms: number, maxMs: number): PullError {

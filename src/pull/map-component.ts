@@ -66,7 +66,10 @@ export function mapComponent(
     );
   }
   if (kept.length > 0) value.links = kept;
-  if ((c.addons?.length ?? 0) > 0) warnings.push(`${key} has ${c.addons!.length} add-on(s); add-ons are not mirrored (addons is empty).`);
+  if ((c.addons?.length ?? 0) > 0)
+    warnings.push(
+      `${key} has ${c.addons!.length} add-on(s); add-ons are not mirrored (addons is empty).`,
+    );
   const source = sourceCounters(c, pulled);
   value.source = source;
   value.translations = mapTranslations(pulled, source, settings);
@@ -92,7 +95,9 @@ const REQUIRED = new Set(['repo', 'filemask', 'file_format']);
 /** Today's component defaults: 4.x's with today's message templates, and the settings only today's Weblate has. */
 const CURRENT_DEFAULTS: Readonly<Record<string, unknown>> = {
   ...COMPONENT_FIELD_DEFAULTS,
-  ...Object.fromEntries(Object.entries(CURRENT_INHERITABLE_DEFAULTS).filter(([key]) => key.endsWith('_message'))),
+  ...Object.fromEntries(
+    Object.entries(CURRENT_INHERITABLE_DEFAULTS).filter(([key]) => key.endsWith('_message')),
+  ),
   ...CURRENT_COMPONENT_FIELD_DEFAULTS,
 };
 
@@ -113,13 +118,18 @@ function mapSettings(
   for (const [key, fallback] of Object.entries(defaults)) {
     let value = served[key];
     if (value === undefined) continue; // an older Weblate without this field: the default stands
-    if (link !== null && LINKED_REPOSITORY_SETTINGS.includes(key)) value = key === 'repo' ? link : fallback; // the shared one's
+    if (link !== null && LINKED_REPOSITORY_SETTINGS.includes(key))
+      value = key === 'repo' ? link : fallback; // the shared one's
     if (value === null) {
       hidden.push(key);
       value = key === 'filemask' ? guessFilemask(c, translations) : (fallback ?? '');
     }
     if (REQUIRED.has(key) || !sameValue(value, fallback)) settings[key] = value;
-    if (key === 'license' && c.license_url !== undefined && c.license_url !== spdxLicenseUrl(licenseInEffect(c, current, value))) {
+    if (
+      key === 'license' &&
+      c.license_url !== undefined &&
+      c.license_url !== spdxLicenseUrl(licenseInEffect(c, current, value))
+    ) {
       settings.license_url = c.license_url;
     }
   }
@@ -127,14 +137,23 @@ function mapSettings(
 }
 
 /** The license whose SPDX page the build takes for `license_url`: the own one in 4.x, the one in effect in 2026.8. */
-function licenseInEffect(c: ApiComponent, current: CurrentContext | undefined, own: unknown): string {
+function licenseInEffect(
+  c: ApiComponent,
+  current: CurrentContext | undefined,
+  own: unknown,
+): string {
   return String(current && typeof c.effective_license === 'string' ? c.effective_license : own);
 }
 
 /** A file mask that gives most translations' file names, for a component that hides it. */
 function guessFilemask(c: ApiComponent, translations: readonly ApiTranslation[]): string {
   const candidates = translations
-    .filter((t) => t.language.code !== c.source_language.code && t.filename && t.filename.includes(t.language_code))
+    .filter(
+      (t) =>
+        t.language.code !== c.source_language.code &&
+        t.filename &&
+        t.filename.includes(t.language_code),
+    )
     .map((t) => t.filename!.replace(t.language_code, '*'));
   const counts = new Map<string, number>();
   for (const mask of candidates) counts.set(mask, (counts.get(mask) ?? 0) + 1);
@@ -143,7 +162,9 @@ function guessFilemask(c: ApiComponent, translations: readonly ApiTranslation[])
 
 /** The source strings' counters: the source translation's totals (all translations share them as a rule). */
 function sourceCounters(c: ApiComponent, pulled: PulledComponent): Totals {
-  const source = pulled.translations.find((t) => t.language.code === c.source_language.code) ?? pulled.translations[0];
+  const source =
+    pulled.translations.find((t) => t.language.code === c.source_language.code) ??
+    pulled.translations[0];
   if (!source) return { total: 0, total_words: 0, total_chars: 0 };
   return totalsOf(source, pulled.statistics.get(source.language.code));
 }
@@ -152,7 +173,11 @@ function totalsOf(t: ApiTranslation, statistics: ApiStatistics | undefined): Tot
   return { total: t.total, total_words: t.total_words, total_chars: statistics?.total_chars ?? 0 };
 }
 
-function mapTranslations(pulled: PulledComponent, source: Totals, settings: Record<string, unknown>): Record<string, unknown> {
+function mapTranslations(
+  pulled: PulledComponent,
+  source: Totals,
+  settings: Record<string, unknown>,
+): Record<string, unknown> {
   const sourceCode = pulled.component.source_language.code;
   const filemask = settings.filemask as string;
   const template = (settings.template as string | undefined) ?? COMPONENT_FIELD_DEFAULTS.template;
@@ -160,7 +185,12 @@ function mapTranslations(pulled: PulledComponent, source: Totals, settings: Reco
   for (const t of pulled.translations) {
     const isSource = t.language.code === sourceCode;
     const defaultFilename = isSource ? template : filemask.replace('*', t.language_code);
-    entries[t.language.code] = mapTranslation(t, pulled.statistics.get(t.language.code), source, defaultFilename);
+    entries[t.language.code] = mapTranslation(
+      t,
+      pulled.statistics.get(t.language.code),
+      source,
+      defaultFilename,
+    );
   }
   return entries;
 }
@@ -209,7 +239,8 @@ function mapTranslation(
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => item === b[index]);
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, index) => item === b[index]);
   if (isMap(a) && isMap(b)) return JSON.stringify(a) === JSON.stringify(b);
   return a === b;
 }

@@ -32,29 +32,49 @@ export interface CurrentContext {
 }
 
 /** A project's fields in 2026.8 after its name and id: 4.x's but `set_language_team`, then today's settings. */
-export function mapCurrentProject(project: ApiProject, context: CurrentContext): Record<string, unknown> {
+export function mapCurrentProject(
+  project: ApiProject,
+  context: CurrentContext,
+): Record<string, unknown> {
   const served = project as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   // Today's Weblate has no set_language_team (content refuses it in 2026.8).
-  const fields = Object.entries(PROJECT_FIELD_DEFAULTS).filter(([key]) => key !== 'set_language_team');
-  writeDiffering(value, served, { ...Object.fromEntries(fields), ...CURRENT_PROJECT_FIELD_DEFAULTS });
+  const fields = Object.entries(PROJECT_FIELD_DEFAULTS).filter(
+    ([key]) => key !== 'set_language_team',
+  );
+  writeDiffering(value, served, {
+    ...Object.fromEntries(fields),
+    ...CURRENT_PROJECT_FIELD_DEFAULTS,
+  });
   if (typeof served.workspace === 'string') {
-    context.warnings.push(`${project.slug} is in workspace ${served.workspace}; a mirror has no workspaces (workspace is null).`);
+    context.warnings.push(
+      `${project.slug} is in workspace ${served.workspace}; a mirror has no workspaces (workspace is null).`,
+    );
   }
   const own = { ...served };
-  const workspace = INHERITABLE_SETTINGS.filter((s) => served[`inherit_${s}`] === true && served[`effective_${s}`] !== served[s]);
+  const workspace = INHERITABLE_SETTINGS.filter(
+    (s) => served[`inherit_${s}`] === true && served[`effective_${s}`] !== served[s],
+  );
   for (const setting of workspace) own[setting] = served[`effective_${setting}`];
   if (workspace.length > 0) {
     context.warnings.push(
       `${project.slug} inherits ${workspace.join(', ')} from a workspace, which a mirror does not have: the value in effect is written as its own.`,
     );
   }
-  Object.assign(value, inheritableValues(own, project.slug, context), inheritSwitches(served, value, false));
+  Object.assign(
+    value,
+    inheritableValues(own, project.slug, context),
+    inheritSwitches(served, value, false),
+  );
   return value;
 }
 
 /** A project's categories as files, each naming its parent by slug. */
-export function mapCategories(projectSlug: string, categories: readonly ApiCategory[], context: CurrentContext): ContentFile[] {
+export function mapCategories(
+  projectSlug: string,
+  categories: readonly ApiCategory[],
+  context: CurrentContext,
+): ContentFile[] {
   refuseSharedSlugs(
     projectSlug,
     categories.map((c) => c.slug),
@@ -62,7 +82,10 @@ export function mapCategories(projectSlug: string, categories: readonly ApiCateg
   );
   return [...categories]
     .sort((a, b) => compareStrings(a.slug, b.slug))
-    .map((category) => ({ path: categoryPath(projectSlug, category.slug), value: mapCategory(projectSlug, category, context) }));
+    .map((category) => ({
+      path: categoryPath(projectSlug, category.slug),
+      value: mapCategory(projectSlug, category, context),
+    }));
 }
 
 /**
@@ -78,13 +101,21 @@ export function currentComponentFields(
 ): Record<string, unknown> {
   const served = c as Record<string, unknown>;
   const value: Record<string, unknown> = {};
-  const secondary = secondaryLanguage(served.secondary_language, `${projectSlug}/${c.slug}`, context);
+  const secondary = secondaryLanguage(
+    served.secondary_language,
+    `${projectSlug}/${c.slug}`,
+    context,
+  );
   if (secondary !== undefined) value.secondary_language = secondary;
   return Object.assign(value, inheritSwitches(served, { ...settings, ...value }, true));
 }
 
 /** The slug of the category a component sits in; undefined at the top of its project (or when its category was not read). */
-export function componentCategory(projectSlug: string, c: ApiComponent, context: CurrentContext): string | undefined {
+export function componentCategory(
+  projectSlug: string,
+  c: ApiComponent,
+  context: CurrentContext,
+): string | undefined {
   if (typeof c.category !== 'string') return undefined;
   const slug = context.categorySlug(c.category);
   if (slug === null)
@@ -110,10 +141,15 @@ export const LINKED_REPOSITORY_SETTINGS = [
  * repository; null when it links to none, or to one in a project not pulled
  * (then the linked repository's settings are written as its own).
  */
-export function repositoryLink(projectSlug: string, c: ApiComponent, context: CurrentContext): string | null {
+export function repositoryLink(
+  projectSlug: string,
+  c: ApiComponent,
+  context: CurrentContext,
+): string | null {
   if (typeof c.linked_component !== 'string') return null;
   const match = /\/components\/([^/]+)\/([^/]+)\/$/.exec(c.linked_component);
-  if (match && context.pulledProjects.has(match[1]!)) return `weblate://${match[1]!}/${componentSlugOf(match[2]!)}`;
+  if (match && context.pulledProjects.has(match[1]!))
+    return `weblate://${match[1]!}/${componentSlugOf(match[2]!)}`;
   context.warnings.push(
     `${projectSlug}/${c.slug} shares the repository of ${c.linked_component}, not pulled: its settings are written as its own, and linked_component is null.`,
   );
@@ -130,7 +166,11 @@ export function componentSlugOf(segment: string): string {
 }
 
 /** Components of one project that share a slug (in different categories) cannot be held by content: the pull stops. */
-export function refuseSharedSlugs(projectSlug: string, slugs: readonly string[], what: 'categories' | 'components'): void {
+export function refuseSharedSlugs(
+  projectSlug: string,
+  slugs: readonly string[],
+  what: 'categories' | 'components',
+): void {
   const seen = new Map<string, string>();
   for (const slug of slugs) {
     const other = seen.get(slug.toLowerCase());
@@ -154,13 +194,19 @@ function categoryPath(project: string, category: string): string {
   return `projects/${project}/categories/${category}.yaml`;
 }
 
-function mapCategory(projectSlug: string, category: ApiCategory, context: CurrentContext): Record<string, unknown> {
+function mapCategory(
+  projectSlug: string,
+  category: ApiCategory,
+  context: CurrentContext,
+): Record<string, unknown> {
   const served = category as Record<string, unknown>;
   const value: Record<string, unknown> = { name: category.name, id: category.id };
   const parent = category.category === null ? null : context.categorySlug(category.category);
   if (parent !== null) value.parent = parent;
   else if (category.category !== null) {
-    context.warnings.push(`${projectSlug}/${category.slug} is inside a category the pull did not read; it is placed at the top.`);
+    context.warnings.push(
+      `${projectSlug}/${category.slug} is inside a category the pull did not read; it is placed at the top.`,
+    );
   }
   if (category.check_flags) value.check_flags = category.check_flags;
   Object.assign(value, inheritableValues(served, `${projectSlug}/${category.slug}`, context));
@@ -168,13 +214,20 @@ function mapCategory(projectSlug: string, category: ApiCategory, context: Curren
 }
 
 /** The own values of the inheritable settings that differ from today's defaults (a secondary language by its code). */
-function inheritableValues(served: Record<string, unknown>, where: string, context: CurrentContext): Record<string, unknown> {
+function inheritableValues(
+  served: Record<string, unknown>,
+  where: string,
+  context: CurrentContext,
+): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   for (const setting of INHERITABLE_SETTINGS) {
     if (setting === 'secondary_language') {
       const code = secondaryLanguage(served[setting], where, context);
       if (code !== undefined) value[setting] = code;
-    } else if (typeof served[setting] === 'string' && served[setting] !== CURRENT_INHERITABLE_DEFAULTS[setting]) {
+    } else if (
+      typeof served[setting] === 'string' &&
+      served[setting] !== CURRENT_INHERITABLE_DEFAULTS[setting]
+    ) {
       value[setting] = served[setting];
     }
   }
@@ -186,21 +239,33 @@ function inheritableValues(served: Record<string, unknown>, where: string, conte
  * takes when the content leaves it out: on for a category or component
  * whose file leaves the setting out, off otherwise (a project has no parent).
  */
-function inheritSwitches(served: Record<string, unknown>, written: Record<string, unknown>, hasParent: boolean): Record<string, boolean> {
+function inheritSwitches(
+  served: Record<string, unknown>,
+  written: Record<string, unknown>,
+  hasParent: boolean,
+): Record<string, boolean> {
   const switches: Record<string, boolean> = {};
   for (const setting of INHERITABLE_SETTINGS) {
     const switched = served[`inherit_${setting}`];
     const implied = hasParent && !(setting in written);
-    if (typeof switched === 'boolean' && switched !== implied) switches[`inherit_${setting satisfies InheritableSetting}`] = switched;
+    if (typeof switched === 'boolean' && switched !== implied)
+      switches[`inherit_${setting satisfies InheritableSetting}`] = switched;
   }
   return switches;
 }
 
 /** The code of a secondary language served as an id; undefined for none, or one no language read has (with a warning). */
-function secondaryLanguage(id: unknown, where: string, context: CurrentContext): string | undefined {
+function secondaryLanguage(
+  id: unknown,
+  where: string,
+  context: CurrentContext,
+): string | undefined {
   if (typeof id !== 'number') return undefined;
   const code = context.languageCode(id);
-  if (code === null) context.warnings.push(`${where} has a secondary language (id ${id}) that no language read has; it is left out.`);
+  if (code === null)
+    context.warnings.push(
+      `${where} has a secondary language (id ${id}) that no language read has; it is left out.`,
+    );
   return code ?? undefined;
 }
 

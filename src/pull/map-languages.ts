@@ -14,7 +14,10 @@ import type { ApiLanguage } from './shapes.ts';
 import type { PulledInstance } from './walk.ts';
 import { type ContentFile } from './content-file.ts';
 
-export function mapLanguages(instance: PulledInstance, catalog: Catalog): { files: ContentFile[]; published: number } {
+export function mapLanguages(
+  instance: PulledInstance,
+  catalog: Catalog,
+): { files: ContentFile[]; published: number } {
   const used = new Map<string, ApiLanguage>();
   for (const { components } of instance.projects) {
     for (const pulled of components) {
@@ -34,7 +37,9 @@ export function mapLanguages(instance: PulledInstance, catalog: Catalog): { file
   for (const code of [...codes].sort(compareStrings)) {
     const language = listed.get(code) ?? used.get(code)!;
     const entry = catalog.get(code);
-    const value = entry ? differences(language, current ? asToday(entry) : entry, current) : everyField(language, current);
+    const value = entry
+      ? differences(language, current ? asToday(entry) : entry, current)
+      : everyField(language, current);
     if (Object.keys(value).length === 0 && used.has(code)) continue;
     const file: ContentFile = { path: `languages/${code}.yaml`, value };
     if (!used.has(code)) file.comment = 'Published without any translation.';
@@ -47,32 +52,50 @@ export function mapLanguages(instance: PulledInstance, catalog: Catalog): { file
 
 /** A catalog language as the 2026.8 flavour shows it (resolve/languages.ts): today's plural type and aliases. */
 function asToday(entry: CatalogLanguage): CatalogLanguage {
-  return { ...entry, aliases: entry.aliasesCurrent, plural: { ...entry.plural, type: entry.typeCurrent } };
+  return {
+    ...entry,
+    aliases: entry.aliasesCurrent,
+    plural: { ...entry.plural, type: entry.typeCurrent },
+  };
 }
 
-function differences(language: ApiLanguage, entry: CatalogLanguage, current: boolean): Record<string, unknown> {
+function differences(
+  language: ApiLanguage,
+  entry: CatalogLanguage,
+  current: boolean,
+): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   if (current && language.id !== undefined && language.id !== entry.id) value.id = language.id;
   if (language.name !== entry.name) value.name = language.name;
   const direction = directionOf(language);
   if (direction !== undefined && direction !== entry.direction) value.direction = direction;
-  if (language.population !== undefined && language.population !== entry.population) value.population = language.population;
-  if (language.aliases !== undefined && !sameList(language.aliases, entry.aliases)) value.aliases = language.aliases;
+  if (language.population !== undefined && language.population !== entry.population)
+    value.population = language.population;
+  if (language.aliases !== undefined && !sameList(language.aliases, entry.aliases))
+    value.aliases = language.aliases;
   const p = language.plural;
   const q = entry.plural;
-  if (p.id !== q.id || p.source !== q.source || p.number !== q.number || p.formula !== q.formula || p.type !== q.type) {
+  if (
+    p.id !== q.id ||
+    p.source !== q.source ||
+    p.number !== q.number ||
+    p.formula !== q.formula ||
+    p.type !== q.type
+  ) {
     value.plural = pluralOf(language);
   }
   return value;
 }
 
 function everyField(language: ApiLanguage, current: boolean): Record<string, unknown> {
-  const value: Record<string, unknown> = current && language.id !== undefined ? { id: language.id } : {};
+  const value: Record<string, unknown> =
+    current && language.id !== undefined ? { id: language.id } : {};
   value.name = language.name;
   const direction = directionOf(language);
   if (direction !== undefined) value.direction = direction;
   if (language.population !== undefined) value.population = language.population;
-  if (language.aliases !== undefined && language.aliases.length > 0) value.aliases = language.aliases;
+  if (language.aliases !== undefined && language.aliases.length > 0)
+    value.aliases = language.aliases;
   value.plural = pluralOf(language);
   return value;
 }
@@ -87,7 +110,9 @@ function pluralOf(language: ApiLanguage): Record<string, unknown> {
 
 /** `ltr` or `rtl`; anything else (Weblate's model allows "") is left to the generator's guess. */
 function directionOf(language: ApiLanguage): 'ltr' | 'rtl' | undefined {
-  return language.direction === 'ltr' || language.direction === 'rtl' ? language.direction : undefined;
+  return language.direction === 'ltr' || language.direction === 'rtl'
+    ? language.direction
+    : undefined;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -9,7 +9,12 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
 import { PullError } from './errors.ts';
 import { componentPath, mapComponent, type HiddenFields } from './map-component.ts';
-import { mapCategories, mapCurrentProject, refuseSharedSlugs, type CurrentContext } from './map-current.ts';
+import {
+  mapCategories,
+  mapCurrentProject,
+  refuseSharedSlugs,
+  type CurrentContext,
+} from './map-current.ts';
 import { mapLanguages } from './map-languages.ts';
 import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
@@ -29,7 +34,8 @@ export interface MappedContent {
 export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedContent {
   const warnings = [...instance.warnings];
   const pulledSlugs = new Set(instance.projects.map((p) => p.project.slug));
-  const current = (instance.flavour ?? '4') === '4' ? undefined : currentContext(instance, pulledSlugs, warnings);
+  const current =
+    (instance.flavour ?? '4') === '4' ? undefined : currentContext(instance, pulledSlugs, warnings);
   const mapped: MappedContent = {
     files: [{ path: 'site.yaml', value: mapSite(instance, warnings) }],
     kept: [],
@@ -38,7 +44,8 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
     counts: { projects: instance.projects.length, components: 0, translations: 0, languages: 0 },
   };
   const hidden: HiddenFields[] = [];
-  for (const pulled of instance.projects) mapProjectFiles(pulled, { instance, pulledSlugs, current, mapped, hidden });
+  for (const pulled of instance.projects)
+    mapProjectFiles(pulled, { instance, pulledSlugs, current, mapped, hidden });
   const languages = mapLanguages(instance, catalog);
   mapped.files.push(...languages.files);
   if (hidden.length > 0) warnings.push(describeHidden(hidden));
@@ -51,11 +58,18 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
  * next one. Today's Weblate cuts a component's statistics at four times the
  * page size (LargePagination): those count for a quarter.
  */
-export function inferPageSize(lists: readonly ListObservation[], flavour: WeblateVersion = '4'): number | undefined {
+export function inferPageSize(
+  lists: readonly ListObservation[],
+  flavour: WeblateVersion = '4',
+): number | undefined {
   const large = (list: ListObservation) => flavour !== '4' && LARGE_LIST.test(list.url);
   const cut = lists
     .filter((list) => list.next !== null && list.firstPageLength > 0)
-    .map((list) => (large(list) ? Math.max(1, Math.floor(list.firstPageLength / LARGE_PAGE_FACTOR)) : list.firstPageLength));
+    .map((list) =>
+      large(list)
+        ? Math.max(1, Math.floor(list.firstPageLength / LARGE_PAGE_FACTOR))
+        : list.firstPageLength,
+    );
   if (cut.length > 0) return mostCommon(cut);
   // No list needed a second page: any size at least as long as the longest list gives the same pages.
   const longest = Math.max(0, ...lists.filter((list) => !large(list)).map((list) => list.count));
@@ -90,9 +104,14 @@ interface MapState {
  */
 function mapProjectFiles({ project, components }: PulledProject, state: MapState): void {
   const { mapped, current, hidden } = state;
-  mapped.files.push({ path: `projects/${project.slug}/project.yaml`, value: mapProject(project, current) });
+  mapped.files.push({
+    path: `projects/${project.slug}/project.yaml`,
+    value: mapProject(project, current),
+  });
   if (current) {
-    mapped.files.push(...mapCategories(project.slug, state.instance.categories?.get(project.slug) ?? [], current));
+    mapped.files.push(
+      ...mapCategories(project.slug, state.instance.categories?.get(project.slug) ?? [], current),
+    );
     refuseSharedSlugs(
       project.slug,
       components.map((c) => ('kept' in c ? c.slug : c.component.slug)),
@@ -104,7 +123,8 @@ function mapProjectFiles({ project, components }: PulledProject, state: MapState
     if ('kept' in component) {
       mapped.kept.push(componentPath(project.slug, component.slug));
       mapped.warnings.push(...component.warnings);
-      if (component.hidden.length > 0) hidden.push({ component: `${project.slug}/${component.slug}`, fields: component.hidden });
+      if (component.hidden.length > 0)
+        hidden.push({ component: `${project.slug}/${component.slug}`, fields: component.hidden });
       mapped.counts.translations += component.translations;
       continue;
     }
@@ -118,9 +138,14 @@ function mapProjectFiles({ project, components }: PulledProject, state: MapState
 }
 
 /** What mapping today's objects needs: languages by id (every language read), categories by link. */
-function currentContext(instance: PulledInstance, pulledProjects: ReadonlySet<string>, warnings: string[]): CurrentContext {
+function currentContext(
+  instance: PulledInstance,
+  pulledProjects: ReadonlySet<string>,
+  warnings: string[],
+): CurrentContext {
   const codes = new Map<number, string>();
-  const note = (language: ApiLanguage) => language.id !== undefined && !codes.has(language.id) && codes.set(language.id, language.code);
+  const note = (language: ApiLanguage) =>
+    language.id !== undefined && !codes.has(language.id) && codes.set(language.id, language.code);
   instance.languages.forEach(note);
   for (const { components } of instance.projects) {
     for (const c of components) {
@@ -128,7 +153,11 @@ function currentContext(instance: PulledInstance, pulledProjects: ReadonlySet<st
       else [c.component.source_language, ...c.translations.map((t) => t.language)].forEach(note);
     }
   }
-  const slugs = new Map([...(instance.categories?.values() ?? [])].flat().map((category) => [category.url, category.slug]));
+  const slugs = new Map(
+    [...(instance.categories?.values() ?? [])]
+      .flat()
+      .map((category) => [category.url, category.slug]),
+  );
   return {
     languageCode: (id) => codes.get(id) ?? null,
     categorySlug: (url) => slugs.get(url) ?? null,
@@ -140,7 +169,9 @@ function currentContext(instance: PulledInstance, pulledProjects: ReadonlySet<st
 function mapSite(instance: PulledInstance, warnings: string[]): Record<string, unknown> {
   const baseUrl = instance.apiRoot.replace(/\/api\/$/, '').replace(/\/+$/, '');
   if (!instance.apiRoot.endsWith('/api/')) {
-    warnings.push(`The API root ${instance.apiRoot} does not end with /api/; the mirror serves its API at ${baseUrl}/api/.`);
+    warnings.push(
+      `The API root ${instance.apiRoot} does not end with /api/; the mirror serves its API at ${baseUrl}/api/.`,
+    );
   }
   refuseUnsafeUrl('base URL', baseUrl, instance.apiRoot);
   const site: Record<string, unknown> = { base_url: baseUrl };
@@ -151,7 +182,8 @@ function mapSite(instance: PulledInstance, warnings: string[]): Record<string, u
   const pageSize = inferPageSize(instance.lists, flavour);
   if (pageSize !== undefined && pageSize !== SITE_DEFAULTS.page_size) site.page_size = pageSize;
   const pagination = inferPagination(instance.lists);
-  if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination) site.pagination = pagination;
+  if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination)
+    site.pagination = pagination;
   if (flavour !== SITE_DEFAULTS.weblate_version) site.weblate_version = flavour;
   return site;
 }
@@ -177,13 +209,19 @@ function inferWebUrl(instance: PulledInstance): string | undefined {
     if (base !== undefined) return base;
   }
   for (const language of instance.languages) {
-    const base = language.web_url === undefined ? undefined : withoutSuffix(language.web_url, `/languages/${language.code}/`);
+    const base =
+      language.web_url === undefined
+        ? undefined
+        : withoutSuffix(language.web_url, `/languages/${language.code}/`);
     if (base !== undefined) return base;
   }
   return undefined;
 }
 
-function mapProject(project: ApiProject, current: CurrentContext | undefined): Record<string, unknown> {
+function mapProject(
+  project: ApiProject,
+  current: CurrentContext | undefined,
+): Record<string, unknown> {
   const value: Record<string, unknown> = { name: project.name };
   if (project.id !== undefined) value.id = project.id;
   if (current) return Object.assign(value, mapCurrentProject(project, current));

@@ -12,13 +12,25 @@ import { openContent } from '../resolve/open.ts';
 import { escapeControls, type ContentError } from '../errors.ts';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { PullError } from './errors.ts';
-import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpClient, type HttpDeps, type HttpOptions, type Wait } from './http.ts';
+import {
+  createHttpClient,
+  DEFAULT_HTTP_OPTIONS,
+  type HttpClient,
+  type HttpDeps,
+  type HttpOptions,
+  type Wait,
+} from './http.ts';
 import { mapInstance, type MappedContent } from './map.ts';
 import { openState, STATE_FILE, type ResumeState } from './state.ts';
 import { readRecord, recordPull, RECORD_FILE, type PullRecord } from './record.ts';
 import { refreshApi } from './refresh.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
-import { checkOutputFolder, pulledMarker, writeContentFiles, type WrittenContent } from './write.ts';
+import {
+  checkOutputFolder,
+  pulledMarker,
+  writeContentFiles,
+  type WrittenContent,
+} from './write.ts';
 
 export interface PullOptions {
   /** The API root, as normalizeApiUrl() gives it. */
@@ -29,7 +41,9 @@ export interface PullOptions {
   projects?: readonly string[];
   /** Read everything, even into an earlier pull whose record would let only what changed be read. */
   full?: boolean;
-  http?: Partial<Pick<HttpOptions, 'concurrency' | 'retries' | 'backoffMs' | 'maxWaitMs' | 'timeoutMs'>>;
+  http?: Partial<
+    Pick<HttpOptions, 'concurrency' | 'retries' | 'backoffMs' | 'maxWaitMs' | 'timeoutMs'>
+  >;
   onProgress?: (progress: PullProgress) => void;
   /** Things the user should know while the pull runs: waits, a resumed pull. */
   onNotice?: (text: string) => void;
@@ -84,17 +98,28 @@ export function defaultPullDeps(): PullDeps {
 }
 
 /** The API root URL with a trailing slash, or why it cannot be one. */
-export function normalizeApiUrl(text: string): { ok: true; url: string } | { ok: false; message: string } {
+export function normalizeApiUrl(
+  text: string,
+): { ok: true; url: string } | { ok: false; message: string } {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, message: `--from expects the URL of a Weblate API, such as https://weblate.example.org/api/ (got "${text}")` };
+    return {
+      ok: false,
+      message: `--from expects the URL of a Weblate API, such as https://weblate.example.org/api/ (got "${text}")`,
+    };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `--from expects an http(s) URL (got "${text}")` };
-  if (url.search || url.hash) return { ok: false, message: `--from expects a URL without query or fragment (got "${text}")` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, message: `--from expects an http(s) URL (got "${text}")` };
+  if (url.search || url.hash)
+    return { ok: false, message: `--from expects a URL without query or fragment (got "${text}")` };
   if (url.username || url.password)
-    return { ok: false, message: '--from expects a URL without credentials; give an API key with --token or WEBLATE_TOKEN' };
+    return {
+      ok: false,
+      message:
+        '--from expects a URL without credentials; give an API key with --token or WEBLATE_TOKEN',
+    };
   return { ok: true, url: url.href.endsWith('/') ? url.href : `${url.href}/` };
 }
 
@@ -110,26 +135,45 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   // What the server sent reaches the terminal with its control characters escaped.
   const notify = (text: string) => options.onNotice?.(escapeControls(text));
   if (state.notice) notify(state.notice);
-  if (state.resumed > 0) notify(`Resuming: ${state.resumed} answers kept by the interrupted pull are read from ${STATE_FILE}.`);
+  if (state.resumed > 0)
+    notify(
+      `Resuming: ${state.resumed} answers kept by the interrupted pull are read from ${STATE_FILE}.`,
+    );
   const client = createHttpClient(
-    { ...DEFAULT_HTTP_OPTIONS, ...options.http, token: options.token, scope: options.from, onWait: (wait) => notify(describeWait(wait)) },
+    {
+      ...DEFAULT_HTTP_OPTIONS,
+      ...options.http,
+      token: options.token,
+      scope: options.from,
+      onWait: (wait) => notify(describeWait(wait)),
+    },
     deps,
   );
   const progress: PullProgress = { requests: 0, resumed: 0, componentsDone: 0, componentsKnown: 0 };
-  const report = (walk?: WalkProgress) => options.onProgress?.(Object.assign(progress, walk ?? {}, { requests: client.sent() }));
+  const report = (walk?: WalkProgress) =>
+    options.onProgress?.(Object.assign(progress, walk ?? {}, { requests: client.sent() }));
   const fetcher = resumableFetcher(
     client,
     state,
     () => report(),
     () => progress.resumed++,
   );
-  const stats = () => ({ requests: client.sent(), resumed: progress.resumed, durationMs: deps.now() - started });
+  const stats = () => ({
+    requests: client.sent(),
+    resumed: progress.resumed,
+    durationMs: deps.now() - started,
+  });
   try {
     const selection = options.projects ?? [];
     const record = options.full ? null : await readRecord(options.outDir, options.from, selection);
     const walk = { from: options.from, projects: selection, onProgress: report };
     const instance = record
-      ? await refreshApi(fetcher.fetch, { ...walk, outDir: options.outDir, record, onNotice: notify })
+      ? await refreshApi(fetcher.fetch, {
+          ...walk,
+          outDir: options.outDir,
+          record,
+          onNotice: notify,
+        })
       : await walkApi(fetcher.fetch, walk);
     const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
     mapped.files[0]!.comment = pulledMarker(options.from);
@@ -140,12 +184,35 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     const errors = await checkPulled(options.outDir, written, record, deps.catalog);
     if (errors.length > 0) {
       const message = `The content pulled into ${options.outDir} does not pass the checks of the build:`;
-      return { ok: false, message, errors, warnings: mapped.warnings.map(escapeControls), ...stats() };
+      return {
+        ok: false,
+        message,
+        errors,
+        warnings: mapped.warnings.map(escapeControls),
+        ...stats(),
+      };
     }
-    await recordPull(options.outDir, { from: options.from, selection, instance, mapped, previous: record });
-    const files = { files: written.written.length, unchanged: written.unchanged, removed: written.removed };
+    await recordPull(options.outDir, {
+      from: options.from,
+      selection,
+      instance,
+      mapped,
+      previous: record,
+    });
+    const files = {
+      files: written.written.length,
+      unchanged: written.unchanged,
+      removed: written.removed,
+    };
     const kept = record ? mapped.kept.length : null;
-    return { ok: true, counts: mapped.counts, ...files, kept, warnings: mapped.warnings.map(escapeControls), ...stats() };
+    return {
+      ok: true,
+      counts: mapped.counts,
+      ...files,
+      kept,
+      warnings: mapped.warnings.map(escapeControls),
+      ...stats(),
+    };
   } catch (error) {
     await fetcher.stop();
     await state.close();
@@ -175,7 +242,9 @@ async function checkPulled(
   record: PullRecord | null,
   catalog: Catalog | undefined,
 ): Promise<ContentError[]> {
-  const onlyComponents = written.removed === 0 && written.written.every((path) => /^projects\/[^/]+\/components\//.test(path));
+  const onlyComponents =
+    written.removed === 0 &&
+    written.written.every((path) => /^projects\/[^/]+\/components\//.test(path));
   if (!record || !onlyComponents) {
     const checked = await openContent(outDir, { catalog });
     return checked.ok ? [] : checked.errors;
@@ -192,7 +261,12 @@ async function checkPulled(
 }
 
 /** Answers kept by an interrupted run come from the resume file; new ones are fetched and kept. */
-function resumableFetcher(client: HttpClient, state: ResumeState, onRequest: () => void, onResumed: () => void) {
+function resumableFetcher(
+  client: HttpClient,
+  state: ResumeState,
+  onRequest: () => void,
+  onResumed: () => void,
+) {
   const pending = new Set<Promise<unknown>>();
   let stopped = false;
   const get = async (url: string) => {
@@ -204,7 +278,8 @@ function resumableFetcher(client: HttpClient, state: ResumeState, onRequest: () 
     }
     const answer = await client.getJson(url);
     onRequest();
-    if (answer.status === 200 && answer.body !== undefined && !stopped) await state.keep(url, answer);
+    if (answer.status === 200 && answer.body !== undefined && !stopped)
+      await state.keep(url, answer);
     return answer;
   };
   const fetch: Fetcher = (url) => {

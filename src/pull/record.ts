@@ -28,7 +28,11 @@ export type PullRecord = z.output<typeof recordShape>;
 export type ComponentRecord = z.output<typeof componentRecordShape>;
 
 /** The record of the pull into `outDir`, when it was made from `from` for the same projects (`selection`, sorted; empty for all). */
-export async function readRecord(outDir: string, from: string, selection: readonly string[]): Promise<PullRecord | null> {
+export async function readRecord(
+  outDir: string,
+  from: string,
+  selection: readonly string[],
+): Promise<PullRecord | null> {
   const text = await readFile(join(outDir, RECORD_FILE), 'utf8').catch(() => null);
   if (text === null) return null;
   let value: unknown;
@@ -38,14 +42,25 @@ export async function readRecord(outDir: string, from: string, selection: readon
     return null;
   }
   const parsed = recordShape.safeParse(value);
-  if (!parsed.success || parsed.data.from !== from || parsed.data.selection.join(',') !== [...selection].sort().join(',')) return null;
+  if (
+    !parsed.success ||
+    parsed.data.from !== from ||
+    parsed.data.selection.join(',') !== [...selection].sort().join(',')
+  )
+    return null;
   return parsed.data;
 }
 
 /** The record of a pull whose files are written: fresh components described anew, kept ones as they were. */
 export async function recordPull(
   outDir: string,
-  pull: { from: string; selection: readonly string[]; instance: PulledInstance; mapped: MappedContent; previous: PullRecord | null },
+  pull: {
+    from: string;
+    selection: readonly string[];
+    instance: PulledInstance;
+    mapped: MappedContent;
+    previous: PullRecord | null;
+  },
 ): Promise<void> {
   const { instance, mapped, previous } = pull;
   const record: PullRecord = {
@@ -61,7 +76,9 @@ export async function recordPull(
   if (current) record.flavour = instance.flavour;
   for (const { project, statistics, components } of instance.projects) {
     const entries: ComponentRecord[] = [];
-    const before = new Map(previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]));
+    const before = new Map(
+      previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]),
+    );
     for (const component of components) {
       const slug = 'kept' in component ? component.slug : component.component.slug;
       const file = await fileStamp(join(outDir, componentPath(project.slug, slug)));
@@ -70,13 +87,21 @@ export async function recordPull(
         for (const language of component.languages) record.languages[language.code] = language;
         continue;
       }
-      const notes = mapped.notes.get(componentPath(project.slug, slug)) ?? { warnings: [], hidden: [] };
+      const notes = mapped.notes.get(componentPath(project.slug, slug)) ?? {
+        warnings: [],
+        hidden: [],
+      };
       entries.push(describeComponent(component, file, notes));
       for (const language of languagesOf(component)) record.languages[language.code] = language;
     }
     const object = digest(project);
-    record.projects[project.slug] = { object, statistics: statistics === null ? null : digest(statistics), components: entries };
-    if (current) record.projects[project.slug]!.categories = categoriesDigest(instance, project.slug);
+    record.projects[project.slug] = {
+      object,
+      statistics: statistics === null ? null : digest(statistics),
+      components: entries,
+    };
+    if (current)
+      record.projects[project.slug]!.categories = categoriesDigest(instance, project.slug);
   }
   await writeFileAtomic(join(outDir, RECORD_FILE), `${JSON.stringify(record)}\n`);
 }
@@ -87,7 +112,10 @@ export function digest(value: unknown): string {
 }
 
 /** A digest of a project's categories as read (today's Weblate). */
-export function categoriesDigest(instance: Pick<PulledInstance, 'categories'>, project: string): string {
+export function categoriesDigest(
+  instance: Pick<PulledInstance, 'categories'>,
+  project: string,
+): string {
   return digest(instance.categories?.get(project) ?? []);
 }
 
@@ -101,7 +129,12 @@ export async function fileStamp(file: string): Promise<{ size: number; mtimeMs: 
 
 const stamp = z.object({ size: z.number(), mtimeMs: z.number() });
 
-const listShape = z.object({ url: z.string(), count: z.number(), firstPageLength: z.number(), next: z.string().nullable() });
+const listShape = z.object({
+  url: z.string(),
+  count: z.number(),
+  firstPageLength: z.number(),
+  next: z.string().nullable(),
+});
 
 const componentRecordShape = z.object({
   slug: z.string(),
@@ -158,7 +191,9 @@ function describeComponent(
 
 /** The source language, then each translation's, once each. */
 function languagesOf(pulled: PulledComponent): ApiLanguage[] {
-  const languages = new Map<string, ApiLanguage>([[pulled.component.source_language.code, pulled.component.source_language]]);
+  const languages = new Map<string, ApiLanguage>([
+    [pulled.component.source_language.code, pulled.component.source_language],
+  ]);
   for (const t of pulled.translations) languages.set(t.language.code, t.language);
   return [...languages.values()];
 }

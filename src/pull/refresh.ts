@@ -19,7 +19,13 @@
 import { join } from 'node:path';
 import { componentPath } from './map-component.ts';
 import { componentSlugOf } from './map-current.ts';
-import { categoriesDigest, digest, fileStamp, type ComponentRecord, type PullRecord } from './record.ts';
+import {
+  categoriesDigest,
+  digest,
+  fileStamp,
+  type ComponentRecord,
+  type PullRecord,
+} from './record.ts';
 import { statisticsShape, type ApiComponent, type ApiProject } from './shapes.ts';
 import {
   finishWalk,
@@ -45,10 +51,16 @@ interface RefreshOptions {
   onNotice?: (text: string) => void;
 }
 
-export async function refreshApi(fetcher: Fetcher, options: RefreshOptions): Promise<PulledInstance> {
+export async function refreshApi(
+  fetcher: Fetcher,
+  options: RefreshOptions,
+): Promise<PulledInstance> {
   const start = await startWalk(fetcher, options);
   if ((options.record.flavour ?? '4') !== start.flavour) {
-    return finishWalk(start, await Promise.all(start.selected.map((project) => start.walker.project(project))));
+    return finishWalk(
+      start,
+      await Promise.all(start.selected.map((project) => start.walker.project(project))),
+    );
   }
   const named = await namedByChanges(start, options);
   const context: Context = {
@@ -58,7 +70,9 @@ export async function refreshApi(fetcher: Fetcher, options: RefreshOptions): Pro
     pulledThen: new Set(Object.keys(options.record.projects)),
     pulledNow: new Set(start.selected.map((project) => project.slug)),
   };
-  const projects = await Promise.all(start.selected.map((project) => refreshProject(context, project)));
+  const projects = await Promise.all(
+    start.selected.map((project) => refreshProject(context, project)),
+  );
   return finishWalk(start, projects);
 }
 
@@ -79,7 +93,10 @@ interface Context {
 }
 
 /** The components the changes feed names since the earlier pull began (with a margin), or null without a usable feed. */
-async function namedByChanges(start: WalkStart, options: RefreshOptions): Promise<Set<string> | null> {
+async function namedByChanges(
+  start: WalkStart,
+  options: RefreshOptions,
+): Promise<Set<string> | null> {
   const since = options.record.date === null ? Number.NaN : Date.parse(options.record.date);
   if (start.changes === null || Number.isNaN(since)) return null;
   const after = new Date(since - FEED_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -107,19 +124,34 @@ async function refreshProject(context: Context, project: ApiProject): Promise<Pu
   const { walker } = context.start;
   const known = context.options.record.projects[project.slug];
   if (!known) return walker.project(project);
-  const statistics = project.statistics_url === undefined ? null : await walker.fetchOptional(project.statistics_url);
-  const sumsMoved = statistics === null || known.statistics === null || digest(statistics) !== known.statistics;
+  const statistics =
+    project.statistics_url === undefined
+      ? null
+      : await walker.fetchOptional(project.statistics_url);
+  const sumsMoved =
+    statistics === null || known.statistics === null || digest(statistics) !== known.statistics;
   const recorded = new Map(known.components.map((entry) => [entry.slug, entry]));
-  const sameCategories = known.categories === undefined || known.categories === categoriesDigest(context.start, project.slug);
-  if (!sumsMoved && sameCategories && digest(project) === known.object && !context.named?.has(project.slug)) {
-    const kept = await Promise.all(known.components.map((entry) => keep(context, project.slug, entry)));
+  const sameCategories =
+    known.categories === undefined ||
+    known.categories === categoriesDigest(context.start, project.slug);
+  if (
+    !sumsMoved &&
+    sameCategories &&
+    digest(project) === known.object &&
+    !context.named?.has(project.slug)
+  ) {
+    const kept = await Promise.all(
+      known.components.map((entry) => keep(context, project.slug, entry)),
+    );
     if (kept.every((component) => component !== null)) {
       walker.done(kept.length, true);
       return { project, statistics, components: kept };
     }
   }
   const components = await walker.listComponents(project);
-  const refreshed = await Promise.all(components.map((c) => refreshComponent(context, project, c, recorded.get(c.slug), sumsMoved)));
+  const refreshed = await Promise.all(
+    components.map((c) => refreshComponent(context, project, c, recorded.get(c.slug), sumsMoved)),
+  );
   return { project, statistics, components: refreshed };
 }
 
@@ -131,7 +163,10 @@ async function refreshComponent(
   sumsMoved: boolean,
 ): Promise<PulledComponent | KeptComponent> {
   const { walker } = context.start;
-  const same = known !== undefined && digest(c) === known.object && !context.named?.has(`${project.slug}/${c.slug}`);
+  const same =
+    known !== undefined &&
+    digest(c) === known.object &&
+    !context.named?.has(`${project.slug}/${c.slug}`);
   const kept = same ? await keep(context, project.slug, known) : null;
   if (!kept) return walker.component(c);
   if (sumsMoved) {
@@ -143,13 +178,29 @@ async function refreshComponent(
 }
 
 /** The component as the record keeps it, or null when its file or the projects it is shared into say it must be read again. */
-async function keep(context: Context, projectSlug: string, known: ComponentRecord): Promise<KeptComponent | null> {
+async function keep(
+  context: Context,
+  projectSlug: string,
+  known: ComponentRecord,
+): Promise<KeptComponent | null> {
   // Links into projects not pulled are left out of the file: which those are must not have changed.
-  if (known.links.some((slug) => context.pulledThen.has(slug) !== context.pulledNow.has(slug))) return null;
-  const file = await fileStamp(join(context.options.outDir, componentPath(projectSlug, known.slug)));
-  if (!file || !known.file || file.size !== known.file.size || file.mtimeMs !== known.file.mtimeMs) return null;
+  if (known.links.some((slug) => context.pulledThen.has(slug) !== context.pulledNow.has(slug)))
+    return null;
+  const file = await fileStamp(
+    join(context.options.outDir, componentPath(projectSlug, known.slug)),
+  );
+  if (!file || !known.file || file.size !== known.file.size || file.mtimeMs !== known.file.mtimeMs)
+    return null;
   const languages = known.languages.map((code) => context.options.record.languages[code]);
   if (languages.some((language) => language === undefined)) return null;
   const { translations, lists, warnings, hidden } = known;
-  return { kept: true, slug: known.slug, languages: languages.map((language) => language!), translations, lists, warnings, hidden };
+  return {
+    kept: true,
+    slug: known.slug,
+    languages: languages.map((language) => language!),
+    translations,
+    lists,
+    warnings,
+    hidden,
+  };
 }

@@ -27,7 +27,9 @@ const slug = z
 const code = z
   .string()
   .regex(CODE_PATTERN, { error: 'expected a language code of letters, digits, "_", "-" and "@"' })
-  .max(CODE_MAX_LENGTH, { error: `expected a language code of at most ${CODE_MAX_LENGTH} characters` });
+  .max(CODE_MAX_LENGTH, {
+    error: `expected a language code of at most ${CODE_MAX_LENGTH} characters`,
+  });
 
 export const rootShape = z.looseObject({
   projects: text,
@@ -163,12 +165,19 @@ export const changeShape = z.looseObject({
 });
 
 /** Checks a body against a shape; a mismatch stops the pull with the URL, the field and what was wrong. */
-export function parseShape<T extends z.ZodType>(shape: T, value: unknown, what: string, url: string): z.output<T> {
+export function parseShape<T extends z.ZodType>(
+  shape: T,
+  value: unknown,
+  what: string,
+  url: string,
+): z.output<T> {
   const result = shape.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw new PullError(`${url} does not look like Weblate's API: ${what}, ${field}${issue.message}.`);
+  throw new PullError(
+    `${url} does not look like Weblate's API: ${what}, ${field}${issue.message}.`,
+  );
 }
 
 // --- internal ---
@@ -181,7 +190,8 @@ export function parseShape<T extends z.ZodType>(shape: T, value: unknown, what: 
  */
 function typedLike<K extends string>(defaults: Readonly<Record<K, unknown>>): Record<K, Optional> {
   const shapes = {} as Record<K, Optional>;
-  for (const [key, value] of Object.entries(defaults) as [K, unknown][]) shapes[key] = shapeOf(value);
+  for (const [key, value] of Object.entries(defaults) as [K, unknown][])
+    shapes[key] = shapeOf(value);
   return shapes;
 }
 
@@ -191,7 +201,8 @@ function shapeOf(value: unknown): Optional {
   if (typeof value === 'boolean') return z.boolean().optional();
   if (typeof value === 'number') return z.number().int().optional();
   if (Array.isArray(value)) return z.array(text).optional();
-  if (value !== null && typeof value === 'object') return z.record(z.string(), z.unknown()).nullable().optional();
+  if (value !== null && typeof value === 'object')
+    return z.record(z.string(), z.unknown()).nullable().optional();
   return text.nullable().optional();
 }
 
@@ -199,7 +210,10 @@ function shapeOf(value: unknown): Optional {
  * The inheritable settings as today's Weblate shows them: the own value, the
  * `inherit_` switch and the `effective_` value; a secondary language as its id.
  */
-function inheritableShapes(): Record<`${'' | 'inherit_' | 'effective_'}${InheritableSetting}`, Optional> {
+function inheritableShapes(): Record<
+  `${'' | 'inherit_' | 'effective_'}${InheritableSetting}`,
+  Optional
+> {
   const shapes = {} as Record<`${'' | 'inherit_' | 'effective_'}${InheritableSetting}`, Optional>;
   for (const setting of INHERITABLE_SETTINGS) {
     const value = setting === 'secondary_language' ? id.nullable().optional() : text.optional();

@@ -39,12 +39,17 @@ export function parseState(text: string): ParsedState {
   const end = text.lastIndexOf('\n') + 1;
   const lines = text.slice(0, end).split('\n').slice(0, -1);
   const header = lines.length > 0 ? parseLine(lines[0]!) : null;
-  const from = header && typeof header.from === 'string' && header['pull-state'] === 1 ? header.from : null;
+  const from =
+    header && typeof header.from === 'string' && header['pull-state'] === 1 ? header.from : null;
   const answers = new Map<string, JsonAnswer>();
   for (const line of lines.slice(1)) {
     const record = parseLine(line);
     if (record && typeof record.url === 'string' && typeof record.status === 'number') {
-      const answer: JsonAnswer = { status: record.status, body: record.body, contentType: 'application/json' };
+      const answer: JsonAnswer = {
+        status: record.status,
+        body: record.body,
+        contentType: 'application/json',
+      };
       if (typeof record.date === 'string') answer.date = record.date;
       answers.set(record.url, answer);
     }
@@ -61,7 +66,8 @@ export async function openState(outDir: string, from: string): Promise<ResumeSta
   const resumable = parsed.from === from;
   let notice: string | null = null;
   if (resumable) await truncate(file, parsed.wholeBytes);
-  else if (parsed.from !== null) notice = `Set aside an unfinished pull of ${parsed.from} found in ${outDir}; starting over for ${from}.`;
+  else if (parsed.from !== null)
+    notice = `Set aside an unfinished pull of ${parsed.from} found in ${outDir}; starting over for ${from}.`;
   const handle = await open(file, resumable ? 'a' : 'w');
   if (!resumable) await handle.write(`${JSON.stringify({ 'pull-state': 1, from })}\n`);
   return stateOn(file, handle, resumable ? parsed.answers : new Map<string, JsonAnswer>(), notice);
@@ -69,7 +75,12 @@ export async function openState(outDir: string, from: string): Promise<ResumeSta
 
 // --- internal ---
 
-function stateOn(file: string, handle: FileHandle, answers: Map<string, JsonAnswer>, notice: string | null): ResumeState {
+function stateOn(
+  file: string,
+  handle: FileHandle,
+  answers: Map<string, JsonAnswer>,
+  notice: string | null,
+): ResumeState {
   let writes: Promise<unknown> = Promise.resolve();
   let closed = false;
   const close = async () => {
@@ -100,7 +111,9 @@ function stateOn(file: string, handle: FileHandle, answers: Map<string, JsonAnsw
 function parseLine(line: string): Record<string, unknown> | null {
   try {
     const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -5,7 +5,12 @@
  */
 
 /** The delay before retry number `attempt` (0-based): doubling from `baseMs` up to `maxMs`, then jittered to 50–100 %. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
+export function backoffMs(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
@@ -28,10 +33,18 @@ interface RateLimitHeaders {
 }
 
 /** Weblate's X-RateLimit-Remaining and X-RateLimit-Reset, when both are present and numeric. */
-export function readRateLimit(headers: { get(name: string): string | null }): RateLimitHeaders | null {
+export function readRateLimit(headers: {
+  get(name: string): string | null;
+}): RateLimitHeaders | null {
   const remaining = headers.get('x-ratelimit-remaining');
   const reset = headers.get('x-ratelimit-reset');
-  if (remaining === null || reset === null || !/^\s*-?\d+\s*$/.test(remaining) || !/^\s*\d+\s*$/.test(reset)) return null;
+  if (
+    remaining === null ||
+    reset === null ||
+    !/^\s*-?\d+\s*$/.test(remaining) ||
+    !/^\s*\d+\s*$/.test(reset)
+  )
+    return null;
   return { remaining: Number(remaining), resetSeconds: Number(reset) };
 }
 

@@ -116,7 +116,9 @@ export interface PulledInstance {
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
   const start = await startWalk(fetcher, options);
-  const projects = await Promise.all(start.selected.map((project) => start.walker.project(project)));
+  const projects = await Promise.all(
+    start.selected.map((project) => start.walker.project(project)),
+  );
   return finishWalk(start, projects);
 }
 
@@ -151,16 +153,44 @@ export async function startWalk(fetcher: Fetcher, options: WalkOptions): Promise
   const selected = selectProjects(allProjects, options.projects, from);
   const flavour = placeFlavour(from, walker.evidence(root));
   const partial = options.projects.length > 0;
-  const categories = flavour === '4' ? new Map<string, ApiCategory[]>() : await readCategories(walker, root.categories, selected, partial);
-  return { from, apiRoot, changes: root.changes ?? null, date, languages, selected, partial, walker, flavour, categories, root };
+  const categories =
+    flavour === '4'
+      ? new Map<string, ApiCategory[]>()
+      : await readCategories(walker, root.categories, selected, partial);
+  return {
+    from,
+    apiRoot,
+    changes: root.changes ?? null,
+    date,
+    languages,
+    selected,
+    partial,
+    walker,
+    flavour,
+    categories,
+    root,
+  };
 }
 
 /** The instance as walked: every list read, the components' own included; its flavour placed again with all it showed. */
 export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledInstance {
-  const lists = [...start.walker.lists, ...projects.flatMap((p) => p.components.flatMap((c) => c.lists))];
+  const lists = [
+    ...start.walker.lists,
+    ...projects.flatMap((p) => p.components.flatMap((c) => c.lists)),
+  ];
   const { apiRoot, languages, partial, date, flavour, categories } = start;
   placeFlavour(start.from, start.walker.evidence(start.root));
-  return { apiRoot, lists, languages, projects, partial, date, warnings: start.walker.warnings, flavour, categories };
+  return {
+    apiRoot,
+    lists,
+    languages,
+    projects,
+    partial,
+    date,
+    warnings: start.walker.warnings,
+    flavour,
+    categories,
+  };
 }
 
 /** The pieces of a walk: lists followed page by page, single answers, a component's reads, a project's. */
@@ -195,7 +225,8 @@ async function readCategories(
   const bySlug = new Map(selected.map((project): [string, ApiCategory[]] => [project.slug, []]));
   if (all === undefined || partial) {
     const read = async (p: ApiProject) => {
-      if (p.categories_url !== undefined) bySlug.set(p.slug, await walker.list(p.categories_url, categoryShape, 'a category'));
+      if (p.categories_url !== undefined)
+        bySlug.set(p.slug, await walker.list(p.categories_url, categoryShape, 'a category'));
     };
     await Promise.all(selected.map(read));
     return bySlug;
@@ -208,7 +239,10 @@ async function readCategories(
   return bySlug;
 }
 
-async function readRoot(fetcher: Fetcher, from: string): Promise<{ root: z.output<typeof rootShape>; date: string | null }> {
+async function readRoot(
+  fetcher: Fetcher,
+  from: string,
+): Promise<{ root: z.output<typeof rootShape>; date: string | null }> {
   const answer = await fetcher(from);
   const root = answer.status === 200 ? rootShape.safeParse(answer.body) : null;
   if (!root?.success || !root.data.projects.endsWith('/projects/')) {
@@ -239,25 +273,39 @@ function linkResolver(apiRoot: string, from: string): (link: string) => string {
     const resolved = URL.parse(link, from)?.href;
     if (resolved !== undefined) {
       if (resolved.startsWith(from)) return resolved;
-      const mapped = resolved.startsWith(apiRoot) ? URL.parse(from + resolved.slice(apiRoot.length))?.href : undefined;
+      const mapped = resolved.startsWith(apiRoot)
+        ? URL.parse(from + resolved.slice(apiRoot.length))?.href
+        : undefined;
       if (mapped?.startsWith(from)) return mapped;
     }
-    throw new PullError(`${from} links to ${link}, outside the API it announced (${apiRoot}); the pull does not follow it.`);
+    throw new PullError(
+      `${from} links to ${link}, outside the API it announced (${apiRoot}); the pull does not follow it.`,
+    );
   };
 }
 
-function selectProjects(projects: ApiProject[], slugs: readonly string[], from: string): ApiProject[] {
+function selectProjects(
+  projects: ApiProject[],
+  slugs: readonly string[],
+  from: string,
+): ApiProject[] {
   if (slugs.length === 0) return projects;
   const bySlug = new Map(projects.map((project) => [project.slug, project]));
   const missing = slugs.filter((slug) => !bySlug.has(slug));
   if (missing.length > 0) {
     const known = projects.map((project) => project.slug).join(', ') || 'none';
-    throw new PullError(`${from} has no project ${missing.map((slug) => `"${slug}"`).join(', ')} (projects there: ${known}).`);
+    throw new PullError(
+      `${from} has no project ${missing.map((slug) => `"${slug}"`).join(', ')} (projects there: ${known}).`,
+    );
   }
   return projects.filter((project) => slugs.includes(project.slug));
 }
 
-function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onProgress?: (progress: WalkProgress) => void) {
+function createWalker(
+  fetcher: Fetcher,
+  resolve: (link: string) => string,
+  onProgress?: (progress: WalkProgress) => void,
+) {
   const lists: ListObservation[] = [];
   const warnings: string[] = [];
   const progress: WalkProgress = { componentsDone: 0, componentsKnown: 0 };
@@ -268,9 +316,13 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     const url = resolve(link);
     const answer = await fetcher(url);
     if (answer.status !== 200)
-      throw new PullError(`${url} answered HTTP ${answer.status}${detailOf(answer.body)} where ${what} was expected.`);
+      throw new PullError(
+        `${url} answered HTTP ${answer.status}${detailOf(answer.body)} where ${what} was expected.`,
+      );
     if (answer.body === undefined)
-      throw new PullError(`${url} did not answer with JSON (${answer.contentType || 'no Content-Type'}) where ${what} was expected.`);
+      throw new PullError(
+        `${url} did not answer with JSON (${answer.contentType || 'no Content-Type'}) where ${what} was expected.`,
+      );
     return { url, body: answer.body };
   };
 
@@ -281,7 +333,12 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
   };
 
   /** A whole list, its pages followed; how it was cut goes to `into` (the instance's lists by default). */
-  const list = async <T extends z.ZodType>(link: string, shape: T, what: string, into = lists): Promise<z.output<T>[]> => {
+  const list = async <T extends z.ZodType>(
+    link: string,
+    shape: T,
+    what: string,
+    into = lists,
+  ): Promise<z.output<T>[]> => {
     const items: z.output<T>[] = [];
     const seen = new Set<string>();
     let next: string | null = link;
@@ -289,18 +346,23 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     while (next !== null) {
       const { url, body } = await fetchOk(next, 'a page of a list');
       if (seen.has(url)) throw new PullError(`${url} leads the list back to a page already read.`);
-      if (seen.size >= MAX_PAGES) throw new PullError(`${url} is page ${MAX_PAGES + 1} of a list; the pull stops there.`);
+      if (seen.size >= MAX_PAGES)
+        throw new PullError(`${url} is page ${MAX_PAGES + 1} of a list; the pull stops there.`);
       seen.add(url);
       const page = parseShape(pageShape, body, 'a page of a list', url);
       first ??= { url, count: page.count, firstPageLength: page.results.length, next: page.next };
       if (!samples.has(shape) && page.results.length > 0) samples.set(shape, page.results[0]);
-      page.results.forEach((item, index) => items.push(parseShape(shape, item, `${what} (item ${index + 1})`, url)));
+      page.results.forEach((item, index) =>
+        items.push(parseShape(shape, item, `${what} (item ${index + 1})`, url)),
+      );
       next = page.next;
       if (next !== null) refuseEndlessList(first, seen.size, items.length, url);
     }
     into.push(first!);
     if (items.length !== first!.count) {
-      warnings.push(`${first!.url} announced ${first!.count} items but its pages held ${items.length}; did it change during the pull?`);
+      warnings.push(
+        `${first!.url} announced ${first!.count} items but its pages held ${items.length}; did it change during the pull?`,
+      );
     }
     return items;
   };
@@ -313,7 +375,10 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
   };
 
   /** A component's translations, statistics, lock and links; its statistics list may be given, already read. */
-  const component = async (c: ApiComponent, read?: ReadList<ApiStatistics>): Promise<PulledComponent> => {
+  const component = async (
+    c: ApiComponent,
+    read?: ReadList<ApiStatistics>,
+  ): Promise<PulledComponent> => {
     const own: ListObservation[] = read ? [read.observation] : [];
     const [translations, statisticsList, locked, links] = await Promise.all([
       list(c.translations_url, translationShape, 'a translation', own),
@@ -324,7 +389,10 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     const statistics = new Map(statisticsList.map((s) => [s.code, s]));
     for (const t of translations.filter((t) => !statistics.has(t.language.code))) {
       const { url, body } = await fetchOk(t.statistics_url, 'translation statistics');
-      statistics.set(t.language.code, parseShape(statisticsShape, body, 'translation statistics', url));
+      statistics.set(
+        t.language.code,
+        parseShape(statisticsShape, body, 'translation statistics', url),
+      );
     }
     done();
     return { component: c, translations, statistics, locked: locked.locked, links, lists: own };
@@ -347,20 +415,32 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
 
   /** A project: its statistics (null when it serves none) read before its components. */
   const project = async (p: ApiProject): Promise<PulledProject> => {
-    const statistics = p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
+    const statistics =
+      p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
     const components = await listComponents(p);
-    return { project: p, statistics, components: await Promise.all(components.map((c) => component(c))) };
+    return {
+      project: p,
+      statistics,
+      components: await Promise.all(components.map((c) => component(c))),
+    };
   };
 
   /** A list read with how it was cut (for a component's statistics, read before deciding to read the rest). */
-  const readList = async <T extends z.ZodType>(link: string, shape: T, what: string): Promise<ReadList<z.output<T>>> => {
+  const readList = async <T extends z.ZodType>(
+    link: string,
+    shape: T,
+    what: string,
+  ): Promise<ReadList<z.output<T>>> => {
     const observed: ListObservation[] = [];
     const items = await list(link, shape, what, observed);
     return { items, observation: observed[0]! };
   };
 
   /** The entries of the changes feed at `link`, or null when it serves none or has more than `maxPages` pages. */
-  const changes = async (link: string, maxPages: number): Promise<z.output<typeof changeShape>[] | null> => {
+  const changes = async (
+    link: string,
+    maxPages: number,
+  ): Promise<z.output<typeof changeShape>[] | null> => {
     const entries: z.output<typeof changeShape>[] = [];
     let next: string | null = link;
     for (let page = 0; next !== null; page++) {
@@ -387,7 +467,19 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
     translation: samples.get(translationShape),
   });
 
-  return { lists, warnings, list, readList, component, done, project, listComponents, changes, fetchOptional, evidence };
+  return {
+    lists,
+    warnings,
+    list,
+    readList,
+    component,
+    done,
+    project,
+    listComponents,
+    changes,
+    fetchOptional,
+    evidence,
+  };
 }
 
 /**
@@ -396,10 +488,19 @@ function createWalker(fetcher: Fetcher, resolve: (link: string) => string, onPro
  * that grows during the pull: a `next` chain without end, stopped before it
  * fills the resume file.
  */
-function refuseEndlessList(first: ListObservation, pages: number, items: number, url: string): void {
+function refuseEndlessList(
+  first: ListObservation,
+  pages: number,
+  items: number,
+  url: string,
+): void {
   const pageLength = Math.max(first.firstPageLength, 1);
   const slack = 2;
-  if (pages < Math.ceil(first.count / pageLength) + slack && items <= first.count + slack * pageLength) return;
+  if (
+    pages < Math.ceil(first.count / pageLength) + slack &&
+    items <= first.count + slack * pageLength
+  )
+    return;
   throw new PullError(
     `${url} goes on past the ${first.count} items ${first.url} announced (${items} items in ${pages} pages so far); the pull stops there.`,
   );
@@ -412,5 +513,7 @@ interface ReadList<T> {
 }
 
 function detailOf(body: unknown): string {
-  return typeof body === 'object' && body !== null && 'detail' in body ? ` (${String(body.detail)})` : '';
+  return typeof body === 'object' && body !== null && 'detail' in body
+    ? ` (${String(body.detail)})`
+    : '';
 }

@@ -29,7 +29,10 @@ export async function checkOutputFolder(outDir: string): Promise<OutputCheck> {
   if (names.length === 0 || names.includes(STATE_FILE)) return { ok: true };
   const site = await readFile(join(outDir, 'site.yaml'), 'utf8').catch(() => '');
   if (site.startsWith('# Pulled from ')) return { ok: true };
-  return { ok: false, message: `${outDir} is not empty and was not written by a pull; give a new or empty folder with --out.` };
+  return {
+    ok: false,
+    message: `${outDir} is not empty and was not written by a pull; give a new or empty folder with --out.`,
+  };
 }
 
 /** The YAML text of a content file. */
@@ -40,7 +43,10 @@ export function renderContentFile(file: ContentFile): string {
         .map((line) => `# ${line}`.trimEnd())
         .join('\n') + '\n'
     : '';
-  const body = Object.keys(file.value).length === 0 ? '{}\n' : stringify(file.value, { lineWidth: 0, minContentWidth: 0 });
+  const body =
+    Object.keys(file.value).length === 0
+      ? '{}\n'
+      : stringify(file.value, { lineWidth: 0, minContentWidth: 0 });
   return comment + body;
 }
 
@@ -82,7 +88,8 @@ const CONTENT_PLACE =
   /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][^/]*\/(project\.yaml|(components|categories)\/[^/.][^/]*\.yaml))$/;
 
 function checkPlace(path: string): void {
-  if (!CONTENT_PLACE.test(path)) internalError(`a pulled file would be written outside the content layout: ${path}`);
+  if (!CONTENT_PLACE.test(path))
+    internalError(`a pulled file would be written outside the content layout: ${path}`);
 }
 
 /** Removes content YAML files not in `keep` (left by an earlier pull), and folders left empty. */

@@ -30,7 +30,11 @@ export function resolveCategories(
 ): Category[] {
   if (version === '4') {
     for (const checked of files) {
-      problems.push({ file: checked.file, path: [], message: flavourMessage(version, 'a category, which Weblate 4.x does not have') });
+      problems.push({
+        file: checked.file,
+        path: [],
+        message: flavourMessage(version, 'a category, which Weblate 4.x does not have'),
+      });
     }
     return [];
   }
@@ -54,8 +58,15 @@ export function resolveCategories(
 function checkCategorySlug(checked: CheckedFile<'category'>, problems: Problem[]): boolean {
   const slug = checked.place.category;
   if (SLUG_PATTERN.test(slug) && slug.length <= SLUG_MAX_LENGTH) return true;
-  const expectation = slug.length > SLUG_MAX_LENGTH ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters` : SLUG_EXPECTATION;
-  problems.push({ file: checked.file, path: [], message: `${expectation} as the category file name (got ${quote(slug)})` });
+  const expectation =
+    slug.length > SLUG_MAX_LENGTH
+      ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters`
+      : SLUG_EXPECTATION;
+  problems.push({
+    file: checked.file,
+    path: [],
+    message: `${expectation} as the category file name (got ${quote(slug)})`,
+  });
   return false;
 }
 
@@ -88,7 +99,10 @@ function resolveProjectCategories(
 }
 
 /** The categories by slug; two files whose slugs differ only in letter case name one category (reported at both). */
-function uniqueSlugs(files: readonly CheckedFile<'category'>[], problems: Problem[]): Map<string, CheckedFile<'category'>> {
+function uniqueSlugs(
+  files: readonly CheckedFile<'category'>[],
+  problems: Problem[],
+): Map<string, CheckedFile<'category'>> {
   const byFolded = new Map<string, CheckedFile<'category'>>();
   const bySlug = new Map<string, CheckedFile<'category'>>();
   for (const checked of files) {
@@ -135,7 +149,9 @@ function parentChain(
     }
     if (chain.includes(parent)) {
       const upward = [...chain].reverse();
-      const loop = [...upward.slice(upward.indexOf(parent)), parent].map((c) => c.place.category).join(' → ');
+      const loop = [...upward.slice(upward.indexOf(parent)), parent]
+        .map((c) => c.place.category)
+        .join(' → ');
       problems.push({
         file: checked.file,
         path: ['parent'],
@@ -176,7 +192,10 @@ function makeCategory(
     project,
     parent,
     path,
-    inherited: inheritSettings(inheritableInput(d, checked.file, languages, problems), parent?.inherited ?? project.inherited),
+    inherited: inheritSettings(
+      inheritableInput(d, checked.file, languages, problems),
+      parent?.inherited ?? project.inherited,
+    ),
     file: checked.file,
   };
 }

@@ -16,8 +16,16 @@ export function checkFlavourFields(
   problems: Problem[],
 ): void {
   for (const key of keys) {
-    const owner = WEBLATE_VERSIONS.find((other) => other !== version && FLAVOUR_ONLY_FIELDS[kind][other].includes(key));
-    if (owner) problems.push({ file, path: [key], atKey: true, message: flavourMessage(version, `a field of "${owner}" only`) });
+    const owner = WEBLATE_VERSIONS.find(
+      (other) => other !== version && FLAVOUR_ONLY_FIELDS[kind][other].includes(key),
+    );
+    if (owner)
+      problems.push({
+        file,
+        path: [key],
+        atKey: true,
+        message: flavourMessage(version, `a field of "${owner}" only`),
+      });
   }
 }
 

@@ -6,7 +6,11 @@
  * get_effective_setting); check flags merge the parent's, the file format's
  * and the own (Component.all_flags).
  */
-import { CURRENT_INHERITABLE_DEFAULTS, INHERITABLE_SETTINGS, type InheritableSetting } from '../model/defaults.ts';
+import {
+  CURRENT_INHERITABLE_DEFAULTS,
+  INHERITABLE_SETTINGS,
+  type InheritableSetting,
+} from '../model/defaults.ts';
 import { mergeFlags, parseFlags } from '../model/flags.ts';
 import type { Inherited, InheritableValues } from '../model/types.ts';
 import type { Problem } from '../content/problems.ts';
@@ -28,13 +32,20 @@ export interface InheritableInput {
  * API creates categories and components; a project has no parent (a snapshot
  * has no workspaces), so its switches are off unless the file turns them on.
  */
-export function inheritSettings(input: InheritableInput, parent: Inherited | null, formatFlags = ''): Inherited {
+export function inheritSettings(
+  input: InheritableInput,
+  parent: Inherited | null,
+  formatFlags = '',
+): Inherited {
   const own = {} as Record<InheritableSetting, unknown>;
   const inherit = {} as Record<InheritableSetting, boolean>;
   const effective = {} as Record<InheritableSetting, unknown>;
   for (const setting of INHERITABLE_SETTINGS) {
     const given = input.given[setting];
-    own[setting] = given !== undefined ? given : (input.defaults?.[setting] ?? CURRENT_INHERITABLE_DEFAULTS[setting]);
+    own[setting] =
+      given !== undefined
+        ? given
+        : (input.defaults?.[setting] ?? CURRENT_INHERITABLE_DEFAULTS[setting]);
     inherit[setting] = input.switches[setting] ?? (parent !== null && given === undefined);
     effective[setting] = parent && inherit[setting] ? parent.effective[setting] : own[setting];
   }
@@ -43,12 +54,19 @@ export function inheritSettings(input: InheritableInput, parent: Inherited | nul
     inherit,
     effective: effective as InheritableValues,
     checkFlags: input.checkFlags,
-    effectiveCheckFlags: mergeFlags([parent?.effectiveCheckFlags ?? '', formatFlags, input.checkFlags]),
+    effectiveCheckFlags: mergeFlags([
+      parent?.effectiveCheckFlags ?? '',
+      formatFlags,
+      input.checkFlags,
+    ]),
   };
 }
 
 /** The settings a project or a category file gives: the inheritable ones by name, `inherit_<name>`, `check_flags`. */
-type SettingsFile = { [K in InheritableSetting | `inherit_${InheritableSetting}` | 'check_flags']?: string | boolean | undefined };
+type SettingsFile = {
+  [K in InheritableSetting | `inherit_${InheritableSetting}` | 'check_flags']?:
+    string | boolean | undefined;
+};
 
 /**
  * The inheritable settings a project or category file gives, its secondary
@@ -69,9 +87,14 @@ export function inheritableInput(
     if (typeof switched === 'boolean') switches[setting] = switched;
     if (typeof value !== 'string') continue;
     if (setting !== 'secondary_language') given[setting] = value;
-    else if (languages) given[setting] = languages.resolve(value, file, [setting], problems) ?? undefined;
+    else if (languages)
+      given[setting] = languages.resolve(value, file, [setting], problems) ?? undefined;
   }
-  return { given: given as InheritableInput['given'], switches, checkFlags: typeof data.check_flags === 'string' ? data.check_flags : '' };
+  return {
+    given: given as InheritableInput['given'],
+    switches,
+    checkFlags: typeof data.check_flags === 'string' ? data.check_flags : '',
+  };
 }
 
 /** Reports check flags Weblate could not read (2026.8 merges them into `effective_check_flags`). */

@@ -31,13 +31,23 @@ export function resolveLanguageFiles(
 
 export interface LanguageResolver {
   /** The language of a code used in a component; reports unknown codes with a suggestion. */
-  resolve(code: string, file: string, path: FieldPath, problems: Problem[], atKey?: boolean): Language | null;
+  resolve(
+    code: string,
+    file: string,
+    path: FieldPath,
+    problems: Problem[],
+    atKey?: boolean,
+  ): Language | null;
   /** Every language resolved so far. */
   used(): Iterable<Language>;
 }
 
 /** Languages by code, for a site of the given flavour (which decides plural types and aliases of catalog languages). */
-export function languageResolver(definitions: Map<string, Language>, catalog: Catalog, version: WeblateVersion): LanguageResolver {
+export function languageResolver(
+  definitions: Map<string, Language>,
+  catalog: Catalog,
+  version: WeblateVersion,
+): LanguageResolver {
   const resolved = new Map<string, Language>(definitions);
   return {
     resolve(code, file, path, problems, atKey = false) {
@@ -50,8 +60,15 @@ export function languageResolver(definitions: Map<string, Language>, catalog: Ca
         return language;
       }
       const target = catalog.aliasTarget(code);
-      const hint = target ? `; did you mean ${quote(target)}?` : '; define it in languages/<code>.yaml';
-      problems.push({ file, path, atKey, message: `expected a language code from the catalog or languages/ (got ${quote(code)}${hint})` });
+      const hint = target
+        ? `; did you mean ${quote(target)}?`
+        : '; define it in languages/<code>.yaml';
+      problems.push({
+        file,
+        path,
+        atKey,
+        message: `expected a language code from the catalog or languages/ (got ${quote(code)}${hint})`,
+      });
       return null;
     },
     used: () => resolved.values(),
@@ -105,7 +122,11 @@ function resolveLanguageFile(
   const file = checked.file;
   const d = checked.data;
   if (!CODE_PATTERN.test(code) || code.length > CODE_MAX_LENGTH) {
-    problems.push({ file, path: [], message: `${CODE_EXPECTATION} as the file name (got ${quote(code)})` });
+    problems.push({
+      file,
+      path: [],
+      message: `${CODE_EXPECTATION} as the file name (got ${quote(code)})`,
+    });
     return null;
   }
   const entry = catalog.get(code);
@@ -120,9 +141,17 @@ function resolveLanguageFile(
   }
   if (!entry) {
     if (d.name === undefined)
-      problems.push({ file, path: [], message: 'expected a name for a language that is not in the catalog (missing name)' });
+      problems.push({
+        file,
+        path: [],
+        message: 'expected a name for a language that is not in the catalog (missing name)',
+      });
     if (d.plural === undefined)
-      problems.push({ file, path: [], message: 'expected a plural for a language that is not in the catalog (missing plural)' });
+      problems.push({
+        file,
+        path: [],
+        message: 'expected a plural for a language that is not in the catalog (missing plural)',
+      });
     if (d.name === undefined || d.plural === undefined) return null;
   }
   const shown = entry && fromCatalog(entry, version);
@@ -168,7 +197,10 @@ function resolvePlural(
     });
     return null;
   }
-  const unchanged = catalogPlural && catalogPlural.formula === given.formula && catalogPlural.number === given.number;
+  const unchanged =
+    catalogPlural &&
+    catalogPlural.formula === given.formula &&
+    catalogPlural.number === given.number;
   return {
     id: given.id ?? (unchanged ? catalogPlural.id : derivedId('plural', code)),
     source: given.source ?? 0,

@@ -37,12 +37,31 @@ interface OpenOptions {
   strict?: boolean | undefined;
 }
 
-export async function openContent(contentDir: string, options: OpenOptions = {}): Promise<OpenedContent> {
+export async function openContent(
+  contentDir: string,
+  options: OpenOptions = {},
+): Promise<OpenedContent> {
   const loaded = await loadContent(contentDir, options.threads);
-  const resolved = resolveContent(loaded.content, options.site ?? {}, options.catalog ?? loadCatalog(), readText, contentDir);
-  const errors = [...loaded.errors, ...(resolved.ok ? [] : resolved.errors), ...(options.strict ? loaded.warnings : [])];
+  const resolved = resolveContent(
+    loaded.content,
+    options.site ?? {},
+    options.catalog ?? loadCatalog(),
+    readText,
+    contentDir,
+  );
+  const errors = [
+    ...loaded.errors,
+    ...(resolved.ok ? [] : resolved.errors),
+    ...(options.strict ? loaded.warnings : []),
+  ];
   if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
-  return { ok: true, model: resolved.model, files: loaded.files, signatures: loaded.signatures, warnings: loaded.warnings };
+  return {
+    ok: true,
+    model: resolved.model,
+    files: loaded.files,
+    signatures: loaded.signatures,
+    warnings: loaded.warnings,
+  };
 }
 
 /** A content file's text, read again to pin an error to its line. */

@@ -47,7 +47,10 @@ export interface PatchScope {
   languages: Set<Language>;
 }
 
-type PatchResult = { ok: true; model: Model; scope: PatchScope } | { ok: false; errors: ContentError[] } | { ok: 'fallback' };
+type PatchResult =
+  | { ok: true; model: Model; scope: PatchScope }
+  | { ok: false; errors: ContentError[] }
+  | { ok: 'fallback' };
 
 export function patchComponents(
   model: Model,
@@ -58,7 +61,11 @@ export function patchComponents(
   const projects = new Map(model.projects.map((p) => [p.slug, p]));
   const byPath = new Map(model.components.map((c) => [componentPath(c), c]));
   const version = model.site.weblateVersion;
-  const resolver = languageResolver(new Map(model.languages.map((l) => [l.code, l])), catalog, version);
+  const resolver = languageResolver(
+    new Map(model.languages.map((l) => [l.code, l])),
+    catalog,
+    version,
+  );
   const problems: Problem[] = [];
   const context: ComponentContext = { projects, languages: resolver, version, problems };
   const replaced: Component[] = [];
@@ -103,32 +110,61 @@ const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
  * A component others share (`weblate://`) shows its repository in theirs; a
  * change to it goes through the full validation and rebuild.
  */
-function keepsSharedRepositories(model: Model, replaced: Component[], drafts: ComponentDraft[]): boolean {
+function keepsSharedRepositories(
+  model: Model,
+  replaced: Component[],
+  drafts: ComponentDraft[],
+): boolean {
   for (const old of replaced) {
     if (!model.components.some((c) => c.linkedComponent === old)) continue;
     const next = drafts.find((d) => componentPath(d.component) === componentPath(old))?.component;
     if (!next) continue; // removed: checkLinkers reports the broken links
     const [a, b] = [old.settings, next.settings];
-    if (a.repo !== b.repo || a.branch !== b.branch || a.push !== b.push || a.push_branch !== b.push_branch) return false;
+    if (
+      a.repo !== b.repo ||
+      a.branch !== b.branch ||
+      a.push !== b.push ||
+      a.push_branch !== b.push_branch
+    )
+      return false;
   }
   return true;
 }
 
 /** Components that share a removed component's repository, or one that became a link itself, now link to nothing valid. */
-function checkLinkers(model: Model, replaced: Component[], newPaths: Map<string, Component>, problems: Problem[]): void {
+function checkLinkers(
+  model: Model,
+  replaced: Component[],
+  newPaths: Map<string, Component>,
+  problems: Problem[],
+): void {
   const replacedSet = new Set(replaced);
   for (const component of model.components) {
-    if (replacedSet.has(component) || !component.linkedComponent || !replacedSet.has(component.linkedComponent)) continue;
+    if (
+      replacedSet.has(component) ||
+      !component.linkedComponent ||
+      !replacedSet.has(component.linkedComponent)
+    )
+      continue;
     const check: Problem[] = [];
     linkRepository({ ...component, linkedComponent: null }, newPaths, check);
     problems.push(...check);
   }
 }
 
-function checkNewSlugs(model: Model, gone: Set<Component>, drafts: ComponentDraft[], problems: Problem[]): void {
+function checkNewSlugs(
+  model: Model,
+  gone: Set<Component>,
+  drafts: ComponentDraft[],
+  problems: Problem[],
+): void {
   for (const { component } of drafts) {
-    const siblings = model.components.filter((c) => c.project === component.project && !gone.has(c) && c !== component);
-    const others = drafts.filter((d) => d.component.project === component.project).map((d) => d.component);
+    const siblings = model.components.filter(
+      (c) => c.project === component.project && !gone.has(c) && c !== component,
+    );
+    const others = drafts
+      .filter((d) => d.component.project === component.project)
+      .map((d) => d.component);
     const items = [...siblings, ...others].map((c) => ({ key: c.slug, file: c.file }));
     checkCaseCollisions(items, 'component slug', problems);
   }
@@ -139,7 +175,12 @@ function checkNewSlugs(model: Model, gone: Set<Component>, drafts: ComponentDraf
  * one pass over the instance looking for the few new ids, owners described
  * only on a collision.
  */
-function checkIds(model: Model, gone: Set<Component>, drafts: ComponentDraft[], problems: Problem[]): void {
+function checkIds(
+  model: Model,
+  gone: Set<Component>,
+  drafts: ComponentDraft[],
+  problems: Problem[],
+): void {
   // Ids the replaced components held were unique: a patch that only keeps or drops ids needs no search.
   const heldComponents = new Set<number>();
   const heldTranslations = new Set<number>();
@@ -148,37 +189,65 @@ function checkIds(model: Model, gone: Set<Component>, drafts: ComponentDraft[], 
     for (const t of component.translations) heldTranslations.add(t.id);
   }
   const keepsIds = drafts.every(
-    (d) => heldComponents.has(d.component.id) && d.translations.every((e) => heldTranslations.has(e.translation.id)),
+    (d) =>
+      heldComponents.has(d.component.id) &&
+      d.translations.every((e) => heldTranslations.has(e.translation.id)),
   );
   const distinct =
     new Set(drafts.flatMap((d) => d.translations.map((e) => e.translation.id))).size ===
-      drafts.reduce((n, d) => n + d.translations.length, 0) && new Set(drafts.map((d) => d.component.id)).size === drafts.length;
+      drafts.reduce((n, d) => n + d.translations.length, 0) &&
+    new Set(drafts.map((d) => d.component.id)).size === drafts.length;
   if (keepsIds && distinct) return;
   const newComponents = new Map<number, Component>();
   const newTranslations = new Map<number, DraftTranslation>();
   for (const draft of drafts) {
     const other = newComponents.get(draft.component.id);
-    if (other) reportIdCollision('component', draft.component.id, componentOwner(other), componentOwner(draft.component), problems);
+    if (other)
+      reportIdCollision(
+        'component',
+        draft.component.id,
+        componentOwner(other),
+        componentOwner(draft.component),
+        problems,
+      );
     else newComponents.set(draft.component.id, draft.component);
     for (const entry of draft.translations) {
       const first = newTranslations.get(entry.translation.id);
-      if (first) reportIdCollision('translation', entry.translation.id, translationOwner(first), translationOwner(entry), problems);
+      if (first)
+        reportIdCollision(
+          'translation',
+          entry.translation.id,
+          translationOwner(first),
+          translationOwner(entry),
+          problems,
+        );
       else newTranslations.set(entry.translation.id, entry);
     }
   }
   for (const c of model.components) {
     const other = gone.has(c) ? undefined : newComponents.get(c.id);
-    if (other) reportIdCollision('component', c.id, componentOwner(c), componentOwner(other), problems);
+    if (other)
+      reportIdCollision('component', c.id, componentOwner(c), componentOwner(other), problems);
   }
   for (const t of model.translations) {
     const entry = gone.has(t.component) ? undefined : newTranslations.get(t.id);
     if (entry)
-      reportIdCollision('translation', t.id, translationOwner({ translation: t, key: t.language.code }), translationOwner(entry), problems);
+      reportIdCollision(
+        'translation',
+        t.id,
+        translationOwner({ translation: t, key: t.language.code }),
+        translationOwner(entry),
+        problems,
+      );
   }
 }
 
 /** The translations by id, without those of the replaced components and with those of the new ones. */
-function mergeTranslations(current: readonly Translation[], gone: Set<Component>, drafts: ComponentDraft[]): Translation[] {
+function mergeTranslations(
+  current: readonly Translation[],
+  gone: Set<Component>,
+  drafts: ComponentDraft[],
+): Translation[] {
   const added = drafts.flatMap((d) => d.translations.map((t) => t.translation)).sort(byId);
   const merged: Translation[] = [];
   let next = 0;
@@ -215,26 +284,37 @@ function applyPatch(
     .concat(added)
     .sort(byId);
   const projects = new Set([...replaced, ...added].map((c) => c.project));
-  for (const project of projects) project.components = components.filter((c) => c.project === project);
+  for (const project of projects)
+    project.components = components.filter((c) => c.project === project);
   for (const component of components) {
     const linked = component.linkedComponent;
-    if (linked && gone.has(linked)) component.linkedComponent = newPaths.get(componentPath(linked)) ?? null;
+    if (linked && gone.has(linked))
+      component.linkedComponent = newPaths.get(componentPath(linked)) ?? null;
   }
   // A language's sums change only where one of its translations was added, removed or changed.
   const touched = new Set<Language>();
   const before = new Map<string, Translation>();
-  for (const old of replaced) for (const t of old.translations) before.set(`${componentPath(old)}/${t.language.code}`, t);
+  for (const old of replaced)
+    for (const t of old.translations) before.set(`${componentPath(old)}/${t.language.code}`, t);
   for (const component of added) {
     for (const t of component.translations) {
       const key = `${componentPath(component)}/${t.language.code}`;
       const old = before.get(key);
       before.delete(key);
-      if (!old || old.contentFingerprint !== t.contentFingerprint || old.language !== t.language) touched.add(t.language);
+      if (!old || old.contentFingerprint !== t.contentFingerprint || old.language !== t.language)
+        touched.add(t.language);
     }
   }
   for (const gone of before.values()) touched.add(gone.language);
   return {
-    model: { site: model.site, languages, projects: model.projects, categories: model.categories, components, translations },
+    model: {
+      site: model.site,
+      languages,
+      projects: model.projects,
+      categories: model.categories,
+      components,
+      translations,
+    },
     scope: { components: added, replaced, projects, languages: touched },
   };
 }

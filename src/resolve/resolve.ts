@@ -9,19 +9,42 @@ import { compareStrings } from '../errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { derivedId } from '../model/ids.ts';
 import { emptyCounters, type Counters } from '../model/statistics.ts';
-import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import type {
+  Category,
+  Component,
+  Language,
+  Model,
+  Project,
+  Site,
+  Translation,
+} from '../model/types.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
 import { quote } from '../content/describe.ts';
-import { checkLanguageIds, resolveLanguageFiles, languageResolver, type LanguageResolver } from './languages.ts';
+import {
+  checkLanguageIds,
+  resolveLanguageFiles,
+  languageResolver,
+  type LanguageResolver,
+} from './languages.ts';
 import { resolveCategories } from './categories.ts';
 import { checkFlavourFields } from './flavour.ts';
-import { checkCheckFlags, inheritableInput, inheritSettings, type InheritableInput } from './inherit.ts';
+import {
+  checkCheckFlags,
+  inheritableInput,
+  inheritSettings,
+  type InheritableInput,
+} from './inherit.ts';
 import { FILE_FORMAT_FLAGS } from '../model/flags.ts';
 import type { LoadedContent } from '../content/load.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
 import type { CheckedFile } from '../content/files.ts';
-import { spdxLicenseUrl, translationEntry, type PreparedComponent, type PreparedTranslation } from '../content/prepare.ts';
+import {
+  spdxLicenseUrl,
+  translationEntry,
+  type PreparedComponent,
+  type PreparedTranslation,
+} from '../content/prepare.ts';
 import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
 import {
   CURRENT_PROJECT_FIELD_DEFAULTS,
@@ -57,19 +80,33 @@ export function resolveContent(
 ): ResolveResult {
   const problems: Problem[] = [];
   const site = resolveSite(content.site, overrides, problems, contentDir, content.siteFile);
-  const version = overrides.weblateVersion ?? content.site?.data.weblate_version ?? SITE_DEFAULTS.weblate_version;
-  for (const checked of content.languages) checkFlavourFields('language', Object.keys(checked.data), version, checked.file, problems);
+  const version =
+    overrides.weblateVersion ?? content.site?.data.weblate_version ?? SITE_DEFAULTS.weblate_version;
+  for (const checked of content.languages)
+    checkFlavourFields('language', Object.keys(checked.data), version, checked.file, problems);
   const definitions = resolveLanguageFiles(content.languages, catalog, version, problems);
   const languages = languageResolver(definitions, catalog, version);
   const projects = resolveProjects(content, languages, version, problems, contentDir);
   const projectsBySlug = new Map([...projects].map(([slug, draft]) => [slug, draft.project]));
-  const categories = resolveCategories(content.categories, projectsBySlug, languages, version, problems);
+  const categories = resolveCategories(
+    content.categories,
+    projectsBySlug,
+    languages,
+    version,
+    problems,
+  );
   const present: PresentFiles = {
     projects: new Set(content.projectFiles),
     components: content.componentFiles,
     categories: new Set(content.categoryFiles),
   };
-  const context: ComponentContext = { projects: projectsBySlug, languages, version, problems, present };
+  const context: ComponentContext = {
+    projects: projectsBySlug,
+    languages,
+    version,
+    problems,
+    present,
+  };
   const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
   for (const draft of components) linkRepository(draft.component, byPath, problems, present);
@@ -137,7 +174,8 @@ function resolveSite(
     webUrl: web,
     pageSize: overrides.pageSize ?? data.page_size ?? SITE_DEFAULTS.page_size,
     pagination: overrides.pagination ?? data.pagination ?? SITE_DEFAULTS.pagination,
-    weblateVersion: overrides.weblateVersion ?? data.weblate_version ?? SITE_DEFAULTS.weblate_version,
+    weblateVersion:
+      overrides.weblateVersion ?? data.weblate_version ?? SITE_DEFAULTS.weblate_version,
     // The status site belongs where the web links lead: on when they point at the snapshot itself.
     pages: overrides.pages ?? data.pages ?? web === base,
     editUrl: data.edit_url === undefined ? null : trim(data.edit_url),
@@ -183,7 +221,10 @@ function resolveProjects(
         autoclean_tm: current.autoclean_tm,
         enforced_2fa: current.enforced_2fa,
       },
-      inherited: inheritSettings(inheritableInput(checked.data, checked.file, version === '4' ? null : languages, problems), null),
+      inherited: inheritSettings(
+        inheritableInput(checked.data, checked.file, version === '4' ? null : languages, problems),
+        null,
+      ),
       components: [],
       categories: [],
       file: checked.file,
@@ -207,7 +248,10 @@ function resolveProjects(
   return drafts;
 }
 
-function resolveComponents(files: readonly CheckedFile<'component'>[], context: ComponentContext): ComponentDraft[] {
+function resolveComponents(
+  files: readonly CheckedFile<'component'>[],
+  context: ComponentContext,
+): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
   for (const checked of files) {
     const project = context.projects.get(checked.place.project);
@@ -232,7 +276,11 @@ function resolveComponents(files: readonly CheckedFile<'component'>[], context: 
  * and its category resolved; null when its slug or source language is
  * refused (reported).
  */
-export function resolveComponent(checked: CheckedFile<'component'>, project: Project, context: ComponentContext): ComponentDraft | null {
+export function resolveComponent(
+  checked: CheckedFile<'component'>,
+  project: Project,
+  context: ComponentContext,
+): ComponentDraft | null {
   const { projects, languages, problems, version } = context;
   const present = context.present ?? NONE_PRESENT;
   const d = checked.data;
@@ -246,16 +294,34 @@ export function resolveComponent(checked: CheckedFile<'component'>, project: Pro
     const target = projects.get(slug);
     if (!target && present.projects.has(slug)) return; // its project.yaml failed its own checks, reported there
     if (!target)
-      problems.push({ file, path: ['links', index], message: `expected the slug of a project in projects/ (got ${quote(slug)})` });
+      problems.push({
+        file,
+        path: ['links', index],
+        message: `expected the slug of a project in projects/ (got ${quote(slug)})`,
+      });
     else if (target === project)
-      problems.push({ file, path: ['links', index], message: `expected another project than the component's own (got ${quote(slug)})` });
+      problems.push({
+        file,
+        path: ['links', index],
+        message: `expected another project than the component's own (got ${quote(slug)})`,
+      });
     else if (links.includes(target))
-      problems.push({ file, path: ['links', index], message: `expected each project once (got ${quote(slug)} twice)` });
+      problems.push({
+        file,
+        path: ['links', index],
+        message: `expected each project once (got ${quote(slug)} twice)`,
+      });
     else links.push(target);
   });
   const category = version === '4' ? null : componentCategory(checked, project, present, problems);
   if (!sourceLanguage) return null;
-  const inherited = componentSettings(checked, project, category, version === '4' ? null : languages, problems);
+  const inherited = componentSettings(
+    checked,
+    project,
+    category,
+    version === '4' ? null : languages,
+    problems,
+  );
   const component: Component = {
     slug: checked.place.component,
     id: d.id,
@@ -266,7 +332,10 @@ export function resolveComponent(checked: CheckedFile<'component'>, project: Pro
     settings: d.settings,
     inherited,
     licenseUrl: d.licenseUrl,
-    currentLicenseUrl: d.givenLicenseUrl !== undefined ? d.givenLicenseUrl : spdxLicenseUrl(inherited.effective.license),
+    currentLicenseUrl:
+      d.givenLicenseUrl !== undefined
+        ? d.givenLicenseUrl
+        : spdxLicenseUrl(inherited.effective.license),
     linkedComponent: null,
     locked: d.locked,
     links,
@@ -277,11 +346,20 @@ export function resolveComponent(checked: CheckedFile<'component'>, project: Pro
   const draft: ComponentDraft = { component, checked, translations: [] };
   let sourceListed = false;
   for (const entry of d.translations) {
-    const language = languages.resolve(entry.code, file, ['translations', entry.code], problems, true);
+    const language = languages.resolve(
+      entry.code,
+      file,
+      ['translations', entry.code],
+      problems,
+      true,
+    );
     if (!language) continue;
     const isSource = language === sourceLanguage;
     sourceListed ||= isSource;
-    draft.translations.push({ translation: makeTranslation(component, language, entry, isSource), key: entry.code });
+    draft.translations.push({
+      translation: makeTranslation(component, language, entry, isSource),
+      key: entry.code,
+    });
   }
   if (!sourceListed) {
     draft.translations.push({ translation: derivedSourceTranslation(component, d), key: null });
@@ -336,9 +414,15 @@ function componentSettings(
   const given: Partial<Record<InheritableSetting, unknown>> = {};
   for (const key of d.givenKeys) {
     if (!(INHERITABLE_SETTINGS as readonly string[]).includes(key)) continue;
-    if (key !== 'secondary_language') given[key as InheritableSetting] = d.settings[key as keyof typeof d.settings];
+    if (key !== 'secondary_language')
+      given[key as InheritableSetting] = d.settings[key as keyof typeof d.settings];
     else if (languages) {
-      const language = languages.resolve(d.current.secondaryLanguage!, checked.file, ['secondary_language'], problems);
+      const language = languages.resolve(
+        d.current.secondaryLanguage!,
+        checked.file,
+        ['secondary_language'],
+        problems,
+      );
       if (language) given.secondary_language = language;
     }
   }
@@ -347,7 +431,12 @@ function componentSettings(
     {
       given: given as InheritableInput['given'],
       switches: d.current.inherit,
-      defaults: { license: s.license, agreement: s.agreement, new_lang: s.new_lang, language_code_style: s.language_code_style },
+      defaults: {
+        license: s.license,
+        agreement: s.agreement,
+        new_lang: s.new_lang,
+        language_code_style: s.language_code_style,
+      },
       checkFlags: s.check_flags,
     },
     (category ?? project).inherited,
@@ -361,10 +450,16 @@ function componentSettings(
  * unique in its project, so what is left is a component at the same level as
  * a category of its slug.
  */
-export function checkSharedPaths(drafts: readonly ComponentDraft[], project: Project, problems: Problem[]): void {
+export function checkSharedPaths(
+  drafts: readonly ComponentDraft[],
+  project: Project,
+  problems: Problem[],
+): void {
   for (const { component } of drafts) {
     const clash = project.categories.find(
-      (category) => category.parent === component.category && category.slug.toLowerCase() === component.slug.toLowerCase(),
+      (category) =>
+        category.parent === component.category &&
+        category.slug.toLowerCase() === component.slug.toLowerCase(),
     );
     if (!clash) continue;
     const place = component.category ? `category ${quote(component.category.slug)}` : 'the project';
@@ -377,9 +472,18 @@ export function checkSharedPaths(drafts: readonly ComponentDraft[], project: Pro
 }
 
 /** A model translation over prepared counters (shared, never changed: models are read-only). */
-function makeTranslation(component: Component, language: Language, entry: PreparedTranslation, isSource: boolean): Translation {
+function makeTranslation(
+  component: Component,
+  language: Language,
+  entry: PreparedTranslation,
+  isSource: boolean,
+): Translation {
   const languageCode = entry.languageCode ?? language.code;
-  const filename = entry.filename ?? (isSource ? component.settings.template : component.settings.filemask.replace('*', languageCode));
+  const filename =
+    entry.filename ??
+    (isSource
+      ? component.settings.template
+      : component.settings.filemask.replace('*', languageCode));
   return {
     id: entry.id,
     component,
@@ -441,7 +545,11 @@ interface PresentFiles {
   categories: ReadonlySet<string>;
 }
 
-const NONE_PRESENT: PresentFiles = { projects: new Set(), components: new Set(), categories: new Set() };
+const NONE_PRESENT: PresentFiles = {
+  projects: new Set(),
+  components: new Set(),
+  categories: new Set(),
+};
 
 /** Resolves a `repo: weblate://project/component` link (Weblate's LinkedField shows the linked repository). */
 export function linkRepository(
@@ -454,12 +562,18 @@ export function linkRepository(
   if (!match) return;
   const target = byPath.get(match[1]!);
   if (!target && present.components.has(match[1]!)) return; // its file failed its own checks, reported there
-  const problem = (message: string) => problems.push({ file: component.file, path: ['repo'], message });
+  const problem = (message: string) =>
+    problems.push({ file: component.file, path: ['repo'], message });
   if (!target)
-    problem(`expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`);
-  else if (target === component) problem(`expected a link to another component (got a link to itself)`);
+    problem(
+      `expected weblate://<project>/<component> naming a component in the content (got ${quote(component.settings.repo)})`,
+    );
+  else if (target === component)
+    problem(`expected a link to another component (got a link to itself)`);
   else if (isRepositoryLink(target))
-    problem(`expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`);
+    problem(
+      `expected a link to a component with its own repository (got a link to ${quote(match[1]!)}, which is itself linked)`,
+    );
   else component.linkedComponent = target;
 }
 
@@ -468,7 +582,13 @@ function isRepositoryLink(component: Component): boolean {
 }
 
 /** Reports two objects of a kind with one id, at both places. */
-export function reportIdCollision(kind: string, id: number, a: IdOwner, b: IdOwner, problems: Problem[]): void {
+export function reportIdCollision(
+  kind: string,
+  id: number,
+  a: IdOwner,
+  b: IdOwner,
+  problems: Problem[],
+): void {
   const message = (other: IdOwner) =>
     `expected a ${kind} id used once (got ${id}, also the id of ${other.label} in ${other.file}; give one of them another id)`;
   problems.push({ file: b.file, path: b.path, message: message(a) });
@@ -482,7 +602,8 @@ function checkUniqueIds(
   categories: readonly Category[],
   problems: Problem[],
 ): void {
-  const report = (kind: string, id: number, a: IdOwner, b: IdOwner) => reportIdCollision(kind, id, a, b, problems);
+  const report = (kind: string, id: number, a: IdOwner, b: IdOwner) =>
+    reportIdCollision(kind, id, a, b, problems);
   const categoryIds = new Map<number, Category>();
   for (const category of categories) {
     const first = categoryIds.get(category.id);
@@ -504,7 +625,13 @@ function checkUniqueIds(
     else componentIds.set(component.id, component);
     for (const entry of translations) {
       const other = translationIds.get(entry.translation.id);
-      if (other) report('translation', entry.translation.id, translationOwner(other), translationOwner(entry));
+      if (other)
+        report(
+          'translation',
+          entry.translation.id,
+          translationOwner(other),
+          translationOwner(entry),
+        );
       else translationIds.set(entry.translation.id, entry);
     }
   }
@@ -519,7 +646,11 @@ interface IdOwner {
 export type DraftTranslation = ComponentDraft['translations'][number];
 
 function categoryOwner(category: Category): IdOwner {
-  return { file: category.file, path: ['id'], label: `category ${quote(`${category.project.slug}/${category.slug}`)}` };
+  return {
+    file: category.file,
+    path: ['id'],
+    label: `category ${quote(`${category.project.slug}/${category.slug}`)}`,
+  };
 }
 
 function projectOwner(project: Project): IdOwner {
@@ -527,7 +658,11 @@ function projectOwner(project: Project): IdOwner {
 }
 
 export function componentOwner(component: Component): IdOwner {
-  return { file: component.file, path: ['id'], label: `component ${quote(`${component.project.slug}/${component.slug}`)}` };
+  return {
+    file: component.file,
+    path: ['id'],
+    label: `component ${quote(`${component.project.slug}/${component.slug}`)}`,
+  };
 }
 
 export function translationOwner({ translation, key }: DraftTranslation): IdOwner {
@@ -571,11 +706,21 @@ function assembleModel(
   }
   for (const component of components) component.project.components.push(component);
   const translations = components.flatMap((c) => c.translations).sort(byId);
-  return { site, languages: publishedLanguages(definitions.values(), translations), projects, categories, components, translations };
+  return {
+    site,
+    languages: publishedLanguages(definitions.values(), translations),
+    projects,
+    categories,
+    components,
+    translations,
+  };
 }
 
 /** The languages a snapshot publishes: those defined by a file, and those with a translation; by code. */
-export function publishedLanguages(defined: Iterable<Language>, translations: readonly Translation[]): Language[] {
+export function publishedLanguages(
+  defined: Iterable<Language>,
+  translations: readonly Translation[],
+): Language[] {
   const published = new Set<Language>(defined);
   for (const translation of translations) published.add(translation.language);
   return [...published].sort((a, b) => compareStrings(a.code, b.code));
@@ -583,7 +728,10 @@ export function publishedLanguages(defined: Iterable<Language>, translations: re
 
 function checkSlug(slug: string, file: string, what: string, problems: Problem[]): boolean {
   if (SLUG_PATTERN.test(slug) && slug.length <= SLUG_MAX_LENGTH) return true;
-  const expectation = slug.length > SLUG_MAX_LENGTH ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters` : SLUG_EXPECTATION;
+  const expectation =
+    slug.length > SLUG_MAX_LENGTH
+      ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters`
+      : SLUG_EXPECTATION;
   problems.push({
     file,
     path: [],
@@ -593,7 +741,11 @@ function checkSlug(slug: string, file: string, what: string, problems: Problem[]
 }
 
 /** Two slugs that differ only in letter case would share a folder on some file systems and a URL in Weblate. */
-export function checkCaseCollisions(items: { key: string; file: string }[], what: string, problems: Problem[]): void {
+export function checkCaseCollisions(
+  items: { key: string; file: string }[],
+  what: string,
+  problems: Problem[],
+): void {
   const seen = new Map<string, { key: string; file: string }>();
   for (const item of items) {
     const folded = item.key.toLowerCase();
@@ -612,7 +764,9 @@ export function checkCaseCollisions(items: { key: string; file: string }[], what
 
 /** The fields of a checked file that are set (zod keeps absent optional keys out, but be sure). */
 function definedFields<T extends object>(data: T): Partial<T> {
-  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(data).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
 }
 
 function joinPath(dir: string, relative: string): string {

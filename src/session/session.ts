@@ -22,9 +22,19 @@ import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, type InstanceList } from '../tree/groups.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
-import { describeSettingsChange, EARLIER_FORMAT, recordTreeSettings, settingsToBuildWith } from '../tree/settings.ts';
+import {
+  describeSettingsChange,
+  EARLIER_FORMAT,
+  recordTreeSettings,
+  settingsToBuildWith,
+} from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
-import { updateInPlace, updatePatched, type TreeInPlace, type UpdateStats } from '../tree/update.ts';
+import {
+  updateInPlace,
+  updatePatched,
+  type TreeInPlace,
+  type UpdateStats,
+} from '../tree/update.ts';
 import { createVersionCache } from '../tree/versions.ts';
 
 interface SessionOptions {
@@ -104,7 +114,10 @@ export class Session {
   private refreshTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly options: Pick<SessionOptions, 'contentDir' | 'outDir' | 'instanceListDelay'> & {
+    private readonly options: Pick<
+      SessionOptions,
+      'contentDir' | 'outDir' | 'instanceListDelay'
+    > & {
       catalog: Catalog;
       /** The settings the tree is built with (the tree's own where none were given). */
       site: SiteOverrides;
@@ -119,17 +132,32 @@ export class Session {
 
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
   static async open(options: SessionOptions): Promise<OpenResult> {
-    const { kept, overrides, host } = await settingsToBuildWith(options.outDir, { site: options.site, host: options.rootHost });
-    const settings = { ...options, site: overrides, rootHost: host ?? null, catalog: options.catalog ?? loadCatalog() };
+    const { kept, overrides, host } = await settingsToBuildWith(options.outDir, {
+      site: options.site,
+      host: options.rootHost,
+    });
+    const settings = {
+      ...options,
+      site: overrides,
+      rootHost: host ?? null,
+      catalog: options.catalog ?? loadCatalog(),
+    };
     await removeLeftovers(settings.contentDir);
-    const opened = await openContent(settings.contentDir, { site: settings.site, catalog: settings.catalog });
+    const opened = await openContent(settings.contentDir, {
+      site: settings.site,
+      catalog: settings.catalog,
+    });
     if (!opened.ok) return opened;
     const change = kept && describeSettingsChange(kept, { site: opened.model.site, host });
     if (change && !options.rebuild) return { ok: false, settingsChange: change };
     if (change) options.onSettingsChange?.(change);
     // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
     const onRewrite = change ? undefined : () => options.onSettingsChange?.(EARLIER_FORMAT);
-    const manifest = await reconcileTree(settings.outDir, opened.model, { rootHost: settings.rootHost, full: settings.full, onRewrite });
+    const manifest = await reconcileTree(settings.outDir, opened.model, {
+      rootHost: settings.rootHost,
+      full: settings.full,
+      onRewrite,
+    });
     await recordTreeSettings(settings.outDir, { overrides, host, site: opened.model.site });
     return { ok: true, session: new Session(settings, opened.files, opened.model, manifest) };
   }
@@ -235,7 +263,9 @@ export class Session {
   private async refreshLists(yieldToWrites: boolean): Promise<void> {
     for (const name of [...this.staleLists]) {
       const { groups, extent } = instanceListGroups(this.current, name, this.versions);
-      const dirty = groups.filter((group) => this.manifest.groups.get(group.key) !== group.fingerprint);
+      const dirty = groups.filter(
+        (group) => this.manifest.groups.get(group.key) !== group.fingerprint,
+      );
       for (let start = 0; start < dirty.length; start += LIST_REFRESH_CHUNK) {
         if (yieldToWrites && this.waiting > 0) {
           this.scheduleListRefresh();
@@ -249,7 +279,10 @@ export class Session {
     }
   }
 
-  private async applyChanges(changes: readonly ContentChange[], disk: { written: boolean }): Promise<SessionUpdate> {
+  private async applyChanges(
+    changes: readonly ContentChange[],
+    disk: { written: boolean },
+  ): Promise<SessionUpdate> {
     const files = new Map(this.files);
     const pending = new Map<string, string>();
     const errors: ContentError[] = [];
@@ -286,10 +319,20 @@ export class Session {
     }
     const places = [...files.values()].map((f) => f.place);
     const { site, catalog, contentDir } = this.options;
-    const validated = resolveContent(assembleContent(files.values(), places), site, catalog, readPending, contentDir);
+    const validated = resolveContent(
+      assembleContent(files.values(), places),
+      site,
+      catalog,
+      readPending,
+      contentDir,
+    );
     if (!validated.ok) return { ok: false, errors: validated.errors };
     const result = await this.commit(disk.written ? [] : changes, files, validated.model, () =>
-      updateInPlace(this.tree, fileGroups(validated.model, { host: this.manifest.host }, this.versions), this.manifest),
+      updateInPlace(
+        this.tree,
+        fileGroups(validated.model, { host: this.manifest.host }, this.versions),
+        this.manifest,
+      ),
     );
     // A full update looks at every group, the lists too.
     if (result.ok) this.staleLists.clear();
@@ -304,13 +347,20 @@ export class Session {
     changes: readonly ContentChange[],
     files: Map<string, CheckedFile>,
     readPending: (file: string) => string,
-  ): { ok: true; model: Model; scope: PatchScope } | { ok: false; errors: ContentError[] } | 'fallback' {
+  ):
+    | { ok: true; model: Model; scope: PatchScope }
+    | { ok: false; errors: ContentError[] }
+    | 'fallback' {
     const patches: ComponentPatch[] = [];
     for (const change of changes) {
       const place = placeOfChange(change.path);
       if (place.kind !== 'component') return 'fallback';
       const checked = files.get(change.path) as CheckedFile<'component'> | undefined;
-      patches.push({ project: place.project, component: place.component, checked: checked ?? null });
+      patches.push({
+        project: place.project,
+        component: place.component,
+        checked: checked ?? null,
+      });
     }
     const result = patchComponents(this.current, patches, this.options.catalog, readPending);
     return result.ok === 'fallback' ? 'fallback' : result;
@@ -339,8 +389,10 @@ export class Session {
   /** Writes changed files first and deletes last, each atomically. */
   private async writeContent(changes: readonly ContentChange[]): Promise<void> {
     for (const change of changes)
-      if (change.text !== null) await writeFileAtomic(this.contentFile(change.path), change.text, { durable: true });
-    for (const change of changes) if (change.text === null) await rm(this.contentFile(change.path), { force: true });
+      if (change.text !== null)
+        await writeFileAtomic(this.contentFile(change.path), change.text, { durable: true });
+    for (const change of changes)
+      if (change.text === null) await rm(this.contentFile(change.path), { force: true });
   }
 
   /** The manifest's journal grows with each update; once it is long, it is written whole. */
@@ -351,9 +403,14 @@ export class Session {
   /** After a failed write, rereads content and tree from disk, so the next update starts from what is there. */
   private async recover(): Promise<void> {
     try {
-      const opened = await openContent(this.options.contentDir, { site: this.options.site, catalog: this.options.catalog });
+      const opened = await openContent(this.options.contentDir, {
+        site: this.options.site,
+        catalog: this.options.catalog,
+      });
       if (!opened.ok) return;
-      this.manifest = await reconcileTree(this.options.outDir, opened.model, { rootHost: this.options.rootHost });
+      this.manifest = await reconcileTree(this.options.outDir, opened.model, {
+        rootHost: this.options.rootHost,
+      });
       this.files = opened.files;
       this.current = opened.model;
       this.staleLists.clear();
@@ -375,10 +432,21 @@ const LIST_REFRESH_CHUNK = 100;
 async function reconcileTree(
   outDir: string,
   model: Model,
-  options: { rootHost: RootHost | null; full?: boolean | undefined; onRewrite?: (() => void) | undefined },
+  options: {
+    rootHost: RootHost | null;
+    full?: boolean | undefined;
+    onRewrite?: (() => void) | undefined;
+  },
 ): Promise<Manifest> {
   const { rootHost, full, onRewrite } = options;
-  return (await syncTree(outDir, model, { keepManifest: true, host: rootHost ?? undefined, full, onRewrite })).manifest;
+  return (
+    await syncTree(outDir, model, {
+      keepManifest: true,
+      host: rootHost ?? undefined,
+      full,
+      onRewrite,
+    })
+  ).manifest;
 }
 
 /** Temporary files a crash left in the content folder (writeFileAtomic's dot files). */
@@ -388,7 +456,10 @@ async function removeLeftovers(contentDir: string): Promise<void> {
 }
 
 function placeOfChange(path: string): FilePlace {
-  if (path.startsWith('/') || path.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+  if (
+    path.startsWith('/') ||
+    path.split('/').some((part) => part === '..' || part === '.' || part === '')
+  ) {
     internalError(`content change outside the content folder: ${path}`);
   }
   const result = placeOf(path);

@@ -45,8 +45,15 @@ export function watchContent(session: Session, events: WatchEvents, quietMs = QU
     const paths = [...new Set([...touched, ...unsettled])];
     touched.clear();
     const started = performance.now();
-    const { changes, misplaced } = await changedFiles(contentDir, paths, new Set(session.contentFiles));
-    const changed = [...changes.map((change) => change.path), ...misplaced.map((error) => error.path)];
+    const { changes, misplaced } = await changedFiles(
+      contentDir,
+      paths,
+      new Set(session.contentFiles),
+    );
+    const changed = [
+      ...changes.map((change) => change.path),
+      ...misplaced.map((error) => error.path),
+    ];
     if (misplaced.length > 0) {
       for (const path of changed) unsettled.add(path);
       events.rejected({ paths: changed, errors: misplaced.map((error) => error.error) });
@@ -121,7 +128,9 @@ class FolderWatcher {
     const absolute = join(this.root, folder);
     let watcher: FSWatcher;
     try {
-      watcher = watch(absolute, (_event, name) => this.changed(folder, name === null ? null : name.toString()));
+      watcher = watch(absolute, (_event, name) =>
+        this.changed(folder, name === null ? null : name.toString()),
+      );
     } catch (error) {
       // Gone before it could be watched: its parent's event already said so.
       if (folder === '') this.onError(error);
@@ -135,7 +144,8 @@ class FolderWatcher {
     } catch {
       return;
     }
-    for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.')) this.add(child(folder, entry.name));
+    for (const entry of entries)
+      if (entry.isDirectory() && !entry.name.startsWith('.')) this.add(child(folder, entry.name));
   }
 
   private drop(folder: string): void {
@@ -192,7 +202,11 @@ async function changedFiles(contentDir: string, paths: string[], known: Set<stri
     const text = await readFile(file, 'utf8').catch(() => null);
     const place = placeOf(path);
     if ('error' in place) {
-      if (text !== null) misplaced.push({ path, error: { file, line: 1, column: 1, path: '', message: place.error } });
+      if (text !== null)
+        misplaced.push({
+          path,
+          error: { file, line: 1, column: 1, path: '', message: place.error },
+        });
     } else if (text !== null || known.has(path)) {
       changes.push({ path, text });
     }

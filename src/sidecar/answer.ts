@@ -33,7 +33,12 @@ export function json(status: number, value: JsonValue, headers?: Record<string, 
 }
 
 /** An error of one message; its code follows from the status unless given (DRF's exception codes). */
-export function detail(status: number, text: string, headers?: Record<string, string>, code = CODES[status] ?? 'error'): Answer {
+export function detail(
+  status: number,
+  text: string,
+  headers?: Record<string, string>,
+  code = CODES[status] ?? 'error',
+): Answer {
   return { status, error: { code, detail: text }, ...(headers ? { headers } : {}) };
 }
 
@@ -71,7 +76,11 @@ const CODES: Readonly<Record<number, string>> = {
  * edit would make invalid as a 400 listing every error (files relative to the
  * content folder); otherwise what `applied` makes of the model after the edit.
  */
-export function answerEdit(outcome: EditOutcome<Answer>, contentDir: string, applied: (model: Model) => Answer): Answer {
+export function answerEdit(
+  outcome: EditOutcome<Answer>,
+  contentDir: string,
+  applied: (model: Model) => Answer,
+): Answer {
   if (outcome.status === 'refused') return outcome.result;
   if (outcome.status === 'applied') return applied(outcome.model);
   const messages = sortContentErrors(outcome.errors).map((error) =>

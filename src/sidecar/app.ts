@@ -13,15 +13,33 @@ import { isParam, type RouteMatch } from '../api/match.ts';
 import type { Route } from '../api/routes.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { pageCount } from '../api/pagination.ts';
-import { isApiPreflight, isApiRequest, parseApiTarget, resolveFile, type ApiTarget } from '../http/targets.ts';
+import {
+  isApiPreflight,
+  isApiRequest,
+  parseApiTarget,
+  resolveFile,
+  type ApiTarget,
+} from '../http/targets.ts';
 import { readSiteAnswer, resolveSiteRequest, type SiteResponse } from '../http/site-targets.ts';
 import type { Session } from '../session/session.ts';
 import { bodyOf, detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
 import { authenticate, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
-import { createLanguage, deleteLanguage, updateLanguage, type WriteContext } from './language-writes.ts';
+import {
+  createLanguage,
+  deleteLanguage,
+  updateLanguage,
+  type WriteContext,
+} from './language-writes.ts';
 import { deleteTranslation } from './translation-writes.ts';
-import { AUTHENTICATE, ERRORS, JSON_TYPE, methodNotAllowed, serverError, VARY } from '../api/answers.ts';
+import {
+  AUTHENTICATE,
+  ERRORS,
+  JSON_TYPE,
+  methodNotAllowed,
+  serverError,
+  VARY,
+} from '../api/answers.ts';
 import { refusalOf } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { basePath } from '../api/urls.ts';
@@ -59,21 +77,38 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
     const target = wire?.target ?? targetOf(request.url);
     const site = options.session.model.site;
     const path = target.length > MAX_TARGET ? null : originFormOf(target);
-    if (path !== null && isApiPreflight(method, path, request.headers.get('access-control-request-method'), basePath(site))) {
+    if (
+      path !== null &&
+      isApiPreflight(
+        method,
+        path,
+        request.headers.get('access-control-request-method'),
+        basePath(site),
+      )
+    ) {
       return preflightResponse();
     }
-    const page = site.pages && path !== null ? resolveSiteRequest(method, path, basePath(site), site.weblateVersion) : null;
+    const page =
+      site.pages && path !== null
+        ? resolveSiteRequest(method, path, basePath(site), site.weblateVersion)
+        : null;
     if (page) return siteResponse(await readSiteAnswer(options.session.outDir, page), method);
     let answer: Answer;
     try {
       answer = await answerRequest(options, request, method, target);
     } catch (error) {
-      log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      log(
+        `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       const failure = serverError(site.weblateVersion);
       answer = detail(500, failure.detail);
     }
     const cors = path !== null && isApiRequest(path, basePath(site));
-    return toResponse(cors ? { ...answer, headers: { ...answer.headers, ...ALLOW_ORIGIN } } : answer, method, site.weblateVersion);
+    return toResponse(
+      cors ? { ...answer, headers: { ...answer.headers, ...ALLOW_ORIGIN } } : answer,
+      method,
+      site.weblateVersion,
+    );
   };
 }
 
@@ -89,14 +124,24 @@ function optionsBody(route: Route) {
 
 // --- internal ---
 
-async function answerRequest(options: SidecarAppOptions, request: Request, method: string, target: string): Promise<Answer> {
+async function answerRequest(
+  options: SidecarAppOptions,
+  request: Request,
+  method: string,
+  target: string,
+): Promise<Answer> {
   if (target.length > MAX_TARGET) return detail(414, 'Request-URI too long.');
   const path = originFormOf(target);
   const site = options.session.model.site;
   const api = path === null ? null : parseApiTarget(path, basePath(site), site.weblateVersion);
   if (!api) return notFound();
   const route = api.match.route;
-  const answer = await (site.weblateVersion === '4' ? answerRoute : answerCurrentRoute)(options, request, method, api);
+  const answer = await (site.weblateVersion === '4' ? answerRoute : answerCurrentRoute)(
+    options,
+    request,
+    method,
+    api,
+  );
   return { ...answer, headers: { ...answer.headers, Allow: route.allow } };
 }
 
@@ -107,22 +152,36 @@ async function answerRequest(options: SidecarAppOptions, request: Request, metho
  * resource Weblate refuses an anonymous reader its 401 or 403), and only
  * then the method.
  */
-async function answerCurrentRoute(options: SidecarAppOptions, request: Request, method: string, api: ApiTarget): Promise<Answer> {
+async function answerCurrentRoute(
+  options: SidecarAppOptions,
+  request: Request,
+  method: string,
+  api: ApiTarget,
+): Promise<Answer> {
   const route = api.match.route;
   const format = api.query.get('format');
   if (format !== null && format !== 'json' && format !== 'api') return notFound();
   const credentials = authenticate(request.headers.get('authorization'), options.keyring);
-  if (credentials.kind === 'invalid') return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
+  if (credentials.kind === 'invalid')
+    return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
   const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
-  if (!safe && credentials.kind === 'anonymous') return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
-  const refusal = method === 'OPTIONS' ? undefined : refusalOf(route, options.session.model.site.weblateVersion);
+  if (!safe && credentials.kind === 'anonymous')
+    return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
+  const refusal =
+    method === 'OPTIONS' ? undefined : refusalOf(route, options.session.model.site.weblateVersion);
   // A key holder is refused too: the snapshot has no repository status or reports to show.
-  if (refusal === 401 && credentials.kind === 'anonymous') return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
+  if (refusal === 401 && credentials.kind === 'anonymous')
+    return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
   if (refusal) return detail(403, ERRORS.permissionDenied.detail);
   return answerRoute(options, request, method, api);
 }
 
-async function answerRoute(options: SidecarAppOptions, request: Request, method: string, api: ApiTarget): Promise<Answer> {
+async function answerRoute(
+  options: SidecarAppOptions,
+  request: Request,
+  method: string,
+  api: ApiTarget,
+): Promise<Answer> {
   const route = api.match.route;
   if (!route.allow.split(', ').includes(method)) return detail(405, methodNotAllowed(method));
   if (method === 'GET' || method === 'HEAD') return answerRead(options.session, api);
@@ -153,10 +212,16 @@ async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget
 }
 
 /** A method the route allows besides GET, HEAD and OPTIONS: the key first, then the handler, if the sidecar has one. */
-async function answerWrite(options: SidecarAppOptions, request: Request, method: string, match: RouteMatch): Promise<Answer> {
+async function answerWrite(
+  options: SidecarAppOptions,
+  request: Request,
+  method: string,
+  match: RouteMatch,
+): Promise<Answer> {
   const credentials = authenticate(request.headers.get('authorization'), options.keyring);
   if (credentials.kind === 'anonymous') return detail(401, MESSAGES.notAuthenticated, AUTHENTICATE);
-  if (credentials.kind === 'invalid') return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
+  if (credentials.kind === 'invalid')
+    return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
   const denied = () => detail(403, MESSAGES.permissionDenied);
   if (options.readOnly) return denied();
   const context: WriteContext = { session: options.session, catalog: options.catalog };
@@ -171,7 +236,12 @@ async function answerWrite(options: SidecarAppOptions, request: Request, method:
     case 'DELETE language':
       return deleteLanguage(context, params.language!);
     case 'DELETE translation':
-      return deleteTranslation(options.session, params.project!, params.component!, params.language!);
+      return deleteTranslation(
+        options.session,
+        params.project!,
+        params.component!,
+        params.language!,
+      );
     default:
       return denied();
   }
@@ -198,13 +268,20 @@ function originFormOf(target: string): string | null {
 function preflightResponse(): Response {
   return new Response(null, {
     status: 200,
-    headers: { 'Content-Type': PREFLIGHT_CONTENT_TYPE, 'Content-Length': '0', ...PREFLIGHT_ANSWER_HEADERS },
+    headers: {
+      'Content-Type': PREFLIGHT_CONTENT_TYPE,
+      'Content-Length': '0',
+      ...PREFLIGHT_ANSWER_HEADERS,
+    },
   });
 }
 
 /** A status-site answer (a page, badge, export, its redirect or its HTML 404) as sent. */
 function siteResponse(answer: SiteResponse, method: string): Response {
-  return new Response(method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
+  return new Response(method === 'HEAD' ? null : answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  });
 }
 
 function targetOf(url: string): string {

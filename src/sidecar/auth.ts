@@ -39,7 +39,9 @@ export function parseTokensVariable(value: string): KeysResult {
     .map((key) => key.trim())
     .filter((key) => key !== '');
   const bad = keys.findIndex((key) => !isKey(key));
-  return bad < 0 ? { ok: true, keys } : { ok: false, message: `${TOKENS_VARIABLE}, key ${bad + 1}: ${KEY_EXPECTATION}` };
+  return bad < 0
+    ? { ok: true, keys }
+    : { ok: false, message: `${TOKENS_VARIABLE}, key ${bad + 1}: ${KEY_EXPECTATION}` };
 }
 
 /**
@@ -55,11 +57,15 @@ export async function loadKeys(options: {
   const keys: string[] = [];
   if (options.file !== undefined) {
     const real = await realpath(options.file).catch(() => null);
-    if (real === null) return { ok: false, message: `--tokens-file ${options.file} cannot be read` };
+    if (real === null)
+      return { ok: false, message: `--tokens-file ${options.file} cannot be read` };
     for (const folder of options.forbidden) {
       const dir = await realpath(folder).catch(() => resolve(folder));
       if (real.startsWith(dir + sep))
-        return { ok: false, message: `--tokens-file must not be inside ${folder}/ (keys never live with the content or the tree)` };
+        return {
+          ok: false,
+          message: `--tokens-file must not be inside ${folder}/ (keys never live with the content or the tree)`,
+        };
     }
     const parsed = parseTokensFile(await readFile(real, 'utf8'), options.file);
     if (!parsed.ok) return parsed;
@@ -87,7 +93,8 @@ export function createKeyring(keys: Iterable<string>): Keyring {
   };
 }
 
-type Credentials = { kind: 'anonymous' } | { kind: 'invalid'; detail: string } | { kind: 'authenticated' };
+type Credentials =
+  { kind: 'anonymous' } | { kind: 'invalid'; detail: string } | { kind: 'authenticated' };
 
 const INVALID_TOKEN = 'Invalid token.';
 
@@ -101,9 +108,16 @@ export function authenticate(header: string | null, keyring: Keyring): Credentia
   const parts = (header ?? '').split(/\s+/).filter((part) => part !== '');
   const keyword = parts[0]?.toLowerCase();
   if (keyword !== 'token' && keyword !== 'bearer') return { kind: 'anonymous' };
-  if (parts.length === 1) return { kind: 'invalid', detail: 'Invalid token header. No credentials provided.' };
-  if (parts.length > 2) return { kind: 'invalid', detail: 'Invalid token header. Token string should not contain spaces.' };
-  return keyring.matches(parts[1]!) ? { kind: 'authenticated' } : { kind: 'invalid', detail: INVALID_TOKEN };
+  if (parts.length === 1)
+    return { kind: 'invalid', detail: 'Invalid token header. No credentials provided.' };
+  if (parts.length > 2)
+    return {
+      kind: 'invalid',
+      detail: 'Invalid token header. Token string should not contain spaces.',
+    };
+  return keyring.matches(parts[1]!)
+    ? { kind: 'authenticated' }
+    : { kind: 'invalid', detail: INVALID_TOKEN };
 }
 
 // --- internal ---

@@ -18,7 +18,11 @@ export type Fields = Record<string, unknown>;
 export async function readFields(request: Request): Promise<BodyResult> {
   const bytes = await readLimited(request);
   if (bytes === 'too large') return { ok: false, answer: detail(413, MESSAGES.bodyTooLarge) };
-  if (bytes === 'cut') return { ok: false, answer: detail(400, 'Bad request: the body ended before it was complete.') };
+  if (bytes === 'cut')
+    return {
+      ok: false,
+      answer: detail(400, 'Bad request: the body ended before it was complete.'),
+    };
   if (bytes.length === 0) return { ok: true, data: Object.create(null) as Fields };
   const type = request.headers.get('content-type') ?? '';
   const media = type.split(';')[0]!.trim().toLowerCase();
@@ -81,7 +85,8 @@ function parseJson(bytes: Uint8Array): BodyResult {
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (error) {
-    const reason = error instanceof TypeError ? 'the body is not valid UTF-8' : (error as Error).message;
+    const reason =
+      error instanceof TypeError ? 'the body is not valid UTF-8' : (error as Error).message;
     return { ok: false, answer: detail(400, `JSON parse error - ${reason}`) };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -93,6 +98,7 @@ function parseJson(bytes: Uint8Array): BodyResult {
 function parseForm(bytes: Uint8Array): BodyResult {
   const data = Object.create(null) as Fields;
   // As Django's QueryDict, a field given twice takes its last value.
-  for (const [key, value] of new URLSearchParams(Buffer.from(bytes).toString('utf8'))) data[key] = value;
+  for (const [key, value] of new URLSearchParams(Buffer.from(bytes).toString('utf8')))
+    data[key] = value;
   return { ok: true, data };
 }

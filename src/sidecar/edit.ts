@@ -10,14 +10,18 @@ import { YAML_OPTIONS } from '../content/yaml.ts';
 const FORMAT = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
 
 /** A value to set on a key, or undefined to remove the key. */
-export type FieldValue = string | number | boolean | { readonly [key: string]: string | number | undefined } | undefined;
+export type FieldValue =
+  string | number | boolean | { readonly [key: string]: string | number | undefined } | undefined;
 
 /**
  * Sets (or removes) top-level keys of a map file; a key that is new goes
  * last. `text` null starts a new file. An empty map written as `{}` becomes
  * a block map when a key is added.
  */
-export function setFields(text: string | null, fields: Readonly<Record<string, FieldValue>>): string {
+export function setFields(
+  text: string | null,
+  fields: Readonly<Record<string, FieldValue>>,
+): string {
   const document = text === null ? parseDocument('{}\n', YAML_OPTIONS) : parseMap(text);
   const map = document.contents;
   if (isMap(map) && map.flow && map.items.length === 0) map.flow = false;
@@ -57,7 +61,8 @@ export function componentFile(project: string, component: string): string {
 
 function parseMap(text: string): Document {
   const document = parseDocument(text, YAML_OPTIONS);
-  if (document.errors.length > 0) throw new Error(`the file does not parse: ${document.errors[0]!.message}`);
+  if (document.errors.length > 0)
+    throw new Error(`the file does not parse: ${document.errors[0]!.message}`);
   if (!isMap(document.contents)) throw new Error('the file does not hold a map of fields');
   return document;
 }

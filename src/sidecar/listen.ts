@@ -44,21 +44,28 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
   const version = options.version ?? '4';
   let active = 0;
   let idle: (() => void) | null = null;
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, requireHostHeader: false }, (request, response) => {
-    active++;
-    bridge(app, request, response, version)
-      .catch((error: unknown) => {
-        // A client that went away mid-request is not a failure of the sidecar.
-        if (request.destroyed && !request.complete) return response.destroy();
-        log(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-        if (!response.headersSent)
-          response.writeHead(500, { 'Content-Type': 'application/json' }).end(errorText(version, serverError(version)));
-        else response.destroy();
-      })
-      .finally(() => {
-        if (--active === 0) idle?.();
-      });
-  });
+  const server = createServer(
+    { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, requireHostHeader: false },
+    (request, response) => {
+      active++;
+      bridge(app, request, response, version)
+        .catch((error: unknown) => {
+          // A client that went away mid-request is not a failure of the sidecar.
+          if (request.destroyed && !request.complete) return response.destroy();
+          log(
+            `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+          );
+          if (!response.headersSent)
+            response
+              .writeHead(500, { 'Content-Type': 'application/json' })
+              .end(errorText(version, serverError(version)));
+          else response.destroy();
+        })
+        .finally(() => {
+          if (--active === 0) idle?.();
+        });
+    },
+  );
   server.maxConnections = MAX_CONNECTIONS;
   const cutLingering = answerUnparsableRequests(server, version);
   const host = options.host ?? '127.0.0.1';
@@ -91,20 +98,38 @@ const CLIENT_GONE = 'The client closed the connection before its body was comple
 /** Methods the Fetch standard refuses in a Request; the app is told the real one through `wire`. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-async function bridge(app: SidecarApp, request: IncomingMessage, response: ServerResponse, version: WeblateVersion): Promise<void> {
+async function bridge(
+  app: SidecarApp,
+  request: IncomingMessage,
+  response: ServerResponse,
+  version: WeblateVersion,
+): Promise<void> {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';
   if (request.headers.host === undefined && request.httpVersion === '1.1') {
-    const body = Buffer.from(errorText(version, { status: 400, code: 'parse_error', detail: MISSING_HOST }));
-    return respond(request, response, 400, { ...JSON_HEADERS, 'Content-Length': String(body.length) }, body);
+    const body = Buffer.from(
+      errorText(version, { status: 400, code: 'parse_error', detail: MISSING_HOST }),
+    );
+    return respond(
+      request,
+      response,
+      400,
+      { ...JSON_HEADERS, 'Content-Length': String(body.length) },
+      body,
+    );
   }
   const fetchMethod = FORBIDDEN_METHODS.has(method) ? 'GET' : method;
-  const init: RequestInit & { duplex?: 'half' } = { method: fetchMethod, headers: headersOf(request) };
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: fetchMethod,
+    headers: headersOf(request),
+  };
   // The body is read only if the app asks for it: after the key is checked, and never for a read.
-  if (fetchMethod !== 'GET' && fetchMethod !== 'HEAD') Object.assign(init, { body: bodyStream(request), duplex: 'half' });
+  if (fetchMethod !== 'GET' && fetchMethod !== 'HEAD')
+    Object.assign(init, { body: bodyStream(request), duplex: 'half' });
   const answer = await app(new Request(urlOf(request, target), init), { target, method });
   const headers: Record<string, string> = Object.fromEntries(answer.headers);
-  const payload = method === 'HEAD' || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer());
+  const payload =
+    method === 'HEAD' || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer());
   await respond(request, response, answer.status, headers, payload);
 }
 
@@ -154,10 +179,16 @@ function bodyStream(request: IncomingMessage): ReadableStream<Uint8Array> {
           const onReadable = () => {
             if (cancelled) return finish(() => undefined);
             const chunk = request.read() as Buffer | null;
-            if (chunk !== null) finish(() => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)));
+            if (chunk !== null)
+              finish(() =>
+                controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)),
+              );
           };
           const onEnd = () => finish(() => controller.close());
-          const onClose = () => finish(() => (request.complete ? controller.close() : controller.error(new Error(CLIENT_GONE))));
+          const onClose = () =>
+            finish(() =>
+              request.complete ? controller.close() : controller.error(new Error(CLIENT_GONE)),
+            );
           request.on('readable', onReadable);
           request.once('end', onEnd);
           request.once('close', onClose);

@@ -46,7 +46,8 @@ interface Sidecar {
   close(): Promise<void>;
 }
 
-type StartResult = { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
+type StartResult =
+  { ok: true; sidecar: Sidecar } | { ok: false; message: string; errors?: ContentError[] };
 
 export async function startSidecar(options: SidecarOptions): Promise<StartResult> {
   if (options.keys.length === 0 && !options.readOnly) {
@@ -55,7 +56,10 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
       message: `No API key: give --tokens-file FILE or set ${TOKENS_VARIABLE}, or start with --read-only to refuse every write.`,
     };
   }
-  const output = await checkOutput(options.outDir, { contentDir: options.contentDir, force: options.force });
+  const output = await checkOutput(options.outDir, {
+    contentDir: options.contentDir,
+    force: options.force,
+  });
   if (!output.ok) return { ok: false, message: output.message };
   const catalog = loadCatalog();
   const log = options.log ?? (() => undefined);
@@ -66,7 +70,10 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
     rebuild: options.rebuild ?? false,
-    onSettingsChange: (change) => log(`${options.outDir}/ was built with other settings (${change}): writing a whole new tree.\n`),
+    onSettingsChange: (change) =>
+      log(
+        `${options.outDir}/ was built with other settings (${change}): writing a whole new tree.\n`,
+      ),
   });
   if (!opened.ok && 'settingsChange' in opened) {
     const message =
@@ -74,7 +81,12 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
       "Start it without those flags to keep the tree's settings, or add --rebuild to rewrite it.";
     return { ok: false, message };
   }
-  if (!opened.ok) return { ok: false, message: 'The content has errors; nothing is served.', errors: opened.errors };
+  if (!opened.ok)
+    return {
+      ok: false,
+      message: 'The content has errors; nothing is served.',
+      errors: opened.errors,
+    };
   const { session } = opened;
   const app = createSidecarApp({
     session,

@@ -56,10 +56,18 @@ export function renderBadge(percent: number): string {
  */
 export function renderChart(kind: ChartKind, color: ChartColor, rows: readonly ChartRow[]): string {
   const shown = rows.filter((row) => row.translated > 0);
-  const nameWidth = Math.max(190, Math.ceil(Math.max(0, ...shown.map((row) => textWidth(row.name, FONT_SIZE)))) + 5);
+  const nameWidth = Math.max(
+    190,
+    Math.ceil(Math.max(0, ...shown.map((row) => textWidth(row.name, FONT_SIZE)))) + 5,
+  );
   const title = `Translation status of ${shown.length} ${shown.length === 1 ? 'language' : 'languages'}`;
-  const body = shown.map((row, i) => chartRow(kind, row, i, nameWidth, barColor(color, row.percent))).join('');
-  const [width, height] = kind === 'multi' ? [nameWidth + 210, shown.length * 15 + 15] : [shown.length * 15 + 15, nameWidth + 175];
+  const body = shown
+    .map((row, i) => chartRow(kind, row, i, nameWidth, barColor(color, row.percent)))
+    .join('');
+  const [width, height] =
+    kind === 'multi'
+      ? [nameWidth + 210, shown.length * 15 + 15]
+      : [shown.length * 15 + 15, nameWidth + 175];
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${title}">` +
     `<title>${title}</title>` +
@@ -81,7 +89,13 @@ function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-function chartRow(kind: ChartKind, row: ChartRow, index: number, nameWidth: number, color: string): string {
+function chartRow(
+  kind: ChartKind,
+  row: ChartRow,
+  index: number,
+  nameWidth: number,
+  color: string,
+): string {
   const offset = 20 + 15 * index;
   const whole = Math.trunc(row.percent);
   const bar = Math.trunc(row.percent * 1.5);

@@ -22,8 +22,13 @@ export function renderExportJson(rows: readonly JsonValue[]): string {
 }
 
 /** The CSV export: the columns Weblate writes for this kind and flavour, a row per object. */
-export function renderExportCsv(rows: readonly JsonValue[], kind: ExportKind, version: WeblateVersion): string {
-  const columns: readonly string[] = kind === 'project' && version === '4' ? PROJECT_COLUMNS_4 : COLUMNS;
+export function renderExportCsv(
+  rows: readonly JsonValue[],
+  kind: ExportKind,
+  version: WeblateVersion,
+): string {
+  const columns: readonly string[] =
+    kind === 'project' && version === '4' ? PROJECT_COLUMNS_4 : COLUMNS;
   const lines = [columns.join(',')];
   for (const row of rows) {
     const values = new Map(fieldsOf(row).map((field) => [field.key, field]));
@@ -102,7 +107,11 @@ function jsonValue(field: Field): string {
     case 'float':
       return formatFloat(field.value as number);
     default:
-      return asciiString(field.key === 'last_change' ? toMilliseconds(field.value as string) : (field.value as string));
+      return asciiString(
+        field.key === 'last_change'
+          ? toMilliseconds(field.value as string)
+          : (field.value as string),
+      );
   }
 }
 
@@ -119,7 +128,13 @@ function asciiString(text: string): string {
   return out + '"';
 }
 
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
 
 /** `2024-05-02T10:20:05.499000Z` → `2024-05-02T10:20:05.499Z`, as Django's encoder cuts microseconds. */
 function toMilliseconds(timestamp: string): string {
@@ -132,7 +147,9 @@ function csvField(field: Field | undefined): string {
   let text: string;
   if (field.kind === 'float') text = formatFloat(field.value as number);
   else if (field.kind === 'int') text = String(field.value);
-  else text = field.key === 'last_change' ? pythonDatetime(field.value as string) : (field.value as string);
+  else
+    text =
+      field.key === 'last_change' ? pythonDatetime(field.value as string) : (field.value as string);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

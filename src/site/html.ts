@@ -61,7 +61,10 @@ export function renderPage(frame: PageFrame): string {
 export function summary(counters: Counters, review: boolean, lastAuthor?: string | null): string {
   const shares = sharesOf(counters, review);
   const rows: [string, string][] = [
-    ['Translated', `${formatPercent(shares.translated)} (${formatNumber(counters.translated)} of ${strings(counters.total)})`],
+    [
+      'Translated',
+      `${formatPercent(shares.translated)} (${formatNumber(counters.translated)} of ${strings(counters.total)})`,
+    ],
     [
       'Translated words',
       `${formatPercent(shares.words)} (${formatNumber(counters.translated_words)} of ${formatNumber(counters.total_words)})`,
@@ -73,7 +76,8 @@ export function summary(counters: Counters, review: boolean, lastAuthor?: string
     ['Comments', formatNumber(counters.have_comment)],
     ['Last change', formatTime(counters.last_change)],
   ];
-  if (lastAuthor !== undefined) rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
+  if (lastAuthor !== undefined)
+    rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
   const list = rows.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
   return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}<dl class="figures">${list}</dl></section>\n`;
 }
@@ -94,8 +98,14 @@ export interface StatusRow {
  * scrolls it on a narrow screen is the region named by the heading (and
  * focusable, so a keyboard can scroll it), not the section around both.
  */
-export function statusTable(id: string, caption: string, rows: readonly StatusRow[], withAuthor = false): string {
-  if (rows.length === 0) return `<section aria-labelledby="${id}"><h2 id="${id}">${caption}</h2><p>None yet.</p></section>\n`;
+export function statusTable(
+  id: string,
+  caption: string,
+  rows: readonly StatusRow[],
+  withAuthor = false,
+): string {
+  if (rows.length === 0)
+    return `<section aria-labelledby="${id}"><h2 id="${id}">${caption}</h2><p>None yet.</p></section>\n`;
   const head =
     '<tr><th scope="col">Name</th><th scope="col">Translated</th><th scope="col">Strings</th><th scope="col">Needing editing</th>' +
     `<th scope="col">Failing checks</th><th scope="col">Words</th><th scope="col">Last change</th>${withAuthor ? '<th scope="col">Last author</th>' : ''}</tr>`;
@@ -154,7 +164,13 @@ function formatPercent(value: number): string {
 /** What the site is called: the home page's title, and the end of every other page's. */
 const SITE_TITLE = 'Translation status';
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;

@@ -7,10 +7,35 @@
  * Pure: the model in, HTML text out.
  */
 import { projectHasReview, translationHasReview, type Aggregates } from '../model/aggregates.ts';
-import type { Category, Component, Language, Model, Project, Site, Translation } from '../model/types.ts';
+import type {
+  Category,
+  Component,
+  Language,
+  Model,
+  Project,
+  Site,
+  Translation,
+} from '../model/types.ts';
 import { compareStrings } from '../errors.ts';
-import { apiPath, basePath, categoryWebPath, componentSegment, componentWebPath, sitePath, webPath, BADGE_FILE } from '../api/urls.ts';
-import { escapeHtml, renderPage, statusTable, summary, type Crumb, type PageFrame, type StatusRow } from './html.ts';
+import {
+  apiPath,
+  basePath,
+  categoryWebPath,
+  componentSegment,
+  componentWebPath,
+  sitePath,
+  webPath,
+  BADGE_FILE,
+} from '../api/urls.ts';
+import {
+  escapeHtml,
+  renderPage,
+  statusTable,
+  summary,
+  type Crumb,
+  type PageFrame,
+  type StatusRow,
+} from './html.ts';
 
 /** What every page is rendered from: the model and its sums. */
 interface SiteContext {
@@ -25,13 +50,22 @@ export function homePage(context: SiteContext): string {
   const projects = model.projects.map((project) => projectRow(context, project));
   const languages = model.languages
     .filter((language) => aggregates.language(language).total > 0)
-    .map((language) => languageRow(language, aggregates.language(language), true, link(site, webPath.language(language.code))));
+    .map((language) =>
+      languageRow(
+        language,
+        aggregates.language(language),
+        true,
+        link(site, webPath.language(language.code)),
+      ),
+    );
   return page(site, {
     title: 'Translation status',
     dir: 'ltr',
     crumbs: [{ name: 'Translation status' }],
     api: { href: link(site, apiPath.root()), label: 'The API root' },
-    body: statusTable('projects', 'Projects', byName(projects)) + statusTable('languages', 'Languages', byName(languages)),
+    body:
+      statusTable('projects', 'Projects', byName(projects)) +
+      statusTable('languages', 'Languages', byName(languages)),
   });
 }
 
@@ -39,8 +73,12 @@ export function projectPage(context: SiteContext, project: Project): string {
   const { model, aggregates } = context;
   const site = model.site;
   const review = projectHasReview(project);
-  const top = project.components.filter((c) => c.category === null).map((c) => componentRow(context, c));
-  const categories = project.categories.filter((c) => c.parent === null).map((c) => categoryRow(context, c));
+  const top = project.components
+    .filter((c) => c.category === null)
+    .map((c) => componentRow(context, c));
+  const categories = project.categories
+    .filter((c) => c.parent === null)
+    .map((c) => categoryRow(context, c));
   const languages = [...aggregates.projectLanguages(project)].map(([language, counters]) =>
     languageRow(language, counters, review, projectLanguagePath(site, project, language)),
   );
@@ -63,12 +101,21 @@ export function categoryPage(context: SiteContext, category: Category): string {
   const { model, aggregates } = context;
   const site = model.site;
   const project = category.project;
-  const components = project.components.filter((c) => c.category === category).map((c) => componentRow(context, c));
-  const inside = project.categories.filter((c) => c.parent === category).map((c) => categoryRow(context, c));
+  const components = project.components
+    .filter((c) => c.category === category)
+    .map((c) => componentRow(context, c));
+  const inside = project.categories
+    .filter((c) => c.parent === category)
+    .map((c) => categoryRow(context, c));
   return page(site, {
     title: category.name,
     dir: 'ltr',
-    crumbs: [home(site), projectCrumb(site, project), ...categoryCrumbs(site, category.parent), { name: category.name }],
+    crumbs: [
+      home(site),
+      projectCrumb(site, project),
+      ...categoryCrumbs(site, category.parent),
+      { name: category.name },
+    ],
     api: { href: link(site, apiPath.category(category.id)), label: 'This category' },
     body:
       summary(aggregates.category(category), projectHasReview(project)) +
@@ -83,7 +130,10 @@ export function componentPage(context: SiteContext, component: Component): strin
   const project = component.project;
   const rows = component.translations.map((t): StatusRow => ({
     name: t.language.name,
-    href: link(site, webPath.translation(project.slug, componentWebPath(component), t.language.code)),
+    href: link(
+      site,
+      webPath.translation(project.slug, componentWebPath(component), t.language.code),
+    ),
     counters: t.counters,
     review: translationHasReview(t),
     dir: t.language.direction === 'rtl' ? 'rtl' : undefined,
@@ -92,8 +142,16 @@ export function componentPage(context: SiteContext, component: Component): strin
   return page(site, {
     title: component.name,
     dir: 'ltr',
-    crumbs: [home(site), projectCrumb(site, project), ...categoryCrumbs(site, component.category), { name: component.name }],
-    api: { href: link(site, apiPath.component(project.slug, componentSegment(component))), label: 'This component' },
+    crumbs: [
+      home(site),
+      projectCrumb(site, project),
+      ...categoryCrumbs(site, component.category),
+      { name: component.name },
+    ],
+    api: {
+      href: link(site, apiPath.component(project.slug, componentSegment(component))),
+      label: 'This component',
+    },
     body:
       badge(site, project, null, component) +
       summary(aggregates.component(component), projectHasReview(project)) +
@@ -103,13 +161,19 @@ export function componentPage(context: SiteContext, component: Component): strin
 }
 
 /** A translation's page, or (`translate`) its translate page: the same figures and a word on where editing happens. */
-export function translationPage(context: SiteContext, translation: Translation, translate: boolean): string {
+export function translationPage(
+  context: SiteContext,
+  translation: Translation,
+  translate: boolean,
+): string {
   const site = context.model.site;
   const { component, language } = translation;
   const project = component.project;
   const web = componentWebPath(component);
   const own = link(site, webPath.translation(project.slug, web, language.code));
-  const notice = translate ? readOnlyNotice(site, webPath.translate(project.slug, web, language.code), own, null) : '';
+  const notice = translate
+    ? readOnlyNotice(site, webPath.translate(project.slug, web, language.code), own, null)
+    : '';
   return page(site, {
     title: `${component.name} — ${language.name}`,
     dir: language.direction,
@@ -121,20 +185,32 @@ export function translationPage(context: SiteContext, translation: Translation, 
       translate ? { name: language.name, href: own } : { name: language.name },
       ...(translate ? [{ name: 'Translate' }] : []),
     ],
-    api: { href: link(site, apiPath.translation(project.slug, componentSegment(component), language.code)), label: 'This translation' },
+    api: {
+      href: link(
+        site,
+        apiPath.translation(project.slug, componentSegment(component), language.code),
+      ),
+      label: 'This translation',
+    },
     body:
       notice +
       badge(site, project, language, component) +
       summary(translation.counters, translationHasReview(translation), translation.lastAuthor) +
       `<p>Language: <a href="${link(site, webPath.language(language.code))}">${escapeHtml(language.name)}</a> ` +
       `(<a href="${projectLanguagePath(site, project, language)}">in ${escapeHtml(project.name)}</a>)` +
-      (translate ? '' : ` · <a href="${link(site, webPath.translate(project.slug, web, language.code))}">Translate</a>`) +
+      (translate
+        ? ''
+        : ` · <a href="${link(site, webPath.translate(project.slug, web, language.code))}">Translate</a>`) +
       `</p>\n`,
   });
 }
 
 /** `/languages/<code>/`: the language in every project that has it. */
-export function languagePage(context: SiteContext, language: Language, projects: readonly Project[]): string {
+export function languagePage(
+  context: SiteContext,
+  language: Language,
+  projects: readonly Project[],
+): string {
   const { model, aggregates } = context;
   const site = model.site;
   const rows = projects.map((project) => ({
@@ -147,7 +223,9 @@ export function languagePage(context: SiteContext, language: Language, projects:
     dir: language.direction,
     crumbs: [home(site), { name: language.name }],
     api: { href: link(site, apiPath.language(language.code)), label: 'This language' },
-    body: summary(aggregates.language(language), true) + statusTable('projects', 'Projects', byName(rows)),
+    body:
+      summary(aggregates.language(language), true) +
+      statusTable('projects', 'Projects', byName(rows)),
   });
 }
 
@@ -170,18 +248,34 @@ export function projectLanguagePage(
     if (!translation) continue;
     rows.push({
       name: component.name,
-      href: link(site, webPath.translation(project.slug, componentWebPath(component), language.code)),
+      href: link(
+        site,
+        webPath.translation(project.slug, componentWebPath(component), language.code),
+      ),
       counters: translation.counters,
       review: translationHasReview(translation),
       lastAuthor: translation.lastAuthor,
     });
   }
   const own = projectLanguagePath(site, project, language);
-  const share = (site.weblateVersion === '4' ? webPath.share : webPath.shareCurrent)(project.slug, language.code);
+  const share = (site.weblateVersion === '4' ? webPath.share : webPath.shareCurrent)(
+    project.slug,
+    language.code,
+  );
   const intro = {
     status: '',
-    share: readOnlyNotice(site, share, null, `${project.name} is being translated into ${language.name}.`),
-    translate: readOnlyNotice(site, webPath.projectLanguageTranslate(project.slug, language.code), null, null),
+    share: readOnlyNotice(
+      site,
+      share,
+      null,
+      `${project.name} is being translated into ${language.name}.`,
+    ),
+    translate: readOnlyNotice(
+      site,
+      webPath.projectLanguageTranslate(project.slug, language.code),
+      null,
+      null,
+    ),
   }[mode];
   return page(site, {
     title: `${project.name} — ${language.name}`,
@@ -192,7 +286,10 @@ export function projectLanguagePage(
       mode === 'status' ? { name: language.name } : { name: language.name, href: own },
       ...(mode === 'status' ? [] : [{ name: mode === 'share' ? 'Get involved' : 'Translate' }]),
     ],
-    api: { href: link(site, apiPath.projectLanguages(project.slug)), label: 'The languages of this project' },
+    api: {
+      href: link(site, apiPath.projectLanguages(project.slug)),
+      label: 'The languages of this project',
+    },
     body:
       intro +
       badge(site, project, language, null) +
@@ -219,9 +316,23 @@ export function projectLanguageWebPath(site: Site, project: Project, language: L
 }
 
 /** The folder of an object's badge and charts, in the site's flavour. */
-export function widgetFolder(site: Site, project: Project, language: Language | null, component: Component | null): string {
-  const c = component === null ? null : site.weblateVersion === '4' ? component.slug : componentWebPath(component);
-  return (site.weblateVersion === '4' ? sitePath.widgets : sitePath.widget)(project.slug, language?.code ?? null, c);
+export function widgetFolder(
+  site: Site,
+  project: Project,
+  language: Language | null,
+  component: Component | null,
+): string {
+  const c =
+    component === null
+      ? null
+      : site.weblateVersion === '4'
+        ? component.slug
+        : componentWebPath(component);
+  return (site.weblateVersion === '4' ? sitePath.widgets : sitePath.widget)(
+    project.slug,
+    language?.code ?? null,
+    c,
+  );
 }
 
 // --- internal ---
@@ -236,7 +347,12 @@ function page(site: Site, frame: Omit<PageFrame, 'stylesheet'>): string {
  * translating happens (the same page on the instance `edit_url` names, when
  * site.yaml says). `lead` opens it; `status` links the translation's status page.
  */
-function readOnlyNotice(site: Site, path: string, status: string | null, lead: string | null): string {
+function readOnlyNotice(
+  site: Site,
+  path: string,
+  status: string | null,
+  lead: string | null,
+): string {
   const where =
     site.editUrl === null
       ? 'Translation happens in the Weblate instance this status was taken from.'
@@ -258,7 +374,10 @@ function projectCrumb(site: Site, project: Project): Crumb {
 function categoryCrumbs(site: Site, category: Category | null): Crumb[] {
   const crumbs: Crumb[] = [];
   for (let c = category; c; c = c.parent) {
-    crumbs.unshift({ name: c.name, href: link(site, webPath.category(c.project.slug, categoryWebPath(c))) });
+    crumbs.unshift({
+      name: c.name,
+      href: link(site, webPath.category(c.project.slug, categoryWebPath(c))),
+    });
   }
   return crumbs;
 }
@@ -275,7 +394,10 @@ function projectRow(context: SiteContext, project: Project): StatusRow {
 function componentRow(context: SiteContext, component: Component): StatusRow {
   return {
     name: component.name,
-    href: link(context.model.site, webPath.component(component.project.slug, componentWebPath(component))),
+    href: link(
+      context.model.site,
+      webPath.component(component.project.slug, componentWebPath(component)),
+    ),
     counters: context.aggregates.component(component),
     review: projectHasReview(component.project),
   };
@@ -284,13 +406,21 @@ function componentRow(context: SiteContext, component: Component): StatusRow {
 function categoryRow(context: SiteContext, category: Category): StatusRow {
   return {
     name: category.name,
-    href: link(context.model.site, webPath.category(category.project.slug, categoryWebPath(category))),
+    href: link(
+      context.model.site,
+      webPath.category(category.project.slug, categoryWebPath(category)),
+    ),
     counters: context.aggregates.category(category),
     review: projectHasReview(category.project),
   };
 }
 
-function languageRow(language: Language, counters: StatusRow['counters'], review: boolean, href: string): StatusRow {
+function languageRow(
+  language: Language,
+  counters: StatusRow['counters'],
+  review: boolean,
+  href: string,
+): StatusRow {
   return {
     name: language.name,
     href,
@@ -305,7 +435,12 @@ function byName(rows: StatusRow[]): StatusRow[] {
 }
 
 /** The object's badge, shown as Weblate's engage pages show it. */
-function badge(site: Site, project: Project, language: Language | null, component: Component | null): string {
+function badge(
+  site: Site,
+  project: Project,
+  language: Language | null,
+  component: Component | null,
+): string {
   const src = link(site, widgetFolder(site, project, language, component) + BADGE_FILE);
   return `<p class="badge"><img src="${src}" alt="Translation status badge" height="20"></p>\n`;
 }

@@ -31,6 +31,7 @@ function widths(): { unitsPerEm: number; advances: Map<number, number> } {
   const file = packageFile('data/fonts/dejavu-sans-widths.json');
   const table = JSON.parse(readFileSync(file, 'utf8')) as WidthTable;
   const advances = new Map<number, number>();
-  for (const [first, ...run] of table.runs) run.forEach((advance, i) => advances.set(first! + i, advance));
+  for (const [first, ...run] of table.runs)
+    run.forEach((advance, i) => advances.set(first! + i, advance));
   return (loaded = { unitsPerEm: table.unitsPerEm, advances });
 }

@@ -68,7 +68,12 @@ export class GroupStates implements GroupStateMap {
     } catch {
       return null;
     }
-    if (kept.format !== INDEX_FORMAT || !(kept.length <= text.length) || crc32(text.subarray(0, kept.length)) !== kept.crc) return null;
+    if (
+      kept.format !== INDEX_FORMAT ||
+      !(kept.length <= text.length) ||
+      crc32(text.subarray(0, kept.length)) !== kept.crc
+    )
+      return null;
     return new GroupStates({ ...kept.index, text }, kept.length);
   }
 
@@ -76,7 +81,12 @@ export class GroupStates implements GroupStateMap {
   encodeIndex(): Buffer {
     if (this.changed) internalError('the index of group states is kept only as read');
     const { text, ...index } = this.index;
-    const kept: KeptIndex = { format: INDEX_FORMAT, length: this.indexedLength, crc: crc32(text.subarray(0, this.indexedLength)), index };
+    const kept: KeptIndex = {
+      format: INDEX_FORMAT,
+      length: this.indexedLength,
+      crc: crc32(text.subarray(0, this.indexedLength)),
+      index,
+    };
     const payload = serialize(kept);
     const header = Buffer.alloc(4);
     header.writeUInt32LE(crc32(payload));
@@ -135,7 +145,8 @@ export class GroupStates implements GroupStateMap {
     const { text, starts, ends, states, lines } = this.index;
     for (let line = 0; line < lines; line++) {
       const state = states[line]!;
-      if (state !== REMOVED) yield [text.toString('utf8', starts[line], ends[line]), state === UNKNOWN ? null : state];
+      if (state !== REMOVED)
+        yield [text.toString('utf8', starts[line], ends[line]), state === UNKNOWN ? null : state];
     }
     yield* this.added;
   }
@@ -207,13 +218,17 @@ function indexLines(text: Buffer, from: number): TextIndex | null {
     const keyStart = space + 1;
     let end = keyStart;
     let hash = FNV_OFFSET;
-    for (; end < text.length && text[end] !== NEWLINE; end++) hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
+    for (; end < text.length && text[end] !== NEWLINE; end++)
+      hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
     if (end === keyStart) return null;
     linesRead++;
     start = end + 1;
     let slot = (hash >>> 0) & mask;
     let line = table[slot]!;
-    while (line !== EMPTY && !(hashes[line] === hash && sameRange(text, starts[line]!, ends[line]!, keyStart, end))) {
+    while (
+      line !== EMPTY &&
+      !(hashes[line] === hash && sameRange(text, starts[line]!, ends[line]!, keyStart, end))
+    ) {
       slot = (slot + 1) & mask;
       line = table[slot]!;
     }
@@ -271,7 +286,11 @@ function findLine(index: TextIndex, key: string): number {
   for (let slot = (hash >>> 0) & mask; ; slot = (slot + 1) & mask) {
     const line = index.table[slot]!;
     if (line === EMPTY) return -1;
-    if (index.hashes[line] === hash && bytes.compare(index.text, index.starts[line], index.ends[line]) === 0) return line;
+    if (
+      index.hashes[line] === hash &&
+      bytes.compare(index.text, index.starts[line], index.ends[line]) === 0
+    )
+      return line;
   }
 }
 
@@ -282,7 +301,13 @@ function hashRange(bytes: Uint8Array, start: number, end: number): number {
   return hash;
 }
 
-function sameRange(bytes: Buffer, aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
+function sameRange(
+  bytes: Buffer,
+  aStart: number,
+  aEnd: number,
+  bStart: number,
+  bEnd: number,
+): boolean {
   return aEnd - aStart === bEnd - bStart && bytes.compare(bytes, aStart, aEnd, bStart, bEnd) === 0;
 }
 

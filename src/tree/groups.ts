@@ -15,7 +15,12 @@ import { apiPath, apiUrl, componentSegment, fileOfPath } from '../api/urls.ts';
 import { createBodies, type Bodies } from '../api/bodies.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
-import { createVersionCache, createVersions, type VersionCache, type Versions } from './versions.ts';
+import {
+  createVersionCache,
+  createVersions,
+  type VersionCache,
+  type Versions,
+} from './versions.ts';
 import { countSiteFiles, homeFile, homeFingerprint, siteGroups } from './site-groups.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
@@ -37,7 +42,11 @@ export interface FileGroup {
 }
 
 /** Every group of the model's tree, in a fixed order: the API, then the host configuration. */
-export function* fileGroups(model: Model, hosts: HostOptions = {}, cache = createVersionCache()): Generator<FileGroup> {
+export function* fileGroups(
+  model: Model,
+  hosts: HostOptions = {},
+  cache = createVersionCache(),
+): Generator<FileGroup> {
   const context = createContext(model, cache);
   for (const group of apiGroups(context)) yield toFileGroup(group);
   yield* siteGroups(context);
@@ -58,7 +67,10 @@ export function rootFolderGroup(context: Context, hosts: HostOptions): FileGroup
   return {
     key: '/',
     fingerprint: h.digest(),
-    render: () => [...hostFiles(model.site, hosts), ...(model.site.pages ? [homeFile(context)] : [])],
+    render: () => [
+      ...hostFiles(model.site, hosts),
+      ...(model.site.pages ? [homeFile(context)] : []),
+    ],
   };
 }
 
@@ -67,7 +79,8 @@ export type InstanceList = 'translations' | 'components';
 
 /** Every resource of the API tree with its path, kind and body (the files without host configuration). */
 export function* generateResources(model: Model): Generator<Resource> {
-  for (const group of apiGroups(createContext(model, createVersionCache()))) yield* group.resources();
+  for (const group of apiGroups(createContext(model, createVersionCache())))
+    yield* group.resources();
 }
 
 /** How many files of the API and the status site a build writes, for progress reports. */
@@ -97,7 +110,14 @@ export function createContext(model: Model, cache: VersionCache): Context {
 
 export function languageListGroups(context: Context): Generator<ApiGroup> {
   const { model, bodies, versions } = context;
-  return pageGroups(context, 'languages', apiPath.languages(), model.languages, versions.language, (l) => bodies.language(l));
+  return pageGroups(
+    context,
+    'languages',
+    apiPath.languages(),
+    model.languages,
+    versions.language,
+    (l) => bodies.language(l),
+  );
 }
 
 export function languageGroup(context: Context, language: Language): ApiGroup {
@@ -111,7 +131,11 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
       .digest(),
     resources: () => [
       { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
-      { path: apiPath.languageStatistics(language.code), kind: 'language-statistics', body: bodies.languageStatistics(language) },
+      {
+        path: apiPath.languageStatistics(language.code),
+        kind: 'language-statistics',
+        body: bodies.languageStatistics(language),
+      },
     ],
   };
 }
@@ -126,23 +150,51 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
     fingerprint: projectFingerprint(context, project),
     resources: () => [
       { path: apiPath.project(slug), kind: 'project', body: bodies.project(project) },
-      { path: apiPath.projectLanguages(slug), kind: 'project-languages', body: bodies.projectLanguages(project) },
-      { path: apiPath.projectStatistics(slug), kind: 'project-statistics', body: bodies.projectStatistics(project) },
+      {
+        path: apiPath.projectLanguages(slug),
+        kind: 'project-languages',
+        body: bodies.projectLanguages(project),
+      },
+      {
+        path: apiPath.projectStatistics(slug),
+        kind: 'project-statistics',
+        body: bodies.projectStatistics(project),
+      },
       emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
       // 2026.8 refuses the repository status to an anonymous reader (403), and has a lock of the project.
       current
-        ? { path: apiPath.projectLock(slug), kind: 'project-lock', body: bodies.projectLock(project) }
-        : { path: apiPath.projectRepository(slug), kind: 'project-repository', body: bodies.projectRepository(project) },
+        ? {
+            path: apiPath.projectLock(slug),
+            kind: 'project-lock',
+            body: bodies.projectLock(project),
+          }
+        : {
+            path: apiPath.projectRepository(slug),
+            kind: 'project-repository',
+            body: bodies.projectRepository(project),
+          },
       ...(current ? [emptyList(context, 'project-labels', apiPath.projectLabels(slug))] : []),
-      ...(current ? [emptyList(context, 'project-announcements', apiPath.projectAnnouncements(slug))] : []),
+      ...(current
+        ? [emptyList(context, 'project-announcements', apiPath.projectAnnouncements(slug))]
+        : []),
     ],
   };
-  yield* pageGroups(context, 'project-components', apiPath.projectComponents(slug), project.components, versions.component, (c) =>
-    bodies.component(c, false),
+  yield* pageGroups(
+    context,
+    'project-components',
+    apiPath.projectComponents(slug),
+    project.components,
+    versions.component,
+    (c) => bodies.component(c, false),
   );
   if (current) {
-    yield* pageGroups(context, 'project-categories', apiPath.projectCategories(slug), project.categories, versions.category, (c) =>
-      bodies.category(c),
+    yield* pageGroups(
+      context,
+      'project-categories',
+      apiPath.projectCategories(slug),
+      project.categories,
+      versions.category,
+      (c) => bodies.category(c),
     );
   }
 }
@@ -160,7 +212,11 @@ export function categoryGroup(context: Context, category: Category): ApiGroup {
       .digest(),
     resources: () => [
       { path: apiPath.category(id), kind: 'category', body: bodies.category(category) },
-      { path: apiPath.categoryStatistics(id), kind: 'category-statistics', body: bodies.categoryStatistics(category) },
+      {
+        path: apiPath.categoryStatistics(id),
+        kind: 'category-statistics',
+        body: bodies.categoryStatistics(category),
+      },
       emptyList(context, 'category-announcements', apiPath.categoryAnnouncements(id)),
     ],
   };
@@ -179,7 +235,11 @@ export function* componentGroups(context: Context, component: Component): Genera
       emptyList(context, 'component-changes', apiPath.componentChanges(p, c)),
       current
         ? emptyList(context, 'component-announcements', apiPath.componentAnnouncements(p, c))
-        : { path: apiPath.componentRepository(p, c), kind: 'component-repository', body: bodies.componentRepository(component) },
+        : {
+            path: apiPath.componentRepository(p, c),
+            kind: 'component-repository',
+            body: bodies.componentRepository(component),
+          },
     ],
   };
   yield* pageGroups(
@@ -190,29 +250,58 @@ export function* componentGroups(context: Context, component: Component): Genera
     versions.translation,
     (t) => bodies.translation(t, false),
   );
-  yield* pageGroups(context, 'component-statistics', apiPath.componentStatistics(p, c), component.translations, versions.translation, (t) =>
-    bodies.translationStatistics(t),
+  yield* pageGroups(
+    context,
+    'component-statistics',
+    apiPath.componentStatistics(p, c),
+    component.translations,
+    versions.translation,
+    (t) => bodies.translationStatistics(t),
   );
-  yield* pageGroups(context, 'component-links', apiPath.componentLinks(p, c), component.links, versions.project, (project) =>
-    bodies.project(project),
+  yield* pageGroups(
+    context,
+    'component-links',
+    apiPath.componentLinks(p, c),
+    component.links,
+    versions.project,
+    (project) => bodies.project(project),
   );
 }
 
 export function translationGroup(context: Context, translation: Translation): ApiGroup {
   const { bodies, versions } = context;
-  const [p, c, l] = [translation.component.project.slug, componentSegment(translation.component), translation.language.code];
+  const [p, c, l] = [
+    translation.component.project.slug,
+    componentSegment(translation.component),
+    translation.language.code,
+  ];
   const current = isCurrent(context);
   return {
     key: apiPath.translation(p, c, l),
-    fingerprint: new Hasher().number(versions.site).number(versions.translation(translation)).digest(),
+    fingerprint: new Hasher()
+      .number(versions.site)
+      .number(versions.translation(translation))
+      .digest(),
     resources: () => [
-      { path: apiPath.translation(p, c, l), kind: 'translation', body: bodies.translation(translation) },
-      { path: apiPath.translationStatistics(p, c, l), kind: 'translation-statistics', body: bodies.translationStatistics(translation) },
+      {
+        path: apiPath.translation(p, c, l),
+        kind: 'translation',
+        body: bodies.translation(translation),
+      },
+      {
+        path: apiPath.translationStatistics(p, c, l),
+        kind: 'translation-statistics',
+        body: bodies.translationStatistics(translation),
+      },
       emptyList(context, 'translation-changes', apiPath.translationChanges(p, c, l)),
       emptyList(context, 'translation-units', apiPath.translationUnits(p, c, l)),
       current
         ? emptyList(context, 'translation-announcements', apiPath.translationAnnouncements(p, c, l))
-        : { path: apiPath.translationRepository(p, c, l), kind: 'translation-repository', body: bodies.translationRepository(translation) },
+        : {
+            path: apiPath.translationRepository(p, c, l),
+            kind: 'translation-repository',
+            body: bodies.translationRepository(translation),
+          },
     ],
   };
 }
@@ -220,13 +309,31 @@ export function translationGroup(context: Context, translation: Translation): Ap
 export function instanceListPages(context: Context, name: InstanceList): Generator<ApiGroup> {
   const { model, versions, bodies } = context;
   return name === 'translations'
-    ? pageGroups(context, 'translations', apiPath.translations(), model.translations, versions.translation, (t) => bodies.translation(t))
-    : pageGroups(context, 'components', apiPath.components(), model.components, versions.component, (c) => bodies.component(c));
+    ? pageGroups(
+        context,
+        'translations',
+        apiPath.translations(),
+        model.translations,
+        versions.translation,
+        (t) => bodies.translation(t),
+      )
+    : pageGroups(
+        context,
+        'components',
+        apiPath.components(),
+        model.components,
+        versions.component,
+        (c) => bodies.component(c),
+      );
 }
 
 /** A group of resources as a group of files, rendered when asked. */
 export function toFileGroup(group: ApiGroup): FileGroup {
-  return { key: group.key, fingerprint: group.fingerprint, render: () => toFiles(group.resources()) };
+  return {
+    key: group.key,
+    fingerprint: group.fingerprint,
+    render: () => toFiles(group.resources()),
+  };
 }
 
 // --- internal ---
@@ -247,7 +354,11 @@ function countApiFiles(model: Model): number {
   total += n('components', model.components.length);
   for (const component of model.components) {
     const count = component.translations.length;
-    total += 4 + n('component-translations', count) + n('component-statistics', count) + n('component-links', component.links.length);
+    total +=
+      4 +
+      n('component-translations', count) +
+      n('component-statistics', count) +
+      n('component-links', component.links.length);
   }
   total += 5 * model.translations.length + n('translations', model.translations.length);
   return total;
@@ -279,7 +390,8 @@ function* componentsAmongTranslationPages(context: Context): Generator<ApiGroup>
   let given = 0;
   for (let i = 0; i < components.length; i++) {
     yield* componentGroups(context, components[i]!);
-    for (const translation of components[i]!.translations) yield translationGroup(context, translation);
+    for (const translation of components[i]!.translations)
+      yield translationGroup(context, translation);
     const due = Math.floor(((i + 1) * pageTotal) / components.length);
     yield* take(pages, due - given);
     given = due;
@@ -304,10 +416,13 @@ function rootGroup(context: Context): ApiGroup {
     fingerprint: new Hasher().number(context.versions.site).text('root').digest(),
     resources: () => {
       const root: Record<string, JsonValue> = {};
-      for (const name of ROOT_LISTS[site.weblateVersion]) root[name] = apiUrl(site, apiPath.list(name));
+      for (const name of ROOT_LISTS[site.weblateVersion])
+        root[name] = apiUrl(site, apiPath.list(name));
       return [
         { path: apiPath.root(), kind: 'root', body: root },
-        ...emptyRootLists(site.weblateVersion).map((name) => emptyList(context, name, apiPath.list(name))),
+        ...emptyRootLists(site.weblateVersion).map((name) =>
+          emptyList(context, name, apiPath.list(name)),
+        ),
       ];
     },
   };
@@ -321,7 +436,14 @@ function* languageGroups(context: Context): Generator<ApiGroup> {
 /** The list of every category (by id), then each category's group (2026.8). */
 function* categoryGroups(context: Context): Generator<ApiGroup> {
   const { model, bodies, versions } = context;
-  yield* pageGroups(context, 'categories', apiPath.categories(), model.categories, versions.category, (c) => bodies.category(c));
+  yield* pageGroups(
+    context,
+    'categories',
+    apiPath.categories(),
+    model.categories,
+    versions.category,
+    (c) => bodies.category(c),
+  );
   for (const category of model.categories) yield categoryGroup(context, category);
 }
 
@@ -331,7 +453,14 @@ function isCurrent(context: Context): boolean {
 
 function* projectGroups(context: Context): Generator<ApiGroup> {
   const { model, bodies, versions } = context;
-  yield* pageGroups(context, 'projects', apiPath.projects(), model.projects, versions.project, (p) => bodies.project(p));
+  yield* pageGroups(
+    context,
+    'projects',
+    apiPath.projects(),
+    model.projects,
+    versions.project,
+    (p) => bodies.project(p),
+  );
   for (const project of model.projects) yield* oneProjectGroups(context, project);
 }
 
@@ -361,7 +490,11 @@ function* pageGroups<T>(
   const size = listPageSize(site, kind);
   const total = pageCount(items.length, size);
   for (let page = 1; page <= total; page++) {
-    const h = new Hasher().number(context.versions.site).text(kind).number(page).number(items.length);
+    const h = new Hasher()
+      .number(context.versions.site)
+      .text(kind)
+      .number(page)
+      .number(items.length);
     const start = (page - 1) * size;
     const end = Math.min(start + size, items.length);
     for (let i = start; i < end; i++) h.number(version(items[i]!));
@@ -374,7 +507,10 @@ function* pageGroups<T>(
 }
 
 function toFiles(resources: Resource[]): OutputFile[] {
-  return resources.map((resource) => ({ path: fileOfPath(resource.path), data: serializeFileInParts(resource.body) }));
+  return resources.map((resource) => ({
+    path: fileOfPath(resource.path),
+    data: serializeFileInParts(resource.body),
+  }));
 }
 
 function emptyList(context: Context, kind: ResourceKind, path: string): Resource {

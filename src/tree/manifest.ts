@@ -89,7 +89,8 @@ export async function manifestStamp(outDir: string): Promise<string | null> {
   const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
   const info = await stat(manifestPath(outDir)).catch(() => null);
   const identity = await treeIdentity(outDir);
-  if (record === null || info === null || identity === null || !record.startsWith(`${identity}:`)) return null;
+  if (record === null || info === null || identity === null || !record.startsWith(`${identity}:`))
+    return null;
   return `${record.trim()}|${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
@@ -99,8 +100,14 @@ export async function invalidateManifest(outDir: string): Promise<void> {
 }
 
 /** Records which tree the manifest describes (and the host it was built for), once the manifest and the tree are both in place. */
-export async function recordTree(outDir: string, tree: string, host: RootHost | undefined): Promise<void> {
-  await writeFileAtomic(treePath(outDir), `${tree}\n${host ? `host ${host}\n` : ''}`, { durable: true });
+export async function recordTree(
+  outDir: string,
+  tree: string,
+  host: RootHost | undefined,
+): Promise<void> {
+  await writeFileAtomic(treePath(outDir), `${tree}\n${host ? `host ${host}\n` : ''}`, {
+    durable: true,
+  });
 }
 
 /** Writes a manifest as it is written during a build: group after group, without holding them. */
@@ -111,7 +118,9 @@ export class ManifestWriter {
 
   constructor(private readonly outDir: string) {
     this.temporary = `${manifestPath(outDir)}.tmp-${process.pid}`;
-    this.handle = mkdir(stateDir(outDir), { recursive: true }).then(() => open(this.temporary, 'w'));
+    this.handle = mkdir(stateDir(outDir), { recursive: true }).then(() =>
+      open(this.temporary, 'w'),
+    );
   }
 
   async add(key: string, fingerprint: number): Promise<void> {
@@ -170,7 +179,9 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
 }
 
 /** Appends journal lines to a manifest and says how many: the file beside the tree, or memory in tests. */
-export type Journal = (entries: Iterable<[key: string, state: GroupState | 'removed']>) => Promise<number>;
+export type Journal = (
+  entries: Iterable<[key: string, state: GroupState | 'removed']>,
+) => Promise<number>;
 
 /** The journal of the manifest beside the tree at `outDir`. */
 export function manifestJournal(outDir: string): Journal {
@@ -183,7 +194,10 @@ export function scratchDir(outDir: string): string {
 }
 
 /** Appends journal lines (`?` unknown, `-` removed, or a fingerprint), waits until they are on disk, and says how many. */
-export async function appendManifest(outDir: string, entries: Iterable<[key: string, state: GroupState | 'removed']>): Promise<number> {
+export async function appendManifest(
+  outDir: string,
+  entries: Iterable<[key: string, state: GroupState | 'removed']>,
+): Promise<number> {
   let text = '';
   let lines = 0;
   for (const [key, state] of entries) {
@@ -208,7 +222,10 @@ export async function appendManifest(outDir: string, entries: Iterable<[key: str
  * was last written whole, and the journal lines appended since; or, without
  * an index that holds for the text, from the text alone.
  */
-async function readGroups(outDir: string, text: Buffer): Promise<{ states: GroupStates; lines: number } | null> {
+async function readGroups(
+  outDir: string,
+  text: Buffer,
+): Promise<{ states: GroupStates; lines: number } | null> {
   const kept = readLarge(indexPath(outDir));
   const indexed = kept && GroupStates.fromIndex(text, kept);
   if (!indexed) {

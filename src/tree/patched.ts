@@ -51,7 +51,8 @@ export function patchedGroups(
   };
   const { site } = model;
   const lists: ListExtent[] = [];
-  const list = (kind: ResourceKind, path: string, count: number) => lists.push({ path, pages: pageCount(count, listPageSize(site, kind)) });
+  const list = (kind: ResourceKind, path: string, count: number) =>
+    lists.push({ path, pages: pageCount(count, listPageSize(site, kind)) });
 
   add(languageListGroups(context));
   list('languages', apiPath.languages(), model.languages.length);
@@ -62,7 +63,11 @@ export function patchedGroups(
     list('project-components', apiPath.projectComponents(project.slug), project.components.length);
   }
   // A category's statistics sum its components', at any depth.
-  add([...categoriesAround([...scope.components, ...scope.replaced])].map((category) => categoryGroup(context, category)));
+  add(
+    [...categoriesAround([...scope.components, ...scope.replaced])].map((category) =>
+      categoryGroup(context, category),
+    ),
+  );
   // An instance-wide list whose length changed has every page changed (each carries the count): it may be left for later.
   const instanceList = (name: InstanceList, length: number, lengthBefore: number) => {
     if (options.deferInstanceLists && length !== lengthBefore) deferred.push(name);
@@ -74,7 +79,11 @@ export function patchedGroups(
     add(componentGroups(context, component));
     add(component.translations.map((t) => translationGroup(context, t)));
     const [p, c] = [component.project.slug, componentSegment(component)];
-    list('component-translations', apiPath.componentTranslations(p, c), component.translations.length);
+    list(
+      'component-translations',
+      apiPath.componentTranslations(p, c),
+      component.translations.length,
+    );
     list('component-statistics', apiPath.componentStatistics(p, c), component.translations.length);
     list('component-links', apiPath.componentLinks(p, c), component.links.length);
   }
@@ -82,8 +91,13 @@ export function patchedGroups(
   groups.push(...patchedSiteGroups(context, scope));
   // The root folder holds the home page, which shows every project's and language's sums.
   if (model.site.pages) groups.push(rootFolderGroup(context, options.hosts ?? {}));
-  const removed = [...removedByPatch(before, model, scope), ...siteKeysRemoved(before, model, scope)];
-  const extents = lists.filter((extent) => !deferred.some((name) => extent.path === apiPath.list(name)));
+  const removed = [
+    ...removedByPatch(before, model, scope),
+    ...siteKeysRemoved(before, model, scope),
+  ];
+  const extents = lists.filter(
+    (extent) => !deferred.some((name) => extent.path === apiPath.list(name)),
+  );
   return { groups, lists: extents, removed, deferred };
 }
 
@@ -105,7 +119,10 @@ export function instanceListGroups(
   const context = createContext(model, cache);
   const groups = [...instanceListPages(context, name)].map(toFileGroup);
   const length = name === 'translations' ? model.translations.length : model.components.length;
-  return { groups, extent: { path: apiPath.list(name), pages: pageCount(length, listPageSize(model.site, name)) } };
+  return {
+    groups,
+    extent: { path: apiPath.list(name), pages: pageCount(length, listPageSize(model.site, name)) },
+  };
 }
 
 /** A list and how many pages it now has: pages after the last are gone. */
@@ -119,7 +136,8 @@ interface ListExtent {
 /** The categories the components sit in, and the categories those sit in. */
 function categoriesAround(components: readonly Component[]): Set<Category> {
   const categories = new Set<Category>();
-  for (const component of components) for (let c = component.category; c; c = c.parent) categories.add(c);
+  for (const component of components)
+    for (let c = component.category; c; c = c.parent) categories.add(c);
   return categories;
 }
 
@@ -148,7 +166,8 @@ function siteKeysRemoved(before: Model, model: Model, scope: PatchScope): string
 
 function removedByPatch(before: Model, model: Model, scope: PatchScope): string[] {
   const keys = new Set<string>();
-  const translationKey = (t: Translation) => apiPath.translation(t.component.project.slug, componentSegment(t.component), t.language.code);
+  const translationKey = (t: Translation) =>
+    apiPath.translation(t.component.project.slug, componentSegment(t.component), t.language.code);
   for (const old of scope.replaced) {
     keys.add(apiPath.component(old.project.slug, componentSegment(old)));
     for (const t of old.translations) keys.add(translationKey(t));
@@ -158,6 +177,7 @@ function removedByPatch(before: Model, model: Model, scope: PatchScope): string[
     for (const t of component.translations) keys.delete(translationKey(t));
   }
   const published = new Set(model.languages.map((l) => l.code));
-  for (const language of before.languages) if (!published.has(language.code)) keys.add(apiPath.language(language.code));
+  for (const language of before.languages)
+    if (!published.has(language.code)) keys.add(apiPath.language(language.code));
   return [...keys];
 }

@@ -24,7 +24,9 @@ interface TreeSettings {
 }
 
 export async function recordTreeSettings(outDir: string, settings: TreeSettings): Promise<void> {
-  await writeFileAtomic(settingsPath(outDir), `${JSON.stringify(settings, null, 2)}\n`, { durable: true });
+  await writeFileAtomic(settingsPath(outDir), `${JSON.stringify(settings, null, 2)}\n`, {
+    durable: true,
+  });
 }
 
 /** Settings given to a command: flags over site.yaml, and the host (null: none; undefined: the tree's). */
@@ -48,21 +50,26 @@ export async function settingsToBuildWith(
 }
 
 /** What is said before rewriting a tree whose settings are the same but whose bytes this version writes differently. */
-export const EARLIER_FORMAT = 'written by an earlier version of weblate-snapshot, whose files differ';
+export const EARLIER_FORMAT =
+  'written by an earlier version of weblate-snapshot, whose files differ';
 
 /**
  * What differs between the settings a tree was built with and new ones, in
  * words (`base URL https://a → https://b, page size 50 → 20`), or null when
  * nothing does.
  */
-export function describeSettingsChange(before: TreeSettings, after: { site: Site; host?: RootHost | undefined }): string | null {
+export function describeSettingsChange(
+  before: TreeSettings,
+  after: { site: Site; host?: RootHost | undefined },
+): string | null {
   const changes: string[] = [];
   for (const [key, label] of SETTING_LABELS) {
     // A setting newer than the record of the tree (absent there) has its default: null.
     const [a, b] = [before.site[key] ?? null, after.site[key] ?? null];
     if (a !== b) changes.push(`${label} ${show(a)} → ${show(b)}`);
   }
-  if (before.host !== after.host) changes.push(`host ${before.host ?? 'none'} → ${after.host ?? 'none'}`);
+  if (before.host !== after.host)
+    changes.push(`host ${before.host ?? 'none'} → ${after.host ?? 'none'}`);
   return changes.length > 0 ? changes.join(', ') : null;
 }
 
@@ -79,7 +86,9 @@ async function readTreeSettings(outDir: string): Promise<TreeSettings | null> {
   if (text === null) return null;
   try {
     const value = JSON.parse(text) as Partial<TreeSettings>;
-    return value.site && value.overrides ? { overrides: value.overrides, host: value.host, site: value.site } : null;
+    return value.site && value.overrides
+      ? { overrides: value.overrides, host: value.host, site: value.site }
+      : null;
   } catch {
     return null;
   }

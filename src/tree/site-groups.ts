@@ -60,7 +60,8 @@ export function* siteGroups(context: SiteGroupContext): Generator<FileGroup> {
   if (!context.model.site.pages) return;
   yield stylesheetGroup(context);
   const byLanguage = projectsByLanguage(context.model);
-  for (const language of context.model.languages) yield languageGroup(context, language, byLanguage.get(language) ?? []);
+  for (const language of context.model.languages)
+    yield languageGroup(context, language, byLanguage.get(language) ?? []);
   for (const project of context.model.projects) yield* projectSiteGroups(context, project);
   for (const category of context.model.categories) yield categorySiteGroup(context, category);
   for (const component of context.model.components) yield* componentSiteGroups(context, component);
@@ -75,8 +76,10 @@ export function homeFile(context: SiteGroupContext): { path: string; data: strin
 export function homeFingerprint(context: SiteGroupContext): number {
   const { model, versions, aggregates } = context;
   const h = new Hasher().number(versions.site).text('home');
-  for (const project of model.projects) h.number(versions.project(project)).number(versions.counters(aggregates.project(project)));
-  for (const language of model.languages) h.number(versions.language(language)).number(versions.counters(aggregates.language(language)));
+  for (const project of model.projects)
+    h.number(versions.project(project)).number(versions.counters(aggregates.project(project)));
+  for (const language of model.languages)
+    h.number(versions.language(language)).number(versions.counters(aggregates.language(language)));
   return h.digest();
 }
 
@@ -87,7 +90,9 @@ export function countSiteFiles(model: Model): number {
   const current = model.site.weblateVersion !== '4';
   let total = 2 + model.languages.length + model.categories.length;
   for (const project of model.projects) {
-    const languages = new Set(project.components.flatMap((c) => c.translations.map((t) => t.language))).size;
+    const languages = new Set(
+      project.components.flatMap((c) => c.translations.map((t) => t.language)),
+    ).size;
     total += 1 + (1 + charts) + 2 + languages * (current ? 4 : 3);
   }
   total += model.components.length * (1 + (1 + charts) + 2) + model.translations.length * 3;
@@ -102,7 +107,11 @@ export function countSiteFiles(model: Model): number {
  */
 export function patchedSiteGroups(
   context: SiteGroupContext,
-  scope: { projects: Iterable<Project>; languages: Iterable<Language>; components: Iterable<Component> },
+  scope: {
+    projects: Iterable<Project>;
+    languages: Iterable<Language>;
+    components: Iterable<Component>;
+  },
 ): FileGroup[] {
   const { model } = context;
   if (!model.site.pages) return [];
@@ -110,7 +119,8 @@ export function patchedSiteGroups(
   const published = new Set(model.languages);
   const projects = [...scope.projects];
   for (const language of scope.languages) {
-    if (published.has(language)) groups.push(languageGroup(context, language, projectsHaving(context, language)));
+    if (published.has(language))
+      groups.push(languageGroup(context, language, projectsHaving(context, language)));
   }
   for (const project of projects) {
     groups.push(...projectSiteGroups(context, project));
@@ -135,11 +145,13 @@ export function siteKeysOf(
   if (!model.site.pages) return keys;
   for (const language of model.languages) keys.add(webPath.language(language.code));
   for (const [project, inProject] of projects) {
-    for (const language of languagesOfComponents(inProject)) for (const key of projectLanguageKeys(model, project, language)) keys.add(key);
+    for (const language of languagesOfComponents(inProject))
+      for (const key of projectLanguageKeys(model, project, language)) keys.add(key);
   }
   for (const component of components) {
     for (const key of componentKeys(model, component)) keys.add(key);
-    for (const translation of component.translations) for (const key of translationKeys(model, translation)) keys.add(key);
+    for (const translation of component.translations)
+      for (const key of translationKeys(model, translation)) keys.add(key);
   }
   return keys;
 }
@@ -155,17 +167,27 @@ function stylesheetGroup(context: SiteGroupContext): FileGroup {
   };
 }
 
-function languageGroup(context: SiteGroupContext, language: Language, projects: readonly Project[]): FileGroup {
+function languageGroup(
+  context: SiteGroupContext,
+  language: Language,
+  projects: readonly Project[],
+): FileGroup {
   const { versions, aggregates } = context;
   const h = new Hasher()
     .number(versions.site)
     .number(versions.language(language))
     .number(versions.counters(aggregates.language(language)));
   for (const project of projects) {
-    h.number(versions.project(project)).number(versions.counters(aggregates.projectLanguages(project).get(language)!));
+    h.number(versions.project(project)).number(
+      versions.counters(aggregates.projectLanguages(project).get(language)!),
+    );
   }
   const key = webPath.language(language.code);
-  return { key, fingerprint: h.digest(), render: () => [page(key, languagePage(context, language, projects))] };
+  return {
+    key,
+    fingerprint: h.digest(),
+    render: () => [page(key, languagePage(context, language, projects))],
+  };
 }
 
 function* projectSiteGroups(context: SiteGroupContext, project: Project): Generator<FileGroup> {
@@ -178,7 +200,9 @@ function* projectSiteGroups(context: SiteGroupContext, project: Project): Genera
   for (const [language, counters] of aggregates.projectLanguages(project))
     h.number(versions.language(language)).number(versions.counters(counters));
   for (const component of project.components)
-    h.number(versions.component(component)).number(versions.counters(aggregates.component(component)));
+    h.number(versions.component(component)).number(
+      versions.counters(aggregates.component(component)),
+    );
   for (const category of project.categories) h.number(versions.category(category));
   const fingerprint = h.digest();
   const key = webPath.project(project.slug);
@@ -197,14 +221,23 @@ function* projectSiteGroups(context: SiteGroupContext, project: Project): Genera
     percent(aggregates.project(project).translated, aggregates.project(project).total, !review),
     rows,
   );
-  yield exportGroup(sitePath.exports(project.slug, null), fingerprint, 'project', site.weblateVersion, () =>
-    byCode(bodies.projectLanguages(project)),
+  yield exportGroup(
+    sitePath.exports(project.slug, null),
+    fingerprint,
+    'project',
+    site.weblateVersion,
+    () => byCode(bodies.projectLanguages(project)),
   );
-  for (const language of languagesOf(project)) yield* projectLanguageGroups(context, project, language);
+  for (const language of languagesOf(project))
+    yield* projectLanguageGroups(context, project, language);
 }
 
 /** A language within a project: its page, its share (engage) page, its badge (and in 2026.8 its translate page). */
-function* projectLanguageGroups(context: SiteGroupContext, project: Project, language: Language): Generator<FileGroup> {
+function* projectLanguageGroups(
+  context: SiteGroupContext,
+  project: Project,
+  language: Language,
+): Generator<FileGroup> {
   const { model, versions, aggregates } = context;
   const counters = aggregates.projectLanguages(project).get(language)!;
   const h = new Hasher()
@@ -217,16 +250,35 @@ function* projectLanguageGroups(context: SiteGroupContext, project: Project, lan
     if (translation) h.number(versions.translation(translation));
   }
   const fingerprint = h.digest();
-  const [pageKey, shareKey, widgetKey, translateKey] = projectLanguageKeys(model, project, language);
-  yield { key: pageKey!, fingerprint, render: () => [page(pageKey!, projectLanguagePage(context, project, language, 'status'))] };
-  yield { key: shareKey!, fingerprint, render: () => [page(shareKey!, projectLanguagePage(context, project, language, 'share'))] };
+  const [pageKey, shareKey, widgetKey, translateKey] = projectLanguageKeys(
+    model,
+    project,
+    language,
+  );
+  yield {
+    key: pageKey!,
+    fingerprint,
+    render: () => [page(pageKey!, projectLanguagePage(context, project, language, 'status'))],
+  };
+  yield {
+    key: shareKey!,
+    fingerprint,
+    render: () => [page(shareKey!, projectLanguagePage(context, project, language, 'share'))],
+  };
   const review = projectHasReview(project);
-  yield widgetGroup(widgetKey!, fingerprint, percent(counters.translated, counters.total, !review), null);
+  yield widgetGroup(
+    widgetKey!,
+    fingerprint,
+    percent(counters.translated, counters.total, !review),
+    null,
+  );
   if (translateKey)
     yield {
       key: translateKey,
       fingerprint,
-      render: () => [page(translateKey, projectLanguagePage(context, project, language, 'translate'))],
+      render: () => [
+        page(translateKey, projectLanguagePage(context, project, language, 'translate')),
+      ],
     };
 }
 
@@ -239,45 +291,89 @@ function categorySiteGroup(context: SiteGroupContext, category: Category): FileG
     .number(versions.category(category))
     .number(versions.counters(aggregates.category(category)));
   for (const component of project.components) {
-    if (component.category === category) h.number(versions.component(component)).number(versions.counters(aggregates.component(component)));
+    if (component.category === category)
+      h.number(versions.component(component)).number(
+        versions.counters(aggregates.component(component)),
+      );
   }
   for (const inner of project.categories) {
-    if (inner.parent === category) h.number(versions.category(inner)).number(versions.counters(aggregates.category(inner)));
+    if (inner.parent === category)
+      h.number(versions.category(inner)).number(versions.counters(aggregates.category(inner)));
   }
   const key = webPath.category(project.slug, categoryWebPath(category));
-  return { key, fingerprint: h.digest(), render: () => [page(key, categoryPage(context, category))] };
+  return {
+    key,
+    fingerprint: h.digest(),
+    render: () => [page(key, categoryPage(context, category))],
+  };
 }
 
-function* componentSiteGroups(context: SiteGroupContext, component: Component): Generator<FileGroup> {
+function* componentSiteGroups(
+  context: SiteGroupContext,
+  component: Component,
+): Generator<FileGroup> {
   const { model, versions, aggregates, bodies } = context;
   const site = model.site;
   const h = new Hasher().number(versions.site).number(versions.component(component));
   for (const translation of component.translations) h.number(versions.translation(translation));
   const fingerprint = h.digest();
   const [pageKey, widgetKey, exportKey] = componentKeys(model, component);
-  yield { key: pageKey!, fingerprint, render: () => [page(pageKey!, componentPage(context, component))] };
+  yield {
+    key: pageKey!,
+    fingerprint,
+    render: () => [page(pageKey!, componentPage(context, component))],
+  };
   const sum = aggregates.component(component);
   const rows = () =>
     component.translations.map((t) => ({
       name: t.language.name,
       translated: t.counters.translated,
       percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
-      url: webUrl(site, webPath.translation(component.project.slug, componentWebPath(component), t.language.code)),
+      url: webUrl(
+        site,
+        webPath.translation(component.project.slug, componentWebPath(component), t.language.code),
+      ),
     }));
-  yield widgetGroup(widgetKey!, fingerprint, percent(sum.translated, sum.total, !projectHasReview(component.project)), rows);
+  yield widgetGroup(
+    widgetKey!,
+    fingerprint,
+    percent(sum.translated, sum.total, !projectHasReview(component.project)),
+    rows,
+  );
   const translations = () =>
-    [...component.translations].sort((a, b) => compareStrings(a.languageCode, b.languageCode)).map((t) => bodies.translationStatistics(t));
+    [...component.translations]
+      .sort((a, b) => compareStrings(a.languageCode, b.languageCode))
+      .map((t) => bodies.translationStatistics(t));
   yield exportGroup(exportKey!, fingerprint, 'component', site.weblateVersion, translations);
-  for (const translation of component.translations) yield* translationSiteGroups(context, translation);
+  for (const translation of component.translations)
+    yield* translationSiteGroups(context, translation);
 }
 
-function* translationSiteGroups(context: SiteGroupContext, translation: Translation): Generator<FileGroup> {
+function* translationSiteGroups(
+  context: SiteGroupContext,
+  translation: Translation,
+): Generator<FileGroup> {
   const { model, versions } = context;
-  const fingerprint = new Hasher().number(versions.site).number(versions.translation(translation)).digest();
+  const fingerprint = new Hasher()
+    .number(versions.site)
+    .number(versions.translation(translation))
+    .digest();
   const [pageKey, translateKey, widgetKey] = translationKeys(model, translation);
-  yield { key: pageKey!, fingerprint, render: () => [page(pageKey!, translationPage(context, translation, false))] };
-  yield { key: translateKey!, fingerprint, render: () => [page(translateKey!, translationPage(context, translation, true))] };
-  const share = percent(translation.counters.translated, translation.counters.total, !translationHasReview(translation));
+  yield {
+    key: pageKey!,
+    fingerprint,
+    render: () => [page(pageKey!, translationPage(context, translation, false))],
+  };
+  yield {
+    key: translateKey!,
+    fingerprint,
+    render: () => [page(translateKey!, translationPage(context, translation, true))],
+  };
+  const share = percent(
+    translation.counters.translated,
+    translation.counters.total,
+    !translationHasReview(translation),
+  );
   yield widgetGroup(widgetKey!, fingerprint, share, null);
 }
 
@@ -286,7 +382,12 @@ function projectLanguageKeys(model: Model, project: Project, language: Language)
   const site = model.site;
   const p = project.slug;
   const l = language.code;
-  if (site.weblateVersion === '4') return [`${webPath.language(l)}${p}/`, webPath.share(p, l), widgetFolder(site, project, language, null)];
+  if (site.weblateVersion === '4')
+    return [
+      `${webPath.language(l)}${p}/`,
+      webPath.share(p, l),
+      widgetFolder(site, project, language, null),
+    ];
   return [
     webPath.projectLanguage(p, l),
     webPath.shareCurrent(p, l),
@@ -316,7 +417,12 @@ function translationKeys(model: Model, translation: Translation): string[] {
 }
 
 /** A folder of a badge and, for a project or a component, its charts in every kind and color. */
-function widgetGroup(key: string, fingerprint: number, share: number, rows: (() => ChartRow[]) | null): FileGroup {
+function widgetGroup(
+  key: string,
+  fingerprint: number,
+  share: number,
+  rows: (() => ChartRow[]) | null,
+): FileGroup {
   return {
     key,
     fingerprint,
@@ -326,7 +432,10 @@ function widgetGroup(key: string, fingerprint: number, share: number, rows: (() 
       const sorted = rows().sort((a, b) => compareStrings(a.name, b.name));
       for (const kind of CHART_KINDS) {
         for (const color of CHART_COLORS)
-          files.push({ path: fileOf(key + chartFile(kind, color)), data: renderChart(kind, color, sorted) });
+          files.push({
+            path: fileOf(key + chartFile(kind, color)),
+            data: renderChart(kind, color, sorted),
+          });
       }
       return files;
     },
@@ -378,7 +487,8 @@ function languagesOf(project: Project): Language[] {
 
 function languagesOfComponents(components: readonly Component[]): Language[] {
   const languages = new Set<Language>();
-  for (const component of components) for (const translation of component.translations) languages.add(translation.language);
+  for (const component of components)
+    for (const translation of component.translations) languages.add(translation.language);
   return [...languages];
 }
 
@@ -397,5 +507,7 @@ function projectsByLanguage(model: Model): Map<Language, Project[]> {
 
 /** The projects with a translation in the language, from their sums (kept between the patches of a session). */
 function projectsHaving(context: SiteGroupContext, language: Language): Project[] {
-  return context.model.projects.filter((project) => context.aggregates.projectLanguages(project).has(language));
+  return context.model.projects.filter((project) =>
+    context.aggregates.projectLanguages(project).has(language),
+  );
 }

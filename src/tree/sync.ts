@@ -42,25 +42,41 @@ interface SyncedTree {
   manifest: Manifest;
   /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
   report:
-    { mode: 'fresh'; files: number; bytes: number } | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
+    | { mode: 'fresh'; files: number; bytes: number }
+    | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
 }
 
-export async function syncTree(outDir: string, model: Model, options: SyncOptions = {}): Promise<SyncedTree> {
+export async function syncTree(
+  outDir: string,
+  model: Model,
+  options: SyncOptions = {},
+): Promise<SyncedTree> {
   await rm(scratchDir(outDir), { recursive: true, force: true });
   const recorded = await readManifest(outDir);
   const hosts: HostOptions = { host: options.host };
   const settings = settingsFingerprint(model, hosts).toString(36);
   const identity = await treeIdentity(outDir);
-  if (!options.full && recorded && identity !== null && recorded.tree === `${identity}:${settings}`) {
+  if (
+    !options.full &&
+    recorded &&
+    identity !== null &&
+    recorded.tree === `${identity}:${settings}`
+  ) {
     const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
     return {
       // Kept for further updates (a session): as a Map, whose keys a removal scans without making half a million strings each time.
       manifest: options.keepManifest ? { ...recorded, groups: new Map(recorded.groups) } : recorded,
-      report: { mode: 'in-place', files: stats.filesWritten, groupsRendered: stats.groupsRendered, groupsRemoved: stats.groupsRemoved },
+      report: {
+        mode: 'in-place',
+        files: stats.filesWritten,
+        groupsRendered: stats.groupsRendered,
+        groupsRemoved: stats.groupsRemoved,
+      },
     };
   }
-  if (!options.full && recorded && identity !== null && recorded.tree.startsWith(`${identity}:`)) options.onRewrite?.();
+  if (!options.full && recorded && identity !== null && recorded.tree.startsWith(`${identity}:`))
+    options.onRewrite?.();
   return writeFreshTree(outDir, model, hosts, settings, options);
 }
 
@@ -91,13 +107,22 @@ async function writeFreshTree(
   };
   let written: { files: number; bytes: number };
   try {
-    written = await writeTree(model, folderTarget(outDir), { onProgress: options.onProgress, hosts, onGroup });
+    written = await writeTree(model, folderTarget(outDir), {
+      onProgress: options.onProgress,
+      hosts,
+      onGroup,
+    });
     await writer.close();
   } catch (error) {
     await writer.abort();
     throw error;
   }
-  const manifest: Manifest = { tree: `${await treeIdentity(outDir)}:${settings}`, host: hosts.host, groups, journalLines: groups.size };
+  const manifest: Manifest = {
+    tree: `${await treeIdentity(outDir)}:${settings}`,
+    host: hosts.host,
+    groups,
+    journalLines: groups.size,
+  };
   await recordTree(outDir, manifest.tree, manifest.host);
   return { manifest, report: { mode: 'fresh', files: written.files, bytes: written.bytes } };
 }

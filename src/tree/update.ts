@@ -31,7 +31,11 @@ export interface UpdateStats {
  * Brings the tree in line with `groups` (every group of the model), given the
  * manifest of what it holds. `manifest` is updated in memory too.
  */
-export async function updateInPlace(tree: TreeInPlace, groups: Iterable<FileGroup>, manifest: Manifest): Promise<UpdateStats> {
+export async function updateInPlace(
+  tree: TreeInPlace,
+  groups: Iterable<FileGroup>,
+  manifest: Manifest,
+): Promise<UpdateStats> {
   const seen = new Set<string>();
   const dirty: FileGroup[] = [];
   for (const group of groups) {
@@ -43,11 +47,18 @@ export async function updateInPlace(tree: TreeInPlace, groups: Iterable<FileGrou
 }
 
 /** The same after a patch: only the groups the patch may have changed are looked at. */
-export async function updatePatched(tree: TreeInPlace, patched: PatchedGroups, manifest: Manifest): Promise<UpdateStats> {
-  const dirty = patched.groups.filter((group) => manifest.groups.get(group.key) !== group.fingerprint);
+export async function updatePatched(
+  tree: TreeInPlace,
+  patched: PatchedGroups,
+  manifest: Manifest,
+): Promise<UpdateStats> {
+  const dirty = patched.groups.filter(
+    (group) => manifest.groups.get(group.key) !== group.fingerprint,
+  );
   const removed = new Set(patched.removed.filter((key) => manifest.groups.has(key)));
   for (const list of patched.lists) {
-    for (let page = list.pages + 1; manifest.groups.has(apiPath.page(list.path, page)); page++) removed.add(apiPath.page(list.path, page));
+    for (let page = list.pages + 1; manifest.groups.has(apiPath.page(list.path, page)); page++)
+      removed.add(apiPath.page(list.path, page));
   }
   const live = new Set(patched.groups.map((group) => group.key));
   return applyUpdate(
@@ -64,13 +75,22 @@ export async function updatePatched(tree: TreeInPlace, patched: PatchedGroups, m
 // --- internal ---
 
 /** Writes the changed files of the dirty groups and removes the folders of the gone ones, journaling both. */
-async function applyUpdate(tree: TreeInPlace, dirty: FileGroup[], removed: string[], manifest: Manifest): Promise<UpdateStats> {
-  if (dirty.length === 0 && removed.length === 0) return { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
-  const unknown = [...dirty.map((group) => group.key), ...removed].map((key): [string, GroupState] => [key, null]);
+async function applyUpdate(
+  tree: TreeInPlace,
+  dirty: FileGroup[],
+  removed: string[],
+  manifest: Manifest,
+): Promise<UpdateStats> {
+  if (dirty.length === 0 && removed.length === 0)
+    return { groupsRendered: 0, filesWritten: 0, groupsRemoved: 0 };
+  const unknown = [...dirty.map((group) => group.key), ...removed].map(
+    (key): [string, GroupState] => [key, null],
+  );
   let appended = await tree.journal(unknown);
   let filesWritten = 0;
   for (const group of dirty) {
-    for (const file of group.render()) if (await tree.target.replace(file.path, file.data)) filesWritten++;
+    for (const file of group.render())
+      if (await tree.target.replace(file.path, file.data)) filesWritten++;
   }
   // Lists are rewritten first, so a folder disappears only once nothing new points at it.
   for (const key of removed) await tree.target.removeFolder(folderOfPath(key));
@@ -95,7 +115,11 @@ function withoutLiveFolders(removed: readonly string[], live: ReadonlySet<string
   const holding = new Set<string>();
   const gone = new Set(removed);
   for (const key of live) {
-    for (let end = key.lastIndexOf('/', key.length - 2); end > 0; end = key.lastIndexOf('/', end - 1)) {
+    for (
+      let end = key.lastIndexOf('/', key.length - 2);
+      end > 0;
+      end = key.lastIndexOf('/', end - 1)
+    ) {
       const folder = key.slice(0, end + 1);
       if (gone.has(folder)) holding.add(folder);
     }
@@ -121,7 +145,11 @@ function withNestedGroups(removed: ReadonlySet<string>, manifest: Manifest): Set
     return all;
   }
   for (const key of manifest.groups.keys()) {
-    for (let end = key.lastIndexOf('/', key.length - 2); end > 0; end = key.lastIndexOf('/', end - 1)) {
+    for (
+      let end = key.lastIndexOf('/', key.length - 2);
+      end > 0;
+      end = key.lastIndexOf('/', end - 1)
+    ) {
       if (removed.has(key.slice(0, end + 1))) {
         all.add(key);
         break;

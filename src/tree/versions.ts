@@ -77,8 +77,10 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
     if (value === undefined) map.set(key, (value = compute()));
     return value;
   };
-  const language = (l: Language) => memo(languages, l, () => fingerprintText(bodies.language(l).text()));
-  const project = (p: Project) => memo(projects, p, () => fingerprintText(bodies.project(p).text()));
+  const language = (l: Language) =>
+    memo(languages, l, () => fingerprintText(bodies.language(l).text()));
+  const project = (p: Project) =>
+    memo(projects, p, () => fingerprintText(bodies.project(p).text()));
   // A category's body names its parent by id; the web paths below it show the slugs of every category above.
   const category = (c: Category) =>
     memo(categories, c, () =>
@@ -91,7 +93,10 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
   // inherits from it), its secondary language and the repository it may share.
   const component = (c: Component) =>
     memo(cache.components, c, () => {
-      const h = new Hasher().number(c.contentFingerprint).number(project(c.project)).number(language(c.sourceLanguage));
+      const h = new Hasher()
+        .number(c.contentFingerprint)
+        .number(project(c.project))
+        .number(language(c.sourceLanguage));
       if (c.category) h.number(category(c.category));
       const secondary = c.inherited.own.secondary_language;
       if (secondary) h.number(language(secondary));
@@ -110,7 +115,11 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
   // A translation shows what the content says of it, its component and its language; the rest is derived from these.
   const translation = (t: Translation) =>
     memo(cache.translations, t, () =>
-      new Hasher().number(t.contentFingerprint).number(component(t.component)).number(language(t.language)).digest(),
+      new Hasher()
+        .number(t.contentFingerprint)
+        .number(component(t.component))
+        .number(language(t.language))
+        .digest(),
     );
   return {
     site: siteVersion(model),

@@ -22,7 +22,11 @@ interface WriteTreeOptions {
 }
 
 /** Writes every file of the model's tree to the target, then commits it; on failure the target is aborted. */
-export async function writeTree(model: Model, target: OutputTarget, options: WriteTreeOptions = {}): Promise<WriteStats> {
+export async function writeTree(
+  model: Model,
+  target: OutputTarget,
+  options: WriteTreeOptions = {},
+): Promise<WriteStats> {
   const total = countTreeFiles(model);
   const { onProgress } = options;
   try {

@@ -22,7 +22,8 @@ let proxy: Proxy;
 
 beforeAll(() => ({ s3, proxy } = servers));
 
-const deployCli = (args: string[], env: Record<string, string> = {}) => runScript('deploy', args, { env: { ...TEST_AWS_ENV, ...env } });
+const deployCli = (args: string[], env: Record<string, string> = {}) =>
+  runScript('deploy', args, { env: { ...TEST_AWS_ENV, ...env } });
 
 async function builtCopy() {
   const dir = tempDir();
@@ -38,16 +39,29 @@ describe('npm run deploy', () => {
     const result = await deployCli(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: npm run deploy -- [options]');
-    for (const flag of ['--out DIR', '--to s3://BUCKET[/PREFIX]', '--endpoint URL', '--region NAME', '--cache-control TEXT']) {
+    for (const flag of [
+      '--out DIR',
+      '--to s3://BUCKET[/PREFIX]',
+      '--endpoint URL',
+      '--region NAME',
+      '--cache-control TEXT',
+    ]) {
       expect(result.stdout).toContain(flag);
     }
-    for (const flag of ['--concurrency N', '--retries N', '--verify', '--dry-run']) expect(result.stdout).toContain(flag);
+    for (const flag of ['--concurrency N', '--retries N', '--verify', '--dry-run'])
+      expect(result.stdout).toContain(flag);
   });
 
   it.each([
     [[], 'deploy needs --to s3://BUCKET[/PREFIX]'],
-    [['--to', 's3://snap/a/../b'], '--to expects a prefix of path segments without "//", "." or ".."'],
-    [['--to', 's3://snap', '--endpoint', 'ftp://127.0.0.1:9'], '--endpoint expects an http(s) URL (got "ftp://127.0.0.1:9")'],
+    [
+      ['--to', 's3://snap/a/../b'],
+      '--to expects a prefix of path segments without "//", "." or ".."',
+    ],
+    [
+      ['--to', 's3://snap', '--endpoint', 'ftp://127.0.0.1:9'],
+      '--endpoint expects an http(s) URL (got "ftp://127.0.0.1:9")',
+    ],
   ])('refuses %j with exit 1 and one line', async (args, message) => {
     const result = await deployCli(args);
     expect(result.code).toBe(1);
@@ -57,7 +71,15 @@ describe('npm run deploy', () => {
 
   it('with --dry-run, prints every key it would upload and sends nothing', async () => {
     const { out } = await builtCopy();
-    const result = await deployCli(['--out', out, '--to', 's3://snap/dry', '--endpoint', proxy.url, '--dry-run']);
+    const result = await deployCli([
+      '--out',
+      out,
+      '--to',
+      's3://snap/dry',
+      '--endpoint',
+      proxy.url,
+      '--dry-run',
+    ]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toContain('upload dry/api/index.json');
@@ -81,7 +103,10 @@ describe('npm run deploy', () => {
 
     // The Czech translation removed: its keys would go, once the changed files are up.
     const app = join(content, 'projects/hello/components/app.yaml');
-    writeFileSync(app, readFileSync(app, 'utf8').replace(/translations:\n[\s\S]*$/, 'translations: {}\n'));
+    writeFileSync(
+      app,
+      readFileSync(app, 'utf8').replace(/translations:\n[\s\S]*$/, 'translations: {}\n'),
+    );
     expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
     proxy.log.length = 0;
     const refused = await deployCli(args, { AWS_ACCESS_KEY_ID: 'AKIAWRONGKEY' });
@@ -95,14 +120,29 @@ describe('npm run deploy', () => {
 
     const fixed = await deployCli(args);
     expect(fixed.code).toBe(0);
-    expect(fixed.stdout).toMatch(/: [1-9]\d* files? uploaded \(.+\), [1-9]\d* keys? deleted, \d+ groups unchanged\.\n$/);
-    expect([...(await listBucket(s3.url, BUCKET, 'creds/')).keys()].filter((key) => key.includes('/cs/'))).toEqual([]);
+    expect(fixed.stdout).toMatch(
+      /: [1-9]\d* files? uploaded \(.+\), [1-9]\d* keys? deleted, \d+ groups unchanged\.\n$/,
+    );
+    expect(
+      [...(await listBucket(s3.url, BUCKET, 'creds/')).keys()].filter((key) =>
+        key.includes('/cs/'),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a folder that holds no built tree', async () => {
-    const result = await deployCli(['--out', join(tempDir(), 'dist'), '--to', 's3://snap/none', '--endpoint', proxy.url]);
+    const result = await deployCli([
+      '--out',
+      join(tempDir(), 'dist'),
+      '--to',
+      's3://snap/none',
+      '--endpoint',
+      proxy.url,
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/ is not a tree built by npm run build \(expected its manifest in .+\.state\/\); build it first\.\n$/);
+    expect(result.stderr).toMatch(
+      / is not a tree built by npm run build \(expected its manifest in .+\.state\/\); build it first\.\n$/,
+    );
     expect(proxy.log).toEqual([]);
   });
 });

@@ -18,7 +18,13 @@ import { deploy, type DeployOptions, type DeployReport } from '../../src/deploy/
 import { s3Store } from '../../src/deploy/s3.ts';
 import { isPublished } from '../../src/hosts/published.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
-import { listBucket, putObject, readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import {
+  listBucket,
+  putObject,
+  readBucket,
+  TEST_AWS_ENV,
+  useLocalS3,
+} from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
 const APP = 'projects/hello/components/app.yaml';
@@ -40,13 +46,19 @@ async function builtCopy(prefix: string, fixture = 'minimal', options: { pages?:
   const content = join(dir, 'content');
   const out = join(dir, 'dist');
   cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
-  if (options.pages !== undefined) appendFileSync(join(content, 'site.yaml'), `pages: ${options.pages}\n`);
+  if (options.pages !== undefined)
+    appendFileSync(join(content, 'site.yaml'), `pages: ${options.pages}\n`);
   expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
-  const rebuild = async () => expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+  const rebuild = async () =>
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
   return { content, out, prefix, rebuild };
 }
 
-function run(out: string, prefix: string, options: Partial<DeployOptions> = {}): Promise<DeployReport> {
+function run(
+  out: string,
+  prefix: string,
+  options: Partial<DeployOptions> = {},
+): Promise<DeployReport> {
   return deploy(
     {
       outDir: out,
@@ -68,13 +80,17 @@ function run(out: string, prefix: string, options: Partial<DeployOptions> = {}):
 /** Removes the minimal fixture's one translation (Czech): its files and the language leave the tree. */
 function removeTranslation(content: string): void {
   const app = join(content, APP);
-  writeFileSync(app, readFileSync(app, 'utf8').replace(/translations:\n[\s\S]*$/, 'translations: {}\n'));
+  writeFileSync(
+    app,
+    readFileSync(app, 'utf8').replace(/translations:\n[\s\S]*$/, 'translations: {}\n'),
+  );
 }
 
 /** The published files of a tree, by the key each takes under `prefix`. */
 function expectedObjects(out: string, prefix: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [path, text] of readTree(out)) if (isPublished(path)) files.set(`${prefix}/${path}`, text);
+  for (const [path, text] of readTree(out))
+    if (isPublished(path)) files.set(`${prefix}/${path}`, text);
   return files;
 }
 
@@ -83,7 +99,8 @@ async function expectBucketHoldsTree(out: string, prefix: string): Promise<void>
   const objects = await listBucket(s3.url, BUCKET, `${prefix}/`);
   const expected = expectedObjects(out, prefix);
   expect([...objects.keys()]).toEqual([...expected.keys()].sort());
-  for (const [key, text] of expected) expect(objects.get(key), key).toBe(createHash('md5').update(text).digest('hex'));
+  for (const [key, text] of expected)
+    expect(objects.get(key), key).toBe(createHash('md5').update(text).digest('hex'));
 }
 
 const requests = (method: string) => proxy.log.filter((r) => r.method === method);
@@ -102,7 +119,11 @@ describe('npm run deploy to an S3-protocol server', () => {
     expect(report.uploaded).toBe(expected.size);
     expect([...objects.keys()]).toEqual([...expected.keys()].sort());
     for (const [key, text] of expected) {
-      expect(objects.get(key), key).toEqual({ body: text, contentType: 'application/json', cacheControl: 'public, max-age=60' });
+      expect(objects.get(key), key).toEqual({
+        body: text,
+        contentType: 'application/json',
+        cacheControl: 'public, max-age=60',
+      });
     }
     expect([...objects.keys()]).toContain('first/deploy/404.html');
     expect([...objects.keys()].some((key) => /serve\.json|\/hosts\//.test(key))).toBe(false);
@@ -112,30 +133,43 @@ describe('npm run deploy to an S3-protocol server', () => {
 
   it.each([
     ['the API alone', false, 'translated: 4\n', 'translated: 3\n', 20],
-    ['the API and the status site (a figure that moves no percent)', true, 'translated: 4\n', 'translated: 4\n    have_comment: 1\n', 30],
-  ])('after one counter changed, uploads only the files whose bytes changed, without listing: %s', async (_, pages, from, to, most) => {
-    const { content, out, rebuild } = await builtCopy('counter', 'minimal', { pages });
-    await run(out, 'counter');
-    const before = readTree(out);
-    const app = join(content, APP);
-    writeFileSync(app, readFileSync(app, 'utf8').replace(from, to));
-    await rebuild();
-    const changed = [...readTree(out)].filter(([path, text]) => before.get(path) !== text).map(([path]) => `/${BUCKET}/counter/${path}`);
-    proxy.log.length = 0;
+    [
+      'the API and the status site (a figure that moves no percent)',
+      true,
+      'translated: 4\n',
+      'translated: 4\n    have_comment: 1\n',
+      30,
+    ],
+  ])(
+    'after one counter changed, uploads only the files whose bytes changed, without listing: %s',
+    async (_, pages, from, to, most) => {
+      const { content, out, rebuild } = await builtCopy('counter', 'minimal', { pages });
+      await run(out, 'counter');
+      const before = readTree(out);
+      const app = join(content, APP);
+      writeFileSync(app, readFileSync(app, 'utf8').replace(from, to));
+      await rebuild();
+      const changed = [...readTree(out)]
+        .filter(([path, text]) => before.get(path) !== text)
+        .map(([path]) => `/${BUCKET}/counter/${path}`);
+      proxy.log.length = 0;
 
-    const report = await run(out, 'counter');
-    expect(report).toMatchObject({ ok: true, uploaded: changed.length, deleted: 0 });
-    expect(changed.length).toBeGreaterThan(0);
-    expect(changed.length).toBeLessThanOrEqual(most);
-    if (pages) expect(changed).toContain(`/${BUCKET}/counter/projects/hello/app/cs/index.html`);
-    expect(proxy.log.map((r) => `${r.method} ${pathOf(r.url)}`).sort()).toEqual(changed.map((url) => `PUT ${url}`).sort());
-    expect(listings()).toEqual([]);
-    await expectBucketHoldsTree(out, 'counter');
+      const report = await run(out, 'counter');
+      expect(report).toMatchObject({ ok: true, uploaded: changed.length, deleted: 0 });
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.length).toBeLessThanOrEqual(most);
+      if (pages) expect(changed).toContain(`/${BUCKET}/counter/projects/hello/app/cs/index.html`);
+      expect(proxy.log.map((r) => `${r.method} ${pathOf(r.url)}`).sort()).toEqual(
+        changed.map((url) => `PUT ${url}`).sort(),
+      );
+      expect(listings()).toEqual([]);
+      await expectBucketHoldsTree(out, 'counter');
 
-    proxy.log.length = 0;
-    expect(await run(out, 'counter')).toMatchObject({ ok: true, uploaded: 0, deleted: 0 });
-    expect(proxy.log).toEqual([]);
-  });
+      proxy.log.length = 0;
+      expect(await run(out, 'counter')).toMatchObject({ ok: true, uploaded: 0, deleted: 0 });
+      expect(proxy.log).toEqual([]);
+    },
+  );
 
   it("deletes a removed translation's keys once the files that changed with it are up", async () => {
     const { content, out, rebuild } = await builtCopy('removed');
@@ -150,7 +184,11 @@ describe('npm run deploy to an S3-protocol server', () => {
     expect(report.ok).toBe(true);
     const gone = [...before.keys()].filter((key) => !after.has(key));
     expect(gone).toEqual(
-      expect.arrayContaining(['', 'statistics/', 'units/'].map((p) => `removed/api/translations/hello/app/cs/${p}index.json`)),
+      expect.arrayContaining(
+        ['', 'statistics/', 'units/'].map(
+          (p) => `removed/api/translations/hello/app/cs/${p}index.json`,
+        ),
+      ),
     );
     expect(report.deleted).toBe(gone.length);
     await expectBucketHoldsTree(out, 'removed');
@@ -158,7 +196,9 @@ describe('npm run deploy to an S3-protocol server', () => {
     // trips over the folders it empties; the retry then succeeds), after the last upload.
     const deletes = proxy.log.filter((r) => r.method === 'POST' && /[?&]delete/.test(r.url));
     expect(deletes.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(proxy.log.findIndex((r) => r.method === 'POST')).toBeGreaterThan(proxy.log.findLastIndex((r) => r.method === 'PUT'));
+    expect(proxy.log.findIndex((r) => r.method === 'POST')).toBeGreaterThan(
+      proxy.log.findLastIndex((r) => r.method === 'PUT'),
+    );
     expect(listings()).toEqual([]);
   });
 
@@ -169,15 +209,21 @@ describe('npm run deploy to an S3-protocol server', () => {
       const url = pathOf(logged);
       if (method !== 'PUT') return null;
       const seen = (faults[url] = (faults[url] ?? 0) + 1);
-      if (url.endsWith('/api/index.json')) return seen <= 2 ? { status: 503, code: 'SlowDown' } : null;
-      if (url.endsWith('/api/projects/index.json')) return seen === 1 ? { status: 500, code: 'InternalError' } : null;
+      if (url.endsWith('/api/index.json'))
+        return seen <= 2 ? { status: 503, code: 'SlowDown' } : null;
+      if (url.endsWith('/api/projects/index.json'))
+        return seen === 1 ? { status: 500, code: 'InternalError' } : null;
       if (url.endsWith('/api/languages/index.json')) return seen === 1 ? 'drop' : null;
       return null;
     };
     const waits: string[] = [];
-    expect(await run(out, 'retried', { onNotice: (text) => waits.push(text) })).toMatchObject({ ok: true });
+    expect(await run(out, 'retried', { onNotice: (text) => waits.push(text) })).toMatchObject({
+      ok: true,
+    });
     expect(waits).toHaveLength(4);
-    expect(waits[0]).toMatch(/^Waiting 0\.0 s: PUT retried\/api\/\S+ (was answered HTTP \d+ \w+|failed: \w+)/);
+    expect(waits[0]).toMatch(
+      /^Waiting 0\.0 s: PUT retried\/api\/\S+ (was answered HTTP \d+ \w+|failed: \w+)/,
+    );
     await expectBucketHoldsTree(out, 'retried');
 
     proxy.fault = ({ method }) => (method === 'PUT' ? { status: 503, code: 'SlowDown' } : null);
@@ -197,7 +243,10 @@ describe('npm run deploy to an S3-protocol server', () => {
     const docs = join(content, 'projects/beta/components/docs.yaml');
     writeFileSync(docs, readFileSync(docs, 'utf8').replace('  he:\n    id: 202\n', ''));
     const strings = join(content, STRINGS);
-    writeFileSync(strings, readFileSync(strings, 'utf8').replaceAll('translated: 4\n', 'translated: 2\n'));
+    writeFileSync(
+      strings,
+      readFileSync(strings, 'utf8').replaceAll('translated: 4\n', 'translated: 2\n'),
+    );
     await rebuild();
     proxy.log.length = 0;
     let puts = 0;
@@ -205,7 +254,9 @@ describe('npm run deploy to an S3-protocol server', () => {
 
     const cut = await run(out, 'resumed', { retries: 0, concurrency: 1 });
     expect(cut.ok).toBe(false);
-    expect(cut.ok ? '' : cut.message).toMatch(/Stopped with 5 of \d+ files uploaded, nothing deleted\. .*run the same command again/);
+    expect(cut.ok ? '' : cut.message).toMatch(
+      /Stopped with 5 of \d+ files uploaded, nothing deleted\. .*run the same command again/,
+    );
     expect(proxy.log.filter((r) => r.method === 'POST')).toEqual([]);
     const firstRun = requests('PUT')
       .filter((r) => r.status === 200)
@@ -215,7 +266,11 @@ describe('npm run deploy to an S3-protocol server', () => {
     proxy.fault = null;
     proxy.log.length = 0;
     const resumed = await run(out, 'resumed');
-    expect(resumed).toMatchObject({ ok: true, uploaded: cut.uploads.length - 5, deleted: cut.deletes.length });
+    expect(resumed).toMatchObject({
+      ok: true,
+      uploaded: cut.uploads.length - 5,
+      deleted: cut.deletes.length,
+    });
     expect(
       requests('PUT')
         .map((r) => r.url)
@@ -233,9 +288,14 @@ describe('npm run deploy to an S3-protocol server', () => {
       onProgress: (p) => (p.uploaded === 10 ? stop.abort() : undefined),
     });
     expect(cut).toMatchObject({ ok: false, uploaded: 10 });
-    expect(cut.ok ? '' : cut.message).toMatch(/^Interrupted with 10 of \d+ files uploaded, nothing deleted\./);
+    expect(cut.ok ? '' : cut.message).toMatch(
+      /^Interrupted with 10 of \d+ files uploaded, nothing deleted\./,
+    );
     proxy.log.length = 0;
-    expect(await run(out, 'stopped')).toMatchObject({ ok: true, uploaded: cut.uploads.length - 10 });
+    expect(await run(out, 'stopped')).toMatchObject({
+      ok: true,
+      uploaded: cut.uploads.length - 10,
+    });
     await expectBucketHoldsTree(out, 'stopped');
   });
 
@@ -258,7 +318,8 @@ describe('npm run deploy to an S3-protocol server', () => {
         verify: true,
       },
       {
-        store: () => s3Store({ bucket: BUCKET, endpoint: proxy.url, region: null, listPageSize: 10 }),
+        store: () =>
+          s3Store({ bucket: BUCKET, endpoint: proxy.url, region: null, listPageSize: 10 }),
         sleep: async () => undefined,
         random: () => 0.5,
       },
@@ -268,7 +329,9 @@ describe('npm run deploy to an S3-protocol server', () => {
     expect(listings().length).toBeGreaterThan(2);
     const objects = await readBucket(s3.url, BUCKET, 'verified/');
     expect(objects.get(stranger)?.body).toBe('not ours\n');
-    expect(objects.get('verified/api/index.json')?.body).toBe(readFileSync(join(out, 'api/index.json'), 'utf8'));
+    expect(objects.get('verified/api/index.json')?.body).toBe(
+      readFileSync(join(out, 'api/index.json'), 'utf8'),
+    );
     expect((await readBucket(s3.url, BUCKET, 'elsewhere/')).size).toBe(1);
   });
 
@@ -280,7 +343,9 @@ describe('npm run deploy to an S3-protocol server', () => {
     await rebuild();
     expect(await run(out, 'foreign')).toMatchObject({ ok: true });
     const objects = await listBucket(s3.url, BUCKET, 'foreign/');
-    expect([...objects.keys()].filter((key) => key.includes('/cs/'))).toEqual(['foreign/api/translations/hello/app/cs/notes.txt']);
+    expect([...objects.keys()].filter((key) => key.includes('/cs/'))).toEqual([
+      'foreign/api/translations/hello/app/cs/notes.txt',
+    ]);
   });
 
   it('refuses a folder that is not a built tree, before any request', async () => {

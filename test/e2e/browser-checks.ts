@@ -59,7 +59,11 @@ export interface Tab {
 }
 
 export async function openTab(browser: Browser, width: number, scheme: ColorScheme): Promise<Tab> {
-  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme, reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    colorScheme: scheme,
+    reducedMotion: 'reduce',
+  });
   const tab: Tab = { page: await context.newPage(), origin: '', problems: [] };
   watchRequests(tab);
   return tab;
@@ -100,19 +104,27 @@ export async function svgProblems(tab: Tab, url: string, screenshot?: string): P
   tab.problems = [];
   const response = await tab.page.goto(url, { timeout: 15_000 });
   // Opened as a document of its own, an image has no icon link, so Chromium asks for /favicon.ico, which the site does not have.
-  const problems = tab.problems.filter((problem) => !problem.endsWith(`(${tab.origin}/favicon.ico)`));
+  const problems = tab.problems.filter(
+    (problem) => !problem.endsWith(`(${tab.origin}/favicon.ico)`),
+  );
   if (response?.status() !== 200) problems.push(`answered ${response?.status()}`);
   // As Weblate sends them, and as the Content-Type table gives them (hosts/published.ts).
   if (response?.headers()['content-type'] !== 'image/svg+xml; charset=utf-8')
     problems.push(`Content-Type ${response?.headers()['content-type']}`);
-  const { found, width, height } = await tab.page.evaluate(textOutsideBox, url.endsWith('/svg-badge.svg'));
+  const { found, width, height } = await tab.page.evaluate(
+    textOutsideBox,
+    url.endsWith('/svg-badge.svg'),
+  );
   problems.push(...found);
-  if (screenshot) await tab.page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
+  if (screenshot)
+    await tab.page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
   return problems;
 }
 
 /** The boxes of the breadcrumb's items as laid out (viewport pixels), and the direction of the page. */
-export async function breadcrumbLayout(page: Page): Promise<{ dir: string; direction: string; items: Box[]; header: Box }> {
+export async function breadcrumbLayout(
+  page: Page,
+): Promise<{ dir: string; direction: string; items: Box[]; header: Box }> {
   return page.evaluate(() => {
     const doc = (globalThis as any).document;
     const boxOf = (element: any) => {
@@ -123,7 +135,9 @@ export async function breadcrumbLayout(page: Page): Promise<{ dir: string; direc
       dir: doc.documentElement.getAttribute('dir') ?? '',
       direction: (globalThis as any).getComputedStyle(doc.body).direction,
       items: [...doc.querySelectorAll('header nav li')].map(boxOf),
-      header: doc.querySelector('header nav ol') ? boxOf(doc.querySelector('header nav ol')) : { left: 0, right: 0, top: 0, bottom: 0 },
+      header: doc.querySelector('header nav ol')
+        ? boxOf(doc.querySelector('header nav ol'))
+        : { left: 0, right: 0, top: 0, bottom: 0 },
     };
   });
 }
@@ -141,15 +155,20 @@ export interface Box {
 function watchRequests(tab: Tab): void {
   const { page } = tab;
   page.on('console', (message) => {
-    if (message.type() === 'error') tab.problems.push(`console error: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error')
+      tab.problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => tab.problems.push(`uncaught exception: ${error.message}`));
   page.on('request', (request) => {
-    if (new URL(request.url()).origin !== tab.origin) tab.problems.push(`request outside the site: ${request.url()}`);
+    if (new URL(request.url()).origin !== tab.origin)
+      tab.problems.push(`request outside the site: ${request.url()}`);
   });
-  page.on('requestfailed', (request) => tab.problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('requestfailed', (request) =>
+    tab.problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
   page.on('response', (response) => {
-    if (response.status() >= 400) tab.problems.push(`answered ${response.status()}: ${response.url()}`);
+    if (response.status() >= 400)
+      tab.problems.push(`answered ${response.status()}: ${response.url()}`);
   });
 }
 
@@ -163,10 +182,13 @@ function pageProblems(): string[] {
       .filter((element: any) => element.getBoundingClientRect().right > root.clientWidth + 0.5)
       .slice(0, 3)
       .map((element: any) => `<${element.localName} class="${element.className}">`);
-    problems.push(`overflows horizontally: scrollWidth ${root.scrollWidth} > clientWidth ${root.clientWidth} (${wide.join(', ')})`);
+    problems.push(
+      `overflows horizontally: scrollWidth ${root.scrollWidth} > clientWidth ${root.clientWidth} (${wide.join(', ')})`,
+    );
   }
   for (const link of doc.querySelectorAll('link[rel=stylesheet]')) {
-    if (!link.sheet || link.sheet.cssRules.length === 0) problems.push(`stylesheet not applied: ${link.href}`);
+    if (!link.sheet || link.sheet.cssRules.length === 0)
+      problems.push(`stylesheet not applied: ${link.href}`);
   }
   for (const image of doc.images) {
     if (!image.complete || image.naturalWidth === 0) problems.push(`image not shown: ${image.src}`);
@@ -183,9 +205,11 @@ function pageProblems(): string[] {
     const text: string = node.data;
     const first = text.search(/\S/);
     const last = text.trimEnd().length - 1;
-    if (first < 0 || last <= first || /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(text)) continue;
+    if (first < 0 || last <= first || /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(text))
+      continue;
     const [start, end] = [charBox(node, first), charBox(node, last)];
-    if (Math.abs(start.top - end.top) < 1 && start.left > end.left) problems.push(`"${text.trim()}" reads right to left`);
+    if (Math.abs(start.top - end.top) < 1 && start.left > end.left)
+      problems.push(`"${text.trim()}" reads right to left`);
   }
   return problems;
 }
@@ -199,7 +223,9 @@ async function axeViolations(page: Page): Promise<string[]> {
       id: violation.id,
       impact: violation.impact,
       help: violation.help,
-      nodes: violation.nodes.map((node: any) => `${node.target.join(' ')}: ${node.failureSummary.replace(/\s+/g, ' ')}`),
+      nodes: violation.nodes.map(
+        (node: any) => `${node.target.join(' ')}: ${node.failureSummary.replace(/\s+/g, ' ')}`,
+      ),
     }));
   });
   return violations.flatMap((v: { id: string; impact: string; help: string; nodes: string[] }) =>
@@ -226,14 +252,20 @@ function textOutsideBox(badge: boolean): { found: string[]; width: number; heigh
       xs.push(m.a * x + m.c * y + m.e);
       ys.push(m.b * x + m.d * y + m.f);
     }
-    return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
+    return {
+      left: Math.min(...xs),
+      right: Math.max(...xs),
+      top: Math.min(...ys),
+      bottom: Math.max(...ys),
+    };
   };
   const inside = (inner: Box, outer: Box) =>
     inner.left >= outer.left - 0.5 &&
     inner.right <= outer.right + 0.5 &&
     inner.top >= outer.top - 0.5 &&
     inner.bottom <= outer.bottom + 0.5;
-  const show = (b: Box) => `[${b.left.toFixed(1)}, ${b.right.toFixed(1)}] × [${b.top.toFixed(1)}, ${b.bottom.toFixed(1)}]`;
+  const show = (b: Box) =>
+    `[${b.left.toFixed(1)}, ${b.right.toFixed(1)}] × [${b.top.toFixed(1)}, ${b.bottom.toFixed(1)}]`;
   const image = { left: 0, right: width, top: 0, bottom: height };
   const colored = badge
     ? [...svg.querySelectorAll('g[clip-path] > rect[fill]')]
@@ -244,11 +276,13 @@ function textOutsideBox(badge: boolean): { found: string[]; width: number; heigh
   for (const text of svg.querySelectorAll('text')) {
     const box = boxInImage(text);
     const name = `"${text.textContent}"`;
-    if (!inside(box, image)) problems.push(`${name} at ${show(box)} leaves the image ${show(image)}`);
+    if (!inside(box, image))
+      problems.push(`${name} at ${show(box)} leaves the image ${show(image)}`);
     if (badge) {
       const middle = (box.left + box.right) / 2;
       const under = colored.find((rect: Box) => rect.left <= middle && middle <= rect.right);
-      if (!under || !inside(box, under)) problems.push(`${name} at ${show(box)} leaves its box ${under ? show(under) : '(none)'}`);
+      if (!under || !inside(box, under))
+        problems.push(`${name} at ${show(box)} leaves its box ${under ? show(under) : '(none)'}`);
     }
     const declared = text.getAttribute('textLength');
     if (declared !== null) {

@@ -39,7 +39,10 @@ import {
 import { freePort, get, startServer, type Started } from './servers.ts';
 
 const SCREENSHOTS = join(ROOT, 'test-artifacts/browser');
-const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
+const SERVE_CLI = join(
+  dirname(createRequire(import.meta.url).resolve('serve/package.json')),
+  'build/main.js',
+);
 
 interface PageKind {
   kind: string;
@@ -91,12 +94,17 @@ const VIEWS: { width: number; scheme: ColorScheme }[] = [
 ];
 
 if (!chromiumInstalled && !process.env.CI) {
-  console.warn(`\n*** ${CHROMIUM} is missing: the browser tests are SKIPPED. Install it with apt-get install chromium. ***\n`);
+  console.warn(
+    `\n*** ${CHROMIUM} is missing: the browser tests are SKIPPED. Install it with apt-get install chromium. ***\n`,
+  );
 }
 
-it.skipIf(!chromiumInstalled && !process.env.CI)("finds Debian's Chromium (under CI, .ci/run installs the chromium package)", () => {
-  expect(chromiumInstalled, CHROMIUM).toBe(true);
-});
+it.skipIf(!chromiumInstalled && !process.env.CI)(
+  "finds Debian's Chromium (under CI, .ci/run installs the chromium package)",
+  () => {
+    expect(chromiumInstalled, CHROMIUM).toBe(true);
+  },
+);
 
 describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => {
   let browser: Browser;
@@ -107,7 +115,8 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
     mkdirSync(SCREENSHOTS, { recursive: true });
     console.log(`Screenshots of the browser tests: ${SCREENSHOTS}`);
     browser = await launchChromium();
-    for (const view of VIEWS) tabs.push({ ...view, tab: await openTab(browser, view.width, view.scheme) });
+    for (const view of VIEWS)
+      tabs.push({ ...view, tab: await openTab(browser, view.width, view.scheme) });
   });
   afterAll(async () => {
     await browser?.close();
@@ -125,7 +134,14 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
       const content = join(work, 'content');
       cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
       if (pagesOn) appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
-      const built = await runScript('build', ['--content', content, '--out', out, '--base-url', origin]);
+      const built = await runScript('build', [
+        '--content',
+        content,
+        '--out',
+        out,
+        '--base-url',
+        origin,
+      ]);
       expect(built.code, built.stderr).toBe(0);
       served = await serveSite(out, port, origin);
     });
@@ -142,7 +158,10 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
         context.skip(message);
       }
       const home = await get(`${origin}/`);
-      expect([home.status, home.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/html/)]);
+      expect([home.status, home.headers.get('content-type')]).toEqual([
+        200,
+        expect.stringMatching(/^text\/html/),
+      ]);
     });
 
     it.each(pages)(
@@ -151,7 +170,11 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
         // The four views load the page side by side, each in its own tab.
         const found = await Promise.all(
           tabs.map(async ({ width, scheme, tab }) => {
-            const problems = await visitPage(tab, origin + path, join(SCREENSHOTS, `${name}-${kind}-${width}-${scheme}.png`));
+            const problems = await visitPage(
+              tab,
+              origin + path,
+              join(SCREENSHOTS, `${name}-${kind}-${width}-${scheme}.png`),
+            );
             problems.push(...directionProblems(await breadcrumbLayout(tab.page), dir ?? 'ltr'));
             return problems.map((problem) => `${width} px, ${scheme}: ${problem}`);
           }),
@@ -174,8 +197,13 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
           const problems: string[] = [];
           for (const file of files.filter((_, i) => i % tabs.length === t)) {
             const kind = kindOf(file);
-            const screenshot = shot.get(kind) === file ? join(SCREENSHOTS, `${name}-image-${kind}.png`) : undefined;
-            problems.push(...(await svgProblems(tab, `${origin}/${file}`, screenshot)).map((problem) => `${file}: ${problem}`));
+            const screenshot =
+              shot.get(kind) === file ? join(SCREENSHOTS, `${name}-image-${kind}.png`) : undefined;
+            problems.push(
+              ...(await svgProblems(tab, `${origin}/${file}`, screenshot)).map(
+                (problem) => `${file}: ${problem}`,
+              ),
+            );
           }
           return problems;
         }),
@@ -212,9 +240,28 @@ async function serveSite(out: string, port: number, origin: string): Promise<Ser
   await preview.stop();
   // The generated serve.json maps only the API's folders to their files; cleanUrls has serve answer a page's folder with its index.html.
   const config = join(dirname(out), 'serve-with-pages.json');
-  writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(join(out, 'serve.json'), 'utf8')), cleanUrls: true }));
-  const args = [SERVE_CLI, out, '--config', config, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
-  return { server: await startServer(process.execPath, args, `${origin}/`), by: 'serve', previewAnswer };
+  writeFileSync(
+    config,
+    JSON.stringify({
+      ...JSON.parse(readFileSync(join(out, 'serve.json'), 'utf8')),
+      cleanUrls: true,
+    }),
+  );
+  const args = [
+    SERVE_CLI,
+    out,
+    '--config',
+    config,
+    '--listen',
+    `tcp://127.0.0.1:${port}`,
+    '--no-clipboard',
+    '--no-port-switching',
+  ];
+  return {
+    server: await startServer(process.execPath, args, `${origin}/`),
+    by: 'serve',
+    previewAnswer,
+  };
 }
 
 /**
@@ -222,16 +269,24 @@ async function serveSite(out: string, port: number, origin: string): Promise<Ser
  * way: the first item at the start edge, each next one after the previous on
  * its line (to its left in a right-to-left page), or at the start of a new line.
  */
-function directionProblems(layout: { dir: string; direction: string; items: Box[]; header: Box }, dir: 'ltr' | 'rtl'): string[] {
+function directionProblems(
+  layout: { dir: string; direction: string; items: Box[]; header: Box },
+  dir: 'ltr' | 'rtl',
+): string[] {
   const problems: string[] = [];
   if ((layout.dir || 'ltr') !== dir) problems.push(`dir="${layout.dir}", expected ${dir}`);
   if (layout.direction !== dir) problems.push(`laid out ${layout.direction}, expected ${dir}`);
-  const start = (box: Box) => (dir === 'rtl' ? layout.header.right - box.right : box.left - layout.header.left);
+  const start = (box: Box) =>
+    dir === 'rtl' ? layout.header.right - box.right : box.left - layout.header.left;
   layout.items.forEach((box, i) => {
     const previous = layout.items[i - 1];
     const sameLine = previous !== undefined && Math.abs(previous.top - box.top) < 1;
-    if (!sameLine && Math.abs(start(box)) > 1) problems.push(`breadcrumb item ${i + 1} is not at the ${dir} start of its line`);
-    if (sameLine && (dir === 'rtl' ? box.right > previous.left + 0.5 : box.left < previous.right - 0.5)) {
+    if (!sameLine && Math.abs(start(box)) > 1)
+      problems.push(`breadcrumb item ${i + 1} is not at the ${dir} start of its line`);
+    if (
+      sameLine &&
+      (dir === 'rtl' ? box.right > previous.left + 0.5 : box.left < previous.right - 0.5)
+    ) {
       problems.push(`breadcrumb item ${i + 1} does not follow item ${i} in ${dir} order`);
     }
   });

@@ -29,15 +29,23 @@ import {
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
 if (!nginxFound && !process.env.CI) {
-  console.warn('\n*** nginx is not installed: the nginx end-to-end tests are SKIPPED. Install it with apt-get install nginx. ***\n');
+  console.warn(
+    '\n*** nginx is not installed: the nginx end-to-end tests are SKIPPED. Install it with apt-get install nginx. ***\n',
+  );
 }
 
-it.skipIf(!nginxFound && !process.env.CI)('finds nginx (under CI, .ci/run installs it with apt-get)', () => {
-  expect(nginxFound, 'nginx is not installed').toBe(true);
-});
+it.skipIf(!nginxFound && !process.env.CI)(
+  'finds nginx (under CI, .ci/run installs it with apt-get)',
+  () => {
+    expect(nginxFound, 'nginx is not installed').toBe(true);
+  },
+);
 
 const fixtures = [
-  ['features (pagination: path, API under /mirror, ca@valencia)', join(FIXTURES, 'features/content')],
+  [
+    'features (pagination: path, API under /mirror, ca@valencia)',
+    join(FIXTURES, 'features/content'),
+  ],
   ['query-pagination (?page=N, page size 1)', join(FIXTURES, 'query-pagination/content')],
   [CURRENT_FIXTURE[0], CURRENT_FIXTURE[1]],
 ] as const;
@@ -54,7 +62,10 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     const prefix = join(work, 'nginx');
     mkdirSync(join(prefix, 'temp'), { recursive: true });
     const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
-    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${out};`));
+    writeFileSync(
+      join(prefix, 'weblate-snapshot.conf'),
+      generated.replace(/^( {4}root ).*;$/m, `$1${out};`),
+    );
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
     const args = nginxArgs(prefix);
     server = await startServer('nginx', args, `${site.origin}/`);
@@ -70,10 +81,14 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     const api = `${site.origin}${site.tree.base}/api`;
     const options = await get(`${api}/languages/`, { method: 'OPTIONS' });
     expect(options.status).toBe(405);
-    expect(options.text).toBe(errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.'));
+    expect(options.text).toBe(
+      errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.'),
+    );
     const repository = await get(`${api}/components/docs/guides%252Fmanual/repository/`);
     expect(repository.status).toBe(403);
-    expect(repository.text).toBe(errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'));
+    expect(repository.text).toBe(
+      errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'),
+    );
     expect(repository.headers.get('www-authenticate')).toBeNull();
     const reports = await get(`${api}/categories/5/reports/`);
     expect(reports.status).toBe(401);

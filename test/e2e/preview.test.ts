@@ -26,7 +26,10 @@ const run = promisify(execFile);
 const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
 
 const fixtures = [
-  ['features (pagination: path, API under /mirror, ca@valencia)', join(FIXTURES, 'features/content')],
+  [
+    'features (pagination: path, API under /mirror, ca@valencia)',
+    join(FIXTURES, 'features/content'),
+  ],
   ['query-pagination (?page=N, page size 1)', join(FIXTURES, 'query-pagination/content')],
   [CURRENT_FIXTURE[0], CURRENT_FIXTURE[1]],
 ] as const;
@@ -39,7 +42,11 @@ describe.each(fixtures)('the preview of %s', (_, contentDir) => {
   beforeAll(async () => {
     const port = await freePort();
     site = await buildFor(contentDir, port, out);
-    server = await startServer(process.execPath, [...SERVE, '--out', out, '--port', String(port)], `${site.origin}/`);
+    server = await startServer(
+      process.execPath,
+      [...SERVE, '--out', out, '--port', String(port)],
+      `${site.origin}/`,
+    );
   });
   afterAll(async () => {
     await server?.stop();
@@ -48,17 +55,24 @@ describe.each(fixtures)('the preview of %s', (_, contentDir) => {
   itServesTheSnapshot(() => site);
 
   it('prints where it serves', () => {
-    expect(server!.output()).toContain(`Serving ${out}/ at ${site.origin}${site.tree.base}/api/ (Ctrl+C to stop)\n`);
+    expect(server!.output()).toContain(
+      `Serving ${out}/ at ${site.origin}${site.tree.base}/api/ (Ctrl+C to stop)\n`,
+    );
   });
 
   if (contentDir !== CURRENT_FIXTURE[1]) return;
   it('answers as Weblate 2026.8: OPTIONS 405, refused reads 401 and 403 with their headers, %2f read as %2F', async () => {
     const api = `${site.origin}${site.tree.base}/api`;
     const options = await get(`${api}/languages/`, { method: 'OPTIONS' });
-    expect([options.status, options.text]).toEqual([405, errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.')]);
+    expect([options.status, options.text]).toEqual([
+      405,
+      errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.'),
+    ]);
     const repository = await get(`${api}/translations/docs/guides%252Fmanual/cs/repository/`);
     expect(repository.status).toBe(403);
-    expect(repository.text).toBe(errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'));
+    expect(repository.text).toBe(
+      errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'),
+    );
     expect(repository.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
     const machinery = await get(`${api}/projects/docs/machinery_settings/`);
     expect([machinery.status, machinery.headers.get('www-authenticate')]).toEqual([401, 'Token']);
@@ -84,8 +98,12 @@ describe('npm run serve', () => {
     const result = await serve(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: npm run serve -- [options]');
-    expect(result.stdout).toMatch(/--port N\s+port to listen on; 0 picks a free one \(default: 8080\)/);
-    expect(result.stdout).toMatch(/--bind ADDRESS\s+address to listen on \(default: 127\.0\.0\.1\)/);
+    expect(result.stdout).toMatch(
+      /--port N\s+port to listen on; 0 picks a free one \(default: 8080\)/,
+    );
+    expect(result.stdout).toMatch(
+      /--bind ADDRESS\s+address to listen on \(default: 127\.0\.0\.1\)/,
+    );
   });
 
   it('refuses a bad port and a folder that is not a built tree with exit 1', async () => {
@@ -119,12 +137,25 @@ describe('npm run serve', () => {
     try {
       const origin = new URL(child.url).origin;
       const body = Buffer.alloc(6 * 1024 * 1024, 'x');
-      const refused = await rawExchange(origin, `PUT "a{b} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, body);
+      const refused = await rawExchange(
+        origin,
+        `PUT "a{b} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`,
+        body,
+      );
       expect(refused.status).toBe(400);
       expect(refused.text).toMatch(/\r\ncontent-type: application\/json\r\n/i);
-      expect(rawBody(refused.text)).toBe('{"detail":"Bad request: the request line or its headers could not be parsed."}\n');
-      expect({ sentWhole: refused.sentWhole, reset: refused.reset }).toEqual({ sentWhole: true, reset: false });
-      const huge = await rawExchange(origin, `GET /api/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, Buffer.alloc(0));
+      expect(rawBody(refused.text)).toBe(
+        '{"detail":"Bad request: the request line or its headers could not be parsed."}\n',
+      );
+      expect({ sentWhole: refused.sentWhole, reset: refused.reset }).toEqual({
+        sentWhole: true,
+        reset: false,
+      });
+      const huge = await rawExchange(
+        origin,
+        `GET /api/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        Buffer.alloc(0),
+      );
       expect(huge.status).toBe(431);
       expect(huge.text).toContain('{"detail":"Request header fields too large."}\n');
       expect((await get(child.url)).status).toBe(200);
@@ -136,7 +167,9 @@ describe('npm run serve', () => {
 
 /** Starts the preview on --port 0 and reads the URL it prints. */
 async function startOnFreePort(out: string): Promise<{ server: Started; url: string }> {
-  const child = spawn(process.execPath, [...SERVE, '--out', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVE, '--out', out, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -13,9 +13,21 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
-import { buildFor, checkEveryResource, freePort, get, PREFLIGHT_REQUEST, startServer, type BuiltSite, type Started } from './servers.ts';
+import {
+  buildFor,
+  checkEveryResource,
+  freePort,
+  get,
+  PREFLIGHT_REQUEST,
+  startServer,
+  type BuiltSite,
+  type Started,
+} from './servers.ts';
 
-const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
+const SERVE_CLI = join(
+  dirname(createRequire(import.meta.url).resolve('serve/package.json')),
+  'build/main.js',
+);
 
 describe('npx serve with the generated serve.json', () => {
   const out = join(tempDir('wsnap-e2e-'), 'dist');
@@ -25,7 +37,14 @@ describe('npx serve with the generated serve.json', () => {
   beforeAll(async () => {
     const port = await freePort();
     site = await buildFor(join(FIXTURES, 'features/content'), port, out);
-    const args = [SERVE_CLI, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+    const args = [
+      SERVE_CLI,
+      out,
+      '--listen',
+      `tcp://127.0.0.1:${port}`,
+      '--no-clipboard',
+      '--no-port-switching',
+    ];
     server = await startServer(process.execPath, args, `${site.origin}/`);
   });
   afterAll(async () => {
@@ -35,11 +54,15 @@ describe('npx serve with the generated serve.json', () => {
   it('serves every resource whose path has no @ as its file, with JSON headers and its Allow', async () => {
     const withAt = (path: string) => path.includes('@');
     const served = await checkEveryResource(site, { allow: true, skip: withAt });
-    expect(served).toBe(3 * site.tree.resources.filter((resource) => !withAt(resource.path)).length);
+    expect(served).toBe(
+      3 * site.tree.resources.filter((resource) => !withAt(resource.path)).length,
+    );
   });
 
   it('cannot serve a language code with @ through its rewrites, only by the file name', async () => {
-    expect((await get(`${site.origin}${site.tree.base}/api/languages/ca@valencia/`)).status).toBe(404);
+    expect((await get(`${site.origin}${site.tree.base}/api/languages/ca@valencia/`)).status).toBe(
+      404,
+    );
     expect((await get(`${site.origin}/api/languages/ca@valencia/index.json`)).status).toBe(200);
   });
 
@@ -54,15 +77,22 @@ describe('npx serve with the generated serve.json', () => {
     expect(served.status).toBe(404);
     expect(served.headers.get('content-type')).toBe('application/json');
     expect(served.text).toBe('{"detail":"Not found."}\n');
-    const asJson = await get(`${site.origin}${site.tree.base}/api/nope/`, { headers: { Accept: 'application/json' } });
+    const asJson = await get(`${site.origin}${site.tree.base}/api/nope/`, {
+      headers: { Accept: 'application/json' },
+    });
     expect(asJson.status).toBe(404);
-    expect(JSON.parse(asJson.text)).toEqual({ error: { code: 'not_found', message: 'The requested path could not be found' } });
+    expect(JSON.parse(asJson.text)).toEqual({
+      error: { code: 'not_found', message: 'The requested path could not be found' },
+    });
   });
 
   it("sends the CORS header with the API's files and its 404, but answers a preflight with the file, without the preflight's headers", async () => {
     const api = `${site.origin}${site.tree.base}/api`;
     expect((await get(`${api}/nope/`)).headers.get('access-control-allow-origin')).toBe('*');
-    const preflight = await get(`${api}/projects/`, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
+    const preflight = await get(`${api}/projects/`, {
+      method: 'OPTIONS',
+      headers: PREFLIGHT_REQUEST,
+    });
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
@@ -84,7 +114,14 @@ describe('npx serve with the serve.json of the 2026.8 flavour', () => {
   beforeAll(async () => {
     const port = await freePort();
     site = await buildFor(CURRENT_FIXTURE[1], port, out);
-    const args = [SERVE_CLI, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+    const args = [
+      SERVE_CLI,
+      out,
+      '--listen',
+      `tcp://127.0.0.1:${port}`,
+      '--no-clipboard',
+      '--no-port-switching',
+    ];
     server = await startServer(process.execPath, args, `${site.origin}/`);
   });
   afterAll(async () => {
@@ -94,7 +131,9 @@ describe('npx serve with the serve.json of the 2026.8 flavour', () => {
   it('accepts the file (the CLI checks it) and serves every resource outside categories with JSON headers and its Allow', async () => {
     const inCategory = (path: string) => path.includes('%252F');
     const served = await checkEveryResource(site, { allow: true, skip: inCategory });
-    expect(served).toBe(3 * site.tree.resources.filter((resource) => !inCategory(resource.path)).length);
+    expect(served).toBe(
+      3 * site.tree.resources.filter((resource) => !inCategory(resource.path)).length,
+    );
   });
 
   it('serves a component inside categories by its file name only: its rewrites encode the % again, as they do @', async () => {

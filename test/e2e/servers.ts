@@ -34,7 +34,12 @@ export interface BuiltSite {
  * Builds a fixture into `out` with `npm run build`'s script, its links
  * pointing at 127.0.0.1:port (plus the fixture's own base path).
  */
-export async function buildFor(contentDir: string, port: number, out: string, extraArgs: string[] = []): Promise<BuiltSite> {
+export async function buildFor(
+  contentDir: string,
+  port: number,
+  out: string,
+  extraArgs: string[] = [],
+): Promise<BuiltSite> {
   const origin = `http://127.0.0.1:${port}`;
   const fixtureBase = (await siteTree(contentDir)).base;
   const baseUrl = origin + fixtureBase;
@@ -63,8 +68,16 @@ export interface Started {
  * Starts a process and waits until `readyUrl` answers at all (any status),
  * for at most `tries` tries 100 ms apart. The caller stops it.
  */
-export async function startServer(command: string, args: string[], readyUrl: string, tries = 150): Promise<Started> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_UPDATE_CHECK: '1' } });
+export async function startServer(
+  command: string,
+  args: string[],
+  readyUrl: string,
+  tries = 150,
+): Promise<Started> {
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_UPDATE_CHECK: '1' },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -109,7 +122,10 @@ export function rawExchange(
       const text = Buffer.concat(chunks).toString('latin1');
       done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text, sentWhole, reset });
     });
-    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]), (error) => (sentWhole = !error));
+    socket.write(
+      Buffer.concat([Buffer.from(head, 'latin1'), body]),
+      (error) => (sentWhole = !error),
+    );
   });
 }
 
@@ -139,7 +155,10 @@ const ACCEPTS = ['application/json', 'text/html,application/xhtml+xml', '*/*'];
  * and the body against the file.
  * `skip` leaves out resources a server is known not to serve.
  */
-export async function checkEveryResource(site: BuiltSite, options: { allow: boolean; skip?: (path: string) => boolean }): Promise<number> {
+export async function checkEveryResource(
+  site: BuiltSite,
+  options: { allow: boolean; skip?: (path: string) => boolean },
+): Promise<number> {
   let checked = 0;
   for (const resource of site.tree.resources) {
     if (options.skip?.(resource.path)) continue;
@@ -180,18 +199,43 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
     expect(served.headers.get('access-control-allow-origin')).toBe('*');
     expect(served.text).toBe(body);
   };
-  for (const url of [`${api}/nope/`, `${api}/projects/nope/`, `${api}/languages/cs/nope/`, `${api}/?format=xml`]) {
-    await expectJson(await get(url, { headers: { Accept: 'application/json' } }), 404, errorBodyOf(site, 'not_found', 'Not found.'));
+  for (const url of [
+    `${api}/nope/`,
+    `${api}/projects/nope/`,
+    `${api}/languages/cs/nope/`,
+    `${api}/?format=xml`,
+  ]) {
+    await expectJson(
+      await get(url, { headers: { Accept: 'application/json' } }),
+      404,
+      errorBodyOf(site, 'not_found', 'Not found.'),
+    );
   }
-  for (const url of [`${api}/languages/?page=99`, `${api}/languages/?page=0`, `${api}/languages/?page=two`]) {
+  for (const url of [
+    `${api}/languages/?page=99`,
+    `${api}/languages/?page=0`,
+    `${api}/languages/?page=two`,
+  ]) {
     await expectJson(await get(url), 404, errorBodyOf(site, 'not_found', 'Invalid page.'));
   }
   // PUT, which Weblate does not allow on a list either (the sidecar answers the POST it allows).
-  const put = await get(`${api}/languages/`, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } });
+  const put = await get(`${api}/languages/`, {
+    method: 'PUT',
+    body: '{}',
+    headers: { 'Content-Type': 'application/json' },
+  });
   if (site.tree.site.weblateVersion === '4') {
-    await expectJson(put, 405, errorBodyOf(site, 'method_not_allowed', 'Method "PUT" not allowed.'));
+    await expectJson(
+      put,
+      405,
+      errorBodyOf(site, 'method_not_allowed', 'Method "PUT" not allowed.'),
+    );
   } else {
-    await expectJson(put, 401, errorBodyOf(site, 'not_authenticated', 'Authentication credentials were not provided.'));
+    await expectJson(
+      put,
+      401,
+      errorBodyOf(site, 'not_authenticated', 'Authentication credentials were not provided.'),
+    );
     expect(put.headers.get('www-authenticate')).toBe('Token');
   }
   expect(put.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
@@ -270,7 +314,8 @@ export const PREFLIGHT_REQUEST = {
 export const PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'DELETE, GET, OPTIONS, PATCH, POST, PUT',
-  'access-control-allow-headers': 'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
+  'access-control-allow-headers':
+    'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
   'access-control-max-age': '86400',
 };
 
@@ -281,7 +326,9 @@ export async function checkPreflight(site: BuiltSite): Promise<void> {
     const served = await get(url, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
     expect(served.status, url).toBe(200);
     expect(served.text, url).toBe('');
-    const cors = Object.fromEntries([...served.headers].filter(([name]) => name.startsWith('access-control-')));
+    const cors = Object.fromEntries(
+      [...served.headers].filter(([name]) => name.startsWith('access-control-')),
+    );
     expect(cors, url).toEqual(PREFLIGHT_HEADERS);
   }
 }
@@ -289,7 +336,9 @@ export async function checkPreflight(site: BuiltSite): Promise<void> {
 /** The tests every server that claims to serve the snapshot as a good host does must pass. */
 export function itServesTheSnapshot(site: () => BuiltSite): void {
   it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
-    expect(await checkEveryResource(site(), { allow: true })).toBe(3 * site().tree.resources.length);
+    expect(await checkEveryResource(site(), { allow: true })).toBe(
+      3 * site().tree.resources.length,
+    );
   });
 
   it("answers unknown paths, invalid pages and other methods with Weblate's JSON errors", async () => {

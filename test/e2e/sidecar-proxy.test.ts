@@ -12,55 +12,91 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.ts';
-import { call, expectJson, JSON_BODY, AUTH, startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
+import {
+  call,
+  expectJson,
+  JSON_BODY,
+  AUTH,
+  startSidecar,
+  workspace,
+  type RunningSidecar,
+} from '../sidecar/support.ts';
 import { siteTree } from '../unit/hosts/tree.ts';
-import { freePort, itServesTheSnapshot, nginxArgs, nginxMainConfig, startServer, type BuiltSite, type Started } from './servers.ts';
+import {
+  freePort,
+  itServesTheSnapshot,
+  nginxArgs,
+  nginxMainConfig,
+  startServer,
+  type BuiltSite,
+  type Started,
+} from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
-describe.runIf(nginxFound || process.env.CI)('nginx in front of the tree and the sidecar, as docs/sidecar.md sets it up', () => {
-  const space = workspace();
-  let site: BuiltSite;
-  let sidecar: RunningSidecar;
-  let nginx: Started | undefined;
-  let api: string;
+describe.runIf(nginxFound || process.env.CI)(
+  'nginx in front of the tree and the sidecar, as docs/sidecar.md sets it up',
+  () => {
+    const space = workspace();
+    let site: BuiltSite;
+    let sidecar: RunningSidecar;
+    let nginx: Started | undefined;
+    let api: string;
 
-  beforeAll(async () => {
-    const [front, tree, sidecarPort] = [await freePort(), await freePort(), await freePort()];
-    const baseUrl = `http://127.0.0.1:${front}/mirror`;
-    api = `${baseUrl}/api/`;
-    sidecar = await startSidecar(space, { args: ['--base-url', baseUrl, '--port', String(sidecarPort)] });
-    const prefix = join(space.dir, 'nginx');
-    mkdirSync(join(prefix, 'temp'), { recursive: true });
-    const generated = readFileSync(join(space.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8')
-      .replace(/^( {4}root ).*;$/m, `$1${space.out};`)
-      .replace(/^( {4}listen ).*;$/m, `$1127.0.0.1:${tree};`);
-    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
-    writeFileSync(join(prefix, 'front.conf'), documentedFrontConfig(front, tree, sidecarPort));
-    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf', 'front.conf']));
-    const args = nginxArgs(prefix);
-    nginx = await startServer('nginx', args, `http://127.0.0.1:${front}/`);
-    site = { origin: `http://127.0.0.1:${front}`, out: space.out, tree: await siteTree(space.content, { baseUrl }) };
-  });
-  afterAll(async () => {
-    await nginx?.stop();
-    await sidecar?.stop();
-  });
-
-  itServesTheSnapshot(() => site);
-
-  it('takes writes at the same URL and serves what they changed on the next read', async () => {
-    const patched = await call(`${api}languages/de/`, 'PATCH', { name: 'Deutsch' }, JSON_BODY);
-    expect(patched.status).toBe(200);
-    expect(JSON.parse((await call(`${api}languages/de/`)).text).name).toBe('Deutsch');
-    expect((await call(`${api}translations/alpha/strings/cs/`, 'DELETE', undefined, AUTH)).status).toBe(204);
-    expect((await call(`${api}translations/alpha/strings/cs/`)).status).toBe(404);
-    expectJson(await call(`${api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }), 401, {
-      detail: 'Authentication credentials were not provided.',
+    beforeAll(async () => {
+      const [front, tree, sidecarPort] = [await freePort(), await freePort(), await freePort()];
+      const baseUrl = `http://127.0.0.1:${front}/mirror`;
+      api = `${baseUrl}/api/`;
+      sidecar = await startSidecar(space, {
+        args: ['--base-url', baseUrl, '--port', String(sidecarPort)],
+      });
+      const prefix = join(space.dir, 'nginx');
+      mkdirSync(join(prefix, 'temp'), { recursive: true });
+      const generated = readFileSync(join(space.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8')
+        .replace(/^( {4}root ).*;$/m, `$1${space.out};`)
+        .replace(/^( {4}listen ).*;$/m, `$1127.0.0.1:${tree};`);
+      writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
+      writeFileSync(join(prefix, 'front.conf'), documentedFrontConfig(front, tree, sidecarPort));
+      writeFileSync(
+        join(prefix, 'nginx.conf'),
+        nginxMainConfig(prefix, ['weblate-snapshot.conf', 'front.conf']),
+      );
+      const args = nginxArgs(prefix);
+      nginx = await startServer('nginx', args, `http://127.0.0.1:${front}/`);
+      site = {
+        origin: `http://127.0.0.1:${front}`,
+        out: space.out,
+        tree: await siteTree(space.content, { baseUrl }),
+      };
     });
-    expect(JSON.parse((await call(`${api}languages/`, 'OPTIONS')).text).name).toBe('Language List');
-  });
-});
+    afterAll(async () => {
+      await nginx?.stop();
+      await sidecar?.stop();
+    });
+
+    itServesTheSnapshot(() => site);
+
+    it('takes writes at the same URL and serves what they changed on the next read', async () => {
+      const patched = await call(`${api}languages/de/`, 'PATCH', { name: 'Deutsch' }, JSON_BODY);
+      expect(patched.status).toBe(200);
+      expect(JSON.parse((await call(`${api}languages/de/`)).text).name).toBe('Deutsch');
+      expect(
+        (await call(`${api}translations/alpha/strings/cs/`, 'DELETE', undefined, AUTH)).status,
+      ).toBe(204);
+      expect((await call(`${api}translations/alpha/strings/cs/`)).status).toBe(404);
+      expectJson(
+        await call(`${api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }),
+        401,
+        {
+          detail: 'Authentication credentials were not provided.',
+        },
+      );
+      expect(JSON.parse((await call(`${api}languages/`, 'OPTIONS')).text).name).toBe(
+        'Language List',
+      );
+    });
+  },
+);
 
 /** The front server block docs/sidecar.md shows, with the ports of this test. */
 function documentedFrontConfig(front: number, tree: number, sidecar: number): string {

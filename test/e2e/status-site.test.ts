@@ -17,10 +17,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WeblateVersion } from '../../src/model/defaults.ts';
 import { FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
 import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
-import { builtSiteCases, casesFor, checkServedSite, siteCases, writeSite, type SiteCase, type SiteNeed } from '../support/site.ts';
-import { buildFor, freePort, get, nginxArgs, nginxMainConfig, PREFLIGHT_REQUEST, startServer, type Started } from './servers.ts';
+import {
+  builtSiteCases,
+  casesFor,
+  checkServedSite,
+  siteCases,
+  writeSite,
+  type SiteCase,
+  type SiteNeed,
+} from '../support/site.ts';
+import {
+  buildFor,
+  freePort,
+  get,
+  nginxArgs,
+  nginxMainConfig,
+  PREFLIGHT_REQUEST,
+  startServer,
+  type Started,
+} from './servers.ts';
 
-const EVERY_NEED: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'alias-look-first', 'redirect', 'folder', 'disposition', 'html-404'];
+const EVERY_NEED: SiteNeed[] = [
+  'no-slash',
+  'csv-query',
+  'alias',
+  'alias-look-first',
+  'redirect',
+  'folder',
+  'disposition',
+  'html-404',
+];
 
 const flavours = [
   ['4.x', '4', 'minimal', []],
@@ -36,96 +62,136 @@ async function builtSite(fixture: string, version: WeblateVersion, args: readonl
   return { ...site, port, base: site.tree.base };
 }
 
-describe.each(flavours)('the preview of a %s tree with the status site', (_, version, fixture, args) => {
-  let site: Awaited<ReturnType<typeof builtSite>>;
-  let server: Started | undefined;
-  beforeAll(async () => {
-    site = await builtSite(fixture, version, args);
-    const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', site.out, '--port', String(site.port)];
-    server = await startServer(process.execPath, serve, `${site.origin}${site.base}/api/`);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+describe.each(flavours)(
+  'the preview of a %s tree with the status site',
+  (_, version, fixture, args) => {
+    let site: Awaited<ReturnType<typeof builtSite>>;
+    let server: Started | undefined;
+    beforeAll(async () => {
+      site = await builtSite(fixture, version, args);
+      const serve = [
+        ...TSX,
+        join(ROOT, 'scripts/serve.ts'),
+        '--out',
+        site.out,
+        '--port',
+        String(site.port),
+      ];
+      server = await startServer(process.execPath, serve, `${site.origin}${site.base}/api/`);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
 
-  it('answers every request of the site as Weblate does, HTML 404s included', async () => {
-    const checked = await checkServedSite(site.origin, siteCases(version), { base: site.base, disposition: true, html404: true });
-    expect(checked).toBe(siteCases(version).length);
-  });
+    it('answers every request of the site as Weblate does, HTML 404s included', async () => {
+      const checked = await checkServedSite(site.origin, siteCases(version), {
+        base: site.base,
+        disposition: true,
+        html404: true,
+      });
+      expect(checked).toBe(siteCases(version).length);
+    });
 
-  it('answers only GET and HEAD there, and no CORS: Weblate sends it under /api/ only', async () => {
-    const page = `${site.origin}${site.base}/projects/demo/`;
-    const head = await get(page, { method: 'HEAD' });
-    expect([head.status, head.text, head.headers.get('content-type')]).toEqual([200, '', 'text/html; charset=utf-8']);
-    expect(head.headers.get('access-control-allow-origin')).toBeNull();
-    const post = await get(page, { method: 'POST', body: 'x' });
-    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
-    const preflight = await get(page, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
-    expect(preflight.status).toBe(405);
-  });
+    it('answers only GET and HEAD there, and no CORS: Weblate sends it under /api/ only', async () => {
+      const page = `${site.origin}${site.base}/projects/demo/`;
+      const head = await get(page, { method: 'HEAD' });
+      expect([head.status, head.text, head.headers.get('content-type')]).toEqual([
+        200,
+        '',
+        'text/html; charset=utf-8',
+      ]);
+      expect(head.headers.get('access-control-allow-origin')).toBeNull();
+      const post = await get(page, { method: 'POST', body: 'x' });
+      expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+      const preflight = await get(page, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
+      expect(preflight.status).toBe(405);
+    });
 
-  it('keeps the API as it was: its JSON 404, and a path outside both', async () => {
-    const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
-    expect([api.status, api.headers.get('content-type'), api.headers.get('access-control-allow-origin')]).toEqual([
-      404,
-      'application/json',
-      '*',
-    ]);
-    expect((await get(`${site.origin}${site.base}/elsewhere/`)).headers.get('content-type')).toBe('application/json');
-  });
-});
+    it('keeps the API as it was: its JSON 404, and a path outside both', async () => {
+      const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
+      expect([
+        api.status,
+        api.headers.get('content-type'),
+        api.headers.get('access-control-allow-origin'),
+      ]).toEqual([404, 'application/json', '*']);
+      expect((await get(`${site.origin}${site.base}/elsewhere/`)).headers.get('content-type')).toBe(
+        'application/json',
+      );
+    });
+  },
+);
 
-describe.each(flavours)('the sidecar of a %s tree with the status site', (_, version, fixture, args) => {
-  const space = workspace(fixture);
-  let sidecar: RunningSidecar;
-  let base: string;
-  beforeAll(async () => {
-    sidecar = await startSidecar(space, { args: [...args] });
-    base = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
-    writeSite(space.out, version);
-  });
-  afterAll(async () => sidecar.stop());
+describe.each(flavours)(
+  'the sidecar of a %s tree with the status site',
+  (_, version, fixture, args) => {
+    const space = workspace(fixture);
+    let sidecar: RunningSidecar;
+    let base: string;
+    beforeAll(async () => {
+      sidecar = await startSidecar(space, { args: [...args] });
+      base = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
+      writeSite(space.out, version);
+    });
+    afterAll(async () => sidecar.stop());
 
-  it('answers every request of the site as Weblate does, HTML 404s included', async () => {
-    const checked = await checkServedSite(sidecar.origin, siteCases(version), { base, disposition: true, html404: true });
-    expect(checked).toBe(siteCases(version).length);
-  });
+    it('answers every request of the site as Weblate does, HTML 404s included', async () => {
+      const checked = await checkServedSite(sidecar.origin, siteCases(version), {
+        base,
+        disposition: true,
+        html404: true,
+      });
+      expect(checked).toBe(siteCases(version).length);
+    });
 
-  it('refuses writes to the site and keeps the API answering', async () => {
-    const post = await get(`${sidecar.origin}${base}/`, { method: 'PUT', body: 'x' });
-    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
-    expect((await get(sidecar.api)).status).toBe(200);
-  });
-});
+    it('refuses writes to the site and keeps the API answering', async () => {
+      const post = await get(`${sidecar.origin}${base}/`, { method: 'PUT', body: 'x' });
+      expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+      expect((await get(sidecar.api)).status).toBe(200);
+    });
+  },
+);
 
-const SERVE_CLI = join(dirname(createRequire(import.meta.url).resolve('serve/package.json')), 'build/main.js');
+const SERVE_CLI = join(
+  dirname(createRequire(import.meta.url).resolve('serve/package.json')),
+  'build/main.js',
+);
 
-describe.each(flavours)('npx serve with the serve.json of a %s tree with the status site', (_, version, fixture, args) => {
-  let site: Awaited<ReturnType<typeof builtSite>>;
-  let server: Started | undefined;
-  // serve cannot map the query, set a header per file or answer a miss in HTML; its rewrites percent-encode @.
-  const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
-  const cases = () => casesFor(version, can).filter((entry) => !entry.url.includes('@'));
-  beforeAll(async () => {
-    site = await builtSite(fixture, version, args);
-    const cli = [SERVE_CLI, site.out, '--listen', `tcp://127.0.0.1:${site.port}`, '--no-clipboard', '--no-port-switching'];
-    server = await startServer(process.execPath, cli, `${site.origin}/`);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+describe.each(flavours)(
+  'npx serve with the serve.json of a %s tree with the status site',
+  (_, version, fixture, args) => {
+    let site: Awaited<ReturnType<typeof builtSite>>;
+    let server: Started | undefined;
+    // serve cannot map the query, set a header per file or answer a miss in HTML; its rewrites percent-encode @.
+    const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
+    const cases = () => casesFor(version, can).filter((entry) => !entry.url.includes('@'));
+    beforeAll(async () => {
+      site = await builtSite(fixture, version, args);
+      const cli = [
+        SERVE_CLI,
+        site.out,
+        '--listen',
+        `tcp://127.0.0.1:${site.port}`,
+        '--no-clipboard',
+        '--no-port-switching',
+      ];
+      server = await startServer(process.execPath, cli, `${site.origin}/`);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
 
-  it('answers what its rewrites, redirects and header rules can', async () => {
-    expect(await checkServedSite(site.origin, cases(), { base: site.base })).toBe(cases().length);
-  });
+    it('answers what its rewrites, redirects and header rules can', async () => {
+      expect(await checkServedSite(site.origin, cases(), { base: site.base })).toBe(cases().length);
+    });
 
-  it('serves the CSV only by its path, and the JSON 404 page for a miss', async () => {
-    const csv = await get(`${site.origin}${site.base}/exports/stats/demo/?format=csv`);
-    expect(csv.headers.get('content-type')).toBe('application/json');
-    const miss = await get(`${site.origin}${site.base}/projects/nope/`);
-    expect([miss.status, miss.headers.get('content-type')]).toEqual([404, 'application/json']);
-  });
-});
+    it('serves the CSV only by its path, and the JSON 404 page for a miss', async () => {
+      const csv = await get(`${site.origin}${site.base}/exports/stats/demo/?format=csv`);
+      expect(csv.headers.get('content-type')).toBe('application/json');
+      const miss = await get(`${site.origin}${site.base}/projects/nope/`);
+      expect([miss.status, miss.headers.get('content-type')]).toEqual([404, 'application/json']);
+    });
+  },
+);
 
 describe('npx serve at the root of a 2026.8 tree with the status site', () => {
   let origin: string;
@@ -134,9 +200,21 @@ describe('npx serve at the root of a 2026.8 tree with the status site', () => {
     const out = join(tempDir('wsnap-site-'), 'dist');
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    await buildFor(join(FIXTURES, 'current/content'), port, out, ['--base-url', origin, '--pages', 'on']);
+    await buildFor(join(FIXTURES, 'current/content'), port, out, [
+      '--base-url',
+      origin,
+      '--pages',
+      'on',
+    ]);
     writeSite(out, '2026.8');
-    const cli = [SERVE_CLI, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'];
+    const cli = [
+      SERVE_CLI,
+      out,
+      '--listen',
+      `tcp://127.0.0.1:${port}`,
+      '--no-clipboard',
+      '--no-port-switching',
+    ];
     server = await startServer(process.execPath, cli, `${origin}/`);
   });
   afterAll(async () => {
@@ -144,104 +222,157 @@ describe('npx serve at the root of a 2026.8 tree with the status site', () => {
   });
 
   it("serves a chart at the language of a component outside categories, not one inside (serve's rewrites chain)", async () => {
-    const [outside, inside] = casesFor('2026.8', ['alias-look-first']).filter((entry) => entry.needs.includes('alias-look-first'));
+    const [outside, inside] = casesFor('2026.8', ['alias-look-first']).filter((entry) =>
+      entry.needs.includes('alias-look-first'),
+    );
     expect(await checkServedSite(origin, [outside!], { base: '' })).toBe(1);
     expect((await get(`${origin}${inside!.url}`)).status).toBe(404);
     // The component's own chart inside categories keeps its file.
-    expect((await get(`${origin}/widget/demo/docs/guides/manual/horizontal-blue.svg`)).status).toBe(200);
+    expect((await get(`${origin}/widget/demo/docs/guides/manual/horizontal-blue.svg`)).status).toBe(
+      200,
+    );
   });
 });
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 
-describe.runIf(nginxFound).each(flavours)('nginx serving a %s tree with the status site', (_, version, fixture, args) => {
-  let site: Awaited<ReturnType<typeof builtSite>>;
-  let server: Started | undefined;
-  beforeAll(async () => {
-    site = await builtSite(fixture, version, args);
-    const prefix = join(dirname(site.out), 'nginx');
-    mkdirSync(join(prefix, 'temp'), { recursive: true });
-    const generated = readFileSync(join(site.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
-    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated.replace(/^( {4}root ).*;$/m, `$1${site.out};`));
-    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    server = await startServer('nginx', nginxArgs(prefix), `${site.origin}/`);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+describe.runIf(nginxFound).each(flavours)(
+  'nginx serving a %s tree with the status site',
+  (_, version, fixture, args) => {
+    let site: Awaited<ReturnType<typeof builtSite>>;
+    let server: Started | undefined;
+    beforeAll(async () => {
+      site = await builtSite(fixture, version, args);
+      const prefix = join(dirname(site.out), 'nginx');
+      mkdirSync(join(prefix, 'temp'), { recursive: true });
+      const generated = readFileSync(join(site.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
+      writeFileSync(
+        join(prefix, 'weblate-snapshot.conf'),
+        generated.replace(/^( {4}root ).*;$/m, `$1${site.out};`),
+      );
+      writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
+      server = await startServer('nginx', nginxArgs(prefix), `${site.origin}/`);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
 
-  it('answers every request of the site as Weblate does', async () => {
-    const cases = casesFor(version, EVERY_NEED);
-    expect(await checkServedSite(site.origin, cases, { base: site.base, disposition: true, html404: true })).toBe(cases.length);
-  });
+    it('answers every request of the site as Weblate does', async () => {
+      const cases = casesFor(version, EVERY_NEED);
+      expect(
+        await checkServedSite(site.origin, cases, {
+          base: site.base,
+          disposition: true,
+          html404: true,
+        }),
+      ).toBe(cases.length);
+    });
 
-  it('keeps the API, its CORS and its preflight, and sends no CORS header with the site', async () => {
-    const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
-    expect([api.status, api.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
-    const format = await get(`${site.origin}${site.base}/api/?format=csv`);
-    expect([format.status, format.headers.get('content-type')]).toEqual([404, 'application/json']);
-    const preflight = await get(`${site.origin}${site.base}/api/`, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
-    expect(preflight.status).toBe(200);
-    const page = await get(`${site.origin}${site.base}/projects/demo/?format=xml`);
-    expect([page.status, page.headers.get('access-control-allow-origin')]).toEqual([200, null]);
-  });
-});
+    it('keeps the API, its CORS and its preflight, and sends no CORS header with the site', async () => {
+      const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
+      expect([api.status, api.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
+      const format = await get(`${site.origin}${site.base}/api/?format=csv`);
+      expect([format.status, format.headers.get('content-type')]).toEqual([
+        404,
+        'application/json',
+      ]);
+      const preflight = await get(`${site.origin}${site.base}/api/`, {
+        method: 'OPTIONS',
+        headers: PREFLIGHT_REQUEST,
+      });
+      expect(preflight.status).toBe(200);
+      const page = await get(`${site.origin}${site.base}/projects/demo/?format=xml`);
+      expect([page.status, page.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+    });
+  },
+);
 
 /** The requests for the status site the build wrote into a tree (no hand-made files), and its files' bytes. */
-function builtCases(out: string, version: WeblateVersion): { cases: SiteCase[]; read: (file: string) => string | undefined } {
+function builtCases(
+  out: string,
+  version: WeblateVersion,
+): { cases: SiteCase[]; read: (file: string) => string | undefined } {
   const files = readTree(out);
   return { cases: builtSiteCases(files.keys(), version), read: (file) => files.get(file) };
 }
 
-describe.each(flavours)('the status site the build writes for a %s tree, served for real', (_, version, fixture, args) => {
-  let origin: string;
-  let base: string;
-  let out: string;
-  const servers: Started[] = [];
-  const sidecarSpace = workspace(fixture);
-  let sidecar: RunningSidecar;
-  beforeAll(async () => {
-    out = join(tempDir('wsnap-built-site-'), 'dist');
-    const port = await freePort();
-    const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
-    origin = site.origin;
-    base = site.tree.base;
-    const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)];
-    servers.push(await startServer(process.execPath, serve, `${origin}${base}/api/`));
-    sidecar = await startSidecar(sidecarSpace, { args: [...args] });
-  });
-  afterAll(async () => {
-    for (const server of servers) await server.stop();
-    await sidecar?.stop();
-  });
+describe.each(flavours)(
+  'the status site the build writes for a %s tree, served for real',
+  (_, version, fixture, args) => {
+    let origin: string;
+    let base: string;
+    let out: string;
+    const servers: Started[] = [];
+    const sidecarSpace = workspace(fixture);
+    let sidecar: RunningSidecar;
+    beforeAll(async () => {
+      out = join(tempDir('wsnap-built-site-'), 'dist');
+      const port = await freePort();
+      const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
+      origin = site.origin;
+      base = site.tree.base;
+      const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)];
+      servers.push(await startServer(process.execPath, serve, `${origin}${base}/api/`));
+      sidecar = await startSidecar(sidecarSpace, { args: [...args] });
+    });
+    afterAll(async () => {
+      for (const server of servers) await server.stop();
+      await sidecar?.stop();
+    });
 
-  it('has the preview answer every page, badge, chart and export as Weblate does', async () => {
-    const { cases, read } = builtCases(out, version);
-    const count = (need: SiteNeed) => cases.filter((entry) => entry.needs.includes(need)).length;
-    expect(cases.length).toBeGreaterThan(version === '4' ? 60 : 200);
-    expect([count('alias') > 0, count('csv-query') > 0, count('no-slash') > 0]).toEqual([true, true, true]);
-    if (version !== '4') expect([count('redirect') > 0, count('alias-look-first') > 0]).toEqual([true, true]);
-    expect(await checkServedSite(origin, cases, { base, disposition: true, html404: true, read })).toBe(cases.length);
-  });
+    it('has the preview answer every page, badge, chart and export as Weblate does', async () => {
+      const { cases, read } = builtCases(out, version);
+      const count = (need: SiteNeed) => cases.filter((entry) => entry.needs.includes(need)).length;
+      expect(cases.length).toBeGreaterThan(version === '4' ? 60 : 200);
+      expect([count('alias') > 0, count('csv-query') > 0, count('no-slash') > 0]).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      if (version !== '4')
+        expect([count('redirect') > 0, count('alias-look-first') > 0]).toEqual([true, true]);
+      expect(
+        await checkServedSite(origin, cases, { base, disposition: true, html404: true, read }),
+      ).toBe(cases.length);
+    });
 
-  it('has the sidecar answer them from the tree it keeps', async () => {
-    const { cases, read } = builtCases(sidecarSpace.out, version);
-    const sidecarBase = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
-    expect(await checkServedSite(sidecar.origin, cases, { base: sidecarBase, disposition: true, html404: true, read })).toBe(cases.length);
-  });
+    it('has the sidecar answer them from the tree it keeps', async () => {
+      const { cases, read } = builtCases(sidecarSpace.out, version);
+      const sidecarBase = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
+      expect(
+        await checkServedSite(sidecar.origin, cases, {
+          base: sidecarBase,
+          disposition: true,
+          html404: true,
+          read,
+        }),
+      ).toBe(cases.length);
+    });
 
-  it.runIf(nginxFound)('has nginx answer them with the configuration the build wrote', async () => {
-    const port = await freePort();
-    const prefix = join(dirname(out), 'nginx');
-    mkdirSync(join(prefix, 'temp'), { recursive: true });
-    const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8')
-      .replace(/^( {4}root ).*;$/m, `$1${out};`)
-      .replace(/^( {4}listen ).*;$/m, `$1127.0.0.1:${port};`);
-    writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
-    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    servers.push(await startServer('nginx', nginxArgs(prefix), `http://127.0.0.1:${port}/`));
-    const { cases, read } = builtCases(out, version);
-    const checked = await checkServedSite(`http://127.0.0.1:${port}`, cases, { base, disposition: true, html404: true, read });
-    expect(checked).toBe(cases.length);
-  });
-});
+    it.runIf(nginxFound)(
+      'has nginx answer them with the configuration the build wrote',
+      async () => {
+        const port = await freePort();
+        const prefix = join(dirname(out), 'nginx');
+        mkdirSync(join(prefix, 'temp'), { recursive: true });
+        const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8')
+          .replace(/^( {4}root ).*;$/m, `$1${out};`)
+          .replace(/^( {4}listen ).*;$/m, `$1127.0.0.1:${port};`);
+        writeFileSync(join(prefix, 'weblate-snapshot.conf'), generated);
+        writeFileSync(
+          join(prefix, 'nginx.conf'),
+          nginxMainConfig(prefix, ['weblate-snapshot.conf']),
+        );
+        servers.push(await startServer('nginx', nginxArgs(prefix), `http://127.0.0.1:${port}/`));
+        const { cases, read } = builtCases(out, version);
+        const checked = await checkServedSite(`http://127.0.0.1:${port}`, cases, {
+          base,
+          disposition: true,
+          html404: true,
+          read,
+        });
+        expect(checked).toBe(cases.length);
+      },
+    );
+  },
+);

@@ -19,7 +19,8 @@ import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import { buildFor, freePort, startServer, type BuiltSite, type Started } from './servers.ts';
 
 const WLC = join(ROOT, 'test/vendor/wlc-2/wlc-head');
-const ready = spawnSync('/usr/bin/python3', ['-c', 'import requests, dateutil, xdg, argcomplete']).status === 0;
+const ready =
+  spawnSync('/usr/bin/python3', ['-c', 'import requests, dateutil, xdg, argcomplete']).status === 0;
 
 if (!ready && !process.env.CI) {
   console.warn(
@@ -27,9 +28,12 @@ if (!ready && !process.env.CI) {
   );
 }
 
-it.skipIf(!ready && !process.env.CI)("finds Debian's python3 with wlc's modules (under CI, .ci/run installs the wlc package)", () => {
-  expect(ready, '/usr/bin/python3 with requests, dateutil, xdg and argcomplete').toBe(true);
-});
+it.skipIf(!ready && !process.env.CI)(
+  "finds Debian's python3 with wlc's modules (under CI, .ci/run installs the wlc package)",
+  () => {
+    expect(ready, '/usr/bin/python3 with requests, dateutil, xdg and argcomplete').toBe(true);
+  },
+);
 
 describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () => {
   const work = tempDir('wsnap-wlc-');
@@ -40,7 +44,9 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
   /** Runs wlc with JSON output and no configuration of the user's. */
   const runWlc = (...args: string[]): Promise<ScriptResult> => {
     const api = `${site.origin}${site.tree.base}/api/`;
-    return runProgram(WLC, ['--format', 'json', '--url', api, ...args], { env: { HOME: work, XDG_CONFIG_HOME: join(work, 'config') } });
+    return runProgram(WLC, ['--format', 'json', '--url', api, ...args], {
+      env: { HOME: work, XDG_CONFIG_HOME: join(work, 'config') },
+    });
   };
   /** wlc's parsed output, once it exits 0. */
   const wlc = async (...args: string[]): Promise<any> => {
@@ -62,10 +68,20 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
   it('lists projects, components (through every page), translations and languages', async () => {
     expect((await wlc('list-projects')).map((p: any) => p.slug)).toEqual(['docs', 'app']);
     const components = await wlc('list-components');
-    expect(components.map((c: any) => c.slug)).toEqual(['manual', 'reference', 'glossary', 'android', 'ios']);
+    expect(components.map((c: any) => c.slug)).toEqual([
+      'manual',
+      'reference',
+      'glossary',
+      'android',
+      'ios',
+    ]);
     // wlc follows a component's category link and reads the category (its Category model).
     expect(components[0].category).toMatchObject({ id: 5, slug: 'guides', name: 'Guides' });
-    expect(components[1].category).toMatchObject({ id: 7, slug: 'internals', category: { id: 6, slug: 'api' } });
+    expect(components[1].category).toMatchObject({
+      id: 7,
+      slug: 'internals',
+      category: { id: 6, slug: 'api' },
+    });
     expect((await wlc('list-translations')).length).toBe(12);
     const languages = await wlc('list-languages');
     expect(languages.map((l: any) => l.code)).toEqual(['ar', 'cs', 'de', 'en', 'tlh_XX', 'uk']);
@@ -86,14 +102,24 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
   });
 
   it('prints the statistics of a project, a component and a translation', async () => {
-    expect(await wlc('stats', 'docs')).toMatchObject({ name: 'Documentation', total: 132, translated: 120, translated_percent: 90.9 });
+    expect(await wlc('stats', 'docs')).toMatchObject({
+      name: 'Documentation',
+      total: 132,
+      translated: 120,
+      translated_percent: 90.9,
+    });
     const component = await wlc('stats', 'docs/guides%252Fmanual');
     expect(component.map((s: any) => [s.code, s.translated_percent])).toEqual([
       ['cs', 75.0],
       ['uk', 100.0],
       ['en', 100.0],
     ]);
-    expect(await wlc('stats', 'app/android/cs')).toMatchObject({ code: 'cs', total: 10, translated_percent: 100.0, approved_chars: 0 });
+    expect(await wlc('stats', 'app/android/cs')).toMatchObject({
+      code: 'cs',
+      total: 10,
+      translated_percent: 100.0,
+      approved_chars: 0,
+    });
   });
 
   it('reads the current error body: a path the snapshot does not hold is "not found"', async () => {

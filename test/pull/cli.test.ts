@@ -12,12 +12,17 @@ import { RECORD_FILE } from '../../src/pull/record.ts';
 import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
-import { recordedResponses, startScriptedServer, type Scripted } from '../support/scripted-server.ts';
+import {
+  recordedResponses,
+  startScriptedServer,
+  type Scripted,
+} from '../support/scripted-server.ts';
 import { startLoopbackServer } from '../support/loopback-server.ts';
 
 const RECORDED = join(FIXTURES, 'pull-recorded');
 const recorded = recordedResponses(join(RECORDED, 'responses'));
-const pullCli = (args: string[], env?: Record<string, string>) => runScript('pull', args, env ? { env } : {});
+const pullCli = (args: string[], env?: Record<string, string>) =>
+  runScript('pull', args, env ? { env } : {});
 const noStackTrace = /\n\s+at /;
 
 describe('npm run pull', () => {
@@ -25,14 +30,24 @@ describe('npm run pull', () => {
     const result = await pullCli(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: npm run pull -- [options]');
-    for (const flag of ['--from URL', '--out DIR', '--token KEY', '--concurrency N', '--retries N', '--max-wait SECONDS'])
+    for (const flag of [
+      '--from URL',
+      '--out DIR',
+      '--token KEY',
+      '--concurrency N',
+      '--retries N',
+      '--max-wait SECONDS',
+    ])
       expect(result.stdout).toContain(flag);
     expect(result.stdout).toMatch(/--project SLUG\s+pull only this project \(repeatable\)/);
   });
 
   it.each([
     [['--out', 'x'], 'pull needs --from URL and --out DIR'],
-    [['--from', 'ftp://weblate.example.org/api/', '--out', 'x'], '--from expects an http(s) URL (got "ftp://weblate.example.org/api/")'],
+    [
+      ['--from', 'ftp://weblate.example.org/api/', '--out', 'x'],
+      '--from expects an http(s) URL (got "ftp://weblate.example.org/api/")',
+    ],
     [
       ['--from', 'https://weblate.example.org/api/', '--out', 'x', '--concurrency', '0'],
       '--concurrency expects an integer from 1 to 16 (got "0")',
@@ -50,7 +65,12 @@ describe('npm run pull', () => {
       response.end('<!DOCTYPE html><title>Weblate</title>');
     });
     try {
-      const result = await pullCli(['--from', `${server.url}/`, '--out', join(tempDir(), 'mirror')]);
+      const result = await pullCli([
+        '--from',
+        `${server.url}/`,
+        '--out',
+        join(tempDir(), 'mirror'),
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(
         `${server.url}/ is not a Weblate API: / did not answer with a JSON object listing projects (got not JSON (text/html; charset=utf-8)). ` +
@@ -65,7 +85,12 @@ describe('npm run pull', () => {
   it('says so when the URL answers JSON that does not list projects', async () => {
     const server = await startScriptedServer(() => ({ status: 200, body: '{"status":"ok"}' }));
     try {
-      const result = await pullCli(['--from', `${server.url}/api/`, '--out', join(tempDir(), 'mirror')]);
+      const result = await pullCli([
+        '--from',
+        `${server.url}/api/`,
+        '--out',
+        join(tempDir(), 'mirror'),
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(
         `${server.url}/api/ is not a Weblate API: /api/ did not answer with a JSON object listing projects (got JSON without a projects link).`,
@@ -93,16 +118,25 @@ describe('npm run pull', () => {
     writeFileSync(join(out, 'site.yaml'), 'base_url: https://l10n.example.org\n');
     const result = await pullCli(['--from', 'http://127.0.0.1:9/api/', '--out', out]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`${out} is not empty and was not written by a pull; give a new or empty folder with --out.\n`);
-    expect(readFileSync(join(out, 'site.yaml'), 'utf8')).toBe('base_url: https://l10n.example.org\n');
+    expect(result.stderr).toBe(
+      `${out} is not empty and was not written by a pull; give a new or empty folder with --out.\n`,
+    );
+    expect(readFileSync(join(out, 'site.yaml'), 'utf8')).toBe(
+      'base_url: https://l10n.example.org\n',
+    );
   });
 
   it('sends the token of WEBLATE_TOKEN when --token is not given', async () => {
     const server = await startScriptedServer(recorded);
     try {
-      const result = await pullCli(['--from', `${server.url}/api/`, '--out', join(tempDir(), 'mirror')], { WEBLATE_TOKEN: 'wlu_from_env' });
+      const result = await pullCli(
+        ['--from', `${server.url}/api/`, '--out', join(tempDir(), 'mirror')],
+        { WEBLATE_TOKEN: 'wlu_from_env' },
+      );
       expect(result.code).toBe(0);
-      expect(new Set(server.log.map((entry) => entry.authorization))).toEqual(new Set(['Token wlu_from_env']));
+      expect(new Set(server.log.map((entry) => entry.authorization))).toEqual(
+        new Set(['Token wlu_from_env']),
+      );
     } finally {
       await server.close();
     }
@@ -111,18 +145,32 @@ describe('npm run pull', () => {
   it('resumes a pull cut off midway, fetching only what was missing', async () => {
     const cutOff = '/api/components/fossapp/glossary/statistics/';
     let broken = true;
-    const server = await startScriptedServer((request: IncomingMessage): Promise<Scripted> | Scripted =>
-      broken && request.url === cutOff ? 'drop' : recorded(request),
+    const server = await startScriptedServer(
+      (request: IncomingMessage): Promise<Scripted> | Scripted =>
+        broken && request.url === cutOff ? 'drop' : recorded(request),
     );
     const out = join(tempDir(), 'mirror');
-    const args = ['--from', `${server.url}/api/`, '--out', out, '--concurrency', '1', '--retries', '0'];
+    const args = [
+      '--from',
+      `${server.url}/api/`,
+      '--out',
+      out,
+      '--concurrency',
+      '1',
+      '--retries',
+      '0',
+    ];
     try {
       const first = await pullCli(args);
       expect(first.code).toBe(1);
       expect(first.stderr).toContain(`${server.url}${cutOff} failed once (last: `);
-      expect(first.stderr).toContain(`What was fetched is kept in ${out}/${STATE_FILE}: run the same command again`);
+      expect(first.stderr).toContain(
+        `What was fetched is kept in ${out}/${STATE_FILE}: run the same command again`,
+      );
       expect(existsSync(join(out, 'site.yaml'))).toBe(false);
-      const kept = [...parseState(readFileSync(join(out, STATE_FILE), 'utf8')).answers.keys()].map((url) => url.slice(server.url.length));
+      const kept = [...parseState(readFileSync(join(out, STATE_FILE), 'utf8')).answers.keys()].map(
+        (url) => url.slice(server.url.length),
+      );
       expect(kept.length).toBeGreaterThanOrEqual(10);
       const firstRun = server.log.length;
 

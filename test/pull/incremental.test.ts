@@ -16,8 +16,19 @@ import { RECORD_FILE } from '../../src/pull/record.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
 import { runScript } from '../support/run-script.ts';
-import { recordedResponses, startScriptedServer, type Scripted } from '../support/scripted-server.ts';
-import { AUTH, call, JSON_BODY, startSidecar, type RunningSidecar, type Workspace } from '../sidecar/support.ts';
+import {
+  recordedResponses,
+  startScriptedServer,
+  type Scripted,
+} from '../support/scripted-server.ts';
+import {
+  AUTH,
+  call,
+  JSON_BODY,
+  startSidecar,
+  type RunningSidecar,
+  type Workspace,
+} from '../sidecar/support.ts';
 
 const running: { sidecar?: RunningSidecar; proxy?: Proxy } = {};
 
@@ -59,9 +70,14 @@ async function upstream(pageSize: number) {
   };
 }
 
-async function pullInto(from: string, out: string, full = false): Promise<Extract<PullReport, { ok: true }>> {
+async function pullInto(
+  from: string,
+  out: string,
+  full = false,
+): Promise<Extract<PullReport, { ok: true }>> {
   const report = await pull({ from, outDir: out, full, http: { retries: 0 } }, defaultPullDeps());
-  if (!report.ok) throw new Error(`the pull failed: ${report.message}\n${JSON.stringify(report.errors)}`);
+  if (!report.ok)
+    throw new Error(`the pull failed: ${report.message}\n${JSON.stringify(report.errors)}`);
   return report;
 }
 
@@ -103,7 +119,11 @@ describe('an incremental pull from the sidecar', () => {
 
     const again = await runScript('pull', ['--from', from, '--out', out]);
     expect(again.code).toBe(0);
-    const requests = Number(/; (\d+) requests, incrementally: 5 components kept without reading them again\)/.exec(again.stdout)?.[1]);
+    const requests = Number(
+      /; (\d+) requests, incrementally: 5 components kept without reading them again\)/.exec(
+        again.stdout,
+      )?.[1],
+    );
     expect(again.stdout).toContain('(0 files written, ');
     expect(proxy.log.length).toBe(requests);
     expect(proxy.log.length).toBeLessThanOrEqual(2 * P + 10);
@@ -127,8 +147,12 @@ describe('an incremental pull from the sidecar', () => {
     const report = await pullInto(up.from, out);
     expect(report.kept).toBe(4);
     expect(up.proxy.log.length).toBeLessThanOrEqual(2 * P + 10 + BETA_COMPONENTS + 10);
-    expect(up.proxy.log.map((r) => r.url)).toContain(`${new URL(up.from).pathname}components/beta/docs/translations/`);
-    expect(readFileSync(join(out, 'projects/beta/components/docs.yaml'), 'utf8')).not.toMatch(/\n {2}he:/);
+    expect(up.proxy.log.map((r) => r.url)).toContain(
+      `${new URL(up.from).pathname}components/beta/docs/translations/`,
+    );
+    expect(readFileSync(join(out, 'projects/beta/components/docs.yaml'), 'utf8')).not.toMatch(
+      /\n {2}he:/,
+    );
     await expectSameAsFull(up.from, out);
   });
 
@@ -139,8 +163,14 @@ describe('an incremental pull from the sidecar', () => {
 
     // Through the API: a language added (published without translations), one renamed, a translation deleted.
     expect(
-      (await up.call('languages/', 'POST', { code: 'x_new', name: 'New', direction: 'ltr', plural: { number: 2, formula: 'n != 1' } }))
-        .status,
+      (
+        await up.call('languages/', 'POST', {
+          code: 'x_new',
+          name: 'New',
+          direction: 'ltr',
+          plural: { number: 2, formula: 'n != 1' },
+        })
+      ).status,
     ).toBe(201);
     expect((await up.call('languages/de/', 'PATCH', { name: 'Deutsch' })).status).toBe(200);
     expect((await up.call('translations/alpha/strings/cs/', 'DELETE')).status).toBe(204);
@@ -162,11 +192,20 @@ describe('an incremental pull from the sidecar', () => {
       }
       rmSync(join(dir, 'projects/beta/components/empty.yaml'));
       const docs = join(dir, 'projects/beta/components/docs.yaml');
-      writeFileSync(docs, readFileSync(docs, 'utf8').replace('translations:\n', 'translations:\n  fr:\n    translated: 3\n'));
+      writeFileSync(
+        docs,
+        readFileSync(docs, 'utf8').replace(
+          'translations:\n',
+          'translations:\n  fr:\n    translated: 3\n',
+        ),
+      );
       const alpha = join(dir, 'projects/alpha/project.yaml');
       writeFileSync(alpha, readFileSync(alpha, 'utf8').replace('name: Alpha', 'name: Alpha One'));
       const strings = join(dir, 'projects/alpha/components/strings.yaml');
-      writeFileSync(strings, readFileSync(strings, 'utf8').replace('branch: main', 'branch: stable'));
+      writeFileSync(
+        strings,
+        readFileSync(strings, 'utf8').replace('branch: main', 'branch: stable'),
+      );
     });
     const second = await pullInto(up.from, out);
     expect(second.kept).toBeGreaterThan(0);
@@ -216,23 +255,34 @@ describe('an incremental pull from an instance with a changes feed', () => {
   it('reads again a component the feed names since the earlier pull (its lock changed: no statistic moved), and only that one', async () => {
     let locked = false;
     const feeds: string[] = [];
-    const server = await startScriptedServer(async (request: IncomingMessage): Promise<Scripted> => {
-      const url = request.url ?? '/';
-      if (url.startsWith('/api/changes/')) {
-        feeds.push(url);
-        const results = locked
-          ? [{ component: 'https://weblate.example.org/api/components/fossapp/glossary/', translation: null, action: 48 }]
-          : [];
-        return {
-          status: 200,
-          body: JSON.stringify({ count: results.length, next: null, previous: null, results }),
-          headers: { Date: 'Mon, 23 Nov 2026 12:00:00 GMT' },
-        };
-      }
-      if (locked && url === '/api/components/fossapp/glossary/lock/') return { status: 200, body: '{"locked":true}' };
-      const answer = await recorded(request);
-      return answer === 'drop' ? answer : { ...answer, headers: { ...answer.headers, Date: 'Mon, 23 Nov 2026 12:00:00 GMT' } };
-    });
+    const server = await startScriptedServer(
+      async (request: IncomingMessage): Promise<Scripted> => {
+        const url = request.url ?? '/';
+        if (url.startsWith('/api/changes/')) {
+          feeds.push(url);
+          const results = locked
+            ? [
+                {
+                  component: 'https://weblate.example.org/api/components/fossapp/glossary/',
+                  translation: null,
+                  action: 48,
+                },
+              ]
+            : [];
+          return {
+            status: 200,
+            body: JSON.stringify({ count: results.length, next: null, previous: null, results }),
+            headers: { Date: 'Mon, 23 Nov 2026 12:00:00 GMT' },
+          };
+        }
+        if (locked && url === '/api/components/fossapp/glossary/lock/')
+          return { status: 200, body: '{"locked":true}' };
+        const answer = await recorded(request);
+        return answer === 'drop'
+          ? answer
+          : { ...answer, headers: { ...answer.headers, Date: 'Mon, 23 Nov 2026 12:00:00 GMT' } };
+      },
+    );
     try {
       const from = `${server.url}/api/`;
       const out = join(tempDir(), 'mirror');
@@ -244,12 +294,21 @@ describe('an incremental pull from an instance with a changes feed', () => {
       expect(feeds.at(-1)).toBe('/api/changes/?timestamp_after=2026-11-23T11%3A50%3A00Z');
       const read = server.log.slice(before).map((entry) => entry.url);
       expect(read.filter((url) => url.startsWith('/api/components/'))).toEqual(
-        expect.arrayContaining(['/api/components/fossapp/glossary/translations/', '/api/components/fossapp/glossary/lock/']),
+        expect.arrayContaining([
+          '/api/components/fossapp/glossary/translations/',
+          '/api/components/fossapp/glossary/lock/',
+        ]),
       );
       expect(
-        read.filter((url) => url.startsWith('/api/components/fossapp/android/') || url.startsWith('/api/components/internal-docs/')),
+        read.filter(
+          (url) =>
+            url.startsWith('/api/components/fossapp/android/') ||
+            url.startsWith('/api/components/internal-docs/'),
+        ),
       ).toEqual([]);
-      expect(readFileSync(join(out, 'projects/fossapp/components/glossary.yaml'), 'utf8')).toContain('\nlocked: true\n');
+      expect(
+        readFileSync(join(out, 'projects/fossapp/components/glossary.yaml'), 'utf8'),
+      ).toContain('\nlocked: true\n');
       await expectSameAsFull(from, out);
     } finally {
       await server.close();

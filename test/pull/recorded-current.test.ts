@@ -17,7 +17,11 @@ import { defaultPullDeps, pull } from '../../src/pull/pull.ts';
 import { RECORD_FILE } from '../../src/pull/record.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
-import { recordedResponses, startScriptedServer, type Scripted } from '../support/scripted-server.ts';
+import {
+  recordedResponses,
+  startScriptedServer,
+  type Scripted,
+} from '../support/scripted-server.ts';
 
 const RECORDED = join(FIXTURES, 'pull-recorded-current');
 const recorded = recordedResponses(join(RECORDED, 'responses'));
@@ -38,7 +42,8 @@ async function pullFrom(respond: (request: IncomingMessage) => Promise<Scripted>
     const report = await pull({ from: `${server.url}/api/`, outDir: out }, defaultPullDeps());
     const tree = existsSync(out) ? readTree(out) : new Map<string, string>();
     tree.delete(RECORD_FILE);
-    if (tree.has('site.yaml')) tree.set('site.yaml', tree.get('site.yaml')!.replace(server.url, 'http://127.0.0.1:PORT'));
+    if (tree.has('site.yaml'))
+      tree.set('site.yaml', tree.get('site.yaml')!.replace(server.url, 'http://127.0.0.1:PORT'));
     return { report, tree, out, log: server.log, url: server.url };
   } finally {
     await server.close();
@@ -49,11 +54,18 @@ describe('a pull of the recorded current Weblate instance', () => {
   it('places it in the 2026.8 flavour and writes the content it describes, warning about what it cannot mirror', async () => {
     const run = await pullFrom(recorded);
     expect(run.report).toMatchObject({ ok: true, warnings: WARNINGS, requests: 30, resumed: 0 });
-    expect(run.report.ok && run.report.counts).toEqual({ projects: 3, components: 6, translations: 25, languages: 14 });
+    expect(run.report.ok && run.report.counts).toEqual({
+      projects: 3,
+      components: 6,
+      translations: 25,
+      languages: 14,
+    });
     expect(run.tree).toEqual(readTree(join(RECORDED, 'expected')));
     // No lock/ requests: today's component objects carry their lock. A component in a category is read at its escaped path.
     expect(run.log.filter((entry) => entry.url.endsWith('/lock/'))).toEqual([]);
-    expect(run.log.map((entry) => entry.url)).toContain('/api/components/grass/desktop%252Fwxpy/translations/');
+    expect(run.log.map((entry) => entry.url)).toContain(
+      '/api/components/grass/desktop%252Fwxpy/translations/',
+    );
     expect(run.log.every((entry) => entry.status === 200)).toBe(true);
   });
 
@@ -64,7 +76,10 @@ describe('a pull of the recorded current Weblate instance', () => {
     const answers = readTree(join(RECORDED, 'responses'));
     const unrecoverable = new Map<string, (body: { results: Record<string, unknown>[] }) => void>([
       ['api/projects/index.json', (body) => body.results.forEach((p) => (p.workspace = null))],
-      ['api/projects/wallet/components/index.json', (body) => body.results.forEach((c) => Object.assign(c, mirroredWallet(c)))],
+      [
+        'api/projects/wallet/components/index.json',
+        (body) => body.results.forEach((c) => Object.assign(c, mirroredWallet(c))),
+      ],
     ]);
     for (const [path, text] of answers) {
       const built = target.files.get(path);
@@ -100,7 +115,12 @@ describe('a pull of the recorded current Weblate instance', () => {
   it("refuses an instance that serves 4.x's statistics beside today's languages (Weblate 5.0 and 5.1), and writes nothing", async () => {
     const run = await pullFrom(async (request) => {
       const answer = await recorded(request);
-      if (!/\/statistics\/$/.test(request.url ?? '') || !request.url?.startsWith('/api/components/') || answer === 'drop') return answer;
+      if (
+        !/\/statistics\/$/.test(request.url ?? '') ||
+        !request.url?.startsWith('/api/components/') ||
+        answer === 'drop'
+      )
+        return answer;
       const body = JSON.parse(answer.body);
       body.results = body.results.map(olderStatistics);
       return { ...answer, body: JSON.stringify(body) };
@@ -117,7 +137,15 @@ describe('a pull of the recorded current Weblate instance', () => {
 /** What the mirror shows of a `wallet` component whose repository fields were hidden: defaults, the guessed file mask, no add-ons. */
 function mirroredWallet(c: Record<string, unknown>): Record<string, unknown> {
   const filemask = c.slug === 'gui' ? 'translations/wallet_*.ts' : 'site/_i18n/*.yml';
-  const empty = { repo: '', branch: '', screenshot_filemask: '', push: '', git_export: '', push_branch: '', repoweb: '' };
+  const empty = {
+    repo: '',
+    branch: '',
+    screenshot_filemask: '',
+    push: '',
+    git_export: '',
+    push_branch: '',
+    repoweb: '',
+  };
   return { ...empty, vcs: 'git', vcs_params: {}, filemask, linked_component: null, addons: [] };
 }
 

@@ -15,7 +15,13 @@ import { defaultPullDeps, pull, type PullDeps, type PullOptions } from '../../sr
 import { RECORD_FILE } from '../../src/pull/record.ts';
 import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
-import { rateLimited, recordedResponses, startScriptedServer, type Scripted, type ScriptedServer } from '../support/scripted-server.ts';
+import {
+  rateLimited,
+  recordedResponses,
+  startScriptedServer,
+  type Scripted,
+  type ScriptedServer,
+} from '../support/scripted-server.ts';
 
 const RECORDED = join(FIXTURES, 'pull-recorded');
 const recorded = recordedResponses(join(RECORDED, 'responses'));
@@ -55,7 +61,15 @@ async function pullFrom(
     random: () => 0.5,
   };
   try {
-    const report = await pull({ from: `${server.url}/api/`, outDir: out, onNotice: (text) => notices.push(text), ...options }, deps);
+    const report = await pull(
+      {
+        from: `${server.url}/api/`,
+        outDir: out,
+        onNotice: (text) => notices.push(text),
+        ...options,
+      },
+      deps,
+    );
     return { server, out, notices, report };
   } finally {
     await server.close();
@@ -90,10 +104,17 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
   it('writes the content the instance describes, and warns about what it cannot mirror', async () => {
     const run = await pullFrom(recorded);
     expect(run.report).toMatchObject({ ok: true, warnings: WARNINGS, requests: 22, resumed: 0 });
-    expect(run.report.ok && run.report.counts).toEqual({ projects: 2, components: 3, translations: 30, languages: 24 });
+    expect(run.report.ok && run.report.counts).toEqual({
+      projects: 2,
+      components: 3,
+      translations: 30,
+      languages: 24,
+    });
     expect(pulledTree(run)).toEqual(expected());
     expect(existsSync(join(run.out, STATE_FILE))).toBe(false);
-    expect(run.server.log.every((entry) => entry.status === 200 && entry.authorization === undefined)).toBe(true);
+    expect(
+      run.server.log.every((entry) => entry.status === 200 && entry.authorization === undefined),
+    ).toBe(true);
   });
 
   it('builds into the answers it was pulled from, byte for byte, but for the add-ons and the hidden repository fields', async () => {
@@ -105,7 +126,13 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
       ['api/projects/fossapp/components/index.json', { addons: [] as string[] }],
       [
         'api/projects/internal-docs/components/index.json',
-        { vcs: 'git', repo: '', branch: '', filemask: 'docs/locale/*/LC_MESSAGES/handbook.po', push: '' },
+        {
+          vcs: 'git',
+          repo: '',
+          branch: '',
+          filemask: 'docs/locale/*/LC_MESSAGES/handbook.po',
+          push: '',
+        },
       ],
     ]);
     for (const [path, text] of answers) {
@@ -116,7 +143,8 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
         continue;
       }
       const answer = JSON.parse(text);
-      for (const component of answer.results) if (component.slug !== 'glossary') Object.assign(component, fallback);
+      for (const component of answer.results)
+        if (component.slug !== 'glossary') Object.assign(component, fallback);
       expect(JSON.parse(built!), path).toEqual(answer);
     }
     expect(answers.size).toBe(22);
@@ -125,7 +153,9 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
   it('sends the token on every request', async () => {
     const run = await pullFrom(recorded, { token: 'wlu_0123456789' });
     expect(run.report.ok).toBe(true);
-    expect(new Set(run.server.log.map((entry) => entry.authorization))).toEqual(new Set(['Token wlu_0123456789']));
+    expect(new Set(run.server.log.map((entry) => entry.authorization))).toEqual(
+      new Set(['Token wlu_0123456789']),
+    );
   });
 
   it('waits as long as Retry-After asks after a 429, then completes', async () => {
@@ -136,20 +166,30 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     };
     const run = await pullFrom(failing('/api/projects/fossapp/components/', 1, throttled));
     expect(run.report.ok).toBe(true);
-    expect(run.server.log.filter((entry) => entry.url === '/api/projects/fossapp/components/').map((entry) => entry.status)).toEqual([
-      429, 200,
+    expect(
+      run.server.log
+        .filter((entry) => entry.url === '/api/projects/fossapp/components/')
+        .map((entry) => entry.status),
+    ).toEqual([429, 200]);
+    expect(run.notices).toEqual([
+      `Waiting 1 s: throttled (HTTP 429, Retry-After: 1): ${run.server.url}/api/projects/fossapp/components/`,
     ]);
-    expect(run.notices).toEqual([`Waiting 1 s: throttled (HTTP 429, Retry-After: 1): ${run.server.url}/api/projects/fossapp/components/`]);
     expect(pulledTree(run)).toEqual(expected());
   });
 
   it('retries a 500 after a backoff, then completes', async () => {
     const path = '/api/components/fossapp/android/translations/?page=2';
     const run = await pullFrom(
-      failing(path, 1, { status: 500, body: '<h1>Server Error (500)</h1>', headers: { 'Content-Type': 'text/html' } }),
+      failing(path, 1, {
+        status: 500,
+        body: '<h1>Server Error (500)</h1>',
+        headers: { 'Content-Type': 'text/html' },
+      }),
     );
     expect(run.report.ok).toBe(true);
-    expect(run.server.log.filter((entry) => entry.url === path).map((entry) => entry.status)).toEqual([500, 200]);
+    expect(
+      run.server.log.filter((entry) => entry.url === path).map((entry) => entry.status),
+    ).toEqual([500, 200]);
     expect(run.notices).toEqual([`Waiting 1 s: retrying after HTTP 500: ${run.server.url}${path}`]);
     expect(pulledTree(run)).toEqual(expected());
   });
@@ -160,7 +200,11 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
     expect(run.report.ok).toBe(true);
     expect(run.server.log.filter((entry) => entry.status !== 200)).toEqual([]);
     expect(run.notices.length).toBeGreaterThanOrEqual(3);
-    expect(run.notices.every((text) => text.startsWith('Waiting 30 s: rate limit used up (X-RateLimit-Remaining: 0)'))).toBe(true);
+    expect(
+      run.notices.every((text) =>
+        text.startsWith('Waiting 30 s: rate limit used up (X-RateLimit-Remaining: 0)'),
+      ),
+    ).toBe(true);
     expect(pulledTree(run)).toEqual(expected());
   });
 
@@ -170,7 +214,9 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
       body: '{"detail":"Request was throttled. Expected available in 86400 seconds."}',
       headers: { 'Retry-After': '86400' },
     };
-    const run = await pullFrom(failing('/api/projects/internal-docs/components/', 1, throttled), { http: { maxWaitMs: 600_000 } });
+    const run = await pullFrom(failing('/api/projects/internal-docs/components/', 1, throttled), {
+      http: { maxWaitMs: 600_000 },
+    });
     expect(run.report.ok).toBe(false);
     expect(!run.report.ok && run.report.message).toBe(
       `${run.server.url}/api/projects/internal-docs/components/ is throttled (HTTP 429) for 86400 s, longer than the 600 s allowed by --max-wait.\n` +
@@ -183,16 +229,29 @@ describe('a pull of the recorded Weblate 4.14 instance', () => {
   });
 
   it("reads a translation's own statistics when its component's statistics list leaves it out", async () => {
-    const list = JSON.parse(readFileSync(join(RECORDED, 'responses/api/components/fossapp/glossary/statistics/index.json'), 'utf8'));
+    const list = JSON.parse(
+      readFileSync(
+        join(RECORDED, 'responses/api/components/fossapp/glossary/statistics/index.json'),
+        'utf8',
+      ),
+    );
     const german = list.results.find((entry: { code: string }) => entry.code === 'de');
-    const shortened = { ...list, count: list.count - 1, results: list.results.filter((entry: unknown) => entry !== german) };
+    const shortened = {
+      ...list,
+      count: list.count - 1,
+      results: list.results.filter((entry: unknown) => entry !== german),
+    };
     const run = await pullFrom(async (request) => {
-      if (request.url === '/api/components/fossapp/glossary/statistics/') return { status: 200, body: JSON.stringify(shortened) };
-      if (request.url === '/api/translations/fossapp/glossary/de/statistics/') return { status: 200, body: JSON.stringify(german) };
+      if (request.url === '/api/components/fossapp/glossary/statistics/')
+        return { status: 200, body: JSON.stringify(shortened) };
+      if (request.url === '/api/translations/fossapp/glossary/de/statistics/')
+        return { status: 200, body: JSON.stringify(german) };
       return recorded(request);
     });
     expect(run.report.ok).toBe(true);
-    expect(run.server.log.map((entry) => entry.url)).toContain('/api/translations/fossapp/glossary/de/statistics/');
+    expect(run.server.log.map((entry) => entry.url)).toContain(
+      '/api/translations/fossapp/glossary/de/statistics/',
+    );
     expect(pulledTree(run)).toEqual(expected());
   });
 

@@ -39,7 +39,11 @@ afterEach(async () => {
  * settings as flags, behind a loopback proxy that keeps one URL when the
  * sidecar starts again; `api` is the API root through the proxy.
  */
-async function serveLikeWeblate(site: SiteOverrides, fixture = CURRENT, prepare: (content: string) => void = () => undefined) {
+async function serveLikeWeblate(
+  site: SiteOverrides,
+  fixture = CURRENT,
+  prepare: (content: string) => void = () => undefined,
+) {
   const dir = tempDir();
   const space: Workspace = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
   cpSync(fixture, space.content, { recursive: true });
@@ -48,7 +52,8 @@ async function serveLikeWeblate(site: SiteOverrides, fixture = CURRENT, prepare:
   if (site.pagination) flags.push('--pagination', site.pagination);
   if (site.pageSize) flags.push('--page-size', String(site.pageSize));
   if (site.weblateVersion) flags.push('--weblate-version', site.weblateVersion);
-  const start = (more: string[] = []) => startSidecar(space, { args: [...flags, ...more], env: { WEBLATE_SNAPSHOT_TOKENS: '' } });
+  const start = (more: string[] = []) =>
+    startSidecar(space, { args: [...flags, ...more], env: { WEBLATE_SNAPSHOT_TOKENS: '' } });
   running.sidecar = await start();
   running.proxy = await startProxy(running.sidecar.origin);
   return {
@@ -71,7 +76,8 @@ async function serveLikeWeblate(site: SiteOverrides, fixture = CURRENT, prepare:
  * added to the fixture's files.
  */
 function everySetting(content: string): void {
-  const add = (file: string, text: string) => writeFileSync(join(content, file), readFileSync(join(content, file), 'utf8') + text);
+  const add = (file: string, text: string) =>
+    writeFileSync(join(content, file), readFileSync(join(content, file), 'utf8') + text);
   add(
     'projects/app/project.yaml',
     'web: https://app.example.org\nsource_review: true\ninstructions: Be brief.\nenable_hooks: false\nlanguage_aliases: "cz:cs"\n' +
@@ -115,13 +121,23 @@ describe.each(cases)('a round trip of the current fixture with %s', (_, site, pr
     const result = await runScript('pull', ['--from', server.api, '--out', pulled]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Pulled 2 projects, 5 components, 12 translations and 6 languages from /);
-    expect(readFileSync(join(pulled, 'site.yaml'), 'utf8')).toContain('\nweblate_version: "2026.8"\n');
-    expect(readdirSync(join(pulled, 'projects/docs/categories')).sort()).toEqual(['api.yaml', 'guides.yaml', 'internals.yaml']);
+    expect(result.stdout).toMatch(
+      /^Pulled 2 projects, 5 components, 12 translations and 6 languages from /,
+    );
+    expect(readFileSync(join(pulled, 'site.yaml'), 'utf8')).toContain(
+      '\nweblate_version: "2026.8"\n',
+    );
+    expect(readdirSync(join(pulled, 'projects/docs/categories')).sort()).toEqual([
+      'api.yaml',
+      'guides.yaml',
+      'internals.yaml',
+    ]);
     expect((await openContent(pulled)).ok).toBe(true);
 
     const rebuilt = join(server.dir, 'rebuilt');
-    expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual([]);
+    expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual(
+      [],
+    );
     expectSameTree(readTree(rebuilt), readTree(server.space.out));
   });
 });
@@ -143,12 +159,20 @@ describe('an incremental pull of the current flavour from the sidecar', () => {
 
     await server.restart((dir) => {
       edit(join(dir, 'projects/docs/categories/api.yaml'), 'name: API', 'name: Interfaces');
-      edit(join(dir, 'projects/docs/components/manual.yaml'), '    fuzzy_chars: 240\n', '    fuzzy_chars: 200\n');
+      edit(
+        join(dir, 'projects/docs/components/manual.yaml'),
+        '    fuzzy_chars: 240\n',
+        '    fuzzy_chars: 200\n',
+      );
     });
     const changed = await pullInto(server.api, out);
     expect(changed.kept).toBeGreaterThan(0);
-    expect(readFileSync(join(out, 'projects/docs/categories/api.yaml'), 'utf8')).toContain('name: Interfaces\n');
-    expect(readFileSync(join(out, 'projects/docs/components/manual.yaml'), 'utf8')).toContain('    fuzzy_chars: 200\n');
+    expect(readFileSync(join(out, 'projects/docs/categories/api.yaml'), 'utf8')).toContain(
+      'name: Interfaces\n',
+    );
+    expect(readFileSync(join(out, 'projects/docs/components/manual.yaml'), 'utf8')).toContain(
+      '    fuzzy_chars: 200\n',
+    );
     const fresh = join(server.dir, 'full');
     await pullInto(server.api, fresh, true);
     expect(content(out)).toEqual(content(fresh));
@@ -176,9 +200,14 @@ describe('a pull into an earlier pull of an instance upgraded from Weblate 4.x t
   });
 });
 
-async function pullInto(from: string, out: string, full = false): Promise<Extract<PullReport, { ok: true }>> {
+async function pullInto(
+  from: string,
+  out: string,
+  full = false,
+): Promise<Extract<PullReport, { ok: true }>> {
   const report = await pull({ from, outDir: out, full, http: { retries: 0 } }, defaultPullDeps());
-  if (!report.ok) throw new Error(`the pull failed: ${report.message}\n${JSON.stringify(report.errors)}`);
+  if (!report.ok)
+    throw new Error(`the pull failed: ${report.message}\n${JSON.stringify(report.errors)}`);
   expect(readdirSync(out)).not.toContain(STATE_FILE);
   return report;
 }

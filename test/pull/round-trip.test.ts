@@ -36,8 +36,16 @@ async function serveLikeWeblate(contentDir: string, dir: string, site: SiteOverr
 const cases: [string, string, SiteOverrides][] = [
   ['the default content', join(ROOT, 'content'), {}],
   ['fixture "features" (path pages of 2)', join(FIXTURES, 'features/content'), {}],
-  ['fixture "query-pagination" (?page=N, pages of 1)', join(FIXTURES, 'query-pagination/content'), {}],
-  ['fixture "features" with ?page=N and pages of 1', join(FIXTURES, 'features/content'), { pagination: 'query', pageSize: 1 }],
+  [
+    'fixture "query-pagination" (?page=N, pages of 1)',
+    join(FIXTURES, 'query-pagination/content'),
+    {},
+  ],
+  [
+    'fixture "features" with ?page=N and pages of 1',
+    join(FIXTURES, 'features/content'),
+    { pagination: 'query', pageSize: 1 },
+  ],
   ['fixture "minimal"', join(FIXTURES, 'minimal/content'), {}],
 ];
 
@@ -47,19 +55,26 @@ describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
     const original = join(dir, 'original');
     const server = await serveLikeWeblate(contentDir, dir, site);
     try {
-      const built = await build({ contentDir, site: { ...site, baseUrl: server.url } }, { target: dirTarget(original) });
+      const built = await build(
+        { contentDir, site: { ...site, baseUrl: server.url } },
+        { target: dirTarget(original) },
+      );
       expect(built.errors).toEqual([]);
 
       const pulled = join(dir, 'pulled');
       const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', pulled]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/^Pulled \d+ projects?, \d+ components?, \d+ translations? and \d+ languages? from /);
+      expect(result.stdout).toMatch(
+        /^Pulled \d+ projects?, \d+ components?, \d+ translations? and \d+ languages? from /,
+      );
       expect(existsSync(join(pulled, STATE_FILE))).toBe(false);
       expect((await openContent(pulled)).ok).toBe(true);
 
       const rebuilt = join(dir, 'rebuilt');
-      expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual([]);
+      expect((await build({ contentDir: pulled }, { target: dirTarget(rebuilt) })).errors).toEqual(
+        [],
+      );
       expectSameTree(readTree(rebuilt), readTree(original));
       expectSameTree(readTree(join(dir, 'served')), readTree(original));
     } finally {

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from '../helpers.ts';
 
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
 
 it.each(['test', 'lint'])('npm run %s fails on an ESLint warning', (name) => {
   const eslint = scripts[name]!.split('&&')

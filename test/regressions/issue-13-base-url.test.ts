@@ -46,7 +46,9 @@ describe('checkBaseUrl', () => {
     (text) => {
       const checked = checkBaseUrl(text, { api: true });
       expect(checked.ok).toBe(false);
-      expect(!checked.ok && checked.expected).toMatch(/the API is at <base URL>\/api\/, so give https?:\/\/(host|example\.org\/l10n)$/);
+      expect(!checked.ok && checked.expected).toMatch(
+        /the API is at <base URL>\/api\/, so give https?:\/\/(host|example\.org\/l10n)$/,
+      );
     },
   );
 });
@@ -58,7 +60,14 @@ describe('npm run build with a bad base URL', () => {
     ['http://example.org:99999', 'a port from 0 to 65535'],
   ])('refuses --base-url %s before writing anything (exit 1, no stack)', async (url, message) => {
     const out = join(tempDir(), 'dist');
-    const result = await runScript('build', ['--content', CONTENT, '--out', out, '--base-url', url]);
+    const result = await runScript('build', [
+      '--content',
+      CONTENT,
+      '--out',
+      out,
+      '--base-url',
+      url,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -87,7 +96,10 @@ describe('npm run pull from an instance whose links carry a hostile base URL', (
       const origin = `http://127.0.0.1:${request.socket.localPort}`;
       if (request.url === '/api/') {
         const root = Object.fromEntries(
-          ['projects', 'components', 'translations', 'languages'].map((name) => [name, `${origin}${hostile}/api/${name}/`]),
+          ['projects', 'components', 'translations', 'languages'].map((name) => [
+            name,
+            `${origin}${hostile}/api/${name}/`,
+          ]),
         );
         return { status: 200, body: JSON.stringify(root) };
       }

@@ -28,17 +28,34 @@ it('counts one project, one file, one edit and one request in the singular', () 
     sidecarDelete: { medianMs: 1, p90Ms: 1, requests: 1 },
   } as unknown as BenchResult;
   const report = formatBench(result);
-  expect(report).toContain('Instance: 1 translation (1 project × 1 component × 1 language, plus source), 1 content file\n');
-  expect(report).toContain('one counter changed: 10 ms in the process, 1 file rewritten (1 group rendered)');
-  expect(report).toContain('another counter changed: 10 ms spawn to exit (5 ms building), 1 file rewritten');
+  expect(report).toContain(
+    'Instance: 1 translation (1 project × 1 component × 1 language, plus source), 1 content file\n',
+  );
+  expect(report).toContain(
+    'one counter changed: 10 ms in the process, 1 file rewritten (1 group rendered)',
+  );
+  expect(report).toContain(
+    'another counter changed: 10 ms spawn to exit (5 ms building), 1 file rewritten',
+  );
   expect(report).toContain('1 file rewritten (1 edit; started in 10 ms)');
   expect(report).toContain('(1 request)');
-  expect(report).not.toMatch(/\b1 (translations|projects|components|languages|files|groups|edits|requests)\b/);
+  expect(report).not.toMatch(
+    /\b1 (translations|projects|components|languages|files|groups|edits|requests)\b/,
+  );
 });
 
 it('generate-content spells its count out instead of an equation that does not add up', async () => {
   const out = join(tempDir(), 'content');
-  const result = await runScript('generate-content', ['--projects', '1', '--components', '2', '--languages', '1', '--out', out]);
+  const result = await runScript('generate-content', [
+    '--projects',
+    '1',
+    '--components',
+    '2',
+    '--languages',
+    '1',
+    '--out',
+    out,
+  ]);
   expect(result.stdout).toBe(
     `Wrote 4 files to ${out}/: 4 translations (1 project × 2 components × 1 language, plus the source translation of each component).\n`,
   );

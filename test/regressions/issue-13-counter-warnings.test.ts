@@ -51,7 +51,9 @@ describe('counters given without their words or characters', () => {
     const dir = content();
     const checked = await runScript('check', ['--content', dir, '--strict']);
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toContain('translations.cs.translated  expected translated_chars beside translated');
+    expect(checked.stderr).toContain(
+      'translations.cs.translated  expected translated_chars beside translated',
+    );
     expect(checked.stderr).toContain('1 error in the content; nothing was written.');
     const out = join(tempDir(), 'dist');
     expect((await runScript('build', ['--content', dir, '--out', out, '--strict'])).code).toBe(1);

@@ -28,7 +28,9 @@ it('reports six mistakes of three kinds in one run of check, and nothing else', 
         .replace('  ar:\n', '  xx_NOPE:\n'), // a language no one defines
   );
   edit(join(components, 'glossary.yaml'), (text) => `id: 10\n${text.replace(/^id: .*\n/m, '')}`); // the id of strings.yaml
-  edit(join(content, 'projects/beta/components/docs.yaml'), (text) => text.replace('name:', 'name: [unclosed\nname2:')); // YAML syntax
+  edit(join(content, 'projects/beta/components/docs.yaml'), (text) =>
+    text.replace('name:', 'name: [unclosed\nname2:'),
+  ); // YAML syntax
   cpSync(join(components, 'shared.yaml'), join(content, 'projects/gamma/components/shared.yaml')); // a folder without project.yaml
 
   const result = await runScript('check', ['--content', content]);

@@ -5,7 +5,14 @@
  * one-line usage error (exit 1), before any work, with nothing touched and nothing left behind.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, readTree, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
@@ -32,7 +39,10 @@ describe('npm run build --out', () => {
     const { dir, content } = workspace();
     writeFiles(join(dir, 'pub'), { 'index.html': 'hi\n' });
     const result = await runScript('build', ['--content', content, '--out', join(dir, 'pub')]);
-    expectRefusal(result, /is not empty and is not a tree this tool built \(it holds "index\.html"\).*--force/);
+    expectRefusal(
+      result,
+      /is not empty and is not a tree this tool built \(it holds "index\.html"\).*--force/,
+    );
     expect([...readTree(join(dir, 'pub'))]).toEqual([['index.html', 'hi\n']]);
     expect(readdirSync(dir).sort()).toEqual(['content', 'pub']);
   });
@@ -40,7 +50,13 @@ describe('npm run build --out', () => {
   it('replaces such a folder with --force', async () => {
     const { dir, content } = workspace();
     writeFiles(join(dir, 'pub'), { 'index.html': 'hi\n', 'notes.txt': 'mine\n' });
-    const result = await runScript('build', ['--content', content, '--out', join(dir, 'pub'), '--force']);
+    const result = await runScript('build', [
+      '--content',
+      content,
+      '--out',
+      join(dir, 'pub'),
+      '--force',
+    ]);
     expect(result.code).toBe(0);
     expect(existsSync(join(dir, 'pub/notes.txt'))).toBe(false);
     // The status site's home page takes the name (the minimal content's web URL is its base URL).
@@ -50,19 +66,34 @@ describe('npm run build --out', () => {
 
   it('updates a tree it built, even one whose manifest was lost, and one given with a trailing slash', async () => {
     const { dir, content } = workspace();
-    expect((await runScript('build', ['--content', content, '--out', join(dir, 'dist')])).code).toBe(0);
+    expect(
+      (await runScript('build', ['--content', content, '--out', join(dir, 'dist')])).code,
+    ).toBe(0);
     execFileSync('rm', ['-r', join(dir, 'dist.state')]);
-    const again = await runScript('build', ['--content', content, '--out', `${join(dir, 'dist')}/`]);
+    const again = await runScript('build', [
+      '--content',
+      content,
+      '--out',
+      `${join(dir, 'dist')}/`,
+    ]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`into ${join(dir, 'dist')}/ in`);
     expect(readdirSync(dir).sort()).toEqual(['content', 'dist', 'dist.state']);
-    expect(readdirSync(join(dir, 'dist')).filter((name) => name.includes('.state') || name.includes('.tmp-'))).toEqual([]);
+    expect(
+      readdirSync(join(dir, 'dist')).filter(
+        (name) => name.includes('.state') || name.includes('.tmp-'),
+      ),
+    ).toEqual([]);
   });
 
   it.each([
     ['the content folder itself', (dir: string) => join(dir, 'content'), /is the content folder/],
     ['a folder that holds the content folder', (dir: string) => dir, /holds the content folder/],
-    ['a folder inside the content folder', (dir: string) => join(dir, 'content/dist'), /is inside the content folder/],
+    [
+      'a folder inside the content folder',
+      (dir: string) => join(dir, 'content/dist'),
+      /is inside the content folder/,
+    ],
   ])('refuses %s, even with --force, and keeps the YAML', async (_, out, message) => {
     const { dir, content } = workspace();
     const before = readTree(content);
@@ -88,12 +119,20 @@ describe('npm run build --out', () => {
 
   it('refuses the root of the file system', async () => {
     const { content } = workspace();
-    expectRefusal(await runScript('build', ['--content', content, '--out', '/']), /is the root of the file system/);
+    expectRefusal(
+      await runScript('build', ['--content', content, '--out', '/']),
+      /is the root of the file system/,
+    );
   });
 
   it('refuses a content folder that does not exist, naming it', async () => {
     const { dir } = workspace();
-    const result = await runScript('build', ['--content', join(dir, 'nope'), '--out', join(dir, 'dist')]);
+    const result = await runScript('build', [
+      '--content',
+      join(dir, 'nope'),
+      '--out',
+      join(dir, 'dist'),
+    ]);
     expectRefusal(result, `--content ${join(dir, 'nope')} does not exist`);
     expect(existsSync(join(dir, 'dist'))).toBe(false);
     expectRefusal(await runScript('check', ['--content', join(dir, 'nope')]), 'does not exist');
@@ -106,8 +145,19 @@ describe('npm run build --out', () => {
     chmodSync(locked, 0o555);
     chmodSync(dir, 0o755);
     // As root every folder is writable: the build runs as an unprivileged user then.
-    const build = [process.execPath, ...TSX, join(ROOT, 'scripts/build.ts'), '--content', content, '--out', join(locked, 'dist')];
-    const argv = process.getuid?.() === 0 ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...build] : build;
+    const build = [
+      process.execPath,
+      ...TSX,
+      join(ROOT, 'scripts/build.ts'),
+      '--content',
+      content,
+      '--out',
+      join(locked, 'dist'),
+    ];
+    const argv =
+      process.getuid?.() === 0
+        ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...build]
+        : build;
     let code = 0;
     let stderr = '';
     try {
@@ -126,7 +176,15 @@ describe('npm run sidecar --out', () => {
   it('refuses a folder that holds files it did not build', async () => {
     const { dir, content } = workspace();
     writeFiles(join(dir, 'pub'), { 'notes.txt': 'mine\n' });
-    const result = await runScript('sidecar', ['--content', content, '--out', join(dir, 'pub'), '--read-only', '--port', '0']);
+    const result = await runScript('sidecar', [
+      '--content',
+      content,
+      '--out',
+      join(dir, 'pub'),
+      '--read-only',
+      '--port',
+      '0',
+    ]);
     expectRefusal(result, /is not empty and is not a tree this tool built/);
     expect([...readTree(join(dir, 'pub'))]).toEqual([['notes.txt', 'mine\n']]);
   });

@@ -29,19 +29,24 @@ function expectRefusal(result: { code: number; stderr: string }, message: string
 }
 
 describe('--out naming the folder the command runs in', () => {
-  it.each([['.'], ['./'], ['../site']])('build refuses --out %s there, and leaves the folder empty', async (out) => {
-    const { dir, content, here } = workspace();
-    const result = await runScript('build', ['--content', content, '--out', out], { cwd: here });
-    expectRefusal(result, `is the folder you are in; a build replaces its output folder whole`);
-    expect(readdirSync(here)).toEqual([]);
-    expect(readdirSync(dir).sort()).toEqual(['content', 'site']);
-  });
+  it.each([['.'], ['./'], ['../site']])(
+    'build refuses --out %s there, and leaves the folder empty',
+    async (out) => {
+      const { dir, content, here } = workspace();
+      const result = await runScript('build', ['--content', content, '--out', out], { cwd: here });
+      expectRefusal(result, `is the folder you are in; a build replaces its output folder whole`);
+      expect(readdirSync(here)).toEqual([]);
+      expect(readdirSync(dir).sort()).toEqual(['content', 'site']);
+    },
+  );
 
   it('build refuses a folder that holds it, even with --force, and deletes nothing', async () => {
     const { dir, content } = workspace();
     const here = join(dir, 'www/site');
     mkdirSync(here, { recursive: true });
-    const result = await runScript('build', ['--content', content, '--out', '..', '--force'], { cwd: here });
+    const result = await runScript('build', ['--content', content, '--out', '..', '--force'], {
+      cwd: here,
+    });
     expectRefusal(result, '--out .. holds the folder you are in');
     expect(readdirSync(join(dir, 'www'))).toEqual(['site']);
     expect(readdirSync(here)).toEqual([]);
@@ -49,7 +54,11 @@ describe('--out naming the folder the command runs in', () => {
 
   it('the sidecar refuses --out . too', async () => {
     const { content, here } = workspace();
-    const result = await runScript('sidecar', ['--content', content, '--out', '.', '--read-only', '--port', '0'], { cwd: here });
+    const result = await runScript(
+      'sidecar',
+      ['--content', content, '--out', '.', '--read-only', '--port', '0'],
+      { cwd: here },
+    );
     expectRefusal(result, '--out . is the folder you are in');
     expect(readdirSync(here)).toEqual([]);
   });

@@ -26,7 +26,8 @@ const PREFLIGHT = {
 const PREFLIGHT_ANSWER = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'DELETE, GET, OPTIONS, PATCH, POST, PUT',
-  'access-control-allow-headers': 'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
+  'access-control-allow-headers':
+    'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
   'access-control-max-age': '86400',
   'content-length': '0',
 };
@@ -35,7 +36,10 @@ async function expectPreflightAnswered(url: string): Promise<void> {
   const served = await get(url, { method: 'OPTIONS', headers: PREFLIGHT });
   expect(served.status, url).toBe(200);
   expect(served.text, url).toBe('');
-  expect(Object.fromEntries([...served.headers].filter(([name]) => name in PREFLIGHT_ANSWER)), url).toEqual(PREFLIGHT_ANSWER);
+  expect(
+    Object.fromEntries([...served.headers].filter(([name]) => name in PREFLIGHT_ANSWER)),
+    url,
+  ).toEqual(PREFLIGHT_ANSWER);
 }
 
 describe.each([
@@ -50,7 +54,11 @@ describe.each([
     const port = await freePort();
     const site = await buildFor(contentDir, port, out);
     api = `${site.origin}${site.tree.base}/api`;
-    server = await startServer(process.execPath, [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)], `${api}/`);
+    server = await startServer(
+      process.execPath,
+      [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)],
+      `${api}/`,
+    );
   });
   afterAll(async () => {
     await server?.stop();
@@ -62,7 +70,12 @@ describe.each([
   });
 
   it('sends Access-Control-Allow-Origin: * with every answer under the API, errors included', async () => {
-    for (const url of [`${api}/`, `${api}/languages/`, `${api}/nope/`, `${api}/languages/?page=99`]) {
+    for (const url of [
+      `${api}/`,
+      `${api}/languages/`,
+      `${api}/nope/`,
+      `${api}/languages/?page=99`,
+    ]) {
       expect((await get(url)).headers.get('access-control-allow-origin'), url).toBe('*');
     }
     const put = await get(`${api}/languages/`, { method: 'PUT', body: '{}' });
@@ -71,7 +84,11 @@ describe.each([
 
   it('answers an OPTIONS that is no preflight as before: 405 with the Allow of the resource', async () => {
     const served = await get(`${api}/languages/`, { method: 'OPTIONS' });
-    expect([served.status, served.headers.get('allow'), flavour]).toEqual([405, 'GET, POST, HEAD, OPTIONS', flavour]);
+    expect([served.status, served.headers.get('allow'), flavour]).toEqual([
+      405,
+      'GET, POST, HEAD, OPTIONS',
+      flavour,
+    ]);
   });
 });
 
@@ -92,16 +109,24 @@ describe.each([
   });
 
   it('sends Access-Control-Allow-Origin: * with reads, writes and errors under the API', async () => {
-    expect((await get(`${sidecar.api}languages/`)).headers.get('access-control-allow-origin')).toBe('*');
+    expect((await get(`${sidecar.api}languages/`)).headers.get('access-control-allow-origin')).toBe(
+      '*',
+    );
     expect((await get(`${sidecar.api}nope/`)).headers.get('access-control-allow-origin')).toBe('*');
     const anonymous = await get(`${sidecar.api}languages/cs/`, { method: 'PATCH', body: '{}' });
-    expect([anonymous.status, anonymous.headers.get('access-control-allow-origin')]).toEqual([401, '*']);
+    expect([anonymous.status, anonymous.headers.get('access-control-allow-origin')]).toEqual([
+      401,
+      '*',
+    ]);
     const written = await get(`${sidecar.api}languages/cs/`, {
       method: 'PATCH',
       body: JSON.stringify({ name: 'Czech' }),
       headers: { ...AUTH, 'Content-Type': 'application/json', Origin: PREFLIGHT.Origin },
     });
-    expect([written.status, written.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+    expect([written.status, written.headers.get('access-control-allow-origin')]).toEqual([
+      200,
+      '*',
+    ]);
   });
 
   it('answers an OPTIONS that is no preflight as before: the metadata of the resource', async () => {

@@ -29,16 +29,27 @@ function instance(lists: (path: string, origin: string) => Scripted | undefined)
     const listed = lists(path, origin);
     if (listed) return listed;
     if (path === '/api/') {
-      return { status: 200, body: JSON.stringify({ projects: `${origin}/api/projects/`, languages: `${origin}/api/languages/` }) };
+      return {
+        status: 200,
+        body: JSON.stringify({
+          projects: `${origin}/api/projects/`,
+          languages: `${origin}/api/languages/`,
+        }),
+      };
     }
-    if (path === '/api/projects/' || path === '/api/languages/') return { status: 200, body: EMPTY_LIST };
+    if (path === '/api/projects/' || path === '/api/languages/')
+      return { status: 200, body: EMPTY_LIST };
     return { status: 404, body: '{"detail":"Not found."}' };
   };
 }
 
 async function pullFrom(url: string) {
   const out = join(tempDir(), 'mirror');
-  const result = await runScript('pull', ['--from', `${url}/api/`, '--out', out, '--retries', '0'], { env: { WEBLATE_TOKEN: TOKEN } });
+  const result = await runScript(
+    'pull',
+    ['--from', `${url}/api/`, '--out', out, '--retries', '0'],
+    { env: { WEBLATE_TOKEN: TOKEN } },
+  );
   return { ...result, out };
 }
 
@@ -47,7 +58,9 @@ describe('pull from a hostile server', () => {
     const elsewhere = await startScriptedServer(() => ({ status: 200, body: EMPTY_LIST }));
     const server = await startScriptedServer(
       instance((path) =>
-        path === '/api/projects/' ? { status: 302, body: '', headers: { Location: `${elsewhere.url}/api/projects/` } } : undefined,
+        path === '/api/projects/'
+          ? { status: 302, body: '', headers: { Location: `${elsewhere.url}/api/projects/` } }
+          : undefined,
       ),
     );
     try {
@@ -67,19 +80,31 @@ describe('pull from a hostile server', () => {
       'a next link',
       (origin: string) => ({
         status: 200,
-        body: JSON.stringify({ count: 2, next: `${origin}/api/../secret/`, previous: null, results: [] }),
+        body: JSON.stringify({
+          count: 2,
+          next: `${origin}/api/../secret/`,
+          previous: null,
+          results: [],
+        }),
       }),
     ],
     [
       'a next link with %2e%2e',
       (origin: string) => ({
         status: 200,
-        body: JSON.stringify({ count: 2, next: `${origin}/api/%2e%2e/secret/`, previous: null, results: [] }),
+        body: JSON.stringify({
+          count: 2,
+          next: `${origin}/api/%2e%2e/secret/`,
+          previous: null,
+          results: [],
+        }),
       }),
     ],
     ['a redirect', () => ({ status: 301, body: '', headers: { Location: '/api/%2E%2E/secret/' } })],
   ])('does not follow %s that resolves outside --from on the same host', async (_, answer) => {
-    const server = await startScriptedServer(instance((path, origin) => (path === '/api/projects/' ? answer(origin) : undefined)));
+    const server = await startScriptedServer(
+      instance((path, origin) => (path === '/api/projects/' ? answer(origin) : undefined)),
+    );
     try {
       const result = await pullFrom(server.url);
       expect(result.code).toBe(1);
@@ -93,7 +118,12 @@ describe('pull from a hostile server', () => {
   it('follows a redirect that stays inside --from', async () => {
     const server = await startScriptedServer(
       instance((path, origin) => {
-        if (path === '/api/languages/') return { status: 301, body: '', headers: { Location: `${origin}/api/languages/?page=1` } };
+        if (path === '/api/languages/')
+          return {
+            status: 301,
+            body: '',
+            headers: { Location: `${origin}/api/languages/?page=1` },
+          };
         return path === '/api/languages/?page=1' ? { status: 200, body: EMPTY_LIST } : undefined;
       }),
     );
@@ -115,14 +145,19 @@ describe('pull from a hostile server', () => {
         const n = Number(page[1] ?? 1);
         // Guarded, so that the pull before the fix ended (it went on to page 100,000).
         const next = n < 40 ? `${origin}/api/projects/?page=${n + 1}` : null;
-        return { status: 200, body: JSON.stringify({ count: 0, next, previous: null, results: [] }) };
+        return {
+          status: 200,
+          body: JSON.stringify({ count: 0, next, previous: null, results: [] }),
+        };
       }),
     );
     try {
       const result = await pullFrom(server.url);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('goes on past the 0 items');
-      expect(server.log.filter((entry) => entry.url.startsWith('/api/projects/')).length).toBeLessThanOrEqual(4);
+      expect(
+        server.log.filter((entry) => entry.url.startsWith('/api/projects/')).length,
+      ).toBeLessThanOrEqual(4);
     } finally {
       await server.close();
     }
@@ -130,11 +165,19 @@ describe('pull from a hostile server', () => {
 
   it('refuses a 300-character language code before writing anything', async () => {
     const code = 'x'.repeat(300);
-    const language = { code, name: 'Long', plural: { id: 1, source: 0, number: 2, formula: 'n != 1', type: 1 }, web_url: 'x' };
+    const language = {
+      code,
+      name: 'Long',
+      plural: { id: 1, source: 0, number: 2, formula: 'n != 1', type: 1 },
+      web_url: 'x',
+    };
     const server = await startScriptedServer(
       instance((path) =>
         path === '/api/languages/'
-          ? { status: 200, body: JSON.stringify({ count: 1, next: null, previous: null, results: [language] }) }
+          ? {
+              status: 200,
+              body: JSON.stringify({ count: 1, next: null, previous: null, results: [language] }),
+            }
           : undefined,
       ),
     );
@@ -143,7 +186,11 @@ describe('pull from a hostile server', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('expected a language code of at most 50 characters');
       expect(result.stderr).not.toMatch(/ENAMETOOLONG|\n\s+at /);
-      expect(existsSync(result.out) ? readdirSync(result.out).filter((name) => !name.startsWith('.')) : []).toEqual([]);
+      expect(
+        existsSync(result.out)
+          ? readdirSync(result.out).filter((name) => !name.startsWith('.'))
+          : [],
+      ).toEqual([]);
     } finally {
       await server.close();
     }
@@ -157,7 +204,9 @@ describe('pull from a hostile server', () => {
     try {
       const result = await pullFrom(server.url);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('refused the token (HTTP 401: Invalid token.\\x1b[2J\\r\\nfake: line)');
+      expect(result.stderr).toContain(
+        'refused the token (HTTP 401: Invalid token.\\x1b[2J\\r\\nfake: line)',
+      );
       expect(result.stderr).not.toContain('\u001b');
     } finally {
       await server.close();
@@ -212,7 +261,13 @@ describe('the pull HTTP client against a hostile server', () => {
       console.log(outcome);
       process.exit(0);
     `;
-    const result = await runProgram(process.execPath, ['--expose-gc', ...TSX, '--input-type=module', '-e', code]);
+    const result = await runProgram(process.execPath, [
+      '--expose-gc',
+      ...TSX,
+      '--input-type=module',
+      '-e',
+      code,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('failed once (last: timed out).\n');
   });
@@ -239,9 +294,9 @@ describe('the pull HTTP client against a hostile server', () => {
     });
     try {
       for (const path of ['/announced/', '/chunked/']) {
-        expect(await within(client({ maxBodyBytes: 1000 }).getJson(`${server.url}${path}`), 3000)).toMatch(
-          /answered with more than .* the pull stops\.$/,
-        );
+        expect(
+          await within(client({ maxBodyBytes: 1000 }).getJson(`${server.url}${path}`), 3000),
+        ).toMatch(/answered with more than .* the pull stops\.$/);
       }
     } finally {
       await server.close();

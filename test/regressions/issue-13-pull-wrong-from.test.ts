@@ -13,7 +13,14 @@ import { startScriptedServer, type Scripted } from '../support/scripted-server.t
 
 describe('npm run pull --from a URL that is not a Weblate API', () => {
   it.each<[string, Scripted]>([
-    ['a web page', { status: 200, body: '<!DOCTYPE html><title>Weblate</title>', headers: { 'Content-Type': 'text/html' } }],
+    [
+      'a web page',
+      {
+        status: 200,
+        body: '<!DOCTYPE html><title>Weblate</title>',
+        headers: { 'Content-Type': 'text/html' },
+      },
+    ],
     ['JSON that lists no projects', { status: 200, body: '{"status":"ok"}' }],
     ['a 404', { status: 404, body: '{"detail":"Not found."}' }],
   ])('(%s) says so without offering a resume, and leaves no folder behind', async (_, answer) => {

@@ -15,13 +15,29 @@ const BUILT_WITH = 'http://127.0.0.1:9/mirror';
 
 /** Every file of the tree with its inode and modification time: what a rewrite would change. */
 function stamps(dir: string): Map<string, string> {
-  return new Map([...readTree(dir).keys()].map((path) => [path, `${statSync(join(dir, path)).ino}:${statSync(join(dir, path)).mtimeMs}`]));
+  return new Map(
+    [...readTree(dir).keys()].map((path) => [
+      path,
+      `${statSync(join(dir, path)).ino}:${statSync(join(dir, path)).mtimeMs}`,
+    ]),
+  );
 }
 
 describe('settings kept with a tree', () => {
   it('the sidecar started without the build flags serves the tree as built, touching no file', async () => {
     const space = workspace('minimal');
-    expect((await runScript('build', ['--content', space.content, '--out', space.out, '--base-url', BUILT_WITH])).code).toBe(0);
+    expect(
+      (
+        await runScript('build', [
+          '--content',
+          space.content,
+          '--out',
+          space.out,
+          '--base-url',
+          BUILT_WITH,
+        ])
+      ).code,
+    ).toBe(0);
     const before = stamps(space.out);
     const sidecar = await startSidecar(space, { args: ['--read-only'] });
     try {
@@ -36,7 +52,18 @@ describe('settings kept with a tree', () => {
 
   it('the sidecar given other settings refuses, naming old and new, and starts with --rebuild', async () => {
     const space = workspace('minimal');
-    expect((await runScript('build', ['--content', space.content, '--out', space.out, '--base-url', BUILT_WITH])).code).toBe(0);
+    expect(
+      (
+        await runScript('build', [
+          '--content',
+          space.content,
+          '--out',
+          space.out,
+          '--base-url',
+          BUILT_WITH,
+        ])
+      ).code,
+    ).toBe(0);
     const before = stamps(space.out);
     const refused = await runScript('sidecar', [
       '--content',
@@ -50,18 +77,27 @@ describe('settings kept with a tree', () => {
       '7',
     ]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('was built with other settings (page size 50 → 7); the sidecar would rewrite the whole tree.');
+    expect(refused.stderr).toContain(
+      'was built with other settings (page size 50 → 7); the sidecar would rewrite the whole tree.',
+    );
     expect(refused.stderr).toContain('--rebuild');
     expect(stamps(space.out)).toEqual(before);
-    const sidecar = await startSidecar(space, { args: ['--read-only', '--page-size', '7', '--rebuild'] });
+    const sidecar = await startSidecar(space, {
+      args: ['--read-only', '--page-size', '7', '--rebuild'],
+    });
     await sidecar.stop();
-    expect(sidecar.output()).toContain('was built with other settings (page size 50 → 7): writing a whole new tree.');
-    expect(readTree(space.out).get('api/projects/index.json')).toContain(`${BUILT_WITH}/api/projects/`);
+    expect(sidecar.output()).toContain(
+      'was built with other settings (page size 50 → 7): writing a whole new tree.',
+    );
+    expect(readTree(space.out).get('api/projects/index.json')).toContain(
+      `${BUILT_WITH}/api/projects/`,
+    );
   });
 
   it('a later build without flags keeps them and rewrites nothing; one with other settings says what changes first', async () => {
     const space = workspace('minimal');
-    const build = (...args: string[]) => runScript('build', ['--content', space.content, '--out', space.out, ...args]);
+    const build = (...args: string[]) =>
+      runScript('build', ['--content', space.content, '--out', space.out, ...args]);
     expect((await build('--base-url', BUILT_WITH, '--host', 'netlify')).code).toBe(0);
     const again = await build();
     expect(again.stdout).toMatch(/in place: 0 files rewritten/);

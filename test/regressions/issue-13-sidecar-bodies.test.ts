@@ -8,7 +8,13 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH, rawRequest, startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
+import {
+  AUTH,
+  rawRequest,
+  startSidecar,
+  workspace,
+  type RunningSidecar,
+} from '../sidecar/support.ts';
 
 const MiB = 1024 * 1024;
 
@@ -21,13 +27,18 @@ describe('what the sidecar reads of a request, and when', () => {
   afterAll(async () => sidecar.stop());
 
   it('answers a GET without waiting for the body its headers announce', async () => {
-    const answer = await headOnly(sidecar, `GET ${path(sidecar, 'projects/')} HTTP/1.1\r\nHost: x\r\nContent-Length: ${MiB}\r\n\r\n`);
+    const answer = await headOnly(
+      sidecar,
+      `GET ${path(sidecar, 'projects/')} HTTP/1.1\r\nHost: x\r\nContent-Length: ${MiB}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('answers a write without a key 401 before its body is sent', async () => {
     const head = `PATCH ${path(sidecar, 'languages/cs/')} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`;
-    expect(await headOnly(sidecar, head)).toMatch(/^HTTP\/1\.1 401 [\s\S]*\{"detail":"Authentication credentials were not provided\."\}/);
+    expect(await headOnly(sidecar, head)).toMatch(
+      /^HTTP\/1\.1 401 [\s\S]*\{"detail":"Authentication credentials were not provided\."\}/,
+    );
   });
 
   it('takes a client that goes away mid-body as no failure, and keeps serving', async () => {
@@ -38,15 +49,23 @@ describe('what the sidecar reads of a request, and when', () => {
     socket.write(head);
     await new Promise((done) => setTimeout(done, 200));
     socket.destroy();
-    const after = await rawRequest(sidecar.origin, `GET ${path(sidecar, '')} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const after = await rawRequest(
+      sidecar.origin,
+      `GET ${path(sidecar, '')} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(after.status).toBe(200);
     expect(sidecar.output()).not.toContain('Internal error');
   });
 
   it('answers a request without Host with a JSON 400', async () => {
-    const served = await rawRequest(sidecar.origin, `GET ${path(sidecar, '')} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+    const served = await rawRequest(
+      sidecar.origin,
+      `GET ${path(sidecar, '')} HTTP/1.1\r\nConnection: close\r\n\r\n`,
+    );
     expect(served.status).toBe(400);
-    expect(served.text).toMatch(/\r\n\r\n\{"detail":"Bad request: HTTP\/1\.1 requires a Host header\."\}\n$/);
+    expect(served.text).toMatch(
+      /\r\n\r\n\{"detail":"Bad request: HTTP\/1\.1 requires a Host header\."\}\n$/,
+    );
   });
 
   it('holds at most 256 connections open at once', async () => {
@@ -58,7 +77,12 @@ describe('what the sidecar reads of a request, and when', () => {
     let status = 0;
     for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
       if (attempt > 0) await new Promise((done) => setTimeout(done, 50));
-      status = (await rawRequest(sidecar.origin, `GET ${path(sidecar, '')} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status;
+      status = (
+        await rawRequest(
+          sidecar.origin,
+          `GET ${path(sidecar, '')} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        )
+      ).status;
     }
     expect(status).toBe(200);
   });
@@ -84,7 +108,10 @@ async function headOnly(sidecar: RunningSidecar, head: string): Promise<string> 
   try {
     return await new Promise<string>((done, failed) => {
       let text = '';
-      const timer = setTimeout(() => failed(new Error(`no answer within 5 s; got ${JSON.stringify(text)}`)), 5000);
+      const timer = setTimeout(
+        () => failed(new Error(`no answer within 5 s; got ${JSON.stringify(text)}`)),
+        5000,
+      );
       socket.on('data', (chunk: Buffer) => {
         text += chunk.toString('latin1');
         if (/\r\n\r\n[\s\S]*\n/.test(text)) {

@@ -18,20 +18,34 @@ const PLACE = { kind: 'project', project: 'p' } as const;
 /** The errors `check` gives for a project.yaml of this text. */
 function projectErrors(text: string): string[] {
   const result = checkFile('project.yaml', PLACE, text);
-  return result.ok ? [] : result.errors.map((e) => `${e.line}:${e.column}  ${e.path ? `${e.path}  ` : ''}${e.message}`);
+  return result.ok
+    ? []
+    : result.errors.map((e) => `${e.line}:${e.column}  ${e.path ? `${e.path}  ` : ''}${e.message}`);
 }
 
 describe('the one YAML grammar', () => {
   it.each([
-    ['an alias without anchor', 'name: *x\n', '1:7  expected valid YAML (got: alias *x, which names no anchor set before it)'],
+    [
+      'an alias without anchor',
+      'name: *x\n',
+      '1:7  expected valid YAML (got: alias *x, which names no anchor set before it)',
+    ],
     [
       'an alias before its anchor',
       'web: *a\nname: &a Demo\n',
       '1:6  expected valid YAML (got: alias *a, which names no anchor set before it)',
     ],
-    ['a key given twice, once as a number', '1: a\n"1": b\nname: Demo\n', '2:1  expected valid YAML (got: Map keys must be unique)'],
+    [
+      'a key given twice, once as a number',
+      '1: a\n"1": b\nname: Demo\n',
+      '2:1  expected valid YAML (got: Map keys must be unique)',
+    ],
     ['an unknown tag', 'name: !foo Demo\n', '1:7  expected valid YAML (got: Unresolved tag: !foo)'],
-    ['a second document', 'name: Demo\n---\nname: Other\n', '2:1  expected valid YAML (got: one document per file)'],
+    [
+      'a second document',
+      'name: Demo\n---\nname: Other\n',
+      '2:1  expected valid YAML (got: one document per file)',
+    ],
     [
       'collections 150 deep',
       `name: Demo\nweb: ${'['.repeat(150)}${']'.repeat(150)}\n`,
@@ -44,16 +58,22 @@ describe('the one YAML grammar', () => {
   it('reads YAML 1.2 core values whatever a %YAML 1.1 directive says, and <<: as a plain key', () => {
     const result = checkFile('project.yaml', PLACE, '%YAML 1.1\n---\nname: yes\n');
     expect(result.ok && result.checked.data).toEqual({ name: 'yes' });
-    expect(projectErrors('name: Demo\n<<: {web: x}\n')).toEqual(['2:1  <<  unknown field (did you mean "id"?)']);
+    expect(projectErrors('name: Demo\n<<: {web: x}\n')).toEqual([
+      '2:1  <<  unknown field (did you mean "id"?)',
+    ]);
   });
 
   it('survives collections nested thousands deep, twice in one process', () => {
-    for (let i = 0; i < 2; i++) expect(projectErrors(`name: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toHaveLength(1);
+    for (let i = 0; i < 2; i++)
+      expect(projectErrors(`name: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toHaveLength(1);
   });
 
   it('npm run check reports an alias without anchor as a YAML error, exit 1, no stack', async () => {
     const content = join(tempDir(), 'content');
-    writeFiles(content, { 'site.yaml': 'base_url: https://l10n.example.org\n', 'projects/p/project.yaml': 'name: *x\n' });
+    writeFiles(content, {
+      'site.yaml': 'base_url: https://l10n.example.org\n',
+      'projects/p/project.yaml': 'name: *x\n',
+    });
     const result = await runScript('check', ['--content', content]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
@@ -72,9 +92,16 @@ describe('a translation keyed by a number', () => {
     });
     const sidecar = await startSidecar(space);
     try {
-      const served = await call(`${sidecar.api}translations/hello/app/123/`, 'DELETE', undefined, AUTH);
+      const served = await call(
+        `${sidecar.api}translations/hello/app/123/`,
+        'DELETE',
+        undefined,
+        AUTH,
+      );
       expect(served.status).toBe(204);
-      expect(readFileSync(join(space.content, 'projects/hello/components/app.yaml'), 'utf8')).not.toMatch(/^ {2}123:/m);
+      expect(
+        readFileSync(join(space.content, 'projects/hello/components/app.yaml'), 'utf8'),
+      ).not.toMatch(/^ {2}123:/m);
       await expectTreeOfContent(space);
     } finally {
       await sidecar.stop();

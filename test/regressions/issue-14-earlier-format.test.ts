@@ -30,12 +30,20 @@ describe('a tree built by an earlier version of the tool', () => {
   it('is rewritten whole by the sidecar and --watch too, and they say so first (their session said nothing)', async () => {
     const space = await builtByAnEarlierVersion();
     const said: string[] = [];
-    const opened = await Session.open({ contentDir: space.content, outDir: space.out, onSettingsChange: (change) => said.push(change) });
+    const opened = await Session.open({
+      contentDir: space.content,
+      outDir: space.out,
+      onSettingsChange: (change) => said.push(change),
+    });
     if (!opened.ok) throw new Error('the session does not open');
     await opened.session.close();
     expect(said).toEqual([EARLIER_FORMAT]);
     const again: string[] = [];
-    const reopened = await Session.open({ contentDir: space.content, outDir: space.out, onSettingsChange: (change) => again.push(change) });
+    const reopened = await Session.open({
+      contentDir: space.content,
+      outDir: space.out,
+      onSettingsChange: (change) => again.push(change),
+    });
     if (!reopened.ok) throw new Error('the session does not open');
     await reopened.session.close();
     expect(again).toEqual([]);
@@ -45,10 +53,15 @@ describe('a tree built by an earlier version of the tool', () => {
     const site = testSite({ baseUrl: 'https://l10n.example.org' });
     const older: Partial<typeof site> = { ...site };
     delete older.editUrl;
-    expect(describeSettingsChange({ overrides: {}, site: older as typeof site }, { site })).toBeNull();
-    expect(describeSettingsChange({ overrides: {}, site }, { site: { ...site, editUrl: 'https://hosted.example.org' } })).toBe(
-      'edit URL unset → https://hosted.example.org',
-    );
+    expect(
+      describeSettingsChange({ overrides: {}, site: older as typeof site }, { site }),
+    ).toBeNull();
+    expect(
+      describeSettingsChange(
+        { overrides: {}, site },
+        { site: { ...site, editUrl: 'https://hosted.example.org' } },
+      ),
+    ).toBe('edit URL unset → https://hosted.example.org');
   });
 });
 

@@ -18,7 +18,8 @@ import { tempDir, writeFiles } from '../helpers.ts';
 const CURRENT = { 'site.yaml': 'base_url: https://l10n.test\nweblate_version: "2026.8"\n' };
 const OLD = { 'site.yaml': 'base_url: https://l10n.test\n' };
 const PROJECT = { 'projects/p/project.yaml': 'name: P\n' };
-const BASE = 'name: C\nsource_language: en\nrepo: https://git.test/r.git\nfilemask: po/*.po\nfile_format: po\n';
+const BASE =
+  'name: C\nsource_language: en\nrepo: https://git.test/r.git\nfilemask: po/*.po\nfile_format: po\n';
 const C = 'content/projects/p/components/c.yaml';
 const category = (slug: string, body: string) => ({ [`projects/p/categories/${slug}.yaml`]: body });
 const cat = (slug: string) => `content/projects/p/categories/${slug}.yaml`;
@@ -65,11 +66,18 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
       ...category('c', 'name: C\nparent: b\n'),
       ...category('d', 'name: D\nparent: c\n'),
     },
-    [`${cat('d')}:2:9  parent  expected categories nested at most 3 deep, as Weblate allows (got "a/b/c/d")`],
+    [
+      `${cat('d')}:2:9  parent  expected categories nested at most 3 deep, as Weblate allows (got "a/b/c/d")`,
+    ],
   ],
   [
     'two categories with one slug in a project (Weblate ignores letter case)',
-    { ...CURRENT, ...PROJECT, ...category('Docs', 'name: Docs\n'), ...category('docs', 'name: Docs again\n') },
+    {
+      ...CURRENT,
+      ...PROJECT,
+      ...category('Docs', 'name: Docs\n'),
+      ...category('docs', 'name: Docs again\n'),
+    },
     [
       `${cat('Docs')}:1:1  expected one category per slug in a project (got "Docs" and "docs" in ${cat('docs')}, one slug in Weblate, which ignores letter case)`,
       `${cat('docs')}:1:1  expected one category per slug in a project (got "docs" and "Docs" in ${cat('Docs')}, one slug in Weblate, which ignores letter case)`,
@@ -77,12 +85,23 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
   ],
   [
     'a component with the slug of a category at its level',
-    { ...CURRENT, ...PROJECT, ...category('c', 'name: Cat\n'), 'projects/p/components/c.yaml': BASE },
-    [`${C}:1:1  expected a component slug no category of the project has (got "c", also the slug of ${cat('c')})`],
+    {
+      ...CURRENT,
+      ...PROJECT,
+      ...category('c', 'name: Cat\n'),
+      'projects/p/components/c.yaml': BASE,
+    },
+    [
+      `${C}:1:1  expected a component slug no category of the project has (got "c", also the slug of ${cat('c')})`,
+    ],
   ],
   [
     'check flags Weblate cannot read',
-    { ...CURRENT, ...PROJECT, 'projects/p/components/c.yaml': `${BASE}check_flags: 'max-length:"100'\n` },
+    {
+      ...CURRENT,
+      ...PROJECT,
+      'projects/p/components/c.yaml': `${BASE}check_flags: 'max-length:"100'\n`,
+    },
     [
       `${C}:6:14  check_flags  expected check flags such as "max-length:100, safe-html" (got "max-length:\\"100": a quoted value from position 12 is not closed)`,
     ],
@@ -149,7 +168,10 @@ describe('content errors of issue 16', () => {
 
   it('takes the flavour from --weblate-version over site.yaml', async () => {
     const root = tempDir();
-    writeFiles(join(root, 'content'), { ...CURRENT, 'projects/p/project.yaml': 'name: P\nenforced_2fa: true\n' });
+    writeFiles(join(root, 'content'), {
+      ...CURRENT,
+      'projects/p/project.yaml': 'name: P\nenforced_2fa: true\n',
+    });
     expect(await check(root)).toEqual([]);
     expect(await check(root, { weblateVersion: '4' })).toEqual([
       `content/projects/p/project.yaml:2:1  enforced_2fa  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,

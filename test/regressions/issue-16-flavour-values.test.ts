@@ -12,7 +12,10 @@ import { runScript } from '../support/run-script.ts';
 
 function content(version: string): string {
   const dir = join(tempDir(), 'content');
-  writeFiles(dir, { 'site.yaml': `base_url: https://l10n.test\nweblate_version: ${version}\n`, 'projects/p/project.yaml': 'name: P\n' });
+  writeFiles(dir, {
+    'site.yaml': `base_url: https://l10n.test\nweblate_version: ${version}\n`,
+    'projects/p/project.yaml': 'name: P\n',
+  });
   return dir;
 }
 
@@ -37,12 +40,21 @@ describe('weblate_version values', () => {
     ['build', ['--out', 'OUT']],
     ['check', []],
     ['sidecar', ['--out', 'OUT', '--read-only', '--port', '0']],
-  ])('%s --weblate-version 5 is a usage error naming both flavours, and writes nothing', async (script, args) => {
-    const dir = content('"4"');
-    const out = join(tempDir(), 'dist');
-    const result = await runScript(script, ['--content', dir, ...args.map((arg) => (arg === 'OUT' ? out : arg)), '--weblate-version', '5']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('--weblate-version expects "4" or "2026.8" (got "5")');
-    expect(existsSync(out)).toBe(false);
-  });
+  ])(
+    '%s --weblate-version 5 is a usage error naming both flavours, and writes nothing',
+    async (script, args) => {
+      const dir = content('"4"');
+      const out = join(tempDir(), 'dist');
+      const result = await runScript(script, [
+        '--content',
+        dir,
+        ...args.map((arg) => (arg === 'OUT' ? out : arg)),
+        '--weblate-version',
+        '5',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('--weblate-version expects "4" or "2026.8" (got "5")');
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 });

@@ -29,11 +29,28 @@ const edit =
 const MANUAL = 'projects/docs/components/manual.yaml';
 
 const changes: [name: string, change: Edit, mode?: 'fresh'][] = [
-  ["a component's counters, summed into its categories", edit(MANUAL, (t) => t.replace('translated: 30\n', 'translated: 31\n'))],
-  ['a component moved into another category', edit(MANUAL, (t) => t.replace('category: guides', 'category: internals'))],
-  ['a component moved out of its categories', edit(MANUAL, (t) => t.replace('category: guides\n', ''))],
-  ['a setting of a category, which components inherit', edit('projects/docs/categories/guides.yaml', (t) => t.replace('CC-BY-4.0', 'MIT'))],
-  ["a category's parent", edit('projects/docs/categories/internals.yaml', (t) => t.replace('parent: api', 'parent: guides'))],
+  [
+    "a component's counters, summed into its categories",
+    edit(MANUAL, (t) => t.replace('translated: 30\n', 'translated: 31\n')),
+  ],
+  [
+    'a component moved into another category',
+    edit(MANUAL, (t) => t.replace('category: guides', 'category: internals')),
+  ],
+  [
+    'a component moved out of its categories',
+    edit(MANUAL, (t) => t.replace('category: guides\n', '')),
+  ],
+  [
+    'a setting of a category, which components inherit',
+    edit('projects/docs/categories/guides.yaml', (t) => t.replace('CC-BY-4.0', 'MIT')),
+  ],
+  [
+    "a category's parent",
+    edit('projects/docs/categories/internals.yaml', (t) =>
+      t.replace('parent: api', 'parent: guides'),
+    ),
+  ],
   [
     "a project's check flags, in every effective_check_flags below it",
     edit('projects/docs/project.yaml', (t) => t.replace('safe-html', 'xml-text')),
@@ -43,7 +60,9 @@ const changes: [name: string, change: Edit, mode?: 'fresh'][] = [
     (content) => {
       const folder = join(content, 'projects/docs/categories');
       renameSync(join(folder, 'api.yaml'), join(folder, 'interfaces.yaml'));
-      edit('projects/docs/categories/internals.yaml', (t) => t.replace('parent: api', 'parent: interfaces'))(content);
+      edit('projects/docs/categories/internals.yaml', (t) =>
+        t.replace('parent: api', 'parent: interfaces'),
+      )(content);
     },
   ],
 ];
@@ -83,7 +102,11 @@ describe('rebuilding a 2026.8 tree in place', () => {
     await buildDirectory({ contentDir: content, outDir: out });
     edit('site.yaml', (t) => `${t}weblate_version: "2026.8"\n`)(content);
     const seen: string[] = [];
-    const report = await buildDirectory({ contentDir: content, outDir: out, onSettingsChange: (change) => seen.push(change) });
+    const report = await buildDirectory({
+      contentDir: content,
+      outDir: out,
+      onSettingsChange: (change) => seen.push(change),
+    });
     expect(report.mode).toBe('fresh');
     expect(seen).toEqual(['Weblate version 4 → 2026.8']);
     await expectFullBuild(content, out);
@@ -97,11 +120,16 @@ describe('rebuilding a 2026.8 tree in place', () => {
     const { session } = opened;
     try {
       const manual = readFileSync(join(content, MANUAL), 'utf8');
-      const moved = await session.update([{ path: MANUAL, text: manual.replace('category: guides', 'category: api') }]);
+      const moved = await session.update([
+        { path: MANUAL, text: manual.replace('category: guides', 'category: api') },
+      ]);
       expect(moved.ok).toBe(true);
       await expectFullBuild(content, out);
       const category = 'projects/docs/categories/api.yaml';
-      const renamed = readFileSync(join(content, category), 'utf8').replace('name: API', 'name: Interfaces');
+      const renamed = readFileSync(join(content, category), 'utf8').replace(
+        'name: API',
+        'name: Interfaces',
+      );
       expect((await session.update([{ path: category, text: renamed }])).ok).toBe(true);
       await expectFullBuild(content, out);
     } finally {

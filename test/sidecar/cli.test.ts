@@ -37,7 +37,13 @@ describe('npm run sidecar', () => {
     [['--page-size', '0'], '--page-size expects an integer from 1 to 1000 (got "0")'],
   ])('refuses %j with exit 1', async (args, message) => {
     const space = workspace('minimal');
-    const result = await runScript('sidecar', ['--content', space.content, '--out', space.out, ...args]);
+    const result = await runScript('sidecar', [
+      '--content',
+      space.content,
+      '--out',
+      space.out,
+      ...args,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(noStackTrace);
@@ -45,9 +51,15 @@ describe('npm run sidecar', () => {
 
   it('refuses to start without a key, unless --read-only', async () => {
     const space = workspace('minimal');
-    const result = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--port', '0'], { env: noKeys });
+    const result = await runScript(
+      'sidecar',
+      ['--content', space.content, '--out', space.out, '--port', '0'],
+      { env: noKeys },
+    );
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('No API key: give --tokens-file FILE or set WEBLATE_SNAPSHOT_TOKENS, or start with --read-only');
+    expect(result.stderr).toContain(
+      'No API key: give --tokens-file FILE or set WEBLATE_SNAPSHOT_TOKENS, or start with --read-only',
+    );
   });
 
   it('refuses a tokens file inside the content folder, and a bad line in one', async () => {
@@ -55,26 +67,50 @@ describe('npm run sidecar', () => {
     writeFileSync(join(space.content, 'keys.txt'), 'k\n');
     const inside = await runScript(
       'sidecar',
-      ['--content', space.content, '--out', space.out, '--tokens-file', join(space.content, 'keys.txt')],
+      [
+        '--content',
+        space.content,
+        '--out',
+        space.out,
+        '--tokens-file',
+        join(space.content, 'keys.txt'),
+      ],
       { env: noKeys },
     );
     expect(inside.code).toBe(1);
     expect(inside.stderr).toContain(`--tokens-file must not be inside ${space.content}/`);
     writeFileSync(join(space.dir, 'keys.txt'), '# keys\nbad key\n');
-    const bad = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--tokens-file', join(space.dir, 'keys.txt')], {
-      env: noKeys,
-    });
+    const bad = await runScript(
+      'sidecar',
+      [
+        '--content',
+        space.content,
+        '--out',
+        space.out,
+        '--tokens-file',
+        join(space.dir, 'keys.txt'),
+      ],
+      {
+        env: noKeys,
+      },
+    );
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('keys.txt:2: expected a key of printable ASCII characters without spaces');
+    expect(bad.stderr).toContain(
+      'keys.txt:2: expected a key of printable ASCII characters without spaces',
+    );
   });
 
   it('lists content errors and exits 1 without serving', async () => {
     const space = workspace('minimal');
     writeFileSync(join(space.content, 'languages.yaml'), 'x: 1\n');
     writeFileSync(join(space.content, 'site.yaml'), 'base_url: nope\n');
-    const result = await runScript('sidecar', ['--content', space.content, '--out', space.out, '--port', '0'], {
-      env: { WEBLATE_SNAPSHOT_TOKENS: 'k' },
-    });
+    const result = await runScript(
+      'sidecar',
+      ['--content', space.content, '--out', space.out, '--port', '0'],
+      {
+        env: { WEBLATE_SNAPSHOT_TOKENS: 'k' },
+      },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/site\.yaml:1:11 {2}base_url {2}expected an http\(s\) URL/);
     expect(result.stderr).toContain('The content has errors; nothing is served.');
@@ -83,7 +119,10 @@ describe('npm run sidecar', () => {
   it('takes keys from a tokens file; on SIGTERM finishes the writes it took, then exits 0', async () => {
     const space = workspace();
     writeFileSync(join(space.dir, 'keys.txt'), '# the deploy key\nfile-key\n');
-    const sidecar = await startSidecar(space, { args: ['--tokens-file', join(space.dir, 'keys.txt')], env: noKeys });
+    const sidecar = await startSidecar(space, {
+      args: ['--tokens-file', join(space.dir, 'keys.txt')],
+      env: noKeys,
+    });
     expect(sidecar.output()).toContain('(writes need the API key; Ctrl+C to stop)');
     const headers = { ...JSON_BODY, Authorization: 'Token file-key' };
     const writes = Array.from({ length: 10 }, (_, i) =>

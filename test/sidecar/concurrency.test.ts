@@ -9,11 +9,20 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir, writeFiles } from '../helpers.ts';
-import { call, expectTreeOfContent, JSON_BODY, startSidecar, type RunningSidecar, type Workspace } from './support.ts';
+import {
+  call,
+  expectTreeOfContent,
+  JSON_BODY,
+  startSidecar,
+  type RunningSidecar,
+  type Workspace,
+} from './support.ts';
 
 /** Fifty catalog codes of two or three letters, English aside. */
 function catalogCodes(count: number): string[] {
-  const catalog = JSON.parse(readFileSync(join(ROOT, 'data/languages/catalog.json'), 'utf8')) as { languages: [string][] };
+  const catalog = JSON.parse(readFileSync(join(ROOT, 'data/languages/catalog.json'), 'utf8')) as {
+    languages: [string][];
+  };
   return catalog.languages
     .map(([code]) => code)
     .filter((code) => /^[a-z]{2,3}$/.test(code) && code !== 'en')
@@ -41,14 +50,21 @@ describe('concurrent writes', () => {
   let sidecar: RunningSidecar;
   beforeAll(async () => (sidecar = await startSidecar(space)));
   afterAll(async () => sidecar.stop());
-  const patch = (code: string, body: object) => call(`${sidecar.api}languages/${code}/`, 'PATCH', body, JSON_BODY);
+  const patch = (code: string, body: object) =>
+    call(`${sidecar.api}languages/${code}/`, 'PATCH', body, JSON_BODY);
 
   it('applies 50 PATCH requests to 50 languages, each answered with its own change, none lost', async () => {
     expect(codes).toHaveLength(50);
-    const served = await Promise.all(codes.map((code, i) => patch(code, { name: `Name of ${code}`, population: 1000 + i })));
+    const served = await Promise.all(
+      codes.map((code, i) => patch(code, { name: `Name of ${code}`, population: 1000 + i })),
+    );
     served.forEach((answer, i) => {
       expect(answer.status, codes[i]).toBe(200);
-      expect(JSON.parse(answer.text)).toMatchObject({ code: codes[i], name: `Name of ${codes[i]}`, population: 1000 + i });
+      expect(JSON.parse(answer.text)).toMatchObject({
+        code: codes[i],
+        name: `Name of ${codes[i]}`,
+        population: 1000 + i,
+      });
     });
     codes.forEach((code, i) => {
       const file = parseYaml(readFileSync(join(space.content, `languages/${code}.yaml`), 'utf8'));
@@ -67,7 +83,10 @@ describe('concurrent writes', () => {
       expect(state).toMatchObject(bodies(i));
       return `${state.name}|${state.population}`;
     });
-    const file = parseYaml(readFileSync(join(space.content, `languages/${code}.yaml`), 'utf8')) as { name: string; population: number };
+    const file = parseYaml(readFileSync(join(space.content, `languages/${code}.yaml`), 'utf8')) as {
+      name: string;
+      population: number;
+    };
     // Each answer shows the language right after its own edit; the final file is the state after one of them.
     expect(states).toContain(`${file.name}|${file.population}`);
     expect(file.name).toMatch(/^Name \d*[02468]$/);

@@ -31,10 +31,15 @@ describe('the sidecar killed during writes', () => {
       for (let round = 0; round < ROUNDS; round++) {
         // As the sidecar runs by default: instance-wide lists follow the answers, so kills also land before they do.
         const sidecar = await startSidecar(space, { deferLists: true });
-        expect(sidecar.output(), `restart ${round}`).toMatch(/^Sidecar serving .*; Ctrl\+C to stop\)\n$/);
+        expect(sidecar.output(), `restart ${round}`).toMatch(
+          /^Sidecar serving .*; Ctrl\+C to stop\)\n$/,
+        );
         await expectTreeOfContent(space);
         const operations = writesOfRound(round, random);
-        const killAt = round % 2 === 0 ? { answers: Math.floor(random() * operations.length) } : { ms: Math.floor(random() * 400) };
+        const killAt =
+          round % 2 === 0
+            ? { answers: Math.floor(random() * operations.length) }
+            : { ms: Math.floor(random() * 400) };
         const statuses = await streamThenKill(sidecar, operations, killAt);
         for (const status of statuses) expect(status, `round ${round}`).toBeLessThan(500);
         expect(await expectEveryFileParses(space)).toBeGreaterThan(100);
@@ -75,18 +80,35 @@ function writesOfRound(round: number, random: () => number): Operation[] {
       operations.push({
         method: 'POST',
         path: 'languages/',
-        body: { code: `k${round}x${i}`, name: `K ${round}.${i}`, plural: { number: 2, formula: 'n != 1' } },
+        body: {
+          code: `k${round}x${i}`,
+          name: `K ${round}.${i}`,
+          plural: { number: 2, formula: 'n != 1' },
+        },
       });
     } else if (pick < 0.85) {
       operations.push({ method: 'DELETE', path: `languages/k${Math.max(0, round - 1)}x${i}/` });
     } else {
-      const translations = ['alpha/strings/ar/', 'alpha/strings/ca@valencia/', 'beta/docs/he/', 'alpha/shared/cs/', 'beta/empty/he/'];
-      operations.push({ method: 'DELETE', path: `translations/${translations[Math.floor(random() * translations.length)]}` });
+      const translations = [
+        'alpha/strings/ar/',
+        'alpha/strings/ca@valencia/',
+        'beta/docs/he/',
+        'alpha/shared/cs/',
+        'beta/empty/he/',
+      ];
+      operations.push({
+        method: 'DELETE',
+        path: `translations/${translations[Math.floor(random() * translations.length)]}`,
+      });
     }
   }
   // Languages whose deletion edits several component files and deletes a language file.
   const wide = { 3: 'he', 5: 'de', 7: 'cs' }[round];
-  if (wide) operations.splice(Math.floor(random() * operations.length), 0, { method: 'DELETE', path: `languages/${wide}/` });
+  if (wide)
+    operations.splice(Math.floor(random() * operations.length), 0, {
+      method: 'DELETE',
+      path: `languages/${wide}/`,
+    });
   return operations;
 }
 
@@ -105,7 +127,12 @@ async function streamThenKill(
     while (next < operations.length && !killed) {
       const operation = operations[next++]!;
       try {
-        const served = await call(sidecar.api + operation.path, operation.method, operation.body, operation.body ? JSON_BODY : AUTH);
+        const served = await call(
+          sidecar.api + operation.path,
+          operation.method,
+          operation.body,
+          operation.body ? JSON_BODY : AUTH,
+        );
         statuses.push(served.status);
         if ('answers' in killAt && statuses.length >= killAt.answers) void kill();
       } catch {

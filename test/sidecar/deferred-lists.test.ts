@@ -8,7 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildInMemory, readTreeMidWrite } from '../helpers.ts';
-import { AUTH, call, expectTreeOfContent, startSidecar, workspace, type Workspace } from './support.ts';
+import {
+  AUTH,
+  call,
+  expectTreeOfContent,
+  startSidecar,
+  workspace,
+  type Workspace,
+} from './support.ts';
 
 const TRANSLATION = 'translations/alpha/strings/cs/';
 
@@ -17,9 +24,13 @@ describe('instance-wide lists after a write', () => {
     const space = workspace();
     const sidecar = await startSidecar(space, { deferLists: true });
     try {
-      expect((await call(`${sidecar.api}${TRANSLATION}`, 'DELETE', undefined, AUTH)).status).toBe(204);
+      expect((await call(`${sidecar.api}${TRANSLATION}`, 'DELETE', undefined, AUTH)).status).toBe(
+        204,
+      );
       expect((await call(`${sidecar.api}${TRANSLATION}`)).status).toBe(404);
-      const component = JSON.parse((await call(`${sidecar.api}components/alpha/strings/translations/`)).text);
+      const component = JSON.parse(
+        (await call(`${sidecar.api}components/alpha/strings/translations/`)).text,
+      );
       expect(component.count).toBe(4);
       await eventually(() => treeMatchesContent(space));
       await expectTreeOfContent(space);
@@ -31,10 +42,16 @@ describe('instance-wide lists after a write', () => {
   it('are rewritten before the sidecar stops', async () => {
     const space = workspace();
     const sidecar = await startSidecar(space, { deferLists: true });
-    const before = JSON.parse(readFileSync(join(space.out, 'api/translations/index.json'), 'utf8')).count;
-    expect((await call(`${sidecar.api}${TRANSLATION}`, 'DELETE', undefined, AUTH)).status).toBe(204);
+    const before = JSON.parse(
+      readFileSync(join(space.out, 'api/translations/index.json'), 'utf8'),
+    ).count;
+    expect((await call(`${sidecar.api}${TRANSLATION}`, 'DELETE', undefined, AUTH)).status).toBe(
+      204,
+    );
     expect(await sidecar.stop()).toBe(0);
-    expect(JSON.parse(readFileSync(join(space.out, 'api/translations/index.json'), 'utf8')).count).toBe(before - 1);
+    expect(
+      JSON.parse(readFileSync(join(space.out, 'api/translations/index.json'), 'utf8')).count,
+    ).toBe(before - 1);
     await expectTreeOfContent(space);
   });
 
@@ -55,7 +72,10 @@ describe('instance-wide lists after a write', () => {
 async function treeMatchesContent(space: Workspace): Promise<boolean> {
   const fresh = await buildInMemory(space.content);
   const tree = readTreeMidWrite(space.out);
-  return tree.size === fresh.files.size && [...fresh.files].every(([path, text]) => tree.get(path) === text);
+  return (
+    tree.size === fresh.files.size &&
+    [...fresh.files].every(([path, text]) => tree.get(path) === text)
+  );
 }
 
 /** Waits, a bounded number of times, for a condition to hold. */

@@ -50,19 +50,26 @@ describe('fuzzed requests', () => {
       expect(served.status, replay).toBeGreaterThanOrEqual(200);
       expect(served.status, replay).toBeLessThan(500);
       expect(served.text, replay).not.toContain(SECRET);
-      if (/\r\ncontent-type: application\/json\r\n/i.test(served.text) && !request.head.startsWith('HEAD ')) {
+      if (
+        /\r\ncontent-type: application\/json\r\n/i.test(served.text) &&
+        !request.head.startsWith('HEAD ')
+      ) {
         expect(() => JSON.parse(rawBody(served.text)), replay).not.toThrow();
       }
       statuses.set(served.status, (statuses.get(served.status) ?? 0) + 1);
     }
-    console.info(`statuses of ${REQUESTS} fuzzed requests: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.info(
+      `statuses of ${REQUESTS} fuzzed requests: ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     // The draw reaches every kind of answer: reads, writes, refusals.
     for (const status of [200, 201, 204, 400, 401, 403, 404, 405, 413, 415])
       expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
     expect(await outsideFiles(space.dir)).toEqual(outsideBefore);
     const contentFiles = await fg('**/*', { cwd: space.content, dot: true });
     for (const file of contentFiles)
-      expect(file).toMatch(/^(site\.yaml|languages\/[^/]+\.yaml|projects\/[^/]+\/(project\.yaml|components\/[^/]+\.yaml))$/);
+      expect(file).toMatch(
+        /^(site\.yaml|languages\/[^/]+\.yaml|projects\/[^/]+\/(project\.yaml|components\/[^/]+\.yaml))$/,
+      );
     await expectEveryFileParses(space);
     await expectTreeOfContent(space);
   });
@@ -72,7 +79,11 @@ describe('fuzzed requests', () => {
 
 /** Every file of the folder outside content/, dist/ and dist.state/, with its size, time and text. */
 async function outsideFiles(dir: string): Promise<Map<string, string>> {
-  const files = await fg('**/*', { cwd: dir, dot: true, ignore: ['content/**', 'dist/**', 'dist.state/**'] });
+  const files = await fg('**/*', {
+    cwd: dir,
+    dot: true,
+    ignore: ['content/**', 'dist/**', 'dist.state/**'],
+  });
   return new Map(
     files.sort().map((file) => {
       const info = statSync(join(dir, file));
@@ -204,17 +215,34 @@ const resourcePath = fc.oneof(
 );
 
 const target = fc.oneof(
-  { weight: 1, arbitrary: fc.tuple(resourcePath, query).map(([path, q]) => `/mirror/api/${path}${q === null ? '' : `?${q}`}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(resourcePath, query)
+      .map(([path, q]) => `/mirror/api/${path}${q === null ? '' : `?${q}`}`),
+  },
   {
     weight: 1,
     arbitrary: fc
       .tuple(
-        fc.constantFrom('/mirror/api/', '/mirror/api', '/api/', '/', '/mirror/', '', 'http://127.0.0.1/mirror/api/', '/mirror/api/../'),
+        fc.constantFrom(
+          '/mirror/api/',
+          '/mirror/api',
+          '/api/',
+          '/',
+          '/mirror/',
+          '',
+          'http://127.0.0.1/mirror/api/',
+          '/mirror/api/../',
+        ),
         fc.array(segment, { maxLength: 6 }),
         fc.boolean(),
         query,
       )
-      .map(([prefix, segments, slash, q]) => `${prefix}${segments.join('/')}${slash ? '/' : ''}${q === null ? '' : `?${q}`}`),
+      .map(
+        ([prefix, segments, slash, q]) =>
+          `${prefix}${segments.join('/')}${slash ? '/' : ''}${q === null ? '' : `?${q}`}`,
+      ),
   },
 );
 
@@ -261,7 +289,17 @@ const contentType = fc.option(
 const languageFields = fc.record(
   {
     code: fc.oneof(
-      fc.constantFrom('de', 'cs', 'xx_new', 'fr', 'CS', 'ca@valencia', '-x', 'tlh_XX', 'a'.repeat(60)),
+      fc.constantFrom(
+        'de',
+        'cs',
+        'xx_new',
+        'fr',
+        'CS',
+        'ca@valencia',
+        '-x',
+        'tlh_XX',
+        'a'.repeat(60),
+      ),
       fc.string({ maxLength: 10 }),
     ),
     name: fc.oneof(
@@ -285,7 +323,16 @@ const languageFields = fc.record(
         {
           number: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.string({ maxLength: 3 })),
           formula: fc.oneof(
-            fc.constantFrom('n != 1', 'n>1', '(n==1)?0:1', '0', 'n ?', 'n%0', '', 'n==1?0:n==2?1:2'),
+            fc.constantFrom(
+              'n != 1',
+              'n>1',
+              '(n==1)?0:1',
+              '0',
+              'n ?',
+              'n%0',
+              '',
+              'n==1?0:n==2?1:2',
+            ),
             fc.string({ maxLength: 20 }),
           ),
           source: fc.constantFrom(0, 1, 5, 'x'),
@@ -306,7 +353,10 @@ const validFields = fc.record(
   {
     code: fc.stringMatching(/^[a-z]{2,3}_[A-Z]{2}$/),
     name: fc
-      .oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }), fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 30 }))
+      .oneof(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
+        fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 30 }),
+      )
       .filter((name) => name.trim() !== '' && !name.includes('\0')),
     direction: fc.constantFrom('', 'ltr', 'rtl'),
     population: fc.integer({ min: 0, max: 1_000_000 }),
@@ -340,7 +390,10 @@ const body = fc.oneof(
 );
 
 const method = fc.oneof(
-  { weight: 12, arbitrary: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') },
+  {
+    weight: 12,
+    arbitrary: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+  },
   { weight: 1, arbitrary: fc.constantFrom('TRACE', 'PROPFIND', 'get', 'BREW') },
 );
 
@@ -354,7 +407,14 @@ interface Drawn {
 }
 
 /** Anything: each part drawn on its own. */
-const anyRequest = fc.record({ method, target, authorization, contentType, body, lengthOff: fc.constantFrom(0, 0, 0, 0, 0, 0, -1) });
+const anyRequest = fc.record({
+  method,
+  target,
+  authorization,
+  contentType,
+  body,
+  lengthOff: fc.constantFrom(0, 0, 0, 0, 0, 0, -1),
+});
 
 /** A write as a client means it (a good key, JSON), with fields that may or may not pass. */
 const meantWrite = fc
@@ -412,7 +472,9 @@ const requestArbitrary = fc
       'Connection: close',
       ...(authorization === null ? [] : [`Authorization: ${authorization}`]),
       ...(contentType === null ? [] : [`Content-Type: ${contentType}`]),
-      ...(bytes.length > 0 || lengthOff !== 0 ? [`Content-Length: ${Math.max(0, bytes.length + lengthOff)}`] : []),
+      ...(bytes.length > 0 || lengthOff !== 0
+        ? [`Content-Length: ${Math.max(0, bytes.length + lengthOff)}`]
+        : []),
     ];
     return { head: `${method} ${target} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`, body: bytes };
   });

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.ts';
 import { freePort, itServesTheSnapshot, rawExchange, type BuiltSite } from '../e2e/servers.ts';
 import { siteTree } from '../unit/hosts/tree.ts';
-import { call, expectJson, rawBody, rawRequest, startSidecar, workspace, type RunningSidecar } from './support.ts';
+import {
+  call,
+  expectJson,
+  rawBody,
+  rawRequest,
+  startSidecar,
+  workspace,
+  type RunningSidecar,
+} from './support.ts';
 
 const fixtures = [
   ['features (pagination: path, API under /mirror, ca@valencia)', 'features', '/mirror'],
@@ -26,7 +34,11 @@ describe.each(fixtures)('the sidecar over %s', (_, fixture, base) => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}${base}`;
     sidecar = await startSidecar(space, { args: ['--base-url', baseUrl, '--port', String(port)] });
-    site = { origin: `http://127.0.0.1:${port}`, out: space.out, tree: await siteTree(space.content, { baseUrl }) };
+    site = {
+      origin: `http://127.0.0.1:${port}`,
+      out: space.out,
+      tree: await siteTree(space.content, { baseUrl }),
+    };
   });
   afterAll(async () => {
     expect(await sidecar.stop()).toBe(0);
@@ -89,7 +101,10 @@ describe('the sidecar answers', () => {
       expectJson(served, 405, { detail: `Method "${method}" not allowed.` });
       expect(served.headers.get('allow')).toBe(allow);
     }
-    const trace = await rawRequest(sidecar.origin, `TRACE /mirror/api/languages/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const trace = await rawRequest(
+      sidecar.origin,
+      `TRACE /mirror/api/languages/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(trace.status).toBe(405);
     expect(rawBody(trace.text)).toBe('{"detail":"Method \\"TRACE\\" not allowed."}\n');
   });
@@ -102,7 +117,9 @@ describe('the sidecar answers', () => {
     expectJson(format, 404, { detail: 'Not found.' });
     expect(format.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
     for (const page of ['0', '99', 'two', '-1', '1.0'])
-      expectJson(await call(`${sidecar.api}languages/?page=${page}`), 404, { detail: 'Invalid page.' });
+      expectJson(await call(`${sidecar.api}languages/?page=${page}`), 404, {
+        detail: 'Invalid page.',
+      });
     const unknown = await call(`${sidecar.api}nope/`);
     expectJson(unknown, 404, { detail: 'Not found.' });
     expect(unknown.headers.get('allow')).toBeNull();
@@ -133,15 +150,24 @@ describe('the sidecar answers', () => {
     '*',
     'http://127.0.0.1/mirror/api/../../secret.json',
   ])('refuses %s with a JSON 404', async (target) => {
-    const served = await rawRequest(sidecar.origin, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const served = await rawRequest(
+      sidecar.origin,
+      `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(served.status).toBe(404);
     expect(rawBody(served.text)).toBe('{"detail":"Not found."}\n');
   });
 
   it('answers a request-target over 8 KiB 414 and over 16 KiB of headers 431, never a 500', async () => {
-    const long = await rawRequest(sidecar.origin, `GET /mirror/api/${'a/'.repeat(5000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const long = await rawRequest(
+      sidecar.origin,
+      `GET /mirror/api/${'a/'.repeat(5000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(long.status).toBe(414);
-    const huge = await rawRequest(sidecar.origin, `GET /mirror/api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const huge = await rawRequest(
+      sidecar.origin,
+      `GET /mirror/api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(huge.status).toBe(431);
     expect(huge.text).toMatch(/\r\ncontent-type: application\/json\r\n/i);
     expect(rawBody(huge.text)).toBe('{"detail":"Request header fields too large."}\n');
@@ -156,14 +182,23 @@ describe('the sidecar answers', () => {
     const served = await rawExchange(sidecar.origin, head, body);
     expect(served.status).toBe(400);
     expect(served.text).toMatch(/\r\ncontent-type: application\/json\r\n/i);
-    expect(rawBody(served.text)).toBe('{"detail":"Bad request: the request line or its headers could not be parsed."}\n');
-    expect({ sentWhole: served.sentWhole, reset: served.reset }).toEqual({ sentWhole: true, reset: false });
+    expect(rawBody(served.text)).toBe(
+      '{"detail":"Bad request: the request line or its headers could not be parsed."}\n',
+    );
+    expect({ sentWhole: served.sentWhole, reset: served.reset }).toEqual({
+      sentWhole: true,
+      reset: false,
+    });
   });
 
   it('serves a resource with and without its trailing slash and as index.json', async () => {
     const slash = await call(`${sidecar.api}languages/ca@valencia/`);
     expect(slash.status).toBe(200);
-    for (const form of ['languages/ca@valencia', 'languages/ca%40valencia/', 'languages/ca@valencia/index.json']) {
+    for (const form of [
+      'languages/ca@valencia',
+      'languages/ca%40valencia/',
+      'languages/ca@valencia/index.json',
+    ]) {
       expect((await call(sidecar.api + form)).text, form).toBe(slash.text);
     }
   });

@@ -57,7 +57,10 @@ export interface StartOptions {
 }
 
 /** Starts `npm run sidecar`'s script on port 0 and waits (bounded) for the URL it prints. */
-export async function startSidecar(space: Workspace, options: StartOptions = {}): Promise<RunningSidecar> {
+export async function startSidecar(
+  space: Workspace,
+  options: StartOptions = {},
+): Promise<RunningSidecar> {
   // Tests compare the tree with a fresh build as soon as a write is answered: every list must be written by then.
   const strict = options.deferLists ? [] : ['--strict-lists'];
   const args = [
@@ -94,7 +97,12 @@ export async function startSidecar(space: Workspace, options: StartOptions = {})
     const api = / at (http:\/\/127\.0\.0\.1:\d+\S*\/api\/) /.exec(output)?.[1];
     if (api) {
       const origin = new URL(api).origin;
-      return { ...running, api, origin, local: (url) => origin + url.slice(new URL(url).origin.length) };
+      return {
+        ...running,
+        api,
+        origin,
+        local: (url) => origin + url.slice(new URL(url).origin.length),
+      };
     }
     if (child.exitCode !== null) break;
     await new Promise((done) => setTimeout(done, 50));
@@ -110,7 +118,12 @@ export interface Served {
 }
 
 /** One request; the body a JSON value (sent as JSON) or text. */
-export async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}): Promise<Served> {
+export async function call(
+  url: string,
+  method = 'GET',
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Served> {
   const init: RequestInit = { method, headers, redirect: 'manual' };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const response = await fetch(url, init);
@@ -119,7 +132,11 @@ export async function call(url: string, method = 'GET', body?: unknown, headers:
 
 /** A JSON answer: its status, Content-Type and body. */
 export function expectJson(served: Served, status: number, body: unknown): void {
-  expect({ status: served.status, type: served.headers.get('content-type'), body: JSON.parse(served.text) }).toEqual({
+  expect({
+    status: served.status,
+    type: served.headers.get('content-type'),
+    body: JSON.parse(served.text),
+  }).toEqual({
     status,
     type: 'application/json',
     body,
@@ -130,7 +147,11 @@ export function expectJson(served: Served, status: number, body: unknown): void 
  * Sends bytes as they are on a new connection (no client library to refuse
  * or normalize them) and returns the status and the response text.
  */
-export function rawRequest(origin: string, head: string, body: Buffer | string = ''): Promise<{ status: number; text: string }> {
+export function rawRequest(
+  origin: string,
+  head: string,
+  body: Buffer | string = '',
+): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(origin);
   return new Promise((done, failed) => {
     const socket = connect(Number(port), hostname);
@@ -143,12 +164,20 @@ export function rawRequest(origin: string, head: string, body: Buffer | string =
       const text = Buffer.concat(chunks).toString('latin1');
       done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
     });
-    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]));
+    socket.write(
+      Buffer.concat([
+        Buffer.from(head, 'latin1'),
+        Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'),
+      ]),
+    );
   });
 }
 
 /** The tree on disk is byte for byte a fresh full build of the content as it stands (the manifest aside). */
-export async function expectTreeOfContent(space: Workspace, site: SiteOverrides = {}): Promise<void> {
+export async function expectTreeOfContent(
+  space: Workspace,
+  site: SiteOverrides = {},
+): Promise<void> {
   const fresh = await buildInMemory(space.content, site);
   expect(fresh.report.errors).toEqual([]);
   const tree = readTree(space.out);
@@ -160,7 +189,9 @@ export async function expectTreeOfContent(space: Workspace, site: SiteOverrides 
 export async function expectEveryFileParses(space: Workspace): Promise<number> {
   const yamlFiles = await fg('**/*.yaml', { cwd: space.content, dot: true });
   const jsonFiles = await fg('**/*.json', { cwd: space.out, dot: true });
-  for (const file of yamlFiles) expect(() => parseYaml(readFileSync(join(space.content, file), 'utf8')), file).not.toThrow();
-  for (const file of jsonFiles) expect(() => JSON.parse(readFileSync(join(space.out, file), 'utf8')), file).not.toThrow();
+  for (const file of yamlFiles)
+    expect(() => parseYaml(readFileSync(join(space.content, file), 'utf8')), file).not.toThrow();
+  for (const file of jsonFiles)
+    expect(() => JSON.parse(readFileSync(join(space.out, file), 'utf8')), file).not.toThrow();
   return yamlFiles.length + jsonFiles.length;
 }

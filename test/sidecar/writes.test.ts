@@ -35,11 +35,19 @@ describe('the sidecar refuses writes without a valid key', () => {
     ['PATCH', 'languages/de/'],
     ['DELETE', 'translations/alpha/strings/cs/'],
     ['POST', 'projects/'],
-  ])('answers %s %s without credentials with 401 and WWW-Authenticate: Token', async (method, path) => {
-    const served = await call(sidecar.api + path, method, { name: 'x' }, { 'Content-Type': 'application/json' });
-    expectJson(served, 401, NOT_AUTHENTICATED);
-    expect(served.headers.get('www-authenticate')).toBe('Token');
-  });
+  ])(
+    'answers %s %s without credentials with 401 and WWW-Authenticate: Token',
+    async (method, path) => {
+      const served = await call(
+        sidecar.api + path,
+        method,
+        { name: 'x' },
+        { 'Content-Type': 'application/json' },
+      );
+      expectJson(served, 401, NOT_AUTHENTICATED);
+      expect(served.headers.get('www-authenticate')).toBe('Token');
+    },
+  );
 
   it.each([
     ['Token wrong-key', 'Invalid token.'],
@@ -47,13 +55,21 @@ describe('the sidecar refuses writes without a valid key', () => {
     ['Token', 'Invalid token header. No credentials provided.'],
     [`Token ${KEY} extra`, 'Invalid token header. Token string should not contain spaces.'],
   ])('answers Authorization: %s with 401 %j', async (authorization, detail) => {
-    const served = await call(`${sidecar.api}languages/de/`, 'DELETE', undefined, { Authorization: authorization });
+    const served = await call(`${sidecar.api}languages/de/`, 'DELETE', undefined, {
+      Authorization: authorization,
+    });
     expectJson(served, 401, { detail });
     expect(served.headers.get('www-authenticate')).toBe('Token');
   });
 
   it('treats another scheme as no credentials', async () => {
-    expectJson(await call(`${sidecar.api}languages/de/`, 'DELETE', undefined, { Authorization: `Basic ${KEY}` }), 401, NOT_AUTHENTICATED);
+    expectJson(
+      await call(`${sidecar.api}languages/de/`, 'DELETE', undefined, {
+        Authorization: `Basic ${KEY}`,
+      }),
+      401,
+      NOT_AUTHENTICATED,
+    );
   });
 
   it('answers a method the route allows but the sidecar does not implement with 403 once the key is good', async () => {
@@ -86,7 +102,8 @@ describe('POST /api/languages/', () => {
   let sidecar: RunningSidecar;
   beforeAll(async () => (sidecar = await startSidecar(space)));
   afterAll(async () => sidecar.stop());
-  const post = (body: unknown, headers: Record<string, string> = JSON_BODY) => call(`${sidecar.api}languages/`, 'POST', body, headers);
+  const post = (body: unknown, headers: Record<string, string> = JSON_BODY) =>
+    call(`${sidecar.api}languages/`, 'POST', body, headers);
 
   it('creates a language: 201, the Language object as the tree then holds it, Location its url', async () => {
     const served = await post({
@@ -98,16 +115,26 @@ describe('POST /api/languages/', () => {
     });
     expect(served.status).toBe(201);
     const body = JSON.parse(served.text);
-    expect(body).toMatchObject({ code: 'tlh_YY', name: 'Klingon (Y)', direction: 'rtl', population: 12, plural: { number: 3, source: 0 } });
+    expect(body).toMatchObject({
+      code: 'tlh_YY',
+      name: 'Klingon (Y)',
+      direction: 'rtl',
+      population: 12,
+      plural: { number: 3, source: 0 },
+    });
     expect(served.headers.get('location')).toBe(body.url);
     const detail = await call(sidecar.local(body.url));
     expect(detail.text).toBe(served.text);
-    expect(readFileSync(join(space.out, 'api/languages/tlh_YY/index.json'), 'utf8')).toBe(served.text);
+    expect(readFileSync(join(space.out, 'api/languages/tlh_YY/index.json'), 'utf8')).toBe(
+      served.text,
+    );
     expect(readFileSync(join(space.content, 'languages/tlh_YY.yaml'), 'utf8')).toBe(
       'name: Klingon (Y)\ndirection: rtl\npopulation: 12\nplural:\n  number: 3\n  formula: "n==1 ? 0 : n==2 ? 1 : 2"\n',
     );
     const list = JSON.parse((await call(`${sidecar.api}languages/`)).text);
-    expect(list.count).toBe(JSON.parse(readFileSync(join(space.out, 'api/languages/index.json'), 'utf8')).count);
+    expect(list.count).toBe(
+      JSON.parse(readFileSync(join(space.out, 'api/languages/index.json'), 'utf8')).count,
+    );
     await expectTreeOfContent(space);
   });
 
@@ -129,12 +156,22 @@ describe('POST /api/languages/', () => {
   });
 
   it('refuses a body without plural with a bare list, and an empty plural as a required field', async () => {
-    expectJson(await post({ code: 'xx_a', name: 'A' }), 400, ['No valid plural data was provided.']);
-    expectJson(await post({ code: 'xx_a', name: 'A', plural: {} }), 400, { plural: ['This field is required.'] });
+    expectJson(await post({ code: 'xx_a', name: 'A' }), 400, [
+      'No valid plural data was provided.',
+    ]);
+    expectJson(await post({ code: 'xx_a', name: 'A', plural: {} }), 400, {
+      plural: ['This field is required.'],
+    });
   });
 
   it('answers field errors as DRF does, all fields at once, nested for plural', async () => {
-    const served = await post({ code: 'ca@valencia', name: '  ', direction: 'up', population: -1, plural: { number: 2, formula: 'n !=' } });
+    const served = await post({
+      code: 'ca@valencia',
+      name: '  ',
+      direction: 'up',
+      population: -1,
+      plural: { number: 2, formula: 'n !=' },
+    });
     expectJson(served, 400, {
       code: ['Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'],
       name: ['This field may not be blank.'],
@@ -152,17 +189,25 @@ describe('POST /api/languages/', () => {
       code: ['Ensure this field has no more than 50 characters.'],
       plural: { formula: ['The formula must give a plural form from 0 to 1 for every n.'] },
     });
-    expectJson(await post({ code: 'xx_new', plural: { number: 2, formula: 'n != 1' } }), 400, { name: ['This field is required.'] });
-    expectJson(await post({ code: '-x', name: 'X', plural: { number: 2, formula: 'n != 1' } }), 400, {
-      code: ['Enter a language code that starts with a letter or a digit.'],
+    expectJson(await post({ code: 'xx_new', plural: { number: 2, formula: 'n != 1' } }), 400, {
+      name: ['This field is required.'],
     });
+    expectJson(
+      await post({ code: '-x', name: 'X', plural: { number: 2, formula: 'n != 1' } }),
+      400,
+      {
+        code: ['Enter a language code that starts with a letter or a digit.'],
+      },
+    );
   });
 
   it('answers malformed JSON 400, a body that is not an object 400, another media type 415, more than 1 MiB 413', async () => {
     const malformed = await post('{"code": ', JSON_BODY);
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.text).detail).toMatch(/^JSON parse error - /);
-    expectJson(await post([1, 2]), 400, { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] });
+    expectJson(await post([1, 2]), 400, {
+      non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
+    });
     expectJson(await post('code=x', { ...AUTH, 'Content-Type': 'text/plain' }), 415, {
       detail: 'Unsupported media type "text/plain" in request.',
     });
@@ -172,15 +217,23 @@ describe('POST /api/languages/', () => {
   });
 
   it('answers a change the content checks refuse with every error, and writes nothing', async () => {
-    expectJson(await post({ code: 'IT', name: 'Italiano', plural: { number: 2, formula: 'n != 1' } }), 400, {
-      non_field_errors: ['languages/IT.yaml:1:1  expected the catalog\'s spelling "it" as the file name (got "IT")'],
-    });
+    expectJson(
+      await post({ code: 'IT', name: 'Italiano', plural: { number: 2, formula: 'n != 1' } }),
+      400,
+      {
+        non_field_errors: [
+          'languages/IT.yaml:1:1  expected the catalog\'s spelling "it" as the file name (got "IT")',
+        ],
+      },
+    );
     expect(existsSync(join(space.content, 'languages/IT.yaml'))).toBe(false);
   });
 
   it('reads a form body for the flat fields (a plural needs JSON)', async () => {
     const form = { ...AUTH, 'Content-Type': 'application/x-www-form-urlencoded' };
-    expectJson(await post('code=xx_form&name=Form', form), 400, ['No valid plural data was provided.']);
+    expectJson(await post('code=xx_form&name=Form', form), 400, [
+      'No valid plural data was provided.',
+    ]);
   });
 
   it('left the content valid and the tree its build after every refusal', async () => {
@@ -196,15 +249,32 @@ describe('PUT and PATCH /api/languages/<code>/', () => {
   afterAll(async () => sidecar.stop());
 
   it('renames a language: the language, each translation into it and its statistics show the new name; the comment stays', async () => {
-    const served = await call(`${sidecar.api}languages/de/`, 'PATCH', { name: 'Deutsch' }, JSON_BODY);
+    const served = await call(
+      `${sidecar.api}languages/de/`,
+      'PATCH',
+      { name: 'Deutsch' },
+      JSON_BODY,
+    );
     expect(served.status).toBe(200);
-    expect(JSON.parse(served.text)).toMatchObject({ code: 'de', name: 'Deutsch', population: 80000000 });
+    expect(JSON.parse(served.text)).toMatchObject({
+      code: 'de',
+      name: 'Deutsch',
+      population: 80000000,
+    });
     expect(JSON.parse((await call(`${sidecar.api}languages/de/`)).text).name).toBe('Deutsch');
-    expect(JSON.parse((await call(`${sidecar.api}languages/de/statistics/`)).text).name).toBe('Deutsch');
+    expect(JSON.parse((await call(`${sidecar.api}languages/de/statistics/`)).text).name).toBe(
+      'Deutsch',
+    );
     for (const component of ['alpha/glossary', 'alpha/shared', 'beta/docs']) {
-      const translation = JSON.parse((await call(`${sidecar.api}translations/${component}/de/`)).text);
+      const translation = JSON.parse(
+        (await call(`${sidecar.api}translations/${component}/de/`)).text,
+      );
       expect(translation.language.name, component).toBe('Deutsch');
-      expect(JSON.parse((await call(`${sidecar.api}translations/${component}/de/statistics/`)).text).name, component).toBe('Deutsch');
+      expect(
+        JSON.parse((await call(`${sidecar.api}translations/${component}/de/statistics/`)).text)
+          .name,
+        component,
+      ).toBe('Deutsch');
     }
     expect(readFileSync(join(space.content, 'languages/de.yaml'), 'utf8')).toBe(
       '# Overrides two fields of a catalog language; the rest comes from the catalog.\nname: Deutsch\npopulation: 80000000\n',
@@ -220,8 +290,15 @@ describe('PUT and PATCH /api/languages/<code>/', () => {
       JSON_BODY,
     );
     expect(served.status).toBe(200);
-    expect(JSON.parse(served.text)).toMatchObject({ code: 'cs', name: 'Čeština', population: 10, direction: 'ltr' });
-    expect(readFileSync(join(space.content, 'languages/cs.yaml'), 'utf8')).toBe('name: Čeština\npopulation: 10\n');
+    expect(JSON.parse(served.text)).toMatchObject({
+      code: 'cs',
+      name: 'Čeština',
+      population: 10,
+      direction: 'ltr',
+    });
+    expect(readFileSync(join(space.content, 'languages/cs.yaml'), 'utf8')).toBe(
+      'name: Čeština\npopulation: 10\n',
+    );
     await expectTreeOfContent(space);
   });
 
@@ -230,22 +307,56 @@ describe('PUT and PATCH /api/languages/<code>/', () => {
     expect(readFileSync(join(space.content, 'languages/eo.yaml'), 'utf8')).toBe(
       '# A catalog language nothing translates into: published because it has a file.\ndirection: rtl\n',
     );
-    const served = await call(`${sidecar.api}languages/eo/`, 'PATCH', { direction: '', plural: { number: 1, formula: '0' } }, JSON_BODY);
-    expect(JSON.parse(served.text)).toMatchObject({ direction: 'ltr', plural: { number: 2, formula: 'n != 1' } });
+    const served = await call(
+      `${sidecar.api}languages/eo/`,
+      'PATCH',
+      { direction: '', plural: { number: 1, formula: '0' } },
+      JSON_BODY,
+    );
+    expect(JSON.parse(served.text)).toMatchObject({
+      direction: 'ltr',
+      plural: { number: 2, formula: 'n != 1' },
+    });
     await expectTreeOfContent(space);
   });
 
   it('requires code in a PUT, refuses a rename, checks the fields, answers 404 for an unknown code', async () => {
-    expectJson(await call(`${sidecar.api}languages/de/`, 'PUT', { name: 'X' }, JSON_BODY), 400, { code: ['This field is required.'] });
-    expectJson(await call(`${sidecar.api}languages/de/`, 'PATCH', { code: 'de_AT', population: 1.5 }, JSON_BODY), 400, {
-      code: ['Renaming a language is not supported here: create the new code, then delete this one.'],
-      population: ['A valid integer is required.'],
+    expectJson(await call(`${sidecar.api}languages/de/`, 'PUT', { name: 'X' }, JSON_BODY), 400, {
+      code: ['This field is required.'],
     });
-    expectJson(await call(`${sidecar.api}languages/de/`, 'PATCH', { plural: { formula: 'n ? 0' } }, JSON_BODY), 400, {
-      plural: { formula: ['Could not evaluate plural formula: expected ":"'] },
+    expectJson(
+      await call(
+        `${sidecar.api}languages/de/`,
+        'PATCH',
+        { code: 'de_AT', population: 1.5 },
+        JSON_BODY,
+      ),
+      400,
+      {
+        code: [
+          'Renaming a language is not supported here: create the new code, then delete this one.',
+        ],
+        population: ['A valid integer is required.'],
+      },
+    );
+    expectJson(
+      await call(
+        `${sidecar.api}languages/de/`,
+        'PATCH',
+        { plural: { formula: 'n ? 0' } },
+        JSON_BODY,
+      ),
+      400,
+      {
+        plural: { formula: ['Could not evaluate plural formula: expected ":"'] },
+      },
+    );
+    expectJson(await call(`${sidecar.api}languages/fr/`, 'PATCH', { name: 'X' }, JSON_BODY), 404, {
+      detail: 'Not found.',
     });
-    expectJson(await call(`${sidecar.api}languages/fr/`, 'PATCH', { name: 'X' }, JSON_BODY), 404, { detail: 'Not found.' });
-    expectJson(await call(`${sidecar.api}languages/fr/`, 'PATCH', '{', JSON_BODY), 404, { detail: 'Not found.' });
+    expectJson(await call(`${sidecar.api}languages/fr/`, 'PATCH', '{', JSON_BODY), 404, {
+      detail: 'Not found.',
+    });
     expect(JSON.parse((await call(`${sidecar.api}languages/de/`)).text).name).toBe('Deutsch');
   });
 });
@@ -269,30 +380,49 @@ describe('DELETE /api/translations/<p>/<c>/<l>/ and /api/languages/<code>/', () 
     expect(served.text).toBe('');
     expect(served.headers.get('content-type')).toBeNull();
     expect((await call(`${sidecar.api}translations/alpha/strings/cs/`)).status).toBe(404);
-    expect((await call(`${sidecar.api}translations/alpha/strings/cs/statistics/`)).status).toBe(404);
+    expect((await call(`${sidecar.api}translations/alpha/strings/cs/statistics/`)).status).toBe(
+      404,
+    );
     const listed = async (path: string) => {
       const found: string[] = [];
       for (let url: string | null = sidecar.api + path; url;) {
         const page = JSON.parse((await call(sidecar.local(url))).text);
-        found.push(...page.results.map((item: { url?: string; code?: string }) => item.url ?? item.code));
+        found.push(
+          ...page.results.map((item: { url?: string; code?: string }) => item.url ?? item.code),
+        );
         url = page.next;
       }
       return found;
     };
-    expect((await listed('translations/')).filter((url) => url.endsWith('/alpha/strings/cs/'))).toEqual([]);
-    expect((await listed('components/alpha/strings/translations/')).filter((url) => url.endsWith('/cs/'))).toEqual([]);
-    expect((await json('components/alpha/strings/statistics/')).count).toBe(before.component.count - 1);
+    expect(
+      (await listed('translations/')).filter((url) => url.endsWith('/alpha/strings/cs/')),
+    ).toEqual([]);
+    expect(
+      (await listed('components/alpha/strings/translations/')).filter((url) =>
+        url.endsWith('/cs/'),
+      ),
+    ).toEqual([]);
+    expect((await json('components/alpha/strings/statistics/')).count).toBe(
+      before.component.count - 1,
+    );
     expect((await json('projects/alpha/statistics/')).total).toBeLessThan(before.project.total);
     expect((await json('languages/cs/statistics/')).total).toBeLessThan(before.language.total);
-    const text = readFileSync(join(space.content, 'projects/alpha/components/strings.yaml'), 'utf8');
+    const text = readFileSync(
+      join(space.content, 'projects/alpha/components/strings.yaml'),
+      'utf8',
+    );
     expect(text).not.toMatch(/^ {2}cs:/m);
     expect(text).toMatch(/^ {2}ar:\n {4}id: 101\n/m);
     await expectTreeOfContent(space);
   });
 
   it('refuses the source translation, derived or listed, with 403; an unknown one is a 404', async () => {
-    expectJson(await remove('translations/alpha/strings/en/'), 403, { detail: 'Can not delete translation' });
-    expectJson(await remove('translations/beta/docs/en/'), 403, { detail: 'Can not delete translation' });
+    expectJson(await remove('translations/alpha/strings/en/'), 403, {
+      detail: 'Can not delete translation',
+    });
+    expectJson(await remove('translations/beta/docs/en/'), 403, {
+      detail: 'Can not delete translation',
+    });
     expectJson(await remove('translations/alpha/strings/cs/'), 404, { detail: 'Not found.' });
     expectJson(await remove('translations/alpha/nope/de/'), 404, { detail: 'Not found.' });
   });
@@ -309,12 +439,15 @@ describe('DELETE /api/translations/<p>/<c>/<l>/ and /api/languages/<code>/', () 
     expect(existsSync(join(space.content, 'languages/de.yaml'))).toBe(false);
     for (const component of ['alpha/glossary', 'alpha/shared', 'beta/docs']) {
       const [project, name] = component.split('/');
-      expect(readFileSync(join(space.content, `projects/${project}/components/${name}.yaml`), 'utf8'), component).not.toMatch(/^ {2}de:/m);
+      expect(
+        readFileSync(join(space.content, `projects/${project}/components/${name}.yaml`), 'utf8'),
+        component,
+      ).not.toMatch(/^ {2}de:/m);
       expect((await call(`${sidecar.api}translations/${component}/de/`)).status).toBe(404);
     }
-    expect(readFileSync(join(space.content, 'projects/beta/components/docs.yaml'), 'utf8')).toContain(
-      '# The source translation, given explicitly instead of derived.',
-    );
+    expect(
+      readFileSync(join(space.content, 'projects/beta/components/docs.yaml'), 'utf8'),
+    ).toContain('# The source translation, given explicitly instead of derived.');
     expect((await call(`${sidecar.api}languages/de/`)).status).toBe(404);
     expectJson(await remove('languages/de/'), 404, { detail: 'Not found.' });
     await expectTreeOfContent(space);
@@ -331,14 +464,26 @@ describe('DELETE /api/translations/<p>/<c>/<l>/ and /api/languages/<code>/', () 
 describe('the sidecar with --read-only', () => {
   const space = workspace('minimal');
   let sidecar: RunningSidecar;
-  beforeAll(async () => (sidecar = await startSidecar(space, { args: ['--read-only'], env: { WEBLATE_SNAPSHOT_TOKENS: '' } })));
+  beforeAll(
+    async () =>
+      (sidecar = await startSidecar(space, {
+        args: ['--read-only'],
+        env: { WEBLATE_SNAPSHOT_TOKENS: '' },
+      })),
+  );
   afterAll(async () => sidecar.stop());
 
   it('says so, serves reads and answers every write 401 (no key can be valid)', async () => {
     expect(sidecar.output()).toContain('(read-only: every write refused; Ctrl+C to stop)');
     expect((await call(sidecar.api)).status).toBe(200);
-    expectJson(await call(`${sidecar.api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }), 401, NOT_AUTHENTICATED);
-    expectJson(await call(`${sidecar.api}languages/`, 'POST', {}, JSON_BODY), 401, { detail: 'Invalid token.' });
+    expectJson(
+      await call(`${sidecar.api}languages/`, 'POST', {}, { 'Content-Type': 'application/json' }),
+      401,
+      NOT_AUTHENTICATED,
+    );
+    expectJson(await call(`${sidecar.api}languages/`, 'POST', {}, JSON_BODY), 401, {
+      detail: 'Invalid token.',
+    });
   });
 });
 

@@ -51,7 +51,8 @@ function check(value: Value, schema: Schema, root: Schema, at: string, errors: s
     errors.push(`${at}: no value is allowed here`);
     return;
   }
-  for (const keyword of Object.keys(schema)) if (!KEYWORDS.has(keyword)) throw new Error(`the validator does not know "${keyword}"`);
+  for (const keyword of Object.keys(schema))
+    if (!KEYWORDS.has(keyword)) throw new Error(`the validator does not know "${keyword}"`);
   if (typeof schema.$ref === 'string') check(value, resolve(schema.$ref, root), root, at, errors);
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
@@ -82,7 +83,8 @@ function checkObject(
   errors: string[],
 ) {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  for (const key of (schema.required ?? []) as string[]) if (!Object.hasOwn(value, key)) errors.push(`${at}: missing "${key}"`);
+  for (const key of (schema.required ?? []) as string[])
+    if (!Object.hasOwn(value, key)) errors.push(`${at}: missing "${key}"`);
   for (const [key, item] of Object.entries(value)) {
     if (Object.hasOwn(properties, key)) check(item, properties[key]!, root, `${at}.${key}`, errors);
     else if (schema.additionalProperties === false) errors.push(`${at}: unexpected "${key}"`);
@@ -91,7 +93,8 @@ function checkObject(
 
 function resolve(ref: string, root: Schema): Schema {
   const name = /^#\/\$defs\/([A-Za-z0-9_]+)$/.exec(ref)?.[1];
-  const defs = typeof root === 'object' ? (root.$defs as Record<string, Schema> | undefined) : undefined;
+  const defs =
+    typeof root === 'object' ? (root.$defs as Record<string, Schema> | undefined) : undefined;
   const target = name === undefined ? undefined : defs?.[name];
   if (target === undefined) throw new Error(`the validator cannot resolve "${ref}"`);
   return target;
@@ -119,7 +122,12 @@ function hasType(value: Value, type: string): boolean {
 }
 
 function isObject(value: Value): value is { [key: string]: Value } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof JsonNumber);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof JsonNumber)
+  );
 }
 
 function describe(value: Value): string {
@@ -174,7 +182,8 @@ class Parser {
     for (;;) {
       if (this.next() !== '"') this.fail('a key');
       const key = this.string();
-      if (Object.hasOwn(object, key)) this.fail(`a key other than "${key}", which the object has already`);
+      if (Object.hasOwn(object, key))
+        this.fail(`a key other than "${key}", which the object has already`);
       if (this.next() !== ':') this.fail('":"');
       this.at++;
       object[key] = this.value();

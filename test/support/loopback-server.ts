@@ -41,13 +41,23 @@ export async function startLoopbackServer(
 }
 
 /** What Weblate would answer for `target` (path and query) if it served the tree in `outDir`. */
-export async function answerFromTree(outDir: string, method: string, target: string): Promise<TreeAnswer> {
-  if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: `{"detail":"Method \\"${method}\\" not allowed."}\n` };
+export async function answerFromTree(
+  outDir: string,
+  method: string,
+  target: string,
+): Promise<TreeAnswer> {
+  if (method !== 'GET' && method !== 'HEAD')
+    return { status: 405, body: `{"detail":"Method \\"${method}\\" not allowed."}\n` };
   const url = new URL(target, 'http://localhost');
   const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  if (segments[0] !== 'api' || segments.some((s) => s === '.' || s === '..' || s.includes('/') || s.includes('\0'))) return NOT_FOUND;
+  if (
+    segments[0] !== 'api' ||
+    segments.some((s) => s === '.' || s === '..' || s.includes('/') || s.includes('\0'))
+  )
+    return NOT_FOUND;
   const page = url.searchParams.get('page');
-  if (page !== null && !/^[1-9]\d*$/.test(page)) return { status: 404, body: '{"detail":"Invalid page."}\n' };
+  if (page !== null && !/^[1-9]\d*$/.test(page))
+    return { status: 404, body: '{"detail":"Invalid page."}\n' };
   if (page !== null && page !== '1') segments.push('~page', page);
   const body = await readFile(join(outDir, ...segments, 'index.json'), 'utf8').catch(() => null);
   return body === null ? NOT_FOUND : { status: 200, body };

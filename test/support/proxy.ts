@@ -50,11 +50,14 @@ export async function startProxy(upstream: string): Promise<Proxy> {
     }
     const target = new URL(proxy.upstream);
     const headers = { ...request.headers, host: target.host };
-    const forwarded = httpRequest({ host: target.hostname, port: target.port, method, path: url, headers }, (answer) => {
-      proxy.log.push({ method, url, status: answer.statusCode ?? 0 });
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const forwarded = httpRequest(
+      { host: target.hostname, port: target.port, method, path: url, headers },
+      (answer) => {
+        proxy.log.push({ method, url, status: answer.statusCode ?? 0 });
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     forwarded.on('error', () => response.destroy());
     request.pipe(forwarded);
   });

@@ -18,8 +18,16 @@ interface RunOptions {
 }
 
 /** `scripts/<script>.ts` with `args`, run by node with tsx. */
-export function runScript(script: string, args: string[], options: RunOptions = {}): Promise<ScriptResult> {
-  return runProgram(process.execPath, [...TSX, join(ROOT, `scripts/${script}.ts`), ...args], options);
+export function runScript(
+  script: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<ScriptResult> {
+  return runProgram(
+    process.execPath,
+    [...TSX, join(ROOT, `scripts/${script}.ts`), ...args],
+    options,
+  );
 }
 
 /** `bin/weblate-snapshot.js` with `args`, run by node as npm's bin link runs it. */
@@ -28,9 +36,16 @@ export function runBin(args: string[], options: RunOptions = {}): Promise<Script
 }
 
 /** Any program; a non-zero exit is a result, not a throw. */
-export async function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<ScriptResult> {
+export async function runProgram(
+  file: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<ScriptResult> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
+    const { stdout, stderr } = await run(file, args, {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -4,7 +4,12 @@
  * an S3 error (throttling, a 5xx) or a dropped connection. Also: reading a
  * bucket back through the SDK, straight from the server (not logged).
  */
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { LOCAL_S3_KEYS, startLocalS3, type LocalS3 } from '../../bench/s3-server.ts';
 import { tempDir } from '../helpers.ts';
@@ -43,14 +48,21 @@ export function useLocalS3(bucket: string): { s3: LocalS3; proxy: Proxy } {
 }
 
 /** The keys of a bucket under a prefix with their ETags (the MD5 of the body, in hex), read straight from the server. */
-export async function listBucket(upstream: string, bucket: string, prefix = ''): Promise<Map<string, string>> {
+export async function listBucket(
+  upstream: string,
+  bucket: string,
+  prefix = '',
+): Promise<Map<string, string>> {
   const client = testClient(upstream);
   try {
     const keys = new Map<string, string>();
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) keys.set(object.Key!, object.ETag!.replace(/"/g, ''));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? [])
+        keys.set(object.Key!, object.ETag!.replace(/"/g, ''));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return new Map([...keys].sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -64,11 +76,16 @@ export async function readBucket(
   upstream: string,
   bucket: string,
   prefix = '',
-): Promise<Map<string, { body: string; contentType: string | undefined; cacheControl: string | undefined }>> {
+): Promise<
+  Map<string, { body: string; contentType: string | undefined; cacheControl: string | undefined }>
+> {
   const keys = [...(await listBucket(upstream, bucket, prefix)).keys()];
   const client = testClient(upstream);
   try {
-    const objects = new Map<string, { body: string; contentType: string | undefined; cacheControl: string | undefined }>();
+    const objects = new Map<
+      string,
+      { body: string; contentType: string | undefined; cacheControl: string | undefined }
+    >();
     for (let i = 0; i < keys.length; i += 16) {
       await Promise.all(
         keys.slice(i, i + 16).map(async (key) => {
@@ -88,10 +105,17 @@ export async function readBucket(
 }
 
 /** Puts an object straight into the server (what another tool, or a hand, put in the bucket). */
-export async function putObject(upstream: string, bucket: string, key: string, body: string): Promise<void> {
+export async function putObject(
+  upstream: string,
+  bucket: string,
+  key: string,
+  body: string,
+): Promise<void> {
   const client = testClient(upstream);
   try {
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'text/plain' }));
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'text/plain' }),
+    );
   } finally {
     client.destroy();
   }
@@ -105,7 +129,10 @@ function testClient(upstream: string): S3Client {
     endpoint: upstream,
     forcePathStyle: true,
     region: 'us-east-1',
-    credentials: { accessKeyId: LOCAL_S3_KEYS.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_S3_KEYS.AWS_SECRET_ACCESS_KEY },
+    credentials: {
+      accessKeyId: LOCAL_S3_KEYS.AWS_ACCESS_KEY_ID,
+      secretAccessKey: LOCAL_S3_KEYS.AWS_SECRET_ACCESS_KEY,
+    },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });

@@ -20,7 +20,9 @@ export interface ScriptedServer extends LoopbackServer {
   log: LoggedRequest[];
 }
 
-export async function startScriptedServer(respond: (request: IncomingMessage) => Promise<Scripted> | Scripted): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  respond: (request: IncomingMessage) => Promise<Scripted> | Scripted,
+): Promise<ScriptedServer> {
   const log: LoggedRequest[] = [];
   const server = await startLoopbackServer(async (request, response) => {
     const answer = await respond(request);
@@ -50,7 +52,11 @@ export function recordedResponses(dir: string): (request: IncomingMessage) => Pr
  * X-RateLimit-* headers on every answer, and a 429 with Retry-After once the
  * window is used up. The window resets only when the test says so.
  */
-export function rateLimited(limit: number, resetSeconds: number, inner: (request: IncomingMessage) => Promise<Scripted>) {
+export function rateLimited(
+  limit: number,
+  resetSeconds: number,
+  inner: (request: IncomingMessage) => Promise<Scripted>,
+) {
   let used = 0;
   const headers = () => ({
     'X-RateLimit-Limit': String(limit),
@@ -62,11 +68,17 @@ export function rateLimited(limit: number, resetSeconds: number, inner: (request
     respond: async (request: IncomingMessage): Promise<Scripted> => {
       if (used >= limit) {
         const body = `{"detail":"Request was throttled. Expected available in ${resetSeconds} seconds."}`;
-        return { status: 429, body, headers: { ...headers(), 'Retry-After': String(resetSeconds) } };
+        return {
+          status: 429,
+          body,
+          headers: { ...headers(), 'Retry-After': String(resetSeconds) },
+        };
       }
       used++;
       const answer = await inner(request);
-      return answer === 'drop' ? answer : { ...answer, headers: { ...answer.headers, ...headers() } };
+      return answer === 'drop'
+        ? answer
+        : { ...answer, headers: { ...answer.headers, ...headers() } };
     },
   };
 }

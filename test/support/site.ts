@@ -34,7 +34,9 @@ export type SiteNeed =
   | 'html-404';
 
 export type SiteExpect =
-  { status: 200; file: string; type: string; disposition?: string } | { status: 301; location: string } | { status: 404 };
+  | { status: 200; file: string; type: string; disposition?: string }
+  | { status: 301; location: string }
+  | { status: 404 };
 
 export interface SiteCase {
   /** Path after the base path, with its query. */
@@ -111,7 +113,8 @@ export function checkAnswer(entry: SiteCase, answer: SiteAnswer, options: CheckO
   if (expected.status === 200) {
     expect(answer.body, label).toBe((options.read ?? contentOf)(expected.file));
     if (options.types !== false) expect(answer.headers('content-type'), label).toBe(expected.type);
-    if (options.disposition && expected.disposition) expect(answer.headers('content-disposition'), label).toBe(expected.disposition);
+    if (options.disposition && expected.disposition)
+      expect(answer.headers('content-disposition'), label).toBe(expected.disposition);
   } else if (expected.status === 301) {
     expect(answer.headers('location'), label).toBe(`${options.base}${expected.location}`);
   } else if (options.html404) {
@@ -120,11 +123,19 @@ export function checkAnswer(entry: SiteCase, answer: SiteAnswer, options: CheckO
 }
 
 /** Asks a real server for every case and checks each answer. */
-export async function checkServedSite(origin: string, cases: readonly SiteCase[], options: CheckOptions): Promise<number> {
+export async function checkServedSite(
+  origin: string,
+  cases: readonly SiteCase[],
+  options: CheckOptions,
+): Promise<number> {
   for (const entry of cases) {
     const response = await fetch(`${origin}${options.base}${entry.url}`, { redirect: 'manual' });
     const body = await response.text();
-    checkAnswer(entry, { status: response.status, body, headers: (name) => response.headers.get(name) }, options);
+    checkAnswer(
+      entry,
+      { status: response.status, body, headers: (name) => response.headers.get(name) },
+      options,
+    );
   }
   return cases.length;
 }
@@ -143,11 +154,17 @@ export function builtSiteCases(files: Iterable<string>, version: WeblateVersion)
   for (const file of list) {
     if (file.endsWith('/index.html')) cases.push(...page(file.slice(0, -'index.html'.length)));
     else if (file.endsWith('.css')) cases.push(fileCase(file, CSS));
-    else if (file.endsWith('.svg')) cases.push(fileCase(file, SVG), ...chartCases(file, has, version));
+    else if (file.endsWith('.svg'))
+      cases.push(fileCase(file, SVG), ...chartCases(file, has, version));
     else if (file.startsWith('exports/') && file.endsWith('/index.json')) {
       const folder = file.slice(0, -'index.json'.length);
       const [project, ...component] = folder.split('/').slice(2, -1);
-      cases.push(...exportOf(folder, `stats-${project!}${component.length > 0 ? `-${component.at(-1)!}` : ''}.csv`));
+      cases.push(
+        ...exportOf(
+          folder,
+          `stats-${project!}${component.length > 0 ? `-${component.at(-1)!}` : ''}.csv`,
+        ),
+      );
     }
   }
   return cases;
@@ -165,7 +182,13 @@ function chartCases(file: string, has: ReadonlySet<string>, version: WeblateVers
     if (!chart || dash !== '-') return [];
     for (const badge of has) {
       const parts = badge.split('/');
-      if (parts[0] !== 'widgets' || parts[1] !== project || parts[2] === '-' || parts.at(-1) !== 'svg-badge.svg') continue;
+      if (
+        parts[0] !== 'widgets' ||
+        parts[1] !== project ||
+        parts[2] === '-' ||
+        parts.at(-1) !== 'svg-badge.svg'
+      )
+        continue;
       if (parts.slice(3, -1).join('/') !== component.join('/')) continue;
       found.push(alias(`/${['widgets', project, parts[2], ...component, name].join('/')}`, file));
     }
@@ -175,7 +198,9 @@ function chartCases(file: string, has: ReadonlySet<string>, version: WeblateVers
   if (rest.length === 0) {
     found.push(redirect(`/widgets/${project!}/-/${name}`, `/${file}`));
     for (const badge of has) {
-      const language = new RegExp(`^widget/${project!}/-/([^/]+)/svg-badge\\.svg$`).exec(badge)?.[1];
+      const language = new RegExp(`^widget/${project!}/-/([^/]+)/svg-badge\\.svg$`).exec(
+        badge,
+      )?.[1];
       if (language && chart) found.push(alias(`/widget/${project!}/-/${language}/${name}`, file));
     }
   } else if (rest[0] === '-') {
@@ -183,10 +208,14 @@ function chartCases(file: string, has: ReadonlySet<string>, version: WeblateVers
   } else if (chart) {
     const component = rest.join('/');
     for (const badge of has) {
-      const language = new RegExp(`^widget/${project!}/${component}/([^/]+)/svg-badge\\.svg$`).exec(badge)?.[1];
+      const language = new RegExp(`^widget/${project!}/${component}/([^/]+)/svg-badge\\.svg$`).exec(
+        badge,
+      )?.[1];
       // A component's own chart has a badge one folder up; a language of it has none of its own.
       if (language && !has.has(`widget/${project!}/${component}/${language}/multi-auto.svg`)) {
-        found.push(alias(`/widget/${project!}/${component}/${language}/${name}`, file, ['alias-look-first']));
+        found.push(
+          alias(`/widget/${project!}/${component}/${language}/${name}`, file, ['alias-look-first']),
+        );
       }
     }
   }
@@ -195,8 +224,10 @@ function chartCases(file: string, has: ReadonlySet<string>, version: WeblateVers
 
 /** The bytes of a hand-made file: its own path, in its format. */
 function contentOf(path: string): string {
-  if (path.endsWith('.html')) return `<!DOCTYPE html>\n<html lang="en"><title>${path}</title><p>${path}</p></html>\n`;
-  if (path.endsWith('.svg')) return `<svg xmlns="http://www.w3.org/2000/svg"><title>${path}</title></svg>\n`;
+  if (path.endsWith('.html'))
+    return `<!DOCTYPE html>\n<html lang="en"><title>${path}</title><p>${path}</p></html>\n`;
+  if (path.endsWith('.svg'))
+    return `<svg xmlns="http://www.w3.org/2000/svg"><title>${path}</title></svg>\n`;
   if (path.endsWith('.css')) return `/* ${path} */\nbody { margin: 0; }\n`;
   if (path.endsWith('.csv')) return `name,code,file\nCzech,cs,${path}\n`;
   return `[{"file": "${path}"}]\n`;
@@ -267,13 +298,26 @@ const fileCase = (path: string, type: string, needs: SiteNeed[] = []): SiteCase 
 
 /** A page, with and without its slash. */
 const page = (folder: string): SiteCase[] => [
-  { url: `/${folder}`, expect: { status: 200, file: `${folder}index.html`, type: HTML }, needs: [] },
-  { url: `/${folder.replace(/\/$/, '')}`, expect: { status: 200, file: `${folder}index.html`, type: HTML }, needs: ['no-slash'] },
+  {
+    url: `/${folder}`,
+    expect: { status: 200, file: `${folder}index.html`, type: HTML },
+    needs: [],
+  },
+  {
+    url: `/${folder.replace(/\/$/, '')}`,
+    expect: { status: 200, file: `${folder}index.html`, type: HTML },
+    needs: ['no-slash'],
+  },
 ];
 
 /** An export: JSON at the folder, with and without the slash; CSV by path and by ?format=csv. */
 const exportOf = (folder: string, name: string): SiteCase[] => {
-  const csv = { status: 200, file: `${folder}index.csv`, type: CSV, disposition: `attachment; filename=${name}` } as const;
+  const csv = {
+    status: 200,
+    file: `${folder}index.csv`,
+    type: CSV,
+    disposition: `attachment; filename=${name}`,
+  } as const;
   const json = { status: 200, file: `${folder}index.json`, type: JSON_TYPE } as const;
   return [
     { url: `/${folder}`, expect: json, needs: ['folder'] },
@@ -292,7 +336,11 @@ const alias = (url: string, path: string, needs: SiteNeed[] = ['alias']): SiteCa
   needs,
 });
 
-const redirect = (url: string, location: string): SiteCase => ({ url, expect: { status: 301, location }, needs: ['redirect'] });
+const redirect = (url: string, location: string): SiteCase => ({
+  url,
+  expect: { status: 301, location },
+  needs: ['redirect'],
+});
 
 const miss = (url: string): SiteCase => ({ url, expect: { status: 404 }, needs: [] });
 
@@ -311,7 +359,10 @@ const CASES_4: SiteCase[] = [
   alias('/widgets/demo/cs/multi-auto.svg', 'widgets/demo/-/multi-auto.svg'),
   alias('/widgets/demo/de/horizontal-red.svg', 'widgets/demo/-/horizontal-red.svg'),
   alias('/widgets/demo/cs/ui/multi-green.svg', 'widgets/demo/-/ui/multi-green.svg'),
-  alias('/widgets/demo/ca@valencia/ui/horizontal-blue.svg', 'widgets/demo/-/ui/horizontal-blue.svg'),
+  alias(
+    '/widgets/demo/ca@valencia/ui/horizontal-blue.svg',
+    'widgets/demo/-/ui/horizontal-blue.svg',
+  ),
   ...exportOf('exports/stats/demo/', 'stats-demo.csv'),
   ...exportOf('exports/stats/demo/ui/', 'stats-demo-ui.csv'),
   miss('/projects/nope/'),
@@ -338,9 +389,11 @@ const CASES_CURRENT: SiteCase[] = [
   alias('/widget/demo/-/cs/multi-auto.svg', 'widget/demo/multi-auto.svg'),
   alias('/widget/demo/-/de/horizontal-red.svg', 'widget/demo/horizontal-red.svg'),
   alias('/widget/demo/ui/cs/multi-auto.svg', 'widget/demo/ui/multi-auto.svg', ['alias-look-first']),
-  alias('/widget/demo/docs/guides/manual/cs/horizontal-blue.svg', 'widget/demo/docs/guides/manual/horizontal-blue.svg', [
-    'alias-look-first',
-  ]),
+  alias(
+    '/widget/demo/docs/guides/manual/cs/horizontal-blue.svg',
+    'widget/demo/docs/guides/manual/horizontal-blue.svg',
+    ['alias-look-first'],
+  ),
   redirect('/widgets/demo/-/svg-badge.svg', '/widget/demo/svg-badge.svg'),
   redirect('/widgets/demo/cs/svg-badge.svg', '/widget/demo/-/cs/svg-badge.svg'),
   redirect('/widgets/demo/-/ui/multi-auto.svg', '/widget/demo/ui/multi-auto.svg'),

@@ -5,21 +5,29 @@ import { routeOf } from '../../../src/api/routes.ts';
 import { TRANSLATION } from '../../../src/api/shapes.ts';
 
 const names = (version: '4' | '2026.8') => apiTypes(version).objects.map((object) => object.name);
-const objectOf = (version: '4' | '2026.8', name: string) => apiTypes(version).objects.find((object) => object.name === name)!;
+const objectOf = (version: '4' | '2026.8', name: string) =>
+  apiTypes(version).objects.find((object) => object.name === name)!;
 
 describe('apiTypes', () => {
   it('gives each flavour the objects it serves, and no other', () => {
-    expect(names('4')).toEqual(expect.arrayContaining(['ProjectLanguage', 'ProjectRepository', 'Repository']));
+    expect(names('4')).toEqual(
+      expect.arrayContaining(['ProjectLanguage', 'ProjectRepository', 'Repository']),
+    );
     expect(names('4')).not.toContain('Category');
     expect(names('2026.8')).toEqual(expect.arrayContaining(['Category', 'TranslationStatistics']));
-    for (const gone of ['ProjectLanguage', 'ProjectRepository', 'Repository']) expect(names('2026.8')).not.toContain(gone);
+    for (const gone of ['ProjectLanguage', 'ProjectRepository', 'Repository'])
+      expect(names('2026.8')).not.toContain(gone);
   });
 
   it("types every field of an object, in the order of the flavour's layout", () => {
     for (const version of ['4', '2026.8'] as const) {
-      expect(objectOf(version, 'Translation').fields.map((field) => field.key)).toEqual(TRANSLATION[version].shape.keys);
+      expect(objectOf(version, 'Translation').fields.map((field) => field.key)).toEqual(
+        TRANSLATION[version].shape.keys,
+      );
     }
-    const fields = Object.fromEntries(objectOf('2026.8', 'Component').fields.map((field) => [field.key, field.type]));
+    const fields = Object.fromEntries(
+      objectOf('2026.8', 'Component').fields.map((field) => [field.key, field.type]),
+    );
     expect(fields.id).toEqual({ type: 'integer' });
     expect(fields.source_language).toEqual({ type: 'object', name: 'Language' });
     expect(fields.category).toEqual({ type: 'nullable', of: { type: 'string' } });
@@ -38,18 +46,20 @@ describe('apiTypes', () => {
       'Translation.language',
       'TranslationWithoutComponent.language',
     ]);
-    expect(objectOf('2026.8', 'TranslationStatistics').listedAt.map((route) => route.kind)).toEqual([
-      'project-languages',
-      'component-statistics',
-    ]);
+    expect(objectOf('2026.8', 'TranslationStatistics').listedAt.map((route) => route.kind)).toEqual(
+      ['project-languages', 'component-statistics'],
+    );
   });
 
   it('has a body for every route a flavour has a file for, and none for a route it refuses', () => {
-    const kinds = (version: '4' | '2026.8') => apiTypes(version).resources.map((resource) => resource.kind);
+    const kinds = (version: '4' | '2026.8') =>
+      apiTypes(version).resources.map((resource) => resource.kind);
     expect(kinds('4')).toContain('memory');
     expect(kinds('2026.8')).not.toContain('memory');
     expect(kinds('2026.8')).not.toContain('project-repository');
-    expect(apiTypes('2026.8').resources.find((resource) => resource.kind === 'users')?.body).toEqual({
+    expect(
+      apiTypes('2026.8').resources.find((resource) => resource.kind === 'users')?.body,
+    ).toEqual({
       type: 'page',
       item: { type: 'never' },
     });

@@ -38,7 +38,9 @@ describe('matchApiSegments', () => {
       for (const b of ROUTES.slice(i + 1)) {
         const overlap =
           a.pattern.length === b.pattern.length &&
-          a.pattern.every((part, k) => isParam(part) || isParam(b.pattern[k]!) || part === b.pattern[k]);
+          a.pattern.every(
+            (part, k) => isParam(part) || isParam(b.pattern[k]!) || part === b.pattern[k],
+          );
         expect(overlap, `${a.kind} and ${b.kind}`).toBe(false);
       }
     }
@@ -46,7 +48,9 @@ describe('matchApiSegments', () => {
 
   it('takes every language code of the catalog, and every character a slug or code may have, as a parameter', () => {
     const param = new RegExp(`^[${PARAM_CHARACTERS}]+$`);
-    const catalog = JSON.parse(readFileSync(join(ROOT, 'data/languages/catalog.json'), 'utf8')) as { languages: [string][] };
+    const catalog = JSON.parse(readFileSync(join(ROOT, 'data/languages/catalog.json'), 'utf8')) as {
+      languages: [string][];
+    };
     const codes = catalog.languages.map(([code]) => code);
     expect(codes.length).toBeGreaterThan(700);
     expect(codes.filter((code) => !param.test(code))).toEqual([]);

@@ -1,12 +1,27 @@
 /** The status site's route table, read against the paths urls.ts builds and the rules of Weblate's URLs. */
 import { describe, expect, it } from 'vitest';
-import { exportFile, exportFileName, fillPattern, matchSiteSegments, siteRoutesOf, type SiteMatch } from '../../../src/api/site-routes.ts';
-import { BADGE_FILE, chartFile, SITE_ROOT_NAMES, sitePath, webPath } from '../../../src/api/urls.ts';
+import {
+  exportFile,
+  exportFileName,
+  fillPattern,
+  matchSiteSegments,
+  siteRoutesOf,
+  type SiteMatch,
+} from '../../../src/api/site-routes.ts';
+import {
+  BADGE_FILE,
+  chartFile,
+  SITE_ROOT_NAMES,
+  sitePath,
+  webPath,
+} from '../../../src/api/urls.ts';
 import type { WeblateVersion } from '../../../src/model/defaults.ts';
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
-const kinds = (path: string, version: WeblateVersion) => matchSiteSegments(segmentsOf(path), version).map((match) => match.route.kind);
-const first = (path: string, version: WeblateVersion): SiteMatch => matchSiteSegments(segmentsOf(path), version)[0]!;
+const kinds = (path: string, version: WeblateVersion) =>
+  matchSiteSegments(segmentsOf(path), version).map((match) => match.route.kind);
+const first = (path: string, version: WeblateVersion): SiteMatch =>
+  matchSiteSegments(segmentsOf(path), version)[0]!;
 
 describe('the routes of the status site', () => {
   it.each([
@@ -24,9 +39,17 @@ describe('the routes of the status site', () => {
     ['4', `${sitePath.widgets('demo', 'cs', null)}${BADGE_FILE}`, 'language-badge'],
     ['4', `${sitePath.widgets('demo', 'cs', 'ui')}${BADGE_FILE}`, 'translation-badge'],
     ['4', `${sitePath.widgets('demo', null, null)}${chartFile('multi', 'auto')}`, 'chart'],
-    ['4', `${sitePath.widgets('demo', null, 'ui')}${chartFile('horizontal', 'blue')}`, 'component-chart'],
+    [
+      '4',
+      `${sitePath.widgets('demo', null, 'ui')}${chartFile('horizontal', 'blue')}`,
+      'component-chart',
+    ],
     ['4', `${sitePath.widgets('demo', 'cs', null)}${chartFile('multi', 'red')}`, 'language-chart'],
-    ['4', `${sitePath.widgets('demo', 'cs', 'ui')}${chartFile('horizontal', 'green')}`, 'translation-chart'],
+    [
+      '4',
+      `${sitePath.widgets('demo', 'cs', 'ui')}${chartFile('horizontal', 'green')}`,
+      'translation-chart',
+    ],
     ['4', sitePath.exports('demo', null), 'project-export'],
     ['4', sitePath.exports('demo', 'ui'), 'component-export'],
     ['2026.8', webPath.projectLanguage('demo', 'cs'), 'project-language'],
@@ -41,26 +64,47 @@ describe('the routes of the status site', () => {
     ['2026.8', `${sitePath.widget('demo', 'cs', null)}${BADGE_FILE}`, 'language-badge'],
     ['2026.8', `${sitePath.widget('demo', 'cs', 'ui')}${BADGE_FILE}`, 'translation-badge'],
     ['2026.8', `${sitePath.widget('demo', null, null)}${chartFile('multi', 'auto')}`, 'chart'],
-    ['2026.8', `${sitePath.widget('demo', null, 'docs/manual')}${chartFile('multi', 'auto')}`, 'component-chart'],
-    ['2026.8', `${sitePath.widget('demo', 'cs', null)}${chartFile('multi', 'auto')}`, 'language-chart'],
+    [
+      '2026.8',
+      `${sitePath.widget('demo', null, 'docs/manual')}${chartFile('multi', 'auto')}`,
+      'component-chart',
+    ],
+    [
+      '2026.8',
+      `${sitePath.widget('demo', 'cs', null)}${chartFile('multi', 'auto')}`,
+      'language-chart',
+    ],
     ['2026.8', sitePath.exports('demo', 'docs/guides/manual'), 'component-export'],
     ['2026.8', `${sitePath.widgets('demo', null, null)}${BADGE_FILE}`, 'old-widget'],
-    ['2026.8', `${sitePath.widgets('demo', 'cs', 'ui')}${chartFile('multi', 'auto')}`, 'old-translation-widget'],
+    [
+      '2026.8',
+      `${sitePath.widgets('demo', 'cs', 'ui')}${chartFile('multi', 'auto')}`,
+      'old-translation-widget',
+    ],
   ] as const)('in flavour %s, %s is a %s', (version, path, kind) => {
     expect(kinds(path, version)).toContain(kind);
   });
 
   it('takes a component inside categories and a component with a language for one another, so both are tried (2026.8)', () => {
-    expect(kinds('/widget/demo/docs/manual/multi-auto.svg', '2026.8')).toEqual(['component-chart', 'translation-chart']);
+    expect(kinds('/widget/demo/docs/manual/multi-auto.svg', '2026.8')).toEqual([
+      'component-chart',
+      'translation-chart',
+    ]);
     // `-` alone is never a slug: Weblate's paths use it for "no component".
     expect(kinds('/widget/demo/-/cs/multi-auto.svg', '2026.8')).toEqual(['language-chart']);
-    expect(kinds('/projects/demo/docs/manual/cs', '2026.8')).toEqual(['category', 'component', 'translation']);
+    expect(kinds('/projects/demo/docs/manual/cs', '2026.8')).toEqual([
+      'category',
+      'component',
+      'translation',
+    ]);
   });
 
   it('fills a chart alias and a redirect with the parameters of the path', () => {
     const alias = first('/widgets/demo/cs/ui/multi-red.svg', '4');
     expect(alias.route.serves).toMatchObject({ kind: 'alias' });
-    expect(fillPattern((alias.route.serves as { to: readonly string[] }).to, alias.params)).toBe('/widgets/demo/-/ui/multi-red.svg');
+    expect(fillPattern((alias.route.serves as { to: readonly string[] }).to, alias.params)).toBe(
+      '/widgets/demo/-/ui/multi-red.svg',
+    );
     const cases: [string, string][] = [
       ['/widgets/demo/-/svg-badge.svg', '/widget/demo/svg-badge.svg'],
       ['/widgets/demo/cs/svg-badge.svg', '/widget/demo/-/cs/svg-badge.svg'],
@@ -70,7 +114,10 @@ describe('the routes of the status site', () => {
     for (const [from, to] of cases) {
       const redirect = first(from, '2026.8');
       expect(redirect.route.serves.kind, from).toBe('redirect');
-      expect(fillPattern((redirect.route.serves as { to: readonly string[] }).to, redirect.params), from).toBe(to);
+      expect(
+        fillPattern((redirect.route.serves as { to: readonly string[] }).to, redirect.params),
+        from,
+      ).toBe(to);
     }
   });
 
@@ -99,7 +146,11 @@ describe('the routes of the status site', () => {
   });
 
   it('starts every path with one of the names the site takes at the root of a tree', () => {
-    const first = new Set([...siteRoutesOf('4'), ...siteRoutesOf('2026.8')].flatMap((route) => route.pattern.slice(0, 1)));
+    const first = new Set(
+      [...siteRoutesOf('4'), ...siteRoutesOf('2026.8')].flatMap((route) =>
+        route.pattern.slice(0, 1),
+      ),
+    );
     expect(['index.html', ...first].sort()).toEqual([...SITE_ROOT_NAMES].sort());
   });
 });

@@ -1,19 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
-import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../../../src/catalog/plural.ts';
+import {
+  classifyPlural,
+  formulaStaysWithin,
+  parsePluralFormula,
+} from '../../../src/catalog/plural.ts';
 
 const catalog = loadCatalog();
-const rows = JSON.parse(readFileSync(new URL('../../../data/languages/catalog.json', import.meta.url), 'utf8')).languages as [
-  string,
-  string,
-  string,
-  number,
-  string[],
-  number,
-  string,
-  number,
-][];
+const rows = JSON.parse(
+  readFileSync(new URL('../../../data/languages/catalog.json', import.meta.url), 'utf8'),
+).languages as [string, string, string, number, string[], number, string, number][];
 
 describe('plural formulas', () => {
   it('evaluates with Python semantics: floor modulo and comparisons as 0 or 1', () => {
@@ -27,9 +24,12 @@ describe('plural formulas', () => {
     expect(comparison.ok && [1, 3, 9].map(comparison.evaluate)).toEqual([0, 1, 2]);
   });
 
-  it.each(['n !=', 'n != 1 ?', 'x > 1', '(n > 1', 'n >> 1', ''])('refuses the malformed formula %j', (formula) => {
-    expect(parsePluralFormula(formula).ok).toBe(false);
-  });
+  it.each(['n !=', 'n != 1 ?', 'x > 1', '(n > 1', 'n >> 1', ''])(
+    'refuses the malformed formula %j',
+    (formula) => {
+      expect(parsePluralFormula(formula).ok).toBe(false);
+    },
+  );
 
   it('checks that a formula selects only existing forms', () => {
     const parsed = parsePluralFormula('n == 1 ? 0 : n == 2 ? 1 : 2');
@@ -45,7 +45,9 @@ describe('plural formulas', () => {
   });
 
   it('classifies every default plural of the catalog as Weblate 4.x did', () => {
-    const mismatches = rows.filter(([code, , , , , , formula, type]) => classifyPlural(formula, code, catalog.formulas) !== type);
+    const mismatches = rows.filter(
+      ([code, , , , , , formula, type]) => classifyPlural(formula, code, catalog.formulas) !== type,
+    );
     expect(mismatches).toEqual([]);
     expect(rows).toHaveLength(799);
   });

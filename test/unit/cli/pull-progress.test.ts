@@ -4,7 +4,11 @@ import { formatPullProgress, pullDisplay } from '../../../src/cli/pull-progress.
 
 function io(interactive: boolean) {
   const written: string[] = [];
-  const value: CommandIO = { out: () => undefined, err: (text) => void written.push(text), interactive };
+  const value: CommandIO = {
+    out: () => undefined,
+    err: (text) => void written.push(text),
+    interactive,
+  };
   return { value, written };
 }
 
@@ -13,8 +17,12 @@ const progress = { requests: 1234, resumed: 0, componentsDone: 3, componentsKnow
 describe('the pull display', () => {
   it('formats requests, resumed answers and components', () => {
     expect(formatPullProgress(progress)).toBe('Pulling: 1,234 requests, 3 / 40 components');
-    expect(formatPullProgress({ ...progress, resumed: 12, componentsKnown: 0 })).toBe('Pulling: 1,234 requests + 12 resumed');
-    expect(formatPullProgress({ ...progress, requests: 1, componentsKnown: 0 })).toBe('Pulling: 1 request');
+    expect(formatPullProgress({ ...progress, resumed: 12, componentsKnown: 0 })).toBe(
+      'Pulling: 1,234 requests + 12 resumed',
+    );
+    expect(formatPullProgress({ ...progress, requests: 1, componentsKnown: 0 })).toBe(
+      'Pulling: 1 request',
+    );
   });
 
   it('rewrites one line on a terminal, and keeps it below each notice', () => {

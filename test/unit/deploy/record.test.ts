@@ -1,7 +1,12 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendRecord, readRecord, writeRecord, type DeployRecord } from '../../../src/deploy/record.ts';
+import {
+  appendRecord,
+  readRecord,
+  writeRecord,
+  type DeployRecord,
+} from '../../../src/deploy/record.ts';
 import { stateDir } from '../../../src/tree/manifest.ts';
 import { tempDir } from '../../helpers.ts';
 
@@ -33,14 +38,18 @@ describe('the deploy record', () => {
     ]);
     const back = await readRecord(out, TARGET);
     expect(back).toEqual({ ...record, lines: 4 });
-    expect([...back!.groups]).toEqual([['/api/projects/', { fingerprint: -1, files: new Map([['index.json', '-']]) }]]);
+    expect([...back!.groups]).toEqual([
+      ['/api/projects/', { fingerprint: -1, files: new Map([['index.json', '-']]) }],
+    ]);
   });
 
   it('ignores a line cut short by a crash, and is not read for another target or when its header is damaged', async () => {
     const out = join(tempDir(), 'dist');
     const record = fresh();
     await writeRecord(out, record);
-    await appendRecord(out, record, [['/api/', { fingerprint: 7, files: new Map([['index.json', 'AAAA']]) }]]);
+    await appendRecord(out, record, [
+      ['/api/', { fingerprint: 7, files: new Map([['index.json', 'AAAA']]) }],
+    ]);
     const file = join(stateDir(out), readdirSync(stateDir(out))[0]!);
     appendFileSync(file, '8 /api/languages/\tindex.json BB');
     expect([...(await readRecord(out, TARGET))!.groups.keys()]).toEqual(['/api/']);

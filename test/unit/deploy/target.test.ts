@@ -5,7 +5,11 @@ describe('a deploy target', () => {
   it.each([
     ['s3://snap', { bucket: 'snap', prefix: '' }, 'api/index.json'],
     ['s3://snap/', { bucket: 'snap', prefix: '' }, 'api/index.json'],
-    ['s3://snap/l10n/weblate/', { bucket: 'snap', prefix: 'l10n/weblate' }, 'l10n/weblate/api/index.json'],
+    [
+      's3://snap/l10n/weblate/',
+      { bucket: 'snap', prefix: 'l10n/weblate' },
+      'l10n/weblate/api/index.json',
+    ],
   ])('reads %s, and keys files under its prefix', (text, expected, key) => {
     const parsed = parseTarget(text, null);
     expect(parsed).toEqual({ ok: true, value: { ...expected, endpoint: null } });
@@ -13,8 +17,14 @@ describe('a deploy target', () => {
   });
 
   it.each([
-    ['https://snap.s3.amazonaws.com/', '--to expects s3://BUCKET or s3://BUCKET/PREFIX (got "https://snap.s3.amazonaws.com/")'],
-    ['s3://', '--to expects a bucket name of letters, digits, ".", "-" and "_" after s3:// (got "")'],
+    [
+      'https://snap.s3.amazonaws.com/',
+      '--to expects s3://BUCKET or s3://BUCKET/PREFIX (got "https://snap.s3.amazonaws.com/")',
+    ],
+    [
+      's3://',
+      '--to expects a bucket name of letters, digits, ".", "-" and "_" after s3:// (got "")',
+    ],
     ['s3://snap/b//c', '--to expects a prefix of path segments without "//", "." or ".."'],
     ['s3://snap/b/../c', '--to expects a prefix of path segments without "//", "." or ".."'],
   ])('refuses %s', (text, message) => {
@@ -24,10 +34,15 @@ describe('a deploy target', () => {
   });
 
   it('takes an http(s) endpoint without credentials, and names it with the target', () => {
-    expect(parseEndpoint('http://127.0.0.1:9000/')).toEqual({ ok: true, value: 'http://127.0.0.1:9000' });
+    expect(parseEndpoint('http://127.0.0.1:9000/')).toEqual({
+      ok: true,
+      value: 'http://127.0.0.1:9000',
+    });
     expect(parseEndpoint('https://key:secret@s3.example.org')).toMatchObject({ ok: false });
     expect(parseEndpoint('s3.example.org')).toMatchObject({ ok: false });
     const target = parseTarget('s3://snap/l10n', 'http://127.0.0.1:9000');
-    expect(target.ok && describeTarget(target.value)).toBe('s3://snap/l10n at http://127.0.0.1:9000');
+    expect(target.ok && describeTarget(target.value)).toBe(
+      's3://snap/l10n at http://127.0.0.1:9000',
+    );
   });
 });

@@ -13,11 +13,28 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../../src/hosts/cloudflare.ts';
+import {
+  renderCloudflareHeaders,
+  renderCloudflareRedirects,
+} from '../../../src/hosts/cloudflare.ts';
 import { hostProblem } from '../../../src/hosts/index.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { builtSiteCases, casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
-import { CURRENT_FIXTURE, encodedResources, notFoundBody, pathOfFile, requestsFor, siteTree, type SiteTree } from './tree.ts';
+import {
+  builtSiteCases,
+  casesFor,
+  checkAnswer,
+  siteFiles,
+  type SiteNeed,
+} from '../../support/site.ts';
+import {
+  CURRENT_FIXTURE,
+  encodedResources,
+  notFoundBody,
+  pathOfFile,
+  requestsFor,
+  siteTree,
+  type SiteTree,
+} from './tree.ts';
 
 interface Redirect {
   from: string;
@@ -34,7 +51,12 @@ function parseRedirects(text: string): Redirect[] {
     expect(tokens.length, line).toBeLessThanOrEqual(3);
     expect(line.length).toBeLessThanOrEqual(1000);
     dynamicSeen ||= /[*]|:[A-Za-z]/.test(tokens[0]!);
-    return { from: tokens[0]!, to: tokens[1]!, status: Number(tokens[2] ?? 302), dynamic: dynamicSeen };
+    return {
+      from: tokens[0]!,
+      to: tokens[1]!,
+      status: Number(tokens[2] ?? 302),
+      dynamic: dynamicSeen,
+    };
   });
 }
 
@@ -54,11 +76,19 @@ function ruleRegex(rule: string): RegExp {
 }
 
 function redirectTarget(rules: Redirect[], pathname: string): { path: string; status: number } {
-  const rule = rules.find((r) => !r.dynamic && r.from === pathname) ?? rules.find((r) => r.dynamic && ruleRegex(r.from).test(pathname));
+  const rule =
+    rules.find((r) => !r.dynamic && r.from === pathname) ??
+    rules.find((r) => r.dynamic && ruleRegex(r.from).test(pathname));
   if (!rule) return { path: pathname, status: 200 };
   expect([200, 301]).toContain(rule.status);
   const groups = ruleRegex(rule.from).exec(pathname)?.groups ?? {};
-  return { path: rule.to.replace(/:([A-Za-z]\w*)/g, (placeholder, name: string) => groups[name] ?? placeholder), status: rule.status };
+  return {
+    path: rule.to.replace(
+      /:([A-Za-z]\w*)/g,
+      (placeholder, name: string) => groups[name] ?? placeholder,
+    ),
+    status: rule.status,
+  };
 }
 
 interface HeaderRule {
@@ -88,7 +118,10 @@ function headersFor(rules: HeaderRule[], pathname: string): Map<string, string> 
     const groups = rule.regex.exec(pathname)?.groups ?? {};
     for (const name of rule.unset) headers.delete(name);
     for (const [name, template] of rule.set) {
-      const value = template.replace(/:([A-Za-z]\w*)/g, (placeholder, key: string) => groups[key] ?? placeholder);
+      const value = template.replace(
+        /:([A-Za-z]\w*)/g,
+        (placeholder, key: string) => groups[key] ?? placeholder,
+      );
       headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
     }
   }
@@ -113,7 +146,8 @@ function pages(tree: PagesFiles, method: string, url: string): Answer {
   const { pathname } = new URL(url, 'https://l10n.pages.dev');
   const headers = headersFor(tree.headerRules, pathname);
   const redirected = redirectTarget(tree.redirects, pathname);
-  if (redirected.status === 301) return { status: 301, body: '', headers: new Map([...headers, ['location', redirected.path]]) };
+  if (redirected.status === 301)
+    return { status: 301, body: '', headers: new Map([...headers, ['location', redirected.path]]) };
   const target = decodeURIComponent(redirected.path);
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: undefined, headers };
   const file = target.endsWith('/') ? `${target.slice(1)}index.html` : target.slice(1);
@@ -129,7 +163,11 @@ function pages(tree: PagesFiles, method: string, url: string): Answer {
 
 const fixtures = [
   ['features (API under /mirror)', join(FIXTURES, 'features/content'), {}],
-  ['features at the root of its domain', join(FIXTURES, 'features/content'), { baseUrl: 'https://l10n.pages.dev' }],
+  [
+    'features at the root of its domain',
+    join(FIXTURES, 'features/content'),
+    { baseUrl: 'https://l10n.pages.dev' },
+  ],
   ['minimal', join(FIXTURES, 'minimal/content'), {}],
   CURRENT_FIXTURE,
 ] as const;
@@ -140,7 +178,12 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
     const files = new Map(tree.files);
     files.set('_redirects', renderCloudflareRedirects(tree.site));
     files.set('_headers', renderCloudflareHeaders(tree.site));
-    return { ...tree, files, redirects: parseRedirects(files.get('_redirects')!), headerRules: parseHeaders(files.get('_headers')!) };
+    return {
+      ...tree,
+      files,
+      redirects: parseRedirects(files.get('_redirects')!),
+      headerRules: parseHeaders(files.get('_headers')!),
+    };
   };
 
   it('stay within the limits and never put a query in a source', async () => {
@@ -158,7 +201,10 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
     let checked = 0;
     for (const resource of tree.resources) {
       const direct = pathOfFile(tree, resource.file);
-      for (const [path, query] of [...requestsFor(tree, resource), [direct, ''] as [string, string]]) {
+      for (const [path, query] of [
+        ...requestsFor(tree, resource),
+        [direct, ''] as [string, string],
+      ]) {
         const answer = pages(tree, 'GET', `${path}${query ? `?${query}` : ''}`);
         expect(answer.status, path).toBe(200);
         expect(answer.body, path).toBe(tree.files.get(resource.file));
@@ -176,7 +222,11 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
 
   it('answer unknown paths with the JSON 404 page and other methods with 405 and the Allow of the resource', async () => {
     const tree = await load();
-    for (const url of [`${tree.base}/api/nope/`, `${tree.base}/api/projects/nope/`, `${tree.base}/api/components/~page/99/`]) {
+    for (const url of [
+      `${tree.base}/api/nope/`,
+      `${tree.base}/api/projects/nope/`,
+      `${tree.base}/api/components/~page/99/`,
+    ]) {
       const answer = pages(tree, 'GET', url);
       expect(answer.status, url).toBe(404);
       expect(answer.body).toBe(notFoundBody(tree.site));
@@ -220,71 +270,99 @@ describe.each([
   ['4', '/mirror'],
   ['2026.8', ''],
   ['2026.8', '/mirror'],
-] as const)('Cloudflare Pages files of a status site (flavour %s, base path "%s")', (version, base) => {
-  const site = testSite({ baseUrl: `https://l10n.pages.dev${base}`, weblateVersion: version, pages: true });
-  const files = new Map([...Object.entries(siteFiles(version)), ['404.html', 'not found']]);
-  const tree: PagesFiles = {
-    files,
-    redirects: parseRedirects(renderCloudflareRedirects(site)),
-    headerRules: parseHeaders(renderCloudflareHeaders(site)),
-  };
-  // Pages follows a rule whether or not a file is at the path, and drops the query of a rule.
-  const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
-  const answerOf = (url: string) => {
-    const answer = pages(tree, 'GET', url);
-    return { status: answer.status, body: answer.body, headers: (name: string) => answer.headers.get(name) };
-  };
-
-  it('answers every request it can as Weblate does, within its limits', () => {
-    const cases = casesFor(version, can);
-    for (const entry of cases) checkAnswer(entry, answerOf(`${base}${entry.url}`), { base, types: false, disposition: true });
-    expect(cases.length).toBeGreaterThan(40);
-    const redirects = parseRedirects(renderCloudflareRedirects(site));
-    expect(redirects.filter((rule) => rule.dynamic).length).toBeLessThanOrEqual(100);
-    expect(parseHeaders(renderCloudflareHeaders(site)).length).toBeLessThanOrEqual(100);
-  });
-
-  it('serves the charts of components inside categories as their own files, and gives SVG and CSV their types', () => {
-    const own = version === '4' ? '/widgets/demo/-/ui/horizontal-blue.svg' : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
-    expect(answerOf(`${base}${own}`).body).toBe(siteFiles(version)[own.slice(1)]);
-    expect(answerOf(`${base}${own}`).headers('content-type')).toBe('image/svg+xml; charset=utf-8');
-    expect(answerOf(`${base}/exports/stats/demo/index.csv`).headers('content-type')).toBe('text/csv; charset=utf-8');
-  });
-
-  if (version === '2026.8') {
-    it("cannot take a chart at a language's prefix that a component inside categories could share", () => {
-      expect(answerOf(`${base}/widget/demo/ui/cs/multi-auto.svg`).status).toBe(404);
+] as const)(
+  'Cloudflare Pages files of a status site (flavour %s, base path "%s")',
+  (version, base) => {
+    const site = testSite({
+      baseUrl: `https://l10n.pages.dev${base}`,
+      weblateVersion: version,
+      pages: true,
     });
-  }
-});
+    const files = new Map([...Object.entries(siteFiles(version)), ['404.html', 'not found']]);
+    const tree: PagesFiles = {
+      files,
+      redirects: parseRedirects(renderCloudflareRedirects(site)),
+      headerRules: parseHeaders(renderCloudflareHeaders(site)),
+    };
+    // Pages follows a rule whether or not a file is at the path, and drops the query of a rule.
+    const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
+    const answerOf = (url: string) => {
+      const answer = pages(tree, 'GET', url);
+      return {
+        status: answer.status,
+        body: answer.body,
+        headers: (name: string) => answer.headers.get(name),
+      };
+    };
+
+    it('answers every request it can as Weblate does, within its limits', () => {
+      const cases = casesFor(version, can);
+      for (const entry of cases)
+        checkAnswer(entry, answerOf(`${base}${entry.url}`), {
+          base,
+          types: false,
+          disposition: true,
+        });
+      expect(cases.length).toBeGreaterThan(40);
+      const redirects = parseRedirects(renderCloudflareRedirects(site));
+      expect(redirects.filter((rule) => rule.dynamic).length).toBeLessThanOrEqual(100);
+      expect(parseHeaders(renderCloudflareHeaders(site)).length).toBeLessThanOrEqual(100);
+    });
+
+    it('serves the charts of components inside categories as their own files, and gives SVG and CSV their types', () => {
+      const own =
+        version === '4'
+          ? '/widgets/demo/-/ui/horizontal-blue.svg'
+          : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
+      expect(answerOf(`${base}${own}`).body).toBe(siteFiles(version)[own.slice(1)]);
+      expect(answerOf(`${base}${own}`).headers('content-type')).toBe(
+        'image/svg+xml; charset=utf-8',
+      );
+      expect(answerOf(`${base}/exports/stats/demo/index.csv`).headers('content-type')).toBe(
+        'text/csv; charset=utf-8',
+      );
+    });
+
+    if (version === '2026.8') {
+      it("cannot take a chart at a language's prefix that a component inside categories could share", () => {
+        expect(answerOf(`${base}/widget/demo/ui/cs/multi-auto.svg`).status).toBe(404);
+      });
+    }
+  },
+);
 
 describe.each([
   ['4', join(FIXTURES, 'minimal/content'), {}],
   ['2026.8', join(FIXTURES, 'current/content'), { pages: true }],
-] as const)('Cloudflare Pages files of the status site a build writes (flavour %s)', (version, contentDir, overrides) => {
-  it('answer every request for its pages, badges, charts and exports that Pages can', async () => {
-    const tree = await siteTree(contentDir, overrides);
-    const site: PagesFiles = {
-      files: tree.files,
-      redirects: parseRedirects(renderCloudflareRedirects(tree.site)),
-      headerRules: parseHeaders(renderCloudflareHeaders(tree.site)),
-    };
-    const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
-    const cases = builtSiteCases(tree.files.keys(), version).filter((entry) => entry.needs.every((need) => can.includes(need)));
-    for (const entry of cases) {
-      const answer = pages(site, 'GET', `${tree.base}${entry.url}`);
-      const headers = (name: string) => answer.headers.get(name);
-      checkAnswer(
-        entry,
-        { status: answer.status, body: answer.body, headers },
-        {
-          base: tree.base,
-          types: false,
-          disposition: true,
-          read: (file) => tree.files.get(file),
-        },
+] as const)(
+  'Cloudflare Pages files of the status site a build writes (flavour %s)',
+  (version, contentDir, overrides) => {
+    it('answer every request for its pages, badges, charts and exports that Pages can', async () => {
+      const tree = await siteTree(contentDir, overrides);
+      const site: PagesFiles = {
+        files: tree.files,
+        redirects: parseRedirects(renderCloudflareRedirects(tree.site)),
+        headerRules: parseHeaders(renderCloudflareHeaders(tree.site)),
+      };
+      const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
+      const cases = builtSiteCases(tree.files.keys(), version).filter((entry) =>
+        entry.needs.every((need) => can.includes(need)),
       );
-    }
-    expect(cases.length).toBeGreaterThan(60);
-  });
-});
+      for (const entry of cases) {
+        const answer = pages(site, 'GET', `${tree.base}${entry.url}`);
+        const headers = (name: string) => answer.headers.get(name);
+        checkAnswer(
+          entry,
+          { status: answer.status, body: answer.body, headers },
+          {
+            base: tree.base,
+            types: false,
+            disposition: true,
+            read: (file) => tree.files.get(file),
+          },
+        );
+      }
+      expect(cases.length).toBeGreaterThan(60);
+    });
+  },
+);

@@ -12,9 +12,19 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from '../../../src/hosts/cloudfront.ts';
+import {
+  renderCloudFrontFunction,
+  renderS3Cors,
+  renderS3Upload,
+} from '../../../src/hosts/cloudfront.ts';
 import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
-import { builtSiteCases, casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
+import {
+  builtSiteCases,
+  casesFor,
+  checkAnswer,
+  siteFiles,
+  type SiteNeed,
+} from '../../support/site.ts';
 import { CURRENT_FIXTURE, notFoundBody, requestsFor, siteTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
@@ -23,9 +33,19 @@ function loadFunction(source: string): Handler {
   return runInNewContext(`${source}\nhandler;`, {}, { filename: 'function.js' }) as Handler;
 }
 
-function viewerRequest(handler: Handler, method: string, uri: string, query = '', headers: Record<string, string> = {}) {
-  const querystring = Object.fromEntries([...new URLSearchParams(query)].map(([key, value]) => [key, { value }]));
-  const given = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }]));
+function viewerRequest(
+  handler: Handler,
+  method: string,
+  uri: string,
+  query = '',
+  headers: Record<string, string> = {},
+) {
+  const querystring = Object.fromEntries(
+    [...new URLSearchParams(query)].map(([key, value]) => [key, { value }]),
+  );
+  const given = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }]),
+  );
   return handler({
     version: '1.0',
     context: { eventType: 'viewer-request' },
@@ -40,7 +60,12 @@ function viewerResponse(handler: Handler, uri: string) {
     context: { eventType: 'viewer-response' },
     viewer: { ip: '127.0.0.1' },
     request: { method: 'GET', uri, querystring: {}, headers: {}, cookies: {} },
-    response: { statusCode: 200, statusDescription: 'OK', headers: { 'content-type': { value: 'application/json' } }, cookies: {} },
+    response: {
+      statusCode: 200,
+      statusDescription: 'OK',
+      headers: { 'content-type': { value: 'application/json' } },
+      cookies: {},
+    },
   });
 }
 
@@ -74,28 +99,46 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
   it("answers a browser's preflight under the API itself, on any path, and adds the CORS header to its errors", async () => {
     const tree = await siteTree(contentDir, overrides);
     const handler = loadFunction(renderCloudFrontFunction(tree.site));
-    const preflight = { Origin: 'https://docs.example.net', 'Access-Control-Request-Method': 'GET' };
-    for (const path of [`${tree.base}/api/languages/`, `${tree.base}/api/nope/`, `${tree.base}/api`]) {
+    const preflight = {
+      Origin: 'https://docs.example.net',
+      'Access-Control-Request-Method': 'GET',
+    };
+    for (const path of [
+      `${tree.base}/api/languages/`,
+      `${tree.base}/api/nope/`,
+      `${tree.base}/api`,
+    ]) {
       const answer = viewerRequest(handler, 'OPTIONS', path, '', preflight);
       expect(answer.statusCode, path).toBe(200);
       expect(answer.body, path).toBeUndefined();
-      expect(Object.fromEntries(Object.entries(answer.headers as Record<string, { value: string }>).map(([k, v]) => [k, v.value]))).toEqual(
-        {
-          'content-type': 'text/html; charset=utf-8',
-          'access-control-allow-origin': '*',
-          'access-control-allow-methods': 'DELETE, GET, OPTIONS, PATCH, POST, PUT',
-          'access-control-allow-headers': 'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
-          'access-control-max-age': '86400',
-        },
-      );
+      expect(
+        Object.fromEntries(
+          Object.entries(answer.headers as Record<string, { value: string }>).map(([k, v]) => [
+            k,
+            v.value,
+          ]),
+        ),
+      ).toEqual({
+        'content-type': 'text/html; charset=utf-8',
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'DELETE, GET, OPTIONS, PATCH, POST, PUT',
+        'access-control-allow-headers':
+          'accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with',
+        'access-control-max-age': '86400',
+      });
     }
     // Outside the API a preflight is nothing special; inside, an OPTIONS without the header is answered as before.
     expect(viewerRequest(handler, 'OPTIONS', '/elsewhere/', '', preflight).uri).toBe('/elsewhere/');
     expect(viewerRequest(handler, 'OPTIONS', `${tree.base}/api/languages/`).statusCode).toBe(405);
     const invalid = viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=0');
     expect(invalid.headers['access-control-allow-origin'].value).toBe('*');
-    expect(viewerResponse(handler, `${tree.base}/api/nope/`).headers['access-control-allow-origin'].value).toBe('*');
-    expect(viewerResponse(handler, '/elsewhere/index.html').headers['access-control-allow-origin']).toBeUndefined();
+    expect(
+      viewerResponse(handler, `${tree.base}/api/nope/`).headers['access-control-allow-origin']
+        .value,
+    ).toBe('*');
+    expect(
+      viewerResponse(handler, '/elsewhere/index.html').headers['access-control-allow-origin'],
+    ).toBeUndefined();
   });
 
   it('answers JSON 404s for invalid pages and unknown formats, in the flavour of the tree', async () => {
@@ -109,22 +152,35 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
       statusCode: 404,
       body: notFoundBody(tree.site),
     });
-    expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=1').uri).toBe(`${tree.base}/api/languages/index.json`);
-    expect(viewerRequest(handler, 'GET', `${tree.base}/api/projects/one/`, 'page=abc').uri).toMatch(/\/api\/projects\/one\/index\.json$/);
+    expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=1').uri).toBe(
+      `${tree.base}/api/languages/index.json`,
+    );
+    expect(viewerRequest(handler, 'GET', `${tree.base}/api/projects/one/`, 'page=abc').uri).toMatch(
+      /\/api\/projects\/one\/index\.json$/,
+    );
   });
 
   it('leaves requests outside the API to the bucket', async () => {
     const tree = await siteTree(contentDir, overrides);
     const handler = loadFunction(renderCloudFrontFunction(tree.site));
     expect(viewerRequest(handler, 'GET', '/elsewhere/').uri).toBe('/elsewhere/');
-    expect(viewerRequest(handler, 'GET', `${tree.base}/api/nope/`).uri).toBe(`${tree.base}/api/nope/`);
+    expect(viewerRequest(handler, 'GET', `${tree.base}/api/nope/`).uri).toBe(
+      `${tree.base}/api/nope/`,
+    );
   });
 });
 
 it('answers 405 with the Allow of the resource (4.x)', async () => {
   const tree = await siteTree(join(FIXTURES, 'features/content'));
-  const post = viewerRequest(loadFunction(renderCloudFrontFunction(tree.site)), 'POST', `${tree.base}/api/languages/`);
-  expect(post).toMatchObject({ statusCode: 405, body: '{"detail":"Method \\"POST\\" not allowed."}\n' });
+  const post = viewerRequest(
+    loadFunction(renderCloudFrontFunction(tree.site)),
+    'POST',
+    `${tree.base}/api/languages/`,
+  );
+  expect(post).toMatchObject({
+    statusCode: 405,
+    body: '{"detail":"Method \\"POST\\" not allowed."}\n',
+  });
   expect(post.headers.allow.value).toBe('GET, POST, HEAD, OPTIONS');
 });
 
@@ -139,31 +195,52 @@ describe('the CloudFront Function of the 2026.8 flavour', () => {
   it('answers a write 401 with WWW-Authenticate (permissions come before methods), and OPTIONS 405', async () => {
     const { tree, handler } = await load();
     const post = viewerRequest(handler, 'POST', `${tree.base}/api/components/`);
-    expect(post).toMatchObject({ statusCode: 401, body: body('not_authenticated', 'Authentication credentials were not provided.') });
+    expect(post).toMatchObject({
+      statusCode: 401,
+      body: body('not_authenticated', 'Authentication credentials were not provided.'),
+    });
     expect(post.headers['www-authenticate'].value).toBe('Token');
     expect(post.headers.allow.value).toBe('GET, HEAD, OPTIONS');
     const options = viewerRequest(handler, 'OPTIONS', `${tree.base}/api/languages/`);
-    expect(options).toMatchObject({ statusCode: 405, body: body('method_not_allowed', 'Method "OPTIONS" not allowed.') });
+    expect(options).toMatchObject({
+      statusCode: 405,
+      body: body('method_not_allowed', 'Method "OPTIONS" not allowed.'),
+    });
     // An unknown format is a 404 before anything else.
-    expect(viewerRequest(handler, 'DELETE', `${tree.base}/api/projects/docs/`, 'format=xml').statusCode).toBe(404);
+    expect(
+      viewerRequest(handler, 'DELETE', `${tree.base}/api/projects/docs/`, 'format=xml').statusCode,
+    ).toBe(404);
   });
 
   it('answers what Weblate refuses an anonymous reader with its 401 or 403', async () => {
     const { tree, handler } = await load();
-    const repository = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%252Fmanual/repository/`);
+    const repository = viewerRequest(
+      handler,
+      'GET',
+      `${tree.base}/api/components/docs/guides%252Fmanual/repository/`,
+    );
     expect(repository).toMatchObject({
       statusCode: 403,
       body: body('permission_denied', 'You do not have permission to perform this action.'),
     });
     const reports = viewerRequest(handler, 'GET', `${tree.base}/api/projects/docs/reports/`);
-    expect(reports).toMatchObject({ statusCode: 401, body: body('not_authenticated', 'Authentication credentials were not provided.') });
+    expect(reports).toMatchObject({
+      statusCode: 401,
+      body: body('not_authenticated', 'Authentication credentials were not provided.'),
+    });
     expect(reports.headers['www-authenticate'].value).toBe('Token');
   });
 
   it('keeps a component path through categories encoded for S3, and matches no path with a bare %2F', async () => {
     const { tree, handler } = await load();
-    const request = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/`);
-    expect(request.uri).toBe(`${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/index.json`);
+    const request = viewerRequest(
+      handler,
+      'GET',
+      `${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/`,
+    );
+    expect(request.uri).toBe(
+      `${tree.base}/api/components/docs/guides%252Fapi%252Finternals%252Freference/index.json`,
+    );
     const bare = viewerRequest(handler, 'GET', `${tree.base}/api/components/docs/guides%2Fmanual/`);
     expect(bare.uri).toBe(`${tree.base}/api/components/docs/guides%2Fmanual/`);
   });
@@ -174,71 +251,125 @@ it.each([
   ['4', true],
   ['2026.8', false],
   ['2026.8', true],
-] as const)("stays within CloudFront Functions' 10 KB (flavour %s, status site %s)", (version, pages) => {
-  const site = testSite({ baseUrl: 'https://l10n.example.org/mirror', weblateVersion: version, pages });
-  expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(10 * 1024);
-});
+] as const)(
+  "stays within CloudFront Functions' 10 KB (flavour %s, status site %s)",
+  (version, pages) => {
+    const site = testSite({
+      baseUrl: 'https://l10n.example.org/mirror',
+      weblateVersion: version,
+      pages,
+    });
+    expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(10 * 1024);
+  },
+);
 
 describe.each([
   ['4', ''],
   ['4', '/mirror'],
   ['2026.8', ''],
   ['2026.8', '/mirror'],
-] as const)('the CloudFront Function of a status site (flavour %s, base path "%s")', (version, base) => {
-  const site = testSite({ baseUrl: `https://l10n.example.org${base}`, weblateVersion: version, pages: true });
-  const handler = loadFunction(renderCloudFrontFunction(site));
-  const files = siteFiles(version);
-  const cloudfront = (url: string) => throughCloudFront(handler, (key) => files[key], base, url);
+] as const)(
+  'the CloudFront Function of a status site (flavour %s, base path "%s")',
+  (version, base) => {
+    const site = testSite({
+      baseUrl: `https://l10n.example.org${base}`,
+      weblateVersion: version,
+      pages: true,
+    });
+    const handler = loadFunction(renderCloudFrontFunction(site));
+    const files = siteFiles(version);
+    const cloudfront = (url: string) => throughCloudFront(handler, (key) => files[key], base, url);
 
-  it('answers every request it can as Weblate does', () => {
-    const cases = casesFor(version, CLOUDFRONT_CAN);
-    for (const entry of cases) checkAnswer(entry, cloudfront(`${base}${entry.url}`), { base, types: false, disposition: true });
-    expect(cases.length).toBeGreaterThan(40);
-  });
+    it('answers every request it can as Weblate does', () => {
+      const cases = casesFor(version, CLOUDFRONT_CAN);
+      for (const entry of cases)
+        checkAnswer(entry, cloudfront(`${base}${entry.url}`), {
+          base,
+          types: false,
+          disposition: true,
+        });
+      expect(cases.length).toBeGreaterThan(40);
+    });
 
-  it('keeps the query on a 301, and leaves the charts of components inside categories to their own keys', () => {
-    expect(cloudfront(`${base}/projects/demo?x=1`).headers('location')).toBe(`${base}/projects/demo/?x=1`);
-    const own = version === '4' ? '/widgets/demo/-/ui/horizontal-blue.svg' : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
-    expect(cloudfront(`${base}${own}`).body).toBe(files[own.slice(1)]);
-  });
-});
+    it('keeps the query on a 301, and leaves the charts of components inside categories to their own keys', () => {
+      expect(cloudfront(`${base}/projects/demo?x=1`).headers('location')).toBe(
+        `${base}/projects/demo/?x=1`,
+      );
+      const own =
+        version === '4'
+          ? '/widgets/demo/-/ui/horizontal-blue.svg'
+          : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
+      expect(cloudfront(`${base}${own}`).body).toBe(files[own.slice(1)]);
+    });
+  },
+);
 
 /** The function's viewer request, then S3 (the key: the path decoded once, under the base path), then its viewer response. */
-function throughCloudFront(handler: Handler, read: (key: string) => string | undefined, base: string, url: string) {
+function throughCloudFront(
+  handler: Handler,
+  read: (key: string) => string | undefined,
+  base: string,
+  url: string,
+) {
   const [path, query] = url.split('?') as [string, string | undefined];
   const request = viewerRequest(handler, 'GET', path, query ?? '');
   if (request.statusCode)
-    return { status: request.statusCode as number, body: '', headers: (name: string) => request.headers[name]?.value };
+    return {
+      status: request.statusCode as number,
+      body: '',
+      headers: (name: string) => request.headers[name]?.value,
+    };
   const body = read(keyOf(request.uri as string).slice(base.length + 1));
   const response = handler({
     version: '1.0',
     context: { eventType: 'viewer-response' },
     viewer: { ip: '127.0.0.1' },
     request: { method: 'GET', uri: request.uri, querystring: {}, headers: {}, cookies: {} },
-    response: { statusCode: body === undefined ? 404 : 200, statusDescription: '', headers: {}, cookies: {} },
+    response: {
+      statusCode: body === undefined ? 404 : 200,
+      statusDescription: '',
+      headers: {},
+      cookies: {},
+    },
   });
-  return { status: body === undefined ? 404 : 200, body, headers: (name: string) => response.headers[name]?.value };
+  return {
+    status: body === undefined ? 404 : 200,
+    body,
+    headers: (name: string) => response.headers[name]?.value,
+  };
 }
 
 /** What the function can do for the status site: it cannot look for a key first; the types are the keys' metadata (npm run deploy). */
-const CLOUDFRONT_CAN: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'redirect', 'folder', 'disposition'];
+const CLOUDFRONT_CAN: SiteNeed[] = [
+  'no-slash',
+  'csv-query',
+  'alias',
+  'redirect',
+  'folder',
+  'disposition',
+];
 
 describe.each([
   ['4', join(FIXTURES, 'minimal/content'), {}],
   ['2026.8', join(FIXTURES, 'current/content'), { pages: true }],
-] as const)('the CloudFront Function for the status site a build writes (flavour %s)', (version, contentDir, overrides) => {
-  it('answers every request for its pages, badges, charts and exports that it can', async () => {
-    const tree = await siteTree(contentDir, overrides);
-    const handler = loadFunction(renderCloudFrontFunction(tree.site));
-    const read = (file: string) => tree.files.get(file);
-    const cases = builtSiteCases(tree.files.keys(), version).filter((entry) => entry.needs.every((need) => CLOUDFRONT_CAN.includes(need)));
-    for (const entry of cases) {
-      const answer = throughCloudFront(handler, read, tree.base, `${tree.base}${entry.url}`);
-      checkAnswer(entry, answer, { base: tree.base, types: false, disposition: true, read });
-    }
-    expect(cases.length).toBeGreaterThan(60);
-  });
-});
+] as const)(
+  'the CloudFront Function for the status site a build writes (flavour %s)',
+  (version, contentDir, overrides) => {
+    it('answers every request for its pages, badges, charts and exports that it can', async () => {
+      const tree = await siteTree(contentDir, overrides);
+      const handler = loadFunction(renderCloudFrontFunction(tree.site));
+      const read = (file: string) => tree.files.get(file);
+      const cases = builtSiteCases(tree.files.keys(), version).filter((entry) =>
+        entry.needs.every((need) => CLOUDFRONT_CAN.includes(need)),
+      );
+      for (const entry of cases) {
+        const answer = throughCloudFront(handler, read, tree.base, `${tree.base}${entry.url}`);
+        checkAnswer(entry, answer, { base: tree.base, types: false, disposition: true, read });
+      }
+      expect(cases.length).toBeGreaterThan(60);
+    });
+  },
+);
 
 describe('the S3 bucket CORS configuration', () => {
   it('lets every origin read, with the request headers and lifetime of Weblate', () => {
@@ -247,7 +378,14 @@ describe('the S3 bucket CORS configuration', () => {
         {
           AllowedOrigins: ['*'],
           AllowedMethods: ['GET', 'HEAD'],
-          AllowedHeaders: ['accept', 'authorization', 'content-type', 'user-agent', 'x-csrftoken', 'x-requested-with'],
+          AllowedHeaders: [
+            'accept',
+            'authorization',
+            'content-type',
+            'user-agent',
+            'x-csrftoken',
+            'x-requested-with',
+          ],
           MaxAgeSeconds: 86400,
         },
       ],
@@ -257,7 +395,11 @@ describe('the S3 bucket CORS configuration', () => {
 
 describe('the S3 upload script', () => {
   /** Runs the script with an `aws` on PATH that writes its arguments, one a line, to a file: what it would run. */
-  function runUpload(baseUrl: string, pages = false, write: (tree: string) => void = () => undefined): { calls: string[][]; dir: string } {
+  function runUpload(
+    baseUrl: string,
+    pages = false,
+    write: (tree: string) => void = () => undefined,
+  ): { calls: string[][]; dir: string } {
     const dir = tempDir();
     const script = join(dir, 'tree/hosts/s3/upload.sh');
     mkdirSync(join(dir, 'tree/hosts/s3'), { recursive: true });
@@ -269,7 +411,10 @@ describe('the S3 upload script', () => {
       `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done >> '${dir}/calls'\necho --- >> '${dir}/calls'\n`,
       { mode: 0o755 },
     );
-    execFileSync('sh', [script, 'my-bucket'], { cwd: dir, env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` } });
+    execFileSync('sh', [script, 'my-bucket'], {
+      cwd: dir,
+      env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
+    });
     const calls = readFileSync(join(dir, 'calls'), 'utf8')
       .split('---\n')
       .filter(Boolean)
@@ -281,14 +426,31 @@ describe('the S3 upload script', () => {
     const { calls, dir } = runUpload('https://cdn.example.org/l10n');
     const tree = join(realpathSync(dir), 'tree');
     expect(calls).toEqual([
-      ['s3', 'sync', `${tree}/api`, 's3://my-bucket/l10n/api', '--delete', '--content-type', 'application/json'],
-      ['s3', 'cp', `${tree}/404.html`, 's3://my-bucket/l10n/404.html', '--content-type', 'application/json'],
+      [
+        's3',
+        'sync',
+        `${tree}/api`,
+        's3://my-bucket/l10n/api',
+        '--delete',
+        '--content-type',
+        'application/json',
+      ],
+      [
+        's3',
+        'cp',
+        `${tree}/404.html`,
+        's3://my-bucket/l10n/404.html',
+        '--content-type',
+        'application/json',
+      ],
     ]);
   });
 
   it("uploads the status site's folders with the type of each kind of file, and skips a folder the tree lacks", () => {
     const { calls, dir } = runUpload('https://cdn.example.org/l10n', true, (tree) => {
-      for (const [path, data] of Object.entries(siteFiles('4')).filter(([path]) => !path.startsWith('engage/'))) {
+      for (const [path, data] of Object.entries(siteFiles('4')).filter(
+        ([path]) => !path.startsWith('engage/'),
+      )) {
         mkdirSync(join(tree, path, '..'), { recursive: true });
         writeFileSync(join(tree, path), data);
       }
@@ -308,7 +470,14 @@ describe('the S3 upload script', () => {
       type,
     ];
     expect(calls.slice(2)).toEqual([
-      ['s3', 'cp', `${tree}/index.html`, 's3://my-bucket/l10n/index.html', '--content-type', 'text/html; charset=utf-8'],
+      [
+        's3',
+        'cp',
+        `${tree}/index.html`,
+        's3://my-bucket/l10n/index.html',
+        '--content-type',
+        'text/html; charset=utf-8',
+      ],
       sync('languages', '.html', 'text/html; charset=utf-8'),
       sync('projects', '.html', 'text/html; charset=utf-8'),
       sync('translate', '.html', 'text/html; charset=utf-8'),

@@ -26,11 +26,14 @@ describe('hostFiles', () => {
     expect(hostFiles(site)[0]!.data).toBe('{"detail":"Not found."}\n');
   });
 
-  it.each(['netlify', 'cloudflare'] as const)('puts the _redirects and _headers of --host %s at the root', (host) => {
-    const files = new Map(hostFiles(site, { host }).map((file) => [file.path, file.data]));
-    expect(files.get('_redirects')).toBe(files.get(`hosts/${host}/_redirects`));
-    expect(files.get('_headers')).toBe(files.get(`hosts/${host}/_headers`));
-  });
+  it.each(['netlify', 'cloudflare'] as const)(
+    'puts the _redirects and _headers of --host %s at the root',
+    (host) => {
+      const files = new Map(hostFiles(site, { host }).map((file) => [file.path, file.data]));
+      expect(files.get('_redirects')).toBe(files.get(`hosts/${host}/_redirects`));
+      expect(files.get('_headers')).toBe(files.get(`hosts/${host}/_headers`));
+    },
+  );
 });
 
 describe('a build for a host', () => {
@@ -38,14 +41,24 @@ describe('a build for a host', () => {
     const contentDir = join(FIXTURES, 'query-pagination/content');
     const target = memoryTarget();
     const report = await build({ contentDir, host: 'cloudflare' }, { target });
-    expect(report.errors).toEqual([expect.objectContaining({ file: `${contentDir}/site.yaml`, line: 3, column: 13, path: 'pagination' })]);
+    expect(report.errors).toEqual([
+      expect.objectContaining({
+        file: `${contentDir}/site.yaml`,
+        line: 3,
+        column: 13,
+        path: 'pagination',
+      }),
+    ]);
     expect(report.errors[0]!.message).toMatch(/^expected "path" with --host cloudflare/);
     expect(target.files.size).toBe(0);
   });
 
   it('accepts the same site for Netlify', async () => {
     const target = memoryTarget();
-    const report = await build({ contentDir: join(FIXTURES, 'query-pagination/content'), host: 'netlify' }, { target });
+    const report = await build(
+      { contentDir: join(FIXTURES, 'query-pagination/content'), host: 'netlify' },
+      { target },
+    );
     expect(report.errors).toEqual([]);
     expect(target.files.get('_redirects')).toContain(' page=:page ');
   });

@@ -15,8 +15,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
 import { FIXTURES, testSite } from '../../helpers.ts';
-import { builtSiteCases, casesFor, checkAnswer, siteFiles, type SiteNeed } from '../../support/site.ts';
-import { CURRENT_FIXTURE, encodedResources, notFoundBody, requestsFor, siteTree, type SiteTree } from './tree.ts';
+import {
+  builtSiteCases,
+  casesFor,
+  checkAnswer,
+  siteFiles,
+  type SiteNeed,
+} from '../../support/site.ts';
+import {
+  CURRENT_FIXTURE,
+  encodedResources,
+  notFoundBody,
+  requestsFor,
+  siteTree,
+  type SiteTree,
+} from './tree.ts';
 
 interface Rule {
   from: string;
@@ -37,7 +50,13 @@ function parseRedirects(text: string): Rule[] {
       const body = status ? tokens.slice(0, -1) : tokens;
       const to = body.at(-1)!;
       const query = body.slice(1, -1).map((token) => token.split('=') as [string, string]);
-      return { from: body[0]!, query, to, status: status ? Number(status[1]) : 301, force: status?.[2] === '!' };
+      return {
+        from: body[0]!,
+        query,
+        to,
+        status: status ? Number(status[1]) : 301,
+        force: status?.[2] === '!',
+      };
     });
 }
 
@@ -62,7 +81,10 @@ function matchRule(rule: Rule, pathname: string, query: URLSearchParams): string
     if (value.startsWith(':')) values.set(value.slice(1), given);
     else if (value !== given) return null;
   }
-  return rule.to.replace(/:([A-Za-z]\w*)/g, (placeholder, name: string) => values.get(name) ?? placeholder);
+  return rule.to.replace(
+    /:([A-Za-z]\w*)/g,
+    (placeholder, name: string) => values.get(name) ?? placeholder,
+  );
 }
 
 interface Answer {
@@ -76,23 +98,32 @@ function netlify(tree: Pick<SiteTree, 'files'>, url: string): Answer {
   const { pathname, searchParams } = new URL(url, 'https://site.netlify.app');
   const rules = parseRedirects(files.get('_redirects')!);
   const fileOf = (path: string) => decodeURIComponent(path).slice(1);
-  const index = (file: string) => (file === '' ? 'index.html' : `${file.replace(/\/?$/, '/')}index.html`);
-  const existing = (path: string) => [fileOf(path), index(fileOf(path))].find((file) => files.has(file));
+  const index = (file: string) =>
+    file === '' ? 'index.html' : `${file.replace(/\/?$/, '/')}index.html`;
+  const existing = (path: string) =>
+    [fileOf(path), index(fileOf(path))].find((file) => files.has(file));
   const shadowed = existing(pathname);
   let body: string | undefined;
-  if (shadowed && !rules.some((rule) => rule.force && matchRule(rule, pathname, searchParams))) body = files.get(shadowed);
+  if (shadowed && !rules.some((rule) => rule.force && matchRule(rule, pathname, searchParams)))
+    body = files.get(shadowed);
   else {
     const rule = rules.find((candidate) => matchRule(candidate, pathname, searchParams) !== null);
     const target = rule ? matchRule(rule, pathname, searchParams)! : null;
     if (rule && target && rule.status >= 300 && rule.status < 400) {
       // A redirect keeps the query (Netlify passes it on unless the rule gives one).
-      const headers = new Map([['location', `${target}${searchParams.size > 0 ? `?${searchParams.toString()}` : ''}`]]);
+      const headers = new Map([
+        ['location', `${target}${searchParams.size > 0 ? `?${searchParams.toString()}` : ''}`],
+      ]);
       return { status: rule.status, body: '', headers };
     }
     body = target && rule!.status === 200 ? files.get(fileOf(target)) : undefined;
   }
   return body === undefined
-    ? { status: 404, body: files.get('404.html'), headers: headersFor(files.get('_headers')!, pathname) }
+    ? {
+        status: 404,
+        body: files.get('404.html'),
+        headers: headersFor(files.get('_headers')!, pathname),
+      }
     : { status: 200, body, headers: headersFor(files.get('_headers')!, pathname) };
 }
 
@@ -120,8 +151,16 @@ function headersFor(text: string, pathname: string): Map<string, string> {
 
 const fixtures = [
   ['features (pagination: path, API under /mirror)', join(FIXTURES, 'features/content'), {}],
-  ['features at the root of its domain', join(FIXTURES, 'features/content'), { baseUrl: 'https://l10n.netlify.app' }],
-  ['query-pagination (?page=N)', join(FIXTURES, 'query-pagination/content'), { baseUrl: 'https://l10n.netlify.app' }],
+  [
+    'features at the root of its domain',
+    join(FIXTURES, 'features/content'),
+    { baseUrl: 'https://l10n.netlify.app' },
+  ],
+  [
+    'query-pagination (?page=N)',
+    join(FIXTURES, 'query-pagination/content'),
+    { baseUrl: 'https://l10n.netlify.app' },
+  ],
   CURRENT_FIXTURE,
   [`${CURRENT_FIXTURE[0]} with ?page=N`, CURRENT_FIXTURE[1], { pagination: 'query' }],
 ] as const;
@@ -155,7 +194,11 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
 
   it('answer a JSON 404 for unknown paths and pages past the end', async () => {
     const tree = await load();
-    for (const url of [`${tree.base}/api/nope/`, `${tree.base}/api/projects/nope/`, `${tree.base}/api/projects/?page=99`]) {
+    for (const url of [
+      `${tree.base}/api/nope/`,
+      `${tree.base}/api/projects/nope/`,
+      `${tree.base}/api/projects/?page=99`,
+    ]) {
       const answer = netlify(tree, url);
       expect(answer.status, url).toBe(404);
       expect(answer.body).toBe(notFoundBody(tree.site));
@@ -192,7 +235,9 @@ it('serves the components inside categories at the encoded paths Weblate links t
 });
 
 it('writes the page rules before the rules that would catch the same paths', () => {
-  const text = renderNetlifyRedirects(testSite({ baseUrl: 'https://x.netlify.app', pagination: 'query' }));
+  const text = renderNetlifyRedirects(
+    testSite({ baseUrl: 'https://x.netlify.app', pagination: 'query' }),
+  );
   const rules = parseRedirects(text);
   const lastQueryRule = rules.findLastIndex((rule) => rule.query.length > 0);
   const firstPathRule = rules.findIndex((rule) => rule.query.length === 0);
@@ -206,7 +251,11 @@ describe.each([
   ['2026.8', ''],
   ['2026.8', '/mirror'],
 ] as const)('Netlify files of a status site (flavour %s, base path "%s")', (version, base) => {
-  const site = testSite({ baseUrl: `https://l10n.netlify.app${base}`, weblateVersion: version, pages: true });
+  const site = testSite({
+    baseUrl: `https://l10n.netlify.app${base}`,
+    weblateVersion: version,
+    pages: true,
+  });
   const files = new Map([
     ...Object.entries(siteFiles(version)),
     ['_redirects', renderNetlifyRedirects(site)],
@@ -214,43 +263,69 @@ describe.each([
     ['404.html', 'not found'],
   ]);
   // Netlify serves a file at the path before a rule, so at the root it can take every chart at a language's prefix.
-  const can: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'redirect', 'folder', ...(base === '' ? (['alias-look-first'] as const) : [])];
+  const can: SiteNeed[] = [
+    'no-slash',
+    'csv-query',
+    'alias',
+    'redirect',
+    'folder',
+    ...(base === '' ? (['alias-look-first'] as const) : []),
+  ];
 
   it('answers every request it can as Weblate does, from the route table', () => {
     const cases = casesFor(version, can);
     for (const entry of cases) {
       const answer = netlify({ files }, `${base}${entry.url}`);
-      checkAnswer(entry, { status: answer.status, body: answer.body, headers: (name) => answer.headers.get(name) }, { base, types: false });
+      checkAnswer(
+        entry,
+        { status: answer.status, body: answer.body, headers: (name) => answer.headers.get(name) },
+        { base, types: false },
+      );
     }
     expect(cases.length).toBeGreaterThan(40);
   });
 
   it('gives badges and charts the SVG type with its charset, which Netlify leaves out', () => {
-    const chart = version === '4' ? '/widgets/demo/cs/multi-auto.svg' : '/widget/demo/-/cs/multi-auto.svg';
-    expect(netlify({ files }, `${base}${chart}`).headers.get('Content-Type')).toBe('image/svg+xml; charset=utf-8');
+    const chart =
+      version === '4' ? '/widgets/demo/cs/multi-auto.svg' : '/widget/demo/-/cs/multi-auto.svg';
+    expect(netlify({ files }, `${base}${chart}`).headers.get('Content-Type')).toBe(
+      'image/svg+xml; charset=utf-8',
+    );
   });
 });
 
 describe.each([
   ['4', join(FIXTURES, 'minimal/content')],
   ['2026.8', join(FIXTURES, 'current/content')],
-] as const)('Netlify files of the status site a build writes (flavour %s)', (version, contentDir) => {
-  it('answer every request for its pages, badges, charts and exports that Netlify can', async () => {
-    const tree = await siteTree(contentDir, { baseUrl: 'https://l10n.netlify.app', pages: true });
-    const files = new Map(tree.files);
-    files.set('_redirects', renderNetlifyRedirects(tree.site));
-    files.set('_headers', renderNetlifyHeaders(tree.site));
-    const can: SiteNeed[] = ['no-slash', 'csv-query', 'alias', 'alias-look-first', 'redirect', 'folder'];
-    const cases = builtSiteCases(tree.files.keys(), version).filter((entry) => entry.needs.every((need) => can.includes(need)));
-    for (const entry of cases) {
-      const answer = netlify({ files }, entry.url);
-      const headers = (name: string) => answer.headers.get(name);
-      checkAnswer(
-        entry,
-        { status: answer.status, body: answer.body, headers },
-        { base: '', types: false, read: (file) => tree.files.get(file) },
+] as const)(
+  'Netlify files of the status site a build writes (flavour %s)',
+  (version, contentDir) => {
+    it('answer every request for its pages, badges, charts and exports that Netlify can', async () => {
+      const tree = await siteTree(contentDir, { baseUrl: 'https://l10n.netlify.app', pages: true });
+      const files = new Map(tree.files);
+      files.set('_redirects', renderNetlifyRedirects(tree.site));
+      files.set('_headers', renderNetlifyHeaders(tree.site));
+      const can: SiteNeed[] = [
+        'no-slash',
+        'csv-query',
+        'alias',
+        'alias-look-first',
+        'redirect',
+        'folder',
+      ];
+      const cases = builtSiteCases(tree.files.keys(), version).filter((entry) =>
+        entry.needs.every((need) => can.includes(need)),
       );
-    }
-    expect(cases.length).toBeGreaterThan(60);
-  });
-});
+      for (const entry of cases) {
+        const answer = netlify({ files }, entry.url);
+        const headers = (name: string) => answer.headers.get(name);
+        checkAnswer(
+          entry,
+          { status: answer.status, body: answer.body, headers },
+          { base: '', types: false, read: (file) => tree.files.get(file) },
+        );
+      }
+      expect(cases.length).toBeGreaterThan(60);
+    });
+  },
+);

@@ -20,7 +20,10 @@ describe('the nginx configuration', () => {
   });
 
   it('takes the root and the listen address as parameters', () => {
-    const text = renderNginxConfig(site('https://l10n.example.org'), { root: '/srv/snapshot', listen: '[::]:8443' });
+    const text = renderNginxConfig(site('https://l10n.example.org'), {
+      root: '/srv/snapshot',
+      listen: '[::]:8443',
+    });
     expect(text).toContain('    root /srv/snapshot;\n');
     expect(text).toContain('    listen [::]:8443;\n');
     expect(text).toContain('    server_name l10n.example.org;\n');
@@ -29,7 +32,8 @@ describe('the nginx configuration', () => {
 
   it('has one location per route, each with its Allow, under the base path', () => {
     const text = renderNginxConfig(site('https://example.github.io/l10n'));
-    const locations = text.match(/^ {4}location ~ "\^\/l10n\(\?<weblate_snapshot_dir>\/api[^"]*" \{$/gm) ?? [];
+    const locations =
+      text.match(/^ {4}location ~ "\^\/l10n\(\?<weblate_snapshot_dir>\/api[^"]*" \{$/gm) ?? [];
     expect(locations.length).toBe(ROUTES.length);
     for (const route of ROUTES) expect(text).toContain(`# ${route.kind}\n`);
     expect(text.match(/add_header Allow "[^"]+" always;/g)?.length).toBe(ROUTES.length);

@@ -5,17 +5,23 @@ import { contentTypeOf, isPublished } from '../../../src/hosts/published.ts';
 import { ROOT } from '../../helpers.ts';
 
 describe('which files of a tree readers are served, and as what', () => {
-  it.each(['features', 'minimal', 'query-pagination'])('gives every published file of the golden tree %s a Content-Type', (name) => {
-    const files = readFileSync(join(ROOT, 'test/golden', name, 'FILES.txt'), 'utf8')
-      .trim()
-      .split('\n');
-    const published = files.filter(isPublished);
-    expect(published.length).toBeGreaterThan(40);
-    expect(published.filter((path) => contentTypeOf(path) === null)).toEqual([]);
-    const configuration = (path: string) =>
-      path.startsWith('hosts/') || ['serve.json', '.nojekyll', '_redirects', '_headers'].includes(path);
-    expect(files.filter((path) => !isPublished(path)).sort()).toEqual(files.filter(configuration).sort());
-  });
+  it.each(['features', 'minimal', 'query-pagination'])(
+    'gives every published file of the golden tree %s a Content-Type',
+    (name) => {
+      const files = readFileSync(join(ROOT, 'test/golden', name, 'FILES.txt'), 'utf8')
+        .trim()
+        .split('\n');
+      const published = files.filter(isPublished);
+      expect(published.length).toBeGreaterThan(40);
+      expect(published.filter((path) => contentTypeOf(path) === null)).toEqual([]);
+      const configuration = (path: string) =>
+        path.startsWith('hosts/') ||
+        ['serve.json', '.nojekyll', '_redirects', '_headers'].includes(path);
+      expect(files.filter((path) => !isPublished(path)).sort()).toEqual(
+        files.filter(configuration).sort(),
+      );
+    },
+  );
 
   it.each([
     ['api/projects/index.json', 'application/json'],
@@ -38,5 +44,7 @@ describe('which files of a tree readers are served, and as what', () => {
     'hosts/nginx/weblate-snapshot.conf',
     'hosts/s3/upload.sh',
     'hosts/s3/cors.json',
-  ])('keeps the host configuration %s to the host', (path) => expect(isPublished(path)).toBe(false));
+  ])('keeps the host configuration %s to the host', (path) =>
+    expect(isPublished(path)).toBe(false),
+  );
 });

@@ -15,13 +15,18 @@ import { CURRENT_FIXTURE, siteTree } from './tree.ts';
 function globRegex(glob: string): RegExp {
   const body = glob
     .split('/')
-    .map((part) => (part === '**' ? '.*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')))
+    .map((part) =>
+      part === '**' ? '.*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+'),
+    )
     .join('/');
   return new RegExp(`^${body}$`);
 }
 
 describe('serve.json', () => {
-  const site = testSite({ baseUrl: 'https://l10n.example.org/mirror', webUrl: 'https://l10n.example.org' });
+  const site = testSite({
+    baseUrl: 'https://l10n.example.org/mirror',
+    webUrl: 'https://l10n.example.org',
+  });
 
   it.each([
     ['4', site],
@@ -42,7 +47,10 @@ describe('serve.json', () => {
   it('rewrites each depth under the base path, with parameters that cannot match a dot', () => {
     const { rewrites } = serveConfig(site);
     expect(rewrites[0]).toEqual({ source: '/mirror/api', destination: '/api/index.json' });
-    expect(rewrites[2]).toEqual({ source: '/mirror/api/:s1([^/.]+)/:s2([^/.]+)', destination: '/api/:s1/:s2/index.json' });
+    expect(rewrites[2]).toEqual({
+      source: '/mirror/api/:s1([^/.]+)/:s2([^/.]+)',
+      destination: '/api/:s1/:s2/index.json',
+    });
     expect(rewrites.length).toBe(8);
   });
 
@@ -50,7 +58,10 @@ describe('serve.json', () => {
     'gives every file of the tree of %s JSON headers, the Allow of its resource and the CORS header',
     async (contentDir) => {
       const tree = await siteTree(contentDir);
-      const rules = serveConfig(tree.site).headers.map((rule) => ({ ...rule, regex: globRegex(rule.source) }));
+      const rules = serveConfig(tree.site).headers.map((rule) => ({
+        ...rule,
+        regex: globRegex(rule.source),
+      }));
       for (const resource of tree.resources) {
         const headers: Record<string, string> = {};
         for (const rule of rules.filter((r) => r.regex.test(resource.file))) {

@@ -33,7 +33,10 @@ export interface SiteTree {
   resources: TreeResource[];
 }
 
-export async function siteTree(contentDir: string, overrides: SiteOverrides = {}): Promise<SiteTree> {
+export async function siteTree(
+  contentDir: string,
+  overrides: SiteOverrides = {},
+): Promise<SiteTree> {
   const checked = await openContent(contentDir, { site: overrides });
   if (!checked.ok) throw new Error(`fixture ${contentDir} does not build`);
   const built = await buildInMemory(contentDir, overrides);
@@ -48,7 +51,12 @@ export async function siteTree(contentDir: string, overrides: SiteOverrides = {}
       page: page ? Number(page[2]) : 1,
     };
   });
-  return { site: checked.model.site, base: basePath(checked.model.site), files: built.files, resources };
+  return {
+    site: checked.model.site,
+    base: basePath(checked.model.site),
+    files: built.files,
+    resources,
+  };
 }
 
 /**
@@ -74,7 +82,11 @@ export function requestsFor(tree: SiteTree, resource: TreeResource): [string, st
 }
 
 /** The fixture of the 2026.8 flavour: categories three deep, so components at encoded paths (docs%252Fguide). */
-export const CURRENT_FIXTURE = ['current (2026.8, components in categories)', join(FIXTURES, 'current/content'), {}] as const;
+export const CURRENT_FIXTURE = [
+  'current (2026.8, components in categories)',
+  join(FIXTURES, 'current/content'),
+  {},
+] as const;
 
 /**
  * A 404's body in the tree's flavour, written out: DRF's in 4.x, and

@@ -22,28 +22,49 @@ describe('resolveSiteRequest', () => {
     ['/languages/ca%40valencia/', files(['languages/ca@valencia/index.html', HTML])],
     ['/languages/cs/demo/', files(['languages/cs/demo/index.html', HTML])],
     ['/engage/demo/cs/', files(['engage/demo/cs/index.html', HTML])],
-    ['/static/weblate-snapshot.css', files(['static/weblate-snapshot.css', { 'Content-Type': 'text/css; charset=utf-8' }])],
+    [
+      '/static/weblate-snapshot.css',
+      files(['static/weblate-snapshot.css', { 'Content-Type': 'text/css; charset=utf-8' }]),
+    ],
     ['/widgets/demo/-/svg-badge.svg', files(['widgets/demo/-/svg-badge.svg', SVG])],
     ['/widgets/demo/cs/svg-badge.svg', files(['widgets/demo/cs/svg-badge.svg', SVG])],
-    ['/widgets/demo/cs/multi-auto.svg', files(['widgets/demo/cs/multi-auto.svg', SVG], ['widgets/demo/-/multi-auto.svg', SVG])],
+    [
+      '/widgets/demo/cs/multi-auto.svg',
+      files(['widgets/demo/cs/multi-auto.svg', SVG], ['widgets/demo/-/multi-auto.svg', SVG]),
+    ],
     [
       '/widgets/demo/cs/ui/horizontal-red.svg',
-      files(['widgets/demo/cs/ui/horizontal-red.svg', SVG], ['widgets/demo/-/ui/horizontal-red.svg', SVG]),
+      files(
+        ['widgets/demo/cs/ui/horizontal-red.svg', SVG],
+        ['widgets/demo/-/ui/horizontal-red.svg', SVG],
+      ),
     ],
-    ['/exports/stats/demo/', files(['exports/stats/demo/index.json', { 'Content-Type': 'application/json' }])],
-    ['/exports/stats/demo/?format=xml', files(['exports/stats/demo/index.json', { 'Content-Type': 'application/json' }])],
+    [
+      '/exports/stats/demo/',
+      files(['exports/stats/demo/index.json', { 'Content-Type': 'application/json' }]),
+    ],
+    [
+      '/exports/stats/demo/?format=xml',
+      files(['exports/stats/demo/index.json', { 'Content-Type': 'application/json' }]),
+    ],
     [
       '/exports/stats/demo/ui/?format=csv',
       files([
         'exports/stats/demo/ui/index.csv',
-        { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename=stats-demo-ui.csv' },
+        {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename=stats-demo-ui.csv',
+        },
       ]),
     ],
     [
       '/exports/stats/demo/index.csv',
       files([
         'exports/stats/demo/index.csv',
-        { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename=stats-demo.csv' },
+        {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename=stats-demo.csv',
+        },
       ]),
     ],
     ['/exports/stats/demo?format=csv', redirect('/exports/stats/demo/?format=csv')],
@@ -52,16 +73,28 @@ describe('resolveSiteRequest', () => {
   });
 
   it.each([
-    ['/projects/demo/docs/guides/manual/cs/', files(['projects/demo/docs/guides/manual/cs/index.html', HTML])],
+    [
+      '/projects/demo/docs/guides/manual/cs/',
+      files(['projects/demo/docs/guides/manual/cs/index.html', HTML]),
+    ],
     ['/projects/demo/-/cs/', files(['projects/demo/-/cs/index.html', HTML])],
     ['/translate/demo/-/cs/', files(['translate/demo/-/cs/index.html', HTML])],
     ['/engage/demo/-/cs/', files(['engage/demo/-/cs/index.html', HTML])],
-    ['/widget/demo/docs/manual/svg-badge.svg', files(['widget/demo/docs/manual/svg-badge.svg', SVG])],
-    ['/widget/demo/-/cs/multi-auto.svg', files(['widget/demo/-/cs/multi-auto.svg', SVG], ['widget/demo/multi-auto.svg', SVG])],
+    [
+      '/widget/demo/docs/manual/svg-badge.svg',
+      files(['widget/demo/docs/manual/svg-badge.svg', SVG]),
+    ],
+    [
+      '/widget/demo/-/cs/multi-auto.svg',
+      files(['widget/demo/-/cs/multi-auto.svg', SVG], ['widget/demo/multi-auto.svg', SVG]),
+    ],
     // A component inside a category, or a component and a language: the file at the path first, then the chart it would stand for.
     [
       '/widget/demo/docs/manual/multi-auto.svg',
-      files(['widget/demo/docs/manual/multi-auto.svg', SVG], ['widget/demo/docs/multi-auto.svg', SVG]),
+      files(
+        ['widget/demo/docs/manual/multi-auto.svg', SVG],
+        ['widget/demo/docs/multi-auto.svg', SVG],
+      ),
     ],
     ['/widgets/demo/-/svg-badge.svg', redirect('/widget/demo/svg-badge.svg')],
     ['/widgets/demo/cs/svg-badge.svg?x=1', redirect('/widget/demo/-/cs/svg-badge.svg?x=1')],
@@ -92,17 +125,24 @@ describe('resolveSiteRequest', () => {
     expect(resolveSiteRequest('GET', '/api/projects/', '', '4')).toBeNull();
     expect(resolveSiteRequest('GET', '/serve.json', '', '4')).toBeNull();
     expect(resolveSiteRequest('GET', '//evil.example/projects/', '', '4')).toBeNull();
-    expect(resolveSiteRequest('HEAD', '/projects/demo/', '', '4')).toEqual(files(['projects/demo/index.html', HTML]));
-    expect(resolveSiteRequest('POST', '/projects/demo/', '', '4')).toEqual({ kind: 'error', status: 405 });
+    expect(resolveSiteRequest('HEAD', '/projects/demo/', '', '4')).toEqual(
+      files(['projects/demo/index.html', HTML]),
+    );
+    expect(resolveSiteRequest('POST', '/projects/demo/', '', '4')).toEqual({
+      kind: 'error',
+      status: 405,
+    });
   });
 
   it('serves the site under the path of the base URL only', () => {
-    expect(resolveSiteRequest('GET', '/l10n/projects/demo/', '/l10n', '4')).toEqual(files(['projects/demo/index.html', HTML]));
+    expect(resolveSiteRequest('GET', '/l10n/projects/demo/', '/l10n', '4')).toEqual(
+      files(['projects/demo/index.html', HTML]),
+    );
     expect(resolveSiteRequest('GET', '/l10n', '/l10n', '4')).toEqual(redirect('/l10n/'));
     expect(resolveSiteRequest('GET', '/l10n/', '/l10n', '4')).toEqual(files(['index.html', HTML]));
-    expect(resolveSiteRequest('GET', '/l10n/widgets/demo/cs/multi-auto.svg', '/l10n', '2026.8')).toEqual(
-      redirect('/l10n/widget/demo/-/cs/multi-auto.svg'),
-    );
+    expect(
+      resolveSiteRequest('GET', '/l10n/widgets/demo/cs/multi-auto.svg', '/l10n', '2026.8'),
+    ).toEqual(redirect('/l10n/widget/demo/-/cs/multi-auto.svg'));
     expect(resolveSiteRequest('GET', '/projects/demo/', '/l10n', '4')).toBeNull();
   });
 });

@@ -51,7 +51,9 @@ describe('resolvePreviewRequest', () => {
   });
 
   it('serves the API under the path of the base URL only', () => {
-    expect(resolvePreviewRequest('GET', '/mirror/api/projects/', '/mirror')).toEqual(file('api/projects/index.json'));
+    expect(resolvePreviewRequest('GET', '/mirror/api/projects/', '/mirror')).toEqual(
+      file('api/projects/index.json'),
+    );
     expect(resolvePreviewRequest('GET', '/api/projects/', '/mirror')).toEqual(notFound());
   });
 });

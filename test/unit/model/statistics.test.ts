@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { emptyCounters, percent, STATISTICS_FIELDS, statisticsValues, type Counters } from '../../../src/model/statistics.ts';
+import {
+  emptyCounters,
+  percent,
+  STATISTICS_FIELDS,
+  statisticsValues,
+  type Counters,
+} from '../../../src/model/statistics.ts';
 import { defineShape, serialize, ShapedObject } from '../../../src/output/serialize.ts';
 
 const statistics = (c: Counters, hasReview: boolean) =>

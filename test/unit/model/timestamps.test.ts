@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp, laterTimestamp, parseTimestamp, type Timestamp } from '../../../src/model/timestamps.ts';
+import {
+  formatTimestamp,
+  laterTimestamp,
+  parseTimestamp,
+  type Timestamp,
+} from '../../../src/model/timestamps.ts';
 
 const format = (text: string) => {
   const parsed = parseTimestamp(text);
@@ -37,8 +42,19 @@ describe('timestamps', () => {
     // Texts ending in Z take a shorter path than those with an offset; both must agree, invalid dates included.
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
     const text = fc
-      .tuple(fc.integer({ min: 0, max: 9999 }), two(13), two(32), two(24), two(60), two(60), fc.option(fc.stringMatching(/^\d{1,7}$/)))
-      .map(([y, mo, d, h, mi, s, f]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}${f === null ? '' : `.${f}`}`);
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        two(13),
+        two(32),
+        two(24),
+        two(60),
+        two(60),
+        fc.option(fc.stringMatching(/^\d{1,7}$/)),
+      )
+      .map(
+        ([y, mo, d, h, mi, s, f]) =>
+          `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}${f === null ? '' : `.${f}`}`,
+      );
     fc.assert(
       fc.property(text, (local) => {
         expect(parseTimestamp(`${local}Z`)).toEqual(parseTimestamp(`${local}+00:00`));

@@ -15,11 +15,15 @@ import {
 
 describe('serialize', () => {
   it('writes compact JSON with keys in insertion order', () => {
-    expect(serialize({ b: 1, a: [true, null, 'x'], c: {} })).toBe('{"b":1,"a":[true,null,"x"],"c":{}}');
+    expect(serialize({ b: 1, a: [true, null, 'x'], c: {} })).toBe(
+      '{"b":1,"a":[true,null,"x"],"c":{}}',
+    );
   });
 
   it('writes floats as Python does, with a decimal point', () => {
-    expect(serialize([new JsonFloat(100), new JsonFloat(0), new JsonFloat(14.2), new JsonFloat(50)])).toBe('[100.0,0.0,14.2,50.0]');
+    expect(
+      serialize([new JsonFloat(100), new JsonFloat(0), new JsonFloat(14.2), new JsonFloat(50)]),
+    ).toBe('[100.0,0.0,14.2,50.0]');
   });
 
   it.each([
@@ -82,7 +86,13 @@ describe('serializeFileInParts', () => {
   it('ends a part after each item of a list of objects, and splices raw JSON as its bytes, with the same bytes as serializeFile', () => {
     const body = new ShapedObject(page, [3, 'https://x/?page=2', [{ n: 'á' }, raw, [null]]]);
     const parts = serializeFileInParts(body);
-    expect(parts).toEqual(['{"count":3,"next":"https://x/?page=2","results":[{"n":"á"}', ',', raw.bytes, ',[null]', ']}\n']);
+    expect(parts).toEqual([
+      '{"count":3,"next":"https://x/?page=2","results":[{"n":"á"}',
+      ',',
+      raw.bytes,
+      ',[null]',
+      ']}\n',
+    ]);
     expect(joinFileText(parts)).toBe(serializeFile(body));
     expect(fileTextBytes(parts)).toBe(Buffer.byteLength(serializeFile(body)));
     expect(encodeFileText(parts).toString()).toBe(serializeFile(body));
@@ -90,7 +100,9 @@ describe('serializeFileInParts', () => {
 
   it('splices raw JSON nested at any depth, and encodes a value it holds only once', () => {
     const outer = RawJson.of({ inner: raw, list: [raw] });
-    expect(outer.text()).toBe('{"inner":{"m":1.0,"name":"Čeština"},"list":[{"m":1.0,"name":"Čeština"}]}');
+    expect(outer.text()).toBe(
+      '{"inner":{"m":1.0,"name":"Čeština"},"list":[{"m":1.0,"name":"Čeština"}]}',
+    );
     const parts = serializeFileInParts(new ShapedObject(page, [1, null, [{ a: outer }]]));
     expect(parts).toEqual(['{"count":1,"next":null,"results":[{"a":', outer.bytes, '}', ']}\n']);
   });
@@ -98,6 +110,7 @@ describe('serializeFileInParts', () => {
   it('writes a value without raw JSON and without a list of objects as one string', () => {
     const empty = new ShapedObject(page, [0, null, []]);
     const numbers = new ShapedObject(page, [2, null, [1, 2]]);
-    for (const value of [empty, numbers, { results: [1, 'a'] }]) expect(serializeFileInParts(value)).toBe(serializeFile(value));
+    for (const value of [empty, numbers, { results: [1, 'a'] }])
+      expect(serializeFileInParts(value)).toBe(serializeFile(value));
   });
 });

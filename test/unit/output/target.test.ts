@@ -48,7 +48,10 @@ describe('BatchEncoder', () => {
 
 describe('dirTarget', () => {
   const files = Object.fromEntries(
-    Array.from({ length: 300 }, (_, i) => [`api/item-${i}/index.json`, `{"name":"Nováková ${i} 🌍","pad":"${'.'.repeat(i * 7)}"}\n`]),
+    Array.from({ length: 300 }, (_, i) => [
+      `api/item-${i}/index.json`,
+      `{"name":"Nováková ${i} 🌍","pad":"${'.'.repeat(i * 7)}"}\n`,
+    ]),
   );
 
   it.each([1, 2, 3])(

@@ -6,7 +6,9 @@ import { FIXTURES } from '../../helpers.ts';
 
 /** A recorded body: `api/<path>/index.json` of a fixture's responses; the first result of a list with `first`. */
 function body(fixture: string, path: string, first = false): Record<string, unknown> {
-  const parsed = JSON.parse(readFileSync(join(FIXTURES, fixture, 'responses/api', path, 'index.json'), 'utf8'));
+  const parsed = JSON.parse(
+    readFileSync(join(FIXTURES, fixture, 'responses/api', path, 'index.json'), 'utf8'),
+  );
   return first ? parsed.results[0] : parsed;
 }
 
@@ -36,7 +38,10 @@ describe('detectFlavour', () => {
   it.each<[string, Partial<FlavourEvidence>]>([
     ['the root alone', {}],
     ['the root and a language', { language: CURRENT.language }],
-    ['the root, a language and a project', { language: CURRENT.language, project: CURRENT.project }],
+    [
+      'the root, a language and a project',
+      { language: CURRENT.language, project: CURRENT.project },
+    ],
   ])('places a current instance from %s (what a walk has read when it starts)', (_, seen) => {
     expect(detectFlavour({ root: CURRENT.root, ...seen })).toEqual({ ok: true, version: '2026.8' });
   });
@@ -44,7 +49,10 @@ describe('detectFlavour', () => {
   it('takes a statistics layout or a share URL in neither form as saying nothing', () => {
     const statistics = { total: 1, code: 'cs' };
     const translation = { share_url: 'https://weblate.example.org/something/else/' };
-    expect(detectFlavour({ ...WEBLATE_4, statistics, translation })).toEqual({ ok: true, version: '4' });
+    expect(detectFlavour({ ...WEBLATE_4, statistics, translation })).toEqual({
+      ok: true,
+      version: '4',
+    });
   });
 
   it.each<[string, Partial<FlavourEvidence>, string]>([

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PullError } from '../../../src/pull/errors.ts';
-import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpOptions, type Wait } from '../../../src/pull/http.ts';
+import {
+  createHttpClient,
+  DEFAULT_HTTP_OPTIONS,
+  type HttpOptions,
+  type Wait,
+} from '../../../src/pull/http.ts';
 
 const URL_A = 'https://weblate.example.org/api/';
 
@@ -29,12 +34,19 @@ function harness(steps: Step[], options: Partial<HttpOptions> = {}) {
   return { client, requests, waits };
 }
 
-const networkError = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: { code } });
+const networkError = (code: string) =>
+  Object.assign(new TypeError('fetch failed'), { cause: { code } });
 
 describe('the HTTP client', () => {
   it('answers with the status and the parsed JSON body', async () => {
-    const { client } = harness([{ status: 200, body: '{"projects":"x"}', headers: { 'Content-Type': 'application/json' } }]);
-    expect(await client.getJson(URL_A)).toEqual({ status: 200, body: { projects: 'x' }, contentType: 'application/json' });
+    const { client } = harness([
+      { status: 200, body: '{"projects":"x"}', headers: { 'Content-Type': 'application/json' } },
+    ]);
+    expect(await client.getJson(URL_A)).toEqual({
+      status: 200,
+      body: { projects: 'x' },
+      contentType: 'application/json',
+    });
   });
 
   it('gives a 404 and a body that is not JSON back as values', async () => {
@@ -47,7 +59,11 @@ describe('the HTTP client', () => {
   });
 
   it('retries a 500 after a backoff and returns the answer that follows', async () => {
-    const { client, waits, requests } = harness([{ status: 500 }, { status: 502 }, { status: 200, body: '1' }]);
+    const { client, waits, requests } = harness([
+      { status: 500 },
+      { status: 502 },
+      { status: 200, body: '1' },
+    ]);
     expect((await client.getJson(URL_A)).body).toBe(1);
     expect(requests).toHaveLength(3);
     expect(waits.map((w) => [w.reason, w.ms, w.detail])).toEqual([
@@ -57,9 +73,12 @@ describe('the HTTP client', () => {
   });
 
   it('retries network errors, and gives up after the allowed retries naming the URL and the last failure', async () => {
-    const { client, requests } = harness([networkError('ECONNRESET'), networkError('ECONNREFUSED'), networkError('ECONNREFUSED')], {
-      retries: 2,
-    });
+    const { client, requests } = harness(
+      [networkError('ECONNRESET'), networkError('ECONNREFUSED'), networkError('ECONNREFUSED')],
+      {
+        retries: 2,
+      },
+    );
     const error = await client.getJson(URL_A).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PullError);
     expect((error as Error).message).toBe(`${URL_A} failed 3 times (last: ECONNREFUSED).`);
@@ -75,12 +94,18 @@ describe('the HTTP client', () => {
       { retries: 0 },
     );
     expect((await client.getJson(URL_A)).body).toBe(1);
-    expect(waits).toEqual([{ reason: 'throttled', ms: 2000, url: URL_A, detail: 'HTTP 429, Retry-After: 2' }]);
+    expect(waits).toEqual([
+      { reason: 'throttled', ms: 2000, url: URL_A, detail: 'HTTP 429, Retry-After: 2' },
+    ]);
   });
 
   it('stops when a 429 asks for a longer wait than allowed', async () => {
-    const { client } = harness([{ status: 429, headers: { 'Retry-After': '86400' } }], { maxWaitMs: 600_000 });
-    await expect(client.getJson(URL_A)).rejects.toThrow(/throttled \(HTTP 429\) for 86400 s, longer than the 600 s allowed by --max-wait/);
+    const { client } = harness([{ status: 429, headers: { 'Retry-After': '86400' } }], {
+      maxWaitMs: 600_000,
+    });
+    await expect(client.getJson(URL_A)).rejects.toThrow(
+      /throttled \(HTTP 429\) for 86400 s, longer than the 600 s allowed by --max-wait/,
+    );
   });
 
   it('pauses until the reset when the announced rate limit is spent, instead of earning a 429', async () => {
@@ -98,7 +123,9 @@ describe('the HTTP client', () => {
     await client.getJson(URL_A);
     expect(waits).toEqual([]);
     await client.getJson(URL_A);
-    expect(waits).toEqual([{ reason: 'rate-limit', ms: 30_000, url: URL_A, detail: 'X-RateLimit-Remaining: 0' }]);
+    expect(waits).toEqual([
+      { reason: 'rate-limit', ms: 30_000, url: URL_A, detail: 'X-RateLimit-Remaining: 0' },
+    ]);
     expect(requests).toHaveLength(3);
   });
 
@@ -122,7 +149,9 @@ describe('the HTTP client', () => {
   });
 
   it('explains a refused token', async () => {
-    const { client } = harness([{ status: 401, body: '{"detail":"Invalid token."}' }], { token: 'wrong' });
+    const { client } = harness([{ status: 401, body: '{"detail":"Invalid token."}' }], {
+      token: 'wrong',
+    });
     await expect(client.getJson(URL_A)).rejects.toThrow(
       `${URL_A} refused the token (HTTP 401: Invalid token.). Check the key given with --token or WEBLATE_TOKEN.`,
     );

@@ -12,7 +12,12 @@ import {
 } from '../../../src/pull/map-current.ts';
 import { mapLanguages } from '../../../src/pull/map-languages.ts';
 import { inferPageSize } from '../../../src/pull/map.ts';
-import type { ApiCategory, ApiComponent, ApiLanguage, ApiProject } from '../../../src/pull/shapes.ts';
+import type {
+  ApiCategory,
+  ApiComponent,
+  ApiLanguage,
+  ApiProject,
+} from '../../../src/pull/shapes.ts';
 import type { PulledInstance } from '../../../src/pull/walk.ts';
 
 const catalog = loadCatalog();
@@ -44,7 +49,12 @@ function triples(inherit: boolean): Record<string, unknown> {
   return fields;
 }
 
-function category(id: number, slug: string, parent: number | null, changes: Record<string, unknown> = {}): ApiCategory {
+function category(
+  id: number,
+  slug: string,
+  parent: number | null,
+  changes: Record<string, unknown> = {},
+): ApiCategory {
   return {
     id,
     name: slug.toUpperCase(),
@@ -123,7 +133,14 @@ function component(segment: string, changes: Record<string, unknown> = {}): ApiC
   };
 }
 
-const pulled = (c: ApiComponent) => ({ component: c, translations: [], statistics: new Map(), locked: false, links: [], lists: [] });
+const pulled = (c: ApiComponent) => ({
+  component: c,
+  translations: [],
+  statistics: new Map(),
+  locked: false,
+  links: [],
+  lists: [],
+});
 
 describe('mapCategories', () => {
   it('writes each category with its parent by slug, its own settings, and only the switches its file does not imply', () => {
@@ -131,13 +148,20 @@ describe('mapCategories', () => {
       'docs',
       [
         category(6, 'api', 5, { inherit_commit_message: false }),
-        category(5, 'guides', null, { license: 'CC-BY-4.0', inherit_license: false, check_flags: 'strict-same' }),
+        category(5, 'guides', null, {
+          license: 'CC-BY-4.0',
+          inherit_license: false,
+          check_flags: 'strict-same',
+        }),
         category(7, 'internals', 6, { license: 'MIT', inherit_license: true }),
       ],
       context(),
     );
     expect(files).toEqual([
-      { path: 'projects/docs/categories/api.yaml', value: { name: 'API', id: 6, parent: 'guides', inherit_commit_message: false } },
+      {
+        path: 'projects/docs/categories/api.yaml',
+        value: { name: 'API', id: 6, parent: 'guides', inherit_commit_message: false },
+      },
       {
         path: 'projects/docs/categories/guides.yaml',
         value: { name: 'GUIDES', id: 5, check_flags: 'strict-same', license: 'CC-BY-4.0' },
@@ -153,23 +177,35 @@ describe('mapCategories', () => {
     const c = context();
     const [known, unknown] = mapCategories(
       'docs',
-      [category(5, 'a', null, { secondary_language: 7 }), category(6, 'b', null, { secondary_language: 99 })],
+      [
+        category(5, 'a', null, { secondary_language: 7 }),
+        category(6, 'b', null, { secondary_language: 99 }),
+      ],
       c,
     );
     expect(known!.value).toMatchObject({ secondary_language: 'de' });
     expect(unknown!.value).not.toHaveProperty('secondary_language');
-    expect(c.warnings).toEqual(['docs/b has a secondary language (id 99) that no language read has; it is left out.']);
+    expect(c.warnings).toEqual([
+      'docs/b has a secondary language (id 99) that no language read has; it is left out.',
+    ]);
   });
 
   it('refuses two categories of a project with one slug (Weblate allows it under different parents)', () => {
-    expect(() => mapCategories('docs', [category(5, 'intro', null), category(6, 'intro', 5)], context())).toThrow(PullError);
+    expect(() =>
+      mapCategories('docs', [category(5, 'intro', null), category(6, 'intro', 5)], context()),
+    ).toThrow(PullError);
   });
 });
 
 describe('mapCurrentProject', () => {
   it("writes today's settings that differ from their defaults, but never set_language_team", () => {
     const value = mapCurrentProject(
-      project({ set_language_team: false, commit_policy: 20, license: 'MIT', secondary_language: 7 }),
+      project({
+        set_language_team: false,
+        commit_policy: 20,
+        license: 'MIT',
+        secondary_language: 7,
+      }),
       context(),
     );
     expect(value).toEqual({ commit_policy: 20, license: 'MIT', secondary_language: 'de' });
@@ -177,7 +213,10 @@ describe('mapCurrentProject', () => {
 
   it('writes the value in effect as its own where the project inherits from a workspace, and warns', () => {
     const c = context();
-    const value = mapCurrentProject(project({ workspace: 'a-uuid', inherit_license: true, effective_license: 'MIT' }), c);
+    const value = mapCurrentProject(
+      project({ workspace: 'a-uuid', inherit_license: true, effective_license: 'MIT' }),
+      c,
+    );
     expect(value).toEqual({ license: 'MIT', inherit_license: true });
     expect(c.warnings).toEqual([
       'docs is in workspace a-uuid; a mirror has no workspaces (workspace is null).',
@@ -197,17 +236,32 @@ describe('mapComponent in the 2026.8 flavour', () => {
       license_url: 'https://spdx.org/licenses/CC-BY-4.0.html',
     });
     const { file } = mapComponent('docs', pulled(c), new Set(['docs']), context());
-    expect(file.value).toMatchObject({ category: 'guides', license: 'GPL-3.0-or-later', inherit_license: true, inherit_new_lang: false });
+    expect(file.value).toMatchObject({
+      category: 'guides',
+      license: 'GPL-3.0-or-later',
+      inherit_license: true,
+      inherit_new_lang: false,
+    });
     expect(file.value).not.toHaveProperty('license_url');
-    expect(Object.keys(file.value).slice(0, 4)).toEqual(['name', 'id', 'category', 'source_language']);
+    expect(Object.keys(file.value).slice(0, 4)).toEqual([
+      'name',
+      'id',
+      'category',
+      'source_language',
+    ]);
   });
 
   it("compares message templates with today's defaults", () => {
-    const own = component('manual', { commit_message: 'docs: {{ language_name }}', inherit_commit_message: false });
+    const own = component('manual', {
+      commit_message: 'docs: {{ language_name }}',
+      inherit_commit_message: false,
+    });
     expect(mapComponent('docs', pulled(own), new Set(), context()).file.value).toMatchObject({
       commit_message: 'docs: {{ language_name }}',
     });
-    expect(mapComponent('docs', pulled(component('manual')), new Set(), context()).file.value).not.toHaveProperty('commit_message');
+    expect(
+      mapComponent('docs', pulled(component('manual')), new Set(), context()).file.value,
+    ).not.toHaveProperty('commit_message');
   });
 
   it("names a shared repository by weblate:// and leaves out the settings it shows of the shared one's", () => {
@@ -219,15 +273,27 @@ describe('mapComponent in the 2026.8 flavour', () => {
       linked_component: `${API}/components/app/ui%252Fandroid/`,
       vcs_params: { depth: 1 },
     });
-    const { file } = mapComponent('docs', pulled(c), new Set(['docs', 'app']), context(['docs', 'app']));
+    const { file } = mapComponent(
+      'docs',
+      pulled(c),
+      new Set(['docs', 'app']),
+      context(['docs', 'app']),
+    );
     expect(file.value).toMatchObject({ repo: 'weblate://app/android', vcs_params: { depth: 1 } });
-    for (const key of ['branch', 'push_on_commit', 'commit_pending_age']) expect(file.value).not.toHaveProperty(key);
+    for (const key of ['branch', 'push_on_commit', 'commit_pending_age'])
+      expect(file.value).not.toHaveProperty(key);
   });
 
   it('writes the repository settings as its own when the shared one is in a project not pulled, and warns', () => {
-    const c = component('ios', { branch: 'main', linked_component: `${API}/components/app/android/` });
+    const c = component('ios', {
+      branch: 'main',
+      linked_component: `${API}/components/app/android/`,
+    });
     const mapped = mapComponent('docs', pulled(c), new Set(['docs']), context());
-    expect(mapped.file.value).toMatchObject({ repo: 'https://git.example.org/docs.git', branch: 'main' });
+    expect(mapped.file.value).toMatchObject({
+      repo: 'https://git.example.org/docs.git',
+      branch: 'main',
+    });
     expect(mapped.warnings).toEqual([
       `docs/ios shares the repository of ${API}/components/app/android/, not pulled: its settings are written as its own, and linked_component is null.`,
     ]);
@@ -255,16 +321,26 @@ describe('componentSlugOf', () => {
 });
 
 describe('inferPageSize in the 2026.8 flavour', () => {
-  const list = (url: string, count: number, firstPageLength: number, next: string | null) => ({ url, count, firstPageLength, next });
+  const list = (url: string, count: number, firstPageLength: number, next: string | null) => ({
+    url,
+    count,
+    firstPageLength,
+    next,
+  });
 
   it("counts a component's statistics list, cut at four times the page size, for a quarter", () => {
-    const lists = [list(`${API}/components/p/c/statistics/`, 9, 8, `${API}/components/p/c/statistics/?page=2`)];
+    const lists = [
+      list(`${API}/components/p/c/statistics/`, 9, 8, `${API}/components/p/c/statistics/?page=2`),
+    ];
     expect(inferPageSize(lists, '2026.8')).toBe(2);
     expect(inferPageSize(lists, '4')).toBe(8);
   });
 
   it('leaves a statistics list out of the longest list when none is cut', () => {
-    const lists = [list(`${API}/components/p/c/statistics/`, 120, 120, null), list(`${API}/projects/`, 60, 60, null)];
+    const lists = [
+      list(`${API}/components/p/c/statistics/`, 120, 120, null),
+      list(`${API}/projects/`, 60, 60, null),
+    ];
     expect(inferPageSize(lists, '2026.8')).toBe(60);
   });
 });
@@ -281,10 +357,15 @@ describe('mapLanguages in the 2026.8 flavour', () => {
     flavour: '2026.8',
   });
   const files = (languages: ApiLanguage[]) =>
-    Object.fromEntries(mapLanguages(instance(languages), catalog).files.map((f) => [f.path, f.value]));
+    Object.fromEntries(
+      mapLanguages(instance(languages), catalog).files.map((f) => [f.path, f.value]),
+    );
 
   it("compares a catalog language with today's plural type and aliases, and writes an id of the instance's own numbering", () => {
-    expect(files([language('cs'), language('de', { id: 7 })])).toEqual({ 'languages/cs.yaml': {}, 'languages/de.yaml': { id: 7 } });
+    expect(files([language('cs'), language('de', { id: 7 })])).toEqual({
+      'languages/cs.yaml': {},
+      'languages/de.yaml': { id: 7 },
+    });
   });
 
   it('writes the whole plural of a language still typed as 4.x types it, and the id of a language outside the catalog', () => {
@@ -302,6 +383,12 @@ describe('mapLanguages in the 2026.8 flavour', () => {
     const written = files([older, outside]);
     const { id, number, formula } = uk.plural;
     expect(written['languages/uk.yaml']).toEqual({ plural: { id, number, formula, type: 2 } });
-    expect(Object.keys(written['languages/nds_NL.yaml']!)).toEqual(['id', 'name', 'direction', 'population', 'plural']);
+    expect(Object.keys(written['languages/nds_NL.yaml']!)).toEqual([
+      'id',
+      'name',
+      'direction',
+      'population',
+      'plural',
+    ]);
   });
 });

@@ -3,7 +3,13 @@ import { loadCatalog } from '../../../src/catalog/catalog.ts';
 import { mapComponent } from '../../../src/pull/map-component.ts';
 import { mapLanguages } from '../../../src/pull/map-languages.ts';
 import { inferPageSize, inferPagination, mapInstance } from '../../../src/pull/map.ts';
-import type { ApiComponent, ApiLanguage, ApiProject, ApiStatistics, ApiTranslation } from '../../../src/pull/shapes.ts';
+import type {
+  ApiComponent,
+  ApiLanguage,
+  ApiProject,
+  ApiStatistics,
+  ApiTranslation,
+} from '../../../src/pull/shapes.ts';
 import type { PulledInstance, ListObservation, PulledComponent } from '../../../src/pull/walk.ts';
 import { COMPONENT_FIELD_DEFAULTS } from '../../../src/model/defaults.ts';
 
@@ -100,7 +106,15 @@ function translation(code: string, changes: Partial<ApiTranslation> = {}): ApiTr
 }
 
 function statistics(code: string, changes: Partial<ApiStatistics> = {}): ApiStatistics {
-  return { code, total_chars: 100, translated_chars: 0, approved: 0, readonly: 0, recent_changes: 0, ...changes };
+  return {
+    code,
+    total_chars: 100,
+    translated_chars: 0,
+    approved: 0,
+    readonly: 0,
+    recent_changes: 0,
+    ...changes,
+  };
 }
 
 function pulled(
@@ -109,10 +123,19 @@ function pulled(
   stats: ApiStatistics[],
   extra: Partial<PulledComponent> = {},
 ): PulledComponent {
-  return { component: c, translations, statistics: new Map(stats.map((s) => [s.code, s])), locked: false, links: [], lists: [], ...extra };
+  return {
+    component: c,
+    translations,
+    statistics: new Map(stats.map((s) => [s.code, s])),
+    locked: false,
+    links: [],
+    lists: [],
+    ...extra,
+  };
 }
 
-const sourceEn = () => translation('en', { id: 1, filename: '', translated: 10, translated_words: 20 });
+const sourceEn = () =>
+  translation('en', { id: 1, filename: '', translated: 10, translated_words: 20 });
 const sourceStats = () => statistics('en', { translated_chars: 100, readonly: 10 });
 
 describe('inferPageSize', () => {
@@ -123,10 +146,26 @@ describe('inferPageSize', () => {
     next,
   });
   it.each([
-    ['the first page of a list that has a next one', [list(5, 5, null), list(45, 20, '?page=2')], 20],
-    ['the most common cut when lists disagree', [list(45, 20, '?page=2'), list(45, 20, '?page=2'), list(300, 100, '?page=2')], 20],
-    ['the default when no list is cut and none is longer', [list(50, 50, null), list(3, 3, null)], undefined],
-    ['the longest list when none is cut and it is longer than the default', [list(75, 75, null)], 75],
+    [
+      'the first page of a list that has a next one',
+      [list(5, 5, null), list(45, 20, '?page=2')],
+      20,
+    ],
+    [
+      'the most common cut when lists disagree',
+      [list(45, 20, '?page=2'), list(45, 20, '?page=2'), list(300, 100, '?page=2')],
+      20,
+    ],
+    [
+      'the default when no list is cut and none is longer',
+      [list(50, 50, null), list(3, 3, null)],
+      undefined,
+    ],
+    [
+      'the longest list when none is cut and it is longer than the default',
+      [list(75, 75, null)],
+      75,
+    ],
   ])('takes %s', (_, lists, expected) => {
     expect(inferPageSize(lists)).toBe(expected);
   });
@@ -142,7 +181,9 @@ describe('inferPagination', () => {
   });
 
   it('cannot tell when no list has a second page', () => {
-    expect(inferPagination([{ url: 'x', count: 1, firstPageLength: 1, next: null }])).toBeUndefined();
+    expect(
+      inferPagination([{ url: 'x', count: 1, firstPageLength: 1, next: null }]),
+    ).toBeUndefined();
   });
 });
 
@@ -175,21 +216,38 @@ describe('mapComponent', () => {
   });
 
   it('writes license_url only when it is not the SPDX page of the license', () => {
-    const own = mapComponent('p', pulled(component({ license: 'MIT', license_url: 'https://example.org/mit' }), [], []), new Set());
+    const own = mapComponent(
+      'p',
+      pulled(component({ license: 'MIT', license_url: 'https://example.org/mit' }), [], []),
+      new Set(),
+    );
     expect(own.file.value.license_url).toBe('https://example.org/mit');
-    const none = mapComponent('p', pulled(component({ license: 'MIT', license_url: null }), [], []), new Set());
+    const none = mapComponent(
+      'p',
+      pulled(component({ license: 'MIT', license_url: null }), [], []),
+      new Set(),
+    );
     expect(none.file.value.license_url).toBeNull();
   });
 
   it('compares a glossary with the defaults Weblate gives a glossary', () => {
     const glossary = component({ is_glossary: true, manage_units: true, new_lang: 'none' });
-    expect(mapComponent('p', pulled(glossary, [], []), new Set()).file.value).not.toHaveProperty('manage_units');
+    expect(mapComponent('p', pulled(glossary, [], []), new Set()).file.value).not.toHaveProperty(
+      'manage_units',
+    );
     const changed = component({ is_glossary: true, manage_units: false, new_lang: 'add' });
-    expect(mapComponent('p', pulled(changed, [], []), new Set()).file.value).toMatchObject({ manage_units: false, new_lang: 'add' });
+    expect(mapComponent('p', pulled(changed, [], []), new Set()).file.value).toMatchObject({
+      manage_units: false,
+      new_lang: 'add',
+    });
   });
 
   it('writes the source translation explicitly, with the counters only its statistics hold', () => {
-    const { file } = mapComponent('p', pulled(component(), [sourceEn()], [sourceStats()]), new Set());
+    const { file } = mapComponent(
+      'p',
+      pulled(component(), [sourceEn()], [sourceStats()]),
+      new Set(),
+    );
     expect(file.value.source).toEqual({ total: 10, total_words: 20, total_chars: 100 });
     expect(file.value.translations).toEqual({
       en: { id: 1, translated: 10, translated_words: 20, translated_chars: 100, readonly: 10 },
@@ -212,7 +270,12 @@ describe('mapComponent', () => {
       last_change: '2024-05-02T10:20:05.499000Z',
       last_author: 'Jana',
     });
-    const pt = translation('pt_BR', { id: 8, language_code: 'pt-rBR', filename: 'po/pt-rBR.po', total: 12 });
+    const pt = translation('pt_BR', {
+      id: 8,
+      language_code: 'pt-rBR',
+      filename: 'po/pt-rBR.po',
+      total: 12,
+    });
     const stats = [
       sourceStats(),
       statistics('cs', { translated_chars: 40, approved: 2, readonly: 1, recent_changes: 3 }),
@@ -250,16 +313,25 @@ describe('mapComponent', () => {
       translation('de', { filename: 'locale/de/LC_MESSAGES/app.po' }),
     ];
     const mapped = mapComponent('p', pulled(hidden, translations, [sourceStats()]), new Set());
-    expect(mapped.hidden).toEqual({ component: 'p/app', fields: ['vcs', 'repo', 'branch', 'filemask', 'push'] });
+    expect(mapped.hidden).toEqual({
+      component: 'p/app',
+      fields: ['vcs', 'repo', 'branch', 'filemask', 'push'],
+    });
     expect(mapped.file.value).toMatchObject({ repo: '', filemask: 'locale/*/LC_MESSAGES/app.po' });
     expect(mapped.file.value).not.toHaveProperty('vcs');
     expect(mapped.file.value).not.toHaveProperty('branch');
-    expect((mapped.file.value.translations as Record<string, object>).cs).not.toHaveProperty('filename');
+    expect((mapped.file.value.translations as Record<string, object>).cs).not.toHaveProperty(
+      'filename',
+    );
   });
 
   it('keeps links to pulled projects, drops the others with a warning, and warns about add-ons', () => {
     const c = component({ addons: [`${SITE}/api/addons/1/`] });
-    const mapped = mapComponent('p', pulled(c, [], [], { locked: true, links: [project('q'), project('r')] }), new Set(['p', 'q']));
+    const mapped = mapComponent(
+      'p',
+      pulled(c, [], [], { locked: true, links: [project('q'), project('r')] }),
+      new Set(['p', 'q']),
+    );
     expect(mapped.file.value).toMatchObject({ locked: true, links: ['q'] });
     expect(mapped.warnings).toEqual([
       'p/app is also shared into r, not pulled: that link is left out.',
@@ -290,18 +362,25 @@ describe('mapLanguages', () => {
       },
     ],
   });
-  const files = (s: PulledInstance) => Object.fromEntries(mapLanguages(s, catalog).files.map((f) => [f.path, f]));
+  const files = (s: PulledInstance) =>
+    Object.fromEntries(mapLanguages(s, catalog).files.map((f) => [f.path, f]));
 
   it('writes nothing for a used language shown as the catalog has it', () => {
     expect(files(instance([language('en'), language('cs')], ['en', 'cs']))).toEqual({});
   });
 
   it('writes the fields that differ, and the whole plural when any part of it differs', () => {
-    const cs = language('cs', { population: 10_700_000, name: 'Czech', plural: { ...catalog.get('cs')!.plural, id: 12 } });
-    expect(files(instance([language('en'), cs], ['en', 'cs']))['languages/cs.yaml']!.value).toEqual({
+    const cs = language('cs', {
       population: 10_700_000,
-      plural: { id: 12, number: 3, formula: '(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2', type: 2 },
+      name: 'Czech',
+      plural: { ...catalog.get('cs')!.plural, id: 12 },
     });
+    expect(files(instance([language('en'), cs], ['en', 'cs']))['languages/cs.yaml']!.value).toEqual(
+      {
+        population: 10_700_000,
+        plural: { id: 12, number: 3, formula: '(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2', type: 2 },
+      },
+    );
   });
 
   it('writes every field of a language the catalog does not know', () => {
@@ -310,7 +389,9 @@ describe('mapLanguages', () => {
       aliases: ['dev'],
       plural: { id: 901, source: 2, number: 2, formula: 'n != 1', type: 1 },
     });
-    expect(files(instance([language('en'), custom], ['en', 'sjn']))['languages/sjn.yaml']!.value).toEqual({
+    expect(
+      files(instance([language('en'), custom], ['en', 'sjn']))['languages/sjn.yaml']!.value,
+    ).toEqual({
       name: 'Sindarin',
       direction: 'ltr',
       population: 0,
@@ -334,16 +415,34 @@ describe('mapInstance', () => {
   it('derives site.yaml from the links the server wrote', () => {
     const s: PulledInstance = {
       apiRoot: 'https://l10n.example.org/mirror/api/',
-      lists: [{ url: 'x', count: 30, firstPageLength: 20, next: 'https://l10n.example.org/mirror/api/languages/?page=2' }],
+      lists: [
+        {
+          url: 'x',
+          count: 30,
+          firstPageLength: 20,
+          next: 'https://l10n.example.org/mirror/api/languages/?page=2',
+        },
+      ],
       languages: [],
       partial: false,
       date: null,
       warnings: [],
-      projects: [{ project: project('p', { web_url: 'https://www.example.org/projects/p/' }), statistics: null, components: [] }],
+      projects: [
+        {
+          project: project('p', { web_url: 'https://www.example.org/projects/p/' }),
+          statistics: null,
+          components: [],
+        },
+      ],
     };
     expect(mapInstance(s, catalog).files[0]).toEqual({
       path: 'site.yaml',
-      value: { base_url: 'https://l10n.example.org/mirror', web_url: 'https://www.example.org', page_size: 20, pagination: 'query' },
+      value: {
+        base_url: 'https://l10n.example.org/mirror',
+        web_url: 'https://www.example.org',
+        page_size: 20,
+        pagination: 'query',
+      },
     });
   });
 
@@ -356,7 +455,11 @@ describe('mapInstance', () => {
       date: null,
       warnings: [],
       projects: [
-        { project: project('docs', { id: 5, translation_review: true, instructions: 'Be nice.' }), statistics: null, components: [] },
+        {
+          project: project('docs', { id: 5, translation_review: true, instructions: 'Be nice.' }),
+          statistics: null,
+          components: [],
+        },
       ],
     };
     expect(mapInstance(s, catalog).files[1]).toEqual({

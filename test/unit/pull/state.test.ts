@@ -35,7 +35,11 @@ describe('openState', () => {
     const dir = tempDir();
     const first = await openState(dir, FROM);
     expect(first.resumed).toBe(0);
-    await first.keep(`${FROM}projects/`, { status: 200, body: { count: 0 }, contentType: 'application/json' });
+    await first.keep(`${FROM}projects/`, {
+      status: 200,
+      body: { count: 0 },
+      contentType: 'application/json',
+    });
     await first.close();
     const second = await openState(dir, FROM);
     expect(second.resumed).toBe(1);
@@ -50,12 +54,18 @@ describe('openState', () => {
     const state = await openState(dir, FROM);
     await state.keep('c', { status: 200, body: 2, contentType: 'application/json' });
     await state.close();
-    expect([...parseState(readFileSync(join(dir, STATE_FILE), 'utf8')).answers.keys()]).toEqual(['a', 'c']);
+    expect([...parseState(readFileSync(join(dir, STATE_FILE), 'utf8')).answers.keys()]).toEqual([
+      'a',
+      'c',
+    ]);
   });
 
   it('sets aside the state of another API, with a notice', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, STATE_FILE), `{"pull-state":1,"from":"https://other.example.org/api/"}\n{"url":"a","status":200,"body":1}\n`);
+    writeFileSync(
+      join(dir, STATE_FILE),
+      `{"pull-state":1,"from":"https://other.example.org/api/"}\n{"url":"a","status":200,"body":1}\n`,
+    );
     const state = await openState(dir, FROM);
     expect(state.resumed).toBe(0);
     expect(state.notice).toContain('https://other.example.org/api/');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, createRateBudget, readRateLimit, retryAfterMs } from '../../../src/pull/waits.ts';
+import {
+  backoffMs,
+  createRateBudget,
+  readRateLimit,
+  retryAfterMs,
+} from '../../../src/pull/waits.ts';
 
 describe('backoffMs', () => {
   it.each([
@@ -37,7 +42,15 @@ describe('readRateLimit', () => {
   const headers = (values: Record<string, string>) => new Headers(values);
 
   it("reads Weblate's remaining requests and seconds to reset", () => {
-    expect(readRateLimit(headers({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '42', 'X-RateLimit-Reset': '3600' }))).toEqual({
+    expect(
+      readRateLimit(
+        headers({
+          'X-RateLimit-Limit': '100',
+          'X-RateLimit-Remaining': '42',
+          'X-RateLimit-Reset': '3600',
+        }),
+      ),
+    ).toEqual({
       remaining: 42,
       resetSeconds: 3600,
     });
@@ -45,7 +58,9 @@ describe('readRateLimit', () => {
 
   it('ignores incomplete or unreadable headers', () => {
     expect(readRateLimit(headers({ 'X-RateLimit-Remaining': '42' }))).toBeNull();
-    expect(readRateLimit(headers({ 'X-RateLimit-Remaining': 'many', 'X-RateLimit-Reset': '1' }))).toBeNull();
+    expect(
+      readRateLimit(headers({ 'X-RateLimit-Remaining': 'many', 'X-RateLimit-Reset': '1' })),
+    ).toBeNull();
     expect(readRateLimit(headers({}))).toBeNull();
   });
 });

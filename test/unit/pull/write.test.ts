@@ -2,7 +2,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkOutputFolder, pulledMarker, renderContentFile, writeContentFiles } from '../../../src/pull/write.ts';
+import {
+  checkOutputFolder,
+  pulledMarker,
+  renderContentFile,
+  writeContentFiles,
+} from '../../../src/pull/write.ts';
 import { STATE_FILE } from '../../../src/pull/state.ts';
 import { readTree, tempDir, writeFiles } from '../../helpers.ts';
 
@@ -13,8 +18,11 @@ describe('renderContentFile', () => {
       id: 12,
       repo: 'local:',
       enforced_checks: ['same'],
-      commit_message: 'Translated using Weblate ({{ language_name }})\n\nCurrently translated at {{ stats.translated_percent }}%\n',
-      translations: { no: { last_change: '2024-05-02T10:20:05.499000Z', last_author: 'Jana Nováková' } },
+      commit_message:
+        'Translated using Weblate ({{ language_name }})\n\nCurrently translated at {{ stats.translated_percent }}%\n',
+      translations: {
+        no: { last_change: '2024-05-02T10:20:05.499000Z', last_author: 'Jana Nováková' },
+      },
     };
     const text = renderContentFile({ path: 'x.yaml', value, comment: 'First line\nsecond line' });
     expect(text.startsWith('# First line\n# second line\nname: Android app\nid: 12\n')).toBe(true);
@@ -34,7 +42,9 @@ describe('checkOutputFolder', () => {
     expect(await checkOutputFolder(join(dir, 'empty'))).toEqual({ ok: true });
     writeFiles(join(dir, 'resume'), { [STATE_FILE]: '' });
     expect(await checkOutputFolder(join(dir, 'resume'))).toEqual({ ok: true });
-    writeFiles(join(dir, 'earlier'), { 'site.yaml': `# ${pulledMarker('https://x/api/')}\nbase_url: https://x\n` });
+    writeFiles(join(dir, 'earlier'), {
+      'site.yaml': `# ${pulledMarker('https://x/api/')}\nbase_url: https://x\n`,
+    });
     expect(await checkOutputFolder(join(dir, 'earlier'))).toEqual({ ok: true });
   });
 
@@ -69,7 +79,11 @@ describe('writeContentFiles', () => {
       ],
       ['projects/kept/components/old.yaml'],
     );
-    expect(result).toEqual({ written: ['projects/kept/project.yaml', 'site.yaml'], unchanged: 0, removed: 3 });
+    expect(result).toEqual({
+      written: ['projects/kept/project.yaml', 'site.yaml'],
+      unchanged: 0,
+      removed: 3,
+    });
     expect([...readTree(out).keys()]).toEqual([
       'notes.txt',
       'projects/kept/components/old.yaml',
@@ -78,7 +92,9 @@ describe('writeContentFiles', () => {
     ]);
     expect(readFileSync(join(out, 'site.yaml'), 'utf8')).toBe('base_url: https://x\n');
     expect(existsSync(join(out, 'projects/gone'))).toBe(false);
-    expect(readdirSync(join(out, 'projects/kept')).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(readdirSync(join(out, 'projects/kept')).filter((name) => name.startsWith('.'))).toEqual(
+      [],
+    );
   });
 
   it('leaves a file whose text is already the one to write as it is (its time too)', async () => {
@@ -92,6 +108,8 @@ describe('writeContentFiles', () => {
   });
 
   it('refuses a path outside the content layout', async () => {
-    await expect(writeContentFiles(tempDir(), [{ path: 'projects/../../etc/x.yaml', value: {} }])).rejects.toThrow(/Internal error/);
+    await expect(
+      writeContentFiles(tempDir(), [{ path: 'projects/../../etc/x.yaml', value: {} }]),
+    ).rejects.toThrow(/Internal error/);
   });
 });

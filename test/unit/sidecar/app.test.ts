@@ -15,7 +15,11 @@ describe('createSidecarApp', () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'features/content'), join(dir, 'content'), { recursive: true });
     const catalog = loadCatalog();
-    const opened = await Session.open({ contentDir: join(dir, 'content'), outDir: join(dir, 'dist'), catalog });
+    const opened = await Session.open({
+      contentDir: join(dir, 'content'),
+      outDir: join(dir, 'dist'),
+      catalog,
+    });
     if (!opened.ok) throw new Error('fixture does not open');
     app = createSidecarApp({ session: opened.session, catalog, keyring: createKeyring(['k']) });
   });
@@ -30,7 +34,10 @@ describe('createSidecarApp', () => {
   });
 
   it('routes by the request-target as sent, not as a URL parser would resolve it', async () => {
-    const resolved = await app(new Request(`${api}projects/alpha/`), { method: 'GET', target: '/mirror/api/languages/../projects/alpha/' });
+    const resolved = await app(new Request(`${api}projects/alpha/`), {
+      method: 'GET',
+      target: '/mirror/api/languages/../projects/alpha/',
+    });
     expect(resolved.status).toBe(404);
   });
 

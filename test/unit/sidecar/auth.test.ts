@@ -1,10 +1,17 @@
 /** API keys: where they come from, and how an Authorization header is judged. */
 import { describe, expect, it } from 'vitest';
-import { authenticate, createKeyring, parseTokensFile, parseTokensVariable } from '../../../src/sidecar/auth.ts';
+import {
+  authenticate,
+  createKeyring,
+  parseTokensFile,
+  parseTokensVariable,
+} from '../../../src/sidecar/auth.ts';
 
 describe('keys', () => {
   it('reads one key a line from a tokens file, skipping blank lines and # comments', () => {
-    expect(parseTokensFile('# deploy keys\nwlu_one\n\n  wlp_two  \r\n# old: wlu_zero\n', 'keys.txt')).toEqual({
+    expect(
+      parseTokensFile('# deploy keys\nwlu_one\n\n  wlp_two  \r\n# old: wlu_zero\n', 'keys.txt'),
+    ).toEqual({
       ok: true,
       keys: ['wlu_one', 'wlp_two'],
     });
@@ -35,12 +42,18 @@ describe('authenticate', () => {
     ['Token wlu_on', { kind: 'invalid', detail: 'Invalid token.' }],
     ['Token wlu_onex', { kind: 'invalid', detail: 'Invalid token.' }],
     ['Token', { kind: 'invalid', detail: 'Invalid token header. No credentials provided.' }],
-    ['Token wlu_one wlp_two', { kind: 'invalid', detail: 'Invalid token header. Token string should not contain spaces.' }],
+    [
+      'Token wlu_one wlp_two',
+      { kind: 'invalid', detail: 'Invalid token header. Token string should not contain spaces.' },
+    ],
   ])('judges %j', (header, credentials) => {
     expect(authenticate(header, keyring)).toEqual(credentials);
   });
 
   it('knows no key in an empty keyring', () => {
-    expect(authenticate('Token anything', createKeyring([]))).toEqual({ kind: 'invalid', detail: 'Invalid token.' });
+    expect(authenticate('Token anything', createKeyring([]))).toEqual({
+      kind: 'invalid',
+      detail: 'Invalid token.',
+    });
   });
 });

@@ -14,10 +14,10 @@ population: 12
 describe('setFields', () => {
   it('changes a value in place, keeping its comment and every other line', () => {
     expect(setFields(LANGUAGE, { name: "Klingon (Qo'noS)", population: 13 })).toBe(
-      LANGUAGE.replace('name: Klingon   # the English name', "name: Klingon (Qo'noS) # the English name").replace(
-        'population: 12',
-        'population: 13',
-      ),
+      LANGUAGE.replace(
+        'name: Klingon   # the English name',
+        "name: Klingon (Qo'noS) # the English name",
+      ).replace('population: 12', 'population: 13'),
     );
   });
 
@@ -32,7 +32,9 @@ describe('setFields', () => {
 
   it('quotes text that would read as another type', () => {
     expect(setFields('name: x\n', { name: '123' })).toBe('name: "123"\n');
-    expect(setFields('name: x\n', { name: 'yes: no # not a comment' })).toBe('name: "yes: no # not a comment"\n');
+    expect(setFields('name: x\n', { name: 'yes: no # not a comment' })).toBe(
+      'name: "yes: no # not a comment"\n',
+    );
   });
 
   it('starts a new file, or fills a file that held {} with a block map', () => {
@@ -57,7 +59,9 @@ translations:
     expect(removeTranslation(COMPONENT, 'fr')).toBe(
       'name: App\ntranslations:\n  # Czech, done by the team.\n  cs:\n    translated: 4\n  de: {translated: 2} # German\n',
     );
-    expect(removeTranslation(COMPONENT, 'de')).toContain('  # Czech, done by the team.\n  cs:\n    translated: 4\n  fr: {}\n');
+    expect(removeTranslation(COMPONENT, 'de')).toContain(
+      '  # Czech, done by the team.\n  cs:\n    translated: 4\n  fr: {}\n',
+    );
   });
 
   it('says when there is no such entry', () => {

@@ -30,8 +30,14 @@ describe('the badge', () => {
     const value = Math.ceil(textWidth('87%', 11)) + 10;
     expect(width).toBe(label + value);
     const measured = (text: string) => Math.round(textWidth(text, 11) * 10) / 10;
-    expect(numbers(svg, 'textLength')).toEqual([measured('translated'), measured('translated'), measured('87%'), measured('87%')]);
-    for (const length of numbers(svg, 'textLength').slice(0, 2)) expect(length).toBeLessThanOrEqual(label - 10);
+    expect(numbers(svg, 'textLength')).toEqual([
+      measured('translated'),
+      measured('translated'),
+      measured('87%'),
+      measured('87%'),
+    ]);
+    for (const length of numbers(svg, 'textLength').slice(0, 2))
+      expect(length).toBeLessThanOrEqual(label - 10);
   });
 
   it('writes the same bytes every time', () => {
@@ -42,29 +48,59 @@ describe('the badge', () => {
 
 describe('the charts', () => {
   const rows: ChartRow[] = [
-    { name: 'Czech', translated: 10, percent: 50, url: 'https://l10n.example.org/languages/cs/demo/' },
-    { name: 'Arabic', translated: 20, percent: 90.5, url: 'https://l10n.example.org/languages/ar/demo/' },
-    { name: 'German', translated: 0, percent: 100, url: 'https://l10n.example.org/languages/de/demo/' },
-    { name: 'Esperanto', translated: 1, percent: 0.1, url: 'https://l10n.example.org/languages/eo/demo/' },
+    {
+      name: 'Czech',
+      translated: 10,
+      percent: 50,
+      url: 'https://l10n.example.org/languages/cs/demo/',
+    },
+    {
+      name: 'Arabic',
+      translated: 20,
+      percent: 90.5,
+      url: 'https://l10n.example.org/languages/ar/demo/',
+    },
+    {
+      name: 'German',
+      translated: 0,
+      percent: 100,
+      url: 'https://l10n.example.org/languages/de/demo/',
+    },
+    {
+      name: 'Esperanto',
+      translated: 1,
+      percent: 0.1,
+      url: 'https://l10n.example.org/languages/eo/demo/',
+    },
   ];
 
   it('leave out languages with nothing translated, one row each for the others in the order given', () => {
     const svg = renderChart('multi', 'auto', rows);
     expect(svg).not.toContain('German');
-    expect([...svg.matchAll(/<title>([^<:]+):/g)].map((m) => m[1])).toEqual(['Czech', 'Arabic', 'Esperanto']);
+    expect([...svg.matchAll(/<title>([^<:]+):/g)].map((m) => m[1])).toEqual([
+      'Czech',
+      'Arabic',
+      'Esperanto',
+    ]);
     expect(svg).toContain('aria-label="Translation status of 3 languages"');
   });
 
   it('draw bars 1.5 pixels a percent, colored by the share with auto', () => {
     const svg = renderChart('multi', 'auto', rows);
     expect(numbers(svg, 'width').slice(1)).toEqual([75, 135, 0]);
-    expect([...svg.matchAll(/rx="2" fill="([^"]+)"/g)].map((m) => m[1])).toEqual(['#38f', '#2eccaa', '#f6664c']);
+    expect([...svg.matchAll(/rx="2" fill="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      '#38f',
+      '#2eccaa',
+      '#f6664c',
+    ]);
     expect(renderChart('horizontal', 'red', rows)).not.toMatch(/fill="#(38f|2eccaa|f6664c)"/);
     expect(renderChart('horizontal', 'red', rows)).toContain('fill="#fa3939"');
   });
 
   it('link each row to its page and size the name column to the longest name, at least 190 pixels', () => {
-    const svg = renderChart('multi', 'blue', [{ name: 'A'.repeat(60), translated: 1, percent: 1, url: 'https://x.test/a/' }]);
+    const svg = renderChart('multi', 'blue', [
+      { name: 'A'.repeat(60), translated: 1, percent: 1, url: 'https://x.test/a/' },
+    ]);
     const nameWidth = Math.ceil(textWidth('A'.repeat(60), 11)) + 5;
     expect(nameWidth).toBeGreaterThan(190);
     expect(numbers(svg, 'width')[0]).toBe(nameWidth + 210);
@@ -73,7 +109,9 @@ describe('the charts', () => {
   });
 
   it('escape names and links', () => {
-    const svg = renderChart('multi', 'green', [{ name: 'A <b> & "c"', translated: 1, percent: 1, url: 'https://x.test/?a=1&b=2' }]);
+    const svg = renderChart('multi', 'green', [
+      { name: 'A <b> & "c"', translated: 1, percent: 1, url: 'https://x.test/?a=1&b=2' },
+    ]);
     expect(svg).toContain('A &lt;b&gt; &amp; &quot;c&quot;');
     expect(svg).toContain('href="https://x.test/?a=1&amp;b=2"');
   });

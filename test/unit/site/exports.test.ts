@@ -10,9 +10,23 @@ const shape = defineShape([
   ['code', 'url'],
   ['url', 'url'],
 ]);
-const czech = new ShapedObject(shape, [4, '2024-05-02T10:20:05.499000Z', 75, 'Čeština, "CZ"', 'cs', 'https://x.test/cs/']);
+const czech = new ShapedObject(shape, [
+  4,
+  '2024-05-02T10:20:05.499000Z',
+  75,
+  'Čeština, "CZ"',
+  'cs',
+  'https://x.test/cs/',
+]);
 const english = new ShapedObject(shape, [4, null, 100, 'English 😀', 'en', 'https://x.test/en/']);
-const whole = new ShapedObject(shape, [0, '2024-05-02T10:20:05Z', 0, 'Tab\there', 'de', 'https://x.test/de/']);
+const whole = new ShapedObject(shape, [
+  0,
+  '2024-05-02T10:20:05Z',
+  0,
+  'Tab\there',
+  'de',
+  'https://x.test/de/',
+]);
 
 describe('the JSON stats export', () => {
   it("is written as Django's JsonResponse writes it: indent 2, ASCII only, milliseconds, no final newline", () => {
@@ -40,7 +54,9 @@ describe('the CSV stats export', () => {
         'translated_chars_percent,failing,failing_percent,fuzzy,fuzzy_percent,url_translate,url,translate_url,last_change,last_author,' +
         'recent_changes,readonly,readonly_percent,approved,approved_percent,suggestions,comments',
     );
-    expect(lines[1]).toBe('"Čeština, ""CZ""",cs,4,,75.0,,,,,,,,,,,,https://x.test/cs/,,2024-05-02 10:20:05.499000+00:00,,,,,,,,');
+    expect(lines[1]).toBe(
+      '"Čeština, ""CZ""",cs,4,,75.0,,,,,,,,,,,,https://x.test/cs/,,2024-05-02 10:20:05.499000+00:00,,,,,,,,',
+    );
     expect(lines[2]).toBe('English 😀,en,4,,100.0,,,,,,,,,,,,https://x.test/en/,,,,,,,,,,');
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);

@@ -5,7 +5,8 @@ import { GroupStates, type GroupState } from '../../../src/tree/group-states.ts'
 type Line = [key: string, state: GroupState | 'removed'];
 type Change = ['set', string, GroupState] | ['delete', string];
 
-const lineText = ([key, state]: Line) => `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}\n`;
+const lineText = ([key, state]: Line) =>
+  `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}\n`;
 
 /** What the manifest reader did before the index: a Map, later lines winning. */
 function asMap(lines: readonly Line[]): Map<string, GroupState> {
@@ -37,33 +38,40 @@ const change = fc.oneof(
 describe("group states read from a manifest's bytes", () => {
   it('answer as a Map of the same lines would, before and after changes', () => {
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 40 }), fc.array(change, { maxLength: 20 }), (lines, changes) => {
-        const states = GroupStates.parse(Buffer.from(lines.map(lineText).join('')))!;
-        const map = asMap(lines);
-        expect(states.linesRead).toBe(lines.length);
-        for (const c of changes) {
-          if (c[0] === 'set') {
-            states.set(c[1], c[2]);
-            map.set(c[1], c[2]);
-          } else {
-            expect(states.delete(c[1])).toBe(map.delete(c[1]));
+      fc.property(
+        fc.array(line, { maxLength: 40 }),
+        fc.array(change, { maxLength: 20 }),
+        (lines, changes) => {
+          const states = GroupStates.parse(Buffer.from(lines.map(lineText).join('')))!;
+          const map = asMap(lines);
+          expect(states.linesRead).toBe(lines.length);
+          for (const c of changes) {
+            if (c[0] === 'set') {
+              states.set(c[1], c[2]);
+              map.set(c[1], c[2]);
+            } else {
+              expect(states.delete(c[1])).toBe(map.delete(c[1]));
+            }
           }
-        }
-        expect(states.size).toBe(map.size);
-        expect(new Map(states)).toEqual(map);
-        expect(new Set(states.keys())).toEqual(new Set(map.keys()));
-        for (const key of ['/', '/api/', '/api/a/', '/api/b/', '/projects/é/', '/nope/']) {
-          expect(states.get(key)).toBe(map.get(key));
-          expect(states.has(key)).toBe(map.has(key));
-        }
-      }),
+          expect(states.size).toBe(map.size);
+          expect(new Map(states)).toEqual(map);
+          expect(new Set(states.keys())).toEqual(new Set(map.keys()));
+          for (const key of ['/', '/api/', '/api/a/', '/api/b/', '/projects/é/', '/nope/']) {
+            expect(states.get(key)).toBe(map.get(key));
+            expect(states.has(key)).toBe(map.has(key));
+          }
+        },
+      ),
     );
   });
 
   it('starts where it is told (after the header) and refuses a line that is not a state and a key', () => {
     const text = 'weblate-snapshot manifest 1\n1z /api/\n';
-    expect([...GroupStates.parse(Buffer.from(text), text.indexOf('\n') + 1)!]).toEqual([['/api/', 71]]);
-    for (const bad of ['1z\n', ' /api/\n', 'x! /api/\n', '1Z /api/\n']) expect(GroupStates.parse(Buffer.from(bad))).toBeNull();
+    expect([...GroupStates.parse(Buffer.from(text), text.indexOf('\n') + 1)!]).toEqual([
+      ['/api/', 71],
+    ]);
+    for (const bad of ['1z\n', ' /api/\n', 'x! /api/\n', '1Z /api/\n'])
+      expect(GroupStates.parse(Buffer.from(bad))).toBeNull();
   });
 
   it('reads a last line cut short of its newline, as the reader before it did', () => {
@@ -74,7 +82,10 @@ describe("group states read from a manifest's bytes", () => {
   });
 
   it('finds every key of a large manifest (a table that grows and probes past collisions)', () => {
-    const lines: Line[] = Array.from({ length: 20_000 }, (_, i) => [`/api/translations/p${i % 97}/c${i}/`, i]);
+    const lines: Line[] = Array.from({ length: 20_000 }, (_, i) => [
+      `/api/translations/p${i % 97}/c${i}/`,
+      i,
+    ]);
     const states = GroupStates.parse(Buffer.from(lines.map(lineText).join('')))!;
     expect(states.size).toBe(20_000);
     for (const [key, fingerprint] of lines) expect(states.get(key)).toBe(fingerprint);

@@ -59,7 +59,9 @@ describe('the manifest journal', () => {
     const manifest = manifestOf([['/api/a/', 1]], 5000);
     await writeManifest(out, manifest);
     expect(staleLines(manifest)).toBe(0);
-    expect(readFileSync(manifestPath(out), 'utf8')).toBe('weblate-snapshot manifest 1\n1 /api/a/\n');
+    expect(readFileSync(manifestPath(out), 'utf8')).toBe(
+      'weblate-snapshot manifest 1\n1 /api/a/\n',
+    );
   });
 });
 
@@ -96,7 +98,10 @@ describe('the index kept beside a manifest written whole', () => {
     await writeManifest(out, manifestOf(groups));
     const index = readFileSync(indexFile(out));
     // The same length, another fingerprint: only the index's CRC of the text can tell.
-    writeFileSync(manifestPath(out), readFileSync(manifestPath(out), 'utf8').replace('3 /api/c/', '9 /api/c/'));
+    writeFileSync(
+      manifestPath(out),
+      readFileSync(manifestPath(out), 'utf8').replace('3 /api/c/', '9 /api/c/'),
+    );
     expect(readFileSync(indexFile(out))).toEqual(index);
     expect((await readManifest(out))!.groups.get('/api/c/')).toBe(9);
   });

@@ -22,12 +22,18 @@ async function modelOf(contentDir: string) {
 }
 
 /** A copy of the features fixture built into a memory target, with the manifest of what it holds. */
-async function builtInMemory(): Promise<{ content: string; target: MemoryTarget; manifest: Manifest }> {
+async function builtInMemory(): Promise<{
+  content: string;
+  target: MemoryTarget;
+  manifest: Manifest;
+}> {
   const content = join(tempDir(), 'content');
   execFileSync('cp', ['-r', join(FIXTURES, 'features/content'), content]);
   const target = memoryTarget();
   const manifest: Manifest = { tree: 'memory', groups: new Map(), journalLines: 0 };
-  await writeTree(await modelOf(content), target, { onGroup: (key, fingerprint) => void manifest.groups.set(key, fingerprint) });
+  await writeTree(await modelOf(content), target, {
+    onGroup: (key, fingerprint) => void manifest.groups.set(key, fingerprint),
+  });
   return { content, target, manifest };
 }
 
@@ -50,7 +56,10 @@ describe('updateInPlace through a memory target', () => {
     const file = join(content, 'projects/alpha/components/strings.yaml');
     writeFileSync(
       file,
-      readFileSync(file, 'utf8').replace(/translated: (\d+)/, (_, n: string) => `translated: ${Number(n) - 1}`),
+      readFileSync(file, 'utf8').replace(
+        /translated: (\d+)/,
+        (_, n: string) => `translated: ${Number(n) - 1}`,
+      ),
     );
     const changed = await modelOf(content);
     const { journal, lines } = memoryJournal();
@@ -66,14 +75,20 @@ describe('updateInPlace through a memory target', () => {
     expect(stats.groupsRemoved).toBe(0);
     // Each rendered group is journaled unknown first, then with its new fingerprint.
     expect(lines.filter(([, state]) => state === null)).toHaveLength(stats.groupsRendered);
-    expect(lines.slice(stats.groupsRendered).every(([key, state]) => manifest.groups.get(key) === state)).toBe(true);
+    expect(
+      lines.slice(stats.groupsRendered).every(([key, state]) => manifest.groups.get(key) === state),
+    ).toBe(true);
   });
 
   it('removes the folders of groups that are gone, and the groups nested in them', async () => {
     const { content, target, manifest } = await builtInMemory();
     execFileSync('rm', [join(content, 'projects/beta/components/docs.yaml')]);
     const changed = await modelOf(content);
-    await updateInPlace({ target, journal: memoryJournal().journal }, fileGroups(changed), manifest);
+    await updateInPlace(
+      { target, journal: memoryJournal().journal },
+      fileGroups(changed),
+      manifest,
+    );
     const fresh = memoryTarget();
     await writeTree(changed, fresh);
     expect([...target.files.keys()].filter((path) => path.includes('/beta/docs/'))).toEqual([]);
