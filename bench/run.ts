@@ -1,5 +1,5 @@
 /**
- * The benchmark (DESIGN section 8): a synthetic instance built in full and
+ * The benchmark: a synthetic instance built in full and
  * compared with a raw-write floor measured in the same run, rebuilds after
  * small edits, a sidecar write round trip, and GET throughput of the sidecar
  * and of `serve` on the same tree. Every step that is timed runs in a process

@@ -1,4 +1,4 @@
-/** `npm run bench`: the performance benchmark (DESIGN section 8). */
+/** `npm run bench`: the performance benchmark. */
 import { formatBench, benchTargets } from '../bench/report.ts';
 import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';

@@ -1,18 +1,15 @@
 /**
- * The 2026.8 flavour held against the fact sheet of the current API
- * (shared/spec/weblate-api-current.md, pinned at Weblate 2026.8.1+) and the
- * notes that checked it against Weblate's source: the fixture "current" is
- * built and every object of each kind, wherever it appears in the tree
- * (detail, list, nested), must have the sheet's keys in the sheet's order.
- * The lists are restated here from the sheet, each under the section it
- * comes from (CI runs without the sheet). Then the values the flavour
- * changes, and the raw bytes.
+ * The 2026.8 flavour held against Weblate 2026.8.1's serializers
+ * (weblate/api/serializers.py): the fixture "current" is built and every
+ * object of each kind, wherever it appears in the tree (detail, list,
+ * nested), must have Weblate's keys in Weblate's order, restated here.
+ * Then the values the flavour changes, and the raw bytes.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInMemory, FIXTURES, type MemoryBuild } from './helpers.ts';
 
-/** Sheet section 1 (and the notes: `reports` is listed, `tasks` has no list). */
+/** The API root (`reports` is listed, `tasks` has no list). */
 const ROOT = [
   'users',
   'groups',
@@ -32,10 +29,10 @@ const ROOT = [
   'reports',
 ];
 
-/** Sheet section 2. */
+/** The list envelope. */
 const PAGE = ['count', 'next', 'previous', 'results'];
 
-/** Sheet section 3.1, and the plural inside it. */
+/** LanguageSerializer, and the plural inside it. */
 const LANGUAGE = [
   'id',
   'code',
@@ -50,7 +47,7 @@ const LANGUAGE = [
 ];
 const PLURAL = ['id', 'source', 'number', 'formula', 'type'];
 
-/** The inheritable settings of sections 3.2, 3.3 and 3.5: each as its value, `inherit_` and `effective_`. */
+/** The inheritable settings of projects, components and categories: value, `inherit_`, `effective_`. */
 const TRIPLES = (settings: string[]) =>
   settings.flatMap((s) => [s, `inherit_${s}`, `effective_${s}`]);
 const MESSAGES = [
@@ -62,7 +59,7 @@ const MESSAGES = [
   'pull_message',
 ];
 
-/** Sheet section 3.2 (69 keys). */
+/** ProjectSerializer (69 keys). */
 const PROJECT = [
   'name',
   'slug',
@@ -110,7 +107,7 @@ const PROJECT = [
   'announcements_url',
 ];
 
-/** Sheet section 3.3 (92 keys emitted). */
+/** ComponentSerializer (92 keys emitted). */
 const COMPONENT = [
   'name',
   'slug',
@@ -178,7 +175,7 @@ const COMPONENT = [
   'locked',
 ];
 
-/** Sheet section 3.4 (33 keys). */
+/** TranslationSerializer (33 keys). */
 const TRANSLATION = [
   'language',
   'component',
@@ -215,7 +212,7 @@ const TRANSLATION = [
   'announcements_url',
 ];
 
-/** Sheet section 3.5 (44 keys; the notes count 45, the sheet's list and Weblate's CategorySerializer have 44). */
+/** CategorySerializer (44 keys). */
 const CATEGORY = [
   'id',
   'name',
@@ -238,7 +235,7 @@ const CATEGORY = [
   ]),
 ];
 
-/** Sheet section 4.1: the 33 counters, in the serializer's order. */
+/** StatisticsSerializer: the 33 counters, in its order. */
 const COUNTERS = [
   'total',
   'total_words',
@@ -275,13 +272,13 @@ const COUNTERS = [
   'comments',
 ];
 
-/** Sheet section 4.2, as the notes resolved it: the keys after the counters, per endpoint. */
+/** The keys after the counters, per statistics endpoint. */
 const LANGUAGE_TRAILER = ['code', 'name', 'url', 'translate_url'];
 const NAME_TRAILER = ['name', 'url'];
 
 const without = (keys: string[], key: string) => keys.filter((k) => k !== key);
 
-describe('the 2026.8 flavour against the fact sheet', () => {
+describe("the 2026.8 flavour against Weblate 2026.8's serializers", () => {
   let built: MemoryBuild;
   /** The body at an API path after `/api/`, as a URL writes it (`guides%252Fmanual`): its file is the path decoded once. */
   const api = (path: string) => {
@@ -300,7 +297,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     expect(built.report.errors).toEqual([]);
   });
 
-  it('has the API root keys of section 1, and every list the envelope of section 2', () => {
+  it('has the API root keys, and every list the envelope', () => {
     expect(Object.keys(api(''))).toEqual(ROOT);
     const lists = everyFile().filter(
       ([path]) =>
@@ -310,7 +307,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
       expect(Object.keys(body), path).toEqual(PAGE);
   });
 
-  it('writes every language (detail, list, nested in components and translations) with the keys of section 3.1', () => {
+  it('writes every language (detail, list, nested in components and translations) with the language keys', () => {
     const languages = [
       api('languages/cs'),
       ...api('languages').results,
@@ -323,7 +320,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     }
   });
 
-  it('writes every project with the 69 keys of section 3.2, wherever it appears', () => {
+  it('writes every project with the 69 project keys, wherever it appears', () => {
     const projects = [
       api('projects/docs'),
       ...api('projects').results,
@@ -337,7 +334,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     for (const project of projects) expect(Object.keys(project)).toEqual(PROJECT);
   });
 
-  it("writes every component with the 92 keys of section 3.3, and without project in a project's list", () => {
+  it("writes every component with the 92 component keys, and without project in a project's list", () => {
     expect(COMPONENT).toHaveLength(92);
     const components = [
       api('components/app/android'),
@@ -352,7 +349,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
       expect(Object.keys(component)).toEqual(without(COMPONENT, 'project'));
   });
 
-  it("writes every translation with the 33 keys of section 3.4, and without component in a component's list", () => {
+  it("writes every translation with the 33 translation keys, and without component in a component's list", () => {
     expect(TRANSLATION).toHaveLength(33);
     for (const translation of [
       api('translations/docs/guides%252Fmanual/cs'),
@@ -365,7 +362,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     }
   });
 
-  it('writes every category with the 44 keys of section 3.5', () => {
+  it('writes every category with the 44 category keys', () => {
     expect(CATEGORY).toHaveLength(44);
     for (const category of [
       api('categories/5'),
@@ -377,7 +374,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     }
   });
 
-  it('writes statistics with the 33 counters of section 4.1 and the trailing keys of section 4.2 for each endpoint', () => {
+  it('writes statistics with the 33 counters and the trailing keys of each endpoint', () => {
     expect(Object.keys(api('translations/app/android/cs/statistics'))).toEqual([
       ...COUNTERS,
       ...LANGUAGE_TRAILER,
@@ -396,14 +393,14 @@ describe('the 2026.8 flavour against the fact sheet', () => {
     }
   });
 
-  it('writes the lock of section 3.8 for projects and components, and refuses no read it serves', () => {
+  it('writes the lock for projects and components, and refuses no read it serves', () => {
     expect(api('projects/app/lock')).toEqual({ locked: true });
     expect(api('projects/docs/lock')).toEqual({ locked: false });
     expect(api('components/app/ios/lock')).toEqual({ locked: true });
     expect(built.files.has('api/projects/docs/repository/index.json')).toBe(false);
   });
 
-  it('gives the values section 5 and the notes name: ids, share_url, category paths, plural types, nulls', () => {
+  it('gives the 2026.8 values: ids, share_url, category paths, plural types, nulls', () => {
     const manual = api('translations/docs/guides%252Fmanual/cs');
     expect(manual.share_url).toBe('https://weblate.example.org/engage/docs/-/cs/');
     expect(manual.web_url).toBe('https://weblate.example.org/projects/docs/guides/manual/cs/');
@@ -478,7 +475,7 @@ describe('the 2026.8 flavour against the fact sheet', () => {
       if (path.startsWith('api/')) expect(text, path).not.toMatch(/": |", "/);
   });
 
-  it('writes a 404 page in the body of section 6.2', () => {
+  it('writes a 404 page in the standardized error body', () => {
     expect(built.files.get('404.html')).toBe(
       '{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}\n',
     );

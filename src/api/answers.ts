@@ -1,6 +1,6 @@
 /**
  * How Weblate answers besides the resources themselves: the response headers
- * of the contract (DESIGN section 4, spec sections 1.3 and 7) and the JSON
+ * (Content-Type, Vary, Allow) and the JSON
  * error bodies, as DRF words them, in each flavour's form. Host
  * configuration, the preview and the sidecar all answer with these.
  */
@@ -35,7 +35,7 @@ export interface ApiError {
   detail: string;
 }
 
-/** The errors a read of the snapshot can meet (DRF's default messages; spec 6.2 and the 2026.8 notes). */
+/** The errors a read of the snapshot can meet (DRF's default messages, and 2026.8's standardized bodies). */
 export const ERRORS = {
   notFound: { status: 404, code: 'not_found', detail: NOT_FOUND },
   invalidPage: { status: 404, code: 'not_found', detail: INVALID_PAGE },

@@ -1,8 +1,8 @@
 /**
  * The route table of the API snapshot: every kind of resource, its path
  * pattern, whether it is paginated, the Allow header Weblate sends for it,
- * and the name and description an OPTIONS request answers (spec sections 1.3
- * and 6.3). Routes of one flavour only say so; so do the routes Weblate
+ * and the name and description an OPTIONS request answers (DRF's
+ * metadata). Routes of one flavour only say so; so do the routes Weblate
  * refuses an anonymous reader in a flavour (the snapshot has no file for
  * them; what can answer says 401 or 403) and the lists it pages four times as
  * long. Host adapters, the preview and the sidecar read this table through

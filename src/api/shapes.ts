@@ -2,9 +2,9 @@
  * The layouts of Weblate's objects, per resource kind and flavour: each kind
  * has one table of its fields (how each value is written and where it comes
  * from), then the order of the fields in each flavour, as Weblate's
- * serializers emit them. The 4 flavour's orders are the 4.x sheet's (section
- * 1.4); the 2026.8 flavour's are the current sheet's (section 3), checked
- * against Weblate 2026.8's serializers (api/serializers.py Meta.fields).
+ * serializers emit them: the 4 flavour's as Weblate 4.x answers, the 2026.8
+ * flavour's as Weblate 2026.8's serializers list them (weblate/api/serializers.py,
+ * Meta.fields).
  * A field whose value differs between the flavours says so where it is
  * computed. bodies.ts fills these layouts; output/serialize.ts writes them.
  */

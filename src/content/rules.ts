@@ -1,5 +1,5 @@
 /**
- * Rules within one component file (DESIGN section 3): a file mask with `*`,
+ * Rules within one component file: a file mask with `*`,
  * each counter within its total, timestamps well formed, an author only with
  * a change. Pure: the checked file data in, problems with their field paths out.
  */

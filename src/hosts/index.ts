@@ -1,5 +1,5 @@
 /**
- * Host configuration written beside the API tree (DESIGN section 4): one
+ * Host configuration written beside the API tree: one
  * adapter per host, each a pure function of the site settings and the route
  * table. Every host's files are written under `hosts/<host>/`; the files that
  * any host may find at the root are too: `serve.json`, `.nojekyll` and

@@ -1,5 +1,5 @@
 /**
- * Aggregated counters (spec section 3.4): per project, per language across
+ * Aggregated counters: per project, per language across
  * the instance, per language within a project, and (2026.8) per category,
  * over the components inside it and inside its categories. Sums are taken counter by
  * counter over translations, source translations included; percentages are

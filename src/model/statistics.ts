@@ -1,5 +1,5 @@
 /**
- * Statistics arithmetic of Weblate (spec section 3): the counters a
+ * Statistics arithmetic of Weblate (weblate/utils/stats.py): the counters a
  * translation carries, the percentage rule, and counters summed over
  * children. Pure: counters in, numbers out. Which counters an API object
  * shows, and in which order, is api/shapes.ts's.
@@ -182,8 +182,8 @@ type StatisticsKey = keyof typeof STATISTICS_COUNTERS;
 
 /**
  * The counter fields of a statistics object, in each flavour's order: the 21
- * of Weblate 4.x (spec 4.x section 3), and the 33 of Weblate 5.2 and later
- * (StatisticsSerializer.to_representation; current sheet section 4.1).
+ * of Weblate 4.x, and the 33 of Weblate 5.2 and later
+ * (StatisticsSerializer.to_representation in weblate/api/serializers.py).
  */
 export const STATISTICS_ORDER: Record<WeblateVersion, readonly StatisticsKey[]> = {
   '4': [

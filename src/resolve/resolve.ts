@@ -502,7 +502,7 @@ function makeTranslation(
 /**
  * The source-language translation Weblate keeps for every component. Its
  * strings are the source strings, all translated; they are read-only unless
- * the component has a monolingual template that may be edited (spec section 4).
+ * the component has a monolingual template that may be edited.
  */
 function derivedSourceTranslation(component: Component, prepared: PreparedComponent): Translation {
   const { source } = prepared;

@@ -2,7 +2,7 @@
  * What a handler of the sidecar answers, before the app turns it into a
  * Response: a status, a JSON body (already serialized, as the tree's files
  * are) or an error (written in the tree's flavour when the answer is sent),
- * and extra headers. The DRF messages of spec section 6.2 live here.
+ * and extra headers. DRF's error messages live here.
  */
 import { relative } from 'node:path';
 import { formatContentError, sortContentErrors } from '../errors.ts';

@@ -1,6 +1,6 @@
 /**
  * The sidecar as a function: a web Request in, a Response out, answered as
- * Weblate 4.x answers (spec sections 5–7). Reads come from the tree's files
+ * Weblate answers. Reads come from the tree's files
  * on disk and never wait for a write; writes go through the session's queue
  * and are answered once the tree shows them. A browser's preflight under
  * the API is answered first, and a tree with the status site serves its

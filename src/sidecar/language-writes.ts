@@ -1,5 +1,5 @@
 /**
- * The language writes (spec 5.1–5.3): POST `/api/languages/`, PUT and PATCH
+ * The language writes: POST `/api/languages/`, PUT and PATCH
  * `/api/languages/<code>/`, DELETE `/api/languages/<code>/`. Each checks the
  * request as Weblate's serializer does, then edits `content/languages/` and
  * the component files in one queued session edit.

@@ -6,7 +6,7 @@
  * 1 MiB; past that the app answers 413 at once, and the rest is read and
  * dropped, up to 8 MiB, before the connection closes), and time (a request
  * must arrive whole within a minute). A request node's parser refuses gets a
- * JSON answer too, with a lingering close of its own (serve/unparsable.ts).
+ * JSON answer too, with a lingering close of its own (http/unparsable.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bindServer } from '../http/bind.ts';

@@ -1,5 +1,5 @@
 /**
- * DELETE `/api/translations/<p>/<c>/<l>/` (spec 5.4): the translation's entry
+ * DELETE `/api/translations/<p>/<c>/<l>/`: the translation's entry
  * leaves its component file. The source translation, derived or listed, is
  * refused with Weblate's 403.
  */

@@ -1,6 +1,6 @@
 /**
  * Pulls from answers shaped like the live pages of current Weblate instances
- * the fact sheet lists (test/fixtures/pull-recorded-current), served by a
+ * (test/fixtures/pull-recorded-current), served by a
  * scripted loopback server: the content it writes in the 2026.8 flavour, the
  * API that content builds into (the recorded answers, but for what a mirror
  * cannot recover), and an instance whose answers mix 4.x's shapes with

@@ -1,6 +1,5 @@
 /**
- * The sidecar's writes over real HTTP against a real process (spec section 5
- * and 6): every status code and body the issue lists, the content files as
+ * The sidecar's writes over real HTTP against a real process: every status code and body the issue lists, the content files as
  * edited (comments kept), and after each write a tree that is byte for byte a
  * fresh build of the edited content.
  */

@@ -13,7 +13,7 @@ const statistics = (c: Counters, hasReview: boolean) =>
 
 describe('percent (Weblate translation_percent)', () => {
   it.each([
-    // The worked examples of spec section 3.1, all confirmed by captured 4.x responses.
+    // Worked examples, each confirmed by a captured Weblate 4.x response.
     [4, 28, 14.2],
     [308, 326, 94.4],
     [51, 57, 89.4],
