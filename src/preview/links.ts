@@ -1,34 +1,27 @@
 /**
  * The preview's links: a tree is built for the address it will be published
  * at, and the preview answers as if it lived at its own address instead,
- * rewriting the base URL (and, when the tree holds the status site, the web
- * URL) in the text it answers. The files stay as built, so a preview never
- * changes what gets published.
+ * rewriting the base URL in the text it answers. Web links that lead
+ * elsewhere (another Weblate) lead there once published too, so they stay.
+ * The files stay as built, so a preview never changes what gets published.
  */
 
 export interface LinkRewrite {
-  /** The URLs the tree's links start with (no trailing slash). */
-  from: readonly string[];
-  /** What they read as in the preview's answers: its origin and the base URL's path. */
+  /** The base URL the tree's links start with (no trailing slash). */
+  from: string;
+  /** What it reads as in the preview's answers: its origin and the base URL's path. */
   to: string;
-  /** Every `from` at a URL boundary, longest first. */
+  /** `from` at a URL boundary. */
   pattern: RegExp;
 }
 
 /** The rewrite that moves a tree's links to `origin`, or null when they already lead there. */
-export function previewRewrite(
-  site: { baseUrl: string; webUrl: string; pages: boolean },
-  origin: string,
-): LinkRewrite | null {
-  const to = origin + new URL(site.baseUrl).pathname.replace(/\/+$/, '');
-  // Without the status site the web links lead to a Weblate elsewhere, which the preview does not hold.
-  const urls = site.pages ? [site.baseUrl, site.webUrl] : [site.baseUrl];
-  const from = [...new Set(urls)].filter((url) => url !== to);
-  if (from.length === 0) return null;
-  const alternatives = [...from].sort((a, b) => b.length - a.length).map(escapeRegExp);
+export function previewRewrite(baseUrl: string, origin: string): LinkRewrite | null {
+  const to = origin + new URL(baseUrl).pathname.replace(/\/+$/, '');
+  if (baseUrl === to) return null;
   // A URL ends where a path, query, fragment or the text around it starts: `https://a.org` is not a prefix of `https://a.org.evil` or `https://a.org:8443`.
-  const pattern = new RegExp(`(?:${alternatives.join('|')})(?=[/?#"'<>\\s,;)\\]&\\\\]|$)`, 'g');
-  return { from, to, pattern };
+  const pattern = new RegExp(`${escapeRegExp(baseUrl)}(?=[/?#"'<>\\s,;)\\]&\\\\]|$)`, 'g');
+  return { from: baseUrl, to, pattern };
 }
 
 /** The text with every link of the tree moved to the preview's address. */

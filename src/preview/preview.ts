@@ -74,7 +74,7 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   if (!listening.ok) return listening;
   const host = bind.includes(':') ? `[${bind}]` : bind;
   const origin = `http://${host}:${listening.port}`;
-  rewrite = previewRewrite(tree.site, origin);
+  rewrite = previewRewrite(tree.baseUrl, origin);
   return {
     ok: true,
     preview: {
@@ -89,7 +89,7 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
 export function linkNote(preview: Preview): string | null {
   if (!preview.rewrite) return null;
   const { from, to } = preview.rewrite;
-  return `Links to ${from.join(' and ')} are answered as ${to}; the files keep them as built.`;
+  return `Links to ${from} are answered as ${to}; the files keep them as built.`;
 }
 
 // --- internal ---
@@ -97,12 +97,13 @@ export function linkNote(preview: Preview): string | null {
 interface Tree {
   ok: true;
   config: ServeConfig;
-  /** The URLs its links were built with, and whether it holds the status site. */
-  site: { baseUrl: string; webUrl: string; pages: boolean };
+  baseUrl: string;
   /** The path of the base URL: `` or `/l10n`. */
   base: string;
   /** The flavour the tree speaks (its API root's keys say), and so its error bodies. */
   version: WeblateVersion;
+  /** Whether it was built with the status site (its settings say; off for a tree without them). */
+  pages: boolean;
 }
 
 /** The tree's serve.json and the base URL its API root links to. */
@@ -125,10 +126,8 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   // A tree built before the CORS answers has no rule for them in its serve.json.
   config.headers = [...config.headers, { source: 'api/**', headers: headerList(ALLOW_ORIGIN) }];
   const base = new URL(baseUrl).pathname.replace(/\/$/, '');
-  // A tree without its settings (moved, or built by an early version) is served without the status site.
-  const built = (await readTreeSettings(outDir))?.site;
-  const site = { baseUrl, webUrl: built?.webUrl ?? baseUrl, pages: built?.pages === true };
-  return { ok: true, config, site, base, version: flavourOfRoot(Object.keys(root)) };
+  const pages = (await readTreeSettings(outDir))?.site.pages === true;
+  return { ok: true, config, baseUrl, base, version: flavourOfRoot(Object.keys(root)), pages };
 }
 
 /** Answers as the tree is built, or, with links to move, the same answer caught whole and rewritten. */
@@ -203,7 +202,7 @@ async function answer(
   const url = request.url ?? '/';
   if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base))
     return sendPreflight(response);
-  const site = tree.site.pages ? resolveSiteRequest(method, url, tree.base, tree.version) : null;
+  const site = tree.pages ? resolveSiteRequest(method, url, tree.base, tree.version) : null;
   if (site) {
     const answered = await readSiteAnswer(outDir, site);
     response.writeHead(answered.status, answered.headers);

@@ -1,36 +1,29 @@
-/** The preview's link rewrite: whole URLs of the tree only, a base URL's path kept, web URLs only with the status site. */
+/** The preview's link rewrite: whole URLs under the tree's base URL only, its path kept. */
 import { describe, expect, it } from 'vitest';
 import { previewRewrite, rewriteLinks } from '../../../src/preview/links.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 
 describe('previewRewrite', () => {
-  const rewrite = previewRewrite(
-    { baseUrl: 'https://a.org/mirror', webUrl: 'https://a.org', pages: true },
-    ORIGIN,
-  )!;
+  const rewrite = previewRewrite('https://a.org/mirror', ORIGIN)!;
 
   it.each([
     ['"https://a.org/mirror/api/"', `"${ORIGIN}/mirror/api/"`],
-    ['"https://a.org/projects/x/"', `"${ORIGIN}/mirror/projects/x/"`],
-    ['<a href="https://a.org">', `<a href="${ORIGIN}/mirror">`],
+    ['<a href="https://a.org/mirror">', `<a href="${ORIGIN}/mirror">`],
     ['https://a.org/mirror?page=2', `${ORIGIN}/mirror?page=2`],
-    ['"https://a.org.evil/x"', '"https://a.org.evil/x"'],
-    ['"https://a.org:8443/x"', '"https://a.org:8443/x"'],
-    ['"https://a.orgx"', '"https://a.orgx"'],
-    ['"http://a.org/"', '"http://a.org/"'],
+    ['"https://a.org/mirrored/x"', '"https://a.org/mirrored/x"'],
+    ['"https://a.org/projects/x/"', '"https://a.org/projects/x/"'],
+    ['"https://a.org.evil/mirror/x"', '"https://a.org.evil/mirror/x"'],
+    ['"https://a.org:8443/mirror/x"', '"https://a.org:8443/mirror/x"'],
   ])('%s reads %s', (text, expected) => {
     expect(rewriteLinks(text, rewrite)).toBe(expected);
   });
 
-  it('leaves web links to another Weblate alone without the status site, and does nothing when the links lead there already', () => {
-    const apiOnly = previewRewrite(
-      { baseUrl: 'https://a.org', webUrl: 'https://weblate.org', pages: false },
-      ORIGIN,
-    )!;
-    expect(rewriteLinks('"https://weblate.org/x" "https://a.org/api/"', apiOnly)).toBe(
-      `"https://weblate.org/x" "${ORIGIN}/api/"`,
+  it('stops a host name at its end, and does nothing when the links lead to the preview already', () => {
+    const root = previewRewrite('https://a.org', ORIGIN)!;
+    expect(rewriteLinks('"https://a.org/api/" "https://a.orgx/" "https://a.org"', root)).toBe(
+      `"${ORIGIN}/api/" "https://a.orgx/" "${ORIGIN}"`,
     );
-    expect(previewRewrite({ baseUrl: ORIGIN, webUrl: ORIGIN, pages: true }, ORIGIN)).toBeNull();
+    expect(previewRewrite(`${ORIGIN}/mirror`, ORIGIN)).toBeNull();
   });
 });
