@@ -8,6 +8,7 @@ import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
+import { describeSettingsInEffect, type SettingsInEffect } from '../src/tree/settings.ts';
 
 export const command = defineCommand({
   name: 'build',
@@ -62,7 +63,7 @@ export const command = defineCommand({
     'Examples:\n  npm run build -- --content content --out dist --base-url https://l10n.example.org\n' +
     '  npm run build -- --base-url https://l10n.example.org --host netlify\n' +
     '  npm run build -- --watch\n' +
-    '  npm run build -- --serve --base-url http://127.0.0.1:8080',
+    '  npm run build -- --serve',
   async run(args, io) {
     const site = siteOverrides(args);
     const host = hostOption(args.host);
@@ -87,6 +88,7 @@ export const command = defineCommand({
       io.err(formatContentErrors(report.errors) + '\n');
       return 1;
     }
+    saySettings(io, out, report.settings);
     if (report.warnings.length > 0) io.err(formatContentWarnings(report.warnings) + '\n');
     const seconds = (report.durationMs / 1000).toFixed(2);
     const translations = countOf(report.translations, 'translation');
@@ -106,6 +108,12 @@ function settingsNotice(out: string, change: string): string {
   return `${out}/ was built with other settings (${change}): writing a whole new tree.`;
 }
 
+/** The settings in effect, with their sources, when one differs from site.yaml's. */
+function saySettings(io: CommandIO, out: string, settings: SettingsInEffect | null | undefined) {
+  const said = settings && describeSettingsInEffect(out, settings);
+  if (said) io.err(`${said}\n`);
+}
+
 /** --watch: the tree brought in line once, then updated after every change until Ctrl+C or SIGTERM. */
 async function watchBuild(
   args: {
@@ -123,7 +131,7 @@ async function watchBuild(
   // Loaded only here: a plain build (the scheduled, cold one) starts faster without the session, the watcher and the preview.
   const { INSTANCE_LIST_DELAY_MS, Session } = await import('../src/session/session.ts');
   const { watchContent } = await import('../src/session/watch.ts');
-  const { linkHint, startPreview } = await import('../src/preview/preview.ts');
+  const { linkNote, startPreview } = await import('../src/preview/preview.ts');
   const opened = await Session.open({
     contentDir: args.content,
     outDir: args.out,
@@ -138,6 +146,7 @@ async function watchBuild(
     io.err(formatContentErrors('errors' in opened ? opened.errors : []) + '\n');
     return 1;
   }
+  saySettings(io, args.out, opened.settings);
   const translations = countOf(opened.session.model.translations.length, 'translation');
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const watcher = watchContent(opened.session, {
@@ -165,8 +174,8 @@ async function watchBuild(
   }
   if (preview) {
     io.out(`Serving ${args.out}/ at ${preview.preview.url}\n`);
-    const hint = linkHint(preview.preview);
-    if (hint) io.out(`${hint}\n`);
+    const note = linkNote(preview.preview);
+    if (note) io.out(`${note}\n`);
   }
   // Printed once every folder is watched: a change saved from now on is seen.
   io.out(

@@ -69,6 +69,11 @@ export const command = defineCommand({
       type: 'boolean',
       description: 'print what would be uploaded and deleted, and send nothing',
     },
+    'allow-base-url': {
+      type: 'boolean',
+      description:
+        'deploy a tree whose base or web URL is a loopback, private-range or file: address, or whose base URL differs from the last deploy there',
+    },
   },
   epilog:
     'Credentials come from the usual AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE) and config files.\n' +
@@ -103,6 +108,7 @@ export const command = defineCommand({
         retries: integerFlag('retries', args.retries, 0, 10),
         verify: args.verify,
         dryRun: args['dry-run'],
+        allowBaseUrl: args['allow-base-url'],
         signal: stop.signal,
         onProgress: display.progress,
         onNotice: display.notice,

@@ -1,13 +1,14 @@
 /** `npm run serve`: previews a built tree over HTTP, as a well-configured host serves it. */
 import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
-import { linkHint, startPreview } from '../src/preview/preview.ts';
+import { linkNote, startPreview } from '../src/preview/preview.ts';
 
 export const command = defineCommand({
   name: 'serve',
   description:
     "Preview a built tree over HTTP: serve-handler with the tree's serve.json, plus what serve cannot do " +
-    '(language codes with @, ?page=N, JSON 404 and 405 answers).',
+    '(language codes with @, ?page=N, JSON 404 and 405 answers). ' +
+    "The tree's links are answered as the preview's address; its files stay as built.",
   options: {
     out: {
       type: 'string',
@@ -28,8 +29,7 @@ export const command = defineCommand({
       default: '127.0.0.1',
     },
   },
-  epilog:
-    'Example:\n  npm run build -- --base-url http://127.0.0.1:8080 && npm run serve -- --out dist --port 8080',
+  epilog: 'Example:\n  npm run build && npm run serve -- --out dist --port 8080',
   async run(args, io) {
     const started = await startPreview({
       outDir: args.out,
@@ -43,8 +43,8 @@ export const command = defineCommand({
     }
     const { preview } = started;
     io.out(`Serving ${args.out}/ at ${preview.url} (Ctrl+C to stop)\n`);
-    const hint = linkHint(preview);
-    if (hint) io.out(`${hint}\n`);
+    const note = linkNote(preview);
+    if (note) io.out(`${note}\n`);
     await stopSignal();
     await preview.close();
     return 0;

@@ -14,7 +14,7 @@ import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts
 import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import type { OutputTarget } from './output/target.ts';
-import { openContent, readText } from './resolve/open.ts';
+import { openContent, readSiteSettings, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
 import { isRecordedTree } from './tree/manifest.ts';
 import {
@@ -22,6 +22,7 @@ import {
   EARLIER_FORMAT,
   recordTreeSettings,
   settingsToBuildWith,
+  type SettingsInEffect,
 } from './tree/settings.ts';
 import { syncTree } from './tree/sync.ts';
 import { writeTree } from './tree/write.ts';
@@ -52,6 +53,8 @@ export interface BuildReport {
   /** In place: groups rendered again, and groups removed. */
   groupsRendered?: number;
   groupsRemoved?: number;
+  /** A build into a folder: the settings it took and where each came from (null when site.yaml does not check out). */
+  settings?: SettingsInEffect | null;
 }
 
 interface BuildDeps {
@@ -109,7 +112,12 @@ export async function buildDirectory(
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
   const catalog = deps.catalog ?? loadCatalog();
-  const { kept, overrides, host } = await settingsToBuildWith(options.outDir, options);
+  // A flag holds for this build only: one left out takes site.yaml's value, not the tree's.
+  const { kept, overrides, host, sources } = await settingsToBuildWith(options.outDir, options, {
+    keepFlags: false,
+  });
+  const read = await readSiteSettings(options.contentDir, overrides);
+  const settings = read && { ...read, sources };
   const key = cacheKey(options, overrides, host);
   const { contentDir, outDir, strict } = options;
   const cached = options.full
@@ -126,6 +134,7 @@ export async function buildDirectory(
       durationMs: clock() - started,
       ...counts,
       mode: 'in-place',
+      settings,
     };
   }
   const takenAt = Date.now();
@@ -141,7 +150,8 @@ export async function buildDirectory(
     host,
     onRewrite,
   });
-  await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
+  const siteYaml = settings?.siteYaml ?? null;
+  await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site, siteYaml });
   const { model, signatures, warnings } = checked;
   await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
   const counts =
@@ -156,6 +166,7 @@ export async function buildDirectory(
     durationMs: clock() - started,
     ...counts,
     mode: report.mode,
+    settings,
   };
 }
 

@@ -32,7 +32,9 @@ describe('build --serve', () => {
           server.output(),
         )?.[1];
         expect(api, server.output()).toBeDefined();
-        expect(server.output()).toContain('build with --base-url http://127.0.0.1:');
+        expect(server.output()).toContain(
+          'Links to http://127.0.0.1:9/mirror are answered as http://127.0.0.1:',
+        );
         const statistics = `${api}translations/hello/app/cs/statistics/`;
         expect(
           ((await (await fetch(statistics)).json()) as { translated: number }).translated,

@@ -9,11 +9,11 @@ export const HOST_OPTION = {
     type: 'string',
     valueName: [...ROOT_HOSTS, 'none'].join('|'),
     description:
-      "put this host's _redirects and _headers at the root of the output (every host's files are under hosts/); default: what the tree was built with",
+      "put this host's _redirects and _headers at the root of the output (every host's files are under hosts/); default: none (--watch: what the tree was built with)",
   },
 } as const satisfies Record<string, OptionDef>;
 
-/** The host given: a host, null for `none`, or undefined when the flag was left out (the tree's host is kept). */
+/** The host given: a host, null for `none`, or undefined when the flag was left out (none, or the tree's when held open). */
 export function hostOption(value: string | undefined): RootHost | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'none') return null;

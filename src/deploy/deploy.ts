@@ -13,6 +13,12 @@ import { join } from 'node:path';
 import { runPool } from '../pool.ts';
 import { isRecordedTree, readManifest } from '../tree/manifest.ts';
 import {
+  describeSettingsInEffect,
+  readTreeSettings,
+  type SettingSources,
+  type TreeSettings,
+} from '../tree/settings.ts';
+import {
   deployedGroup,
   md5OfBytes,
   pathOf,
@@ -30,6 +36,7 @@ import {
   type DeployRecord,
   type DeployedGroup,
 } from './record.ts';
+import { refusedUrl } from './published-url.ts';
 import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, type DeployTarget } from './target.ts';
@@ -50,6 +57,8 @@ export interface DeployOptions {
   verify?: boolean;
   /** Decide what to do, and do none of it. */
   dryRun?: boolean;
+  /** Deploy a tree whose links lead to a loopback, private or file: address, or elsewhere than the last deploy there. */
+  allowBaseUrl?: boolean | undefined;
   /** Set when the deploy should stop (Ctrl+C): nothing new starts, what is running ends, the record is kept. */
   signal?: AbortSignal;
   onProgress?: (progress: DeployProgress) => void;
@@ -104,9 +113,14 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
   const target = describeTarget(options.target);
   const settings = JSON.stringify({ cacheControl: options.cacheControl, types: 1 });
   const recorded = await readRecord(options.outDir, target);
+  const tree = await checkTreeSettings(options, recorded);
+  if (!tree.ok) return { ok: false, message: tree.message, ...figures };
   // Objects uploaded with other settings (another Cache-Control) all go up again.
   const forced = recorded !== null && recorded.settings !== settings;
-  const record = recorded ?? { target, settings, groups: new Map(), lines: 0 };
+  const record = recorded ?? { target, settings, baseUrl: null, groups: new Map(), lines: 0 };
+  // The record's header names the base URL the target now has links to.
+  const newBaseUrl = tree.value !== null && record.baseUrl !== tree.value;
+  if (tree.value !== null) record.baseUrl = tree.value;
   let store: ObjectStore | null = null;
   const connect = () => (store ??= deps.store());
   const policy: RetryPolicy = {
@@ -137,7 +151,7 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
       ...plan.removed.flatMap((group) => group.deletes),
     ];
     if (options.dryRun) return { ok: true, ...figures };
-    if (recorded === null || forced || options.verify)
+    if (recorded === null || forced || options.verify || newBaseUrl)
       await writeRecord(options.outDir, restarted(record, settings, forced));
     run = new Run(options, figures, record, policy);
     const stopped = (await run.upload(plan, connect)) ?? (await run.remove(plan, connect));
@@ -185,6 +199,34 @@ async function treeGroups(outDir: string): Promise<Result<Map<string, number>>> 
     groups.set(key, state);
   }
   return { ok: true, value: groups };
+}
+
+/**
+ * The tree's settings said when they differ from its site.yaml's, and its
+ * base URL unless it may not be published there; the base URL, or null when
+ * the tree keeps no settings (built by an early version).
+ */
+async function checkTreeSettings(
+  options: DeployOptions,
+  recorded: DeployRecord | null,
+): Promise<Result<string | null>> {
+  const tree = await readTreeSettings(options.outDir);
+  if (!tree) return { ok: true, value: null };
+  const said = saidSettings(options.outDir, tree);
+  if (said) options.onNotice?.(said);
+  const last = recorded?.baseUrl ? { target: recorded.target, baseUrl: recorded.baseUrl } : null;
+  const refused = options.allowBaseUrl ? null : refusedUrl(options.outDir, tree, last);
+  return refused ? { ok: false, message: refused } : { ok: true, value: tree.site.baseUrl };
+}
+
+/** The settings a tree was built with, said with the flags that set them, when one differs from its site.yaml's. */
+function saidSettings(outDir: string, tree: TreeSettings): string | null {
+  // A tree built by an earlier version did not keep what its site.yaml gave.
+  if (tree.siteYaml === undefined) return null;
+  const sources: SettingSources = {};
+  for (const [key, value] of Object.entries(tree.overrides) as [keyof SettingSources, unknown][])
+    if (value !== undefined) sources[key] = 'built';
+  return describeSettingsInEffect(outDir, { site: tree.site, siteYaml: tree.siteYaml, sources });
 }
 
 /**

@@ -30,6 +30,8 @@ export interface DeployRecord {
   target: string;
   /** What every object was uploaded with (Cache-Control, the type table): other settings upload everything again. */
   settings: string;
+  /** The base URL of the tree last deployed there; null when not recorded (a record of an earlier version). */
+  baseUrl: string | null;
   groups: Map<string, DeployedGroup>;
   /** Lines after the header: one per group once written whole, more as deploys append. */
   lines: number;
@@ -43,7 +45,13 @@ export async function readRecord(outDir: string, target: string): Promise<Deploy
   lines.pop();
   const header = parseHeader(lines[0] ?? '');
   if (!header || header.target !== target) return null;
-  const record: DeployRecord = { target, settings: header.settings, groups: new Map(), lines: 0 };
+  const record: DeployRecord = {
+    target,
+    settings: header.settings,
+    baseUrl: header.baseUrl,
+    groups: new Map(),
+    lines: 0,
+  };
   for (const line of lines.slice(1)) {
     if (!applyLine(record, line)) return null;
     record.lines++;
@@ -70,7 +78,8 @@ export async function appendRecord(
 
 /** Writes the record whole (a new record, other settings, a verify, or a journal grown long). */
 export async function writeRecord(outDir: string, record: DeployRecord): Promise<void> {
-  let text = `${HEADER}\t${JSON.stringify({ target: record.target, settings: record.settings })}\n`;
+  const { target, settings, baseUrl } = record;
+  let text = `${HEADER}\t${JSON.stringify({ target, settings, baseUrl })}\n`;
   for (const [key, group] of record.groups) text += formatLine(key, group);
   await writeFileAtomic(recordPath(outDir, record.target), text);
   record.lines = record.groups.size;
@@ -90,15 +99,19 @@ function recordPath(outDir: string, target: string): string {
   return join(stateDir(outDir), `deploy-${id}`);
 }
 
-function parseHeader(line: string): { target: string; settings: string } | null {
+function parseHeader(
+  line: string,
+): { target: string; settings: string; baseUrl: string | null } | null {
   if (!line.startsWith(`${HEADER}\t`)) return null;
   try {
     const value = JSON.parse(line.slice(HEADER.length + 1)) as {
       target?: unknown;
       settings?: unknown;
+      baseUrl?: unknown;
     };
+    const baseUrl = typeof value.baseUrl === 'string' ? value.baseUrl : null;
     return typeof value.target === 'string' && typeof value.settings === 'string'
-      ? { target: value.target, settings: value.settings }
+      ? { target: value.target, settings: value.settings, baseUrl }
       : null;
   } catch {
     return null;

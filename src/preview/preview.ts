@@ -5,18 +5,22 @@
  * (so serve-handler applies the serve.json headers to it), and writes the
  * JSON errors. A browser's preflight under the API is answered first; when
  * the tree holds the status site, its paths are answered as
- * resolveSiteRequest() and readSiteAnswer() decide. It is the only socket
+ * resolveSiteRequest() and readSiteAnswer() decide. When the tree's links
+ * lead elsewhere (where it will be published), each answer is caught whole and
+ * its links moved to the preview's address (links.ts). It is the only socket
  * code of the preview.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import serveHandler from 'serve-handler';
 import { SERVE_CONFIG_FILE } from '../hosts/common.ts';
 import type { ServeConfig } from '../hosts/serve.ts';
 import { isApiPreflight, isApiRequest, resolvePreviewRequest } from '../http/targets.ts';
 import { readSiteAnswer, resolveSiteRequest } from '../http/site-targets.ts';
-import { treeHasPages } from '../tree/settings.ts';
+import { readTreeSettings } from '../tree/settings.ts';
+import { mayHoldLinks, previewRewrite, rewriteLinks, type LinkRewrite } from './links.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
 import { bindServer } from '../http/bind.ts';
 import {
@@ -45,8 +49,8 @@ interface PreviewOptions {
 interface Preview {
   /** The API root as served: `http://127.0.0.1:8080/api/`. */
   url: string;
-  /** The base URL the tree's links were built with. */
-  treeBaseUrl: string;
+  /** The links moved to the preview's address in what it answers; null when they lead there already. */
+  rewrite: LinkRewrite | null;
   close(): Promise<void>;
 }
 
@@ -57,8 +61,10 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   const outDir = resolve(options.outDir);
   const tree = await readTree(outDir);
   if (!tree.ok) return tree;
+  // Known once the port is bound, before any request can arrive.
+  let rewrite: LinkRewrite | null = null;
   const server = createServer((request, response) => {
-    answer(request, response, outDir, tree).catch((error: unknown) =>
+    answerRewritten(request, response, outDir, tree, rewrite).catch((error: unknown) =>
       fail(response, tree.version, error, options.log),
     );
   });
@@ -67,24 +73,23 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   const listening = await bindServer(server, options.port, bind);
   if (!listening.ok) return listening;
   const host = bind.includes(':') ? `[${bind}]` : bind;
+  const origin = `http://${host}:${listening.port}`;
+  rewrite = previewRewrite(tree.baseUrl, origin);
   return {
     ok: true,
     preview: {
-      url: `http://${host}:${listening.port}${tree.base}/api/`,
-      treeBaseUrl: tree.baseUrl,
+      url: `${origin}${tree.base}/api/`,
+      rewrite,
       close: () => closeServer(server, cutLingering),
     },
   };
 }
 
-/** A hint when the tree's links lead elsewhere than the preview. */
-export function linkHint(preview: Preview): string | null {
-  const served = new URL(preview.url);
-  if (new URL(preview.treeBaseUrl).origin === served.origin) return null;
-  return (
-    `The tree's links point at ${preview.treeBaseUrl}/api/; build with ` +
-    `--base-url ${served.origin}${new URL(preview.treeBaseUrl).pathname.replace(/\/$/, '')} to follow them here.`
-  );
+/** Says, when the preview moves the tree's links, from where to where (the files stay as built). */
+export function linkNote(preview: Preview): string | null {
+  if (!preview.rewrite) return null;
+  const { from, to } = preview.rewrite;
+  return `Links to ${from} are answered as ${to}; the files keep them as built.`;
 }
 
 // --- internal ---
@@ -97,7 +102,7 @@ interface Tree {
   base: string;
   /** The flavour the tree speaks (its API root's keys say), and so its error bodies. */
   version: WeblateVersion;
-  /** Whether it was built with the status site (its settings say). */
+  /** Whether it was built with the status site (its settings say; off for a tree without them). */
   pages: boolean;
 }
 
@@ -121,14 +126,70 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   // A tree built before the CORS answers has no rule for them in its serve.json.
   config.headers = [...config.headers, { source: 'api/**', headers: headerList(ALLOW_ORIGIN) }];
   const base = new URL(baseUrl).pathname.replace(/\/$/, '');
-  return {
-    ok: true,
-    config,
-    baseUrl,
-    base,
-    version: flavourOfRoot(Object.keys(root)),
-    pages: await treeHasPages(outDir),
-  };
+  const pages = (await readTreeSettings(outDir))?.site.pages === true;
+  return { ok: true, config, baseUrl, base, version: flavourOfRoot(Object.keys(root)), pages };
+}
+
+/** Answers as the tree is built, or, with links to move, the same answer caught whole and rewritten. */
+async function answerRewritten(
+  request: IncomingMessage,
+  response: ServerResponse,
+  outDir: string,
+  tree: Tree,
+  rewrite: LinkRewrite | null,
+): Promise<void> {
+  if (!rewrite) return answer(request, response, outDir, tree);
+  // A range of the file's bytes is not one of the rewritten answer's; a HEAD needs the length of the GET's body.
+  delete request.headers.range;
+  const head = request.method === 'HEAD';
+  if (head) request.method = 'GET';
+  const caught = new CaughtAnswer();
+  await answer(request, caught as unknown as ServerResponse, outDir, tree);
+  const { status, headers, body } = await caught.whole;
+  const type = headers.get('content-type')?.[1];
+  const text = mayHoldLinks(type === undefined ? undefined : String(type));
+  const sent = text ? Buffer.from(rewriteLinks(body.toString('utf8'), rewrite)) : body;
+  const location = headers.get('location');
+  if (location) location[1] = rewriteLinks(String(location[1]), rewrite);
+  headers.set('content-length', ['Content-Length', String(sent.length)]);
+  response.writeHead(status, Object.fromEntries(headers.values()));
+  response.end(head ? undefined : sent);
+}
+
+/** A stand-in for a ServerResponse that keeps the status, headers and body of an answer until it ends. */
+class CaughtAnswer extends Writable {
+  statusCode = 200;
+  headersSent = false;
+  /** By lower-case name: the name as set, and the value. */
+  private readonly headers = new Map<string, [string, number | string | string[]]>();
+  private readonly chunks: Buffer[] = [];
+  readonly whole = new Promise<{
+    status: number;
+    headers: Map<string, [string, number | string | string[]]>;
+    body: Buffer;
+  }>((done, failed) => {
+    this.once('finish', () =>
+      done({ status: this.statusCode, headers: this.headers, body: Buffer.concat(this.chunks) }),
+    );
+    this.once('error', failed);
+  });
+
+  setHeader(name: string, value: number | string | string[]): this {
+    this.headers.set(name.toLowerCase(), [name, value]);
+    return this;
+  }
+
+  writeHead(status: number, headers: Record<string, number | string | string[]> = {}): this {
+    this.statusCode = status;
+    for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
+    this.headersSent = true;
+    return this;
+  }
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, next: () => void): void {
+    this.chunks.push(Buffer.from(chunk));
+    next();
+  }
 }
 
 async function answer(

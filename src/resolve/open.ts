@@ -5,14 +5,16 @@
  * session (at start and after a failed write) all open content here.
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import type { CheckOptions } from '../content/check-pool.ts';
-import type { CheckedFile } from '../content/files.ts';
+import { checkFile, type CheckedFile } from '../content/files.ts';
 import { loadContent } from '../content/load.ts';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
-import type { Model } from '../model/types.ts';
-import { resolveContent, type SiteOverrides } from './resolve.ts';
+import type { Model, Site } from '../model/types.ts';
+import { resolveContent, siteOf, type SiteOverrides } from './resolve.ts';
 
 type OpenedContent =
   | {
@@ -62,6 +64,24 @@ export async function openContent(
     signatures: loaded.signatures,
     warnings: loaded.warnings,
   };
+}
+
+/**
+ * The site the flags give over site.yaml, and what site.yaml alone gives
+ * (null: no base URL there), read from site.yaml alone; null when it does
+ * not check out (the build reports why).
+ */
+export async function readSiteSettings(
+  contentDir: string,
+  overrides: SiteOverrides,
+): Promise<{ site: Site; siteYaml: Site | null } | null> {
+  const path = join(contentDir, 'site.yaml');
+  const text = await readFile(path, 'utf8').catch(() => null);
+  const checked = text === null ? null : checkFile(path, { kind: 'site' }, text);
+  if (checked && !checked.ok) return null;
+  const file = checked?.checked ?? null;
+  const site = siteOf(file, overrides, contentDir);
+  return site && { site, siteYaml: siteOf(file, {}, contentDir) };
 }
 
 /** A content file's text, read again to pin an error to its line. */

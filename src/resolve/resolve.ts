@@ -143,6 +143,15 @@ export interface ComponentDraft {
   translations: { translation: Translation; key: string | null }[];
 }
 
+/** The site that site.yaml (null: none) and the flags give, or null when neither gives a base URL. */
+export function siteOf(
+  file: CheckedFile<'site'> | null,
+  overrides: SiteOverrides,
+  contentDir: string,
+): Site | null {
+  return resolveSite(file, overrides, [], contentDir, file !== null);
+}
+
 function resolveSite(
   file: CheckedFile<'site'> | null,
   overrides: SiteOverrides,

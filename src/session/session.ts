@@ -16,7 +16,7 @@ import { internalError } from '../errors.ts';
 import type { RootHost } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
-import { openContent, readText } from '../resolve/open.ts';
+import { openContent, readSiteSettings, readText } from '../resolve/open.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, type InstanceList } from '../tree/groups.ts';
@@ -27,6 +27,7 @@ import {
   EARLIER_FORMAT,
   recordTreeSettings,
   settingsToBuildWith,
+  type SettingsInEffect,
 } from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
 import {
@@ -82,7 +83,8 @@ export interface ContentChange {
 type SessionUpdate = { ok: true; stats: UpdateStats } | { ok: false; errors: ContentError[] };
 
 type OpenResult =
-  | { ok: true; session: Session }
+  /** `settings`: what the tree is held with, and where each setting came from (null when site.yaml does not check out). */
+  | { ok: true; session: Session; settings: SettingsInEffect | null }
   | { ok: false; errors: ContentError[] }
   /** The tree was built with other settings, and `rebuild` was not given: what differs, in words. */
   | { ok: false; settingsChange: string };
@@ -132,10 +134,12 @@ export class Session {
 
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
   static async open(options: SessionOptions): Promise<OpenResult> {
-    const { kept, overrides, host } = await settingsToBuildWith(options.outDir, {
-      site: options.site,
-      host: options.rootHost,
-    });
+    // Held open, a tree keeps the flags it was built with: a flag left out never rewrites it whole.
+    const { kept, overrides, host, sources } = await settingsToBuildWith(
+      options.outDir,
+      { site: options.site, host: options.rootHost },
+      { keepFlags: true },
+    );
     const settings = {
       ...options,
       site: overrides,
@@ -158,8 +162,16 @@ export class Session {
       full: settings.full,
       onRewrite,
     });
-    await recordTreeSettings(settings.outDir, { overrides, host, site: opened.model.site });
-    return { ok: true, session: new Session(settings, opened.files, opened.model, manifest) };
+    const read = await readSiteSettings(settings.contentDir, overrides);
+    const siteYaml = read?.siteYaml ?? null;
+    await recordTreeSettings(settings.outDir, {
+      overrides,
+      host,
+      site: opened.model.site,
+      siteYaml,
+    });
+    const session = new Session(settings, opened.files, opened.model, manifest);
+    return { ok: true, session, settings: read && { site: opened.model.site, siteYaml, sources } };
   }
 
   /** The model of the content as it stands after the last update. */

@@ -12,6 +12,7 @@ import { createSidecarApp } from './app.ts';
 import { createKeyring, TOKENS_VARIABLE } from './auth.ts';
 import { listen } from './listen.ts';
 import { basePath } from '../api/urls.ts';
+import { describeSettingsInEffect } from '../tree/settings.ts';
 
 interface SidecarOptions {
   contentDir: string;
@@ -88,6 +89,8 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
       errors: opened.errors,
     };
   const { session } = opened;
+  const said = opened.settings && describeSettingsInEffect(options.outDir, opened.settings);
+  if (said) log(`${said}\n`);
   const app = createSidecarApp({
     session,
     catalog,

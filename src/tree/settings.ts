@@ -1,10 +1,13 @@
 /**
  * The settings a tree was built with, kept beside it (`<out>.state/settings.json`):
  * the flags given on the command line (base URL, web URL, page size,
- * pagination, flavour, pages, host) and the site they resolved to. A later
- * command that is not given a flag keeps the tree's, so a tree is never
- * rewritten whole by a command that merely omitted `--base-url`; a command
- * given other settings can name what changes before it rewrites.
+ * pagination, flavour, pages, host), the site they resolved to, and what
+ * site.yaml alone gave. A flag holds for the build that gives it: the next
+ * build without it takes site.yaml's value, so an edit of site.yaml counts.
+ * The commands that hold a tree open (the sidecar, `--watch`) keep the flags
+ * the tree was built with instead, so they never rewrite a tree whole because
+ * a flag was left out, and they say what they keep. A command given other
+ * settings names what changes before it rewrites.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,13 +17,15 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import type { SiteOverrides } from '../resolve/resolve.ts';
 import { stateDir } from './manifest.ts';
 
-interface TreeSettings {
+export interface TreeSettings {
   /** The flags the tree was built with (what site.yaml does not decide). */
   overrides: SiteOverrides;
   /** Whose `_redirects` and `_headers` take the root names; none when absent. */
   host?: RootHost | undefined;
   /** The site the settings resolved to. */
   site: Site;
+  /** What site.yaml alone gave (null: it gave no base URL); absent in the records of earlier versions. */
+  siteYaml?: Site | null | undefined;
 }
 
 export async function recordTreeSettings(outDir: string, settings: TreeSettings): Promise<void> {
@@ -35,18 +40,40 @@ interface GivenSettings {
   host?: RootHost | null | undefined;
 }
 
-/** What a command builds with: the flags given over those the tree was built with (a flag left out keeps the tree's). */
+/** Where a setting that site.yaml did not decide came from: a flag of this run, or the flags the tree was built with. */
+type SettingSource = 'flag' | 'kept' | 'built';
+export type SettingSources = Partial<Record<keyof SiteOverrides, SettingSource>>;
+
+/**
+ * What a command builds with: the flags given, and with `keepFlags` (the
+ * commands that hold a tree open) the flags the tree was built with under
+ * them. Without it a flag left out takes site.yaml's value again.
+ */
 export async function settingsToBuildWith(
   outDir: string,
   given: GivenSettings,
-): Promise<{ kept: TreeSettings | null; overrides: SiteOverrides; host: RootHost | undefined }> {
+  options: { keepFlags: boolean },
+): Promise<{
+  kept: TreeSettings | null;
+  overrides: SiteOverrides;
+  host: RootHost | undefined;
+  sources: SettingSources;
+}> {
   const kept = await readTreeSettings(outDir);
-  const overrides: SiteOverrides = { ...kept?.overrides };
-  for (const [key, value] of Object.entries(given.site ?? {}) as [keyof SiteOverrides, unknown][]) {
-    if (value !== undefined) (overrides as Record<string, unknown>)[key] = value;
-  }
-  const host = given.host === undefined ? kept?.host : (given.host ?? undefined);
-  return { kept, overrides, host };
+  const overrides: SiteOverrides = {};
+  const sources: SettingSources = {};
+  const take = (from: SiteOverrides, source: SettingSource) => {
+    for (const [key, value] of Object.entries(from) as [keyof SiteOverrides, unknown][]) {
+      if (value === undefined) continue;
+      (overrides as Record<string, unknown>)[key] = value;
+      sources[key] = source;
+    }
+  };
+  if (options.keepFlags) take(kept?.overrides ?? {}, 'kept');
+  take(given.site ?? {}, 'flag');
+  const keptHost = options.keepFlags ? kept?.host : undefined;
+  const host = given.host === undefined ? keptHost : (given.host ?? undefined);
+  return { kept, overrides, host, sources };
 }
 
 /** What is said before rewriting a tree whose settings are the same but whose bytes this version writes differently. */
@@ -73,25 +100,85 @@ export function describeSettingsChange(
   return changes.length > 0 ? changes.join(', ') : null;
 }
 
-/** Whether the tree at `outDir` was built with the status site (false when its settings are missing or unreadable). */
-export async function treeHasPages(outDir: string): Promise<boolean> {
-  return (await readTreeSettings(outDir))?.site.pages === true;
+/** What a command runs with: the site in effect, what site.yaml alone gives (null: no base URL there), and where the rest came from. */
+export interface SettingsInEffect {
+  site: Site;
+  siteYaml: Site | null;
+  sources: SettingSources;
 }
 
-// --- internal ---
+/**
+ * The settings in effect in one line, each with where it came from, when one
+ * differs from what site.yaml gives (null otherwise): the base URL, web URL,
+ * flavour and pages always, page size and pagination when they differ. A
+ * setting kept from the tree's build is named with how to change it.
+ */
+export function describeSettingsInEffect(
+  outDir: string,
+  settings: SettingsInEffect,
+): string | null {
+  const { site, siteYaml } = settings;
+  const differs = (key: keyof SiteOverrides) => siteYaml === null || site[key] !== siteYaml[key];
+  if (!SAID_SETTINGS.some(([key]) => differs(key))) return null;
+  const parts = SAID_SETTINGS.filter(([key, , always]) => always || differs(key)).map(
+    ([key, label]) => {
+      const from = sourceText(outDir, key, settings.sources[key], differs(key));
+      const yaml = siteYaml === null ? 'unset' : show(siteYaml[key]);
+      return `${label} ${show(site[key])} (${from}${differs(key) ? `; site.yaml: ${yaml}` : ''})`;
+    },
+  );
+  const kept = Object.values(settings.sources).includes('kept')
+    ? ` To change a kept setting, give its flag (the sidecar also needs --rebuild), or run npm run build without it to go back to site.yaml.`
+    : '';
+  return `Settings in effect: ${parts.join(', ')}.${kept}`;
+}
 
 /** The settings kept beside the tree at `outDir`, or null when there are none (or they cannot be read). */
-async function readTreeSettings(outDir: string): Promise<TreeSettings | null> {
+export async function readTreeSettings(outDir: string): Promise<TreeSettings | null> {
   const text = await readFile(settingsPath(outDir), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
     const value = JSON.parse(text) as Partial<TreeSettings>;
-    return value.site && value.overrides
-      ? { overrides: value.overrides, host: value.host, site: value.site }
-      : null;
+    const { overrides, host, site, siteYaml } = value;
+    return site && overrides ? { overrides, host, site, siteYaml } : null;
   } catch {
     return null;
   }
+}
+
+// --- internal ---
+
+/** The settings said with their source: key, label, and whether said even when site.yaml agrees. */
+const SAID_SETTINGS: [keyof SiteOverrides, string, boolean][] = [
+  ['baseUrl', 'base URL', true],
+  ['webUrl', 'web URL', true],
+  ['weblateVersion', 'Weblate version', true],
+  ['pages', 'pages', true],
+  ['pageSize', 'page size', false],
+  ['pagination', 'pagination', false],
+];
+
+const FLAGS: Record<keyof SiteOverrides, string> = {
+  baseUrl: '--base-url',
+  webUrl: '--web-url',
+  pageSize: '--page-size',
+  pagination: '--pagination',
+  weblateVersion: '--weblate-version',
+  pages: '--pages',
+};
+
+function sourceText(
+  outDir: string,
+  key: keyof SiteOverrides,
+  source: SettingSource | undefined,
+  differs: boolean,
+): string {
+  if (source === 'flag') return FLAGS[key];
+  if (source === 'kept') return `kept from ${outDir}/, built with ${FLAGS[key]}`;
+  if (source === 'built') return `${outDir}/ was built with ${FLAGS[key]}`;
+  // Two settings follow others when site.yaml leaves them out: the web URL the base URL, pages the two URLs.
+  if (differs && key === 'webUrl') return 'the base URL, as site.yaml has no web_url';
+  return differs && key === 'pages' ? 'on only when the web URL is the base URL' : 'site.yaml';
 }
 
 const SETTING_LABELS: [keyof Site, string][] = [

@@ -117,14 +117,14 @@ describe('npm run serve', () => {
     expect(notBuilt.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('picks a free port with --port 0, says where, hints at --base-url, and exits 0 on SIGTERM', async () => {
+  it('picks a free port with --port 0, says where, says which links it answers as its own, and exits 0 on SIGTERM', async () => {
     const out = join(tempDir('wsnap-e2e-'), 'dist');
     await buildFor(join(FIXTURES, 'minimal/content'), 9, out);
     const child = await startOnFreePort(out);
     try {
       expect((await get(`${child.url}projects/`)).status).toBe(200);
       expect(child.server.output()).toContain(
-        `The tree's links point at http://127.0.0.1:9/api/; build with --base-url ${new URL(child.url).origin} to follow them here.`,
+        `Links to http://127.0.0.1:9 are answered as ${new URL(child.url).origin}; the files keep them as built.`,
       );
     } finally {
       expect(await child.server.stop()).toBe(0);
@@ -174,7 +174,7 @@ async function startOnFreePort(out: string): Promise<{ server: Started; url: str
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  // The URL line, then the --base-url hint line.
+  // The URL line, then the line on links answered as the preview's.
   for (let attempt = 0; attempt < 150 && !/\(Ctrl\+C to stop\)\n.*\n/.test(output); attempt++) {
     await new Promise((done) => setTimeout(done, 100));
   }

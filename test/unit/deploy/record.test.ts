@@ -13,7 +13,13 @@ import { tempDir } from '../../helpers.ts';
 const TARGET = 's3://snap/l10n at http://127.0.0.1:9';
 
 function fresh(): DeployRecord {
-  return { target: TARGET, settings: '{"cacheControl":null}', groups: new Map(), lines: 0 };
+  return {
+    target: TARGET,
+    settings: '{"cacheControl":null}',
+    baseUrl: 'https://l10n.example.org',
+    groups: new Map(),
+    lines: 0,
+  };
 }
 
 describe('the deploy record', () => {
