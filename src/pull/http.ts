@@ -242,6 +242,10 @@ async function readResponse(
     return { kind: 'transient', detail: describeNetworkError(error) };
   }
   if (response.status >= 500) return { kind: 'transient', detail: `HTTP ${response.status}` };
+  if (nestingDepth(text) > MAX_JSON_DEPTH)
+    throw new PullError(
+      `${url} answered with JSON nested more than ${MAX_JSON_DEPTH} levels deep; no answer of a Weblate API is, so the pull stops.`,
+    );
   const body = parseJson(text);
   if (response.status === 401) throw refusedCredentials(url, options.token, body);
   const answer: JsonAnswer = {
@@ -326,6 +330,30 @@ function formatMiB(bytes: number): string {
 function resetMs(headers: Headers): number | null {
   const limit = readRateLimit(headers);
   return limit ? limit.resetSeconds * 1000 : null;
+}
+
+/**
+ * Weblate's bodies nest about five levels deep. A deeper body is refused
+ * before it is parsed: writing it back (JSON.stringify, YAML) recurses once
+ * per level and would run out of stack.
+ */
+const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in a JSON text (brackets inside strings skipped), in one pass. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '[' || char === '{') deepest = Math.max(deepest, ++depth);
+    else if (char === ']' || char === '}') depth--;
+  }
+  return deepest;
 }
 
 function parseJson(text: string): unknown {
