@@ -1,5 +1,5 @@
 /** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
-import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain, sizeFlag } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
@@ -57,6 +57,13 @@ export const command = defineCommand({
       description:
         'longest wait accepted when rate limited; a longer one stops the pull, to be resumed later',
     },
+    'max-bytes': {
+      type: 'string',
+      valueName: 'SIZE',
+      default: '4G',
+      description:
+        'the most a pull reads from the server (answers resumed included), such as 500M or 8G; more stops it',
+    },
   },
   epilog:
     'An interrupted pull keeps what it fetched in DIR/.pull-state.jsonl; the same command resumes it.\n' +
@@ -78,6 +85,7 @@ export const command = defineCommand({
           concurrency: integerFlag('concurrency', args.concurrency, 1, 16),
           retries: integerFlag('retries', args.retries, 0, 10),
           maxWaitMs: integerFlag('max-wait', args['max-wait'], 0, 86_400) * 1000,
+          maxTotalBytes: sizeFlag('max-bytes', args['max-bytes']),
         },
         onProgress: display.progress,
         onNotice: display.notice,

@@ -5,6 +5,13 @@
 
 type PluralFormula = (n: number) => number;
 
+/**
+ * The longest formula taken (Weblate's longest is under 500 characters). The
+ * parser and the evaluation recurse once per nesting level or operator, so a
+ * bounded length keeps them far from the end of the stack.
+ */
+export const FORMULA_MAX_LENGTH = 1000;
+
 type ParsedFormula = { ok: true; evaluate: PluralFormula } | { ok: false; reason: string };
 
 /**
@@ -13,6 +20,8 @@ type ParsedFormula = { ok: true; evaluate: PluralFormula } | { ok: false; reason
  * floor like Python's; a comparison is 1 or 0.
  */
 export function parsePluralFormula(formula: string): ParsedFormula {
+  if (formula.length > FORMULA_MAX_LENGTH)
+    return { ok: false, reason: `longer than ${FORMULA_MAX_LENGTH} characters` };
   const text = formula.trim().replace(/;$/, '');
   try {
     const parser = new Parser(tokenize(text));

@@ -60,6 +60,19 @@ export function integerFlag(name: string, text: string, min: number, max: number
   return value;
 }
 
+/** A size flag's value in bytes: an integer, or one with `K`, `M` or `G` (KiB, MiB, GiB) after it. */
+export function sizeFlag(name: string, text: string): number {
+  const match = /^(\d+)([KMG]?)$/i.exec(text);
+  const value = match
+    ? Number(match[1]) * 1024 ** ' KMG'.indexOf(match[2]!.toUpperCase() || ' ')
+    : 0;
+  if (value < 1 || !Number.isSafeInteger(value))
+    throw new UsageError(
+      `--${name} expects a size in bytes, such as 500M or 8G (K, M and G are KiB, MiB and GiB; got "${text}")`,
+    );
+  return value;
+}
+
 /** How a command was started, for its usage line and hints: `npm run build --` or `weblate-snapshot build`. */
 export type Invocation = 'npm' | 'bin';
 

@@ -8,12 +8,22 @@
 import { z } from 'zod';
 import { checkBaseUrl } from './base-url.ts';
 import { WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
+import { FORMULA_MAX_LENGTH } from '../catalog/plural.ts';
 
 // --- building blocks ---
 
 const count = z
   .number({ error: 'expected a non-negative integer' })
   .refine((value) => Number.isSafeInteger(value) && value >= 0, { error: 'expected a non-negative integer' });
+/**
+ * The largest counter: sums of two million translations (2^21) of such
+ * counters stay below 2^53, where a JavaScript number stops counting exactly.
+ */
+export const COUNTER_MAX = 2 ** 32 - 1;
+const counter = z
+  .number({ error: 'expected a non-negative integer' })
+  .refine((value) => Number.isInteger(value) && value >= 0, { error: 'expected a non-negative integer', abort: true })
+  .refine((value) => value <= COUNTER_MAX, { error: `expected a non-negative integer of at most ${COUNTER_MAX}` });
 const positiveId = z
   .number({ error: 'expected a positive integer id' })
   .refine((value) => Number.isSafeInteger(value) && value > 0, { error: 'expected a positive integer id' });
@@ -95,9 +105,12 @@ export const pluralSchema = z.strictObject({
     .refine((value) => Number.isInteger(value) && value >= 1 && value <= 10, {
       error: 'expected the number of plural forms, from 1 to 10',
     }),
-  formula: z.string({ error: 'expected a gettext plural formula such as "n != 1"' }).min(1, {
-    error: 'expected a gettext plural formula such as "n != 1"',
-  }),
+  formula: z
+    .string({ error: 'expected a gettext plural formula such as "n != 1"' })
+    .min(1, { error: 'expected a gettext plural formula such as "n != 1"' })
+    .max(FORMULA_MAX_LENGTH, {
+      error: `expected a gettext plural formula of at most ${FORMULA_MAX_LENGTH} characters`,
+    }),
   type: z
     .number({ error: 'expected a plural type (0 to 23, or 666)' })
     .refine((value) => Number.isInteger(value) && ((value >= 0 && value <= 23) || value === 666), {
@@ -218,35 +231,35 @@ export const translationSchema = z.strictObject({
   filename: optionalText,
   language_code: text.min(1, { error: 'expected a non-empty language code' }).optional(),
   revision: optionalText,
-  total: count.optional(),
-  total_words: count.optional(),
-  total_chars: count.optional(),
-  translated: count.optional(),
-  translated_words: count.optional(),
-  translated_chars: count.optional(),
-  fuzzy: count.optional(),
-  fuzzy_words: count.optional(),
-  fuzzy_chars: count.optional(),
-  failing_checks: count.optional(),
-  failing_checks_words: count.optional(),
-  approved: count.optional(),
-  approved_words: count.optional(),
-  approved_chars: count.optional(),
-  readonly: count.optional(),
-  readonly_words: count.optional(),
-  readonly_chars: count.optional(),
-  have_suggestion: count.optional(),
-  have_comment: count.optional(),
-  recent_changes: count.optional(),
+  total: counter.optional(),
+  total_words: counter.optional(),
+  total_chars: counter.optional(),
+  translated: counter.optional(),
+  translated_words: counter.optional(),
+  translated_chars: counter.optional(),
+  fuzzy: counter.optional(),
+  fuzzy_words: counter.optional(),
+  fuzzy_chars: counter.optional(),
+  failing_checks: counter.optional(),
+  failing_checks_words: counter.optional(),
+  approved: counter.optional(),
+  approved_words: counter.optional(),
+  approved_chars: counter.optional(),
+  readonly: counter.optional(),
+  readonly_words: counter.optional(),
+  readonly_chars: counter.optional(),
+  have_suggestion: counter.optional(),
+  have_comment: counter.optional(),
+  recent_changes: counter.optional(),
   last_change: z.string({ error: 'expected an ISO 8601 timestamp or null' }).nullable().optional(),
   last_author: z.string({ error: 'expected a name or null' }).nullable().optional(),
 });
 export type TranslationEntry = z.output<typeof translationSchema>;
 
 export const sourceCountersSchema = z.strictObject({
-  total: count.optional(),
-  total_words: count.optional(),
-  total_chars: count.optional(),
+  total: counter.optional(),
+  total_words: counter.optional(),
+  total_chars: counter.optional(),
 });
 
 export const componentSchema = z.strictObject({

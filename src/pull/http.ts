@@ -35,6 +35,10 @@ export interface HttpOptions {
   timeoutMs: number;
   /** The largest body taken; a larger one stops the pull. */
   maxBodyBytes: number;
+  /** The most bytes of bodies taken in all, `bytesBefore` included; more stops the pull (--max-bytes). */
+  maxTotalBytes: number;
+  /** Bytes taken before this client began (answers read back from the resume file). */
+  bytesBefore?: number;
   /** Redirects are followed only to URLs that start with this (the API root given with --from); undefined: none followed. */
   scope?: string | undefined;
   /** Told about every wait, to be shown to the user. */
@@ -74,6 +78,7 @@ export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   maxWaitMs: 600_000,
   timeoutMs: 60_000,
   maxBodyBytes: 64 * 2 ** 20,
+  maxTotalBytes: 4 * 2 ** 30,
 };
 
 /** Redirects followed for one request, at most. */
@@ -87,6 +92,7 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
   const slots = createSlots(options.concurrency);
   const budget = createRateBudget();
   const pending = new Set<Promise<unknown>>();
+  const taken = { bytes: options.bytesBefore ?? 0 };
   let sent = 0;
   let inFlight = 0;
 
@@ -126,7 +132,7 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
         inFlight--;
       }
       budget.observe(readRateLimit(response.headers), deps.now(), inFlight);
-      return await readResponse(url, response, options, deps.now(), stopper.signal);
+      return await readResponse(url, response, options, taken, deps.now(), stopper.signal);
     } finally {
       request.done();
     }
@@ -210,6 +216,7 @@ async function readResponse(
   url: string,
   response: Response,
   options: HttpOptions,
+  taken: { bytes: number },
   now: number,
   stop: AbortSignal,
 ): Promise<Attempt> {
@@ -235,13 +242,17 @@ async function readResponse(
   }
   let text: string;
   try {
-    text = await readBody(url, response, options.maxBodyBytes);
+    text = await readBody(url, response, options, taken);
   } catch (error) {
     if (error instanceof PullError) throw error;
     if (stop.aborted) throw stoppedError();
     return { kind: 'transient', detail: describeNetworkError(error) };
   }
   if (response.status >= 500) return { kind: 'transient', detail: `HTTP ${response.status}` };
+  if (nestingDepth(text) > MAX_JSON_DEPTH)
+    throw new PullError(
+      `${url} answered with JSON nested more than ${MAX_JSON_DEPTH} levels deep; no answer of a Weblate API is, so the pull stops.`,
+    );
   const body = parseJson(text);
   if (response.status === 401) throw refusedCredentials(url, options.token, body);
   const answer: JsonAnswer = {
@@ -291,11 +302,20 @@ function requestController(
   };
 }
 
-/** The body as text, refused once it grows past `maxBytes` (announced or sent). */
-async function readBody(url: string, response: Response, maxBytes: number): Promise<string> {
+/**
+ * The body as text, refused once it grows past `maxBodyBytes` (announced or
+ * sent), or once the bytes taken in all pass `maxTotalBytes`.
+ */
+async function readBody(
+  url: string,
+  response: Response,
+  options: HttpOptions,
+  taken: { bytes: number },
+): Promise<string> {
+  const maxBytes = options.maxBodyBytes;
   const tooLarge = () =>
     new PullError(
-      `${url} answered with more than ${formatMiB(maxBytes)}; no answer of a Weblate API is that large, so the pull stops.`,
+      `${url} answered with more than ${formatBytes(maxBytes)}; no answer of a Weblate API is that large, so the pull stops.`,
     );
   const announced = Number(response.headers.get('content-length'));
   if (announced > maxBytes) {
@@ -310,22 +330,67 @@ async function readBody(url: string, response: Response, maxBytes: number): Prom
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
-    if (bytes > maxBytes) {
+    taken.bytes += value.byteLength;
+    const error =
+      bytes > maxBytes
+        ? tooLarge()
+        : taken.bytes > options.maxTotalBytes
+          ? tooMuchInAll(options.maxTotalBytes)
+          : null;
+    if (error) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw error;
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function formatMiB(bytes: number): string {
-  return `${Math.round(bytes / 2 ** 20)} MiB`;
+function tooMuchInAll(maxBytes: number): PullError {
+  return new PullError(
+    `The pull stopped after reading ${formatBytes(maxBytes)} from the server (answers kept by an interrupted pull included), ` +
+      'all that --max-bytes allows; give a larger --max-bytes to read more.',
+  );
+}
+
+function formatBytes(bytes: number): string {
+  const units = [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const;
+  for (const [unit, size] of units)
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
 }
 
 function resetMs(headers: Headers): number | null {
   const limit = readRateLimit(headers);
   return limit ? limit.resetSeconds * 1000 : null;
+}
+
+/**
+ * Weblate's bodies nest about five levels deep. A deeper body is refused
+ * before it is parsed: writing it back (JSON.stringify, YAML) recurses once
+ * per level and would run out of stack.
+ */
+const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in a JSON text (brackets inside strings skipped), in one pass. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '[' || char === '{') deepest = Math.max(deepest, ++depth);
+    else if (char === ']' || char === '}') depth--;
+  }
+  return deepest;
 }
 
 function parseJson(text: string): unknown {

@@ -18,6 +18,7 @@ import {
   type HttpClient,
   type HttpDeps,
   type HttpOptions,
+  type JsonAnswer,
   type Wait,
 } from './http.ts';
 import { mapInstance, type MappedContent } from './map.ts';
@@ -42,7 +43,10 @@ export interface PullOptions {
   /** Read everything, even into an earlier pull whose record would let only what changed be read. */
   full?: boolean;
   http?: Partial<
-    Pick<HttpOptions, 'concurrency' | 'retries' | 'backoffMs' | 'maxWaitMs' | 'timeoutMs'>
+    Pick<
+      HttpOptions,
+      'concurrency' | 'retries' | 'backoffMs' | 'maxWaitMs' | 'timeoutMs' | 'maxTotalBytes'
+    >
   >;
   onProgress?: (progress: PullProgress) => void;
   /** Things the user should know while the pull runs: waits, a resumed pull. */
@@ -131,7 +135,9 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     () => true,
     () => false,
   );
-  const state = await openState(options.outDir, options.from);
+  const state = await openState(options.outDir, options.from, { full: options.full === true });
+  // A re-run without --full resumes a --full pull as one.
+  const full = options.full === true || state.full;
   // What the server sent reaches the terminal with its control characters escaped.
   const notify = (text: string) => options.onNotice?.(escapeControls(text));
   if (state.notice) notify(state.notice);
@@ -145,6 +151,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       ...options.http,
       token: options.token,
       scope: options.from,
+      bytesBefore: state.bytes,
       onWait: (wait) => notify(describeWait(wait)),
     },
     deps,
@@ -165,7 +172,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
   });
   try {
     const selection = options.projects ?? [];
-    const record = options.full ? null : await readRecord(options.outDir, options.from, selection);
+    const record = full ? null : await readRecord(options.outDir, options.from, selection);
     const walk = { from: options.from, projects: selection, onProgress: report };
     const instance = record
       ? await refreshApi(fetcher.fetch, {
@@ -223,7 +230,10 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       if (!existed) await rmdir(options.outDir).catch(() => undefined);
       return failure(escapeControls(error.message), stats());
     }
-    const kept = `What was fetched is kept in ${options.outDir}/${STATE_FILE}: run the same command again (later, if rate limited) to resume.`;
+    const again = options.full
+      ? 'run the same command without --full (which starts over)'
+      : 'run the same command again';
+    const kept = `What was fetched is kept in ${options.outDir}/${STATE_FILE}: ${again} (later, if rate limited) to resume.`;
     return failure(`${escapeControls(error.message)}\n${kept}`, stats());
   }
 }
@@ -260,7 +270,10 @@ async function checkPulled(
   return errors;
 }
 
-/** Answers kept by an interrupted run come from the resume file; new ones are fetched and kept. */
+/**
+ * Answers kept by an interrupted run come from the resume file; new ones are
+ * fetched, and kept once the walk has read them without finding fault.
+ */
 function resumableFetcher(
   client: HttpClient,
   state: ResumeState,
@@ -269,21 +282,22 @@ function resumableFetcher(
 ) {
   const pending = new Set<Promise<unknown>>();
   let stopped = false;
-  const get = async (url: string) => {
+  const get = async <T>(url: string, read: (answer: JsonAnswer) => T): Promise<T> => {
     if (stopped) throw new PullError('The pull was stopped.');
-    const kept = state.get(url);
+    const kept = readKept(state, url, read);
     if (kept) {
       onResumed();
-      return kept;
+      return kept.value;
     }
     const answer = await client.getJson(url);
     onRequest();
+    const value = read(answer);
     if (answer.status === 200 && answer.body !== undefined && !stopped)
       await state.keep(url, answer);
-    return answer;
+    return value;
   };
-  const fetch: Fetcher = (url) => {
-    const job = get(url);
+  const fetch: Fetcher = (url, read) => {
+    const job = get(url, read);
     pending.add(job);
     const forget = () => void pending.delete(job);
     job.then(forget, forget);
@@ -297,6 +311,26 @@ function resumableFetcher(
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
   };
+}
+
+/**
+ * The answer kept for `url`, read; none when there is none, or when the walk
+ * refuses it (kept by an earlier version of the pull): the server is asked
+ * again, and its answer, kept later in the file, replaces it.
+ */
+function readKept<T>(
+  state: ResumeState,
+  url: string,
+  read: (answer: JsonAnswer) => T,
+): { value: T } | null {
+  const kept = state.get(url);
+  if (!kept) return null;
+  try {
+    return { value: read(kept) };
+  } catch (error) {
+    if (error instanceof PullError) return null;
+    throw error;
+  }
 }
 
 function describeWait(wait: Wait): string {

@@ -6,7 +6,14 @@
  * and slugs and codes are checked before they become file names.
  */
 import { z } from 'zod';
-import { CODE_MAX_LENGTH, CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
+import {
+  CODE_MAX_LENGTH,
+  CODE_PATTERN,
+  COUNTER_MAX,
+  SLUG_MAX_LENGTH,
+  SLUG_PATTERN,
+} from '../content/schema.ts';
+import { FORMULA_MAX_LENGTH } from '../catalog/plural.ts';
 import { PullError } from './errors.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
@@ -18,6 +25,13 @@ import {
 
 const count = z.number().int().min(0);
 const id = z.number().int().positive();
+// Counters and plural formulas are held to what the content accepts, so a pulled folder always builds.
+const counter = count.max(COUNTER_MAX, {
+  error: `expected a counter of at most ${COUNTER_MAX}`,
+});
+const formula = z.string().max(FORMULA_MAX_LENGTH, {
+  error: `expected a plural formula of at most ${FORMULA_MAX_LENGTH} characters`,
+});
 const text = z.string();
 // Slugs and codes become file names: held to what the content accepts (and a file system takes) before anything is written.
 const slug = z
@@ -50,7 +64,7 @@ export const languageShape = z.looseObject({
   id: id.optional(),
   code,
   name: text,
-  plural: z.looseObject({ id, source: count, number: count, formula: text, type: count }),
+  plural: z.looseObject({ id, source: count, number: count, formula, type: count }),
   aliases: z.array(text).optional(),
   direction: text.optional(),
   /** Absent before Weblate 4.13. */
@@ -110,16 +124,16 @@ export const translationShape = z.looseObject({
   filename: text.nullable(),
   revision: text.nullable().optional(),
   is_source: z.boolean(),
-  total: count,
-  total_words: count,
-  translated: count,
-  translated_words: count,
-  fuzzy: count,
-  fuzzy_words: count,
-  failing_checks: count,
-  failing_checks_words: count,
-  have_suggestion: count,
-  have_comment: count,
+  total: counter,
+  total_words: counter,
+  translated: counter,
+  translated_words: counter,
+  fuzzy: counter,
+  fuzzy_words: counter,
+  failing_checks: counter,
+  failing_checks_words: counter,
+  have_suggestion: counter,
+  have_comment: counter,
   last_change: text.nullable(),
   last_author: text.nullable(),
   statistics_url: text,
@@ -129,17 +143,17 @@ export type ApiTranslation = z.output<typeof translationShape>;
 /** A translation's statistics: the counters its Translation object does not carry. */
 export const statisticsShape = z.looseObject({
   code,
-  total_chars: count,
-  translated_chars: count,
-  approved: count,
-  readonly: count,
-  recent_changes: count,
+  total_chars: counter,
+  translated_chars: counter,
+  approved: counter,
+  readonly: counter,
+  recent_changes: counter,
   // Weblate 5.2 and later.
-  fuzzy_chars: count.optional(),
-  approved_words: count.optional(),
-  approved_chars: count.optional(),
-  readonly_words: count.optional(),
-  readonly_chars: count.optional(),
+  fuzzy_chars: counter.optional(),
+  approved_words: counter.optional(),
+  approved_chars: counter.optional(),
+  readonly_words: counter.optional(),
+  readonly_chars: counter.optional(),
 });
 export type ApiStatistics = z.output<typeof statisticsShape>;
 

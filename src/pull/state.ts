@@ -2,10 +2,11 @@
  * Resuming an interrupted pull: every JSON answer fetched is appended to
  * `<out>/.pull-state.jsonl` (one line per URL, after a header line naming
  * the API), so a re-run reads it from there instead of asking the server
- * again. The file is deleted once the pull completes. A line cut short by a
- * crash is dropped on the next run. No credential is ever written to it.
+ * again. The file is read line by line, so it may be of any size, and
+ * deleted once the pull completes. A line cut short by a crash is dropped on
+ * the next run. No credential is ever written to it.
  */
-import { mkdir, open, readFile, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { constants, mkdir, open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonAnswer } from './http.ts';
 
@@ -18,7 +19,11 @@ export interface ResumeState {
   keep(url: string, answer: JsonAnswer): Promise<void>;
   /** Answers read back from an earlier run. */
   readonly resumed: number;
-  /** Set when a resume file of another API was found and set aside. */
+  /** Bytes of the answers read back (they count towards --max-bytes). */
+  readonly bytes: number;
+  /** Whether the answers are those of a --full pull, which a re-run resumes as one. */
+  readonly full: boolean;
+  /** Set when a resume file was found and set aside (of another API, or by --full). */
   readonly notice: string | null;
   /** Waits for pending appends and closes the file (kept for the next run). */
   close(): Promise<void>;
@@ -32,55 +37,130 @@ interface ParsedState {
   wholeBytes: number;
   /** The API the file was written for, or null when there is no valid header. */
   from: string | null;
+  /** The header says the pull reads everything (--full). */
+  full: boolean;
 }
 
 /** Reads the text of a resume file; every whole line after the header is one answer. */
 export function parseState(text: string): ParsedState {
+  const parser = stateParser();
   const end = text.lastIndexOf('\n') + 1;
-  const lines = text.slice(0, end).split('\n').slice(0, -1);
-  const header = lines.length > 0 ? parseLine(lines[0]!) : null;
-  const from =
-    header && typeof header.from === 'string' && header['pull-state'] === 1 ? header.from : null;
-  const answers = new Map<string, JsonAnswer>();
-  for (const line of lines.slice(1)) {
-    const record = parseLine(line);
-    if (record && typeof record.url === 'string' && typeof record.status === 'number') {
-      const answer: JsonAnswer = {
-        status: record.status,
-        body: record.body,
-        contentType: 'application/json',
-      };
-      if (typeof record.date === 'string') answer.date = record.date;
-      answers.set(record.url, answer);
-    }
-  }
-  return { answers, wholeBytes: Buffer.byteLength(text.slice(0, end)), from };
+  for (const line of text.slice(0, end).split('\n').slice(0, -1))
+    parser.line(line, Buffer.byteLength(line) + 1);
+  return parser.result();
 }
 
-/** Opens the resume file of `outDir` for a pull from `from`, reading what an earlier run kept. */
-export async function openState(outDir: string, from: string): Promise<ResumeState> {
+/**
+ * Opens the resume file of `outDir` for a pull from `from`, reading what an
+ * earlier run kept; `full` (--full) sets it aside and starts a new one.
+ */
+export async function openState(
+  outDir: string,
+  from: string,
+  options: { full?: boolean } = {},
+): Promise<ResumeState> {
   const file = join(outDir, STATE_FILE);
   await mkdir(outDir, { recursive: true });
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const parsed = parseState(text);
-  const resumable = parsed.from === from;
+  const parsed = await readStateFile(file);
+  const resumable = parsed.from === from && !options.full;
   let notice: string | null = null;
   if (resumable) await truncate(file, parsed.wholeBytes);
-  else if (parsed.from !== null)
+  else if (parsed.from !== null && parsed.from !== from)
     notice = `Set aside an unfinished pull of ${parsed.from} found in ${outDir}; starting over for ${from}.`;
-  const handle = await open(file, resumable ? 'a' : 'w');
-  if (!resumable) await handle.write(`${JSON.stringify({ 'pull-state': 1, from })}\n`);
-  return stateOn(file, handle, resumable ? parsed.answers : new Map<string, JsonAnswer>(), notice);
+  else if (parsed.answers.size > 0)
+    notice = `--full: set aside the ${parsed.answers.size} answers an interrupted pull kept in ${outDir}; everything is read anew.`;
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW;
+  const handle = await open(file, flags | (resumable ? constants.O_APPEND : constants.O_TRUNC));
+  if (!resumable) await handle.write(`${JSON.stringify(header(from, options.full === true))}\n`);
+  const kept = resumable ? parsed : { answers: new Map(), wholeBytes: 0, full: options.full };
+  return stateOn(file, handle, {
+    answers: kept.answers,
+    bytes: kept.wholeBytes,
+    full: kept.full === true,
+    notice,
+  });
 }
 
 // --- internal ---
 
+/** The longest line read back: longer than any answer a pull keeps (64 MiB), so only damage is longer. */
+const MAX_LINE_BYTES = 256 * 2 ** 20;
+
+/** The resume file read in chunks, line by line (none, when there is no file). */
+async function readStateFile(file: string): Promise<ParsedState> {
+  const parser = stateParser();
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    },
+  );
+  if (!handle) return parser.result();
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const chunk of handle.createReadStream()) {
+    const buffer = chunk as Buffer;
+    let start = 0;
+    for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
+      const bytes = pendingBytes + end - start + 1;
+      const line = bytes > MAX_LINE_BYTES ? [] : [...pending, buffer.subarray(start, end)];
+      parser.line(Buffer.concat(line).toString('utf8'), bytes);
+      pending = [];
+      pendingBytes = 0;
+      start = end + 1;
+    }
+    pendingBytes += buffer.length - start;
+    if (pendingBytes <= MAX_LINE_BYTES) pending.push(buffer.subarray(start));
+  }
+  return parser.result();
+}
+
+/** Takes the lines of a resume file one by one: the header, then answers (the last of a URL wins). */
+function stateParser() {
+  const state: ParsedState = { answers: new Map(), wholeBytes: 0, from: null, full: false };
+  return {
+    line(text: string, bytes: number) {
+      const record = parseLine(text);
+      if (state.wholeBytes === 0) readHeader(state, record);
+      else if (record && typeof record.url === 'string' && typeof record.status === 'number')
+        state.answers.set(record.url, answerOf(record));
+      state.wholeBytes += bytes;
+    },
+    result: () => state,
+  };
+}
+
+function header(from: string, full: boolean): Record<string, unknown> {
+  return { 'pull-state': 1, from, ...(full ? { full: true } : {}) };
+}
+
+function readHeader(state: ParsedState, record: Record<string, unknown> | null): void {
+  if (!record || typeof record.from !== 'string' || record['pull-state'] !== 1) return;
+  state.from = record.from;
+  state.full = record.full === true;
+}
+
+function answerOf(record: Record<string, unknown>): JsonAnswer {
+  const answer: JsonAnswer = {
+    status: record.status as number,
+    body: record.body,
+    contentType: 'application/json',
+  };
+  if (typeof record.date === 'string') answer.date = record.date;
+  return answer;
+}
+
 function stateOn(
   file: string,
   handle: FileHandle,
-  answers: Map<string, JsonAnswer>,
-  notice: string | null,
+  kept: {
+    answers: Map<string, JsonAnswer>;
+    bytes: number;
+    full: boolean;
+    notice: string | null;
+  },
 ): ResumeState {
+  const { answers, notice } = kept;
   let writes: Promise<unknown> = Promise.resolve();
   let closed = false;
   const close = async () => {
@@ -99,6 +179,8 @@ function stateOn(
       return write.then(() => undefined);
     },
     resumed: answers.size,
+    bytes: kept.bytes,
+    full: kept.full,
     notice,
     close,
     async remove() {

@@ -36,8 +36,12 @@ import {
 } from './shapes.ts';
 import type { z } from 'zod';
 
-/** Gets one URL (from the network or the resume file). */
-export type Fetcher = (url: string) => Promise<JsonAnswer>;
+/**
+ * Gets one URL (from the network or the resume file) and reads its answer
+ * with `read`. An answer `read` refuses (throws) is not kept for a resumed
+ * pull: the next run asks the server again.
+ */
+export type Fetcher = <T>(url: string, read: (answer: JsonAnswer) => T) => Promise<T>;
 
 interface WalkOptions {
   /** The API root the user gave, ending with `/`. */
@@ -243,7 +247,13 @@ async function readRoot(
   fetcher: Fetcher,
   from: string,
 ): Promise<{ root: z.output<typeof rootShape>; date: string | null }> {
-  const answer = await fetcher(from);
+  return fetcher(from, (answer) => readRootAnswer(from, answer));
+}
+
+function readRootAnswer(
+  from: string,
+  answer: JsonAnswer,
+): { root: z.output<typeof rootShape>; date: string | null } {
   const root = answer.status === 200 ? rootShape.safeParse(answer.body) : null;
   if (!root?.success || !root.data.projects.endsWith('/projects/')) {
     const got =
@@ -312,25 +322,21 @@ function createWalker(
   /** The first item of each kind of list, as served: what tells the flavour. */
   const samples = new Map<z.ZodType, unknown>();
 
-  const fetchOk = async (link: string, what: string): Promise<{ url: string; body: unknown }> => {
+  /** The JSON body at `link` read by `parse`; anything but JSON with 200 stops the pull. */
+  const fetchOk = <T>(
+    link: string,
+    what: string,
+    parse: (body: unknown, url: string) => T,
+  ): Promise<T> => {
     const url = resolve(link);
-    const answer = await fetcher(url);
-    if (answer.status !== 200)
-      throw new PullError(
-        `${url} answered HTTP ${answer.status}${detailOf(answer.body)} where ${what} was expected.`,
-      );
-    if (answer.body === undefined)
-      throw new PullError(
-        `${url} did not answer with JSON (${answer.contentType || 'no Content-Type'}) where ${what} was expected.`,
-      );
-    return { url, body: answer.body };
+    return fetcher(url, (answer) => parse(okBody(url, answer, what), url));
   };
 
   /** The JSON body at `link`, or null when it answers anything but JSON with 200 (what an older or restricted server may do). */
-  const fetchOptional = async (link: string): Promise<unknown> => {
-    const answer = await fetcher(resolve(link));
-    return answer.status === 200 && answer.body !== undefined ? answer.body : null;
-  };
+  const fetchOptional = (link: string): Promise<unknown> =>
+    fetcher(resolve(link), (answer) =>
+      answer.status === 200 && answer.body !== undefined ? answer.body : null,
+    );
 
   /** A whole list, its pages followed; how it was cut goes to `into` (the instance's lists by default). */
   const list = async <T extends z.ZodType>(
@@ -344,17 +350,19 @@ function createWalker(
     let next: string | null = link;
     let first: ListObservation | null = null;
     while (next !== null) {
-      const { url, body } = await fetchOk(next, 'a page of a list');
+      const read: ReturnType<typeof readPage<T>> = await fetchOk(
+        next,
+        'a page of a list',
+        (body, url) => readPage(body, url, shape, what),
+      );
+      const { url, page, parsed } = read;
       if (seen.has(url)) throw new PullError(`${url} leads the list back to a page already read.`);
       if (seen.size >= MAX_PAGES)
         throw new PullError(`${url} is page ${MAX_PAGES + 1} of a list; the pull stops there.`);
       seen.add(url);
-      const page = parseShape(pageShape, body, 'a page of a list', url);
       first ??= { url, count: page.count, firstPageLength: page.results.length, next: page.next };
       if (!samples.has(shape) && page.results.length > 0) samples.set(shape, page.results[0]);
-      page.results.forEach((item, index) =>
-        items.push(parseShape(shape, item, `${what} (item ${index + 1})`, url)),
-      );
+      items.push(...parsed);
       next = page.next;
       if (next !== null) refuseEndlessList(first, seen.size, items.length, url);
     }
@@ -370,8 +378,9 @@ function createWalker(
   /** A component's lock: from its object (today's Weblate), else from `lock/`. */
   const lock = async (c: ApiComponent): Promise<{ locked: boolean }> => {
     if (typeof c.locked === 'boolean') return { locked: c.locked };
-    const { url, body } = await fetchOk(c.lock_url, 'the lock state');
-    return parseShape(lockShape, body, 'the lock state', url);
+    return fetchOk(c.lock_url, 'the lock state', (body, url) =>
+      parseShape(lockShape, body, 'the lock state', url),
+    );
   };
 
   /** A component's translations, statistics, lock and links; its statistics list may be given, already read. */
@@ -388,10 +397,11 @@ function createWalker(
     ]);
     const statistics = new Map(statisticsList.map((s) => [s.code, s]));
     for (const t of translations.filter((t) => !statistics.has(t.language.code))) {
-      const { url, body } = await fetchOk(t.statistics_url, 'translation statistics');
+      const read = (body: unknown, url: string) =>
+        parseShape(statisticsShape, body, 'translation statistics', url);
       statistics.set(
         t.language.code,
-        parseShape(statisticsShape, body, 'translation statistics', url),
+        await fetchOk(t.statistics_url, 'translation statistics', read),
       );
     }
     done();
@@ -443,17 +453,17 @@ function createWalker(
   ): Promise<z.output<typeof changeShape>[] | null> => {
     const entries: z.output<typeof changeShape>[] = [];
     let next: string | null = link;
-    for (let page = 0; next !== null; page++) {
-      if (page >= maxPages) return null;
-      const answer = await fetcher(resolve(next));
-      const parsed = answer.status === 200 ? pageShape.safeParse(answer.body) : null;
-      if (!parsed?.success) return null;
-      for (const item of parsed.data.results) {
-        const entry = changeShape.safeParse(item);
-        if (!entry.success) return null;
-        entries.push(entry.data);
-      }
-      next = parsed.data.next;
+    for (let pages = 0; next !== null; pages++) {
+      if (pages >= maxPages) return null;
+      const page: FeedPage | null = await fetcher(resolve(next), readFeedPage).catch(
+        (error: unknown) => {
+          if (error instanceof UnusableFeed) return null;
+          throw error;
+        },
+      );
+      if (page === null) return null;
+      entries.push(...page.entries);
+      next = page.next;
     }
     return entries;
   };
@@ -510,6 +520,52 @@ function refuseEndlessList(
 interface ReadList<T> {
   items: T[];
   observation: ListObservation;
+}
+
+/** A page of a list and its items, each checked against `shape`. */
+function readPage<T extends z.ZodType>(
+  body: unknown,
+  url: string,
+  shape: T,
+  what: string,
+): { url: string; page: z.output<typeof pageShape>; parsed: z.output<T>[] } {
+  const page = parseShape(pageShape, body, 'a page of a list', url);
+  const parsed: z.output<T>[] = page.results.map((item, index) =>
+    parseShape(shape, item, `${what} (item ${index + 1})`, url),
+  );
+  return { url, page, parsed };
+}
+
+/** The body of an answer that must be JSON with 200. */
+function okBody(url: string, answer: JsonAnswer, what: string): unknown {
+  if (answer.status !== 200)
+    throw new PullError(
+      `${url} answered HTTP ${answer.status}${detailOf(answer.body)} where ${what} was expected.`,
+    );
+  if (answer.body === undefined)
+    throw new PullError(
+      `${url} did not answer with JSON (${answer.contentType || 'no Content-Type'}) where ${what} was expected.`,
+    );
+  return answer.body;
+}
+
+/** A page of the changes feed that is not one: the feed is not used (and the page not kept). */
+class UnusableFeed extends Error {}
+
+interface FeedPage {
+  entries: z.output<typeof changeShape>[];
+  next: string | null;
+}
+
+function readFeedPage(answer: JsonAnswer): FeedPage {
+  const parsed = answer.status === 200 ? pageShape.safeParse(answer.body) : null;
+  if (!parsed?.success) throw new UnusableFeed();
+  const entries = parsed.data.results.map((item) => {
+    const entry = changeShape.safeParse(item);
+    if (!entry.success) throw new UnusableFeed();
+    return entry.data;
+  });
+  return { entries, next: parsed.data.next };
 }
 
 function detailOf(body: unknown): string {

@@ -20,18 +20,26 @@ export function pulledMarker(from: string): string {
 
 type OutputCheck = { ok: true } | { ok: false; message: string };
 
-/** A pull may write into a missing or empty folder, an interrupted pull, or an earlier pull. */
+/**
+ * A pull may write into a missing or empty folder, an interrupted pull, or an
+ * earlier pull; never one with a symbolic link inside, which it would write through.
+ */
 export async function checkOutputFolder(outDir: string): Promise<OutputCheck> {
   const info = await stat(outDir).catch(() => null);
   if (info === null) return { ok: true };
   if (!info.isDirectory()) return { ok: false, message: `${outDir} exists and is not a folder.` };
   const names = await readdir(outDir);
-  if (names.length === 0 || names.includes(STATE_FILE)) return { ok: true };
   const site = await readFile(join(outDir, 'site.yaml'), 'utf8').catch(() => '');
-  if (site.startsWith('# Pulled from ')) return { ok: true };
+  if (names.length > 0 && !names.includes(STATE_FILE) && !site.startsWith('# Pulled from '))
+    return {
+      ok: false,
+      message: `${outDir} is not empty and was not written by a pull; give a new or empty folder with --out.`,
+    };
+  const link = await findLink(outDir);
+  if (link === null) return { ok: true };
   return {
     ok: false,
-    message: `${outDir} is not empty and was not written by a pull; give a new or empty folder with --out.`,
+    message: `${link} is a symbolic link; a pull writes only real files and folders in --out and does not follow links. Remove it, or give another --out.`,
   };
 }
 
@@ -83,6 +91,19 @@ export async function writeContentFiles(
 }
 
 // --- internal ---
+
+/** The first symbolic link found under `dir` (folders searched in turn, links never followed), or null. */
+async function findLink(dir: string): Promise<string | null> {
+  const folders = [dir];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isSymbolicLink()) return path;
+      if (entry.isDirectory()) folders.push(path);
+    }
+  }
+  return null;
+}
 
 const CONTENT_PLACE =
   /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][^/]*\/(project\.yaml|(components|categories)\/[^/.][^/]*\.yaml))$/;
