@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { checkBaseUrl } from './base-url.ts';
+import { isWebLink, WEB_LINK_EXPECTATION } from './web-link.ts';
 import { WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
 
 // --- building blocks ---
@@ -49,6 +50,11 @@ const httpUrl = (options: { api?: boolean } = {}) =>
     const checked = checkBaseUrl(value, options);
     if (!checked.ok) context.addIssue({ code: 'custom', message: checked.expected });
   });
+
+/** A link shown as it is: an http(s) URL, or "" for none. */
+const webLink = z
+  .string({ error: WEB_LINK_EXPECTATION })
+  .refine((value) => value === '' || isWebLink(value), { error: WEB_LINK_EXPECTATION });
 
 /** `"4"` or `4`, `"2026.8"` or `2026.8`: YAML reads the unquoted forms as numbers. */
 const weblateVersion = z
@@ -178,7 +184,7 @@ const params = z.record(
 export const projectSchema = z.strictObject({
   name: name(60),
   id: positiveId.optional(),
-  web: text.optional(),
+  web: webLink.optional(),
   translation_review: flag.optional(),
   source_review: flag.optional(),
   set_language_team: flag.optional(),
@@ -267,7 +273,13 @@ export const componentSchema = z.strictObject({
   new_base: optionalText,
   file_format: text.min(1, { error: 'expected a file format such as "po"' }),
   license: optionalText,
-  license_url: z.string({ error: 'expected a URL or null' }).nullable().optional(),
+  license_url: z
+    .string({ error: `${WEB_LINK_EXPECTATION} or null` })
+    .nullable()
+    .refine((value) => value === null || value === '' || isWebLink(value), {
+      error: `${WEB_LINK_EXPECTATION} or null`,
+    })
+    .optional(),
   agreement: optionalText,
   new_lang: z.enum(['contact', 'url', 'add', 'none'], { error: 'expected "contact", "url", "add" or "none"' }).optional(),
   language_code_style: optionalText,
@@ -276,7 +288,7 @@ export const componentSchema = z.strictObject({
   priority: z.number({ error: 'expected an integer priority' }).int({ error: 'expected an integer priority' }).optional(),
   enforced_checks: z.array(z.string({ error: 'expected a check name' }), { error: 'expected a list of check names' }).optional(),
   restricted: flag.optional(),
-  repoweb: optionalText,
+  repoweb: webLink.optional(),
   report_source_bugs: optionalText,
   merge_style: z.enum(['merge', 'rebase', 'merge_noff'], { error: 'expected "merge", "rebase" or "merge_noff"' }).optional(),
   ...messageTemplates(),

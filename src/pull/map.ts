@@ -16,6 +16,7 @@ import {
   type CurrentContext,
 } from './map-current.ts';
 import { mapLanguages } from './map-languages.ts';
+import { dropUnsafeLinks } from './map-links.ts';
 import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
 import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
@@ -104,10 +105,9 @@ interface MapState {
  */
 function mapProjectFiles({ project, components }: PulledProject, state: MapState): void {
   const { mapped, current, hidden } = state;
-  mapped.files.push({
-    path: `projects/${project.slug}/project.yaml`,
-    value: mapProject(project, current),
-  });
+  const value = mapProject(project, current);
+  dropUnsafeLinks(value, `Project ${project.slug}`, mapped.warnings);
+  mapped.files.push({ path: `projects/${project.slug}/project.yaml`, value });
   if (current) {
     mapped.files.push(
       ...mapCategories(project.slug, state.instance.categories?.get(project.slug) ?? [], current),
