@@ -29,7 +29,21 @@ const optionalText = text.optional();
 /** Project and component slugs: `^[-a-zA-Z0-9_]+$`, as Weblate's slug validator. */
 export const SLUG_PATTERN = /^[-a-zA-Z0-9_]+$/;
 export const SLUG_MAX_LENGTH = 100;
-export const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"';
+const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"';
+/**
+ * Device names Windows reserves in any letter case and with any extension:
+ * a tree with a folder or file of such a name cannot be copied there.
+ */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+const NOT_RESERVED = 'not a name Windows reserves (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any letter case)';
+
+/** What is wrong with a slug read from a file or folder name, as an "expected …" text; null when nothing. */
+export function slugExpectation(slug: string): string | null {
+  if (slug.length > SLUG_MAX_LENGTH) return `expected a slug of at most ${SLUG_MAX_LENGTH} characters`;
+  if (!SLUG_PATTERN.test(slug)) return SLUG_EXPECTATION;
+  if (WINDOWS_RESERVED.test(slug)) return `expected a slug that is ${NOT_RESERVED}`;
+  return null;
+}
 /**
  * Language codes: letters, digits, `_`, `-` and `@` (as in `ca@valencia`),
  * starting with a letter or digit. A dot is refused so that a code never looks
@@ -37,7 +51,14 @@ export const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"
  */
 export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_@-]*$/;
 export const CODE_MAX_LENGTH = 50;
-export const CODE_EXPECTATION = 'expected a language code of letters, digits, "_", "-" and "@"';
+const CODE_EXPECTATION = 'expected a language code of letters, digits, "_", "-" and "@"';
+
+/** What is wrong with a language code read from a file name, as an "expected …" text; null when nothing. */
+export function codeExpectation(code: string): string | null {
+  if (!CODE_PATTERN.test(code) || code.length > CODE_MAX_LENGTH) return CODE_EXPECTATION;
+  if (WINDOWS_RESERVED.test(code)) return `expected a language code that is ${NOT_RESERVED}`;
+  return null;
+}
 
 const code = z
   .string({ error: 'expected a language code' })
