@@ -3,7 +3,7 @@
  * and file systems that Linux is not. A device name Windows reserves (`con`, `NUL`, `com1`, …) as
  * a project, component or category slug or a language code, and two language codes that differ
  * only in letter case, are refused with file:line:column, every one in one run, before anything
- * is written. (Slugs of projects, of one project's components and categories that differ only in
+ * is written; a pull that reads such a name stops before it writes. (Slugs of projects, of one project's components and categories that differ only in
  * case were refused already; they are held here too.)
  */
 import { existsSync } from 'node:fs';
@@ -11,8 +11,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatContentError, sortContentErrors } from '../../src/errors.ts';
 import { openContent } from '../../src/resolve/open.ts';
-import { tempDir, writeFiles } from '../helpers.ts';
+import { FIXTURES, tempDir, writeFiles } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
+import {
+  recordedResponses,
+  startScriptedServer,
+  type Scripted,
+} from '../support/scripted-server.ts';
 
 const SITE = { 'site.yaml': 'base_url: https://l10n.test\nweblate_version: "2026.8"\n' };
 const BASE =
@@ -104,5 +109,32 @@ describe('names that differ only in letter case', () => {
       'content/projects/demo/components/app.yaml:1:1  expected a component slug that differs from "App" (content/projects/demo/components/App.yaml) by more than letter case (got "app")',
       'content/projects/demo/project.yaml:1:1  expected a project slug that differs from "Demo" (content/projects/Demo/project.yaml) by more than letter case (got "demo")',
     ]);
+  });
+});
+
+describe('npm run pull from an instance with a project slugged "con"', () => {
+  it('stops before writing anything, naming the slug and what content expects', async () => {
+    const recorded = recordedResponses(join(FIXTURES, 'pull-recorded/responses'));
+    // The recorded instance, its project internal-docs renamed to con in every link and body.
+    const server = await startScriptedServer(async (request): Promise<Scripted> => {
+      const original = (request.url ?? '/').replaceAll('/con/', '/internal-docs/');
+      const answer = await recorded(Object.assign(request, { url: original }));
+      if (answer === 'drop') return answer;
+      return { ...answer, body: answer.body.replaceAll('internal-docs', 'con') };
+    });
+    try {
+      const out = join(tempDir(), 'mirror');
+      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `The instance has the project slug "con" (expected a slug that is ${RESERVED}), which content cannot hold on every file system`,
+      );
+      expect(result.stderr).toContain('Nothing was written.');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(out, 'site.yaml'))).toBe(false);
+      expect(existsSync(join(out, 'projects'))).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 });
