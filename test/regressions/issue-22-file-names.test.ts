@@ -1,14 +1,15 @@
 /**
  * Issue 22, item 11: slugs and codes become folder names of the tree, which is copied to hosts
- * and file systems that Linux is not. A device name Windows reserves (`con`, `NUL`, `com1`, …) as
- * a project, component or category slug or a language code, and two language codes that differ
- * only in letter case, are refused with file:line:column, every one in one run, before anything
- * is written; a pull that reads such a name stops before it writes. (Slugs of projects, of one project's components and categories that differ only in
- * case were refused already; they are held here too.)
+ * and file systems that Linux is not. A device name Windows reserves (`con`, `NUL`, `com1`, …)
+ * as a project, component or category slug or a language code, and two language codes that
+ * differ only in letter case, are refused with file:line:column, every one in one run, before
+ * anything is written. A pull that reads such a name stops before it writes; the sidecar
+ * refuses it. (Slugs of projects, and of one project's components, that differ only in case
+ * were refused already; they are held here too.)
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatContentError, sortContentErrors } from '../../src/errors.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { FIXTURES, tempDir, writeFiles } from '../helpers.ts';
@@ -18,6 +19,13 @@ import {
   startScriptedServer,
   type Scripted,
 } from '../support/scripted-server.ts';
+import {
+  call,
+  JSON_BODY,
+  startSidecar,
+  workspace,
+  type RunningSidecar,
+} from '../sidecar/support.ts';
 
 const SITE = { 'site.yaml': 'base_url: https://l10n.test\nweblate_version: "2026.8"\n' };
 const BASE =
@@ -136,5 +144,23 @@ describe('npm run pull from an instance with a project slugged "con"', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the sidecar asked to create a language "nul"', () => {
+  const space = workspace();
+  let sidecar: RunningSidecar;
+  beforeAll(async () => (sidecar = await startSidecar(space)));
+  afterAll(async () => sidecar.stop());
+
+  it('answers 400 naming the rule, and writes no file', async () => {
+    const body = { code: 'nul', name: 'Nul', plural: { number: 2, formula: 'n != 1' } };
+    const served = await call(`${sidecar.api}languages/`, 'POST', body, JSON_BODY);
+    expect(served.status).toBe(400);
+    expect(JSON.parse(served.text).non_field_errors).toEqual([
+      `languages/nul.yaml:1:1  expected a language code that is ${RESERVED} as the file name (got "nul")`,
+    ]);
+    expect(existsSync(join(space.content, 'languages/nul.yaml'))).toBe(false);
+    expect(existsSync(join(space.out, 'api/languages/nul'))).toBe(false);
   });
 });
