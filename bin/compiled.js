@@ -13,7 +13,15 @@
  * node_modules), the sources run through tsx, as they always could.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
@@ -21,6 +29,7 @@ import { fileURLToPath, URL } from 'node:url';
 const ROOT = new URL('../', import.meta.url);
 const OUT = new URL('node_modules/.cache/weblate-snapshot/', ROOT);
 const RECORD = new URL('record.json', OUT);
+const PACKAGE_FILE = new URL('package.json', OUT);
 const SOURCE_FOLDERS = ['src/', 'scripts/', 'bench/'];
 
 /** Imports a module of the package by its source path (`scripts/build.ts`): compiled when it can be, else through tsx. */
@@ -35,12 +44,16 @@ export async function importSource(path) {
 /** The compiled tree, brought up to date with the sources; null when it cannot be. */
 async function compiledTree() {
   const sources = hashSources();
+  // A source whose name the cache cannot hold (none today) runs through tsx, as everything can.
+  if (![...sources.keys()].every(isSourcePath)) return null;
   const record = readRecord();
+  // A compiled file that went missing is compiled again, whatever the record says.
   const stale = [...sources]
-    .filter(([path, hash]) => record.files[path] !== hash)
+    .filter(([path, hash]) => record.files[path] !== hash || !existsSync(outputOf(path)))
     .map(([path]) => path);
-  const gone = Object.keys(record.files).filter((path) => !sources.has(path));
-  if (stale.length === 0 && gone.length === 0) return OUT;
+  // The record is a file like any other: only a source path's output inside the cache is removed.
+  const gone = Object.keys(record.files).filter((path) => !sources.has(path) && isSourcePath(path));
+  if (stale.length === 0 && gone.length === 0 && existsSync(PACKAGE_FILE)) return OUT;
   let typescript;
   try {
     typescript = (await import('typescript')).default;
@@ -53,7 +66,7 @@ async function compiledTree() {
     for (const path of stale) writeAtomically(outputOf(path), compile.file(path));
     for (const path of gone) rmSync(outputOf(path), { force: true });
     // Without a package.json of its own, a .js file inside node_modules is taken for CommonJS.
-    writeAtomically(new URL('package.json', OUT), '{"type":"module","private":true}\n');
+    writeAtomically(PACKAGE_FILE, '{"type":"module","private":true}\n');
     writeAtomically(
       RECORD,
       JSON.stringify({ compiler: compile.version, files: Object.fromEntries(sources) }),
@@ -115,8 +128,22 @@ function compiler(typescript) {
   };
 }
 
+/** Where a source's compiled file goes: always inside the cache. */
 function outputOf(path) {
-  return new URL(path.replace(/\.ts$/, '.js'), OUT);
+  const url = new URL(path.replace(/\.ts$/, '.js'), OUT);
+  if (!isSourcePath(path) || !url.href.startsWith(OUT.href))
+    throw new Error(`Internal error: ${JSON.stringify(path)} is not a source path`);
+  return url;
+}
+
+/** `src/a/b.ts`: in a source folder, no `.`, `..` or empty segment, nothing a URL reads as syntax. */
+function isSourcePath(path) {
+  return (
+    SOURCE_FOLDERS.some((folder) => path.startsWith(folder)) &&
+    path.endsWith('.ts') &&
+    !/[%?#\\\0]/.test(path) &&
+    path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')
+  );
 }
 
 /** Writes through a temporary file, so that a process starting meanwhile never imports half a file. */

@@ -247,7 +247,7 @@ describe('content errors', () => {
       'content/projects/a/components/c.yaml:7:20  translations.cs.translated  expected translated <= total (0) (got 1)',
       'content/projects/a/project.yaml:1:1  name  expected a non-empty name (missing)',
       'content/projects/a/project.yaml:1:1  nme  unknown field (did you mean "name"?)',
-      'content/projects/b/project.yaml:2:6  web  expected text (got 5)',
+      'content/projects/b/project.yaml:2:6  web  expected an http(s) URL such as https://example.org/ or "" (got 5)',
     ]);
   });
 });

@@ -33,7 +33,9 @@ export function checkBaseUrl(text: string, options: { api?: boolean } = {}): Bas
     return refuse('whose host has only letters, digits, ".", "-" and "_"');
   }
   const path = raw[1] ?? '';
-  if (!SAFE_PATH.test(path)) return refuse('whose path has only letters, digits, "/", ".", "-", "_", "~" and %XX escapes');
+  // Hosts match a request by its decoded path, so an escaped base path (nginx's `location /a%20b/`) never matches.
+  if (path.includes('%')) return refuse('whose path has no %XX escapes (hosts match the decoded path, so no request would match)');
+  if (!SAFE_PATH.test(path)) return refuse('whose path has only letters, digits, "/", ".", "-", "_" and "~"');
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) return refuse('whose path has no "." or ".." segment');
   const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   if (options.api && /\/api$/.test(base)) {
@@ -51,4 +53,4 @@ export function checkBaseUrl(text: string, options: { api?: boolean } = {}): Bas
 const RAW_URL = /^https?:\/\/[^/?#\s\\]+(\/[^?#\s\\]*)?$/i;
 const HOST_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/;
 const IPV6_HOST = /^\[[0-9a-f:.]+\]$/;
-const SAFE_PATH = /^(?:[A-Za-z0-9._~/-]|%[0-9A-Fa-f]{2})*$/;
+const SAFE_PATH = /^[A-Za-z0-9._~/-]*$/;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { checkBaseUrl } from './base-url.ts';
+import { isWebLink, WEB_LINK_EXPECTATION } from './web-link.ts';
 import { WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
 import { FORMULA_MAX_LENGTH } from '../catalog/plural.ts';
 
@@ -38,7 +39,21 @@ const optionalText = text.optional();
 /** Project and component slugs: `^[-a-zA-Z0-9_]+$`, as Weblate's slug validator. */
 export const SLUG_PATTERN = /^[-a-zA-Z0-9_]+$/;
 export const SLUG_MAX_LENGTH = 100;
-export const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"';
+const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"';
+/**
+ * Device names Windows reserves in any letter case and with any extension:
+ * a tree with a folder or file of such a name cannot be copied there.
+ */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+const NOT_RESERVED = 'not a name Windows reserves (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any letter case)';
+
+/** What is wrong with a slug read from a file or folder name, as an "expected …" text; null when nothing. */
+export function slugExpectation(slug: string): string | null {
+  if (slug.length > SLUG_MAX_LENGTH) return `expected a slug of at most ${SLUG_MAX_LENGTH} characters`;
+  if (!SLUG_PATTERN.test(slug)) return SLUG_EXPECTATION;
+  if (WINDOWS_RESERVED.test(slug)) return `expected a slug that is ${NOT_RESERVED}`;
+  return null;
+}
 /**
  * Language codes: letters, digits, `_`, `-` and `@` (as in `ca@valencia`),
  * starting with a letter or digit. A dot is refused so that a code never looks
@@ -46,7 +61,14 @@ export const SLUG_EXPECTATION = 'expected a slug of letters, digits, "-" and "_"
  */
 export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_@-]*$/;
 export const CODE_MAX_LENGTH = 50;
-export const CODE_EXPECTATION = 'expected a language code of letters, digits, "_", "-" and "@"';
+const CODE_EXPECTATION = 'expected a language code of letters, digits, "_", "-" and "@"';
+
+/** What is wrong with a language code read from a file name, as an "expected …" text; null when nothing. */
+export function codeExpectation(code: string): string | null {
+  if (!CODE_PATTERN.test(code) || code.length > CODE_MAX_LENGTH) return CODE_EXPECTATION;
+  if (WINDOWS_RESERVED.test(code)) return `expected a language code that is ${NOT_RESERVED}`;
+  return null;
+}
 
 const code = z
   .string({ error: 'expected a language code' })
@@ -59,6 +81,11 @@ const httpUrl = (options: { api?: boolean } = {}) =>
     const checked = checkBaseUrl(value, options);
     if (!checked.ok) context.addIssue({ code: 'custom', message: checked.expected });
   });
+
+/** A link shown as it is: an http(s) URL, or "" for none. */
+const webLink = z
+  .string({ error: WEB_LINK_EXPECTATION })
+  .refine((value) => value === '' || isWebLink(value), { error: WEB_LINK_EXPECTATION });
 
 /** `"4"` or `4`, `"2026.8"` or `2026.8`: YAML reads the unquoted forms as numbers. */
 const weblateVersion = z
@@ -191,7 +218,7 @@ const params = z.record(
 export const projectSchema = z.strictObject({
   name: name(60),
   id: positiveId.optional(),
-  web: text.optional(),
+  web: webLink.optional(),
   translation_review: flag.optional(),
   source_review: flag.optional(),
   set_language_team: flag.optional(),
@@ -280,7 +307,13 @@ export const componentSchema = z.strictObject({
   new_base: optionalText,
   file_format: text.min(1, { error: 'expected a file format such as "po"' }),
   license: optionalText,
-  license_url: z.string({ error: 'expected a URL or null' }).nullable().optional(),
+  license_url: z
+    .string({ error: `${WEB_LINK_EXPECTATION} or null` })
+    .nullable()
+    .refine((value) => value === null || value === '' || isWebLink(value), {
+      error: `${WEB_LINK_EXPECTATION} or null`,
+    })
+    .optional(),
   agreement: optionalText,
   new_lang: z.enum(['contact', 'url', 'add', 'none'], { error: 'expected "contact", "url", "add" or "none"' }).optional(),
   language_code_style: optionalText,
@@ -289,7 +322,7 @@ export const componentSchema = z.strictObject({
   priority: z.number({ error: 'expected an integer priority' }).int({ error: 'expected an integer priority' }).optional(),
   enforced_checks: z.array(z.string({ error: 'expected a check name' }), { error: 'expected a list of check names' }).optional(),
   restricted: flag.optional(),
-  repoweb: optionalText,
+  repoweb: webLink.optional(),
   report_source_bugs: optionalText,
   merge_style: z.enum(['merge', 'rebase', 'merge_noff'], { error: 'expected "merge", "rebase" or "merge_noff"' }).optional(),
   ...messageTemplates(),

@@ -18,6 +18,7 @@ import {
   GLOSSARY_FIELD_DEFAULTS,
 } from '../model/defaults.ts';
 import { type ContentFile } from './content-file.ts';
+import { dropUnsafeLinks } from './map-links.ts';
 import {
   componentCategory,
   currentComponentFields,
@@ -57,6 +58,7 @@ export function mapComponent(
   value.source_language = c.source_language.code;
   Object.assign(value, settings);
   if (context) Object.assign(value, currentComponentFields(projectSlug, c, settings, context));
+  dropUnsafeLinks(value, `Component ${key}`, warnings);
   if (pulled.locked) value.locked = true;
   const links = pulled.links.map((project) => project.slug);
   const kept = links.filter((slug) => pulledProjects.has(slug));

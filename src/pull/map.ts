@@ -7,6 +7,7 @@
  */
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
+import { codeExpectation, slugExpectation } from '../content/schema.ts';
 import { PullError } from './errors.ts';
 import { componentPath, mapComponent, type HiddenFields } from './map-component.ts';
 import {
@@ -16,6 +17,7 @@ import {
   type CurrentContext,
 } from './map-current.ts';
 import { mapLanguages } from './map-languages.ts';
+import { dropUnsafeLinks } from './map-links.ts';
 import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
 import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
@@ -50,6 +52,7 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
   mapped.files.push(...languages.files);
   if (hidden.length > 0) warnings.push(describeHidden(hidden));
   mapped.counts.languages = languages.published;
+  refuseUnwritableNames([...mapped.files.map((file) => file.path), ...mapped.kept]);
   return mapped;
 }
 
@@ -104,10 +107,9 @@ interface MapState {
  */
 function mapProjectFiles({ project, components }: PulledProject, state: MapState): void {
   const { mapped, current, hidden } = state;
-  mapped.files.push({
-    path: `projects/${project.slug}/project.yaml`,
-    value: mapProject(project, current),
-  });
+  const value = mapProject(project, current);
+  dropUnsafeLinks(value, `Project ${project.slug}`, mapped.warnings);
+  mapped.files.push({ path: `projects/${project.slug}/project.yaml`, value });
   if (current) {
     mapped.files.push(
       ...mapCategories(project.slug, state.instance.categories?.get(project.slug) ?? [], current),
@@ -200,6 +202,46 @@ function refuseUnsafeUrl(what: string, url: string, apiRoot: string): void {
     `The instance's links (API root ${JSON.stringify(apiRoot)}) imply the ${what} ${JSON.stringify(url)}, which a build cannot take: ${checked.expected}. Nothing was written.`,
     { resumable: false },
   );
+}
+
+/**
+ * A slug or code that content refuses as a file name (one Windows reserves),
+ * or two language files whose codes differ only in letter case, cannot be
+ * mirrored under another name: the pull stops before anything is written.
+ */
+function refuseUnwritableNames(paths: readonly string[]): void {
+  const folded = new Map<string, string>();
+  for (const path of paths) {
+    const refused = refusedName(path);
+    const other = folded.get(path.toLowerCase());
+    const why =
+      refused ??
+      (other === undefined
+        ? undefined
+        : `the files ${other} and ${path}, whose names differ only in letter case`);
+    if (why !== undefined) {
+      throw new PullError(
+        `The instance has ${why}, which content cannot hold on every file system; ` +
+          `pull the other projects with --project. Nothing was written.`,
+        { resumable: false },
+      );
+    }
+    folded.set(path.toLowerCase(), path);
+  }
+}
+
+/** What content refuses in a content file's path (`projects/con/project.yaml`), or undefined. */
+function refusedName(path: string): string | undefined {
+  const parts = path.replace(/\.yaml$/, '').split('/');
+  if (parts.length < 2) return undefined; // site.yaml
+  const named = (what: string, name: string, expected: string | null) =>
+    expected === null ? undefined : `the ${what} "${name}" (${expected})`;
+  if (parts[0] === 'languages')
+    return named('language code', parts[1]!, codeExpectation(parts[1]!));
+  const project = named('project slug', parts[1]!, slugExpectation(parts[1]!));
+  if (project !== undefined || parts.length < 4) return project;
+  const what = parts[2] === 'categories' ? 'category slug' : 'component slug';
+  return named(what, parts[3]!, slugExpectation(parts[3]!));
 }
 
 /** The base of web links, from a project's `web_url` (`<web>/projects/<slug>/`) or a language's. */

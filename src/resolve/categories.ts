@@ -12,7 +12,7 @@ import type { Category, Project } from '../model/types.ts';
 import { quote } from '../content/describe.ts';
 import type { CheckedFile } from '../content/files.ts';
 import type { Problem } from '../content/problems.ts';
-import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
+import { slugExpectation } from '../content/schema.ts';
 import { flavourMessage } from './flavour.ts';
 import { checkCheckFlags, inheritableInput, inheritSettings } from './inherit.ts';
 import type { LanguageResolver } from './languages.ts';
@@ -57,11 +57,8 @@ export function resolveCategories(
 
 function checkCategorySlug(checked: CheckedFile<'category'>, problems: Problem[]): boolean {
   const slug = checked.place.category;
-  if (SLUG_PATTERN.test(slug) && slug.length <= SLUG_MAX_LENGTH) return true;
-  const expectation =
-    slug.length > SLUG_MAX_LENGTH
-      ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters`
-      : SLUG_EXPECTATION;
+  const expectation = slugExpectation(slug);
+  if (expectation === null) return true;
   problems.push({
     file: checked.file,
     path: [],

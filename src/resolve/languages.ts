@@ -11,7 +11,7 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import { quote } from '../content/describe.ts';
 import type { CheckedFile } from '../content/files.ts';
 import type { FieldPath } from '../content/locate.ts';
-import { CODE_EXPECTATION, CODE_MAX_LENGTH, CODE_PATTERN } from '../content/schema.ts';
+import { codeExpectation } from '../content/schema.ts';
 import { type Problem } from '../content/problems.ts';
 
 /** Languages defined or overridden by content files, by code. */
@@ -121,11 +121,12 @@ function resolveLanguageFile(
   const code = checked.place.code;
   const file = checked.file;
   const d = checked.data;
-  if (!CODE_PATTERN.test(code) || code.length > CODE_MAX_LENGTH) {
+  const expectation = codeExpectation(code);
+  if (expectation !== null) {
     problems.push({
       file,
       path: [],
-      message: `${CODE_EXPECTATION} as the file name (got ${quote(code)})`,
+      message: `${expectation} as the file name (got ${quote(code)})`,
     });
     return null;
   }

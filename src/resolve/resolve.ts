@@ -45,7 +45,7 @@ import {
   type PreparedComponent,
   type PreparedTranslation,
 } from '../content/prepare.ts';
-import { SLUG_EXPECTATION, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../content/schema.ts';
+import { slugExpectation } from '../content/schema.ts';
 import {
   CURRENT_PROJECT_FIELD_DEFAULTS,
   INHERITABLE_SETTINGS,
@@ -85,6 +85,11 @@ export function resolveContent(
   for (const checked of content.languages)
     checkFlavourFields('language', Object.keys(checked.data), version, checked.file, problems);
   const definitions = resolveLanguageFiles(content.languages, catalog, version, problems);
+  checkCaseCollisions(
+    content.languages.map((checked) => ({ key: checked.place.code, file: checked.file })),
+    'language code',
+    problems,
+  );
   const languages = languageResolver(definitions, catalog, version);
   const projects = resolveProjects(content, languages, version, problems, contentDir);
   const projectsBySlug = new Map([...projects].map(([slug, draft]) => [slug, draft.project]));
@@ -736,11 +741,8 @@ export function publishedLanguages(
 }
 
 function checkSlug(slug: string, file: string, what: string, problems: Problem[]): boolean {
-  if (SLUG_PATTERN.test(slug) && slug.length <= SLUG_MAX_LENGTH) return true;
-  const expectation =
-    slug.length > SLUG_MAX_LENGTH
-      ? `expected a slug of at most ${SLUG_MAX_LENGTH} characters`
-      : SLUG_EXPECTATION;
+  const expectation = slugExpectation(slug);
+  if (expectation === null) return true;
   problems.push({
     file,
     path: [],

@@ -5,7 +5,7 @@
  * it (indented by two, non-ASCII escaped, timestamps to the millisecond, no
  * trailing newline) or as CSV the way Python's csv module writes it (the
  * columns Weblate names, `\r\n` line ends, a timestamp as Python prints a
- * datetime). Pure: objects in, text out.
+ * datetime, a text that reads as a formula neutralised). Pure: objects in, text out.
  */
 import { formatFloat, ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { internalError } from '../errors.ts';
@@ -141,16 +141,29 @@ function toMilliseconds(timestamp: string): string {
   return timestamp.replace(/(\.\d{3})\d{3}Z$/, '$1Z');
 }
 
-/** A cell as Python's csv writes str(value): quoted when it holds a comma, a quote or a line end. */
+/**
+ * A cell as Python's csv writes str(value): quoted when it holds a comma, a quote or a line end.
+ * A text a spreadsheet would read as a formula (a language name `=HYPERLINK(…)` from content or a
+ * mirrored instance) is neutralised as OWASP advises: a `'` before it, and the cell quoted.
+ */
 function csvField(field: Field | undefined): string {
   if (!field || field.kind === 'null') return '';
-  let text: string;
-  if (field.kind === 'float') text = formatFloat(field.value as number);
-  else if (field.kind === 'int') text = String(field.value);
-  else
-    text =
-      field.key === 'last_change' ? pythonDatetime(field.value as string) : (field.value as string);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (field.kind === 'float') return formatFloat(field.value as number);
+  if (field.kind === 'int') return String(field.value);
+  if (field.key === 'last_change') return csvQuoted(pythonDatetime(field.value as string));
+  const text = field.value as string;
+  return FORMULA_START.test(text) ? quote(`'${text}`) : csvQuoted(text);
+}
+
+/** What a spreadsheet takes for the start of a formula (OWASP's list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function csvQuoted(text: string): string {
+  return /[",\r\n]/.test(text) ? quote(text) : text;
+}
+
+function quote(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 /** `2024-05-02T10:20:05.499000Z` → `2024-05-02 10:20:05.499000+00:00`, Python's str() of an aware datetime. */

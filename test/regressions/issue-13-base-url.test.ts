@@ -20,7 +20,7 @@ describe('checkBaseUrl', () => {
     ['http://127.0.0.1:8080/l10n/', 'http://127.0.0.1:8080/l10n'],
     ['https://L10N.Example.org:443/Weblate', 'https://l10n.example.org/Weblate'],
     ['http://[::1]:9000', 'http://[::1]:9000'],
-    ['https://example.org/a%20b/c_d-e.f~g', 'https://example.org/a%20b/c_d-e.f~g'],
+    ['https://example.org/a_b/c_d-e.f~g', 'https://example.org/a_b/c_d-e.f~g'],
   ])('accepts %s as %s', (text, url) => {
     expect(checkBaseUrl(text, { api: true })).toEqual({ ok: true, url });
   });
