@@ -181,7 +181,8 @@ async function bridge(
   // The body is read only if the app asks for it: after the key is checked, and never for a read.
   if (fetchMethod !== 'GET' && fetchMethod !== 'HEAD')
     Object.assign(init, { body: bodyStream(request), duplex: 'half' });
-  const answer = await app(new Request(urlOf(request, target), init), { target, method });
+  const client = request.socket.remoteAddress ?? '';
+  const answer = await app(new Request(urlOf(request, target), init), { target, method, client });
   const headers: Record<string, string> = Object.fromEntries(answer.headers);
   const payload =
     method === 'HEAD' || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer());

@@ -35,6 +35,8 @@ interface SidecarOptions {
    * default they follow once writes pause (INSTANCE_LIST_DELAY_MS).
    */
   strictLists?: boolean;
+  /** Wrong keys one client address may send in a minute before it is answered 429 (0: no limit). */
+  keyFailures?: number | undefined;
   /** Where failures inside requests are reported. */
   log?: (text: string) => void;
 }
@@ -93,6 +95,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     catalog,
     keyring: createKeyring(options.keys),
     readOnly: options.readOnly ?? false,
+    keyFailures: options.keyFailures,
     ...(options.log ? { log: options.log } : {}),
   });
   const started = await listen(app, {
