@@ -19,7 +19,8 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import { openContent, readText } from '../resolve/open.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
-import { fileGroups, type InstanceList } from '../tree/groups.ts';
+import { fileGroups, instanceListPageText, type InstanceList } from '../tree/groups.ts';
+import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
 import {
@@ -227,6 +228,19 @@ export class Session {
     this.refreshTimer = null;
     await this.enqueue(() => this.refreshLists(false));
     await writeManifest(this.options.outDir, this.manifest);
+  }
+
+  /**
+   * A page of an instance-wide list as the content now stands, while the
+   * list's files still show an earlier model (their rewrite waits for writes
+   * to pause): the page's text, or null past the list's end. Undefined when
+   * the files are current, or `listPath` is not such a list.
+   */
+  pendingListPage(listPath: string, page: number): string | null | undefined {
+    for (const name of this.staleLists)
+      if (apiPath.list(name) === listPath)
+        return instanceListPageText(this.current, name, page, this.versions);
+    return undefined;
   }
 
   /** Whether instance-wide lists are waiting to be rewritten (for tests and for a graceful stop). */

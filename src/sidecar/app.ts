@@ -203,10 +203,30 @@ async function answerRoute(
 
 /** GET and HEAD: the resource's file (or the page `?page=N` names), read from disk. */
 async function answerRead(session: Session, api: ApiTarget): Promise<Answer> {
-  const chosen = resolveFile(await withLastPage(session, api));
+  const target = await withLastPage(session, api);
+  const chosen = resolveFile(target);
   if (chosen.kind === 'error') return detail(chosen.status, chosen.detail);
-  const text = await readFile(join(session.outDir, chosen.file), 'utf8').catch(() => null);
+  const text = await readResource(session, target, chosen.file);
   return text === null ? detail(404, chosen.missing) : { status: 200, body: text };
+}
+
+/**
+ * The text of a resource's file; for a page of an instance-wide list whose
+ * files lag the last write, the page as the session's model has it, so that
+ * no answer after a write leaves that write out.
+ */
+async function readResource(
+  session: Session,
+  api: ApiTarget,
+  file: string,
+): Promise<string | null> {
+  const { match, query } = api;
+  if (match.route.paginated) {
+    const page = match.page ?? Number(query.get('page') ?? '1');
+    const pending = session.pendingListPage(match.path, page);
+    if (pending !== undefined) return pending;
+  }
+  return readFile(join(session.outDir, file), 'utf8').catch(() => null);
 }
 
 /** `?page=last` (DRF takes it) as the number of the list's last page, read from the count of its first. */
@@ -215,7 +235,7 @@ async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget
   if (!match.route.paginated || match.page !== null || query.get('page') !== 'last') return api;
   const first = resolveFile({ match, query: new URLSearchParams() });
   if (first.kind === 'error') return api;
-  const text = await readFile(join(session.outDir, first.file), 'utf8').catch(() => null);
+  const text = await readResource(session, { match, query: new URLSearchParams() }, first.file);
   const count = text === null ? null : (JSON.parse(text) as { count?: unknown }).count;
   if (typeof count !== 'number') return api;
   const last = new URLSearchParams(query);
