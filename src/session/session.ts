@@ -22,6 +22,7 @@ import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, instanceListPageText, type InstanceList } from '../tree/groups.ts';
 import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
+import { lockTree, type TreeLock } from '../tree/lock.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
 import {
   describeSettingsChange,
@@ -64,6 +65,8 @@ interface SessionOptions {
    */
   rebuild?: boolean;
   onSettingsChange?: (change: string) => void;
+  /** Who holds the tree while the session is open, as the refusal of another writer names it ("the sidecar"). */
+  holder?: string;
 }
 
 /**
@@ -86,7 +89,9 @@ type OpenResult =
   | { ok: true; session: Session }
   | { ok: false; errors: ContentError[] }
   /** The tree was built with other settings, and `rebuild` was not given: what differs, in words. */
-  | { ok: false; settingsChange: string };
+  | { ok: false; settingsChange: string }
+  /** Another process writes the tree: who, in words. */
+  | { ok: false; locked: string };
 
 /** What an edit sees: the model and the content files as they stand when its turn comes. */
 interface EditState {
@@ -127,12 +132,26 @@ export class Session {
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
+    private readonly lock: TreeLock,
   ) {
     this.tree = treeInPlace(options.outDir);
   }
 
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
   static async open(options: SessionOptions): Promise<OpenResult> {
+    const locked = await lockTree(options.outDir, options.holder ?? 'a session', { waitMs: 0 });
+    if (!locked.ok) return { ok: false, locked: locked.message };
+    try {
+      const opened = await Session.openLocked(options, locked.lock);
+      if (!opened.ok) await locked.lock.release();
+      return opened;
+    } catch (error) {
+      await locked.lock.release();
+      throw error;
+    }
+  }
+
+  private static async openLocked(options: SessionOptions, lock: TreeLock): Promise<OpenResult> {
     const { kept, overrides, host } = await settingsToBuildWith(options.outDir, {
       site: options.site,
       host: options.rootHost,
@@ -160,7 +179,10 @@ export class Session {
       onRewrite,
     });
     await recordTreeSettings(settings.outDir, { overrides, host, site: opened.model.site });
-    return { ok: true, session: new Session(settings, opened.files, opened.model, manifest) };
+    return {
+      ok: true,
+      session: new Session(settings, opened.files, opened.model, manifest, lock),
+    };
   }
 
   /** The model of the content as it stands after the last update. */
@@ -222,12 +244,13 @@ export class Session {
     });
   }
 
-  /** Waits for pending updates, brings every list up to date, and writes a compact manifest. */
+  /** Waits for pending updates, brings every list up to date, writes a compact manifest, and lets the tree go. */
   async close(): Promise<void> {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.refreshTimer = null;
     await this.enqueue(() => this.refreshLists(false));
     await writeManifest(this.options.outDir, this.manifest);
+    await this.lock.release();
   }
 
   /**

@@ -72,11 +72,13 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
     rebuild: options.rebuild ?? false,
+    holder: 'the sidecar',
     onSettingsChange: (change) =>
       log(
         `${options.outDir}/ was built with other settings (${change}): writing a whole new tree.\n`,
       ),
   });
+  if (!opened.ok && 'locked' in opened) return { ok: false, message: opened.locked };
   if (!opened.ok && 'settingsChange' in opened) {
     const message =
       `${options.outDir}/ was built with other settings (${opened.settingsChange}); the sidecar would rewrite the whole tree. ` +
