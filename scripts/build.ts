@@ -8,6 +8,7 @@ import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
+import { lockTree } from '../src/tree/lock.ts';
 import { describeSettingsInEffect, type SettingsInEffect } from '../src/tree/settings.ts';
 
 export const command = defineCommand({
@@ -74,6 +75,9 @@ export const command = defineCommand({
     const port = args.serve ? parsePort(args.port) : null;
     if (args.watch || args.serve)
       return watchBuild({ content, out, full: args.full, site, host, port }, io);
+    // One writer per tree: a sidecar or build --watch on it would overwrite this build with its own model.
+    const locked = await lockTree(out, 'a build');
+    if (!locked.ok) throw new UsageError(locked.message);
     const report = await buildDirectory({
       contentDir: content,
       outDir: out,
@@ -83,7 +87,7 @@ export const command = defineCommand({
       onProgress: progressReporter(io, 'Writing'),
       onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
       strict: args.strict,
-    });
+    }).finally(() => locked.lock.release());
     if (report.errors.length > 0) {
       io.err(formatContentErrors(report.errors) + '\n');
       return 1;
@@ -140,8 +144,13 @@ async function watchBuild(
     full: args.full,
     instanceListDelay: INSTANCE_LIST_DELAY_MS,
     rebuild: true,
+    holder: 'build --watch',
     onSettingsChange: (change) => io.err(`${settingsNotice(args.out, change)}\n`),
   });
+  if (!opened.ok && 'locked' in opened) {
+    io.err(`${opened.locked}\n`);
+    return 1;
+  }
   if (!opened.ok) {
     io.err(formatContentErrors('errors' in opened ? opened.errors : []) + '\n');
     return 1;

@@ -1,11 +1,11 @@
 /** `npm run sidecar`: serves a tree like Weblate and answers the language and translation writes by editing the content. */
-import { defineCommand, runIfMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
-import { loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
+import { KEY_FAILURES, loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
 import { startSidecar } from '../src/sidecar/sidecar.ts';
 
 export const command = defineCommand({
@@ -43,6 +43,13 @@ export const command = defineCommand({
       valueName: 'FILE',
       description: `API keys, one a line (# comments); also read from $${TOKENS_VARIABLE}`,
     },
+    'key-failures': {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'wrong keys one client address may send in a minute before it is answered 429 (0: no limit)',
+      default: String(KEY_FAILURES),
+    },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
     force: {
       type: 'boolean',
@@ -61,9 +68,10 @@ export const command = defineCommand({
     ...SITE_OPTIONS,
   },
   epilog:
-    'Example:\n  WEBLATE_SNAPSHOT_TOKENS=s3cret npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
+    'Example:\n  WEBLATE_SNAPSHOT_TOKENS=$(openssl rand -hex 24) npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
   async run(args, io) {
     const port = parsePort(args.port);
+    const keyFailures = integerFlag('key-failures', args['key-failures'], 0, 1_000_000);
     const content = contentFolder(args.content);
     const out = outFolder(args.out);
     const loaded = await loadKeys({
@@ -72,6 +80,7 @@ export const command = defineCommand({
       forbidden: [content, out],
     });
     if (!loaded.ok) throw new UsageError(loaded.message);
+    for (const warning of loaded.warnings ?? []) io.err(`${warning}\n`);
     const { keys } = loaded;
     const started = await startSidecar({
       contentDir: content,
@@ -83,6 +92,7 @@ export const command = defineCommand({
       port,
       keys,
       readOnly: args['read-only'],
+      keyFailures,
       strictLists: args['strict-lists'],
       log: io.err,
     });

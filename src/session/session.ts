@@ -19,8 +19,10 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import { openContent, readSiteSettings, readText } from '../resolve/open.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
-import { fileGroups, type InstanceList } from '../tree/groups.ts';
+import { fileGroups, instanceListPageText, type InstanceList } from '../tree/groups.ts';
+import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
+import { lockTree, type TreeLock } from '../tree/lock.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
 import {
   describeSettingsChange,
@@ -64,6 +66,8 @@ interface SessionOptions {
    */
   rebuild?: boolean;
   onSettingsChange?: (change: string) => void;
+  /** Who holds the tree while the session is open, as the refusal of another writer names it ("the sidecar"). */
+  holder?: string;
 }
 
 /**
@@ -87,7 +91,9 @@ type OpenResult =
   | { ok: true; session: Session; settings: SettingsInEffect | null }
   | { ok: false; errors: ContentError[] }
   /** The tree was built with other settings, and `rebuild` was not given: what differs, in words. */
-  | { ok: false; settingsChange: string };
+  | { ok: false; settingsChange: string }
+  /** Another process writes the tree: who, in words. */
+  | { ok: false; locked: string };
 
 /** What an edit sees: the model and the content files as they stand when its turn comes. */
 interface EditState {
@@ -128,12 +134,26 @@ export class Session {
     private files: Map<string, CheckedFile>,
     private current: Model,
     private manifest: Manifest,
+    private readonly lock: TreeLock,
   ) {
     this.tree = treeInPlace(options.outDir);
   }
 
   /** Loads the content and brings the tree in line with it (a whole new tree when none can be trusted). */
   static async open(options: SessionOptions): Promise<OpenResult> {
+    const locked = await lockTree(options.outDir, options.holder ?? 'a session', { waitMs: 0 });
+    if (!locked.ok) return { ok: false, locked: locked.message };
+    try {
+      const opened = await Session.openLocked(options, locked.lock);
+      if (!opened.ok) await locked.lock.release();
+      return opened;
+    } catch (error) {
+      await locked.lock.release();
+      throw error;
+    }
+  }
+
+  private static async openLocked(options: SessionOptions, lock: TreeLock): Promise<OpenResult> {
     // Held open, a tree keeps the flags it was built with: a flag left out never rewrites it whole.
     const { kept, overrides, host, sources } = await settingsToBuildWith(
       options.outDir,
@@ -170,7 +190,7 @@ export class Session {
       site: opened.model.site,
       siteYaml,
     });
-    const session = new Session(settings, opened.files, opened.model, manifest);
+    const session = new Session(settings, opened.files, opened.model, manifest, lock);
     return { ok: true, session, settings: read && { site: opened.model.site, siteYaml, sources } };
   }
 
@@ -233,12 +253,26 @@ export class Session {
     });
   }
 
-  /** Waits for pending updates, brings every list up to date, and writes a compact manifest. */
+  /** Waits for pending updates, brings every list up to date, writes a compact manifest, and lets the tree go. */
   async close(): Promise<void> {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.refreshTimer = null;
     await this.enqueue(() => this.refreshLists(false));
     await writeManifest(this.options.outDir, this.manifest);
+    await this.lock.release();
+  }
+
+  /**
+   * A page of an instance-wide list as the content now stands, while the
+   * list's files still show an earlier model (their rewrite waits for writes
+   * to pause): the page's text, or null past the list's end. Undefined when
+   * the files are current, or `listPath` is not such a list.
+   */
+  pendingListPage(listPath: string, page: number): string | null | undefined {
+    for (const name of this.staleLists)
+      if (apiPath.list(name) === listPath)
+        return instanceListPageText(this.current, name, page, this.versions);
+    return undefined;
   }
 
   /** Whether instance-wide lists are waiting to be rewritten (for tests and for a graceful stop). */

@@ -23,7 +23,7 @@ import {
 import { readSiteAnswer, resolveSiteRequest, type SiteResponse } from '../http/site-targets.ts';
 import type { Session } from '../session/session.ts';
 import { bodyOf, detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
-import { authenticate, type Keyring } from './auth.ts';
+import { createKeyGate, type Credentials, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
 import {
   createLanguage,
@@ -53,7 +53,14 @@ interface SidecarAppOptions {
   readOnly?: boolean;
   /** Where a failure inside a request (a bug, or a failing disk) is reported; silent by default. */
   log?: (text: string) => void;
+  /** Wrong keys one client address may send in a minute before it is answered 429 (0: no limit). */
+  keyFailures?: number | undefined;
+  /** The clock that times wrong keys (Date.now unless told). */
+  now?: () => number;
 }
+
+/** The app's options and what one request brings: its credentials, checked when asked for. */
+type Handling = SidecarAppOptions & { credentials(): Credentials };
 
 /**
  * What came over the wire that a web Request cannot carry: the
@@ -63,6 +70,8 @@ interface SidecarAppOptions {
 interface Wire {
   target: string;
   method: string;
+  /** The client's address, by which wrong keys are counted. */
+  client?: string;
 }
 
 export type SidecarApp = (request: Request, wire?: Wire) => Promise<Response>;
@@ -72,6 +81,7 @@ const MAX_TARGET = 8192;
 
 export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
   const log = options.log ?? (() => undefined);
+  const gate = createKeyGate(options.keyring, { limit: options.keyFailures, now: options.now });
   return async (request, wire) => {
     const method = wire?.method ?? request.method;
     const target = wire?.target ?? targetOf(request.url);
@@ -94,8 +104,9 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
         : null;
     if (page) return siteResponse(await readSiteAnswer(options.session.outDir, page), method);
     let answer: Answer;
+    const credentials = () => gate.check(request.headers.get('authorization'), wire?.client ?? '');
     try {
-      answer = await answerRequest(options, request, method, target);
+      answer = await answerRequest({ ...options, credentials }, request, method, target);
     } catch (error) {
       log(
         `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
@@ -125,7 +136,7 @@ function optionsBody(route: Route) {
 // --- internal ---
 
 async function answerRequest(
-  options: SidecarAppOptions,
+  options: Handling,
   request: Request,
   method: string,
   target: string,
@@ -153,7 +164,7 @@ async function answerRequest(
  * then the method.
  */
 async function answerCurrentRoute(
-  options: SidecarAppOptions,
+  options: Handling,
   request: Request,
   method: string,
   api: ApiTarget,
@@ -161,7 +172,8 @@ async function answerCurrentRoute(
   const route = api.match.route;
   const format = api.query.get('format');
   if (format !== null && format !== 'json' && format !== 'api') return notFound();
-  const credentials = authenticate(request.headers.get('authorization'), options.keyring);
+  const credentials = options.credentials();
+  if (credentials.kind === 'throttled') return throttled(credentials.retryAfter);
   if (credentials.kind === 'invalid')
     return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
   const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
@@ -177,7 +189,7 @@ async function answerCurrentRoute(
 }
 
 async function answerRoute(
-  options: SidecarAppOptions,
+  options: Handling,
   request: Request,
   method: string,
   api: ApiTarget,
@@ -191,10 +203,30 @@ async function answerRoute(
 
 /** GET and HEAD: the resource's file (or the page `?page=N` names), read from disk. */
 async function answerRead(session: Session, api: ApiTarget): Promise<Answer> {
-  const chosen = resolveFile(await withLastPage(session, api));
+  const target = await withLastPage(session, api);
+  const chosen = resolveFile(target);
   if (chosen.kind === 'error') return detail(chosen.status, chosen.detail);
-  const text = await readFile(join(session.outDir, chosen.file), 'utf8').catch(() => null);
+  const text = await readResource(session, target, chosen.file);
   return text === null ? detail(404, chosen.missing) : { status: 200, body: text };
+}
+
+/**
+ * The text of a resource's file; for a page of an instance-wide list whose
+ * files lag the last write, the page as the session's model has it, so that
+ * no answer after a write leaves that write out.
+ */
+async function readResource(
+  session: Session,
+  api: ApiTarget,
+  file: string,
+): Promise<string | null> {
+  const { match, query } = api;
+  if (match.route.paginated) {
+    const page = match.page ?? Number(query.get('page') ?? '1');
+    const pending = session.pendingListPage(match.path, page);
+    if (pending !== undefined) return pending;
+  }
+  return readFile(join(session.outDir, file), 'utf8').catch(() => null);
 }
 
 /** `?page=last` (DRF takes it) as the number of the list's last page, read from the count of its first. */
@@ -203,7 +235,7 @@ async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget
   if (!match.route.paginated || match.page !== null || query.get('page') !== 'last') return api;
   const first = resolveFile({ match, query: new URLSearchParams() });
   if (first.kind === 'error') return api;
-  const text = await readFile(join(session.outDir, first.file), 'utf8').catch(() => null);
+  const text = await readResource(session, { match, query: new URLSearchParams() }, first.file);
   const count = text === null ? null : (JSON.parse(text) as { count?: unknown }).count;
   if (typeof count !== 'number') return api;
   const last = new URLSearchParams(query);
@@ -213,12 +245,13 @@ async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget
 
 /** A method the route allows besides GET, HEAD and OPTIONS: the key first, then the handler, if the sidecar has one. */
 async function answerWrite(
-  options: SidecarAppOptions,
+  options: Handling,
   request: Request,
   method: string,
   match: RouteMatch,
 ): Promise<Answer> {
-  const credentials = authenticate(request.headers.get('authorization'), options.keyring);
+  const credentials = options.credentials();
+  if (credentials.kind === 'throttled') return throttled(credentials.retryAfter);
   if (credentials.kind === 'anonymous') return detail(401, MESSAGES.notAuthenticated, AUTHENTICATE);
   if (credentials.kind === 'invalid')
     return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
@@ -245,6 +278,12 @@ async function answerWrite(
     default:
       return denied();
   }
+}
+
+/** DRF's answer to a throttled request. */
+function throttled(seconds: number): Answer {
+  const text = `Request was throttled. Expected available in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+  return detail(429, text, { 'Retry-After': String(seconds) }, 'throttled');
 }
 
 /** The slugs and codes a path names, by parameter name: `{project: 'demo', component: 'ui'}`. */

@@ -36,6 +36,8 @@ interface SidecarOptions {
    * default they follow once writes pause (INSTANCE_LIST_DELAY_MS).
    */
   strictLists?: boolean;
+  /** Wrong keys one client address may send in a minute before it is answered 429 (0: no limit). */
+  keyFailures?: number | undefined;
   /** Where failures inside requests are reported. */
   log?: (text: string) => void;
 }
@@ -71,11 +73,13 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
     rebuild: options.rebuild ?? false,
+    holder: 'the sidecar',
     onSettingsChange: (change) =>
       log(
         `${options.outDir}/ was built with other settings (${change}): writing a whole new tree.\n`,
       ),
   });
+  if (!opened.ok && 'locked' in opened) return { ok: false, message: opened.locked };
   if (!opened.ok && 'settingsChange' in opened) {
     const message =
       `${options.outDir}/ was built with other settings (${opened.settingsChange}); the sidecar would rewrite the whole tree. ` +
@@ -96,6 +100,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     catalog,
     keyring: createKeyring(options.keys),
     readOnly: options.readOnly ?? false,
+    keyFailures: options.keyFailures,
     ...(options.log ? { log: options.log } : {}),
   });
   const started = await listen(app, {

@@ -10,7 +10,12 @@ import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
-import { serializeFileInParts, type FileText, type JsonValue } from '../output/serialize.ts';
+import {
+  serializeFile,
+  serializeFileInParts,
+  type FileText,
+  type JsonValue,
+} from '../output/serialize.ts';
 import { apiPath, apiUrl, componentSegment, fileOfPath } from '../api/urls.ts';
 import { createBodies, type Bodies } from '../api/bodies.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
@@ -325,6 +330,40 @@ export function instanceListPages(context: Context, name: InstanceList): Generat
         versions.component,
         (c) => bodies.component(c),
       );
+}
+
+/**
+ * One page of an instance-wide list, rendered alone (no fingerprints): its
+ * file's text, or null past the list's last page.
+ */
+export function instanceListPageText(
+  model: Model,
+  name: InstanceList,
+  page: number,
+  cache: VersionCache,
+): string | null {
+  const length = name === 'translations' ? model.translations.length : model.components.length;
+  if (page < 1 || page > pageCount(length, listPageSize(model.site, name))) return null;
+  const bodies = createBodies(model, aggregate(model, cache.aggregates));
+  const resource =
+    name === 'translations'
+      ? listPage(
+          model.site,
+          name,
+          apiPath.translations(),
+          model.translations,
+          (t) => bodies.translation(t),
+          page,
+        )
+      : listPage(
+          model.site,
+          name,
+          apiPath.components(),
+          model.components,
+          (c) => bodies.component(c),
+          page,
+        );
+  return serializeFile(resource.body);
 }
 
 /** A group of resources as a group of files, rendered when asked. */

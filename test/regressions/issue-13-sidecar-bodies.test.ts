@@ -68,10 +68,10 @@ describe('what the sidecar reads of a request, and when', () => {
     );
   });
 
-  it('holds at most 256 connections open at once', async () => {
+  it('holds a bounded number of connections open at once (64 from one address since issue 22)', async () => {
     const sockets = await Promise.all(Array.from({ length: 300 }, () => open(sidecar)));
     const closed = await Promise.all(sockets.map((socket) => closedWithin(socket, 2000)));
-    expect(closed.filter(Boolean).length).toBeGreaterThanOrEqual(300 - 256);
+    expect(closed.filter(Boolean).length).toBeGreaterThanOrEqual(300 - 64);
     for (const socket of sockets) socket.destroy();
     // The server counts a connection gone once it has seen it close: bounded retries until it takes new ones.
     let status = 0;

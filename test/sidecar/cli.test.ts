@@ -108,7 +108,7 @@ describe('npm run sidecar', () => {
       'sidecar',
       ['--content', space.content, '--out', space.out, '--port', '0'],
       {
-        env: { WEBLATE_SNAPSHOT_TOKENS: 'k' },
+        env: { WEBLATE_SNAPSHOT_TOKENS: 'wlu_content-errors-key' },
       },
     );
     expect(result.code).toBe(1);
@@ -118,13 +118,13 @@ describe('npm run sidecar', () => {
 
   it('takes keys from a tokens file; on SIGTERM finishes the writes it took, then exits 0', async () => {
     const space = workspace();
-    writeFileSync(join(space.dir, 'keys.txt'), '# the deploy key\nfile-key\n');
+    writeFileSync(join(space.dir, 'keys.txt'), '# the deploy key\nwlu_file-key-000001\n');
     const sidecar = await startSidecar(space, {
       args: ['--tokens-file', join(space.dir, 'keys.txt')],
       env: noKeys,
     });
     expect(sidecar.output()).toContain('(writes need the API key; Ctrl+C to stop)');
-    const headers = { ...JSON_BODY, Authorization: 'Token file-key' };
+    const headers = { ...JSON_BODY, Authorization: 'Token wlu_file-key-000001' };
     const writes = Array.from({ length: 10 }, (_, i) =>
       call(`${sidecar.api}languages/de/`, 'PATCH', { population: 100 + i }, headers).then(
         (served) => served.status,

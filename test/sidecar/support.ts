@@ -16,8 +16,8 @@ import { buildInMemory, FIXTURES, readTree, ROOT, tempDir, TSX } from '../helper
 
 export { rawBody } from '../e2e/servers.ts';
 
-export const KEY = 'wlu_test-key-1';
-export const OTHER_KEY = 'wlp_second-key';
+export const KEY = 'wlu_test-key-00001';
+export const OTHER_KEY = 'wlp_second-key-0002';
 export const AUTH = { Authorization: `Token ${KEY}` };
 export const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };
 

@@ -10,23 +10,27 @@ import {
 describe('keys', () => {
   it('reads one key a line from a tokens file, skipping blank lines and # comments', () => {
     expect(
-      parseTokensFile('# deploy keys\nwlu_one\n\n  wlp_two  \r\n# old: wlu_zero\n', 'keys.txt'),
+      parseTokensFile(
+        '# deploy keys\nwlu_one-0123456789\n\n  wlp_two-0123456789  \r\n# old: wlu_zero\n',
+        'keys.txt',
+      ),
     ).toEqual({
       ok: true,
-      keys: ['wlu_one', 'wlp_two'],
+      keys: ['wlu_one-0123456789', 'wlp_two-0123456789'],
     });
   });
 
   it('refuses a line with a space, naming the file and line', () => {
-    expect(parseTokensFile('ok\nnot a key\n', 'keys.txt')).toEqual({
+    expect(parseTokensFile('wlu_one-0123456789\nnot a key\n', 'keys.txt')).toEqual({
       ok: false,
       message: 'keys.txt:2: expected a key of printable ASCII characters without spaces',
     });
   });
 
   it('reads keys from the environment, separated by commas or newlines', () => {
-    expect(parseTokensVariable(' a1, b2\nc3,,')).toEqual({ ok: true, keys: ['a1', 'b2', 'c3'] });
-    expect(parseTokensVariable('a1,b é')).toMatchObject({ ok: false });
+    const [a, b, c] = ['a'.repeat(16), 'b'.repeat(16), 'c'.repeat(16)];
+    expect(parseTokensVariable(` ${a}, ${b}\n${c},,`)).toEqual({ ok: true, keys: [a, b, c] });
+    expect(parseTokensVariable(`${a},b é`)).toMatchObject({ ok: false });
   });
 });
 
