@@ -1,7 +1,8 @@
 /**
  * The layout of docs/architecture.md, held against the code: layers only point down (a module
- * imports from its own folder or from a folder below it), no import cycles between files, and
- * every name a module exports is imported by another file. Imports are read from the source text.
+ * imports from its own folder or from a folder below it), no import cycles between files, every
+ * name a module exports is imported by another file, and each module the page's walks name is
+ * on the import path of that walk's command. Imports are read from the source text.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -73,7 +74,50 @@ describe('the layout', () => {
   });
 });
 
+describe('the walks of docs/architecture.md', () => {
+  const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+
+  it.each([
+    ['One build, step by step', 'scripts/build.ts'],
+    ['One sidecar write, step by step', 'scripts/sidecar.ts'],
+  ])('names in "%s" only modules that %s imports', (heading, entry) => {
+    const named = modulesNamed(sectionOf(page, heading));
+    expect(named.length).toBeGreaterThan(10);
+    const reached = importClosure(entry);
+    const stray = named.filter(({ file, name }) => {
+      if (!reached.has(file)) return true;
+      return name !== undefined && !exportsOf(file).includes(name);
+    });
+    expect(stray.map(({ text }) => text)).toEqual([]);
+  });
+});
+
 // --- internal ---
+
+/** The text of a `## heading` section of a Markdown page. */
+function sectionOf(page: string, heading: string): string {
+  const start = page.indexOf(`\n## ${heading}\n`);
+  expect(start, `no section "${heading}"`).toBeGreaterThan(0);
+  const end = page.indexOf('\n## ', start + 1);
+  return page.slice(start, end < 0 ? undefined : end);
+}
+
+/** Every `folder/file.ts` or `folder/file.ts#name` a walk names, as a source path. */
+function modulesNamed(text: string): { text: string; file: string; name?: string }[] {
+  return [...text.matchAll(/`([\w./-]+\.ts)(?:#(\w+))?`/g)].map((match) => {
+    const path = match[1]!;
+    const file = /^(scripts|bench)\//.test(path) ? path : `src/${path}`;
+    return { text: match[0], file, name: match[2] };
+  });
+}
+
+/** The files a module reaches through its imports, itself included. */
+function importClosure(entry: string): Set<string> {
+  const reached = new Set([entry]);
+  for (const file of reached)
+    for (const { target } of imports.get(file) ?? []) if (imports.has(target)) reached.add(target);
+  return reached;
+}
 
 interface Import {
   target: string;
