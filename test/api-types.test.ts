@@ -227,7 +227,7 @@ describe('weblate-snapshot types', () => {
       const out: string[] = [];
       const code = await command.run(
         { out: dir, check: true },
-        { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false },
+        { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false, env: {} },
       );
       return { code, text: out.join('') };
     };
@@ -243,7 +243,7 @@ describe('weblate-snapshot types', () => {
       `${dir}/ is not current: api-4.d.ts differs, schemas/2026.8/category.schema.json is missing.`,
     );
     expect(readdirSync(join(dir, 'schemas/2026.8'))).not.toContain('category.schema.json');
-    const io = { out: () => {}, err: () => {}, interactive: false };
+    const io = { out: () => {}, err: () => {}, interactive: false, env: {} };
     await expect(command.run({ out: join(dir, 'api-4.d.ts'), check: false }, io)).rejects.toThrow(
       /api-4\.d\.ts is a file; give a folder/,
     );
