@@ -33,7 +33,7 @@ export async function importSource(path) {
 }
 
 /** The compiled tree, brought up to date with the sources; null when it cannot be. */
-async function compiledTree() {
+export async function compiledTree() {
   const sources = hashSources();
   const record = readRecord();
   const stale = [...sources]

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../bench/synthetic.ts';
-import { buildInMemory, readTree, readTreeMidWrite, ROOT, tempDir, TSX } from './helpers.ts';
+import { buildInMemory, readTree, readTreeMidWrite, scriptArgs, tempDir } from './helpers.ts';
 import { workspace, type Workspace } from './sidecar/support.ts';
 
 const STRINGS = 'projects/alpha/components/strings.yaml';
@@ -156,15 +156,7 @@ function edit(space: Workspace, file: string, change: (text: string) => string):
 }
 
 function startWatch(space: Workspace, extra: string[] = ['--watch']) {
-  const args = [
-    ...TSX,
-    join(ROOT, 'scripts/build.ts'),
-    ...extra,
-    '--content',
-    space.content,
-    '--out',
-    space.out,
-  ];
+  const args = [...scriptArgs('build'), ...extra, '--content', space.content, '--out', space.out];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

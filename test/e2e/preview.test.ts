@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import {
   buildFor,
@@ -23,7 +23,7 @@ import {
 } from './servers.ts';
 
 const run = promisify(execFile);
-const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
+const SERVE = [...scriptArgs('serve')];
 
 const fixtures = [
   [

@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { collectLinks, isPage, ROOT, TSX, type ListPage } from '../helpers.ts';
+import { collectLinks, isPage, scriptArgs, type ListPage } from '../helpers.ts';
 import { requestsFor, siteTree, type SiteTree } from '../unit/hosts/tree.ts';
 
 const run = promisify(execFile);
@@ -44,8 +44,7 @@ export async function buildFor(
   const fixtureBase = (await siteTree(contentDir)).base;
   const baseUrl = origin + fixtureBase;
   await run(process.execPath, [
-    ...TSX,
-    join(ROOT, 'scripts/build.ts'),
+    ...scriptArgs('build'),
     '--content',
     contentDir,
     '--out',

@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, readTree, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
+import { FIXTURES, readTree, scriptArgs, tempDir, writeFiles } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 
 const MINIMAL = join(FIXTURES, 'minimal/content');
@@ -147,8 +147,7 @@ describe('npm run build --out', () => {
     // As root every folder is writable: the build runs as an unprivileged user then.
     const build = [
       process.execPath,
-      ...TSX,
-      join(ROOT, 'scripts/build.ts'),
+      ...scriptArgs('build'),
       '--content',
       content,
       '--out',

@@ -12,7 +12,7 @@ import fg from 'fast-glob';
 import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
 import type { SiteOverrides } from '../../src/resolve/resolve.ts';
-import { buildInMemory, FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
+import { buildInMemory, FIXTURES, readTree, scriptArgs, tempDir } from '../helpers.ts';
 
 export { rawBody } from '../e2e/servers.ts';
 
@@ -64,8 +64,7 @@ export async function startSidecar(
   // Tests compare the tree with a fresh build as soon as a write is answered: every list must be written by then.
   const strict = options.deferLists ? [] : ['--strict-lists'];
   const args = [
-    ...TSX,
-    join(ROOT, 'scripts/sidecar.ts'),
+    ...scriptArgs('sidecar'),
     '--content',
     space.content,
     '--out',
