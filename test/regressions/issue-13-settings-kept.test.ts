@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 import { startSidecar, workspace } from '../sidecar/support.ts';
 
@@ -28,7 +29,7 @@ describe('settings kept with a tree', () => {
     const space = workspace('minimal');
     expect(
       (
-        await runScript('build', [
+        await runCli('build', [
           '--content',
           space.content,
           '--out',
@@ -54,7 +55,7 @@ describe('settings kept with a tree', () => {
     const space = workspace('minimal');
     expect(
       (
-        await runScript('build', [
+        await runCli('build', [
           '--content',
           space.content,
           '--out',
@@ -97,7 +98,7 @@ describe('settings kept with a tree', () => {
   it('a later build without flags keeps them and rewrites nothing; one with other settings says what changes first', async () => {
     const space = workspace('minimal');
     const build = (...args: string[]) =>
-      runScript('build', ['--content', space.content, '--out', space.out, ...args]);
+      runCli('build', ['--content', space.content, '--out', space.out, ...args]);
     expect((await build('--base-url', BUILT_WITH, '--host', 'netlify')).code).toBe(0);
     const again = await build();
     expect(again.stdout).toMatch(/in place: 0 files rewritten/);
