@@ -19,7 +19,8 @@ import type { WeblateVersion } from '../src/model/defaults.ts';
 import { command } from '../scripts/types.ts';
 import { readTree, ROOT, tempDir, writeFiles } from './helpers.ts';
 import { validateText } from './support/json-schema.ts';
-import { runBin, runProgram } from './support/run-script.ts';
+import { runCliBin } from './support/run-cli.ts';
+import { runProgram } from './support/run-script.ts';
 
 /** The flavour each golden tree speaks. */
 const GOLDEN_FLAVOURS: Record<string, WeblateVersion> = {
@@ -216,7 +217,7 @@ describe('the TypeScript declarations', () => {
 describe('weblate-snapshot types', () => {
   it('writes every file into --out, and --check says whether a folder is current', async () => {
     const dir = tempDir('wsnap-types-');
-    const written = await runBin(['types', '--out', dir]);
+    const written = await runCliBin(['types', '--out', dir]);
     expect(written).toMatchObject({
       code: 0,
       stdout: `Wrote ${files.size} files to ${dir}/ (0 files already current).\n`,
