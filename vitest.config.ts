@@ -24,8 +24,10 @@ const PROCESS_SUITES = [
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Generous: a wait ends on the event it is for, and on a disk busy with other work (a large
+    // deletion beside the run) a test that takes 20 s on an idle machine can take a minute or two.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     // Test files start servers and child processes; two cores, two workers.
     maxWorkers: 2,
     // Compiles the sources once, for the tests that start commands as processes.

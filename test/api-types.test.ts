@@ -211,7 +211,7 @@ describe('the TypeScript declarations', () => {
       "misreads.ts(8,102): error TS2339: Property 'language' does not exist on type 'TranslationStatistics'.",
     ]);
     expect(result.code).toBe(2);
-  }, 60_000);
+  });
 });
 
 describe('weblate-snapshot types', () => {
