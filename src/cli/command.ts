@@ -1,8 +1,9 @@
 /**
  * A small command runner in the manner of citty: a command is a plain object
- * (name, description, options, run); runMain() is the only place that reads
- * argv, writes usage and sets the exit code. Exit codes: 0 success, 1 content
- * or usage errors, 2 internal failures.
+ * (name, description, options, run); runCommand() parses its argv and runs it
+ * over an io, and runMain() is the only place that reads the process's argv
+ * and sets its exit code. Exit codes: 0 success, 1 content or usage errors,
+ * 2 internal failures.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
