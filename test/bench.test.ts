@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, scriptArgs, tempDir } from './helpers.ts';
+import { ROOT, tempDir, TSX } from './helpers.ts';
 import { runScript } from './support/run-script.ts';
 
 const run = promisify(execFile);
@@ -23,7 +23,8 @@ describe('npm run bench --build-only', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        ...scriptArgs('bench'),
+        ...TSX,
+        join(ROOT, 'scripts/bench.ts'),
         '--projects',
         '1',
         '--components',
@@ -68,7 +69,8 @@ describe('npm run bench --build-only', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        ...scriptArgs('bench'),
+        ...TSX,
+        join(ROOT, 'scripts/bench.ts'),
         '--projects',
         '2',
         '--components',
