@@ -19,4 +19,8 @@ declare module 'vitest' {
 export default async function compile(project: TestProject): Promise<void> {
   const tree = (await compiledTree()) as URL | null;
   project.provide('compiledRoot', tree ? fileURLToPath(tree) : '');
+  // In watch mode, a source edited since is compiled again before the tests run again.
+  project.onTestsRerun(async () => {
+    await compiledTree();
+  });
 }
