@@ -42,7 +42,7 @@ export async function importSource(path) {
 }
 
 /** The compiled tree, brought up to date with the sources; null when it cannot be. */
-async function compiledTree() {
+export async function compiledTree() {
   const sources = hashSources();
   // A source whose name the cache cannot hold (none today) runs through tsx, as everything can.
   if (![...sources.keys()].every(isSourcePath)) return null;

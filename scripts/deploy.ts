@@ -88,8 +88,7 @@ export const command = defineCommand({
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
     const out = outFolder(args.out);
-    const region =
-      args.region ?? (process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || null);
+    const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
     // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     // Loaded here, not above: the other commands of the command line do without the SDK.

@@ -78,7 +78,7 @@ export const command = defineCommand({
       {
         from: from.url,
         outDir: args.out,
-        token: args.token ?? (process.env.WEBLATE_TOKEN || undefined),
+        token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
         projects: args.project,
         full: args.full,
         http: {

@@ -76,7 +76,7 @@ export const command = defineCommand({
     const out = outFolder(args.out);
     const loaded = await loadKeys({
       file: args['tokens-file'],
-      variable: process.env[TOKENS_VARIABLE],
+      variable: io.env[TOKENS_VARIABLE],
       forbidden: [content, out],
     });
     if (!loaded.ok) throw new UsageError(loaded.message);

@@ -8,8 +8,10 @@
  */
 import {
   packageVersion,
-  runMain,
+  processIO,
+  runCommand,
   type CommandDef,
+  type CommandIO,
   type Invocation,
   type OptionDef,
 } from '../src/cli/command.ts';
@@ -29,17 +31,25 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
 
 /** Runs `<command> [options]` as typed after the bin's name (`bin`) or after `npm run` (`npm`). */
 export async function main(argv: readonly string[], invocation: Invocation): Promise<void> {
+  process.exitCode = await runCommandLine(argv, processIO(), invocation);
+}
+
+/** The command line over `io`: the command named first runs with the rest; its exit code. */
+export async function runCommandLine(
+  argv: readonly string[],
+  io: CommandIO,
+  invocation: Invocation,
+): Promise<number> {
   const [name, ...rest] = argv;
   const load = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
-  if (load) {
-    await runMain((await load()).command, rest, invocation);
-  } else if (name === '--version') {
-    process.stdout.write(`${packageVersion()}\n`);
-  } else {
-    const help = name === undefined || name === '-h' || name === '--help';
-    (help ? process.stdout : process.stderr).write(await overview(name));
-    process.exitCode = help ? 0 : 1;
+  if (load) return runCommand((await load()).command, rest, io, invocation);
+  if (name === '--version') {
+    io.out(`${packageVersion()}\n`);
+    return 0;
   }
+  const help = name === undefined || name === '-h' || name === '--help';
+  (help ? io.out : io.err)(await overview(name));
+  return help ? 0 : 1;
 }
 
 // --- internal ---

@@ -19,7 +19,8 @@ import type { WeblateVersion } from '../src/model/defaults.ts';
 import { command } from '../scripts/types.ts';
 import { readTree, ROOT, tempDir, writeFiles } from './helpers.ts';
 import { validateText } from './support/json-schema.ts';
-import { runBin, runProgram } from './support/run-script.ts';
+import { runCliBin } from './support/run-cli.ts';
+import { runProgram } from './support/run-script.ts';
 
 /** The flavour each golden tree speaks. */
 const GOLDEN_FLAVOURS: Record<string, WeblateVersion> = {
@@ -210,13 +211,13 @@ describe('the TypeScript declarations', () => {
       "misreads.ts(8,102): error TS2339: Property 'language' does not exist on type 'TranslationStatistics'.",
     ]);
     expect(result.code).toBe(2);
-  }, 60_000);
+  });
 });
 
 describe('weblate-snapshot types', () => {
   it('writes every file into --out, and --check says whether a folder is current', async () => {
     const dir = tempDir('wsnap-types-');
-    const written = await runBin(['types', '--out', dir]);
+    const written = await runCliBin(['types', '--out', dir]);
     expect(written).toMatchObject({
       code: 0,
       stdout: `Wrote ${files.size} files to ${dir}/ (0 files already current).\n`,
@@ -227,7 +228,7 @@ describe('weblate-snapshot types', () => {
       const out: string[] = [];
       const code = await command.run(
         { out: dir, check: true },
-        { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false },
+        { out: (t) => out.push(t), err: (t) => out.push(t), interactive: false, env: {} },
       );
       return { code, text: out.join('') };
     };
@@ -243,7 +244,7 @@ describe('weblate-snapshot types', () => {
       `${dir}/ is not current: api-4.d.ts differs, schemas/2026.8/category.schema.json is missing.`,
     );
     expect(readdirSync(join(dir, 'schemas/2026.8'))).not.toContain('category.schema.json');
-    const io = { out: () => {}, err: () => {}, interactive: false };
+    const io = { out: () => {}, err: () => {}, interactive: false, env: {} };
     await expect(command.run({ out: join(dir, 'api-4.d.ts'), check: false }, io)).rejects.toThrow(
       /api-4\.d\.ts is a file; give a folder/,
     );

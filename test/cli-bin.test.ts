@@ -7,17 +7,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './helpers.ts';
+import { runCliBin } from './support/run-cli.ts';
 import { runBin, runProgram } from './support/run-script.ts';
 
 const VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
 const bin = (args: string[]) => runBin(args, { cwd: tempDir() });
+/** The same command line in-process, where the launcher and the working folder are not the point. */
+const commandLine = (args: string[]) => runCliBin(args);
 
 describe('weblate-snapshot', () => {
   it('lists its commands without arguments and with -h', async () => {
     for (const args of [[], ['-h'], ['--help']]) {
-      const result = await bin(args);
+      const result = await commandLine(args);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Usage: weblate-snapshot <command> \[options\]$/m);
       for (const command of ['build', 'check', 'serve', 'sidecar', 'pull'])
@@ -26,12 +29,12 @@ describe('weblate-snapshot', () => {
   });
 
   it('prints its version, for itself and for every command', async () => {
-    expect((await bin(['--version'])).stdout).toBe(`${VERSION}\n`);
-    expect((await bin(['check', '--version'])).stdout).toBe(`${VERSION}\n`);
+    expect((await commandLine(['--version'])).stdout).toBe(`${VERSION}\n`);
+    expect((await commandLine(['check', '--version'])).stdout).toBe(`${VERSION}\n`);
   });
 
   it('refuses an unknown command with exit 1 and the list', async () => {
-    const result = await bin(['biuld']);
+    const result = await commandLine(['biuld']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^Unknown command "biuld"\.\n/);
   });

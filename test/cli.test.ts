@@ -1,12 +1,16 @@
-/** The build and check commands as a user runs them: real processes, real folders, exit codes. */
+/**
+ * The build and check commands as a user runs them: real folders, exit codes, output. They run
+ * in-process, as `npm run` would run them; one check runs as a process, to see its working folder
+ * left alone.
+ */
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree, ROOT, tempDir } from './helpers.ts';
+import { runCli } from './support/run-cli.ts';
 import { runScript } from './support/run-script.ts';
 
-const cli = (script: 'build' | 'check', args: string[], cwd = ROOT) =>
-  runScript(script, args, { cwd });
+const cli = (script: 'build' | 'check', args: string[]) => runCli(script, args);
 
 describe('npm run build', () => {
   it('prints its options with --help and exits 0', async () => {
@@ -137,7 +141,7 @@ describe('npm run build', () => {
 describe('npm run check', () => {
   it('reports a valid folder and writes nothing', async () => {
     const dir = tempDir();
-    const result = await cli('check', ['--content', join(ROOT, 'content')], dir);
+    const result = await runScript('check', ['--content', join(ROOT, 'content')], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       `${join(ROOT, 'content')}/ is valid: 2 projects, 4 components, 19 translations, 10 languages.\n`,

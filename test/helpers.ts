@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { build, type BuildReport } from '../src/build.ts';
 import type { SiteOverrides } from '../src/resolve/resolve.ts';
 import type { Site } from '../src/model/types.ts';
@@ -36,6 +36,21 @@ export const FIXTURES = join(ROOT, 'test/fixtures');
 
 /** Node arguments that run a TypeScript entry point from any working directory. */
 export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+
+/** The scripts the npm scripts run compiled (bin/npm-script.js); the others (`bench`, `generate-content`) run through tsx. */
+const COMPILED_SCRIPTS = new Set(['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'types']);
+
+/**
+ * Node arguments that start `scripts/<script>.ts` as a real process, as its npm script starts it:
+ * a command from the copy compiled once before the tests (test/support/compile.ts), the others,
+ * or any where the sources could not be compiled, through tsx.
+ */
+export function scriptArgs(script: string): string[] {
+  const compiled = COMPILED_SCRIPTS.has(script) ? inject('compiledRoot') : '';
+  return compiled
+    ? [join(compiled, `scripts/${script}.js`)]
+    : [...TSX, join(ROOT, `scripts/${script}.ts`)];
+}
 
 /** A temporary folder removed after the test file. */
 export function tempDir(prefix = 'wsnap-'): string {

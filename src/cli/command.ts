@@ -1,8 +1,9 @@
 /**
  * A small command runner in the manner of citty: a command is a plain object
- * (name, description, options, run); runMain() is the only place that reads
- * argv, writes usage and sets the exit code. Exit codes: 0 success, 1 content
- * or usage errors, 2 internal failures.
+ * (name, description, options, run); runCommand() parses its argv and runs it
+ * over an io, and runMain() is the only place that reads the process's argv
+ * and sets its exit code. Exit codes: 0 success, 1 content or usage errors,
+ * 2 internal failures.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,8 @@ export interface CommandIO {
   err: (text: string) => void;
   /** Whether stderr is a terminal (progress is shown only there). */
   interactive: boolean;
+  /** The environment the command reads (tokens, keys, what npm set): the process's, or a test's. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export function defineCommand<O extends Record<string, OptionDef>>(
@@ -103,40 +106,56 @@ function renderUsage(
 }
 
 /**
- * Parses argv, runs the command, and sets process.exitCode. Started by
- * `npm run`, a flag npm took for itself (given before `--`) is named rather
- * than silently missing.
+ * Parses argv, runs the command, and sets process.exitCode: runCommand over
+ * the process's own streams and environment.
  */
 export async function runMain<O extends Record<string, OptionDef>>(
   command: CommandDef<O>,
   argv = process.argv.slice(2),
   invocation: Invocation = 'npm',
 ): Promise<void> {
-  const io: CommandIO = {
+  process.exitCode = await runCommand(command, argv, processIO(), invocation);
+}
+
+/** The process's stdout, stderr and environment, as a command sees them. */
+export function processIO(): CommandIO {
+  return {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     interactive: Boolean(process.stderr.isTTY),
+    env: process.env,
   };
+}
+
+/**
+ * Parses argv and runs the command with `io`: its exit code. Started by
+ * `npm run`, a flag npm took for itself (given before `--`) is named rather
+ * than silently missing.
+ */
+export async function runCommand<O extends Record<string, OptionDef>>(
+  command: CommandDef<O>,
+  argv: readonly string[],
+  io: CommandIO,
+  invocation: Invocation = 'npm',
+): Promise<number> {
   try {
-    if (invocation === 'npm') refuseFlagsNpmTook(command, argv, process.env);
+    if (invocation === 'npm') refuseFlagsNpmTook(command, argv, io.env);
     const parsed = parseOptions(command, argv);
     if (parsed === 'help' || parsed === 'version') {
       io.out(parsed === 'help' ? renderUsage(command, invocation) : `${packageVersion()}\n`);
-      process.exitCode = 0;
-      return;
+      return 0;
     }
-    process.exitCode = await command.run(parsed, io);
+    return await command.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(
         `${error.message}\nRun \`${commandLine(command.name, invocation)} --help\` for the options.\n`,
       );
-      process.exitCode = 1;
-    } else {
-      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      io.err(`${text.startsWith('Internal error') ? '' : 'Internal error: '}${text}\n`);
-      process.exitCode = 2;
+      return 1;
     }
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.err(`${text.startsWith('Internal error') ? '' : 'Internal error: '}${text}\n`);
+    return 2;
   }
 }
 
@@ -172,8 +191,8 @@ function commandLine(name: string, invocation: Invocation): string {
  */
 function refuseFlagsNpmTook(
   command: CommandDef<Record<string, OptionDef>>,
-  argv: string[],
-  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+  env: CommandIO['env'],
 ): void {
   if (env.npm_lifecycle_event !== command.name) return;
   for (const [name, option] of Object.entries(command.options)) {
@@ -189,7 +208,7 @@ function refuseFlagsNpmTook(
 /** Parses arguments against a command's options; `help` or `version` when asked for. */
 function parseOptions<O extends Record<string, OptionDef>>(
   command: CommandDef<O>,
-  argv: string[],
+  argv: readonly string[],
 ): ParsedOptions<O> | 'help' | 'version' {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> =
     {
@@ -202,7 +221,7 @@ function parseOptions<O extends Record<string, OptionDef>>(
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: [...argv],
       options: config,
       strict: true,
       allowPositionals: false,

@@ -30,7 +30,8 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    timeout: 30_000,
+    // No limit of its own: on a busy disk a launch can take long, and the test's timeout decides.
+    timeout: 0,
     args: [
       '--headless',
       '--no-sandbox',
@@ -64,6 +65,8 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
     colorScheme: scheme,
     reducedMotion: 'reduce',
   });
+  // Loads, screenshots and checks wait as long as they need; the test's timeout is the bound.
+  context.setDefaultTimeout(0);
   const tab: Tab = { page: await context.newPage(), origin: '', problems: [] };
   watchRequests(tab);
   return tab;
@@ -80,7 +83,7 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
 export async function visitPage(tab: Tab, url: string, screenshot: string): Promise<string[]> {
   tab.origin = new URL(url).origin;
   tab.problems = [];
-  const response = await tab.page.goto(url, { waitUntil: 'load', timeout: 15_000 });
+  const response = await tab.page.goto(url, { waitUntil: 'load' });
   const problems = tab.problems;
   if (response?.status() !== 200) problems.push(`answered ${response?.status()} for the page`);
   if (!response?.headers()['content-type']?.startsWith('text/html')) {
@@ -102,7 +105,7 @@ export async function visitPage(tab: Tab, url: string, screenshot: string): Prom
 export async function svgProblems(tab: Tab, url: string, screenshot?: string): Promise<string[]> {
   tab.origin = new URL(url).origin;
   tab.problems = [];
-  const response = await tab.page.goto(url, { timeout: 15_000 });
+  const response = await tab.page.goto(url);
   // Opened as a document of its own, an image has no icon link, so Chromium asks for /favicon.ico, which the site does not have.
   const problems = tab.problems.filter(
     (problem) => !problem.endsWith(`(${tab.origin}/favicon.ico)`),

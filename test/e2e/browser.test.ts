@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import fg from 'fast-glob';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, ROOT, scriptArgs, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 import {
   breadcrumbLayout,
@@ -230,7 +230,7 @@ interface Served {
 async function serveSite(out: string, port: number, origin: string): Promise<Served> {
   const preview = await startServer(
     process.execPath,
-    [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)],
+    [...scriptArgs('serve'), '--out', out, '--port', String(port)],
     `${origin}/api/`,
   );
   const home = await get(`${origin}/`);

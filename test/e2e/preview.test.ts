@@ -7,7 +7,8 @@ import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
+import { childOutput } from '../support/child-output.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import {
   buildFor,
@@ -23,7 +24,7 @@ import {
 } from './servers.ts';
 
 const run = promisify(execFile);
-const SERVE = [...TSX, join(ROOT, 'scripts/serve.ts')];
+const SERVE = [...scriptArgs('serve')];
 
 const fixtures = [
   [
@@ -170,26 +171,22 @@ async function startOnFreePort(out: string): Promise<{ server: Started; url: str
   const child = spawn(process.execPath, [...SERVE, '--out', out, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const output = childOutput(child);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  // The URL line, then the line on links answered as the preview's.
-  for (let attempt = 0; attempt < 150 && !/\(Ctrl\+C to stop\)\n.*\n/.test(output); attempt++) {
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  const url = /at (http:\/\/127\.0\.0\.1:\d+\/api\/) /.exec(output)?.[1];
   const server: Started = {
     child,
-    output: () => output,
+    output: output.text,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;
     },
   };
+  // The URL line, then the line on links answered as the preview's.
+  const printed = await output.waitFor(/\(Ctrl\+C to stop\)\n.*\n/, 'URL').catch(() => null);
+  const url = printed && /at (http:\/\/127\.0\.0\.1:\d+\/api\/) /.exec(output.text())?.[1];
   if (!url) {
     await server.stop();
-    throw new Error(`no URL printed:\n${output}`);
+    throw new Error(`no URL printed:\n${output.text()}`);
   }
   return { server, url };
 }

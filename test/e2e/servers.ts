@@ -1,7 +1,7 @@
 /**
  * End-to-end helpers: build a fixture with the real build command for a
- * loopback port, start a real server process on that port, wait for it with
- * a bounded number of tries, and check what it serves against the files: one
+ * loopback port, start a real server process on that port, wait until it
+ * answers, and check what it serves against the files: one
  * request per resource and form, and a crawl that follows every link.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,8 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { collectLinks, isPage, ROOT, TSX, type ListPage } from '../helpers.ts';
+import { childOutput } from '../support/child-output.ts';
+import { collectLinks, isPage, scriptArgs, type ListPage } from '../helpers.ts';
 import { requestsFor, siteTree, type SiteTree } from '../unit/hosts/tree.ts';
 
 const run = promisify(execFile);
@@ -44,8 +45,7 @@ export async function buildFor(
   const fixtureBase = (await siteTree(contentDir)).base;
   const baseUrl = origin + fixtureBase;
   await run(process.execPath, [
-    ...TSX,
-    join(ROOT, 'scripts/build.ts'),
+    ...scriptArgs('build'),
     '--content',
     contentDir,
     '--out',
@@ -65,38 +65,36 @@ export interface Started {
 }
 
 /**
- * Starts a process and waits until `readyUrl` answers at all (any status),
- * for at most `tries` tries 100 ms apart. The caller stops it.
+ * Starts a process and waits until `readyUrl` answers at all (any status), trying every 100 ms
+ * while the process runs: on a busy disk a start can take many seconds, so the test's timeout
+ * is the bound (the tries stop after 5 minutes, longer than any). The caller stops it.
  */
 export async function startServer(
   command: string,
   args: string[],
   readyUrl: string,
-  tries = 150,
 ): Promise<Started> {
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_UPDATE_CHECK: '1' },
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const output = childOutput(child);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     return exited;
   };
-  for (let attempt = 0; attempt < tries; attempt++) {
+  for (let attempt = 0; attempt < 3000; attempt++) {
     if (child.exitCode !== null) break;
     const answered = await fetch(readyUrl).then(
       () => true,
       () => false,
     );
-    if (answered) return { child, output: () => output, stop };
+    if (answered) return { child, output: output.text, stop };
     await new Promise((done) => setTimeout(done, 100));
   }
   await stop();
-  throw new Error(`${command} did not answer ${readyUrl}:\n${output}`);
+  throw new Error(`${command} did not answer ${readyUrl}:\n${output.text()}`);
 }
 
 /**

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WeblateVersion } from '../../src/model/defaults.ts';
-import { FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, readTree, scriptArgs, tempDir } from '../helpers.ts';
 import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
 import {
   builtSiteCases,
@@ -69,14 +69,7 @@ describe.each(flavours)(
     let server: Started | undefined;
     beforeAll(async () => {
       site = await builtSite(fixture, version, args);
-      const serve = [
-        ...TSX,
-        join(ROOT, 'scripts/serve.ts'),
-        '--out',
-        site.out,
-        '--port',
-        String(site.port),
-      ];
+      const serve = [...scriptArgs('serve'), '--out', site.out, '--port', String(site.port)];
       server = await startServer(process.execPath, serve, `${site.origin}${site.base}/api/`);
     });
     afterAll(async () => {
@@ -311,7 +304,7 @@ describe.each(flavours)(
       const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
       origin = site.origin;
       base = site.tree.base;
-      const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)];
+      const serve = [...scriptArgs('serve'), '--out', out, '--port', String(port)];
       servers.push(await startServer(process.execPath, serve, `${origin}${base}/api/`));
       sidecar = await startSidecar(sidecarSpace, { args: [...args] });
     });

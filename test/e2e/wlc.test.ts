@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 import { runProgram, type ScriptResult } from '../support/run-script.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
 import { buildFor, freePort, startServer, type BuiltSite, type Started } from './servers.ts';
@@ -58,7 +58,7 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
   beforeAll(async () => {
     const port = await freePort();
     site = await buildFor(CURRENT_FIXTURE[1], port, out);
-    const serve = [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)];
+    const serve = [...scriptArgs('serve'), '--out', out, '--port', String(port)];
     server = await startServer(process.execPath, serve, `${site.origin}/`);
   });
   afterAll(async () => {

@@ -1,8 +1,9 @@
 /**
- * `npm run pull` as a user runs it: real processes against loopback servers.
+ * `npm run pull` as a user runs it, in-process, against loopback servers.
  * Usage errors, a URL that is not a Weblate API, an unreachable server, a
  * folder that is not a pull's, the token from the environment, and a pull cut
- * off midway that a re-run completes, fetching only what was missing.
+ * off midway that a re-run completes, fetching only what was missing (both
+ * as processes).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { RECORD_FILE } from '../../src/pull/record.ts';
 import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 import {
   recordedResponses,
@@ -22,7 +24,7 @@ import { startLoopbackServer } from '../support/loopback-server.ts';
 const RECORDED = join(FIXTURES, 'pull-recorded');
 const recorded = recordedResponses(join(RECORDED, 'responses'));
 const pullCli = (args: string[], env?: Record<string, string>) =>
-  runScript('pull', args, env ? { env } : {});
+  runCli('pull', args, env ? { env } : {});
 const noStackTrace = /\n\s+at /;
 
 describe('npm run pull', () => {
@@ -160,8 +162,10 @@ describe('npm run pull', () => {
       '--retries',
       '0',
     ];
+    // As processes: the first pull's end also ends the requests it had in flight, which the
+    // count of requests below relies on.
     try {
-      const first = await pullCli(args);
+      const first = await runScript('pull', args);
       expect(first.code).toBe(1);
       expect(first.stderr).toContain(`${server.url}${cutOff} failed once (last: `);
       expect(first.stderr).toContain(
@@ -175,7 +179,7 @@ describe('npm run pull', () => {
       const firstRun = server.log.length;
 
       broken = false;
-      const second = await pullCli(args);
+      const second = await runScript('pull', args);
       expect(second.stderr.split('\n')[0]).toBe(
         `Resuming: ${kept.length} answers kept by the interrupted pull are read from ${STATE_FILE}.`,
       );

@@ -15,7 +15,7 @@ import { defaultPullDeps, pull, type PullReport } from '../../src/pull/pull.ts';
 import { RECORD_FILE } from '../../src/pull/record.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import {
   recordedResponses,
   startScriptedServer,
@@ -117,7 +117,7 @@ describe('an incremental pull from the sidecar', () => {
     const before = stamps(out);
     proxy.log.length = 0;
 
-    const again = await runScript('pull', ['--from', from, '--out', out]);
+    const again = await runCli('pull', ['--from', from, '--out', out]);
     expect(again.code).toBe(0);
     const requests = Number(
       /; (\d+) requests, incrementally: 5 components kept without reading them again\)/.exec(

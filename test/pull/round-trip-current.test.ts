@@ -20,7 +20,7 @@ import { openContent } from '../../src/resolve/open.ts';
 import type { SiteOverrides } from '../../src/resolve/resolve.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startSidecar, type RunningSidecar, type Workspace } from '../sidecar/support.ts';
 
 const CURRENT = join(FIXTURES, 'current/content');
@@ -118,7 +118,7 @@ describe.each(cases)('a round trip of the current fixture with %s', (_, site, pr
   it('pulls content in the 2026.8 flavour that builds into the tree the sidecar serves, byte for byte', async () => {
     const server = await serveLikeWeblate(site, CURRENT, prepare);
     const pulled = join(server.dir, 'pulled');
-    const result = await runScript('pull', ['--from', server.api, '--out', pulled]);
+    const result = await runCli('pull', ['--from', server.api, '--out', pulled]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(

@@ -16,7 +16,7 @@ import { dirTarget } from '../../src/output/target.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
 import { freePort } from '../e2e/servers.ts';
 import { FIXTURES, readTree, ROOT, tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startSidecar } from '../sidecar/support.ts';
 
 /** The server that plays Weblate: the sidecar over the content, its tree built for `baseUrl` with the same settings. */
@@ -62,7 +62,7 @@ describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
       expect(built.errors).toEqual([]);
 
       const pulled = join(dir, 'pulled');
-      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', pulled]);
+      const result = await runCli('pull', ['--from', `${server.url}/api/`, '--out', pulled]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl } from '../../src/content/base-url.ts';
 import { FIXTURES, tempDir, writeFiles } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startScriptedServer } from '../support/scripted-server.ts';
 
 const CONTENT = join(FIXTURES, 'minimal/content');
@@ -60,14 +60,7 @@ describe('npm run build with a bad base URL', () => {
     ['http://example.org:99999', 'a port from 0 to 65535'],
   ])('refuses --base-url %s before writing anything (exit 1, no stack)', async (url, message) => {
     const out = join(tempDir(), 'dist');
-    const result = await runScript('build', [
-      '--content',
-      CONTENT,
-      '--out',
-      out,
-      '--base-url',
-      url,
-    ]);
+    const result = await runCli('build', ['--content', CONTENT, '--out', out, '--base-url', url]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -80,7 +73,7 @@ describe('npm run build with a bad base URL', () => {
       'site.yaml': '# the site\nbase_url: "https://example.org/$(id)"\n',
       'projects/p/project.yaml': 'name: P\n',
     });
-    const result = await runScript('check', ['--content', content]);
+    const result = await runCli('check', ['--content', content]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       `${join(content, 'site.yaml')}:2:11  base_url  expected an http(s) URL such as https://l10n.example.org, whose path has only letters`,
@@ -108,7 +101,7 @@ describe('npm run pull from an instance whose links carry a hostile base URL', (
     });
     try {
       const out = join(tempDir(), 'mirror');
-      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
+      const result = await runCli('pull', ['--from', `${server.url}/api/`, '--out', out]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(
         'which a build cannot take: expected an http(s) URL such as https://l10n.example.org, whose path has only letters',

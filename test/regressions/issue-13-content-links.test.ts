@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { execFileSync } from 'node:child_process';
 
 it('reports links and unfit names at their paths, follows no link, and reads nothing outside the folder', async () => {
@@ -18,7 +18,7 @@ it('reports links and unfit names at their paths, follows no link, and reads not
   symlinkSync('..', join(content, 'projects/hello/loop-a'));
   symlinkSync('../..', join(content, 'projects/hello/components/loop-b'));
   mkdirSync(join(content, 'projects/new\nline/components'), { recursive: true });
-  const result = await runScript('check', ['--content', content]);
+  const result = await runCli('check', ['--content', content]);
   expect(result.code).toBe(1);
   expect(result.stderr).not.toContain('root:');
   expect(result.stderr.split('\n').slice(0, -1)).toEqual([

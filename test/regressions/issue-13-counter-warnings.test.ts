@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 
 function content(): string {
   const dir = join(tempDir(), 'content');
@@ -37,7 +37,7 @@ describe('counters given without their words or characters', () => {
   it('build warns at the count, naming what was left out and what it counts as, and builds', async () => {
     const dir = content();
     const out = join(tempDir(), 'dist');
-    const result = await runScript('build', ['--content', dir, '--out', out]);
+    const result = await runCli('build', ['--content', dir, '--out', out]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
       `warning: ${dir}/projects/p/components/c.yaml:9:17  translations.cs.translated  expected translated_chars beside translated ` +
@@ -49,14 +49,14 @@ describe('counters given without their words or characters', () => {
 
   it('check --strict refuses, and build --strict writes nothing', async () => {
     const dir = content();
-    const checked = await runScript('check', ['--content', dir, '--strict']);
+    const checked = await runCli('check', ['--content', dir, '--strict']);
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain(
       'translations.cs.translated  expected translated_chars beside translated',
     );
     expect(checked.stderr).toContain('1 error in the content; nothing was written.');
     const out = join(tempDir(), 'dist');
-    expect((await runScript('build', ['--content', dir, '--out', out, '--strict'])).code).toBe(1);
+    expect((await runCli('build', ['--content', dir, '--out', out, '--strict'])).code).toBe(1);
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 
 function edit(file: string, change: (text: string) => string): void {
   writeFileSync(file, change(readFileSync(file, 'utf8')));
@@ -33,7 +33,7 @@ it('reports six mistakes of three kinds in one run of check, and nothing else', 
   ); // YAML syntax
   cpSync(join(components, 'shared.yaml'), join(content, 'projects/gamma/components/shared.yaml')); // a folder without project.yaml
 
-  const result = await runScript('check', ['--content', content]);
+  const result = await runCli('check', ['--content', content]);
   expect(result.code).toBe(1);
   const lines = result.stderr.trim().split('\n');
   expect(lines.pop()).toBe('7 errors in the content; nothing was written.');

@@ -15,7 +15,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, readTree, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
+import { FIXTURES, readTree, scriptArgs, tempDir, writeFiles } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 
 const MINIMAL = join(FIXTURES, 'minimal/content');
@@ -38,7 +39,7 @@ describe('npm run build --out', () => {
   it('refuses a folder that holds files it did not build, and leaves them be', async () => {
     const { dir, content } = workspace();
     writeFiles(join(dir, 'pub'), { 'index.html': 'hi\n' });
-    const result = await runScript('build', ['--content', content, '--out', join(dir, 'pub')]);
+    const result = await runCli('build', ['--content', content, '--out', join(dir, 'pub')]);
     expectRefusal(
       result,
       /is not empty and is not a tree this tool built \(it holds "index\.html"\).*--force/,
@@ -50,7 +51,7 @@ describe('npm run build --out', () => {
   it('replaces such a folder with --force', async () => {
     const { dir, content } = workspace();
     writeFiles(join(dir, 'pub'), { 'index.html': 'hi\n', 'notes.txt': 'mine\n' });
-    const result = await runScript('build', [
+    const result = await runCli('build', [
       '--content',
       content,
       '--out',
@@ -66,16 +67,11 @@ describe('npm run build --out', () => {
 
   it('updates a tree it built, even one whose manifest was lost, and one given with a trailing slash', async () => {
     const { dir, content } = workspace();
-    expect(
-      (await runScript('build', ['--content', content, '--out', join(dir, 'dist')])).code,
-    ).toBe(0);
+    expect((await runCli('build', ['--content', content, '--out', join(dir, 'dist')])).code).toBe(
+      0,
+    );
     execFileSync('rm', ['-r', join(dir, 'dist.state')]);
-    const again = await runScript('build', [
-      '--content',
-      content,
-      '--out',
-      `${join(dir, 'dist')}/`,
-    ]);
+    const again = await runCli('build', ['--content', content, '--out', `${join(dir, 'dist')}/`]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`into ${join(dir, 'dist')}/ in`);
     expect(readdirSync(dir).sort()).toEqual(['content', 'dist', 'dist.state']);
@@ -97,7 +93,7 @@ describe('npm run build --out', () => {
   ])('refuses %s, even with --force, and keeps the YAML', async (_, out, message) => {
     const { dir, content } = workspace();
     const before = readTree(content);
-    const result = await runScript('build', ['--content', content, '--out', out(dir), '--force']);
+    const result = await runCli('build', ['--content', content, '--out', out(dir), '--force']);
     expectRefusal(result, message);
     expect(readTree(content)).toEqual(before);
   });
@@ -112,7 +108,7 @@ describe('npm run build --out', () => {
   it('refuses a plain file before any work, leaving no state folder behind', async () => {
     const { dir, content } = workspace();
     writeFileSync(join(dir, 'out.txt'), 'keep me\n');
-    const result = await runScript('build', ['--content', content, '--out', join(dir, 'out.txt')]);
+    const result = await runCli('build', ['--content', content, '--out', join(dir, 'out.txt')]);
     expectRefusal(result, /out\.txt is a file, not a folder/);
     expect(readdirSync(dir).sort()).toEqual(['content', 'out.txt']);
   });
@@ -120,14 +116,14 @@ describe('npm run build --out', () => {
   it('refuses the root of the file system', async () => {
     const { content } = workspace();
     expectRefusal(
-      await runScript('build', ['--content', content, '--out', '/']),
+      await runCli('build', ['--content', content, '--out', '/']),
       /is the root of the file system/,
     );
   });
 
   it('refuses a content folder that does not exist, naming it', async () => {
     const { dir } = workspace();
-    const result = await runScript('build', [
+    const result = await runCli('build', [
       '--content',
       join(dir, 'nope'),
       '--out',
@@ -135,7 +131,7 @@ describe('npm run build --out', () => {
     ]);
     expectRefusal(result, `--content ${join(dir, 'nope')} does not exist`);
     expect(existsSync(join(dir, 'dist'))).toBe(false);
-    expectRefusal(await runScript('check', ['--content', join(dir, 'nope')]), 'does not exist');
+    expectRefusal(await runCli('check', ['--content', join(dir, 'nope')]), 'does not exist');
   });
 
   it('refuses a parent folder the user cannot write, with one line and no stack', async () => {
@@ -147,8 +143,7 @@ describe('npm run build --out', () => {
     // As root every folder is writable: the build runs as an unprivileged user then.
     const build = [
       process.execPath,
-      ...TSX,
-      join(ROOT, 'scripts/build.ts'),
+      ...scriptArgs('build'),
       '--content',
       content,
       '--out',

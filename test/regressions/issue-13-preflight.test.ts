@@ -13,7 +13,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
 import { buildFor, freePort, get, startServer, type Started } from '../e2e/servers.ts';
 import { AUTH, startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
 
@@ -56,7 +56,7 @@ describe.each([
     api = `${site.origin}${site.tree.base}/api`;
     server = await startServer(
       process.execPath,
-      [...TSX, join(ROOT, 'scripts/serve.ts'), '--out', out, '--port', String(port)],
+      [...scriptArgs('serve'), '--out', out, '--port', String(port)],
       `${api}/`,
     );
   });

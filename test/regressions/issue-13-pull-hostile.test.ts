@@ -15,7 +15,8 @@ import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpOptions } from '../../
 import { defaultPullDeps } from '../../src/pull/pull.ts';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
 import { startLoopbackServer } from '../support/loopback-server.ts';
-import { runProgram, runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
+import { runProgram } from '../support/run-script.ts';
 import { startScriptedServer, type Scripted } from '../support/scripted-server.ts';
 
 const EMPTY_LIST = JSON.stringify({ count: 0, next: null, previous: null, results: [] });
@@ -45,11 +46,9 @@ function instance(lists: (path: string, origin: string) => Scripted | undefined)
 
 async function pullFrom(url: string) {
   const out = join(tempDir(), 'mirror');
-  const result = await runScript(
-    'pull',
-    ['--from', `${url}/api/`, '--out', out, '--retries', '0'],
-    { env: { WEBLATE_TOKEN: TOKEN } },
-  );
+  const result = await runCli('pull', ['--from', `${url}/api/`, '--out', out, '--retries', '0'], {
+    env: { WEBLATE_TOKEN: TOKEN },
+  });
   return { ...result, out };
 }
 

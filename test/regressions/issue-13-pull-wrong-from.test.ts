@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startScriptedServer, type Scripted } from '../support/scripted-server.ts';
 
 describe('npm run pull --from a URL that is not a Weblate API', () => {
@@ -27,7 +27,7 @@ describe('npm run pull --from a URL that is not a Weblate API', () => {
     const server = await startScriptedServer(() => answer);
     try {
       const out = join(tempDir(), 'mirror');
-      const result = await runScript('pull', ['--from', `${server.url}/`, '--out', out]);
+      const result = await runCli('pull', ['--from', `${server.url}/`, '--out', out]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`${server.url}/ is not a Weblate API`);
       expect(result.stderr).not.toContain('run the same command again');
@@ -43,7 +43,7 @@ describe('npm run pull --from a URL that is not a Weblate API', () => {
     try {
       const out = join(tempDir(), 'mirror');
       mkdirSync(out);
-      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
+      const result = await runCli('pull', ['--from', `${server.url}/api/`, '--out', out]);
       expect(result.code).toBe(1);
       expect(readdirSync(out)).toEqual([]);
     } finally {

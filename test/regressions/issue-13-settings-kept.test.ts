@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 import { startSidecar, workspace } from '../sidecar/support.ts';
 
@@ -29,7 +30,7 @@ describe('settings kept with a tree', () => {
     const space = workspace('minimal');
     expect(
       (
-        await runScript('build', [
+        await runCli('build', [
           '--content',
           space.content,
           '--out',
@@ -55,7 +56,7 @@ describe('settings kept with a tree', () => {
     const space = workspace('minimal');
     expect(
       (
-        await runScript('build', [
+        await runCli('build', [
           '--content',
           space.content,
           '--out',
@@ -98,7 +99,7 @@ describe('settings kept with a tree', () => {
   it('a later build without flags takes site.yaml again, saying what changes first; the same build again rewrites nothing', async () => {
     const space = workspace('minimal');
     const build = (...args: string[]) =>
-      runScript('build', ['--content', space.content, '--out', space.out, ...args]);
+      runCli('build', ['--content', space.content, '--out', space.out, ...args]);
     expect((await build('--base-url', BUILT_WITH, '--host', 'netlify')).code).toBe(0);
     const plain = await build();
     expect(plain.code).toBe(0);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/content/files.ts';
 import { tempDir, writeFiles } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { AUTH, call, expectTreeOfContent, startSidecar, workspace } from '../sidecar/support.ts';
 
 const PLACE = { kind: 'project', project: 'p' } as const;
@@ -74,7 +74,7 @@ describe('the one YAML grammar', () => {
       'site.yaml': 'base_url: https://l10n.example.org\n',
       'projects/p/project.yaml': 'name: *x\n',
     });
-    const result = await runScript('check', ['--content', content]);
+    const result = await runCli('check', ['--content', content]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       `${join(content, 'projects/p/project.yaml')}:1:7  expected valid YAML (got: alias *x, which names no anchor set before it)`,

@@ -10,19 +10,19 @@ import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/session/session.ts';
 import { describeSettingsChange, EARLIER_FORMAT } from '../../src/tree/settings.ts';
 import { testSite } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { workspace } from '../sidecar/support.ts';
 
 describe('a tree built by an earlier version of the tool', () => {
   it('is rewritten whole, and the build says so first', async () => {
     const space = await builtByAnEarlierVersion();
-    const again = await runScript('build', ['--content', space.content, '--out', space.out]);
+    const again = await runCli('build', ['--content', space.content, '--out', space.out]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(
       'was built with other settings (written by an earlier version of weblate-snapshot, whose files differ): writing a whole new tree.',
     );
     expect(again.stdout).toMatch(/^Built \d+ files/);
-    const third = await runScript('build', ['--content', space.content, '--out', space.out]);
+    const third = await runCli('build', ['--content', space.content, '--out', space.out]);
     expect(third.stderr).not.toContain('other settings');
     expect(third.stdout).toMatch(/^Updated .* in place: 0 files rewritten/);
   });
@@ -68,7 +68,7 @@ describe('a tree built by an earlier version of the tool', () => {
 /** A tree built of the minimal fixture whose record says it was written by another output format. */
 async function builtByAnEarlierVersion(): Promise<ReturnType<typeof workspace>> {
   const space = workspace('minimal');
-  expect((await runScript('build', ['--content', space.content, '--out', space.out])).code).toBe(0);
+  expect((await runCli('build', ['--content', space.content, '--out', space.out])).code).toBe(0);
   // The record of the tree names its folder and the fingerprint of the settings and output format it was written with.
   const record = `${space.out}.state/tree`;
   const [tree = '', ...rest] = readFileSync(record, 'utf8').split('\n');

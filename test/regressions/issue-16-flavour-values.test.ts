@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 
 function content(version: string): string {
@@ -25,7 +26,7 @@ describe('weblate_version values', () => {
     ['4.18', '4.18'],
   ])('site.yaml with %s is a content error at its place', async (version, got) => {
     const dir = content(version);
-    const result = await runScript('check', ['--content', dir]);
+    const result = await runCli('check', ['--content', dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `${dir}/site.yaml:2:18  weblate_version  expected "4" or "2026.8" (got ${got})\n1 error in the content; nothing was written.\n`,
@@ -33,7 +34,7 @@ describe('weblate_version values', () => {
   });
 
   it('takes 2026.8 unquoted (a YAML number) as "2026.8"', async () => {
-    expect((await runScript('check', ['--content', content('2026.8')])).code).toBe(0);
+    expect((await runCli('check', ['--content', content('2026.8')])).code).toBe(0);
   });
 
   it.each([

@@ -55,7 +55,7 @@ describe('the compiled-command launcher', () => {
     expect(again.stdout).toMatch(/is valid: 2 projects/);
     expect(existsSync(join(cache(root), 'src/resolve/open.js'))).toBe(true);
     expect(existsSync(join(cache(root), 'package.json'))).toBe(true);
-  }, 60_000);
+  });
 
   it('removes nothing outside its cache that a crafted record names', async () => {
     const root = packageCopy();
@@ -78,5 +78,5 @@ describe('the compiled-command launcher', () => {
     const result = await check(root);
     expect(result.stdout).toMatch(/is valid: 2 projects/);
     for (const victim of victims) expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
-  }, 60_000);
+  });
 });

@@ -12,7 +12,8 @@ import fg from 'fast-glob';
 import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
 import type { SiteOverrides } from '../../src/resolve/resolve.ts';
-import { buildInMemory, FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
+import { childOutput } from '../support/child-output.ts';
+import { buildInMemory, FIXTURES, readTree, scriptArgs, tempDir } from '../helpers.ts';
 
 export { rawBody } from '../e2e/servers.ts';
 
@@ -56,7 +57,7 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-/** Starts `npm run sidecar`'s script on port 0 and waits (bounded) for the URL it prints. */
+/** Starts `npm run sidecar`'s script on port 0 and waits for the URL it prints (or its exit). */
 export async function startSidecar(
   space: Workspace,
   options: StartOptions = {},
@@ -64,8 +65,7 @@ export async function startSidecar(
   // Tests compare the tree with a fresh build as soon as a write is answered: every list must be written by then.
   const strict = options.deferLists ? [] : ['--strict-lists'];
   const args = [
-    ...TSX,
-    join(ROOT, 'scripts/sidecar.ts'),
+    ...scriptArgs('sidecar'),
     '--content',
     space.content,
     '--out',
@@ -77,13 +77,11 @@ export async function startSidecar(
   ];
   const env = { ...process.env, WEBLATE_SNAPSHOT_TOKENS: `${KEY},${OTHER_KEY}`, ...options.env };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const output = childOutput(child);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const running = {
     child,
-    output: () => output,
+    output: output.text,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
@@ -93,22 +91,19 @@ export async function startSidecar(
       await exited;
     },
   };
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const api = / at (http:\/\/127\.0\.0\.1:\d+\S*\/api\/) /.exec(output)?.[1];
-    if (api) {
-      const origin = new URL(api).origin;
-      return {
-        ...running,
-        api,
-        origin,
-        local: (url) => origin + url.slice(new URL(url).origin.length),
-      };
-    }
-    if (child.exitCode !== null) break;
-    await new Promise((done) => setTimeout(done, 50));
+  try {
+    const [, api] = await output.waitFor(/ at (http:\/\/127\.0\.0\.1:\d+\S*\/api\/) /, 'URL');
+    const origin = new URL(api!).origin;
+    return {
+      ...running,
+      api: api!,
+      origin,
+      local: (url) => origin + url.slice(new URL(url).origin.length),
+    };
+  } catch {
+    await running.kill();
+    throw new Error(`the sidecar did not start:\n${output.text()}`);
   }
-  await running.kill();
-  throw new Error(`the sidecar did not start:\n${output}`);
 }
 
 export interface Served {

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -23,11 +23,7 @@ export function runScript(
   args: string[],
   options: RunOptions = {},
 ): Promise<ScriptResult> {
-  return runProgram(
-    process.execPath,
-    [...TSX, join(ROOT, `scripts/${script}.ts`), ...args],
-    options,
-  );
+  return runProgram(process.execPath, [...scriptArgs(script), ...args], options);
 }
 
 /** `bin/weblate-snapshot.js` with `args`, run by node as npm's bin link runs it. */

@@ -8,6 +8,7 @@ function io(interactive: boolean) {
     out: () => undefined,
     err: (text) => void written.push(text),
     interactive,
+    env: {},
   };
   return { value, written };
 }
