@@ -1,26 +1,5 @@
 import { defineConfig } from 'vitest/config';
-
-/**
- * The suites whose point is a real process, server or tool: the sidecar, `--watch`, the bin's
- * launchers, nginx, Chromium, wlc, the S3-protocol server, the benchmark. `npm test` runs them
- * with the others; `npm run test:quick` leaves them out.
- */
-const PROCESS_SUITES = [
-  'test/e2e/**/*.test.ts',
-  'test/sidecar/*.test.ts',
-  'test/deploy/*.test.ts',
-  'test/pull/round-trip*.test.ts',
-  'test/pull/incremental.test.ts',
-  'test/watch.test.ts',
-  'test/bench.test.ts',
-  'test/compiled-launcher.test.ts',
-  'test/cli-bin.test.ts',
-  'test/regressions/issue-13-out-working-folder.test.ts',
-  'test/regressions/issue-13-preflight.test.ts',
-  'test/regressions/issue-13-settings-kept.test.ts',
-  'test/regressions/issue-13-sidecar-bodies.test.ts',
-  'test/regressions/issue-14-earlier-format.test.ts',
-];
+import { PROCESS_SUITES } from './test/support/suites.ts';
 
 export default defineConfig({
   test: {

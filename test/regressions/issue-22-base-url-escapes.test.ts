@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl } from '../../src/content/base-url.ts';
 import { tempDir, writeFiles } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 
 const ESCAPES = 'whose path has no %XX escapes (hosts match the decoded path';
 
@@ -29,11 +29,11 @@ describe('a base URL with %XX escapes in its path', () => {
       'projects/p/project.yaml': 'name: P\n',
     });
     const out = join(tempDir(), 'dist');
-    const fromFile = await runScript('build', ['--content', content, '--out', out]);
+    const fromFile = await runCli('build', ['--content', content, '--out', out]);
     expect(fromFile.code).toBe(1);
     expect(fromFile.stderr).toContain(`${join(content, 'site.yaml')}:1:11  base_url  expected an`);
     expect(fromFile.stderr).toContain(ESCAPES);
-    const fromFlag = await runScript('build', [
+    const fromFlag = await runCli('build', [
       ...['--content', content, '--out', out],
       ...['--base-url', 'https://example.org/l10n%2D1'],
     ]);

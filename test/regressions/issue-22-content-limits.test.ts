@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 
 const SITE = { 'site.yaml': 'base_url: https://l10n.test\n' };
 const PROJECT = { 'projects/p/project.yaml': 'name: P\n' };
@@ -26,7 +26,7 @@ async function expectRefused(files: Record<string, string>, message: string) {
     ['check', ['--content', content]],
     ['build', ['--content', content, '--out', join(dir, 'dist')]],
   ] as const) {
-    const result = await runScript(script, [...args]);
+    const result = await runCli(script, [...args]);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/Internal error|RangeError|\n\s+at /);
     expect(result.code).toBe(1);

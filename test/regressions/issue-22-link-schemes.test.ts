@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { formatContentError, sortContentErrors } from '../../src/errors.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { FIXTURES, tempDir, writeFiles } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import {
   recordedResponses,
   startScriptedServer,
@@ -71,7 +71,7 @@ describe('npm run pull from an instance that shows such links', () => {
     const server = await startScriptedServer(hostile);
     try {
       const out = join(tempDir(), 'mirror');
-      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
+      const result = await runCli('pull', ['--from', `${server.url}/api/`, '--out', out]);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(
         'Project fossapp has web "javascript:alert(1)", not an http(s) URL, which a build refuses: the mirror writes it empty.',

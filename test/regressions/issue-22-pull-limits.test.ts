@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import {
   recordedResponses,
   startScriptedServer,
@@ -41,7 +41,7 @@ async function pullFrom(respond: (request: IncomingMessage) => Promise<Scripted>
   const server = await startScriptedServer(respond);
   const out = join(tempDir(), 'mirror');
   try {
-    const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
+    const result = await runCli('pull', ['--from', `${server.url}/api/`, '--out', out]);
     const written = existsSync(out) ? readdirSync(out).filter((name) => !name.startsWith('.')) : [];
     return { ...result, written };
   } finally {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STATE_FILE } from '../../src/pull/state.ts';
 import { tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startScriptedServer, type Scripted } from '../support/scripted-server.ts';
 
 const EMPTY_LIST = JSON.stringify({ count: 0, next: null, previous: null, results: [] });
@@ -49,7 +49,7 @@ describe('pull --max-bytes', () => {
     const out = join(tempDir(), 'mirror');
     const args = ['--from', `${server.url}/api/`, '--out', out, '--max-bytes', '200K'];
     try {
-      const first = await runScript('pull', args);
+      const first = await runCli('pull', args);
       expect(first.stderr).toContain(
         'The pull stopped after reading 200 KiB from the server (answers kept by an interrupted pull included), all that --max-bytes allows; give a larger --max-bytes to read more.',
       );
@@ -61,7 +61,7 @@ describe('pull --max-bytes', () => {
       expect(asked).toBeLessThan(30);
 
       // The same cap again: what the file holds counts, so one more page is all it reads.
-      const second = await runScript('pull', args);
+      const second = await runCli('pull', args);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain('all that --max-bytes allows');
       expect(server.log.length - asked).toBeLessThanOrEqual(1);
@@ -72,7 +72,7 @@ describe('pull --max-bytes', () => {
   });
 
   it('refuses a size it cannot read, naming the flag', async () => {
-    const result = await runScript('pull', [
+    const result = await runCli('pull', [
       '--from',
       'http://127.0.0.1:9/api/',
       '--out',

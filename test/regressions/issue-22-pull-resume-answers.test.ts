@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseState, STATE_FILE } from '../../src/pull/state.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import {
   recordedResponses,
   startScriptedServer,
@@ -55,14 +55,14 @@ describe('what a resumed pull reads back', () => {
       async (url, log) => {
         const out = join(tempDir(), 'mirror');
         const args = ['--from', `${url}/api/`, '--out', out];
-        const first = await runScript('pull', args);
+        const first = await runCli('pull', args);
         expect(first.stderr).toContain(`${url}${TRANSLATIONS} does not look like Weblate's API`);
         expect(first.code).toBe(1);
         expect(keptUrls(out)).not.toContain(`${url}${TRANSLATIONS}`);
 
         broken = false;
         const before = log().length;
-        const second = await runScript('pull', args);
+        const second = await runCli('pull', args);
         expect(second.stderr).toMatch(/^Resuming: \d+ answers kept by the interrupted pull/);
         expect(second.code).toBe(0);
         expect(log().slice(before)).toContain(TRANSLATIONS);
@@ -78,13 +78,13 @@ describe('what a resumed pull reads back', () => {
       async (url, log) => {
         const out = join(tempDir(), 'mirror');
         const args = ['--from', `${url}/api/`, '--out', out, '--retries', '0'];
-        const first = await runScript('pull', args);
+        const first = await runCli('pull', args);
         expect(first.code).toBe(1);
         expect(keptUrls(out)).toContain(`${url}/api/`);
 
         broken = false;
         const before = log().length;
-        const second = await runScript('pull', [...args, '--full']);
+        const second = await runCli('pull', [...args, '--full']);
         expect(second.stderr).toMatch(
           /^--full: set aside the \d+ answers an interrupted pull kept in /,
         );

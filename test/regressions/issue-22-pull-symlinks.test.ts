@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { recordedResponses, startScriptedServer } from '../support/scripted-server.ts';
 
 const recorded = recordedResponses(join(FIXTURES, 'pull-recorded', 'responses'));
@@ -31,7 +31,7 @@ describe('pull into a folder with a symbolic link inside', () => {
     symlinkSync(target, join(out, name));
     const server = await startScriptedServer(recorded);
     try {
-      const result = await runScript('pull', ['--from', `${server.url}/api/`, '--out', out]);
+      const result = await runCli('pull', ['--from', `${server.url}/api/`, '--out', out]);
       expect(result.stderr).toBe(
         `${join(out, name)} is a symbolic link; a pull writes only real files and folders in --out and does not follow links. Remove it, or give another --out.\n`,
       );

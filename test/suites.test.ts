@@ -1,0 +1,30 @@
+/**
+ * `npm run test:quick` runs the in-process suites: a suite that starts the sidecar or a server,
+ * or runs more than a few commands as processes, belongs to the `processes` project, or the
+ * inner loop slows down unseen.
+ */
+import fg from 'fast-glob';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { ROOT } from './helpers.ts';
+import { PROCESS_SUITES } from './support/suites.ts';
+
+/** What starts a server of the tool, or the sidecar, in a process of its own. */
+const STARTS_A_SERVER = /\b(startSidecar|useLocalS3|startOnFreePort|scriptArgs)\(/;
+/** What runs one command as a process: a quick suite keeps those to a few a file. */
+const RUNS_A_COMMAND = /\b(runScript|runBin|runProgram)\(/g;
+const COMMANDS_PER_QUICK_SUITE = 3;
+
+it('lists every suite that starts servers or many processes among the process suites', () => {
+  const all = fg.sync('test/**/*.test.ts', { cwd: ROOT });
+  const listed = new Set(fg.sync(PROCESS_SUITES, { cwd: ROOT }));
+  const quick = all.filter((file) => !listed.has(file));
+  const slow = quick.filter((file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const commands = text.match(RUNS_A_COMMAND)?.length ?? 0;
+    return STARTS_A_SERVER.test(text) || commands > COMMANDS_PER_QUICK_SUITE;
+  });
+  expect(slow).toEqual([]);
+  expect(quick.length).toBeGreaterThan(50);
+});
