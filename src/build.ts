@@ -10,7 +10,7 @@ import { loadCatalog, type Catalog } from './catalog/catalog.ts';
 import type { FileSignature } from './content/signatures.ts';
 import { pinProblems } from './content/problems.ts';
 import type { ContentError } from './errors.ts';
-import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts';
+import { hostProblem, type HostOptions } from './hosts/index.ts';
 import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import type { OutputTarget } from './output/target.ts';
@@ -167,7 +167,7 @@ export function checkOutput(
   outDir: string,
   options: { contentDir?: string; force?: boolean | undefined },
 ): Promise<OutFolderCheck> {
-  return checkOutFolder(outDir, { ...options, treeNames: TREE_ROOT_NAMES, isRecordedTree });
+  return checkOutFolder(outDir, { ...options, isRecordedTree });
 }
 
 // --- internal ---
