@@ -17,6 +17,7 @@ import { compareStrings, type ContentError } from '../errors.ts';
 import { hashText, type FileSignature } from '../content/signatures.ts';
 import type { Model } from '../model/types.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
+import { hasFilesRecord } from '../tree/files-record.ts';
 import { journalIsLong, manifestStamp, readManifest, writeManifest } from '../tree/manifest.ts';
 import { createContext } from '../tree/groups.ts';
 import { patchedGroups } from '../tree/patched.ts';
@@ -61,6 +62,8 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
     statContentFiles(contentDir),
   ]);
   if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
+  // A tree built before its files were recorded is written whole once, by the full build.
+  if (!hasFilesRecord(outDir)) return null;
   const changes = await compareContent(contentDir, listing, cache, takenAt);
   if (!changes) return null;
   const edited = new Map(

@@ -9,6 +9,12 @@ import { rm } from 'node:fs/promises';
 import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { dirTarget, type OutputTarget } from '../output/target.ts';
+import {
+  appendFilesRecord,
+  FilesRecordWriter,
+  hasFilesRecord,
+  namesInGroup,
+} from './files-record.ts';
 import { fileGroups } from './groups.ts';
 import {
   invalidateManifest,
@@ -56,11 +62,13 @@ export async function syncTree(
   const hosts: HostOptions = { host: options.host };
   const settings = settingsFingerprint(model, hosts).toString(36);
   const identity = await treeIdentity(outDir);
+  // A tree without a record of its files (built before one was kept) is written whole once.
   if (
     !options.full &&
     recorded &&
     identity !== null &&
-    recorded.tree === `${identity}:${settings}`
+    recorded.tree === `${identity}:${settings}` &&
+    hasFilesRecord(outDir)
   ) {
     const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
@@ -82,7 +90,11 @@ export async function syncTree(
 
 /** The folder at `outDir` as a tree updated in place: files through a folder target, lines to its manifest's journal. */
 export function treeInPlace(outDir: string): TreeInPlace {
-  return { target: folderTarget(outDir), journal: manifestJournal(outDir) };
+  return {
+    target: folderTarget(outDir),
+    journal: manifestJournal(outDir),
+    recordFiles: (groups) => appendFilesRecord(outDir, groups),
+  };
 }
 
 // --- internal ---
@@ -100,9 +112,11 @@ async function writeFreshTree(
 ): Promise<SyncedTree> {
   await invalidateManifest(outDir);
   const writer = new ManifestWriter(outDir);
+  const files = new FilesRecordWriter(outDir);
   const groups = new Map<string, number>();
-  const onGroup = async (key: string, fingerprint: number) => {
+  const onGroup = async (key: string, fingerprint: number, paths: string[]) => {
     await writer.add(key, fingerprint);
+    await files.add(key, namesInGroup(key, paths));
     if (options.keepManifest) groups.set(key, fingerprint);
   };
   let written: { files: number; bytes: number };
@@ -113,8 +127,10 @@ async function writeFreshTree(
       onGroup,
     });
     await writer.close();
+    await files.close();
   } catch (error) {
     await writer.abort();
+    await files.abort();
     throw error;
   }
   const manifest: Manifest = {

@@ -8,14 +8,16 @@
  */
 import { apiPath, folderOfPath } from '../api/urls.ts';
 import type { OutputTarget } from '../output/target.ts';
+import { namesInGroup, type GroupFiles } from './files-record.ts';
 import type { FileGroup } from './groups.ts';
 import type { GroupState, Journal, Manifest } from './manifest.ts';
 import type { PatchedGroups } from './patched.ts';
 
-/** Where an update in place goes: the files through the target, the journal lines to the manifest. */
+/** Where an update in place goes: the files through the target, the journal lines to the manifest, the rendered groups' file names to the files record. */
 export interface TreeInPlace {
   target: OutputTarget;
   journal: Journal;
+  recordFiles: (groups: Iterable<[key: string, names: GroupFiles]>) => Promise<void>;
 }
 
 export interface UpdateStats {
@@ -88,10 +90,17 @@ async function applyUpdate(
   );
   let appended = await tree.journal(unknown);
   let filesWritten = 0;
+  const rendered: [string, GroupFiles][] = [];
   for (const group of dirty) {
-    for (const file of group.render())
+    const paths: string[] = [];
+    for (const file of group.render()) {
       if (await tree.target.replace(file.path, file.data)) filesWritten++;
+      paths.push(file.path);
+    }
+    rendered.push([group.key, namesInGroup(group.key, paths)]);
   }
+  // Recorded before the manifest vouches for the groups, so it never vouches for files the record lacks.
+  await tree.recordFiles(rendered);
   // Lists are rewritten first, so a folder disappears only once nothing new points at it.
   for (const key of removed) await tree.target.removeFolder(folderOfPath(key));
   appended += await tree.journal([

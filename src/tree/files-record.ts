@@ -1,0 +1,164 @@
+/**
+ * Which files each group of a built tree holds, kept beside its manifest in
+ * `<out>.state/files`: what a deploy publishes (nothing else found in the
+ * tree is), and what a build checks is still there. Groups of one kind hold
+ * the same names, so each set of names is written once, under a hash of it,
+ * and a group's line names the set. A new tree writes the record whole; an
+ * update in place appends the groups it rendered. Lines of groups the
+ * manifest no longer holds are ignored, and dropped when it is written whole.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stateDir } from './state-folder.ts';
+
+/** A group's files, relative to its folder, with `/`. */
+export type GroupFiles = readonly string[];
+
+/** The names of a group's files from their paths relative to the tree's root. */
+export function namesInGroup(key: string, paths: readonly string[]): string[] {
+  return paths.map((path) => path.slice(key.length - 1));
+}
+
+/** Whether the tree at `outDir` has a record of its files (trees built before it was kept do not). */
+export function hasFilesRecord(outDir: string): boolean {
+  return statSync(filesRecordPath(outDir), { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/** Each group's files as recorded (later lines win); null when there is no record or it cannot be read. */
+export function readFilesRecord(outDir: string): Map<string, GroupFiles> | null {
+  let text: string;
+  try {
+    text = readFileSync(filesRecordPath(outDir), 'utf8');
+  } catch {
+    return null;
+  }
+  if (!text.startsWith(`${HEADER}\n`)) return null;
+  const sets = new Map<string, GroupFiles>();
+  const groups = new Map<string, GroupFiles>();
+  for (const line of text.slice(HEADER.length + 1).split('\n')) {
+    if (line === '') continue;
+    const space = line.indexOf(' ');
+    if (space < 1) return null;
+    const id = line.slice(0, space);
+    const rest = line.slice(space + 1);
+    if (id.startsWith('=')) {
+      const names = parseNames(rest);
+      if (!names) return null;
+      sets.set(id.slice(1), names);
+    } else {
+      const names = sets.get(id);
+      if (!names) return null;
+      groups.set(rest, names);
+    }
+  }
+  return groups;
+}
+
+/** Writes the record of a new tree group after group, then puts it in place (before the tree is recorded). */
+export class FilesRecordWriter {
+  private readonly lines = new Lines();
+  private chunk = `${HEADER}\n`;
+  private readonly temporary: string;
+  private readonly handle: Promise<FileHandle>;
+
+  constructor(private readonly outDir: string) {
+    this.temporary = `${filesRecordPath(outDir)}.tmp-${process.pid}`;
+    this.handle = mkdir(stateDir(outDir), { recursive: true }).then(() =>
+      open(this.temporary, 'w'),
+    );
+  }
+
+  async add(key: string, names: GroupFiles): Promise<void> {
+    this.chunk += this.lines.of(key, names);
+    if (this.chunk.length > 1 << 20) await this.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    const handle = await this.handle;
+    await handle.sync();
+    await handle.close();
+    await rename(this.temporary, filesRecordPath(this.outDir));
+  }
+
+  async abort(): Promise<void> {
+    const handle = await this.handle.catch(() => null);
+    await handle?.close().catch(() => undefined);
+    await rm(this.temporary, { force: true });
+  }
+
+  private async flush(): Promise<void> {
+    const text = this.chunk;
+    this.chunk = '';
+    await (await this.handle).write(text);
+  }
+}
+
+/** Appends the files of groups an update rendered, and waits until they are on disk. */
+export async function appendFilesRecord(
+  outDir: string,
+  groups: Iterable<[key: string, names: GroupFiles]>,
+): Promise<void> {
+  const lines = new Lines();
+  let text = '';
+  for (const [key, names] of groups) text += lines.of(key, names);
+  if (!text) return;
+  const handle = await open(filesRecordPath(outDir), 'a');
+  try {
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the record whole for the groups the manifest holds (when the manifest is compacted too). */
+export async function compactFilesRecord(
+  outDir: string,
+  live: { has(key: string): boolean },
+): Promise<void> {
+  const groups = readFilesRecord(outDir);
+  if (!groups) return;
+  const writer = new FilesRecordWriter(outDir);
+  try {
+    for (const [key, names] of groups) if (live.has(key)) await writer.add(key, names);
+    await writer.close();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
+// --- internal ---
+
+const HEADER = 'weblate-snapshot files 1';
+
+function filesRecordPath(outDir: string): string {
+  return join(stateDir(outDir), 'files');
+}
+
+/** Lines of a record: a set's definition the first time this writer meets it, then the group's line. */
+class Lines {
+  private readonly ids = new Map<string, string>();
+
+  of(key: string, names: GroupFiles): string {
+    const text = JSON.stringify(names);
+    let id = this.ids.get(text);
+    if (id !== undefined) return `${id} ${key}\n`;
+    // A hash, not a counter: lines appended by another process name the same set alike.
+    id = createHash('sha1').update(text).digest('hex').slice(0, 16);
+    this.ids.set(text, id);
+    return `=${id} ${text}\n${id} ${key}\n`;
+  }
+}
+
+function parseNames(text: string): GroupFiles | null {
+  try {
+    const names: unknown = JSON.parse(text);
+    return Array.isArray(names) && names.every((name) => typeof name === 'string') ? names : null;
+  } catch {
+    return null;
+  }
+}
