@@ -31,6 +31,11 @@ export const command = defineCommand({
       type: 'boolean',
       description: 'write a whole new tree even when the existing one could be updated in place',
     },
+    verify: {
+      type: 'boolean',
+      description:
+        'check that every file of the tree is still there and write again those missing (each build checks a share)',
+    },
     force: {
       type: 'boolean',
       description: 'replace the output folder even when it holds files this tool did not write',
@@ -77,6 +82,7 @@ export const command = defineCommand({
       contentDir: content,
       outDir: out,
       full: args.full,
+      verify: args.verify,
       site,
       host,
       onProgress: progressReporter(io, 'Writing'),
@@ -88,6 +94,8 @@ export const command = defineCommand({
       return 1;
     }
     if (report.warnings.length > 0) io.err(formatContentWarnings(report.warnings) + '\n');
+    if (report.repaired)
+      io.err(`Repaired ${countOf(report.repaired, 'file')} missing or replaced in ${out}/.\n`);
     const seconds = (report.durationMs / 1000).toFixed(2);
     const translations = countOf(report.translations, 'translation');
     io.out(

@@ -52,6 +52,8 @@ export interface BuildReport {
   /** In place: groups rendered again, and groups removed. */
   groupsRendered?: number;
   groupsRemoved?: number;
+  /** In place: files found missing or replaced in the tree, and written again. */
+  repaired?: number;
 }
 
 interface BuildDeps {
@@ -90,6 +92,8 @@ interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
   host?: HostOptions['host'] | null;
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean;
+  /** Check every file of the tree, not only this build's share (tree/check-files.ts). */
+  verify?: boolean | undefined;
   /** Told, before any file is written, when the tree was built with other settings and is rewritten whole. */
   onSettingsChange?: (change: string) => void;
 }
@@ -111,10 +115,10 @@ export async function buildDirectory(
   const catalog = deps.catalog ?? loadCatalog();
   const { kept, overrides, host } = await settingsToBuildWith(options.outDir, options);
   const key = cacheKey(options, overrides, host);
-  const { contentDir, outDir, strict } = options;
+  const { contentDir, outDir, strict, verify } = options;
   const cached = options.full
     ? null
-    : await updateFromCache({ contentDir, outDir, key, catalog, strict });
+    : await updateFromCache({ contentDir, outDir, key, catalog, strict, verify });
   if (cached) {
     const { filesWritten: files, groupsRendered, groupsRemoved } = cached.stats;
     const counts = { files, bytes: 0, groupsRendered, groupsRemoved };
@@ -140,6 +144,7 @@ export async function buildDirectory(
     onProgress: options.onProgress,
     host,
     onRewrite,
+    verify,
   });
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
   const { model, signatures, warnings } = checked;

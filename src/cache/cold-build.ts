@@ -17,6 +17,7 @@ import { compareStrings, type ContentError } from '../errors.ts';
 import { hashText, type FileSignature } from '../content/signatures.ts';
 import type { Model } from '../model/types.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
+import { checkTreeFiles } from '../tree/check-files.ts';
 import { hasFilesRecord } from '../tree/files-record.ts';
 import { journalIsLong, manifestStamp, readManifest, writeManifest } from '../tree/manifest.ts';
 import { createContext } from '../tree/groups.ts';
@@ -44,6 +45,8 @@ interface ColdBuildOptions {
   catalog: Catalog;
   /** Warnings are errors: a changed file with any is left to the full build, which reports them. */
   strict?: boolean | undefined;
+  /** Check every file the tree's record lists, not only this build's window of them. */
+  verify?: boolean | undefined;
 }
 
 interface CachedUpdate {
@@ -66,6 +69,11 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   if (!hasFilesRecord(outDir)) return null;
   const changes = await compareContent(contentDir, listing, cache, takenAt);
   if (!changes) return null;
+  const manifest = await readManifest(outDir);
+  if (!manifest) return null;
+  // Damaged groups are marked unknown, and the full build's update in place writes them again (and says so).
+  const check = await checkTreeFiles(outDir, manifest, { all: options.verify });
+  if (check.damaged.size > 0) return null;
   const edited = new Map(
     changes
       .filter((c) => c.text !== undefined || !c.signature)
@@ -84,8 +92,6 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   const last = replayed(cache, options);
   const patched = last && patch(last.model, edited, options);
   if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
-  const manifest = await readManifest(outDir);
-  if (!manifest) return null;
   const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions, {
     hosts: { host: manifest.host },
   });

@@ -8,13 +8,12 @@
  * store that keeps failing, an interruption) come back in the report; what
  * was done is in the record, so the same command resumes.
  */
-import { readFilesRecord } from '../tree/files-record.ts';
+import { readFilesRecord, treePathOf } from '../tree/files-record.ts';
 import { appendManifest, isRecordedTree, readManifest } from '../tree/manifest.ts';
 import { runPool } from '../pool.ts';
 import {
   deployedGroup,
   md5OfBytes,
-  pathOf,
   planDeploy,
   planVerify,
   readTreeFile,
@@ -272,9 +271,9 @@ function countForeign(
 ): number {
   const known = new Set<string>();
   for (const group of plan.changed)
-    for (const name of group.files.keys()) known.add(keyOf(target, pathOf(group.key, name)));
+    for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(group.key, name)));
   for (const [key, group] of record.groups)
-    for (const name of group.files.keys()) known.add(keyOf(target, pathOf(key, name)));
+    for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(key, name)));
   return [...listed.keys()].filter((key) => !known.has(key)).length;
 }
 

@@ -21,7 +21,7 @@ import {
 import { join } from 'node:path';
 import { internalError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
-import type { GroupFiles } from '../tree/files-record.ts';
+import { treePathOf, type GroupFiles } from '../tree/files-record.ts';
 import type { DeployedGroup, DeployRecord } from './record.ts';
 
 export interface Upload {
@@ -86,7 +86,7 @@ export function planDeploy(
     if (!tree.groups.has(key))
       plan.removed.push({
         key,
-        deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)),
+        deletes: [...recorded.files.keys()].map((name) => treePathOf(key, name)),
       });
   }
   return plan;
@@ -111,7 +111,7 @@ export function planVerify(
     const names = publishedNames(key, tree.files);
     plan.skipped.push(...undeclaredFiles(outDir, key, names, groups));
     for (const name of names) {
-      const path = pathOf(key, name);
+      const path = treePathOf(key, name);
       const md5 = md5Of(outDir, path, key, plan);
       if (md5 === null) continue;
       group.files.set(name, md5);
@@ -123,14 +123,14 @@ export function planVerify(
     }
     const recorded = record.groups.get(key);
     for (const name of recorded?.files.keys() ?? [])
-      if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
+      if (!group.files.has(name)) group.deletes.push(treePathOf(key, name));
     plan.changed.push(group);
   }
   for (const [key, recorded] of record.groups) {
     if (!groups.has(key))
       plan.removed.push({
         key,
-        deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)),
+        deletes: [...recorded.files.keys()].map((name) => treePathOf(key, name)),
       });
   }
   return plan;
@@ -160,17 +160,12 @@ export function md5OfBytes(data: Buffer): string {
   return createHash('md5').update(data).digest('base64');
 }
 
-/** The path of a group's file relative to the tree's root. */
-export function pathOf(key: string, name: string): string {
-  return `${key.slice(1)}${name}`;
-}
-
 /** The recorded state of a group once its uploads are done. */
 export function deployedGroup(group: GroupPlan): DeployedGroup {
   const files = new Map<string, string>();
   for (const [name, md5] of group.files) {
     if (md5 === null)
-      internalError(`the MD5 of ${pathOf(group.key, name)} is not known after its upload`);
+      internalError(`the MD5 of ${treePathOf(group.key, name)} is not known after its upload`);
     files.set(name, md5);
   }
   return { fingerprint: group.fingerprint, files };
@@ -194,7 +189,7 @@ function publishedNames(key: string, files: ReadonlyMap<string, GroupFiles>): re
   const names = files.get(key);
   if (!names)
     internalError(`the files record has no line for group ${key}, which the manifest holds`);
-  return names.filter((name) => isPublished(pathOf(key, name)));
+  return names.filter((name) => isPublished(treePathOf(key, name)));
 }
 
 /** A changed group: its files whose MD5 differs from the recorded one go up (all of them when `forced`), those gone are deleted. */
@@ -209,7 +204,7 @@ function planGroup(
 ): GroupPlan {
   const group: GroupPlan = { key, fingerprint, files: new Map(), uploads: [], deletes: [] };
   for (const name of names) {
-    const path = pathOf(key, name);
+    const path = treePathOf(key, name);
     const before = forced ? undefined : recorded?.files.get(name);
     if (before === undefined) {
       const found = describeEntry(join(outDir, path));
@@ -228,7 +223,7 @@ function planGroup(
     if (md5 !== before) group.uploads.push(upload(path, key, name));
   }
   for (const name of recorded?.files.keys() ?? [])
-    if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
+    if (!group.files.has(name)) group.deletes.push(treePathOf(key, name));
   return group;
 }
 
@@ -258,7 +253,7 @@ function undeclaredFiles(
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const name = `${relative}${entry.name}`;
-      const path = pathOf(key, name);
+      const path = treePathOf(key, name);
       if (entry.isDirectory()) {
         if (!groups.has(`${key}${name}/`)) visit(`${name}/`);
       } else if (!declared.has(name) && isPublished(path)) {

@@ -21,6 +21,11 @@ export function namesInGroup(key: string, paths: readonly string[]): string[] {
   return paths.map((path) => path.slice(key.length - 1));
 }
 
+/** A recorded file's path relative to the tree's root (with `/`), from its group's key and its name. */
+export function treePathOf(key: string, name: string): string {
+  return `${key.slice(1)}${name}`;
+}
+
 /** Whether the tree at `outDir` has a record of its files (trees built before it was kept do not). */
 export function hasFilesRecord(outDir: string): boolean {
   return statSync(filesRecordPath(outDir), { throwIfNoEntry: false })?.isFile() === true;

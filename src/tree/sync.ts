@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { dirTarget, type OutputTarget } from '../output/target.ts';
+import { checkTreeFiles } from './check-files.ts';
 import {
   appendFilesRecord,
   FilesRecordWriter,
@@ -40,6 +41,8 @@ interface SyncOptions {
   host?: HostOptions['host'];
   /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
   keepManifest?: boolean;
+  /** Check every file the tree's record lists, not only this build's window of them. */
+  verify?: boolean | undefined;
   /** Called before a tree this tool built is rewritten whole because the settings it depends on differ (or the tool's output format). */
   onRewrite?: (() => void) | undefined;
 }
@@ -49,7 +52,14 @@ interface SyncedTree {
   /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
   report:
     | { mode: 'fresh'; files: number; bytes: number }
-    | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
+    | {
+        mode: 'in-place';
+        files: number;
+        groupsRendered: number;
+        groupsRemoved: number;
+        /** Files found missing or replaced, whose groups were written again. */
+        repaired: number;
+      };
 }
 
 export async function syncTree(
@@ -70,6 +80,7 @@ export async function syncTree(
     recorded.tree === `${identity}:${settings}` &&
     hasFilesRecord(outDir)
   ) {
+    const check = await checkTreeFiles(outDir, recorded, { all: options.verify });
     const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
     return {
@@ -80,6 +91,7 @@ export async function syncTree(
         files: stats.filesWritten,
         groupsRendered: stats.groupsRendered,
         groupsRemoved: stats.groupsRemoved,
+        repaired: check.files,
       },
     };
   }
