@@ -87,6 +87,7 @@ export const command = defineCommand({
       host,
       onProgress: progressReporter(io, 'Writing'),
       onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
+      onNotice: (message) => io.err(`${message}\n`),
       strict: args.strict,
     });
     if (report.errors.length > 0) {

@@ -96,6 +96,8 @@ interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
   verify?: boolean | undefined;
   /** Told, before any file is written, when the tree was built with other settings and is rewritten whole. */
   onSettingsChange?: (change: string) => void;
+  /** Told of each file a user put in a tree rewritten whole (kept, not published). */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -145,6 +147,7 @@ export async function buildDirectory(
     host,
     onRewrite,
     verify,
+    onNotice: options.onNotice,
   });
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site });
   const { model, signatures, warnings } = checked;

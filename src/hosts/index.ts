@@ -17,12 +17,29 @@ import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig } from './serve.ts';
 import { ERRORS, errorText } from '../api/answers.ts';
+import { SITE_ROOT_NAMES } from '../api/urls.ts';
 
 export type { HostFile } from './common.ts';
 
 /** Hosts whose `_redirects` and `_headers` can take the fixed names at the root. */
 export const ROOT_HOSTS = ['netlify', 'cloudflare'] as const;
 export type RootHost = (typeof ROOT_HOSTS)[number];
+
+/**
+ * Every name a build may write at a tree's root, under any settings: the API,
+ * the status site's (`index.html`, `projects`, `widgets`, …) and the host
+ * files. A content's extra file may not take one.
+ */
+export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
+  'api',
+  ...SITE_ROOT_NAMES,
+  'hosts',
+  NOT_FOUND_FILE,
+  SERVE_CONFIG_FILE,
+  '.nojekyll',
+  '_redirects',
+  '_headers',
+]);
 
 export interface HostOptions {
   /** Whose `_redirects` and `_headers` to put at the root of the output; none when absent. */

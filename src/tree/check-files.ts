@@ -20,7 +20,7 @@ interface CheckOptions {
   window?: number;
 }
 
-export interface FilesCheck {
+interface FilesCheck {
   /** Groups holding a file that is missing or no longer a plain file. */
   damaged: Set<string>;
   /** How many such files. */

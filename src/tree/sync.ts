@@ -17,8 +17,10 @@ import {
   namesInGroup,
 } from './files-record.ts';
 import { fileGroups } from './groups.ts';
+import { findKeptFiles, keepingTarget, keptNotice, restoreKeptLinks } from './kept-files.ts';
 import {
   invalidateManifest,
+  isRecordedTree,
   journalIsLong,
   manifestJournal,
   ManifestWriter,
@@ -41,6 +43,8 @@ interface SyncOptions {
   host?: HostOptions['host'];
   /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
   keepManifest?: boolean;
+  /** Told of each file in a tree rewritten whole that the build did not write (carried over unchanged). */
+  onNotice?: ((message: string) => void) | undefined;
   /** Check every file the tree's record lists, not only this build's window of them. */
   verify?: boolean | undefined;
   /** Called before a tree this tool built is rewritten whole because the settings it depends on differ (or the tool's output format). */
@@ -122,6 +126,8 @@ async function writeFreshTree(
   settings: string,
   options: SyncOptions,
 ): Promise<SyncedTree> {
+  // What a user put in a tree this tool built goes on into the new one; a folder replaced with --force is not kept.
+  const kept = (await isRecordedTree(outDir)) ? findKeptFiles(outDir) : null;
   await invalidateManifest(outDir);
   const writer = new ManifestWriter(outDir);
   const files = new FilesRecordWriter(outDir);
@@ -133,11 +139,8 @@ async function writeFreshTree(
   };
   let written: { files: number; bytes: number };
   try {
-    written = await writeTree(model, folderTarget(outDir), {
-      onProgress: options.onProgress,
-      hosts,
-      onGroup,
-    });
+    const target = kept ? keepingTarget(folderTarget(outDir), kept) : folderTarget(outDir);
+    written = await writeTree(model, target, { onProgress: options.onProgress, hosts, onGroup });
     await writer.close();
     await files.close();
   } catch (error) {
@@ -152,5 +155,10 @@ async function writeFreshTree(
     journalLines: groups.size,
   };
   await recordTree(outDir, manifest.tree, manifest.host);
+  if (kept) {
+    await restoreKeptLinks(outDir, kept);
+    for (const path of [...kept.files.keys(), ...kept.links.keys()].sort())
+      options.onNotice?.(keptNotice(path));
+  }
   return { manifest, report: { mode: 'fresh', files: written.files, bytes: written.bytes } };
 }

@@ -3,7 +3,16 @@
  * were deleted or replaced and writes them again (every file of a small tree
  * each build, a large one a share at a time, all with --verify).
  */
-import { cpSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
@@ -78,5 +87,27 @@ describe('a build repairs files missing from its tree', () => {
     expect(verified.code).toBe(0);
     expect(verified.stderr).toContain('Repaired 1 file');
     expect(lstatSync(join(out, STATISTICS)).isFile()).toBe(true);
+  });
+});
+
+describe('a whole rewrite keeps what the build did not write', () => {
+  it('carries a user file across --full unchanged, naming it', async () => {
+    const { dir, content, out } = await builtTree();
+    writeFileSync(join(out, 'CNAME'), 'l10n.example.org\n');
+    mkdirSync(join(out, 'api/notes'));
+    writeFileSync(join(out, 'api/notes/mine.bin'), Buffer.from([0, 255, 128, 10]));
+    writeFileSync(join(dir, 'target'), 'x\n');
+    symlinkSync(join(dir, 'target'), join(out, 'link'));
+    const result = await runScript('build', ['--content', content, '--out', out, '--full']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'Kept CNAME: not written by the build, so deploy will not publish it; move it to content/extra/CNAME.',
+    );
+    expect(result.stderr).toContain('Kept api/notes/mine.bin: not written by the build');
+    expect(result.stderr).toContain('Kept link: not written by the build');
+    expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('l10n.example.org\n');
+    expect([...readFileSync(join(out, 'api/notes/mine.bin'))]).toEqual([0, 255, 128, 10]);
+    expect(readlinkSync(join(out, 'link'))).toBe(join(dir, 'target'));
+    expect(readFileSync(join(out, STATISTICS), 'utf8')).toMatch(/"translated"/);
   });
 });
