@@ -61,6 +61,53 @@ export function readFilesRecord(outDir: string): Map<string, GroupFiles> | null 
   return groups;
 }
 
+/**
+ * The groups recorded from byte `offset` of the record on (wrapping round at
+ * its end), until they list `maxFiles` files or every line was read once,
+ * and the offset to go on from. Only the window's lines and the sets' are
+ * parsed: a large tree's record is tens of megabytes. Null as for readFilesRecord.
+ */
+export function readFilesWindow(
+  outDir: string,
+  offset: number,
+  maxFiles: number,
+): { groups: [key: string, names: GroupFiles][]; next: number } | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(filesRecordPath(outDir));
+  } catch {
+    return null;
+  }
+  const first = HEADER.length + 1;
+  if (bytes.toString('utf8', 0, first) !== `${HEADER}\n`) return null;
+  const sets = readSets(bytes, first);
+  if (!sets) return null;
+  // An offset that is not a line's start (the record was written whole since) starts over.
+  const from =
+    offset > first && offset < bytes.length && bytes[offset - 1] === 0x0a ? offset : first;
+  const groups: [string, GroupFiles][] = [];
+  let files = 0;
+  let at = from;
+  let wrapped = false;
+  while (files < maxFiles && !(wrapped && at >= from)) {
+    const end = bytes.indexOf(0x0a, at);
+    if (end === -1) {
+      if (wrapped || from === first) break;
+      [at, wrapped] = [first, true];
+      continue;
+    }
+    const line = bytes.toString('utf8', at, end);
+    at = end + 1;
+    if (line.startsWith('=')) continue;
+    const space = line.indexOf(' ');
+    const names = sets.get(line.slice(0, space));
+    if (space < 1 || !names) return null;
+    groups.push([line.slice(space + 1), names]);
+    files += names.length;
+  }
+  return { groups, next: at >= bytes.length ? first : at };
+}
+
 /** Writes the record of a new tree group after group, then puts it in place (before the tree is recorded). */
 export class FilesRecordWriter {
   private readonly lines = new Lines();
@@ -157,6 +204,20 @@ class Lines {
     this.ids.set(text, id);
     return `=${id} ${text}\n${id} ${key}\n`;
   }
+}
+
+/** Every set of names the record defines (lines `=<id> [names]`), found without reading the other lines. */
+function readSets(bytes: Buffer, first: number): Map<string, GroupFiles> | null {
+  const sets = new Map<string, GroupFiles>();
+  for (let at = bytes.indexOf('\n=', first - 1); at !== -1; at = bytes.indexOf('\n=', at + 1)) {
+    const end = bytes.indexOf(0x0a, at + 1);
+    const line = bytes.toString('utf8', at + 2, end === -1 ? bytes.length : end);
+    const space = line.indexOf(' ');
+    const names = space > 0 ? parseNames(line.slice(space + 1)) : null;
+    if (!names) return null;
+    sets.set(line.slice(0, space), names);
+  }
+  return sets;
 }
 
 function parseNames(text: string): GroupFiles | null {
