@@ -16,6 +16,7 @@ import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import type { OutputTarget } from './output/target.ts';
 import { openContent, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
+import { extraCollisions } from './tree/extra-groups.ts';
 import { isRecordedTree } from './tree/manifest.ts';
 import {
   describeSettingsChange,
@@ -211,6 +212,8 @@ async function checkBuild(
     strict: options.strict,
   });
   if (!opened.ok) return opened;
+  const collisions = extraCollisions(opened.model, options.contentDir);
+  if (collisions.length > 0) return { ok: false, errors: collisions };
   const message = hostProblem(opened.model.site, { host: options.host });
   if (!message) return opened;
   const site = `${options.contentDir.replace(/\/+$/, '')}/site.yaml`;

@@ -14,7 +14,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf } from '../content/files.ts';
 import { statContentFiles } from '../content/load.ts';
 import { compareStrings, type ContentError } from '../errors.ts';
-import { hashText, type FileSignature } from '../content/signatures.ts';
+import { hashBytes, hashText, type FileSignature } from '../content/signatures.ts';
 import type { Model } from '../model/types.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { checkTreeFiles } from '../tree/check-files.ts';
@@ -196,13 +196,11 @@ async function compareContent(
     const sameStat =
       known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
     if (sameStat && file.mtimeMs < known.takenAt - RACY_MS) continue;
-    const text = await readFile(join(contentDir, file.relativePath), 'utf8');
-    const signature: TimedSignature = {
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      hash: hashText(text),
-      takenAt,
-    };
+    const bytes = await readFile(join(contentDir, file.relativePath));
+    const text = bytes.toString('utf8');
+    // An extra file's bytes need not be text; patch() leaves its change to the full build.
+    const hash = 'extra' in place ? hashBytes(bytes) : hashText(text);
+    const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash, takenAt };
     if (known?.hash !== signature.hash) changes.push({ path: file.relativePath, signature, text });
     // The same text: its new signature is kept when it lets the next build trust the file without reading it.
     else if (!sameStat || file.mtimeMs < takenAt - RACY_MS)

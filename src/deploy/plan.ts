@@ -21,6 +21,7 @@ import {
 import { join } from 'node:path';
 import { internalError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
+import { isFileKey } from '../tree/extra-groups.ts';
 import { treePathOf, type GroupFiles } from '../tree/files-record.ts';
 import type { DeployedGroup, DeployRecord } from './record.ts';
 
@@ -241,6 +242,8 @@ function undeclaredFiles(
   names: readonly string[],
   groups: ReadonlyMap<string, number>,
 ): { path: string; found: string }[] {
+  // An extra file's group owns that file, not a folder.
+  if (isFileKey(key)) return [];
   const declared = new Set(names);
   const found: { path: string; found: string }[] = [];
   const visit = (relative: string) => {
@@ -256,7 +259,7 @@ function undeclaredFiles(
       const path = treePathOf(key, name);
       if (entry.isDirectory()) {
         if (!groups.has(`${key}${name}/`)) visit(`${name}/`);
-      } else if (!declared.has(name) && isPublished(path)) {
+      } else if (!declared.has(name) && !groups.has(`/${path}`) && isPublished(path)) {
         found.push({ path, found: entry.isSymbolicLink() ? 'a symbolic link' : 'a file' });
       }
     }

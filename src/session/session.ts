@@ -17,6 +17,7 @@ import type { RootHost } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { openContent, readText } from '../resolve/open.ts';
+import { extraCollisions } from '../tree/extra-groups.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, type InstanceList } from '../tree/groups.ts';
@@ -148,6 +149,8 @@ export class Session {
       catalog: settings.catalog,
     });
     if (!opened.ok) return opened;
+    const collisions = extraCollisions(opened.model, settings.contentDir);
+    if (collisions.length > 0) return { ok: false, errors: collisions };
     const change = kept && describeSettingsChange(kept, { site: opened.model.site, host });
     if (change && !options.rebuild) return { ok: false, settingsChange: change };
     if (change) options.onSettingsChange?.(change);
@@ -327,10 +330,13 @@ export class Session {
       contentDir,
     );
     if (!validated.ok) return { ok: false, errors: validated.errors };
-    const result = await this.commit(disk.written ? [] : changes, files, validated.model, () =>
+    // The extra files are not YAML the session holds: they stay as the session opened them.
+    const { extras } = this.current;
+    const model = extras ? { ...validated.model, extras } : validated.model;
+    const result = await this.commit(disk.written ? [] : changes, files, model, () =>
       updateInPlace(
         this.tree,
-        fileGroups(validated.model, { host: this.manifest.host }, this.versions),
+        fileGroups(model, { host: this.manifest.host }, this.versions),
         this.manifest,
       ),
     );

@@ -188,7 +188,8 @@ function child(folder: string, name: string): string {
 async function changedFiles(contentDir: string, paths: string[], known: Set<string>) {
   const candidates = new Set<string>();
   for (const path of paths) {
-    if (!('ignored' in placeOf(path))) candidates.add(path);
+    const place = placeOf(path);
+    if (!('ignored' in place) && !('extra' in place)) candidates.add(path);
     const prefix = `${path}/`;
     for (const file of known) if (file.startsWith(prefix)) candidates.add(file);
     if (isFolder(join(contentDir, path)))

@@ -8,6 +8,7 @@
  */
 import { apiPath, folderOfPath } from '../api/urls.ts';
 import type { OutputTarget } from '../output/target.ts';
+import { isFileKey } from './extra-groups.ts';
 import { namesInGroup, type GroupFiles } from './files-record.ts';
 import type { FileGroup } from './groups.ts';
 import type { GroupState, Journal, Manifest } from './manifest.ts';
@@ -102,7 +103,9 @@ async function applyUpdate(
   // Recorded before the manifest vouches for the groups, so it never vouches for files the record lacks.
   await tree.recordFiles(rendered);
   // Lists are rewritten first, so a folder disappears only once nothing new points at it.
-  for (const key of removed) await tree.target.removeFolder(folderOfPath(key));
+  for (const key of removed)
+    if (isFileKey(key)) await tree.target.removeFile(key.slice(1));
+    else await tree.target.removeFolder(folderOfPath(key));
   appended += await tree.journal([
     ...dirty.map((group): [string, GroupState] => [group.key, group.fingerprint]),
     ...removed.map((key): [string, 'removed'] => [key, 'removed']),

@@ -1,7 +1,9 @@
 /**
  * Issue 22, item 6 (files of a tree): a build notices files of its tree that
  * were deleted or replaced and writes them again (every file of a small tree
- * each build, a large one a share at a time, all with --verify).
+ * each build, a large one a share at a time, all with --verify); a whole
+ * rewrite keeps what a user put in the tree; the content's extra/ files
+ * (CNAME, robots.txt, .well-known/…) are copied into the tree and published.
  */
 import {
   cpSync,
@@ -14,12 +16,17 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LocalS3 } from '../../bench/s3-server.ts';
 import { buildDirectory } from '../../src/build.ts';
+import { deploy } from '../../src/deploy/deploy.ts';
+import { s3Store } from '../../src/deploy/s3.ts';
 import { checkTreeFiles } from '../../src/tree/check-files.ts';
 import { readManifest } from '../../src/tree/manifest.ts';
-import { FIXTURES, tempDir } from '../helpers.ts';
+import { FIXTURES, tempDir, writeFiles } from '../helpers.ts';
+import type { Proxy } from '../support/proxy.ts';
 import { runScript } from '../support/run-script.ts';
+import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 async function builtTree(): Promise<{ dir: string; content: string; out: string }> {
   const dir = tempDir();
@@ -109,5 +116,104 @@ describe('a whole rewrite keeps what the build did not write', () => {
     expect([...readFileSync(join(out, 'api/notes/mine.bin'))]).toEqual([0, 255, 128, 10]);
     expect(readlinkSync(join(out, 'link'))).toBe(join(dir, 'target'));
     expect(readFileSync(join(out, STATISTICS), 'utf8')).toMatch(/"translated"/);
+  });
+});
+
+const BUCKET = 'extra';
+const servers = useLocalS3(BUCKET);
+let s3: LocalS3;
+let proxy: Proxy;
+
+beforeAll(() => {
+  Object.assign(process.env, TEST_AWS_ENV);
+  delete process.env.AWS_PROFILE;
+  ({ s3, proxy } = servers);
+});
+
+describe('extra files of the content', () => {
+  it('copies them byte for byte into the tree, and an edit rewrites only that file', async () => {
+    const { content, out } = await builtTree();
+    writeFiles(content, {
+      'extra/robots.txt': 'User-agent: *\nDisallow:\n',
+      'extra/.well-known/security.txt': 'Contact: mailto:security@example.org\n',
+    });
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+    expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toBe('User-agent: *\nDisallow:\n');
+    expect(readFileSync(join(out, '.well-known/security.txt'), 'utf8')).toMatch(/^Contact/);
+
+    writeFileSync(join(content, 'extra/robots.txt'), 'User-agent: *\nDisallow: /api/\n');
+    const edited = await buildDirectory({ contentDir: content, outDir: out });
+    expect(edited).toMatchObject({ mode: 'in-place', files: 1, groupsRendered: 1 });
+    expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toMatch(/Disallow: \/api\//);
+
+    rmSync(join(content, 'extra/.well-known'), { recursive: true });
+    const removed = await buildDirectory({ contentDir: content, outDir: out });
+    expect(removed).toMatchObject({ mode: 'in-place', groupsRemoved: 1 });
+    expect(lstatSync(join(out, '.well-known'), { throwIfNoEntry: false })).toBeUndefined();
+    expect(readFileSync(join(out, 'api/index.json'), 'utf8')).toMatch(/"projects"/);
+  });
+
+  it('has deploy publish extra/CNAME and robots.txt, each with its Content-Type', async () => {
+    const { content, out } = await builtTree();
+    writeFiles(content, {
+      'extra/CNAME': 'l10n.example.org\n',
+      'extra/robots.txt': 'User-agent: *\n',
+    });
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+    const notices: string[] = [];
+    const report = await deploy(
+      {
+        outDir: out,
+        target: { bucket: BUCKET, prefix: 'site', endpoint: proxy.url },
+        cacheControl: null,
+        concurrency: 4,
+        retries: 0,
+        onNotice: (text) => notices.push(text),
+      },
+      {
+        store: () => s3Store({ bucket: BUCKET, endpoint: proxy.url, region: null }),
+        sleep: async () => undefined,
+        random: () => 0.5,
+      },
+    );
+    expect(report).toMatchObject({ ok: true });
+    expect(notices.filter((text) => text.startsWith('Skipped'))).toEqual([]);
+    const objects = await readBucket(s3.url, BUCKET, 'site/');
+    expect(objects.get('site/CNAME')).toMatchObject({
+      body: 'l10n.example.org\n',
+      contentType: 'application/octet-stream',
+    });
+    expect(objects.get('site/robots.txt')).toMatchObject({
+      body: 'User-agent: *\n',
+      contentType: 'text/plain; charset=utf-8',
+    });
+  });
+
+  it('refuses an extra file at a name the build writes, naming both, and writes nothing', async () => {
+    const { content, out } = await builtTree();
+    const before = readFileSync(join(out, 'api/index.json'), 'utf8');
+    writeFiles(content, { 'extra/api/projects/index.json': '{}\n', 'extra/_headers': '/*\n' });
+    const result = await runScript('build', ['--content', content, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `${join(content, 'extra/api/projects/index.json')}:1:1  expected a path the build does not write itself (got extra/api/projects/index.json, which would take the folder api/ of the tree)`,
+    );
+    expect(result.stderr).toContain('(got extra/_headers, which would take _headers of the tree)');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(join(out, 'api/index.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a link in extra/, in a dotted folder too, as a content error', async () => {
+    const { dir, content, out } = await builtTree();
+    writeFileSync(join(dir, 'secret'), 'x\n');
+    mkdirSync(join(content, 'extra/.well-known'), { recursive: true });
+    symlinkSync(join(dir, 'secret'), join(content, 'extra/.well-known/security.txt'));
+    const report = await buildDirectory({ contentDir: content, outDir: out });
+    expect(report.errors.map((e) => [e.file, e.message])).toEqual([
+      [
+        join(content, 'extra/.well-known/security.txt'),
+        expect.stringMatching(/not a symbolic link/),
+      ],
+    ]);
   });
 });
