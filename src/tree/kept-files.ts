@@ -7,8 +7,8 @@
  * write at the root.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { TREE_ROOT_NAMES } from '../hosts/index.ts';
 import type { OutputTarget } from '../output/target.ts';
 import { readFilesRecord, type GroupFiles } from './files-record.ts';
@@ -61,7 +61,10 @@ export function keepingTarget(target: OutputTarget, kept: KeptFiles): OutputTarg
 
 /** Puts the kept links back once the new tree is in place (a target writes only files). */
 export async function restoreKeptLinks(outDir: string, kept: KeptFiles): Promise<void> {
-  for (const [path, to] of kept.links) await symlink(to, join(outDir, path)).catch(() => undefined);
+  for (const [path, to] of kept.links) {
+    await mkdir(dirname(join(outDir, path)), { recursive: true });
+    await symlink(to, join(outDir, path));
+  }
 }
 
 /** The one line said of each kept file. */
