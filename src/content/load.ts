@@ -84,6 +84,21 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
   return { content, files, signatures, errors, warnings, checkedInThreads: inThreads, extras };
 }
 
+/** The content's extra files as they are now (a watcher saw one change), or the errors of the entries refused there. */
+export async function loadExtraFiles(contentDir: string): Promise<{ extras: ExtraFile[]; errors: ContentError[] }> {
+  const listing = await statContentFiles(contentDir);
+  const inExtra = (path: string) => 'extra' in placeOf(path);
+  const errors: ContentError[] = listing.refused
+    .filter(({ path }) => inExtra(path))
+    .map(({ path, message }) => ({ file: join(contentDir, path), line: 1, column: 1, path: '', message }));
+  const extras: ExtraFile[] = [];
+  for (const listed of listing.files) {
+    const place = placeOf(listed.relativePath);
+    if ('extra' in place) extras.push(readExtra(listed, join(contentDir, listed.relativePath), place.extra, new Map()));
+  }
+  return { extras, errors };
+}
+
 /** A file found in the content folder, with its size and time when listed. */
 interface ListedFile {
   /** Relative to the content folder, with `/`. */

@@ -140,9 +140,11 @@ function withoutLiveFolders(removed: readonly string[], live: ReadonlySet<string
 }
 
 /** A group's folder holds the folders of the groups below it (a component's, the pages of its lists): they go with it. */
-function withNestedGroups(removed: ReadonlySet<string>, manifest: Manifest): Set<string> {
-  if (removed.size === 0) return new Set();
-  const all = new Set(removed);
+function withNestedGroups(gone: ReadonlySet<string>, manifest: Manifest): Set<string> {
+  const all = new Set(gone);
+  // An extra file's key is a path, not a folder: `/a` must not take `/api/` with it.
+  const removed = new Set([...gone].filter((key) => !isFileKey(key)));
+  if (removed.size === 0) return all;
   // A few removed folders (a sidecar write): compare each key with them, with no string made per key.
   if (removed.size <= 32) {
     const folders = [...removed];

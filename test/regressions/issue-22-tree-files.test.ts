@@ -16,6 +16,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { setTimeout as pause } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LocalS3 } from '../../bench/s3-server.ts';
 import { buildDirectory } from '../../src/build.ts';
@@ -23,7 +25,7 @@ import { deploy } from '../../src/deploy/deploy.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { checkTreeFiles } from '../../src/tree/check-files.ts';
 import { readManifest } from '../../src/tree/manifest.ts';
-import { FIXTURES, tempDir, writeFiles } from '../helpers.ts';
+import { FIXTURES, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
 import type { Proxy } from '../support/proxy.ts';
 import { runScript } from '../support/run-script.ts';
 import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
@@ -216,4 +218,43 @@ describe('extra files of the content', () => {
       ],
     ]);
   });
+});
+
+describe('extra files under build --watch', () => {
+  it('writes an edited extra file into the tree, and removes a deleted one', async () => {
+    const { content, out } = await builtTree();
+    writeFiles(content, { 'extra/CNAME': 'old.example.org\n', 'extra/.well-known/a.txt': 'a\n' });
+    const child = spawn(
+      process.execPath,
+      [...TSX, join(ROOT, 'scripts/build.ts'), '--watch', '--content', content, '--out', out],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const waitFor = async (pattern: RegExp) => {
+      // At most 30 s, in steps of 25 ms.
+      for (let attempt = 0; attempt < 1200 && !pattern.test(output); attempt++) await pause(25);
+      expect(output).toMatch(pattern);
+    };
+    try {
+      await waitFor(/watching for changes/);
+      expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('old.example.org\n');
+      writeFileSync(join(content, 'extra/CNAME'), 'new.example.org\n');
+      await waitFor(/Updated .* after extra\/CNAME: 1 file rewritten/);
+      expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('new.example.org\n');
+      writeFileSync(join(content, 'extra/.well-known/a.txt'), 'b\n');
+      await waitFor(/after extra\/\.well-known\/a\.txt/);
+      expect(readFileSync(join(out, '.well-known/a.txt'), 'utf8')).toBe('b\n');
+      rmSync(join(content, 'extra/CNAME'));
+      await waitFor(/after extra\/CNAME: 0 files rewritten, 0 groups re-rendered, 1 group removed/);
+      expect(lstatSync(join(out, 'CNAME'), { throwIfNoEntry: false })).toBeUndefined();
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }, 60_000);
 });
