@@ -10,7 +10,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readFilesRecord, readFilesWindow, treePathOf } from './files-record.ts';
+import { readFilesRecord, readFilesWindow, treePathOf, type GroupFiles } from './files-record.ts';
 import { appendManifest, type Manifest } from './manifest.ts';
 import { stateDir } from './state-folder.ts';
 
@@ -40,9 +40,10 @@ export async function checkTreeFiles(
   options: CheckOptions = {},
 ): Promise<FilesCheck> {
   const check: FilesCheck = { damaged: new Set(), files: 0 };
+  const cursor = readCursor(outDir);
   const window = options.all
     ? { groups: [...(readFilesRecord(outDir) ?? [])], next: null }
-    : readFilesWindow(outDir, readCursor(outDir), options.window ?? FILES_A_BUILD);
+    : readFilesWindow(outDir, cursor.offset, options.window ?? FILES_A_BUILD, cursor.sets);
   if (!window) return check;
   const seen = new Set<string>();
   for (const [key, names] of window.groups) {
@@ -57,7 +58,7 @@ export async function checkTreeFiles(
     }
   }
   if (check.damaged.size === 0) {
-    if (window.next !== null) await writeFile(cursorPath(outDir), `${window.next}\n`);
+    if (window.next !== null) await writeCursor(outDir, { offset: window.next, sets: cursor.sets });
     return check;
   }
   await appendManifest(
@@ -71,8 +72,8 @@ export async function checkTreeFiles(
 // --- internal ---
 
 /**
- * Files checked a build: about 40 ms of lstat calls, beside some 30 ms to read
- * a million files' record, within a cold build's second. A tree of up to this
+ * Files checked a build: about 40 ms of lstat calls (and a few to read their
+ * part of the record), within a cold build's second. A tree of up to this
  * many files is checked whole every build; one of a million, over 100 builds.
  */
 const FILES_A_BUILD = 10_000;
@@ -81,11 +82,38 @@ function cursorPath(outDir: string): string {
   return join(stateDir(outDir), 'files-checked');
 }
 
-function readCursor(outDir: string): number {
+/** Where the next window starts in the files record, and the sets of names met so far (their ids are hashes: never stale). */
+interface Cursor {
+  offset: number;
+  sets: Map<string, GroupFiles>;
+}
+
+function readCursor(outDir: string): Cursor {
   try {
-    const value = Number.parseInt(readFileSync(cursorPath(outDir), 'utf8'), 10);
-    return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+    const [offset, sets] = readFileSync(cursorPath(outDir), 'utf8').split('\n');
+    const value = Number.parseInt(offset!, 10);
+    const entries: unknown = JSON.parse(sets!);
+    if (Number.isSafeInteger(value) && value >= 0 && isSetList(entries))
+      return { offset: value, sets: new Map(entries) };
   } catch {
-    return 0;
+    // A cursor that cannot be read starts over: it only spreads the checks.
   }
+  return { offset: 0, sets: new Map() };
+}
+
+async function writeCursor(outDir: string, cursor: Cursor): Promise<void> {
+  await writeFile(cursorPath(outDir), `${cursor.offset}\n${JSON.stringify([...cursor.sets])}\n`);
+}
+
+function isSetList(value: unknown): value is [string, string[]][] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        typeof entry[0] === 'string' &&
+        Array.isArray(entry[1]) &&
+        entry[1].every((name: unknown) => typeof name === 'string'),
+    )
+  );
 }

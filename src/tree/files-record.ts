@@ -8,7 +8,7 @@
  * manifest no longer holds are ignored, and dropped when it is written whole.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDir } from './state-folder.ts';
@@ -64,48 +64,28 @@ export function readFilesRecord(outDir: string): Map<string, GroupFiles> | null 
 /**
  * The groups recorded from byte `offset` of the record on (wrapping round at
  * its end), until they list `maxFiles` files or every line was read once,
- * and the offset to go on from. Only the window's lines and the sets' are
- * parsed: a large tree's record is tens of megabytes. Null as for readFilesRecord.
+ * and the offset to go on from. Only the window's bytes are read: a large
+ * tree's record is tens of megabytes. A set's id is the hash of its names,
+ * so `sets` (kept by the caller) never goes stale; the whole record is read
+ * for them only when the window names one not in it. Null as for readFilesRecord.
  */
 export function readFilesWindow(
   outDir: string,
   offset: number,
   maxFiles: number,
+  sets: Map<string, GroupFiles>,
 ): { groups: [key: string, names: GroupFiles][]; next: number } | null {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(filesRecordPath(outDir));
+    fd = openSync(filesRecordPath(outDir), 'r');
   } catch {
     return null;
   }
-  const first = HEADER.length + 1;
-  if (bytes.toString('utf8', 0, first) !== `${HEADER}\n`) return null;
-  const sets = readSets(bytes, first);
-  if (!sets) return null;
-  // An offset that is not a line's start (the record was written whole since) starts over.
-  const from =
-    offset > first && offset < bytes.length && bytes[offset - 1] === 0x0a ? offset : first;
-  const groups: [string, GroupFiles][] = [];
-  let files = 0;
-  let at = from;
-  let wrapped = false;
-  while (files < maxFiles && !(wrapped && at >= from)) {
-    const end = bytes.indexOf(0x0a, at);
-    if (end === -1) {
-      if (wrapped || from === first) break;
-      [at, wrapped] = [first, true];
-      continue;
-    }
-    const line = bytes.toString('utf8', at, end);
-    at = end + 1;
-    if (line.startsWith('=')) continue;
-    const space = line.indexOf(' ');
-    const names = sets.get(line.slice(0, space));
-    if (space < 1 || !names) return null;
-    groups.push([line.slice(space + 1), names]);
-    files += names.length;
+  try {
+    return readWindow(new RecordFile(fd), offset, maxFiles, sets);
+  } finally {
+    closeSync(fd);
   }
-  return { groups, next: at >= bytes.length ? first : at };
 }
 
 /** Writes the record of a new tree group after group, then puts it in place (before the tree is recorded). */
@@ -206,10 +186,78 @@ class Lines {
   }
 }
 
+/** A window's lines (see readFilesWindow), from an open record. */
+function readWindow(
+  file: RecordFile,
+  offset: number,
+  maxFiles: number,
+  sets: Map<string, GroupFiles>,
+): { groups: [string, GroupFiles][]; next: number } | null {
+  const first = HEADER.length + 1;
+  if (file.read(0, first).toString('utf8') !== `${HEADER}\n`) return null;
+  // An offset that is not a line's start (the record was written whole since) starts over.
+  const from =
+    offset > first && offset < file.size && file.read(offset - 1, 1)[0] === 0x0a ? offset : first;
+  const groups: [string, GroupFiles][] = [];
+  let files = 0;
+  let at = from;
+  let wrapped = false;
+  while (files < maxFiles) {
+    const end = wrapped ? from : file.size;
+    if (at >= end) {
+      if (wrapped || from === first) break;
+      [at, wrapped] = [first, true];
+      continue;
+    }
+    const chunk = file.read(at, Math.min(end - at, WINDOW_CHUNK));
+    let pos = 0;
+    for (
+      let nl = chunk.indexOf(0x0a);
+      nl !== -1 && files < maxFiles;
+      nl = chunk.indexOf(0x0a, pos)
+    ) {
+      const line = chunk.toString('utf8', pos, nl);
+      pos = nl + 1;
+      if (line.startsWith('=')) continue;
+      const space = line.indexOf(' ');
+      const id = line.slice(0, space);
+      if (!sets.has(id))
+        for (const [known, names] of readSets(file.read(0, file.size)) ?? [])
+          sets.set(known, names);
+      const names = sets.get(id);
+      if (space < 1 || !names) return null;
+      groups.push([line.slice(space + 1), names]);
+      files += names.length;
+    }
+    // A last line cut short (a crash while appending) ends the record; a longer one is not a record's.
+    if (pos === 0 && at + chunk.length < end) return null;
+    at = pos === 0 ? end : at + pos;
+  }
+  return { groups, next: at >= file.size ? first : at };
+}
+
+/** Bytes of a record a window reads. */
+const WINDOW_CHUNK = 1 << 20;
+
+/** An open record read by position. */
+class RecordFile {
+  readonly size: number;
+
+  constructor(private readonly fd: number) {
+    this.size = fstatSync(fd).size;
+  }
+
+  read(position: number, length: number): Buffer {
+    const bytes = Buffer.alloc(length);
+    const read = readSync(this.fd, bytes, 0, length, position);
+    return bytes.subarray(0, read);
+  }
+}
+
 /** Every set of names the record defines (lines `=<id> [names]`), found without reading the other lines. */
-function readSets(bytes: Buffer, first: number): Map<string, GroupFiles> | null {
+function readSets(bytes: Buffer): Map<string, GroupFiles> | null {
   const sets = new Map<string, GroupFiles>();
-  for (let at = bytes.indexOf('\n=', first - 1); at !== -1; at = bytes.indexOf('\n=', at + 1)) {
+  for (let at = bytes.indexOf('\n='); at !== -1; at = bytes.indexOf('\n=', at + 1)) {
     const end = bytes.indexOf(0x0a, at + 1);
     const line = bytes.toString('utf8', at + 2, end === -1 ? bytes.length : end);
     const space = line.indexOf(' ');
