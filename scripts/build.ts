@@ -33,6 +33,11 @@ export const command = defineCommand({
       type: 'boolean',
       description: 'write a whole new tree even when the existing one could be updated in place',
     },
+    verify: {
+      type: 'boolean',
+      description:
+        'check that every file of the tree is still there and write again those missing (each build checks a share)',
+    },
     force: {
       type: 'boolean',
       description: 'replace the output folder even when it holds files this tool did not write',
@@ -82,10 +87,12 @@ export const command = defineCommand({
       contentDir: content,
       outDir: out,
       full: args.full,
+      verify: args.verify,
       site,
       host,
       onProgress: progressReporter(io, 'Writing'),
       onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
+      onNotice: (message) => io.err(`${message}\n`),
       strict: args.strict,
     }).finally(() => locked.lock.release());
     if (report.errors.length > 0) {
@@ -94,6 +101,8 @@ export const command = defineCommand({
     }
     saySettings(io, out, report.settings);
     if (report.warnings.length > 0) io.err(formatContentWarnings(report.warnings) + '\n');
+    if (report.repaired)
+      io.err(`Repaired ${countOf(report.repaired, 'file')} missing or replaced in ${out}/.\n`);
     const seconds = (report.durationMs / 1000).toFixed(2);
     const translations = countOf(report.translations, 'translation');
     io.out(

@@ -10,12 +10,13 @@ import { loadCatalog, type Catalog } from './catalog/catalog.ts';
 import type { FileSignature } from './content/signatures.ts';
 import { pinProblems } from './content/problems.ts';
 import type { ContentError } from './errors.ts';
-import { hostProblem, TREE_ROOT_NAMES, type HostOptions } from './hosts/index.ts';
+import { hostProblem, type HostOptions } from './hosts/index.ts';
 import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import type { OutputTarget } from './output/target.ts';
 import { openContent, readSiteSettings, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
+import { extraCollisions } from './tree/extra-groups.ts';
 import { isRecordedTree } from './tree/manifest.ts';
 import {
   describeSettingsChange,
@@ -55,6 +56,8 @@ export interface BuildReport {
   groupsRemoved?: number;
   /** A build into a folder: the settings it took and where each came from (null when site.yaml does not check out). */
   settings?: SettingsInEffect | null;
+  /** In place: files found missing or replaced in the tree, and written again. */
+  repaired?: number;
 }
 
 interface BuildDeps {
@@ -93,8 +96,12 @@ interface DirectoryBuildOptions extends Omit<BuildOptions, 'host'> {
   host?: HostOptions['host'] | null;
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean;
+  /** Check every file of the tree, not only this build's share (tree/check-files.ts). */
+  verify?: boolean | undefined;
   /** Told, before any file is written, when the tree was built with other settings and is rewritten whole. */
   onSettingsChange?: (change: string) => void;
+  /** Told of each file a user put in a tree rewritten whole (kept, not published). */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -119,10 +126,10 @@ export async function buildDirectory(
   const read = await readSiteSettings(options.contentDir, overrides);
   const settings = read && { ...read, sources };
   const key = cacheKey(options, overrides, host);
-  const { contentDir, outDir, strict } = options;
+  const { contentDir, outDir, strict, verify } = options;
   const cached = options.full
     ? null
-    : await updateFromCache({ contentDir, outDir, key, catalog, strict });
+    : await updateFromCache({ contentDir, outDir, key, catalog, strict, verify });
   if (cached) {
     const { filesWritten: files, groupsRendered, groupsRemoved } = cached.stats;
     const counts = { files, bytes: 0, groupsRendered, groupsRemoved };
@@ -149,6 +156,8 @@ export async function buildDirectory(
     onProgress: options.onProgress,
     host,
     onRewrite,
+    verify,
+    onNotice: options.onNotice,
   });
   const siteYaml = settings?.siteYaml ?? null;
   await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site, siteYaml });
@@ -178,7 +187,7 @@ export function checkOutput(
   outDir: string,
   options: { contentDir?: string; force?: boolean | undefined },
 ): Promise<OutFolderCheck> {
-  return checkOutFolder(outDir, { ...options, treeNames: TREE_ROOT_NAMES, isRecordedTree });
+  return checkOutFolder(outDir, { ...options, isRecordedTree });
 }
 
 // --- internal ---
@@ -214,6 +223,8 @@ async function checkBuild(
     strict: options.strict,
   });
   if (!opened.ok) return opened;
+  const collisions = extraCollisions(opened.model, options.contentDir);
+  if (collisions.length > 0) return { ok: false, errors: collisions };
   const message = hostProblem(opened.model.site, { host: options.host });
   if (!message) return opened;
   const site = `${options.contentDir.replace(/\/+$/, '')}/site.yaml`;

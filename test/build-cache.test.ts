@@ -24,7 +24,7 @@ import { loadCatalog } from '../src/catalog/catalog.ts';
 import { openContent } from '../src/resolve/open.ts';
 import { Session } from '../src/session/session.ts';
 import { createContext } from '../src/tree/groups.ts';
-import { stateDir } from '../src/tree/manifest.ts';
+import { stateDir } from '../src/tree/state-folder.ts';
 import { createVersionCache } from '../src/tree/versions.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
 

@@ -3,7 +3,7 @@
  * in-process, as `npm run` would run them; one check runs as a process, to see its working folder
  * left alone.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree, ROOT, tempDir } from './helpers.ts';
@@ -34,7 +34,7 @@ describe('npm run build', () => {
     expect(result.stderr).toContain('--page-size expects an integer from 1 to 1000 (got "0")');
   });
 
-  it('builds the content into the output folder, replacing what was there', async () => {
+  it('builds the content into the output folder, rewritten whole, keeping a file it did not write', async () => {
     const dir = tempDir();
     const out = join(dir, 'dist');
     await cli('build', ['--content', join(ROOT, 'content'), '--out', out]);
@@ -51,7 +51,8 @@ describe('npm run build', () => {
     expect(result.stdout).toMatch(
       /^Built \d+ files \([\d.]+ KiB\) for 19 translations into .*dist\/ in [\d.]+ s\.\n$/,
     );
-    expect(existsSync(join(out, 'stale.json'))).toBe(false);
+    expect(readFileSync(join(out, 'stale.json'), 'utf8')).toBe('{}');
+    expect(result.stderr).toContain('Kept stale.json: not written by the build');
     expect(JSON.parse(readFileSync(join(out, 'api/index.json'), 'utf8')).projects).toBe(
       'http://127.0.0.1:9999/api/projects/',
     );

@@ -23,7 +23,7 @@ import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
-import { stateDir } from '../tree/manifest.ts';
+import { stateDir } from '../tree/state-folder.ts';
 import { packageFile } from '../package-files.ts';
 
 /** What a cache holds for: the same content folder (as given), settings and code. */

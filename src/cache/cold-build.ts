@@ -14,9 +14,11 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf } from '../content/files.ts';
 import { statContentFiles } from '../content/load.ts';
 import { compareStrings, type ContentError } from '../errors.ts';
-import { hashText, type FileSignature } from '../content/signatures.ts';
+import { hashBytes, hashText, type FileSignature } from '../content/signatures.ts';
 import type { Model } from '../model/types.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
+import { checkTreeFiles } from '../tree/check-files.ts';
+import { hasFilesRecord } from '../tree/files-record.ts';
 import { journalIsLong, manifestStamp, readManifest, writeManifest } from '../tree/manifest.ts';
 import { createContext } from '../tree/groups.ts';
 import { patchedGroups } from '../tree/patched.ts';
@@ -43,6 +45,8 @@ interface ColdBuildOptions {
   catalog: Catalog;
   /** Warnings are errors: a changed file with any is left to the full build, which reports them. */
   strict?: boolean | undefined;
+  /** Check every file the tree's record lists, not only this build's window of them. */
+  verify?: boolean | undefined;
 }
 
 interface CachedUpdate {
@@ -61,8 +65,15 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
     statContentFiles(contentDir),
   ]);
   if (!cache || cache.stamp !== (await manifestStamp(outDir))) return null;
+  // A tree built before its files were recorded is written whole once, by the full build.
+  if (!hasFilesRecord(outDir)) return null;
   const changes = await compareContent(contentDir, listing, cache, takenAt);
   if (!changes) return null;
+  const manifest = await readManifest(outDir);
+  if (!manifest) return null;
+  // Damaged groups are marked unknown, and the full build's update in place writes them again (and says so).
+  const check = await checkTreeFiles(outDir, manifest, { all: options.verify });
+  if (check.damaged.size > 0) return null;
   const edited = new Map(
     changes
       .filter((c) => c.text !== undefined || !c.signature)
@@ -81,8 +92,6 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   const last = replayed(cache, options);
   const patched = last && patch(last.model, edited, options);
   if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
-  const manifest = await readManifest(outDir);
-  if (!manifest) return null;
   const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions, {
     hosts: { host: manifest.host },
   });
@@ -187,13 +196,11 @@ async function compareContent(
     const sameStat =
       known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
     if (sameStat && file.mtimeMs < known.takenAt - RACY_MS) continue;
-    const text = await readFile(join(contentDir, file.relativePath), 'utf8');
-    const signature: TimedSignature = {
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      hash: hashText(text),
-      takenAt,
-    };
+    const bytes = await readFile(join(contentDir, file.relativePath));
+    const text = bytes.toString('utf8');
+    // An extra file's bytes need not be text; patch() leaves its change to the full build.
+    const hash = 'extra' in place ? hashBytes(bytes) : hashText(text);
+    const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash, takenAt };
     if (known?.hash !== signature.hash) changes.push({ path: file.relativePath, signature, text });
     // The same text: its new signature is kept when it lets the next build trust the file without reading it.
     else if (!sameStat || file.mtimeMs < takenAt - RACY_MS)

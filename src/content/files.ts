@@ -42,10 +42,15 @@ export interface CheckedFile<K extends ContentFileKind = ContentFileKind> {
   data: FileData[K];
 }
 
-type PlaceResult = { place: FilePlace } | { ignored: true } | { error: string };
+type PlaceResult = { place: FilePlace } | { ignored: true } | { error: string } | { extra: string };
+
+/** The folder of the content whose files are published at the tree's root as they are. */
+const EXTRA_FOLDER = 'extra/';
 
 /** Classifies a path relative to the content folder (always with `/`). */
 export function placeOf(relativePath: string): PlaceResult {
+  // Any file under extra/ is copied to the tree as it is, whatever its name.
+  if (relativePath.startsWith(EXTRA_FOLDER)) return { extra: relativePath.slice(EXTRA_FOLDER.length) };
   const parts = relativePath.split('/');
   const extension = /\.ya?ml$/.exec(relativePath)?.[0];
   if (!extension) return { ignored: true };

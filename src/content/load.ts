@@ -5,13 +5,14 @@
  * before it was read, and the hash of the text checked. With check-pool.ts,
  * the only modules of the content pipeline that touch the disk.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
 import { checkFiles, type CheckJob, type CheckOptions } from './check-pool.ts';
 import { placeOf, type CheckedFile, type FilePlace } from './files.ts';
-import type { FileSignature } from './signatures.ts';
+import type { ExtraFile } from '../model/types.ts';
+import { hashBytes, type FileSignature } from './signatures.ts';
 import { listContentFiles } from './walk.ts';
 
 export interface LoadedContent {
@@ -43,6 +44,8 @@ interface LoadResult {
   warnings: ContentError[];
   /** How many files were checked in worker threads (check-pool.ts). */
   checkedInThreads: number;
+  /** The files of `extra/`, read as bytes, by path. */
+  extras: ExtraFile[];
 }
 
 /** Reads and checks every content file under `contentDir`, in a fixed (sorted) order. */
@@ -50,16 +53,18 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
   const listing = await statContentFiles(contentDir);
   const errors: ContentError[] = listing.refused.map(({ path, message }) => ({ file: join(contentDir, path), line: 1, column: 1, path: '', message }));
   const jobs: (CheckJob & ListedFile)[] = [];
+  const extras: ExtraFile[] = [];
+  const signatures = new Map<string, FileSignature>();
   for (const listed of listing.files) {
     const file = join(contentDir, listed.relativePath);
     const result = placeOf(listed.relativePath);
     if ('ignored' in result) continue;
     if ('error' in result) errors.push({ file, line: 1, column: 1, path: '', message: result.error });
+    else if ('extra' in result) extras.push(readExtra(listed, file, result.extra, signatures));
     else jobs.push({ ...listed, file, place: result.place });
   }
   const { results, inThreads } = await checkFiles(jobs, options);
   const files = new Map<string, CheckedFile>();
-  const signatures = new Map<string, FileSignature>();
   // A file with errors still takes part in the cross-file rules when its fields at fault could be left out.
   const salvaged: CheckedFile[] = [];
   const warnings: ContentError[] = [];
@@ -76,7 +81,22 @@ export async function loadContent(contentDir: string, options: CheckOptions = {}
   });
   const places = jobs.map((job) => job.place);
   const content = assembleContent([...files.values(), ...salvaged], places);
-  return { content, files, signatures, errors, warnings, checkedInThreads: inThreads };
+  return { content, files, signatures, errors, warnings, checkedInThreads: inThreads, extras };
+}
+
+/** The content's extra files as they are now (a watcher saw one change), or the errors of the entries refused there. */
+export async function loadExtraFiles(contentDir: string): Promise<{ extras: ExtraFile[]; errors: ContentError[] }> {
+  const listing = await statContentFiles(contentDir);
+  const inExtra = (path: string) => 'extra' in placeOf(path);
+  const errors: ContentError[] = listing.refused
+    .filter(({ path }) => inExtra(path))
+    .map(({ path, message }) => ({ file: join(contentDir, path), line: 1, column: 1, path: '', message }));
+  const extras: ExtraFile[] = [];
+  for (const listed of listing.files) {
+    const place = placeOf(listed.relativePath);
+    if ('extra' in place) extras.push(readExtra(listed, join(contentDir, listed.relativePath), place.extra, new Map()));
+  }
+  return { extras, errors };
 }
 
 /** A file found in the content folder, with its size and time when listed. */
@@ -135,6 +155,14 @@ export function assembleContent(files: Iterable<CheckedFile>, places: Iterable<F
 }
 
 // --- internal ---
+
+/** An extra file's bytes, its signature kept like a YAML file's (so a cached build sees it change). */
+function readExtra(listed: ListedFile, file: string, path: string, signatures: Map<string, FileSignature>): ExtraFile {
+  const bytes = readFileSync(file);
+  const hash = hashBytes(bytes);
+  signatures.set(listed.relativePath, { size: listed.size, mtimeMs: listed.mtimeMs, hash });
+  return { path, bytes, hash };
+}
 
 function addChecked(content: LoadedContent, checked: CheckedFile): void {
   switch (checked.place.kind) {

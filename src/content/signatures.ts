@@ -14,6 +14,11 @@ export interface FileSignature {
   hash: string;
 }
 
+/** The same hash of bytes (an extra file, which need not be text). */
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64').slice(0, 22);
+}
+
 export function hashText(text: string): string {
   return createHash('sha256').update(text).digest('base64').slice(0, 22);
 }

@@ -4,7 +4,7 @@
  * (a link could lead outside the folder, or round in a loop): each one is
  * reported, as is a name a content path cannot hold (a control character, a
  * backslash). Names starting with a dot are passed over, as editors and
- * version control keep their own files there.
+ * version control keep their own files there, except under `extra/`.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,8 @@ export async function listContentFiles(contentDir: string): Promise<ContentListi
     const folder = folders.pop()!;
     // One synchronous call per folder: a promise per folder waits its turn each time (a tenth of a millisecond, hundreds of folders).
     for (const entry of readdirSync(join(contentDir, folder), { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
+      // Hosts read dotted names (.well-known/): in extra/, every name is content.
+      if (entry.name.startsWith('.') && folder !== 'extra' && !folder.startsWith('extra/')) continue;
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       if (UNFIT_NAME.test(entry.name)) listing.refused.push({ path, message: `expected a name without control characters or backslashes (got ${JSON.stringify(entry.name)})` });
       else if (entry.isSymbolicLink()) listing.refused.push({ path, message: 'expected a file or a folder, not a symbolic link (links are not followed)' });

@@ -8,10 +8,9 @@
  * store that keeps failing, an interruption) come back in the report; what
  * was done is in the record, so the same command resumes.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFilesRecord, treePathOf } from '../tree/files-record.ts';
+import { appendManifest, isRecordedTree, readManifest } from '../tree/manifest.ts';
 import { runPool } from '../pool.ts';
-import { isRecordedTree, readManifest } from '../tree/manifest.ts';
 import {
   describeSettingsInEffect,
   readTreeSettings,
@@ -21,11 +20,12 @@ import {
 import {
   deployedGroup,
   md5OfBytes,
-  pathOf,
   planDeploy,
   planVerify,
+  readTreeFile,
   type DeployPlan,
   type GroupPlan,
+  type TreeFiles,
   type Upload,
 } from './plan.ts';
 import {
@@ -108,19 +108,19 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     verified: 0,
     foreign: 0,
   };
-  const groups = await treeGroups(options.outDir);
-  if (!groups.ok) return { ok: false, message: groups.message, ...figures };
+  const tree = await treeFiles(options.outDir);
+  if (!tree.ok) return { ok: false, message: tree.message, ...figures };
   const target = describeTarget(options.target);
   const settings = JSON.stringify({ cacheControl: options.cacheControl, types: 1 });
   const recorded = await readRecord(options.outDir, target);
-  const tree = await checkTreeSettings(options, recorded);
-  if (!tree.ok) return { ok: false, message: tree.message, ...figures };
+  const baseUrl = await checkTreeSettings(options, recorded);
+  if (!baseUrl.ok) return { ok: false, message: baseUrl.message, ...figures };
   // Objects uploaded with other settings (another Cache-Control) all go up again.
   const forced = recorded !== null && recorded.settings !== settings;
   const record = recorded ?? { target, settings, baseUrl: null, groups: new Map(), lines: 0 };
   // The record's header names the base URL the target now has links to.
-  const newBaseUrl = tree.value !== null && record.baseUrl !== tree.value;
-  if (tree.value !== null) record.baseUrl = tree.value;
+  const newBaseUrl = baseUrl.value !== null && record.baseUrl !== baseUrl.value;
+  if (baseUrl.value !== null) record.baseUrl = baseUrl.value;
   let store: ObjectStore | null = null;
   const connect = () => (store ??= deps.store());
   const policy: RetryPolicy = {
@@ -136,13 +136,23 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     let plan: DeployPlan;
     if (options.verify) {
       const listed = await listTarget(connect(), options.target, policy);
-      plan = planVerify(options.outDir, groups.value, record, forced ? new Map() : listed, (path) =>
+      plan = planVerify(options.outDir, tree.value, record, forced ? new Map() : listed, (path) =>
         keyOf(options.target, path),
       );
       figures.foreign = countForeign(listed, plan, record, options.target);
       figures.verified = plan.changed.reduce((sum, group) => sum + group.files.size, 0);
     } else {
-      plan = planDeploy(options.outDir, groups.value, record, recorded === null || forced);
+      plan = planDeploy(options.outDir, tree.value, record, recorded === null || forced);
+    }
+    for (const { path, found } of plan.skipped.slice(0, SKIPPED_NAMED))
+      options.onNotice?.(`Skipped ${path}: ${found} the build did not write (not published).`);
+    if (plan.skipped.length > SKIPPED_NAMED)
+      options.onNotice?.(
+        `Skipped ${plan.skipped.length - SKIPPED_NAMED} more files the build did not write.`,
+      );
+    if (plan.missing.length > 0) {
+      await forgetGroups(options.outDir, plan, options.dryRun);
+      return { ok: false, message: missingMessage(options.outDir, plan.missing), ...figures };
     }
     figures.unchangedGroups = plan.unchanged;
     figures.uploads = plan.changed.flatMap((group) => group.uploads.map((u) => u.path));
@@ -179,8 +189,11 @@ const RECORD_BATCH = 256;
 
 type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** The groups of the tree at `outDir`, from its manifest; refused when there is no tree, or one half updated. */
-async function treeGroups(outDir: string): Promise<Result<Map<string, number>>> {
+/** Files found beside the tree's that are named one by one; the rest are counted. */
+const SKIPPED_NAMED = 10;
+
+/** The groups of the tree at `outDir` and their files, from its manifest and files record; refused when there is no tree, or one half updated. */
+async function treeFiles(outDir: string): Promise<Result<TreeFiles>> {
   const manifest = (await isRecordedTree(outDir)) ? await readManifest(outDir) : null;
   if (!manifest) {
     return {
@@ -198,7 +211,36 @@ async function treeGroups(outDir: string): Promise<Result<Map<string, number>>> 
     }
     groups.set(key, state);
   }
-  return { ok: true, value: groups };
+  const files = readFilesRecord(outDir);
+  if (!files) {
+    return {
+      ok: false,
+      message: `${outDir} was built before its files were recorded (no ${outDir}.state/files); run npm run build first.`,
+    };
+  }
+  return { ok: true, value: { groups, files } };
+}
+
+/**
+ * Marks the groups whose files are missing as unknown in the tree's
+ * manifest, so the next build renders them again (a dry run only tells).
+ */
+async function forgetGroups(outDir: string, plan: DeployPlan, dryRun?: boolean): Promise<void> {
+  if (dryRun) return;
+  const groups = new Set(plan.missing.map((file) => file.group));
+  await appendManifest(
+    outDir,
+    [...groups].map((key): [string, null] => [key, null]),
+  );
+}
+
+function missingMessage(outDir: string, missing: DeployPlan['missing']): string {
+  const [first] = missing;
+  const more = missing.length > 1 ? ` (and ${missing.length - 1} more)` : '';
+  return (
+    `${outDir}/${first!.path} is in the tree's manifest, but the tree holds ${first!.found} there${more}; ` +
+    'nothing was published. Run npm run build to write it again, then deploy.'
+  );
 }
 
 /**
@@ -271,9 +313,9 @@ function countForeign(
 ): number {
   const known = new Set<string>();
   for (const group of plan.changed)
-    for (const name of group.files.keys()) known.add(keyOf(target, pathOf(group.key, name)));
+    for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(group.key, name)));
   for (const [key, group] of record.groups)
-    for (const name of group.files.keys()) known.add(keyOf(target, pathOf(key, name)));
+    for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(key, name)));
   return [...listed.keys()].filter((key) => !known.has(key)).length;
 }
 
@@ -320,7 +362,12 @@ class Run {
     await runPool(uploads, this.options.concurrency, async ([upload, group]) => {
       if (this.stopped()) return;
       try {
-        const body = await readFile(join(this.options.outDir, upload.path));
+        const body = readTreeFile(this.options.outDir, upload.path);
+        if (body === null)
+          throw new StoreError(
+            `${this.options.outDir}/${upload.path} stopped being a plain file during the deploy; run npm run build, then deploy again.`,
+            'fatal',
+          );
         const md5 = md5OfBytes(body);
         const metadata = {
           contentType: upload.contentType,

@@ -3,15 +3,26 @@
  * and the keys to delete, group by group. A group whose fingerprint is the
  * one recorded at the target is left alone; of a changed group, only files
  * whose MD5 differs from the recorded one go up; files and groups that left
- * the tree are deleted. A group's files are those its record names (a group
- * always holds the same files), or those found in its folder (a new group,
- * and the host group `/`, whose files follow the build's --host).
+ * the tree are deleted. A group's files are those the build recorded it wrote
+ * (tree/files-record.ts), never merely those found in its folder: a file
+ * nobody declared there, or a symbolic link, is skipped and named, and a
+ * recorded file that is gone (or is no longer a plain file) stops the deploy.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { internalError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
+import { isFileKey } from '../tree/extra-groups.ts';
+import { treePathOf, type GroupFiles } from '../tree/files-record.ts';
 import type { DeployedGroup, DeployRecord } from './record.ts';
 
 export interface Upload {
@@ -39,6 +50,16 @@ export interface DeployPlan {
   /** Groups gone from the tree: their recorded files are deleted. */
   removed: { key: string; deletes: string[] }[];
   unchanged: number;
+  /** Files the build recorded that are not plain files in the tree now (gone, or replaced by a link or a folder), and the groups they belong to. */
+  missing: { path: string; group: string; found: string }[];
+  /** Files found in the folders of changed groups that the build did not write: never published. */
+  skipped: { path: string; found: string }[];
+}
+
+/** What the build wrote: the manifest's groups with their fingerprints, and each group's files. */
+export interface TreeFiles {
+  groups: ReadonlyMap<string, number>;
+  files: ReadonlyMap<string, GroupFiles>;
 }
 
 /**
@@ -47,26 +68,26 @@ export interface DeployPlan {
  */
 export function planDeploy(
   outDir: string,
-  groups: ReadonlyMap<string, number>,
+  tree: TreeFiles,
   record: DeployRecord,
   forced: boolean,
 ): DeployPlan {
-  const plan: DeployPlan = { changed: [], removed: [], unchanged: 0 };
-  for (const [key, fingerprint] of groups) {
+  const plan = emptyPlan();
+  for (const [key, fingerprint] of tree.groups) {
     const recorded = record.groups.get(key);
     if (!forced && recorded?.fingerprint === fingerprint) {
       plan.unchanged++;
       continue;
     }
-    const names =
-      recorded && key !== '/' ? [...recorded.files.keys()] : filesOfGroup(outDir, key, groups);
-    plan.changed.push(planGroup(outDir, key, fingerprint, names, recorded, forced));
+    const names = publishedNames(key, tree.files);
+    plan.skipped.push(...undeclaredFiles(outDir, key, names, tree.groups));
+    plan.changed.push(planGroup(outDir, key, fingerprint, names, recorded, forced, plan));
   }
   for (const [key, recorded] of record.groups) {
-    if (!groups.has(key))
+    if (!tree.groups.has(key))
       plan.removed.push({
         key,
-        deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)),
+        deletes: [...recorded.files.keys()].map((name) => treePathOf(key, name)),
       });
   }
   return plan;
@@ -79,17 +100,20 @@ export function planDeploy(
  */
 export function planVerify(
   outDir: string,
-  groups: ReadonlyMap<string, number>,
+  tree: TreeFiles,
   record: DeployRecord,
   listed: ReadonlyMap<string, string>,
   keyOf: (path: string) => string,
 ): DeployPlan {
-  const plan: DeployPlan = { changed: [], removed: [], unchanged: 0 };
+  const plan = emptyPlan();
+  const { groups } = tree;
   for (const [key, fingerprint] of groups) {
     const group: GroupPlan = { key, fingerprint, files: new Map(), uploads: [], deletes: [] };
-    for (const name of filesOfGroup(outDir, key, groups)) {
-      const path = pathOf(key, name);
-      const md5 = md5Of(join(outDir, path));
+    const names = publishedNames(key, tree.files);
+    plan.skipped.push(...undeclaredFiles(outDir, key, names, groups));
+    for (const name of names) {
+      const path = treePathOf(key, name);
+      const md5 = md5Of(outDir, path, key, plan);
       if (md5 === null) continue;
       group.files.set(name, md5);
       const there = listed.get(keyOf(path));
@@ -100,38 +124,41 @@ export function planVerify(
     }
     const recorded = record.groups.get(key);
     for (const name of recorded?.files.keys() ?? [])
-      if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
+      if (!group.files.has(name)) group.deletes.push(treePathOf(key, name));
     plan.changed.push(group);
   }
   for (const [key, recorded] of record.groups) {
     if (!groups.has(key))
       plan.removed.push({
         key,
-        deletes: [...recorded.files.keys()].map((name) => pathOf(key, name)),
+        deletes: [...recorded.files.keys()].map((name) => treePathOf(key, name)),
       });
   }
   return plan;
 }
 
-/** The MD5 of a file, base64; null when it is gone. */
-function md5Of(file: string): string | null {
-  let data: Buffer;
+/**
+ * The bytes of a file of the tree, read without following a symbolic link
+ * in its place; null when it is not a plain file (or is gone).
+ */
+export function readTreeFile(outDir: string, path: string): Buffer | null {
+  let fd: number;
   try {
-    data = readFileSync(file);
+    fd = openSync(join(outDir, path), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (['ENOENT', 'ELOOP', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      return null;
     throw error;
   }
-  return md5OfBytes(data);
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function md5OfBytes(data: Buffer): string {
   return createHash('md5').update(data).digest('base64');
-}
-
-/** The path of a group's file relative to the tree's root. */
-export function pathOf(key: string, name: string): string {
-  return `${key.slice(1)}${name}`;
 }
 
 /** The recorded state of a group once its uploads are done. */
@@ -139,13 +166,32 @@ export function deployedGroup(group: GroupPlan): DeployedGroup {
   const files = new Map<string, string>();
   for (const [name, md5] of group.files) {
     if (md5 === null)
-      internalError(`the MD5 of ${pathOf(group.key, name)} is not known after its upload`);
+      internalError(`the MD5 of ${treePathOf(group.key, name)} is not known after its upload`);
     files.set(name, md5);
   }
   return { fingerprint: group.fingerprint, files };
 }
 
 // --- internal ---
+
+function emptyPlan(): DeployPlan {
+  return { changed: [], removed: [], unchanged: 0, missing: [], skipped: [] };
+}
+
+/** The MD5 (base64) of a recorded file; null, and the file noted missing, when it is not a plain file. */
+function md5Of(outDir: string, path: string, group: string, plan: DeployPlan): string | null {
+  const data = readTreeFile(outDir, path);
+  if (data === null) plan.missing.push({ path, group, found: describeEntry(join(outDir, path)) });
+  return data && md5OfBytes(data);
+}
+
+/** The recorded files of a group that readers are served. */
+function publishedNames(key: string, files: ReadonlyMap<string, GroupFiles>): readonly string[] {
+  const names = files.get(key);
+  if (!names)
+    internalError(`the files record has no line for group ${key}, which the manifest holds`);
+  return names.filter((name) => isPublished(treePathOf(key, name)));
+}
 
 /** A changed group: its files whose MD5 differs from the recorded one go up (all of them when `forced`), those gone are deleted. */
 function planGroup(
@@ -155,69 +201,78 @@ function planGroup(
   names: readonly string[],
   recorded: DeployedGroup | undefined,
   forced: boolean,
+  plan: DeployPlan,
 ): GroupPlan {
   const group: GroupPlan = { key, fingerprint, files: new Map(), uploads: [], deletes: [] };
   for (const name of names) {
-    const path = pathOf(key, name);
+    const path = treePathOf(key, name);
     const before = forced ? undefined : recorded?.files.get(name);
     if (before === undefined) {
-      if (!exists(join(outDir, path))) continue;
+      const found = describeEntry(join(outDir, path));
+      if (found !== 'a file') {
+        plan.missing.push({ path, group: key, found });
+        continue;
+      }
       group.files.set(name, null);
       group.uploads.push(upload(path, key, name));
       continue;
     }
-    const md5 = md5Of(join(outDir, path));
+    const md5 = md5Of(outDir, path, key, plan);
     if (md5 === null) continue;
     // A file to upload has no MD5 at the target until its upload succeeds.
     group.files.set(name, md5 === before ? md5 : null);
     if (md5 !== before) group.uploads.push(upload(path, key, name));
   }
   for (const name of recorded?.files.keys() ?? [])
-    if (!group.files.has(name)) group.deletes.push(pathOf(key, name));
+    if (!group.files.has(name)) group.deletes.push(treePathOf(key, name));
   return group;
 }
 
 function upload(path: string, group: string, name: string): Upload {
-  const contentType = contentTypeOf(path);
-  if (contentType === null)
-    internalError(
-      `no Content-Type is known for ${path} (add its extension to src/hosts/published.ts)`,
-    );
-  return { path, group, name, contentType };
+  return { path, group, name, contentType: contentTypeOf(path) };
 }
 
 /**
- * The published files of a group, found in its folder: everything below it
- * but the folders of other groups (a component's folder holds its lists' pages).
+ * What a group's folder holds beside the files the build recorded (the
+ * folders of other groups left out): a file a user put there, or a link.
  */
-function filesOfGroup(outDir: string, key: string, groups: ReadonlyMap<string, number>): string[] {
-  const names: string[] = [];
+function undeclaredFiles(
+  outDir: string,
+  key: string,
+  names: readonly string[],
+  groups: ReadonlyMap<string, number>,
+): { path: string; found: string }[] {
+  // An extra file's group owns that file, not a folder.
+  if (isFileKey(key)) return [];
+  const declared = new Set(names);
+  const found: { path: string; found: string }[] = [];
   const visit = (relative: string) => {
-    const folder = join(outDir, key, relative);
     let entries;
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = readdirSync(join(outDir, key, relative), { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const name = `${relative}${entry.name}`;
+      const path = treePathOf(key, name);
       if (entry.isDirectory()) {
         if (!groups.has(`${key}${name}/`)) visit(`${name}/`);
-      } else if (isPublished(pathOf(key, name))) {
-        names.push(name);
+      } else if (!declared.has(name) && !groups.has(`/${path}`) && isPublished(path)) {
+        found.push({ path, found: entry.isSymbolicLink() ? 'a symbolic link' : 'a file' });
       }
     }
   };
   visit('');
-  return names;
+  return found;
 }
 
-function exists(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+/** What is at a path, without following a link there. */
+function describeEntry(file: string): string {
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  if (!info) return 'nothing';
+  if (info.isFile()) return 'a file';
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  return info.isDirectory() ? 'a folder' : 'neither a file nor a folder';
 }

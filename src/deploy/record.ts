@@ -17,7 +17,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { internalError } from '../errors.ts';
-import { stateDir } from '../tree/manifest.ts';
+import { stateDir } from '../tree/state-folder.ts';
 
 export interface DeployedGroup {
   fingerprint: number;

@@ -126,14 +126,14 @@ function siteHeaders(base: string, version: WeblateVersion): string[] {
   return [
     ...svg.flatMap((folder) => [
       `${base}/${folder}/*`,
-      `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`,
+      `  Content-Type: ${contentTypeOf(BADGE_FILE)}`,
     ]),
     ...csv.flatMap(({ pattern }) => {
       const params = pattern.filter(isSiteParam);
       const name = exportFileName(params[0]!, params.length > 1 ? params.at(-1)! : null);
       return [
         `${base}${pattern.map((part) => `/${part}`).join('')}/${EXPORT_FILES.csv}`,
-        `  Content-Type: ${contentTypeOf(EXPORT_FILES.csv)!}`,
+        `  Content-Type: ${contentTypeOf(EXPORT_FILES.csv)}`,
         `  Content-Disposition: attachment; filename=${name}`,
       ];
     }),

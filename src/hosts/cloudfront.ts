@@ -124,15 +124,17 @@ export function renderS3Upload(site: Site): string {
 # ${generatedBy(site, 'S3')}
 # Uploads the snapshot to an S3 bucket, every file as application/json, under
 # the keys of its URL paths (${prefix}/api/...)${site.pages ? ', then the status site with the type of\n# each kind of file' : ''}. Needs the AWS CLI, and lists
-# every key of the bucket on every run. \`npm run deploy\` of weblate-snapshot
-# does better: it uploads only what changed, without listing (docs/hosting.md).
+# every key of the bucket on every run; it never follows a symbolic link, but
+# uploads any other file found there. \`npm run deploy\` of weblate-snapshot does
+# better: only files the build wrote, only what changed, without listing
+# (docs/hosting.md).
 # Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
 set -eu
 bucket=\${1:?usage: sh hosts/s3/upload.sh BUCKET}
 prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --content-type ${shellQuote(JSON_TYPE)}
-aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --content-type ${shellQuote(JSON_TYPE)}
+aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
+aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
 ${site.pages ? siteUploads(site.weblateVersion) : ''}`;
 }
 
@@ -152,15 +154,15 @@ function siteUploads(version: WeblateVersion): string {
   }
   const calls = [...folders].flatMap(([folder, extensions]) =>
     [...extensions].map(
-      (extension) => `site ${folder} ${extension} ${shellQuote(contentTypeOf(extension)!)}`,
+      (extension) => `site ${folder} ${extension} ${shellQuote(contentTypeOf(extension))}`,
     ),
   );
   return [
     '# The status site: the home page, then each of its folders whole, a kind of file at a time with its type.',
-    `aws s3 cp "$tree/${PAGE_FILE}" "s3://$bucket$prefix/${PAGE_FILE}" --content-type ${shellQuote(contentTypeOf(PAGE_FILE)!)}`,
+    `aws s3 cp "$tree/${PAGE_FILE}" "s3://$bucket$prefix/${PAGE_FILE}" --no-follow-symlinks --content-type ${shellQuote(contentTypeOf(PAGE_FILE))}`,
     'site() {',
     '  if [ -d "$tree/$1" ]; then',
-    '    aws s3 sync "$tree/$1" "s3://$bucket$prefix/$1" --delete --exclude \'*\' --include "*$2" --content-type "$3"',
+    '    aws s3 sync "$tree/$1" "s3://$bucket$prefix/$1" --delete --no-follow-symlinks --exclude \'*\' --include "*$2" --content-type "$3"',
     '  fi',
     '}',
     ...calls,

@@ -26,10 +26,9 @@ export const ROOT_HOSTS = ['netlify', 'cloudflare'] as const;
 export type RootHost = (typeof ROOT_HOSTS)[number];
 
 /**
- * Every name a built tree holds at its root: the API, the status site's
- * (`index.html`, `projects`, `widgets`, …), and the host files. A folder
- * that holds `api/index.json` and nothing else but these is taken for a tree
- * a build may replace (output/out-folder.ts).
+ * Every name a build may write at a tree's root, under any settings: the API,
+ * the status site's (`index.html`, `projects`, `widgets`, …) and the host
+ * files. A content's extra file may not take one.
  */
 export const TREE_ROOT_NAMES: ReadonlySet<string> = new Set([
   'api',

@@ -53,7 +53,7 @@ export function renderNetlifyHeaders(site: Site): string {
       ...headerLines(ALLOW_ORIGIN),
     ]),
     ...[...new Set(svg.flatMap((folder) => [`${base}/${folder}/*`, `/${folder}/*`]))].flatMap(
-      (path) => [path, `  Content-Type: ${contentTypeOf(BADGE_FILE)!}`],
+      (path) => [path, `  Content-Type: ${contentTypeOf(BADGE_FILE)}`],
     ),
     '',
   ].join('\n');

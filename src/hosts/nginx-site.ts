@@ -55,10 +55,10 @@ export function siteMaps(base: string): string[] {
 /** The server's types and charset with the status site: its text files are UTF-8, as Weblate sends them. */
 export function siteTypes(): string[] {
   const types = ['json', 'html', 'css', 'svg', 'csv'].map(
-    (extension) => `${contentTypeOf(`x.${extension}`)!.split(';')[0]} ${extension};`,
+    (extension) => `${contentTypeOf(`x.${extension}`).split(';')[0]} ${extension};`,
   );
   const texts = ['html', 'css', 'csv', 'svg'].map(
-    (extension) => contentTypeOf(`x.${extension}`)!.split(';')[0],
+    (extension) => contentTypeOf(`x.${extension}`).split(';')[0],
   );
   return [
     'charset utf-8;',

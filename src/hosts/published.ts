@@ -12,12 +12,12 @@ export function isPublished(path: string): boolean {
   return !path.startsWith('hosts/') && !HOST_CONFIGURATION.has(path);
 }
 
-/** The Content-Type of a published file, from its extension; null for an extension the table does not know. */
-export function contentTypeOf(path: string): string | null {
+/** The Content-Type of a published file, from its extension; bytes of no known type for any other (a user's `CNAME`). */
+export function contentTypeOf(path: string): string {
   // The page hosts show for a miss holds the JSON body of Weblate's 404, whatever its name says.
   if (path === NOT_FOUND_FILE) return JSON_TYPE;
-  const extension = /\.[^./]+$/.exec(path)?.[0] ?? '';
-  return TYPES[extension] ?? null;
+  const extension = /\.[^./]+$/.exec(path)?.[0]?.toLowerCase() ?? '';
+  return TYPES[extension] ?? 'application/octet-stream';
 }
 
 // --- internal ---
@@ -37,4 +37,12 @@ const TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml; charset=utf-8',
   '.csv': 'text/csv; charset=utf-8',
+  // Files a user adds beside the tree for hosts and crawlers (robots.txt, .well-known/…).
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/vnd.microsoft.icon',
+  '.webmanifest': 'application/manifest+json',
 };

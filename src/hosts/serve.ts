@@ -169,7 +169,7 @@ function siteHeaders(version: WeblateVersion): ServeHeaderRule[] {
   return [
     ...[...widgets].map((folder) => ({
       source: `${folder}/**`,
-      headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE)! }],
+      headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE) }],
     })),
     {
       source: `exports/stats/**/${EXPORT_FILES.json}`,

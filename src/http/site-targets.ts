@@ -172,6 +172,5 @@ function filesOf(match: SiteMatch, segments: readonly string[]): string[] {
 }
 
 function siteFile(file: string): SiteFile {
-  const type = contentTypeOf(file);
-  return { file, headers: type ? { 'Content-Type': type } : {} };
+  return { file, headers: { 'Content-Type': contentTypeOf(file) } };
 }

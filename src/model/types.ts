@@ -178,6 +178,15 @@ export interface Translation {
   contentFingerprint: number;
 }
 
+/** A file of the content's `extra/` folder, published at the same path from the tree's root. */
+export interface ExtraFile {
+  /** Relative to `extra/` and to the tree's root, with `/`. */
+  path: string;
+  bytes: Uint8Array;
+  /** Of the bytes (content/signatures.ts). */
+  hash: string;
+}
+
 export interface Model {
   site: Site;
   /** Published languages (those with a translation, and those defined in content/languages/), by code. */
@@ -187,4 +196,6 @@ export interface Model {
   categories: Category[];
   components: Component[];
   translations: Translation[];
+  /** The content's extra files (`extra/`), by path; absent when it has none. */
+  extras?: readonly ExtraFile[];
 }

@@ -5,7 +5,7 @@
  * folder must not be, hold or sit inside the content folder, nor be or hold
  * the folder the command runs in; it must be a folder (or not exist yet) in a
  * parent the user can write; and when it holds anything, that must be a tree
- * this tool built, unless the user says `--force`. A refusal is a one-line
+ * this tool built (its manifest names it), unless the user says `--force`. A refusal is a one-line
  * message, and nothing is touched.
  */
 import { constants } from 'node:fs';
@@ -19,8 +19,6 @@ interface OutFolderOptions {
   contentDir?: string | undefined;
   /** Replace a folder that holds files this tool did not write. */
   force?: boolean | undefined;
-  /** The names a built tree holds at its root (`api`, `serve.json`, …). */
-  treeNames: ReadonlySet<string>;
   /** Whether the folder's manifest names it as the tree it describes (a tree this tool built). */
   isRecordedTree: (outDir: string) => Promise<boolean>;
 }
@@ -63,17 +61,13 @@ export async function checkOutFolder(
   if (!(await writable(absolute))) return refuse(`cannot write in --out ${shown}`);
   const names = await readdir(absolute);
   if (names.length === 0 || options.force) return { ok: true };
+  // Only the manifest vouches for a tree: names a tree uses prove nothing, and a folder replaced whole loses what the user put in it.
   if (await options.isRecordedTree(absolute)) return { ok: true };
-  const foreign = names.filter((name) => !options.treeNames.has(name)).sort();
-  const holdsApi = await stat(join(absolute, 'api', 'index.json')).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-  if (holdsApi && foreign.length === 0) return { ok: true };
-  const example = foreign[0] ?? names.sort()[0]!;
+  const example = names.sort()[0]!;
   return refuse(
-    `--out ${shown} is not empty and is not a tree this tool built (it holds ${JSON.stringify(example)}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''}); ` +
-      'a build would replace it whole. Give a new or empty folder, or add --force to replace it',
+    `--out ${shown} is not empty and is not a tree this tool built (it holds ${JSON.stringify(example)}${names.length > 1 ? ` and ${names.length - 1} more` : ''}); ` +
+      `no manifest in ${basename(absolute)}.state/ names it, and a build would replace it whole. ` +
+      'Give a new or empty folder, or add --force to replace it',
   );
 }
 

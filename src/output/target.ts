@@ -26,6 +26,8 @@ export interface OutputTarget {
   replace(path: string, data: FileText): Promise<boolean>;
   /** In place: removes a folder of the tree and all it holds, then its parents while they are empty (never the tree's root). */
   removeFolder(path: string): Promise<void>;
+  /** In place: removes one file of the tree (an extra file), then its parents while they are empty. */
+  removeFile(path: string): Promise<void>;
 }
 
 export interface MemoryTarget extends OutputTarget {
@@ -58,6 +60,9 @@ export function memoryTarget(): MemoryTarget {
     async removeFolder(path) {
       const folder = folderPath(path);
       for (const file of [...files.keys()]) if (file.startsWith(folder)) files.delete(file);
+    },
+    async removeFile(path) {
+      files.delete(path);
     },
   };
 }
@@ -135,6 +140,7 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
     },
     replace: (path, data) => replaceIfChanged(join(outDir, path), data, options.scratch),
     removeFolder: (path) => removeFolderAndEmptyParents(join(outDir, folderPath(path)), outDir),
+    removeFile: (path) => removeFolderAndEmptyParents(join(outDir, filePath(path)), outDir),
   };
 }
 
@@ -168,6 +174,11 @@ function folderPath(path: string): string {
   if (folder === '/' || folder.split('/').some((part) => part === '..' || part === '.'))
     internalError(`cannot remove the folder "${path}" of a tree`);
   return folder;
+}
+
+/** A file of the tree, checked like a folder: never outside it. */
+function filePath(path: string): string {
+  return folderPath(path).slice(0, -1);
 }
 
 async function removeFolderAndEmptyParents(folder: string, stop: string): Promise<void> {

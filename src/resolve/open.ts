@@ -59,7 +59,7 @@ export async function openContent(
   if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
   return {
     ok: true,
-    model: resolved.model,
+    model: loaded.extras.length > 0 ? { ...resolved.model, extras: loaded.extras } : resolved.model,
     files: loaded.files,
     signatures: loaded.signatures,
     warnings: loaded.warnings,

@@ -314,6 +314,7 @@ function applyPatch(
       categories: model.categories,
       components,
       translations,
+      ...(model.extras ? { extras: model.extras } : {}),
     },
     scope: { components: added, replaced, projects, languages: touched },
   };

@@ -10,13 +10,14 @@ import fg from 'fast-glob';
 import { join } from 'node:path';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf, type CheckedFile, type FilePlace } from '../content/files.ts';
-import { assembleContent } from '../content/load.ts';
+import { assembleContent, loadExtraFiles } from '../content/load.ts';
 import type { ContentError } from '../errors.ts';
 import { internalError } from '../errors.ts';
 import type { RootHost } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { openContent, readSiteSettings, readText } from '../resolve/open.ts';
+import { extraCollisions, extraGroup } from '../tree/extra-groups.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
 import { fileGroups, instanceListPageText, type InstanceList } from '../tree/groups.ts';
@@ -172,6 +173,8 @@ export class Session {
       catalog: settings.catalog,
     });
     if (!opened.ok) return opened;
+    const collisions = extraCollisions(opened.model, settings.contentDir);
+    if (collisions.length > 0) return { ok: false, errors: collisions };
     const change = kept && describeSettingsChange(kept, { site: opened.model.site, host });
     if (change && !options.rebuild) return { ok: false, settingsChange: change };
     if (change) options.onSettingsChange?.(change);
@@ -229,6 +232,14 @@ export class Session {
    */
   adopt(changes: readonly ContentChange[]): Promise<SessionUpdate> {
     return this.enqueue(() => this.applyChanges(changes, { written: true }));
+  }
+
+  /**
+   * Reads the content's extra files again (a watcher saw one change) and
+   * writes the changed ones into the tree, removing those that are gone.
+   */
+  adoptExtras(): Promise<SessionUpdate> {
+    return this.enqueue(() => this.applyExtras());
   }
 
   /** The content files the snapshot holds (paths relative to the content folder, with `/`). */
@@ -373,16 +384,34 @@ export class Session {
       contentDir,
     );
     if (!validated.ok) return { ok: false, errors: validated.errors };
-    const result = await this.commit(disk.written ? [] : changes, files, validated.model, () =>
+    // The extra files are not YAML the session holds: they stay as the session opened them.
+    const { extras } = this.current;
+    const model = extras ? { ...validated.model, extras } : validated.model;
+    const result = await this.commit(disk.written ? [] : changes, files, model, () =>
       updateInPlace(
         this.tree,
-        fileGroups(validated.model, { host: this.manifest.host }, this.versions),
+        fileGroups(model, { host: this.manifest.host }, this.versions),
         this.manifest,
       ),
     );
     // A full update looks at every group, the lists too.
     if (result.ok) this.staleLists.clear();
     return result;
+  }
+
+  private async applyExtras(): Promise<SessionUpdate> {
+    const { contentDir } = this.options;
+    const read = await loadExtraFiles(contentDir);
+    const { extras: before, ...rest } = this.current;
+    const model: Model = read.extras.length > 0 ? { ...rest, extras: read.extras } : rest;
+    const errors = [...read.errors, ...extraCollisions(model, contentDir)];
+    if (errors.length > 0) return { ok: false, errors };
+    const live = new Set(read.extras.map((extra) => `/${extra.path}`));
+    const removed = (before ?? []).map((extra) => `/${extra.path}`).filter((key) => !live.has(key));
+    const groups = read.extras.map(extraGroup);
+    return this.commit([], this.files, model, () =>
+      updatePatched(this.tree, { groups, lists: [], removed }, this.manifest),
+    );
   }
 
   /**

@@ -45,6 +45,8 @@ export function watchContent(session: Session, events: WatchEvents, quietMs = QU
     const paths = [...new Set([...touched, ...unsettled])];
     touched.clear();
     const started = performance.now();
+    const extras = paths.filter(isInExtra);
+    if (extras.length > 0) await takeExtras(extras, started);
     const { changes, misplaced } = await changedFiles(
       contentDir,
       paths,
@@ -68,6 +70,17 @@ export function watchContent(session: Session, events: WatchEvents, quietMs = QU
       for (const path of changed) unsettled.add(path);
       events.rejected({ paths: changed, errors: result.errors });
     }
+  };
+  // Extra files are not YAML: they are read again together, and their groups alone rewritten.
+  const takeExtras = async (extras: string[], started: number) => {
+    const result = await session.adoptExtras();
+    for (const path of extras) {
+      if (result.ok) unsettled.delete(path);
+      else unsettled.add(path);
+    }
+    if (result.ok)
+      events.updated({ paths: extras, stats: result.stats, ms: performance.now() - started });
+    else events.rejected({ paths: extras, errors: result.errors });
   };
   const schedule = () => {
     if (timer) clearTimeout(timer);
@@ -101,11 +114,12 @@ export function watchContent(session: Session, events: WatchEvents, quietMs = QU
 // --- internal ---
 
 /**
- * One plain `fs.watch` per folder of the tree (dot folders aside), all set
+ * One plain `fs.watch` per folder of the tree (dot folders aside, but in extra/), all set
  * up before the constructor returns, so that no change made after it is
  * missed (Node's recursive mode on Linux sets up its watchers later and
  * polls files). A folder that appears is watched too; one that goes is let go.
- * Reports paths relative to the root, with `/`; dot files are left out.
+ * Reports paths relative to the root, with `/`; dot files are left out
+ * (but in extra/).
  */
 class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
@@ -145,7 +159,7 @@ class FolderWatcher {
       return;
     }
     for (const entry of entries)
-      if (entry.isDirectory() && !entry.name.startsWith('.')) this.add(child(folder, entry.name));
+      if (entry.isDirectory() && isWatched(folder, entry.name)) this.add(child(folder, entry.name));
   }
 
   private drop(folder: string): void {
@@ -158,12 +172,21 @@ class FolderWatcher {
   }
 
   private changed(folder: string, name: string | null): void {
-    if (name === null || name.startsWith('.')) return;
+    if (name === null || !isWatched(folder, name)) return;
     const path = child(folder, name);
     if (isFolder(join(this.root, path))) this.add(path);
     else if (this.watchers.has(path)) this.drop(path);
     this.onPath(path);
   }
+}
+
+/** Dot names are an editor's or version control's, except in extra/, where hosts read them (.well-known/). */
+function isWatched(folder: string, name: string): boolean {
+  return !name.startsWith('.') || isInExtra(folder);
+}
+
+function isInExtra(path: string): boolean {
+  return path === 'extra' || path.startsWith('extra/');
 }
 
 function isFolder(path: string): boolean {
@@ -188,7 +211,9 @@ function child(folder: string, name: string): string {
 async function changedFiles(contentDir: string, paths: string[], known: Set<string>) {
   const candidates = new Set<string>();
   for (const path of paths) {
-    if (!('ignored' in placeOf(path))) candidates.add(path);
+    const place = placeOf(path);
+    if (!('ignored' in place) && !('extra' in place)) candidates.add(path);
+    if (isInExtra(path)) continue;
     const prefix = `${path}/`;
     for (const file of known) if (file.startsWith(prefix)) candidates.add(file);
     if (isFolder(join(contentDir, path)))

@@ -26,6 +26,7 @@ import {
   type VersionCache,
   type Versions,
 } from './versions.ts';
+import { extraGroup } from './extra-groups.ts';
 import { countSiteFiles, homeFile, homeFingerprint, siteGroups } from './site-groups.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
@@ -46,7 +47,7 @@ export interface FileGroup {
   render(): OutputFile[];
 }
 
-/** Every group of the model's tree, in a fixed order: the API, then the host configuration. */
+/** Every group of the model's tree, in a fixed order: the API, the host configuration, then the extra files. */
 export function* fileGroups(
   model: Model,
   hosts: HostOptions = {},
@@ -56,6 +57,7 @@ export function* fileGroups(
   for (const group of apiGroups(context)) yield toFileGroup(group);
   yield* siteGroups(context);
   yield rootFolderGroup(context, hosts);
+  for (const extra of model.extras ?? []) yield extraGroup(extra);
 }
 
 /**

@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import { mkdir, open, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stateDir } from './manifest.ts';
+import { stateDir } from './state-folder.ts';
 
 export interface TreeLock {
   /** Lets the tree go (the lock file goes; the state folder too when the lock made it and it is empty). */

@@ -15,7 +15,9 @@ import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:f
 import { join } from 'node:path';
 import type { RootHost } from '../hosts/index.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
+import { compactFilesRecord } from './files-record.ts';
 import { GroupStates, type GroupState, type GroupStateMap } from './group-states.ts';
+import { stateDir } from './state-folder.ts';
 
 export type { GroupState } from './group-states.ts';
 
@@ -29,11 +31,6 @@ export interface Manifest {
   groups: GroupStateMap;
   /** Lines the file holds after its header: one per group once written whole, more as updates are appended. */
   journalLines: number;
-}
-
-/** The folder beside the tree where its manifest is kept (and what else is kept of the tree: its settings, the build cache, deploy records). */
-export function stateDir(outDir: string): string {
-  return `${outDir}.state`;
 }
 
 export function manifestPath(outDir: string): string {
@@ -174,6 +171,7 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
     await writer.abort();
     throw error;
   }
+  await compactFilesRecord(outDir, manifest.groups);
   await recordTree(outDir, manifest.tree, manifest.host);
   manifest.journalLines = manifest.groups.size;
 }

@@ -15,7 +15,7 @@ import type { RootHost } from '../hosts/index.ts';
 import type { Site } from '../model/types.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import type { SiteOverrides } from '../resolve/resolve.ts';
-import { stateDir } from './manifest.ts';
+import { stateDir } from './state-folder.ts';
 
 export interface TreeSettings {
   /** The flags the tree was built with (what site.yaml does not decide). */

@@ -9,9 +9,18 @@ import { rm } from 'node:fs/promises';
 import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { dirTarget, type OutputTarget } from '../output/target.ts';
+import { checkTreeFiles } from './check-files.ts';
+import {
+  appendFilesRecord,
+  FilesRecordWriter,
+  hasFilesRecord,
+  namesInGroup,
+} from './files-record.ts';
 import { fileGroups } from './groups.ts';
+import { findKeptFiles, keepingTarget, keptNotice, restoreKeptLinks } from './kept-files.ts';
 import {
   invalidateManifest,
+  isRecordedTree,
   journalIsLong,
   manifestJournal,
   ManifestWriter,
@@ -34,6 +43,10 @@ interface SyncOptions {
   host?: HostOptions['host'];
   /** Keep the manifest of a whole new tree in memory too (for further updates in place). */
   keepManifest?: boolean;
+  /** Told of each file in a tree rewritten whole that the build did not write (carried over unchanged). */
+  onNotice?: ((message: string) => void) | undefined;
+  /** Check every file the tree's record lists, not only this build's window of them. */
+  verify?: boolean | undefined;
   /** Called before a tree this tool built is rewritten whole because the settings it depends on differ (or the tool's output format). */
   onRewrite?: (() => void) | undefined;
 }
@@ -43,7 +56,14 @@ interface SyncedTree {
   /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
   report:
     | { mode: 'fresh'; files: number; bytes: number }
-    | { mode: 'in-place'; files: number; groupsRendered: number; groupsRemoved: number };
+    | {
+        mode: 'in-place';
+        files: number;
+        groupsRendered: number;
+        groupsRemoved: number;
+        /** Files found missing or replaced, whose groups were written again. */
+        repaired: number;
+      };
 }
 
 export async function syncTree(
@@ -56,12 +76,15 @@ export async function syncTree(
   const hosts: HostOptions = { host: options.host };
   const settings = settingsFingerprint(model, hosts).toString(36);
   const identity = await treeIdentity(outDir);
+  // A tree without a record of its files (built before one was kept) is written whole once.
   if (
     !options.full &&
     recorded &&
     identity !== null &&
-    recorded.tree === `${identity}:${settings}`
+    recorded.tree === `${identity}:${settings}` &&
+    hasFilesRecord(outDir)
   ) {
+    const check = await checkTreeFiles(outDir, recorded, { all: options.verify });
     const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
     return {
@@ -72,6 +95,7 @@ export async function syncTree(
         files: stats.filesWritten,
         groupsRendered: stats.groupsRendered,
         groupsRemoved: stats.groupsRemoved,
+        repaired: check.files,
       },
     };
   }
@@ -82,7 +106,11 @@ export async function syncTree(
 
 /** The folder at `outDir` as a tree updated in place: files through a folder target, lines to its manifest's journal. */
 export function treeInPlace(outDir: string): TreeInPlace {
-  return { target: folderTarget(outDir), journal: manifestJournal(outDir) };
+  return {
+    target: folderTarget(outDir),
+    journal: manifestJournal(outDir),
+    recordFiles: (groups) => appendFilesRecord(outDir, groups),
+  };
 }
 
 // --- internal ---
@@ -98,23 +126,26 @@ async function writeFreshTree(
   settings: string,
   options: SyncOptions,
 ): Promise<SyncedTree> {
+  // What a user put in a tree this tool built goes on into the new one; a folder replaced with --force is not kept.
+  const kept = (await isRecordedTree(outDir)) ? findKeptFiles(outDir) : null;
   await invalidateManifest(outDir);
   const writer = new ManifestWriter(outDir);
+  const files = new FilesRecordWriter(outDir);
   const groups = new Map<string, number>();
-  const onGroup = async (key: string, fingerprint: number) => {
+  const onGroup = async (key: string, fingerprint: number, paths: string[]) => {
     await writer.add(key, fingerprint);
+    await files.add(key, namesInGroup(key, paths));
     if (options.keepManifest) groups.set(key, fingerprint);
   };
   let written: { files: number; bytes: number };
   try {
-    written = await writeTree(model, folderTarget(outDir), {
-      onProgress: options.onProgress,
-      hosts,
-      onGroup,
-    });
+    const target = kept ? keepingTarget(folderTarget(outDir), kept) : folderTarget(outDir);
+    written = await writeTree(model, target, { onProgress: options.onProgress, hosts, onGroup });
     await writer.close();
+    await files.close();
   } catch (error) {
     await writer.abort();
+    await files.abort();
     throw error;
   }
   const manifest: Manifest = {
@@ -124,5 +155,10 @@ async function writeFreshTree(
     journalLines: groups.size,
   };
   await recordTree(outDir, manifest.tree, manifest.host);
+  if (kept) {
+    await restoreKeptLinks(outDir, kept);
+    for (const path of [...kept.files.keys(), ...kept.links.keys()].sort())
+      options.onNotice?.(keptNotice(path));
+  }
   return { manifest, report: { mode: 'fresh', files: written.files, bytes: written.bytes } };
 }

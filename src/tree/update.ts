@@ -8,14 +8,17 @@
  */
 import { apiPath, folderOfPath } from '../api/urls.ts';
 import type { OutputTarget } from '../output/target.ts';
+import { isFileKey } from './extra-groups.ts';
+import { namesInGroup, type GroupFiles } from './files-record.ts';
 import type { FileGroup } from './groups.ts';
 import type { GroupState, Journal, Manifest } from './manifest.ts';
 import type { PatchedGroups } from './patched.ts';
 
-/** Where an update in place goes: the files through the target, the journal lines to the manifest. */
+/** Where an update in place goes: the files through the target, the journal lines to the manifest, the rendered groups' file names to the files record. */
 export interface TreeInPlace {
   target: OutputTarget;
   journal: Journal;
+  recordFiles: (groups: Iterable<[key: string, names: GroupFiles]>) => Promise<void>;
 }
 
 export interface UpdateStats {
@@ -88,12 +91,21 @@ async function applyUpdate(
   );
   let appended = await tree.journal(unknown);
   let filesWritten = 0;
+  const rendered: [string, GroupFiles][] = [];
   for (const group of dirty) {
-    for (const file of group.render())
+    const paths: string[] = [];
+    for (const file of group.render()) {
       if (await tree.target.replace(file.path, file.data)) filesWritten++;
+      paths.push(file.path);
+    }
+    rendered.push([group.key, namesInGroup(group.key, paths)]);
   }
+  // Recorded before the manifest vouches for the groups, so it never vouches for files the record lacks.
+  await tree.recordFiles(rendered);
   // Lists are rewritten first, so a folder disappears only once nothing new points at it.
-  for (const key of removed) await tree.target.removeFolder(folderOfPath(key));
+  for (const key of removed)
+    if (isFileKey(key)) await tree.target.removeFile(key.slice(1));
+    else await tree.target.removeFolder(folderOfPath(key));
   appended += await tree.journal([
     ...dirty.map((group): [string, GroupState] => [group.key, group.fingerprint]),
     ...removed.map((key): [string, 'removed'] => [key, 'removed']),
@@ -128,9 +140,11 @@ function withoutLiveFolders(removed: readonly string[], live: ReadonlySet<string
 }
 
 /** A group's folder holds the folders of the groups below it (a component's, the pages of its lists): they go with it. */
-function withNestedGroups(removed: ReadonlySet<string>, manifest: Manifest): Set<string> {
-  if (removed.size === 0) return new Set();
-  const all = new Set(removed);
+function withNestedGroups(gone: ReadonlySet<string>, manifest: Manifest): Set<string> {
+  const all = new Set(gone);
+  // An extra file's key is a path, not a folder: `/a` must not take `/api/` with it.
+  const removed = new Set([...gone].filter((key) => !isFileKey(key)));
+  if (removed.size === 0) return all;
   // A few removed folders (a sidecar write): compare each key with them, with no string made per key.
   if (removed.size <= 32) {
     const folders = [...removed];

@@ -17,8 +17,9 @@ interface WriteTreeOptions {
   /** Called now and then with files written so far and the total. */
   onProgress?: ((done: number, total: number) => void) | undefined;
   hosts?: HostOptions | undefined;
-  /** After each group, with the fingerprint its files were rendered from (the manifest of the new tree). */
-  onGroup?: ((key: string, fingerprint: number) => Promise<void> | void) | undefined;
+  /** After each group, with the fingerprint its files were rendered from and their paths (the manifest of the new tree). */
+  onGroup?:
+    ((key: string, fingerprint: number, paths: string[]) => Promise<void> | void) | undefined;
 }
 
 /** Writes every file of the model's tree to the target, then commits it; on failure the target is aborted. */
@@ -57,13 +58,15 @@ async function writeGroups(
 ): Promise<WriteStats> {
   const stats: WriteStats = { files: 0, bytes: 0 };
   for (const group of groups) {
+    const paths: string[] = [];
     for (const file of group.render()) {
       await target.write(file.path, file.data);
+      paths.push(file.path);
       stats.files++;
       stats.bytes += fileTextBytes(file.data);
       onFile(stats.files);
     }
-    await onGroup?.(group.key, group.fingerprint);
+    await onGroup?.(group.key, group.fingerprint, paths);
   }
   return stats;
 }

@@ -7,7 +7,7 @@ import {
   writeRecord,
   type DeployRecord,
 } from '../../../src/deploy/record.ts';
-import { stateDir } from '../../../src/tree/manifest.ts';
+import { stateDir } from '../../../src/tree/state-folder.ts';
 import { tempDir } from '../../helpers.ts';
 
 const TARGET = 's3://snap/l10n at http://127.0.0.1:9';

@@ -13,7 +13,9 @@ describe('which files of a tree readers are served, and as what', () => {
         .split('\n');
       const published = files.filter(isPublished);
       expect(published.length).toBeGreaterThan(40);
-      expect(published.filter((path) => contentTypeOf(path) === null)).toEqual([]);
+      expect(
+        published.filter((path) => contentTypeOf(path) === 'application/octet-stream'),
+      ).toEqual([]);
       const configuration = (path: string) =>
         path.startsWith('hosts/') ||
         ['serve.json', '.nojekyll', '_redirects', '_headers'].includes(path);
@@ -31,7 +33,8 @@ describe('which files of a tree readers are served, and as what', () => {
     ['static/weblate-snapshot.css', 'text/css; charset=utf-8'],
     ['widgets/hello/-/svg-badge.svg', 'image/svg+xml; charset=utf-8'],
     ['exports/stats/hello/index.csv', 'text/csv; charset=utf-8'],
-    ['notes.txt', null],
+    ['notes.txt', 'text/plain; charset=utf-8'],
+    ['CNAME', 'application/octet-stream'],
   ])('serves %s as %s', (path, type) => {
     expect(contentTypeOf(path)).toBe(type);
   });

@@ -63,7 +63,11 @@ describe('updateInPlace through a memory target', () => {
     );
     const changed = await modelOf(content);
     const { journal, lines } = memoryJournal();
-    const stats = await updateInPlace({ target, journal }, fileGroups(changed), manifest);
+    const stats = await updateInPlace(
+      { target, journal, recordFiles: async () => undefined },
+      fileGroups(changed),
+      manifest,
+    );
 
     const fresh = memoryTarget();
     await writeTree(changed, fresh);
@@ -85,7 +89,7 @@ describe('updateInPlace through a memory target', () => {
     execFileSync('rm', [join(content, 'projects/beta/components/docs.yaml')]);
     const changed = await modelOf(content);
     await updateInPlace(
-      { target, journal: memoryJournal().journal },
+      { target, journal: memoryJournal().journal, recordFiles: async () => undefined },
       fileGroups(changed),
       manifest,
     );

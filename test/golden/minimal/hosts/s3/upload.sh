@@ -3,20 +3,22 @@
 # Uploads the snapshot to an S3 bucket, every file as application/json, under
 # the keys of its URL paths (/api/...), then the status site with the type of
 # each kind of file. Needs the AWS CLI, and lists
-# every key of the bucket on every run. `npm run deploy` of weblate-snapshot
-# does better: it uploads only what changed, without listing (docs/hosting.md).
+# every key of the bucket on every run; it never follows a symbolic link, but
+# uploads any other file found there. `npm run deploy` of weblate-snapshot does
+# better: only files the build wrote, only what changed, without listing
+# (docs/hosting.md).
 # Usage, from anywhere: sh hosts/s3/upload.sh BUCKET
 set -eu
 bucket=${1:?usage: sh hosts/s3/upload.sh BUCKET}
 prefix=''
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --content-type 'application/json'
-aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --content-type 'application/json'
+aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type 'application/json'
+aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --no-follow-symlinks --content-type 'application/json'
 # The status site: the home page, then each of its folders whole, a kind of file at a time with its type.
-aws s3 cp "$tree/index.html" "s3://$bucket$prefix/index.html" --content-type 'text/html; charset=utf-8'
+aws s3 cp "$tree/index.html" "s3://$bucket$prefix/index.html" --no-follow-symlinks --content-type 'text/html; charset=utf-8'
 site() {
   if [ -d "$tree/$1" ]; then
-    aws s3 sync "$tree/$1" "s3://$bucket$prefix/$1" --delete --exclude '*' --include "*$2" --content-type "$3"
+    aws s3 sync "$tree/$1" "s3://$bucket$prefix/$1" --delete --no-follow-symlinks --exclude '*' --include "*$2" --content-type "$3"
   fi
 }
 site languages .html 'text/html; charset=utf-8'
