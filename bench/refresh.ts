@@ -113,10 +113,18 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     await settle();
 
     const pulled = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
-    const built2 = await npmScript('build', ['--content', mirror, '--out', mirrorTree]);
+    // A flag holds for its run only: the full build's --pages off is given again.
+    const built2 = await npmScript('build', [
+      '--content',
+      mirror,
+      '--out',
+      mirrorTree,
+      ...(options.pages ? [] : ['--pages', 'off']),
+    ]);
     const deployed = await npmScript(
       'deploy',
-      ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url],
+      // The mirror's links name the loopback upstream, which a deploy refuses unless told.
+      ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url, '--allow-base-url'],
       {
         ...LOCAL_S3_KEYS,
         AWS_EC2_METADATA_DISABLED: 'true',
