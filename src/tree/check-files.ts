@@ -11,6 +11,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFilesRecord, readFilesWindow, treePathOf, type GroupFiles } from './files-record.ts';
+import { UsageError } from '../errors.ts';
 import { appendManifest, type Manifest } from './manifest.ts';
 import { stateDir } from './state-folder.ts';
 
@@ -51,8 +52,14 @@ export async function checkTreeFiles(
     if (seen.has(key) || !manifest.groups.has(key)) continue;
     seen.add(key);
     for (const name of names) {
-      const found = lstatSync(join(outDir, treePathOf(key, name)), { throwIfNoEntry: false });
+      const path = join(outDir, treePathOf(key, name));
+      const found = lstatSync(path, { throwIfNoEntry: false });
       if (found?.isFile()) continue;
+      // A folder someone made there is theirs: the build does not delete it to write its file.
+      if (found?.isDirectory())
+        throw new UsageError(
+          `${path} is a folder where the build writes a file: move it away, then build again`,
+        );
       check.damaged.add(key);
       check.files++;
     }

@@ -70,6 +70,20 @@ describe('a build repairs files missing from its tree', () => {
     expect(readFileSync(join(dir, 'elsewhere'), 'utf8')).toBe('not the tree\n');
   });
 
+  it('refuses a folder put where a file of the tree was, naming it, and leaves it', async () => {
+    const { content, out } = await builtTree();
+    rmSync(join(out, STATISTICS));
+    mkdirSync(join(out, STATISTICS));
+    writeFileSync(join(out, STATISTICS, 'mine.txt'), 'kept');
+    const result = await runScript('build', ['--content', content, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `${join(out, STATISTICS)} is a folder where the build writes a file: move it away`,
+    );
+    expect(result.stderr).not.toContain('Internal error');
+    expect(readFileSync(join(out, STATISTICS, 'mine.txt'), 'utf8')).toBe('kept');
+  });
+
   it('checks a large tree a window at a time, in turn, and all of it with --verify', async () => {
     const { content, out } = await builtTree();
     rmSync(join(out, STATISTICS));
