@@ -57,7 +57,7 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
   const [tree = '', hostLine = ''] = record.split('\n');
   const host = /^host (\S+)$/.exec(hostLine)?.[1] as RootHost | undefined;
   if (text.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
-  const groups = await readGroups(outDir, text);
+  const groups = readGroups(outDir, text);
   return groups && { tree: tree.trim(), host, groups: groups.states, journalLines: groups.lines };
 }
 
@@ -219,27 +219,11 @@ export async function appendManifest(
  * was last written whole, and the journal lines appended since; or, without
  * an index that holds for the text, from the text alone.
  */
-async function readGroups(
-  outDir: string,
-  text: Buffer,
-): Promise<{ states: GroupStates; lines: number } | null> {
+function readGroups(outDir: string, text: Buffer): { states: GroupStates; lines: number } | null {
   const kept = readStateFile(indexPath(outDir));
-  const indexed = kept && GroupStates.fromIndex(text, kept);
-  if (!indexed) {
-    const states = GroupStates.parse(text, HEADER.length + 1);
-    return states && { states, lines: states.linesRead };
-  }
-  let lines = indexed.linesRead;
-  for (const line of text.toString('utf8', indexed.indexedLength).split('\n')) {
-    if (line === '') continue;
-    const entry = /^(\?|-|[0-9a-z]+) (.+)$/.exec(line);
-    if (!entry) return null;
-    const [, state, key] = entry as unknown as [string, string, string];
-    if (state === '-') indexed.delete(key);
-    else indexed.set(key, state === '?' ? null : Number.parseInt(state, 36));
-    lines++;
-  }
-  return { states: indexed, lines };
+  const states =
+    (kept && GroupStates.fromIndex(text, kept)) ?? GroupStates.parse(text, HEADER.length + 1);
+  return states && { states, lines: states.linesRead };
 }
 
 /** Keeps the index of the manifest as just written whole, so that the next read need not make it. */
