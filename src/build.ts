@@ -9,7 +9,7 @@ import type { CacheKey } from './cache/cache-file.ts';
 import { loadCatalog, type Catalog } from './catalog/catalog.ts';
 import type { FileSignature } from './content/signatures.ts';
 import { pinProblems } from './content/problems.ts';
-import type { ContentError } from './errors.ts';
+import { internalError, type ContentError } from './errors.ts';
 import { hostProblem, type HostOptions } from './hosts/index.ts';
 import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
@@ -18,14 +18,8 @@ import { openContent, readSiteSettings, readText } from './resolve/open.ts';
 import type { SiteOverrides } from './resolve/resolve.ts';
 import { extraCollisions } from './tree/extra-groups.ts';
 import { isRecordedTree } from './tree/manifest.ts';
-import {
-  describeSettingsChange,
-  EARLIER_FORMAT,
-  recordTreeSettings,
-  settingsToBuildWith,
-  type SettingsInEffect,
-} from './tree/settings.ts';
-import { syncTree } from './tree/sync.ts';
+import { bringTreeInLine } from './tree/bring-in-line.ts';
+import { settingsToBuildWith, type SettingsInEffect } from './tree/settings.ts';
 import { writeTree } from './tree/write.ts';
 
 interface BuildOptions {
@@ -147,20 +141,19 @@ export async function buildDirectory(
   const takenAt = Date.now();
   const checked = await checkBuild({ ...options, site: overrides, host }, catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
-  const change = kept && describeSettingsChange(kept, { site: checked.model.site, host });
-  if (change) options.onSettingsChange?.(change);
-  // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
-  const onRewrite = change ? undefined : () => options.onSettingsChange?.(EARLIER_FORMAT);
-  const { report } = await syncTree(options.outDir, checked.model, {
+  const synced = await bringTreeInLine(options.outDir, checked.model, {
+    kept,
+    overrides,
+    siteYaml: settings?.siteYaml ?? null,
+    onSettingsChange: options.onSettingsChange,
     full: options.full,
     onProgress: options.onProgress,
     host,
-    onRewrite,
     verify,
     onNotice: options.onNotice,
   });
-  const siteYaml = settings?.siteYaml ?? null;
-  await recordTreeSettings(options.outDir, { overrides, host, site: checked.model.site, siteYaml });
+  if (!('report' in synced)) internalError('a build never refuses a change of settings');
+  const { report } = synced;
   const { model, signatures, warnings } = checked;
   await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
   const counts =

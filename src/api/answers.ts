@@ -35,7 +35,7 @@ export interface ApiError {
   detail: string;
 }
 
-/** The errors a read of the snapshot can meet (DRF's default messages, and 2026.8's standardized bodies). */
+/** The errors the snapshot, its hosts and the sidecar answer with, each with its status and DRF's code and message. */
 export const ERRORS = {
   notFound: { status: 404, code: 'not_found', detail: NOT_FOUND },
   invalidPage: { status: 404, code: 'not_found', detail: INVALID_PAGE },
@@ -49,19 +49,27 @@ export const ERRORS = {
     code: 'permission_denied',
     detail: 'You do not have permission to perform this action.',
   },
+  cannotDeleteTranslation: {
+    status: 403,
+    code: 'permission_denied',
+    detail: 'Can not delete translation',
+  },
+  bodyTooLarge: { status: 413, code: 'error', detail: 'Request body too large.' },
+  uriTooLong: { status: 414, code: 'error', detail: 'Request-URI too long.' },
 } as const satisfies Record<string, ApiError>;
 
-/** DRF's codes of the errors a read of the snapshot meets, by status. */
-const READ_CODES: Readonly<Record<number, string>> = {
-  401: 'not_authenticated',
-  403: 'permission_denied',
-  404: 'not_found',
-  405: 'method_not_allowed',
-};
+/**
+ * DRF's code of the exception each status is raised with (ParseError,
+ * NotAuthenticated, PermissionDenied, NotFound, MethodNotAllowed,
+ * UnsupportedMediaType); `error` for any other status.
+ */
+export function errorCode(status: number): string {
+  return STATUS_CODES[status] ?? 'error';
+}
 
 /** The error of a read by its status and message (the code follows from the status). */
 export function readError(status: 401 | 403 | 404 | 405, detail: string): ApiError {
-  return { status, code: READ_CODES[status]!, detail };
+  return { status, code: errorCode(status), detail };
 }
 
 /** A failure inside a request (a bug): DRF's message, or drf-standardized-errors' for an unhandled exception. */
@@ -113,6 +121,15 @@ export function flavourOfRoot(keys: readonly string[]): WeblateVersion {
 }
 
 // --- internal ---
+
+const STATUS_CODES: Readonly<Record<number, string>> = {
+  400: 'parse_error',
+  401: 'not_authenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  415: 'unsupported_media_type',
+};
 
 function flattenErrors(errors: JsonValue, attr: string | null, into: JsonValue[]): void {
   if (typeof errors === 'string') {

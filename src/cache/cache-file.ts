@@ -23,7 +23,7 @@ import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
-import { stateDir } from '../tree/state-folder.ts';
+import { readStateFile, stateDir } from '../tree/state-folder.ts';
 import { packageFile } from '../package-files.ts';
 
 /** What a cache holds for: the same content folder (as given), settings and code. */
@@ -68,13 +68,7 @@ export interface BuildCache {
 
 /** Reads the cache beside the tree at `outDir`; null when there is none, or it is damaged or holds for another key. */
 export async function readBuildCache(outDir: string, key: CacheKey): Promise<BuildCache | null> {
-  // Tens of megabytes in one call: a promise's read goes by half-megabyte chunks, each waiting for its turn.
-  let data: Buffer | null = null;
-  try {
-    data = readFileSync(basePath(outDir));
-  } catch {
-    // No cache.
-  }
+  const data = readStateFile(basePath(outDir));
   const records = data ? readRecords(data) : null;
   if (!records || records.length < 2) return null;
   try {

@@ -25,13 +25,8 @@ import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { lockTree, type TreeLock } from '../tree/lock.ts';
 import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
-import {
-  describeSettingsChange,
-  EARLIER_FORMAT,
-  recordTreeSettings,
-  settingsToBuildWith,
-  type SettingsInEffect,
-} from '../tree/settings.ts';
+import { bringTreeInLine } from '../tree/bring-in-line.ts';
+import { settingsToBuildWith, type SettingsInEffect } from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
 import {
   updateInPlace,
@@ -175,25 +170,20 @@ export class Session {
     if (!opened.ok) return opened;
     const collisions = extraCollisions(opened.model, settings.contentDir);
     if (collisions.length > 0) return { ok: false, errors: collisions };
-    const change = kept && describeSettingsChange(kept, { site: opened.model.site, host });
-    if (change && !options.rebuild) return { ok: false, settingsChange: change };
-    if (change) options.onSettingsChange?.(change);
-    // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
-    const onRewrite = change ? undefined : () => options.onSettingsChange?.(EARLIER_FORMAT);
-    const manifest = await reconcileTree(settings.outDir, opened.model, {
-      rootHost: settings.rootHost,
-      full: settings.full,
-      onRewrite,
-    });
     const read = await readSiteSettings(settings.contentDir, overrides);
     const siteYaml = read?.siteYaml ?? null;
-    await recordTreeSettings(settings.outDir, {
+    const synced = await bringTreeInLine(settings.outDir, opened.model, {
+      kept,
       overrides,
-      host,
-      site: opened.model.site,
       siteYaml,
+      refuseChange: !options.rebuild,
+      onSettingsChange: options.onSettingsChange,
+      keepManifest: true,
+      host,
+      full: settings.full,
     });
-    const session = new Session(settings, opened.files, opened.model, manifest, lock);
+    if (!('manifest' in synced)) return { ok: false, ...synced };
+    const session = new Session(settings, opened.files, opened.model, synced.manifest, lock);
     return { ok: true, session, settings: read && { site: opened.model.site, siteYaml, sources } };
   }
 
@@ -504,23 +494,14 @@ export class Session {
 /** Pages of a deferred list rewritten between two looks at waiting writes. */
 const LIST_REFRESH_CHUNK = 100;
 
+/** The tree brought in line again after a failed write (its settings are those the session opened it with). */
 async function reconcileTree(
   outDir: string,
   model: Model,
-  options: {
-    rootHost: RootHost | null;
-    full?: boolean | undefined;
-    onRewrite?: (() => void) | undefined;
-  },
+  options: { rootHost: RootHost | null },
 ): Promise<Manifest> {
-  const { rootHost, full, onRewrite } = options;
   return (
-    await syncTree(outDir, model, {
-      keepManifest: true,
-      host: rootHost ?? undefined,
-      full,
-      onRewrite,
-    })
+    await syncTree(outDir, model, { keepManifest: true, host: options.rootHost ?? undefined })
   ).manifest;
 }
 

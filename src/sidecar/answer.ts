@@ -2,7 +2,7 @@
  * What a handler of the sidecar answers, before the app turns it into a
  * Response: a status, a JSON body (already serialized, as the tree's files
  * are) or an error (written in the tree's flavour when the answer is sent),
- * and extra headers. DRF's error messages live here.
+ * and extra headers. DRF's error messages and codes live in api/answers.ts.
  */
 import { relative } from 'node:path';
 import { formatContentError, sortContentErrors } from '../errors.ts';
@@ -10,7 +10,13 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import type { Model } from '../model/types.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
 import type { EditOutcome } from '../session/session.ts';
-import { errorText, NOT_FOUND, validationErrorText } from '../api/answers.ts';
+import {
+  errorCode,
+  errorText,
+  NOT_FOUND,
+  validationErrorText,
+  type ApiError,
+} from '../api/answers.ts';
 
 export interface Answer {
   status: number;
@@ -21,13 +27,6 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export const MESSAGES = {
-  notAuthenticated: 'Authentication credentials were not provided.',
-  permissionDenied: 'You do not have permission to perform this action.',
-  cannotDeleteTranslation: 'Can not delete translation',
-  bodyTooLarge: 'Request body too large.',
-} as const;
-
 export function json(status: number, value: JsonValue, headers?: Record<string, string>): Answer {
   return { status, body: serializeFile(value), ...(headers ? { headers } : {}) };
 }
@@ -37,9 +36,14 @@ export function detail(
   status: number,
   text: string,
   headers?: Record<string, string>,
-  code = CODES[status] ?? 'error',
+  code = errorCode(status),
 ): Answer {
   return { status, error: { code, detail: text }, ...(headers ? { headers } : {}) };
+}
+
+/** One of the errors of api/answers.ts#ERRORS as an answer. */
+export function errorAnswer(error: ApiError, headers?: Record<string, string>): Answer {
+  return detail(error.status, error.detail, headers, error.code);
 }
 
 /** The body of an answer in a flavour: its JSON, or its error written as that flavour writes errors. */
@@ -60,16 +64,6 @@ export function invalid(errors: JsonValue): Answer {
 }
 
 // --- internal ---
-
-/** DRF's code of each status's exception: ParseError, NotAuthenticated, PermissionDenied, NotFound, MethodNotAllowed, UnsupportedMediaType. */
-const CODES: Readonly<Record<number, string>> = {
-  400: 'parse_error',
-  401: 'not_authenticated',
-  403: 'permission_denied',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  415: 'unsupported_media_type',
-};
 
 /**
  * The answer to a queued edit: a refusal as the plan worded it; content the

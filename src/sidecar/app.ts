@@ -22,7 +22,7 @@ import {
 } from '../http/targets.ts';
 import { readSiteAnswer, resolveSiteRequest, type SiteResponse } from '../http/site-targets.ts';
 import type { Session } from '../session/session.ts';
-import { bodyOf, detail, json, MESSAGES, notFound, type Answer } from './answer.ts';
+import { bodyOf, detail, errorAnswer, json, notFound, type Answer } from './answer.ts';
 import { createKeyGate, type Credentials, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
 import {
@@ -141,7 +141,7 @@ async function answerRequest(
   method: string,
   target: string,
 ): Promise<Answer> {
-  if (target.length > MAX_TARGET) return detail(414, 'Request-URI too long.');
+  if (target.length > MAX_TARGET) return errorAnswer(ERRORS.uriTooLong);
   const path = originFormOf(target);
   const site = options.session.model.site;
   const api = path === null ? null : parseApiTarget(path, basePath(site), site.weblateVersion);
@@ -178,13 +178,13 @@ async function answerCurrentRoute(
     return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
   const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
   if (!safe && credentials.kind === 'anonymous')
-    return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
+    return errorAnswer(ERRORS.notAuthenticated, AUTHENTICATE);
   const refusal =
     method === 'OPTIONS' ? undefined : refusalOf(route, options.session.model.site.weblateVersion);
   // A key holder is refused too: the snapshot has no repository status or reports to show.
   if (refusal === 401 && credentials.kind === 'anonymous')
-    return detail(401, ERRORS.notAuthenticated.detail, AUTHENTICATE);
-  if (refusal) return detail(403, ERRORS.permissionDenied.detail);
+    return errorAnswer(ERRORS.notAuthenticated, AUTHENTICATE);
+  if (refusal) return errorAnswer(ERRORS.permissionDenied);
   return answerRoute(options, request, method, api);
 }
 
@@ -252,10 +252,10 @@ async function answerWrite(
 ): Promise<Answer> {
   const credentials = options.credentials();
   if (credentials.kind === 'throttled') return throttled(credentials.retryAfter);
-  if (credentials.kind === 'anonymous') return detail(401, MESSAGES.notAuthenticated, AUTHENTICATE);
+  if (credentials.kind === 'anonymous') return errorAnswer(ERRORS.notAuthenticated, AUTHENTICATE);
   if (credentials.kind === 'invalid')
     return detail(401, credentials.detail, AUTHENTICATE, 'authentication_failed');
-  const denied = () => detail(403, MESSAGES.permissionDenied);
+  const denied = () => errorAnswer(ERRORS.permissionDenied);
   if (options.readOnly) return denied();
   const context: WriteContext = { session: options.session, catalog: options.catalog };
   const params = paramsOf(match);

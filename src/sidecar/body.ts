@@ -4,7 +4,8 @@
  * 413 for a body too large, 415 for another media type, 400 for JSON that
  * does not parse or is not an object.
  */
-import { detail, invalid, MESSAGES, type Answer } from './answer.ts';
+import { ERRORS } from '../api/answers.ts';
+import { detail, errorAnswer, invalid, type Answer } from './answer.ts';
 
 /** The largest request body accepted, in bytes. */
 export const MAX_BODY = 1024 * 1024;
@@ -17,7 +18,7 @@ export type Fields = Record<string, unknown>;
 /** Reads and parses a request's body. An empty body is an empty set of fields. */
 export async function readFields(request: Request): Promise<BodyResult> {
   const bytes = await readLimited(request);
-  if (bytes === 'too large') return { ok: false, answer: detail(413, MESSAGES.bodyTooLarge) };
+  if (bytes === 'too large') return { ok: false, answer: errorAnswer(ERRORS.bodyTooLarge) };
   if (bytes === 'cut')
     return {
       ok: false,

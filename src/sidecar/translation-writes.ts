@@ -4,7 +4,8 @@
  * refused with Weblate's 403.
  */
 import type { Session } from '../session/session.ts';
-import { answerEdit, detail, MESSAGES, noContent, notFound, type Answer } from './answer.ts';
+import { ERRORS } from '../api/answers.ts';
+import { answerEdit, errorAnswer, noContent, notFound, type Answer } from './answer.ts';
 import { componentFile, removeTranslation } from './edit.ts';
 import { componentSegment } from '../api/urls.ts';
 
@@ -23,7 +24,7 @@ export async function deleteTranslation(
         t.component.project.slug === project,
     );
     if (!translation) return { refuse: notFound() };
-    if (translation.isSource) return { refuse: detail(403, MESSAGES.cannotDeleteTranslation) };
+    if (translation.isSource) return { refuse: errorAnswer(ERRORS.cannotDeleteTranslation) };
     const path = componentFile(project, translation.component.slug);
     const text = removeTranslation((await read(path)) ?? '', language);
     if (text === null)

@@ -8,10 +8,10 @@
  * manifest no longer holds are ignored, and dropped when it is written whole.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stateDir } from './state-folder.ts';
+import { readStateFile, stateDir } from './state-folder.ts';
 
 /** A group's files, relative to its folder, with `/`. */
 export type GroupFiles = readonly string[];
@@ -33,12 +33,8 @@ export function hasFilesRecord(outDir: string): boolean {
 
 /** Each group's files as recorded (later lines win); null when there is no record or it cannot be read. */
 export function readFilesRecord(outDir: string): Map<string, GroupFiles> | null {
-  let text: string;
-  try {
-    text = readFileSync(filesRecordPath(outDir), 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readStateFile(filesRecordPath(outDir))?.toString('utf8');
+  if (text === undefined) return null;
   if (!text.startsWith(`${HEADER}\n`)) return null;
   const sets = new Map<string, GroupFiles>();
   const groups = new Map<string, GroupFiles>();

@@ -12,7 +12,8 @@
  *
  * The index itself can be kept (encodeIndex) and used again for the same
  * bytes (fromIndex), checked by their CRC-32: reading the index of half a
- * million lines back takes a tenth of the time of making it.
+ * million lines back takes a tenth of the time of making it. Lines appended
+ * after those bytes (the manifest's journal) are read by the same parser.
  */
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
@@ -36,11 +37,13 @@ export class GroupStates implements GroupStateMap {
   private readonly added = new Map<string, GroupState>();
   private count: number;
   private changed = false;
+  /** Lines read after the bytes the index covers (the journal appended since it was kept). */
+  private linesAppended = 0;
 
   private constructor(
     private readonly index: TextIndex,
-    /** Bytes of the text the index covers (lines after them are not in it). */
-    readonly indexedLength: number,
+    /** Bytes of the text the index covers. */
+    private readonly indexedLength: number,
   ) {
     this.count = index.live;
   }
@@ -56,9 +59,9 @@ export class GroupStates implements GroupStateMap {
   }
 
   /**
-   * The states of `text` from an index encodeIndex() made of its first bytes
-   * (the lines after them are for the caller to apply); null when the index
-   * does not hold for these bytes or cannot be read.
+   * The states of `text` from an index encodeIndex() made of its first bytes,
+   * the lines after them applied; null when the index does not hold for these
+   * bytes or cannot be read, or a line after them is not a state and a key.
    */
   static fromIndex(text: Buffer, encoded: Buffer): GroupStates | null {
     let kept: KeptIndex;
@@ -74,7 +77,9 @@ export class GroupStates implements GroupStateMap {
       crc32(text.subarray(0, kept.length)) !== kept.crc
     )
       return null;
-    return new GroupStates({ ...kept.index, text }, kept.length);
+    const states = new GroupStates({ ...kept.index, text }, kept.length);
+    const appended = indexLines(text, kept.length);
+    return appended && states.apply(appended);
   }
 
   /** The index as made from the text (before any change), to keep: itself checked by a CRC-32, and that of the bytes it covers. */
@@ -99,7 +104,7 @@ export class GroupStates implements GroupStateMap {
 
   /** Lines the text held (those that no longer describe a group included). */
   get linesRead(): number {
-    return this.index.linesRead;
+    return this.index.linesRead + this.linesAppended;
   }
 
   get(key: string): GroupState | undefined {
@@ -149,6 +154,19 @@ export class GroupStates implements GroupStateMap {
         yield [text.toString('utf8', starts[line], ends[line]), state === UNKNOWN ? null : state];
     }
     yield* this.added;
+  }
+
+  /** Applies the final state of each key of lines read after the index (a removal included). */
+  private apply(appended: TextIndex): this {
+    const { text, starts, ends, states, lines } = appended;
+    for (let line = 0; line < lines; line++) {
+      const key = text.toString('utf8', starts[line], ends[line]);
+      const state = states[line]!;
+      if (state === REMOVED) this.delete(key);
+      else this.set(key, state === UNKNOWN ? null : state);
+    }
+    this.linesAppended += appended.linesRead;
+    return this;
   }
 }
 
@@ -233,13 +251,13 @@ function indexLines(text: Buffer, from: number): TextIndex | null {
       line = table[slot]!;
     }
     if (line === EMPTY) {
-      if (state === REMOVED) continue;
+      // A removal of a key not seen before is kept too: lines appended to an index may remove one of it.
       line = lines++;
       table[slot] = line;
       starts[line] = keyStart;
       ends[line] = end;
       hashes[line] = hash;
-      live++;
+      if (state !== REMOVED) live++;
     } else if (states[line] === REMOVED) {
       if (state !== REMOVED) live++;
     } else if (state === REMOVED) {

@@ -10,14 +10,13 @@
  *   settings it was built with. Removed before a whole new tree is written and
  *   written last, so a manifest is trusted only for the very tree it describes.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootHost } from '../hosts/index.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { compactFilesRecord } from './files-record.ts';
 import { GroupStates, type GroupState, type GroupStateMap } from './group-states.ts';
-import { stateDir } from './state-folder.ts';
+import { readStateFile, stateDir } from './state-folder.ts';
 
 export type { GroupState } from './group-states.ts';
 
@@ -53,12 +52,12 @@ export async function isRecordedTree(outDir: string): Promise<boolean> {
 /** Reads the manifest of the tree at `outDir`, or null when there is none or it cannot be understood. */
 export async function readManifest(outDir: string): Promise<Manifest | null> {
   const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
-  const text = readLarge(manifestPath(outDir));
+  const text = readStateFile(manifestPath(outDir));
   if (record === null || text === null) return null;
   const [tree = '', hostLine = ''] = record.split('\n');
   const host = /^host (\S+)$/.exec(hostLine)?.[1] as RootHost | undefined;
   if (text.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
-  const groups = await readGroups(outDir, text);
+  const groups = readGroups(outDir, text);
   return groups && { tree: tree.trim(), host, groups: groups.states, journalLines: groups.lines };
 }
 
@@ -220,27 +219,11 @@ export async function appendManifest(
  * was last written whole, and the journal lines appended since; or, without
  * an index that holds for the text, from the text alone.
  */
-async function readGroups(
-  outDir: string,
-  text: Buffer,
-): Promise<{ states: GroupStates; lines: number } | null> {
-  const kept = readLarge(indexPath(outDir));
-  const indexed = kept && GroupStates.fromIndex(text, kept);
-  if (!indexed) {
-    const states = GroupStates.parse(text, HEADER.length + 1);
-    return states && { states, lines: states.linesRead };
-  }
-  let lines = indexed.linesRead;
-  for (const line of text.toString('utf8', indexed.indexedLength).split('\n')) {
-    if (line === '') continue;
-    const entry = /^(\?|-|[0-9a-z]+) (.+)$/.exec(line);
-    if (!entry) return null;
-    const [, state, key] = entry as unknown as [string, string, string];
-    if (state === '-') indexed.delete(key);
-    else indexed.set(key, state === '?' ? null : Number.parseInt(state, 36));
-    lines++;
-  }
-  return { states: indexed, lines };
+function readGroups(outDir: string, text: Buffer): { states: GroupStates; lines: number } | null {
+  const kept = readStateFile(indexPath(outDir));
+  const states =
+    (kept && GroupStates.fromIndex(text, kept)) ?? GroupStates.parse(text, HEADER.length + 1);
+  return states && { states, lines: states.linesRead };
 }
 
 /** Keeps the index of the manifest as just written whole, so that the next read need not make it. */
@@ -249,18 +232,6 @@ async function keepIndex(outDir: string): Promise<void> {
   const states = GroupStates.parse(text, HEADER.length + 1);
   if (states) await writeFileAtomic(indexPath(outDir), states.encodeIndex());
   else await rm(indexPath(outDir), { force: true });
-}
-
-/**
- * A file of tens of megabytes read in one call (a promise's read goes by
- * half-megabyte chunks, each waiting for its turn: twice as slow), or null.
- */
-function readLarge(file: string): Buffer | null {
-  try {
-    return readFileSync(file);
-  } catch {
-    return null;
-  }
 }
 
 function indexPath(outDir: string): string {

@@ -35,7 +35,7 @@ import { updateInPlace, type TreeInPlace } from './update.ts';
 import { settingsFingerprint } from './versions.ts';
 import { writeTree } from './write.ts';
 
-interface SyncOptions {
+export interface SyncOptions {
   /** Write a whole new tree even when the one in place could be updated. */
   full?: boolean | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
@@ -51,7 +51,7 @@ interface SyncOptions {
   onRewrite?: (() => void) | undefined;
 }
 
-interface SyncedTree {
+export interface SyncedTree {
   manifest: Manifest;
   /** `fresh`: a whole new tree swapped in (files and bytes written); `in-place`: files rewritten, groups rendered and removed. */
   report:

@@ -1,0 +1,47 @@
+/**
+ * Issue 27, item 2 (one grammar for the manifest's journal): the lines a build
+ * appends to the manifest are read by the parser that reads the manifest
+ * written whole, so a key it writes is a key it reads back. The journal was
+ * read by a regular expression whose `.` stops at a line separator (U+2028),
+ * which an extra file's name may hold: the manifest was then not understood
+ * and the next build wrote the whole tree again.
+ */
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildDirectory } from '../../src/build.ts';
+import { GroupStates } from '../../src/tree/group-states.ts';
+import { readManifest } from '../../src/tree/manifest.ts';
+import { FIXTURES, tempDir } from '../helpers.ts';
+
+const NAME = 'notes\u2028draft.txt';
+
+describe("the manifest's journal", () => {
+  it('reads back an extra file whose name holds a line separator, and the next build updates in place', async () => {
+    const dir = tempDir();
+    const content = join(dir, 'content');
+    const out = join(dir, 'dist');
+    cpSync(join(FIXTURES, 'minimal/content'), content, { recursive: true });
+    mkdirSync(join(content, 'extra'));
+    writeFileSync(join(content, 'extra', NAME), 'one\n');
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+    writeFileSync(join(content, 'extra', NAME), 'two\n');
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+
+    const manifest = await readManifest(out);
+    expect(manifest?.groups.get(`/${NAME}`)).toEqual(expect.any(Number));
+    writeFileSync(join(content, 'extra', NAME), 'three\n');
+    const report = await buildDirectory({ contentDir: content, outDir: out });
+    expect(report.mode).toBe('in-place');
+  });
+
+  it('applies lines appended after a kept index as a parse of the whole text would', () => {
+    const whole = '1 /a/\n2 /b/\n? /c/\n';
+    const kept = GroupStates.parse(Buffer.from(whole))!.encodeIndex();
+    const text = Buffer.from(`${whole}- /a/\n3 /b/\n- /b/\n4 /b/\n5 /d\u2028e/\n`);
+    const read = GroupStates.fromIndex(text, kept)!;
+    expect(new Map(read)).toEqual(new Map(GroupStates.parse(text)));
+    expect(read.linesRead).toBe(8);
+    expect(GroupStates.fromIndex(Buffer.from(`${whole}x! /a/\n`), kept)).toBeNull();
+  });
+});
