@@ -37,8 +37,13 @@ const report = (result: object) => {
 if (step === 'build') {
   const [contentDir, outDir, ...flags] = args as [string, string, ...string[]];
   const started = performance.now();
-  const site = flags.includes('--pages-off') ? { pages: false } : {};
-  const built = await buildDirectory({ contentDir, outDir, full: flags.includes('--full'), site });
+  const settings = flags.includes('--pages-off') ? { pages: false } : {};
+  const built = await buildDirectory({
+    contentDir,
+    outDir,
+    full: flags.includes('--full'),
+    settings,
+  });
   if (built.errors.length > 0) throw new Error(`the content has ${built.errors.length} errors`);
   report({ ms: performance.now() - started, ...built, errors: undefined });
 } else if (step === 'floor') {

@@ -4,7 +4,7 @@ import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { defineCommand, runIfMain, type CommandIO } from '../src/cli/command.ts';
 import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes, progressReporter } from '../src/cli/progress.ts';
-import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
+import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 import type { RootHost } from '../src/hosts/index.ts';
@@ -58,7 +58,7 @@ export const command = defineCommand({
       description: 'with --serve: the port to preview on; 0 picks a free one',
       default: '8080',
     },
-    ...SITE_OPTIONS,
+    ...SETTINGS_OPTIONS,
     ...HOST_OPTION,
     strict: {
       type: 'boolean',
@@ -71,7 +71,7 @@ export const command = defineCommand({
     '  npm run build -- --watch\n' +
     '  npm run build -- --serve',
   async run(args, io) {
-    const site = siteOverrides(args);
+    const settings = settingsOverrides(args);
     const host = hostOption(args.host);
     const content = contentFolder(args.content);
     const out = outFolder(args.out);
@@ -79,7 +79,7 @@ export const command = defineCommand({
     if (!output.ok) throw new UsageError(output.message);
     const port = args.serve ? parsePort(args.port) : null;
     if (args.watch || args.serve)
-      return watchBuild({ content, out, full: args.full, site, host, port }, io);
+      return watchBuild({ content, out, full: args.full, settings, host, port }, io);
     // One writer per tree: a sidecar or build --watch on it would overwrite this build with its own model.
     const locked = await lockTree(out, 'a build');
     if (!locked.ok) throw new UsageError(locked.message);
@@ -88,7 +88,7 @@ export const command = defineCommand({
       outDir: out,
       full: args.full,
       verify: args.verify,
-      site,
+      settings,
       host,
       onProgress: progressReporter(io, 'Writing'),
       onSettingsChange: (change) => io.err(`${settingsNotice(out, change)}\n`),
@@ -133,7 +133,7 @@ async function watchBuild(
     content: string;
     out: string;
     full: boolean | undefined;
-    site: ReturnType<typeof siteOverrides>;
+    settings: ReturnType<typeof settingsOverrides>;
     host: RootHost | null | undefined;
     /** --serve: the port to preview on; null without --serve. */
     port: number | null;
@@ -148,7 +148,7 @@ async function watchBuild(
   const opened = await Session.open({
     contentDir: args.content,
     outDir: args.out,
-    site: args.site,
+    settings: args.settings,
     rootHost: args.host,
     full: args.full,
     instanceListDelay: INSTANCE_LIST_DELAY_MS,

@@ -4,7 +4,7 @@ import { extraCollisions } from '../src/tree/extra-groups.ts';
 import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
-import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
+import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { formatContentErrors, formatContentWarnings } from '../src/errors.ts';
 
 export const command = defineCommand({
@@ -18,7 +18,7 @@ export const command = defineCommand({
       description: 'content folder to read',
       default: 'content',
     },
-    ...SITE_OPTIONS,
+    ...SETTINGS_OPTIONS,
     strict: {
       type: 'boolean',
       description: 'treat warnings (such as words or characters left out beside a count) as errors',
@@ -26,7 +26,10 @@ export const command = defineCommand({
   },
   async run(args, io) {
     const content = contentFolder(args.content);
-    const result = await openContent(content, { site: siteOverrides(args), strict: args.strict });
+    const result = await openContent(content, {
+      settings: settingsOverrides(args),
+      strict: args.strict,
+    });
     const errors = result.ok ? extraCollisions(result.model, content) : result.errors;
     if (!result.ok || errors.length > 0) {
       io.err(formatContentErrors(errors) + '\n');

@@ -3,7 +3,7 @@ import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
-import { SITE_OPTIONS, siteOverrides } from '../src/cli/site-options.ts';
+import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { formatContentErrors, UsageError } from '../src/errors.ts';
 import { KEY_FAILURES, loadKeys, TOKENS_VARIABLE } from '../src/sidecar/auth.ts';
 import { startSidecar } from '../src/sidecar/sidecar.ts';
@@ -65,7 +65,7 @@ export const command = defineCommand({
       description:
         'answer a write only once /api/translations/ and /api/components/ are rewritten too (by default they follow once writes pause)',
     },
-    ...SITE_OPTIONS,
+    ...SETTINGS_OPTIONS,
   },
   epilog:
     'Example:\n  WEBLATE_SNAPSHOT_TOKENS=$(openssl rand -hex 24) npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
@@ -87,8 +87,8 @@ export const command = defineCommand({
       outDir: out,
       force: args.force,
       rebuild: args.rebuild,
-      site: siteOverrides(args),
-      host: args.host,
+      settings: settingsOverrides(args),
+      bind: args.host,
       port,
       keys,
       readOnly: args['read-only'],

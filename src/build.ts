@@ -15,7 +15,7 @@ import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import type { OutputTarget } from './output/target.ts';
 import { openContent, readSiteSettings, readText } from './resolve/open.ts';
-import type { SiteOverrides } from './resolve/resolve.ts';
+import type { SettingsOverrides } from './resolve/resolve.ts';
 import { extraCollisions } from './tree/extra-groups.ts';
 import { isRecordedTree } from './tree/manifest.ts';
 import { bringTreeInLine } from './tree/bring-in-line.ts';
@@ -25,7 +25,7 @@ import { writeTree } from './tree/write.ts';
 interface BuildOptions {
   contentDir: string;
   /** Settings that win over site.yaml (command-line flags). */
-  site?: SiteOverrides;
+  settings?: SettingsOverrides;
   /** Whose `_redirects` and `_headers` go at the root of the output (all hosts' files are under hosts/). */
   host?: HostOptions['host'];
   /** Called now and then with files written so far and the total. */
@@ -139,7 +139,7 @@ export async function buildDirectory(
     };
   }
   const takenAt = Date.now();
-  const checked = await checkBuild({ ...options, site: overrides, host }, catalog);
+  const checked = await checkBuild({ ...options, settings: overrides, host }, catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
   const synced = await bringTreeInLine(options.outDir, checked.model, {
     kept,
@@ -192,7 +192,7 @@ type CheckResult =
 /** What a build cache holds for: the content folder as given, and the settings the build takes (flags, or those kept beside the tree). */
 function cacheKey(
   options: DirectoryBuildOptions,
-  overrides: SiteOverrides,
+  overrides: SettingsOverrides,
   host: HostOptions['host'],
 ): CacheKey {
   return {
@@ -211,14 +211,14 @@ async function checkBuild(
   catalog: Catalog | undefined,
 ): Promise<CheckResult> {
   const opened = await openContent(options.contentDir, {
-    site: options.site,
+    settings: options.settings,
     catalog,
     strict: options.strict,
   });
   if (!opened.ok) return opened;
   const collisions = extraCollisions(opened.model, options.contentDir);
   if (collisions.length > 0) return { ok: false, errors: collisions };
-  const message = hostProblem(opened.model.site, { host: options.host });
+  const message = hostProblem(opened.model.settings, { host: options.host });
   if (!message) return opened;
   const site = `${options.contentDir.replace(/\/+$/, '')}/site.yaml`;
   return {

@@ -18,7 +18,7 @@ const LAYERS = [
   ['src/content/'],
   ['src/resolve/'],
   ['src/api/'],
-  ['src/site/'],
+  ['src/status-site/'],
   ['src/api-types/'],
   ['src/hosts/'],
   ['src/tree/'],

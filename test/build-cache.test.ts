@@ -25,7 +25,7 @@ import { openContent } from '../src/resolve/open.ts';
 import { Session } from '../src/session/session.ts';
 import { createContext } from '../src/tree/groups.ts';
 import { stateDir } from '../src/tree/state-folder.ts';
-import { createVersionCache } from '../src/tree/versions.ts';
+import { createFingerprintCache } from '../src/tree/fingerprints.ts';
 import { buildInMemory, FIXTURES, readTree, tempDir } from './helpers.ts';
 
 const STRINGS = 'projects/alpha/components/strings.yaml';
@@ -321,17 +321,17 @@ describe('the model as the cache keeps it', () => {
         catalog: loadCatalog(),
       });
       if (!opened.ok) throw new Error('the fixture does not open');
-      const { versions, aggregates } = createContext(opened.model, createVersionCache());
-      const decoded = decodeModel(encodeModel(opened.model, versions, aggregates)!);
+      const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
+      const decoded = decodeModel(encodeModel(opened.model, fingerprints, aggregates)!);
       expect(decoded.model).toEqual(opened.model);
       for (const t of decoded.model.translations)
-        expect(decoded.versions.translations.get(t)).toBe(versions.translation(t));
+        expect(decoded.fingerprints.translations.get(t)).toBe(fingerprints.translation(t));
       for (const c of decoded.model.components)
-        expect(decoded.versions.components.get(c)).toBe(versions.component(c));
+        expect(decoded.fingerprints.components.get(c)).toBe(fingerprints.component(c));
       // Each project's sums come back with it, the same as summing the decoded model again.
       const summed = aggregate(decoded.model);
       for (const project of decoded.model.projects) {
-        const kept = decoded.versions.aggregates.projects.get(project.components);
+        const kept = decoded.fingerprints.aggregates.projects.get(project.components);
         expect(kept).toEqual({
           total: summed.project(project),
           languages: summed.projectLanguages(project),

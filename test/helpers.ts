@@ -14,14 +14,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { build, type BuildReport } from '../src/build.ts';
-import type { SiteOverrides } from '../src/resolve/resolve.ts';
-import type { Site } from '../src/model/types.ts';
+import type { SettingsOverrides } from '../src/resolve/resolve.ts';
+import type { Settings } from '../src/model/types.ts';
 import { memoryTarget } from '../src/output/target.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 
-/** A site with the defaults a build resolves (flavour 4, no pages), and the given settings. */
-export function testSite(settings: Partial<Site> & { baseUrl: string }): Site {
+/** Settings with the defaults a build resolves (flavour 4, no pages), and the given settings. */
+export function testSettings(settings: Partial<Settings> & { baseUrl: string }): Settings {
   return {
     webUrl: settings.baseUrl,
     pageSize: 50,
@@ -104,10 +104,10 @@ export interface MemoryBuild {
 /** Builds a content folder into memory. */
 export async function buildInMemory(
   contentDir: string,
-  site: SiteOverrides = {},
+  settings: SettingsOverrides = {},
 ): Promise<MemoryBuild> {
   const target = memoryTarget();
-  const report = await build({ contentDir, site }, { target });
+  const report = await build({ contentDir, settings }, { target });
   return {
     report,
     files: target.files,

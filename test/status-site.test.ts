@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildInMemory, FIXTURES, ROOT, tempDir } from './helpers.ts';
 
-/** The content folder of a fixture with the site on (and its base URL's path). */
+/** The content folder of a fixture with the status site on (and its base URL's path). */
 function withPages(fixture: string): string {
   const content = join(tempDir(), 'content');
   cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
@@ -16,7 +16,7 @@ function withPages(fixture: string): string {
   return content;
 }
 
-/** The file a link of the site names: a folder's index (index.html, or index.json under api/ and exports/), or the file itself. */
+/** The file a link of the status site names: a folder's index (index.html, or index.json under api/ and exports/), or the file itself. */
 function fileOfLink(path: string): string {
   const decoded = decodeURIComponent(path.replace(/[?#].*$/, '')).replace(/^\//, '');
   if (!decoded.endsWith('/') && decoded !== '') return decoded;

@@ -110,7 +110,8 @@ type ObjectName =
   | 'Lock';
 
 const OBJECTS: Record<ObjectName, (version: WeblateVersion) => Shape> = {
-  ApiRoot: (version) => defineShape(ROOT_LISTS[version].map((name) => [name, 'url'] as const)),
+  ApiRoot: (version) =>
+    defineShape(ROOT_LISTS[version].map((name) => [name, 'unescaped'] as const)),
   Plural: () => PLURAL.shape,
   Language: (version) => LANGUAGE[version].shape,
   Project: (version) => PROJECT[version].shape,

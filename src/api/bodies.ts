@@ -1,6 +1,6 @@
 /**
  * The JSON bodies of Weblate's objects: the layouts of shapes.ts filled from
- * the model, in the site's flavour. Objects that are nested again and again
+ * the model, in the settings' flavour. Objects that are nested again and again
  * (a language in every translation, a component in every translation of it)
  * are serialized once per build and reused.
  */
@@ -13,7 +13,7 @@ import type {
   Language,
   Model,
   Project,
-  Site,
+  Settings,
   Translation,
 } from '../model/types.ts';
 import { fillLayout, RawJson, type JsonValue } from '../output/serialize.ts';
@@ -64,8 +64,8 @@ export interface Bodies {
 
 /** Creates the body builders of one build; its caches live as long as it does. */
 export function createBodies(model: Model, aggregates: Aggregates): Bodies {
-  const site = model.site;
-  const version = site.weblateVersion;
+  const settings = model.settings;
+  const version = settings.weblateVersion;
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
   const categories = new Map<Category, RawJson>();
@@ -74,15 +74,15 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   // hit there, and one that kept many would only turn each into garbage for a full collection.
   const lastComponent = lastOne<Component, RawJson>();
 
-  const language = (l: Language) => cached(languages, l, () => languageBody(site, l));
+  const language = (l: Language) => cached(languages, l, () => languageBody(settings, l));
   const project = (p: Project) =>
-    cached(projects, p, () => fillLayout(PROJECT[version], { site, project: p }));
+    cached(projects, p, () => fillLayout(PROJECT[version], { settings, project: p }));
   const componentJson = (c: Component) =>
     lastComponent(c, () =>
       RawJson.of(
         fillLayout(
           COMPONENT[version],
-          componentSource(site, c, language(c.sourceLanguage), project(c.project)),
+          componentSource(settings, c, language(c.sourceLanguage), project(c.project)),
         ),
       ),
     );
@@ -91,7 +91,7 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
       ? componentJson(c)
       : fillLayout(
           COMPONENT_WITHOUT_PROJECT[version],
-          componentSource(site, c, language(c.sourceLanguage), null),
+          componentSource(settings, c, language(c.sourceLanguage), null),
         );
   const named = (counters: Counters, review: boolean, name: string, url: string) =>
     fillLayout(NAMED_STATISTICS[version], {
@@ -110,7 +110,7 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     componentJson,
     translation: (t, withComponent = true) => {
       const source = translationSource(
-        site,
+        settings,
         t,
         language(t.language),
         withComponent ? componentJson(t.component) : null,
@@ -120,28 +120,28 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
         source,
       );
     },
-    translationStatistics: (t) => translationStatisticsBody(site, t),
+    translationStatistics: (t) => translationStatisticsBody(settings, t),
     projectStatistics: (p) =>
       named(
         aggregates.project(p),
         projectHasReview(p),
         p.name,
-        webUrl(site, webPath.project(p.slug)),
+        webUrl(settings, webPath.project(p.slug)),
       ),
     // A language has no review setting of its own; Weblate's default counts it as reviewed.
     languageStatistics: (l) =>
-      named(aggregates.language(l), true, l.name, webUrl(site, webPath.language(l.code))),
-    projectLanguages: (p) => projectLanguagesBody(site, p, aggregates.projectLanguages(p)),
+      named(aggregates.language(l), true, l.name, webUrl(settings, webPath.language(l.code))),
+    projectLanguages: (p) => projectLanguagesBody(settings, p, aggregates.projectLanguages(p)),
     projectRepository: (p) =>
-      fillLayout(PROJECT_REPOSITORY, { url: apiUrl(site, apiPath.projectRepository(p.slug)) }),
+      fillLayout(PROJECT_REPOSITORY, { url: apiUrl(settings, apiPath.projectRepository(p.slug)) }),
     componentRepository: (c) =>
       fillLayout(REPOSITORY, {
-        url: apiUrl(site, apiPath.componentRepository(c.project.slug, componentSegment(c))),
+        url: apiUrl(settings, apiPath.componentRepository(c.project.slug, componentSegment(c))),
       }),
     translationRepository: (t) =>
       fillLayout(REPOSITORY, {
         url: apiUrl(
-          site,
+          settings,
           apiPath.translationRepository(
             t.component.project.slug,
             componentSegment(t.component),
@@ -150,9 +150,10 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
         ),
       }),
     lock: (c) => fillLayout(LOCK, c.locked),
-    category: (c) => cached(categories, c, () => fillLayout(CATEGORY, { site, category: c })),
+    category: (c) => cached(categories, c, () => fillLayout(CATEGORY, { settings, category: c })),
     // A category has no review setting of its own either (BaseStats.has_review).
-    categoryStatistics: (c) => named(aggregates.category(c), true, c.name, categoryWebUrl(site, c)),
+    categoryStatistics: (c) =>
+      named(aggregates.category(c), true, c.name, categoryWebUrl(settings, c)),
     projectLock: (p) => fillLayout(LOCK, projectLocked(p)),
   };
 }
@@ -165,13 +166,13 @@ function languageDisplayName(language: Language): string {
 // --- internal ---
 
 function componentSource(
-  site: Site,
+  settings: Settings,
   component: Component,
   sourceLanguage: RawJson,
   project: RawJson | null,
 ): ComponentSource {
   return {
-    site,
+    settings,
     component,
     sourceLanguage,
     project,
@@ -182,14 +183,14 @@ function componentSource(
 }
 
 function translationSource(
-  site: Site,
+  settings: Settings,
   translation: Translation,
   language: RawJson,
   component: RawJson | null,
 ): TranslationSource {
   const c = translation.component;
   return {
-    site,
+    settings,
     translation,
     language,
     component,
@@ -216,21 +217,21 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
 }
 
 /** A Language object, exactly as its file holds it. */
-export function languageBody(site: Site, language: Language): JsonValue {
-  return fillLayout(LANGUAGE[site.weblateVersion], { site, language });
+export function languageBody(settings: Settings, language: Language): JsonValue {
+  return fillLayout(LANGUAGE[settings.weblateVersion], { settings, language });
 }
 
-function translationStatisticsBody(site: Site, t: Translation): JsonValue {
+function translationStatisticsBody(settings: Settings, t: Translation): JsonValue {
   const p = t.component.project.slug;
   const web = componentWebPath(t.component);
   const code = t.language.code;
-  return fillLayout(TRANSLATION_STATISTICS[site.weblateVersion], {
+  return fillLayout(TRANSLATION_STATISTICS[settings.weblateVersion], {
     counters: t.counters,
     review: translationHasReview(t),
     code,
     name: t.language.name,
-    url: webUrl(site, webPath.translation(p, web, code)),
-    translateUrl: webUrl(site, webPath.translate(p, web, code)),
+    url: webUrl(settings, webPath.translation(p, web, code)),
+    translateUrl: webUrl(settings, webPath.translate(p, web, code)),
   });
 }
 
@@ -240,7 +241,7 @@ function translationStatisticsBody(site: Site, t: Translation): JsonValue {
  * (ProjectLanguageStats), named by its project-language pages.
  */
 function projectLanguagesBody(
-  site: Site,
+  settings: Settings,
   project: Project,
   sums: ReadonlyMap<Language, Counters>,
 ): JsonValue {
@@ -248,7 +249,7 @@ function projectLanguagesBody(
   const entries = [...sums].sort(
     ([a], [b]) => compareStrings(a.name, b.name) || compareStrings(a.code, b.code),
   );
-  if (site.weblateVersion === '4') {
+  if (settings.weblateVersion === '4') {
     return entries.map(([language, counters]) =>
       fillLayout(PROJECT_LANGUAGE_4, {
         counters,
@@ -261,13 +262,13 @@ function projectLanguagesBody(
     );
   }
   return entries.map(([language, counters]) =>
-    fillLayout(TRANSLATION_STATISTICS[site.weblateVersion], {
+    fillLayout(TRANSLATION_STATISTICS[settings.weblateVersion], {
       counters,
       review,
       code: language.code,
       name: language.name,
-      url: webUrl(site, webPath.projectLanguage(project.slug, language.code)),
-      translateUrl: webUrl(site, webPath.projectLanguageTranslate(project.slug, language.code)),
+      url: webUrl(settings, webPath.projectLanguage(project.slug, language.code)),
+      translateUrl: webUrl(settings, webPath.projectLanguageTranslate(project.slug, language.code)),
     }),
   );
 }

@@ -3,7 +3,7 @@
  * page 1 at the list URL and later pages at their own path (or `?page=N`).
  */
 import { pageSizeOf, routeOf, type ResourceKind } from './routes.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { defineShape, ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { arrayOf, LIST_ITEM, STRING_OR_NULL } from '../output/value-types.ts';
 import { apiPath, pageUrl } from './urls.ts';
@@ -15,20 +15,20 @@ export function pageCount(count: number, pageSize: number): number {
 }
 
 /** How many items a page of a kind of list holds on a site (four times the page size for Weblate 2026.8's large lists). */
-export function listPageSize(site: Site, kind: ResourceKind): number {
-  return pageSizeOf(routeOf(kind), site.weblateVersion, site.pageSize);
+export function listPageSize(settings: Settings, kind: ResourceKind): number {
+  return pageSizeOf(routeOf(kind), settings.weblateVersion, settings.pageSize);
 }
 
 /** One page of a list (1-based). */
 export function listPage<T>(
-  site: Site,
+  settings: Settings,
   kind: ResourceKind,
   listPath: string,
   items: readonly T[],
   render: (item: T) => JsonValue,
   page: number,
 ): Resource {
-  const size = listPageSize(site, kind);
+  const size = listPageSize(settings, kind);
   const total = pageCount(items.length, size);
   const start = (page - 1) * size;
   const results = items.slice(start, start + size).map(render);
@@ -37,8 +37,8 @@ export function listPage<T>(
     kind,
     body: new ShapedObject(PAGE, [
       items.length,
-      page < total ? pageUrl(site, listPath, page + 1) : null,
-      page > 1 ? pageUrl(site, listPath, page - 1) : null,
+      page < total ? pageUrl(settings, listPath, page + 1) : null,
+      page > 1 ? pageUrl(settings, listPath, page - 1) : null,
       results,
     ]),
   };
@@ -47,7 +47,7 @@ export function listPage<T>(
 /** DRF's page envelope: the number of items in the whole list, the URLs of the pages beside this one (or null), and its items. */
 export const PAGE = defineShape([
   ['count', 'int'],
-  ['next', 'url', STRING_OR_NULL],
-  ['previous', 'url', STRING_OR_NULL],
+  ['next', 'unescaped', STRING_OR_NULL],
+  ['previous', 'unescaped', STRING_OR_NULL],
   ['results', 'json', arrayOf(LIST_ITEM)],
 ]);

@@ -29,7 +29,7 @@ import type {
   Language,
   Plural,
   Project,
-  Site,
+  Settings,
   Translation,
 } from '../model/types.ts';
 import {
@@ -60,8 +60,8 @@ const nested = (name: NestedObject): ValueType => objectNamed(name);
 const STRINGS = arrayOf(STRING);
 
 /** Whether a site speaks today's API (2026.8) rather than 4.x's. */
-function isCurrent(site: Site): boolean {
-  return site.weblateVersion !== '4';
+function isFlavour2026(settings: Settings): boolean {
+  return settings.weblateVersion !== '4';
 }
 
 // --- Language (4.x 1.4.1; current 3.1) ---
@@ -76,21 +76,24 @@ const PLURAL_FIELDS = {
 export const PLURAL = defineLayout(PLURAL_FIELDS, ['id', 'source', 'number', 'formula', 'type']);
 
 interface LanguageSource {
-  site: Site;
+  settings: Settings;
   language: Language;
 }
 
 const LANGUAGE_FIELDS = {
   id: ['int', (s) => s.language.id],
-  code: ['url', (s) => s.language.code],
+  code: ['unescaped', (s) => s.language.code],
   name: ['text', (s) => s.language.name],
   plural: ['json', (s) => fillLayout(PLURAL, s.language.plural), nested('Plural')],
   aliases: ['json', (s) => s.language.aliases, STRINGS],
-  direction: ['url', (s) => s.language.direction],
+  direction: ['unescaped', (s) => s.language.direction],
   population: ['int', (s) => s.language.population],
-  web_url: ['url', (s) => webUrl(s.site, webPath.language(s.language.code))],
-  url: ['url', (s) => apiUrl(s.site, apiPath.language(s.language.code))],
-  statistics_url: ['url', (s) => apiUrl(s.site, apiPath.languageStatistics(s.language.code))],
+  web_url: ['unescaped', (s) => webUrl(s.settings, webPath.language(s.language.code))],
+  url: ['unescaped', (s) => apiUrl(s.settings, apiPath.language(s.language.code))],
+  statistics_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.languageStatistics(s.language.code)),
+  ],
 } satisfies Record<string, SourcedField<LanguageSource>>;
 
 const LANGUAGE_4 = [
@@ -140,29 +143,44 @@ function settingField<S>(
 // --- Project (4.x 1.4.2; current 3.2) ---
 
 interface ProjectSource {
-  site: Site;
+  settings: Settings;
   project: Project;
 }
 
 const PROJECT_FIELDS = {
   name: ['text', (s) => s.project.name],
-  slug: ['url', (s) => s.project.slug],
+  slug: ['unescaped', (s) => s.project.slug],
   id: ['int', (s) => s.project.id],
   web: ['text', (s) => s.project.web],
-  web_url: ['url', (s) => webUrl(s.site, webPath.project(s.project.slug))],
-  url: ['url', (s) => apiUrl(s.site, apiPath.project(s.project.slug))],
+  web_url: ['unescaped', (s) => webUrl(s.settings, webPath.project(s.project.slug))],
+  url: ['unescaped', (s) => apiUrl(s.settings, apiPath.project(s.project.slug))],
   check_flags: ['text', (s) => s.project.current.check_flags],
   effective_check_flags: ['text', (s) => s.project.inherited.effectiveCheckFlags],
-  components_list_url: ['url', (s) => apiUrl(s.site, apiPath.projectComponents(s.project.slug))],
-  repository_url: ['url', (s) => apiUrl(s.site, apiPath.projectRepository(s.project.slug))],
-  statistics_url: ['url', (s) => apiUrl(s.site, apiPath.projectStatistics(s.project.slug))],
-  metrics_url: ['url', (s) => apiUrl(s.site, apiPath.projectMetrics(s.project.slug))],
-  categories_url: ['url', (s) => apiUrl(s.site, apiPath.projectCategories(s.project.slug))],
-  changes_list_url: ['url', (s) => apiUrl(s.site, apiPath.projectChanges(s.project.slug))],
-  languages_url: ['url', (s) => apiUrl(s.site, apiPath.projectLanguages(s.project.slug))],
-  labels_url: ['url', (s) => apiUrl(s.site, apiPath.projectLabels(s.project.slug))],
-  reports_url: ['url', (s) => apiUrl(s.site, apiPath.projectReports(s.project.slug))],
-  lock_url: ['url', (s) => apiUrl(s.site, apiPath.projectLock(s.project.slug))],
+  components_list_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectComponents(s.project.slug)),
+  ],
+  repository_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectRepository(s.project.slug)),
+  ],
+  statistics_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectStatistics(s.project.slug)),
+  ],
+  metrics_url: ['unescaped', (s) => apiUrl(s.settings, apiPath.projectMetrics(s.project.slug))],
+  categories_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectCategories(s.project.slug)),
+  ],
+  changes_list_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectChanges(s.project.slug)),
+  ],
+  languages_url: ['unescaped', (s) => apiUrl(s.settings, apiPath.projectLanguages(s.project.slug))],
+  labels_url: ['unescaped', (s) => apiUrl(s.settings, apiPath.projectLabels(s.project.slug))],
+  reports_url: ['unescaped', (s) => apiUrl(s.settings, apiPath.projectReports(s.project.slug))],
+  lock_url: ['unescaped', (s) => apiUrl(s.settings, apiPath.projectLock(s.project.slug))],
   translation_review: ['bool', (s) => s.project.translation_review],
   source_review: ['bool', (s) => s.project.source_review],
   set_language_team: ['bool', (s) => s.project.set_language_team],
@@ -182,12 +200,15 @@ const PROJECT_FIELDS = {
   ...inheritableFields<ProjectSource>((s) => s.project.inherited),
   enforced_2fa: ['bool', (s) => s.project.current.enforced_2fa],
   machinery_settings: [
-    'url',
-    (s) => apiUrl(s.site, apiPath.projectMachinerySettings(s.project.slug)),
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectMachinerySettings(s.project.slug)),
   ],
   // Weblate: locked when every component is, and there is one.
   locked: ['bool', (s) => projectLocked(s.project)],
-  announcements_url: ['url', (s) => apiUrl(s.site, apiPath.projectAnnouncements(s.project.slug))],
+  announcements_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.projectAnnouncements(s.project.slug)),
+  ],
 } satisfies Record<string, SourcedField<ProjectSource>>;
 
 export const PROJECT: Layouts<ProjectSource> = {
@@ -268,7 +289,7 @@ function triples(): TripleKey[] {
 // --- Component (4.x 1.4.3; current 3.3) ---
 
 export interface ComponentSource {
-  site: Site;
+  settings: Settings;
   component: Component;
   /** The source language's object and the project's, serialized once per build. */
   sourceLanguage: RawJson;
@@ -285,9 +306,9 @@ const repository = (s: ComponentSource) => (s.component.linkedComponent ?? s.com
 const linkedSetting = <K extends 'push_on_commit' | 'commit_pending_age' | 'auto_lock_error'>(
   s: ComponentSource,
   key: K,
-) => (isCurrent(s.site) ? repository(s) : s.component.settings)[key];
+) => (isFlavour2026(s.settings) ? repository(s) : s.component.settings)[key];
 const componentUrl = (path: (p: string, c: string) => string) => (s: ComponentSource) =>
-  apiUrl(s.site, path(s.p, s.c));
+  apiUrl(s.settings, path(s.p, s.c));
 /** A message template: 4.x's default or today's when the content leaves it out. */
 const message =
   (
@@ -300,11 +321,11 @@ const message =
       | 'pull_message',
   ) =>
   (s: ComponentSource) =>
-    isCurrent(s.site) ? s.component.inherited.own[key] : s.component.settings[key];
+    isFlavour2026(s.settings) ? s.component.inherited.own[key] : s.component.settings[key];
 
 const COMPONENT_FIELDS = {
   name: ['text', (s) => s.component.name],
-  slug: ['url', (s) => s.component.slug],
+  slug: ['unescaped', (s) => s.component.slug],
   id: ['int', (s) => s.component.id],
   source_language: ['json', (s) => s.sourceLanguage, nested('Language')],
   // Null only where the layout leaves the field out (a project's component list).
@@ -328,21 +349,21 @@ const COMPONENT_FIELDS = {
   // 4.x: the content's, else the SPDX page of the component's license; 2026.8: of the license in effect.
   license_url: [
     'text',
-    (s) => (isCurrent(s.site) ? s.component.currentLicenseUrl : s.component.licenseUrl),
+    (s) => (isFlavour2026(s.settings) ? s.component.licenseUrl2026 : s.component.licenseUrl),
     STRING_OR_NULL,
   ],
-  web_url: ['url', (s) => webUrl(s.site, webPath.component(s.p, s.web))],
-  url: ['url', componentUrl(apiPath.component)],
-  repository_url: ['url', componentUrl(apiPath.componentRepository)],
-  translations_url: ['url', componentUrl(apiPath.componentTranslations)],
-  statistics_url: ['url', componentUrl(apiPath.componentStatistics)],
-  lock_url: ['url', componentUrl(apiPath.componentLock)],
-  links_url: ['url', componentUrl(apiPath.componentLinks)],
-  changes_list_url: ['url', componentUrl(apiPath.componentChanges)],
+  web_url: ['unescaped', (s) => webUrl(s.settings, webPath.component(s.p, s.web))],
+  url: ['unescaped', componentUrl(apiPath.component)],
+  repository_url: ['unescaped', componentUrl(apiPath.componentRepository)],
+  translations_url: ['unescaped', componentUrl(apiPath.componentTranslations)],
+  statistics_url: ['unescaped', componentUrl(apiPath.componentStatistics)],
+  lock_url: ['unescaped', componentUrl(apiPath.componentLock)],
+  links_url: ['unescaped', componentUrl(apiPath.componentLinks)],
+  changes_list_url: ['unescaped', componentUrl(apiPath.componentChanges)],
   // Only while a background task runs.
-  task_url: ['url', () => null, STRING_OR_NULL],
-  reports_url: ['url', componentUrl(apiPath.componentReports)],
-  announcements_url: ['url', componentUrl(apiPath.componentAnnouncements)],
+  task_url: ['unescaped', () => null, STRING_OR_NULL],
+  reports_url: ['unescaped', componentUrl(apiPath.componentReports)],
+  announcements_url: ['unescaped', componentUrl(apiPath.componentAnnouncements)],
   push: ['text', (s) => hideCredentials(repository(s).push)],
   check_flags: ['text', (s) => s.component.settings.check_flags],
   effective_check_flags: ['text', (s) => s.component.inherited.effectiveCheckFlags],
@@ -379,12 +400,12 @@ const COMPONENT_FIELDS = {
   is_glossary: ['bool', (s) => s.component.settings.is_glossary],
   glossary_color: ['text', (s) => s.component.settings.glossary_color],
   category: [
-    'url',
+    'unescaped',
     (s) =>
-      s.component.category ? apiUrl(s.site, apiPath.category(s.component.category.id)) : null,
+      s.component.category ? apiUrl(s.settings, apiPath.category(s.component.category.id)) : null,
     STRING_OR_NULL,
   ],
-  linked_component: ['url', (s) => linkedComponentUrl(s), STRING_OR_NULL],
+  linked_component: ['unescaped', (s) => linkedComponentUrl(s), STRING_OR_NULL],
   locked: ['bool', (s) => s.component.locked],
 } satisfies Record<string, SourcedField<ComponentSource>>;
 
@@ -555,14 +576,14 @@ export const COMPONENT_WITHOUT_PROJECT = layoutsWithout(
 function linkedComponentUrl(s: ComponentSource): string | null {
   const linked = s.component.linkedComponent;
   return linked
-    ? apiUrl(s.site, apiPath.component(linked.project.slug, componentSegment(linked)))
+    ? apiUrl(s.settings, apiPath.component(linked.project.slug, componentSegment(linked)))
     : null;
 }
 
 // --- Translation (4.x 1.4.4; current 3.4) ---
 
 export interface TranslationSource {
-  site: Site;
+  settings: Settings;
   translation: Translation;
   language: RawJson;
   component: RawJson | null;
@@ -575,7 +596,7 @@ export interface TranslationSource {
 
 const translationUrl =
   (path: (p: string, c: string, l: string) => string) => (s: TranslationSource) =>
-    apiUrl(s.site, path(s.p, s.c, s.translation.language.code));
+    apiUrl(s.settings, path(s.p, s.c, s.translation.language.code));
 const counter = (key: Exclude<keyof Counters, 'last_change'>) => (s: TranslationSource) =>
   s.translation.counters[key];
 
@@ -588,25 +609,25 @@ const TRANSLATION_FIELDS = {
   filename: ['text', (s) => s.translation.filename],
   revision: ['text', (s) => s.translation.revision],
   web_url: [
-    'url',
-    (s) => webUrl(s.site, webPath.translation(s.p, s.web, s.translation.language.code)),
+    'unescaped',
+    (s) => webUrl(s.settings, webPath.translation(s.p, s.web, s.translation.language.code)),
   ],
   share_url: [
-    'url',
+    'unescaped',
     (s) =>
       webUrl(
-        s.site,
-        (isCurrent(s.site) ? webPath.shareCurrent : webPath.share)(
+        s.settings,
+        (isFlavour2026(s.settings) ? webPath.share2026 : webPath.share)(
           s.p,
           s.translation.language.code,
         ),
       ),
   ],
   translate_url: [
-    'url',
-    (s) => webUrl(s.site, webPath.translate(s.p, s.web, s.translation.language.code)),
+    'unescaped',
+    (s) => webUrl(s.settings, webPath.translate(s.p, s.web, s.translation.language.code)),
   ],
-  url: ['url', translationUrl(apiPath.translation)],
+  url: ['unescaped', translationUrl(apiPath.translation)],
   is_template: ['bool', (s) => s.translation.isTemplate],
   is_source: ['bool', (s) => s.translation.isSource],
   total: ['int', counter('total')],
@@ -640,12 +661,12 @@ const TRANSLATION_FIELDS = {
     STRING_OR_NULL,
   ],
   last_author: ['text', (s) => s.translation.lastAuthor, STRING_OR_NULL],
-  repository_url: ['url', translationUrl(apiPath.translationRepository)],
-  file_url: ['url', translationUrl(apiPath.translationFile)],
-  statistics_url: ['url', translationUrl(apiPath.translationStatistics)],
-  changes_list_url: ['url', translationUrl(apiPath.translationChanges)],
-  units_list_url: ['url', translationUrl(apiPath.translationUnits)],
-  announcements_url: ['url', translationUrl(apiPath.translationAnnouncements)],
+  repository_url: ['unescaped', translationUrl(apiPath.translationRepository)],
+  file_url: ['unescaped', translationUrl(apiPath.translationFile)],
+  statistics_url: ['unescaped', translationUrl(apiPath.translationStatistics)],
+  changes_list_url: ['unescaped', translationUrl(apiPath.translationChanges)],
+  units_list_url: ['unescaped', translationUrl(apiPath.translationUnits)],
+  announcements_url: ['unescaped', translationUrl(apiPath.translationAnnouncements)],
 } satisfies Record<string, SourcedField<TranslationSource>>;
 
 const TRANSLATION_4 = [
@@ -708,10 +729,10 @@ interface NamedStatisticsSource extends StatisticsSource {
 }
 
 const TRAILING_FIELDS = {
-  code: ['url', (s) => s.code],
+  code: ['unescaped', (s) => s.code],
   name: ['text', (s) => s.name],
-  url: ['url', (s) => s.url],
-  translate_url: ['url', (s) => s.translateUrl],
+  url: ['unescaped', (s) => s.url],
+  translate_url: ['unescaped', (s) => s.translateUrl],
 } satisfies Record<string, SourcedField<NamedStatisticsSource>>;
 const STATISTICS_FIELDS: Record<string, SourcedField<NamedStatisticsSource>> = {
   ...STATISTICS_COUNTERS,
@@ -736,7 +757,7 @@ function statisticsLayouts(
 export const PROJECT_LANGUAGE_4 = defineLayout(
   {
     language: ['text', (s) => s.name],
-    code: ['url', (s) => s.code],
+    code: ['unescaped', (s) => s.code],
     total: ['int', (s) => s.counters.total],
     translated: ['int', (s) => s.counters.translated],
     translated_percent: [
@@ -774,24 +795,30 @@ export const PROJECT_LANGUAGE_4 = defineLayout(
 // --- Category (current 3.5; 2026.8 only) ---
 
 interface CategorySource {
-  site: Site;
+  settings: Settings;
   category: Category;
 }
 
 const CATEGORY_FIELDS = {
   id: ['int', (s) => s.category.id],
   name: ['text', (s) => s.category.name],
-  slug: ['url', (s) => s.category.slug],
-  project: ['url', (s) => apiUrl(s.site, apiPath.project(s.category.project.slug))],
+  slug: ['unescaped', (s) => s.category.slug],
+  project: ['unescaped', (s) => apiUrl(s.settings, apiPath.project(s.category.project.slug))],
   category: [
-    'url',
-    (s) => (s.category.parent ? apiUrl(s.site, apiPath.category(s.category.parent.id)) : null),
+    'unescaped',
+    (s) => (s.category.parent ? apiUrl(s.settings, apiPath.category(s.category.parent.id)) : null),
     STRING_OR_NULL,
   ],
-  url: ['url', (s) => apiUrl(s.site, apiPath.category(s.category.id))],
-  statistics_url: ['url', (s) => apiUrl(s.site, apiPath.categoryStatistics(s.category.id))],
-  announcements_url: ['url', (s) => apiUrl(s.site, apiPath.categoryAnnouncements(s.category.id))],
-  reports_url: ['url', (s) => apiUrl(s.site, apiPath.categoryReports(s.category.id))],
+  url: ['unescaped', (s) => apiUrl(s.settings, apiPath.category(s.category.id))],
+  statistics_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.categoryStatistics(s.category.id)),
+  ],
+  announcements_url: [
+    'unescaped',
+    (s) => apiUrl(s.settings, apiPath.categoryAnnouncements(s.category.id)),
+  ],
+  reports_url: ['unescaped', (s) => apiUrl(s.settings, apiPath.categoryReports(s.category.id))],
   check_flags: ['text', (s) => s.category.inherited.checkFlags],
   effective_check_flags: ['text', (s) => s.category.inherited.effectiveCheckFlags],
   ...inheritableFields<CategorySource>((s) => s.category.inherited),
@@ -824,7 +851,7 @@ const REPOSITORY_FIELDS = {
   needs_commit: ['bool', () => false],
   needs_merge: ['bool', () => false],
   needs_push: ['bool', () => false],
-  url: ['url', (s) => s.url],
+  url: ['unescaped', (s) => s.url],
   remote_commit: ['json', () => null, NULL],
   status: ['text', () => ''],
   merge_failure: ['json', () => null, NULL],
@@ -855,8 +882,8 @@ export const LOCK = defineLayout(
 );
 
 /** A category's web page: `/projects/<p>/<its path>/`. */
-export function categoryWebUrl(site: Site, category: Category): string {
-  return webUrl(site, webPath.category(category.project.slug, categoryWebPath(category)));
+export function categoryWebUrl(settings: Settings, category: Category): string {
+  return webUrl(settings, webPath.category(category.project.slug, categoryWebPath(category)));
 }
 
 // --- internal ---

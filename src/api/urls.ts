@@ -2,7 +2,7 @@
  * Every /api/... path, every web path, and every absolute URL is built here
  * and nowhere else. Paths end with `/`, as all of Weblate's do.
  */
-import type { Category, Component, Site } from '../model/types.ts';
+import type { Category, Component, Settings } from '../model/types.ts';
 
 /** The path segment that starts a page of a list: `/api/projects/~page/2/`. No slug or code contains `~`. */
 export const PAGE_SEGMENT = '~page';
@@ -83,19 +83,19 @@ export const webPath = {
   translate: (p: string, c: string, l: string) => `/translate/${p}/${c}/${l}/`,
   /** The share page of a project's language: Weblate 4.x's, and 5.0's and later's with `-`. */
   share: (p: string, l: string) => `/engage/${p}/${l}/`,
-  shareCurrent: (p: string, l: string) => `/engage/${p}/-/${l}/`,
+  share2026: (p: string, l: string) => `/engage/${p}/-/${l}/`,
   /** A language of a project (2026.8's ProjectLanguage), and its translate page. */
   projectLanguage: (p: string, l: string) => `/projects/${p}/-/${l}/`,
   projectLanguageTranslate: (p: string, l: string) => `/translate/${p}/-/${l}/`,
 };
 
 /**
- * The status site's files beside its pages (written when `site.pages` is on):
+ * The status site's files beside its pages (written when `settings.pages` is on):
  * Weblate's badges and charts, its stats exports, and the one stylesheet.
  * Paths of folders end with `/`; a component's `c` is its web path
  * (componentWebPath).
  */
-export const sitePath = {
+export const statusSitePath = {
   stylesheet: () => '/static/weblate-snapshot.css',
   /**
    * The folder of an object's badge and charts as Weblate 4.x writes it:
@@ -166,18 +166,18 @@ export function categoryWebPath(category: Category): string {
  * `https://l10n.example.org`, `/l10n` for `https://example.github.io/l10n`.
  * The API is at `<basePath>/api/`; the files are at `api/` of the output.
  */
-export function basePath(site: Site): string {
-  return new URL(site.baseUrl).pathname.replace(/\/+$/, '');
+export function basePath(settings: Settings): string {
+  return new URL(settings.baseUrl).pathname.replace(/\/+$/, '');
 }
 
 /** Absolute API URL of an API path. */
-export function apiUrl(site: Site, path: string): string {
-  return site.baseUrl + path;
+export function apiUrl(settings: Settings, path: string): string {
+  return settings.baseUrl + path;
 }
 
 /** Absolute web URL of a web path. */
-export function webUrl(site: Site, path: string): string {
-  return site.webUrl + path;
+export function webUrl(settings: Settings, path: string): string {
+  return settings.webUrl + path;
 }
 
 /**
@@ -185,11 +185,11 @@ export function webUrl(site: Site, path: string): string {
  * a path of its own (`pagination: path`) or `?page=N` (`pagination: query`).
  * Page 1 is the bare list URL, as DRF drops `page=1` from `previous`.
  */
-export function pageUrl(site: Site, listPath: string, page: number): string {
-  if (page <= 1) return apiUrl(site, listPath);
-  return site.pagination === 'query'
-    ? `${apiUrl(site, listPath)}?page=${page}`
-    : apiUrl(site, apiPath.page(listPath, page));
+export function pageUrl(settings: Settings, listPath: string, page: number): string {
+  if (page <= 1) return apiUrl(settings, listPath);
+  return settings.pagination === 'query'
+    ? `${apiUrl(settings, listPath)}?page=${page}`
+    : apiUrl(settings, apiPath.page(listPath, page));
 }
 
 /**

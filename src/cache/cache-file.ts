@@ -29,7 +29,7 @@ import { packageFile } from '../package-files.ts';
 /** What a cache holds for: the same content folder (as given), settings and code. */
 export interface CacheKey {
   contentDir: string;
-  /** The command-line settings (site overrides, host), as JSON. */
+  /** The command-line settings (overrides of site.yaml, host), as JSON. */
   settings: string;
 }
 

@@ -24,7 +24,7 @@ import { createContext } from '../tree/groups.ts';
 import { patchedGroups } from '../tree/patched.ts';
 import { treeInPlace } from '../tree/sync.ts';
 import { updatePatched, type UpdateStats } from '../tree/update.ts';
-import { createVersionCache, type VersionCache } from '../tree/versions.ts';
+import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
 import {
   appendBuildCache,
   readBuildCache,
@@ -92,7 +92,7 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   const last = replayed(cache, options);
   const patched = last && patch(last.model, edited, options);
   if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
-  const groups = patchedGroups(last.model, patched.model, patched.scope, last.versions, {
+  const groups = patchedGroups(last.model, patched.model, patched.scope, last.fingerprints, {
     hosts: { host: manifest.host },
   });
   const stats = await updatePatched(treeInPlace(outDir), groups, manifest);
@@ -115,7 +115,7 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
       signatures,
       warnings,
       takenAt,
-      versions: last.versions,
+      fingerprints: last.fingerprints,
     });
   }
   return { translations, stats, warnings: allWarnings(cache.warnings) };
@@ -130,18 +130,18 @@ interface Recorded {
   warnings: readonly ContentError[];
   /** When the listing of the content began. */
   takenAt: number;
-  /** Versions already computed for objects of the model, if any. */
-  versions?: VersionCache;
+  /** Fingerprints already computed for objects of the model, if any. */
+  fingerprints?: FingerprintCache;
 }
 
 /** After a build that read the whole content: the cache written whole (or removed, for a model the format cannot carry). */
 export async function recordBuild(recorded: Recorded): Promise<void> {
   const stamp = await manifestStamp(recorded.outDir);
-  const { versions, aggregates } = createContext(
+  const { fingerprints, aggregates } = createContext(
     recorded.model,
-    recorded.versions ?? createVersionCache(),
+    recorded.fingerprints ?? createFingerprintCache(),
   );
-  const model = encodeModel(recorded.model, versions, aggregates);
+  const model = encodeModel(recorded.model, fingerprints, aggregates);
   if (stamp === null || model === null) return removeBuildCache(recorded.outDir);
   const { key, takenAt, signatures } = recorded;
   const warnings = new Map<string, ContentError[]>();
@@ -218,8 +218,8 @@ async function compareContent(
 function replayed(
   cache: BuildCache,
   options: ColdBuildOptions,
-): { model: Model; versions: VersionCache } | null {
-  let decoded: { model: Model; versions: VersionCache };
+): { model: Model; fingerprints: FingerprintCache } | null {
+  let decoded: { model: Model; fingerprints: FingerprintCache };
   try {
     decoded = decodeModel(cache.model);
   } catch {
@@ -227,7 +227,7 @@ function replayed(
   }
   if (cache.replay.size === 0) return decoded;
   const model = patch(decoded.model, cache.replay, options)?.model;
-  return model ? { model, versions: decoded.versions } : null;
+  return model ? { model, fingerprints: decoded.fingerprints } : null;
 }
 
 /**

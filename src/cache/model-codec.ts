@@ -6,7 +6,7 @@
  * string), each chunk serialized on its own so that neither writing nor
  * reading ever holds a second copy of a large model at once. The versions
  * (fingerprints) of every component and translation go with them
- * (tree/versions.ts): they stay valid for as long as the site, project and
+ * (tree/fingerprints.ts): they stay valid for as long as the settings, project and
  * language files do not change.
  */
 import {
@@ -16,7 +16,7 @@ import {
   type ProjectSums,
 } from '../model/aggregates.ts';
 import { deserialize, serialize } from 'node:v8';
-import { COMPONENT_FIELD_DEFAULTS, CURRENT_COMPONENT_FIELD_DEFAULTS } from '../model/defaults.ts';
+import { COMPONENT_FIELD_DEFAULTS, COMPONENT_FIELD_DEFAULTS_2026 } from '../model/defaults.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
 import type {
@@ -27,20 +27,20 @@ import type {
   Language,
   Model,
   Project,
-  Site,
+  Settings,
   Translation,
 } from '../model/types.ts';
-import type { VersionCache, Versions } from '../tree/versions.ts';
+import type { FingerprintCache, Fingerprints } from '../tree/fingerprints.ts';
 
 /** What encodeModel() needs of the versions: each component's and translation's. */
-type KnownVersions = Pick<Versions, 'component' | 'translation'>;
+type KnownFingerprints = Pick<Fingerprints, 'component' | 'translation'>;
 /** What encodeModel() needs of the sums: each project's. */
 type KnownSums = Pick<Aggregates, 'project' | 'projectLanguages'>;
 
 /** The model as parts to write one after another; null when it holds a text the format cannot carry (a NUL character). */
 export function encodeModel(
   model: Model,
-  versions: KnownVersions,
+  fingerprints: KnownFingerprints,
   sums: KnownSums,
 ): Buffer[] | null {
   const languages = [...model.languages];
@@ -72,7 +72,7 @@ export function encodeModel(
       links,
       c.file,
       indexOfCategory(c.category),
-      c.currentLicenseUrl,
+      c.licenseUrl2026,
     ];
   });
   const chunks: Buffer[] = [];
@@ -81,13 +81,13 @@ export function encodeModel(
       model.translations.slice(start, start + CHUNK),
       componentIndex,
       indexOfLanguage,
-      versions,
+      fingerprints,
     );
     if (!chunk) return null;
     chunks.push(chunk);
   }
   const head: Head = {
-    site: model.site,
+    settings: model.settings,
     languages,
     published: model.languages.length,
     projects: model.projects.map(projectFields),
@@ -99,7 +99,7 @@ export function encodeModel(
     ...distinctInherited(model.components),
     components: JSON.stringify(components),
     fingerprints: Float64Array.from(model.components, (c) => c.contentFingerprint),
-    versions: Float64Array.from(model.components, (c) => versions.component(c)),
+    versions: Float64Array.from(model.components, (c) => fingerprints.component(c)),
     translations: model.translations.length,
     sums: encodeSums(model.projects, sums, indexOfLanguage),
   };
@@ -107,7 +107,10 @@ export function encodeModel(
 }
 
 /** Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did not write (the caller then reads the content). */
-export function decodeModel(parts: readonly Buffer[]): { model: Model; versions: VersionCache } {
+export function decodeModel(parts: readonly Buffer[]): {
+  model: Model;
+  fingerprints: FingerprintCache;
+} {
   const head = deserialize(parts[0]!) as Head;
   const languages = head.languages;
   const projects: Project[] = head.projects.map((project) => ({
@@ -120,32 +123,32 @@ export function decodeModel(parts: readonly Buffer[]): { model: Model; versions:
   const components = encoded.map((c, index) =>
     decodeComponent(c, index, head, projects, categories),
   );
-  const versions: VersionCache = {
+  const fingerprints: FingerprintCache = {
     components: new Map(),
     translations: new Map(),
     aggregates: decodeSums(head.sums, projects, languages),
   };
   components.forEach((component, index) => {
-    versions.components.set(component, head.versions[index]!);
+    fingerprints.components.set(component, head.versions[index]!);
     const linked = encoded[index]![7];
     if (linked >= 0) component.linkedComponent = components[linked]!;
     component.project.components.push(component);
   });
   const translations: Translation[] = [];
   for (const part of parts.slice(1))
-    decodeTranslations(part, components, languages, translations, versions);
+    decodeTranslations(part, components, languages, translations, fingerprints);
   if (translations.length !== head.translations)
     throw new Error(`expected ${head.translations} translations (got ${translations.length})`);
   return {
     model: {
-      site: head.site,
+      settings: head.settings,
       languages: languages.slice(0, head.published),
       projects,
       categories,
       components,
       translations,
     },
-    versions,
+    fingerprints,
   };
 }
 
@@ -158,7 +161,7 @@ const TEXTS = 2;
 const SEPARATOR = '\u0000';
 
 interface Head {
-  site: Site;
+  settings: Settings;
   /** The published languages first, then any other one referred to. */
   languages: Language[];
   published: number;
@@ -266,7 +269,7 @@ function projectFields(project: Project): Omit<Project, 'components' | 'categori
 /** Every component setting's default, both flavours'. */
 const SETTING_DEFAULTS: Record<string, unknown> = {
   ...COMPONENT_FIELD_DEFAULTS,
-  ...CURRENT_COMPONENT_FIELD_DEFAULTS,
+  ...COMPONENT_FIELD_DEFAULTS_2026,
 };
 
 /** The categories back, each in its project's list (they were written by id, parents before children or not). */
@@ -321,7 +324,7 @@ function decodeComponent(
     links,
     file,
     category,
-    currentLicenseUrl,
+    licenseUrl2026,
   ] = c;
   return {
     slug,
@@ -333,7 +336,7 @@ function decodeComponent(
     settings: { ...SETTING_DEFAULTS, ...diff } as unknown as ComponentSettings,
     inherited: head.inherited[head.inheritedOf[index]!]!,
     licenseUrl,
-    currentLicenseUrl,
+    licenseUrl2026,
     linkedComponent: null,
     locked,
     links: links.map((i) => projects[i]!),
@@ -347,7 +350,7 @@ function encodeTranslations(
   translations: readonly Translation[],
   componentIndex: ReadonlyMap<Component, number>,
   indexOfLanguage: (language: Language) => number,
-  versions: KnownVersions,
+  fingerprints: KnownFingerprints,
 ): Buffer | null {
   const numbers = new Float64Array(translations.length * WIDTH);
   const texts: string[] = [];
@@ -370,7 +373,7 @@ function encodeTranslations(
       (c.last_change === null ? NO_LAST_CHANGE : 0);
     for (let k = 0; k < COUNTERS.length; k++) numbers[o + 4 + k] = c[COUNTERS[k]!];
     numbers[o + FINGERPRINT] = t.contentFingerprint;
-    numbers[o + VERSION] = versions.translation(t);
+    numbers[o + VERSION] = fingerprints.translation(t);
     numbers[o + LANGUAGE_CODE] = indexOfShared(t.languageCode);
     numbers[o + FILENAME] = indexOfShared(t.filename);
     numbers[o + LAST_AUTHOR] = t.lastAuthor === null ? -1 : indexOfShared(t.lastAuthor);
@@ -387,7 +390,7 @@ function decodeTranslations(
   components: Component[],
   languages: Language[],
   into: Translation[],
-  versions: VersionCache,
+  fingerprints: FingerprintCache,
 ): void {
   const { numbers: n, texts: joined, shared } = deserialize(part) as EncodedTranslations;
   const texts = joined.split(SEPARATOR);
@@ -417,7 +420,7 @@ function decodeTranslations(
     };
     component.translations.push(translation);
     into.push(translation);
-    versions.translations.set(translation, n[o + VERSION]!);
+    fingerprints.translations.set(translation, n[o + VERSION]!);
   }
 }
 

@@ -14,7 +14,7 @@ import { derivedId } from '../model/ids.ts';
 import { type ComponentFile, type TranslationEntry } from './schema.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
-  CURRENT_COMPONENT_FIELD_DEFAULTS,
+  COMPONENT_FIELD_DEFAULTS_2026,
   FLAVOUR_ONLY_FIELDS,
   GLOSSARY_FIELD_DEFAULTS,
   INHERITABLE_SETTINGS,
@@ -159,7 +159,7 @@ function inheritSwitches(d: ComponentFile): Partial<Record<InheritableSetting, b
 }
 
 function componentSettings(d: ComponentFile): ComponentSettings {
-  const settings = { ...COMPONENT_FIELD_DEFAULTS, ...CURRENT_COMPONENT_FIELD_DEFAULTS } as unknown as ComponentSettings;
+  const settings = { ...COMPONENT_FIELD_DEFAULTS, ...COMPONENT_FIELD_DEFAULTS_2026 } as unknown as ComponentSettings;
   const values = d as unknown as Record<string, unknown>;
   for (const key of Object.keys(settings) as (keyof ComponentSettings)[]) {
     const value = values[key];

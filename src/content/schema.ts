@@ -225,7 +225,7 @@ export const projectSchema = z.strictObject({
   instructions: optionalText,
   enable_hooks: flag.optional(),
   language_aliases: optionalText,
-  // The 2026.8 flavour's project settings (model/defaults.ts CURRENT_PROJECT_FIELD_DEFAULTS).
+  // The 2026.8 flavour's project settings (model/defaults.ts PROJECT_FIELD_DEFAULTS_2026).
   check_flags: optionalText,
   commit_policy: intChoice([0, 20, 30], 'a commit policy').optional(),
   access_control: intChoice([0, 1, 100, 200], 'an access control').optional(),
@@ -339,7 +339,7 @@ export const componentSchema = z.strictObject({
   is_glossary: flag.optional(),
   glossary_color: optionalText,
   locked: flag.optional(),
-  // The 2026.8 flavour's component settings (model/defaults.ts CURRENT_COMPONENT_FIELD_DEFAULTS).
+  // The 2026.8 flavour's component settings (model/defaults.ts COMPONENT_FIELD_DEFAULTS_2026).
   vcs_params: params.optional(),
   screenshot_filemask: optionalText,
   file_format_params: params.optional(),

@@ -268,7 +268,11 @@ function saidSettings(outDir: string, tree: TreeSettings): string | null {
   const sources: SettingSources = {};
   for (const [key, value] of Object.entries(tree.overrides) as [keyof SettingSources, unknown][])
     if (value !== undefined) sources[key] = 'built';
-  return describeSettingsInEffect(outDir, { site: tree.site, siteYaml: tree.siteYaml, sources });
+  return describeSettingsInEffect(outDir, {
+    settings: tree.site,
+    siteYaml: tree.siteYaml,
+    sources,
+  });
 }
 
 /**

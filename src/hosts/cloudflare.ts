@@ -22,7 +22,7 @@
  */
 import { isParam, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
@@ -31,20 +31,20 @@ import {
   EXPORT_FILES,
   expandDepths,
   exportFileName,
-  isSiteParam,
-  siteRoutesOf,
-} from '../api/site-routes.ts';
+  isStatusSiteParam,
+  statusSiteRoutesOf,
+} from '../api/status-site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf } from './published.ts';
-import { aliasRules, fileFolders, folderPrefixes, redirectRules } from './site-rules.ts';
+import { aliasRules, fileFolders, folderPrefixes, redirectRules } from './status-site-rules.ts';
 
-export function renderCloudflareRedirects(site: Site): string {
-  const base = basePath(site);
+export function renderCloudflareRedirects(settings: Settings): string {
+  const base = basePath(settings);
   const api = `${base}/api`;
-  const pages = site.pages;
+  const pages = settings.pages;
   return [
-    `# ${generatedBy(site, 'Cloudflare Pages')}`,
+    `# ${generatedBy(settings, 'Cloudflare Pages')}`,
     '# Static rules first: Pages counts every rule after the first dynamic one as dynamic.',
     `${api} /api/index.json 200`,
     `${api}/ /api/index.json 200`,
@@ -53,7 +53,7 @@ export function renderCloudflareRedirects(site: Site): string {
     `${api}/*/index.json /api/:splat/index.json 200`,
     `${api}/*/ /api/:splat/index.json 200`,
     `${api}/* /api/:splat/index.json 200`,
-    ...(pages ? siteRedirects(base, site.weblateVersion) : []),
+    ...(pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
     '',
   ].join('\n');
 }
@@ -67,7 +67,7 @@ export function renderCloudflareRedirects(site: Site): string {
  * asked by path); a page folder, with or without its slash, to the folder
  * (Pages serves its `index.html`); under a base path the files to theirs.
  */
-function siteRedirects(base: string, version: WeblateVersion): string[] {
+function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
   const exports = folderPrefixes(version, 'export');
   return [
     ...redirectRules(version).map(({ from, to }) => `${base}${from} ${base}${to} 301`),
@@ -91,14 +91,14 @@ function siteRedirects(base: string, version: WeblateVersion): string[] {
   ];
 }
 
-export function renderCloudflareHeaders(site: Site): string {
-  const api = `${basePath(site)}/api`;
-  const version = site.weblateVersion;
+export function renderCloudflareHeaders(settings: Settings): string {
+  const api = `${basePath(settings)}/api`;
+  const version = settings.weblateVersion;
   // Routes Weblate refuses an anonymous reader have no files to give headers to.
   const routes = routesOf(version).filter((route) => refusalOf(route, version) === undefined);
   const [root, ...others] = [...routes].sort((a, b) => a.pattern.length - b.pattern.length);
   return [
-    `# ${generatedBy(site, 'Cloudflare Pages')}`,
+    `# ${generatedBy(settings, 'Cloudflare Pages')}`,
     '# Every rule detaches Allow before setting it, so the last matching rule wins.',
     `${api}*`,
     `  Content-Type: ${JSON_TYPE}`,
@@ -112,15 +112,15 @@ export function renderCloudflareHeaders(site: Site): string {
     ...paginatedRoutes(version)
       .filter((route) => routes.includes(route))
       .flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
-    ...(site.pages ? siteHeaders(basePath(site), version) : []),
+    ...(settings.pages ? statusSiteHeaders(basePath(settings), version) : []),
     '',
   ].join('\n');
 }
 
 /** The SVG's charset, and a CSV export's type and the name Weblate gives it (placeholders fill header values). */
-function siteHeaders(base: string, version: WeblateVersion): string[] {
+function statusSiteHeaders(base: string, version: WeblateVersion): string[] {
   const svg = fileFolders(version).filter((folder) => folder.startsWith('widget'));
-  const csv = siteRoutesOf(version).flatMap((route) =>
+  const csv = statusSiteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'export' ? expandDepths(route, version) : [],
   );
   return [
@@ -129,7 +129,7 @@ function siteHeaders(base: string, version: WeblateVersion): string[] {
       `  Content-Type: ${contentTypeOf(BADGE_FILE)}`,
     ]),
     ...csv.flatMap(({ pattern }) => {
-      const params = pattern.filter(isSiteParam);
+      const params = pattern.filter(isStatusSiteParam);
       const name = exportFileName(params[0]!, params.length > 1 ? params.at(-1)! : null);
       return [
         `${base}${pattern.map((part) => `/${part}`).join('')}/${EXPORT_FILES.csv}`,

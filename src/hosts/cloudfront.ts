@@ -13,13 +13,18 @@
  * function is plain ES5 with the route table written into it.
  */
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
-import { siteFunctionParts, SITE_FUNCTIONS } from './cloudfront-site.ts';
+import { statusSiteFunctionParts, STATUS_SITE_FUNCTIONS } from './cloudfront-status-site.ts';
 import { contentTypeOf } from './published.ts';
-import { EXPORT_FILES, PAGE_FILE, siteRoutesOf, type SiteRoute } from '../api/site-routes.ts';
+import {
+  EXPORT_FILES,
+  PAGE_FILE,
+  statusSiteRoutesOf,
+  type StatusSiteRoute,
+} from '../api/status-site-routes.ts';
 import { chartFile } from '../api/urls.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy, NOT_FOUND_FILE, shellQuote } from './common.ts';
 import { ERRORS, INVALID_PAGE, JSON_TYPE, NOT_FOUND, VARY } from '../api/answers.ts';
@@ -31,16 +36,16 @@ import {
   PREFLIGHT_MAX_AGE,
 } from '../api/cors.ts';
 
-export function renderCloudFrontFunction(site: Site): string {
-  const version = site.weblateVersion;
+export function renderCloudFrontFunction(settings: Settings): string {
+  const version = settings.weblateVersion;
   const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
-  const pages = site.pages ? siteFunctionParts(version) : null;
-  return `// ${generatedBy(site, 'CloudFront')}
+  const pages = settings.pages ? statusSiteFunctionParts(version) : null;
+  return `// ${generatedBy(settings, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
 // viewer response of the behaviour that serves the bucket.
-var BASE = ${JSON.stringify(basePath(site))};
+var BASE = ${JSON.stringify(basePath(settings))};
 var PAGE = ${JSON.stringify(PAGE_SEGMENT)};
 var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
 var SLUG = /^${paramPattern(':project', version, 'raw')}$/;
@@ -114,16 +119,16 @@ function answer(status, detail, allow) {
   if (allow) headers['allow'] = { value: allow };
 ${parts.answer}
 }
-${pages ? SITE_FUNCTIONS : ''}`;
+${pages ? STATUS_SITE_FUNCTIONS : ''}`;
 }
 
 /** A shell script that uploads the tree with the metadata S3 serves it with. */
-export function renderS3Upload(site: Site): string {
-  const prefix = basePath(site);
+export function renderS3Upload(settings: Settings): string {
+  const prefix = basePath(settings);
   return `#!/bin/sh
-# ${generatedBy(site, 'S3')}
+# ${generatedBy(settings, 'S3')}
 # Uploads the snapshot to an S3 bucket, every file as application/json, under
-# the keys of its URL paths (${prefix}/api/...)${site.pages ? ', then the status site with the type of\n# each kind of file' : ''}. Needs the AWS CLI, and lists
+# the keys of its URL paths (${prefix}/api/...)${settings.pages ? ', then the status site with the type of\n# each kind of file' : ''}. Needs the AWS CLI, and lists
 # every key of the bucket on every run; it never follows a symbolic link, but
 # uploads any other file found there. \`npm run deploy\` of weblate-snapshot does
 # better: only files the build wrote, only what changed, without listing
@@ -135,7 +140,7 @@ prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
 aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
-${site.pages ? siteUploads(site.weblateVersion) : ''}`;
+${settings.pages ? statusSiteUploads(settings.weblateVersion) : ''}`;
 }
 
 /**
@@ -143,9 +148,9 @@ ${site.pages ? siteUploads(site.weblateVersion) : ''}`;
  * page, then each of the site's folders synced whole (a page that left the
  * tree is deleted there, as under api/; nothing outside them is touched).
  */
-function siteUploads(version: WeblateVersion): string {
+function statusSiteUploads(version: WeblateVersion): string {
   const folders = new Map<string, Set<string>>();
-  for (const route of siteRoutesOf(version)) {
+  for (const route of statusSiteRoutesOf(version)) {
     const folder = route.pattern[0];
     if (folder === undefined) continue;
     const extensions = folders.get(folder) ?? new Set<string>();
@@ -171,7 +176,7 @@ function siteUploads(version: WeblateVersion): string {
 }
 
 /** The files a site route's paths are (their names, for their types). */
-function filesOf(route: SiteRoute): string[] {
+function filesOf(route: StatusSiteRoute): string[] {
   if (route.serves.kind === 'page') return [PAGE_FILE];
   if (route.serves.kind === 'export') return Object.values(EXPORT_FILES);
   if (route.serves.kind !== 'file') return [];

@@ -1,6 +1,6 @@
 /**
  * Host configuration written beside the API tree: one
- * adapter per host, each a pure function of the site settings and the route
+ * adapter per host, each a pure function of the settings and the route
  * table. Every host's files are written under `hosts/<host>/`; the files that
  * any host may find at the root are too: `serve.json`, `.nojekyll` and
  * `404.html` (a JSON body, for hosts that look a 404 page up by name).
@@ -8,7 +8,7 @@
  * root with rules the other would misread, so those two names are filled
  * only when the build is told the host (`--host netlify|cloudflare`).
  */
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from './cloudfront.ts';
 import { NOT_FOUND_FILE, SERVE_CONFIG_FILE, type HostFile } from './common.ts';
@@ -46,15 +46,15 @@ export interface HostOptions {
   host?: RootHost | undefined;
 }
 
-export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
+export function hostFiles(settings: Settings, options: HostOptions = {}): HostFile[] {
   const redirectsAndHeaders: Record<RootHost, HostFile[]> = {
     netlify: [
-      file('hosts/netlify/_redirects', renderNetlifyRedirects(site)),
-      file('hosts/netlify/_headers', renderNetlifyHeaders(site)),
+      file('hosts/netlify/_redirects', renderNetlifyRedirects(settings)),
+      file('hosts/netlify/_headers', renderNetlifyHeaders(settings)),
     ],
     cloudflare: [
-      file('hosts/cloudflare/_redirects', renderCloudflareRedirects(site)),
-      file('hosts/cloudflare/_headers', renderCloudflareHeaders(site)),
+      file('hosts/cloudflare/_redirects', renderCloudflareRedirects(settings)),
+      file('hosts/cloudflare/_headers', renderCloudflareHeaders(settings)),
     ],
   };
   // The chosen host's pair again, under the names the host reads at the root.
@@ -62,15 +62,15 @@ export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
     ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data))
     : [];
   return [
-    file(NOT_FOUND_FILE, errorText(site.weblateVersion, ERRORS.notFound)),
-    file(SERVE_CONFIG_FILE, renderServeConfig(site)),
+    file(NOT_FOUND_FILE, errorText(settings.weblateVersion, ERRORS.notFound)),
+    file(SERVE_CONFIG_FILE, renderServeConfig(settings)),
     ...githubPagesFiles(),
     ...atRoot,
     ...redirectsAndHeaders.netlify,
     ...redirectsAndHeaders.cloudflare,
-    file('hosts/nginx/weblate-snapshot.conf', renderNginxConfig(site)),
-    file('hosts/cloudfront/function.js', renderCloudFrontFunction(site)),
-    file('hosts/s3/upload.sh', renderS3Upload(site)),
+    file('hosts/nginx/weblate-snapshot.conf', renderNginxConfig(settings)),
+    file('hosts/cloudfront/function.js', renderCloudFrontFunction(settings)),
+    file('hosts/s3/upload.sh', renderS3Upload(settings)),
     file('hosts/s3/cors.json', renderS3Cors()),
   ];
 }
@@ -80,8 +80,8 @@ export function hostFiles(site: Site, options: HostOptions = {}): HostFile[] {
  * Pages cannot map `?page=N`, so `next` links of `pagination: query` would
  * lead back to page 1 for ever.
  */
-export function hostProblem(site: Site, options: HostOptions): string | null {
-  if (options.host === 'cloudflare' && site.pagination === 'query') {
+export function hostProblem(settings: Settings, options: HostOptions): string | null {
+  if (options.host === 'cloudflare' && settings.pagination === 'query') {
     return 'expected "path" with --host cloudflare: Cloudflare Pages cannot map ?page=N to a page file, so following next would repeat page 1 (got "query")';
   }
   return null;

@@ -11,41 +11,41 @@
  */
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, type Route } from '../api/routes.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
-import { EXPORT_FILES, PAGE_FILE } from '../api/site-routes.ts';
+import { EXPORT_FILES, PAGE_FILE } from '../api/status-site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf } from './published.ts';
-import { aliasRules, fileFolders, folderPaths, redirectRules } from './site-rules.ts';
+import { aliasRules, fileFolders, folderPaths, redirectRules } from './status-site-rules.ts';
 
-export function renderNetlifyRedirects(site: Site): string {
-  const base = basePath(site);
+export function renderNetlifyRedirects(settings: Settings): string {
+  const base = basePath(settings);
   return [
-    `# ${generatedBy(site, 'Netlify')}`,
+    `# ${generatedBy(settings, 'Netlify')}`,
     '# ?page=N of a list → its page file (first match wins, so these come first).',
-    ...paginatedRoutes(site.weblateVersion)
-      .filter((route) => refusalOf(route, site.weblateVersion) === undefined)
+    ...paginatedRoutes(settings.weblateVersion)
+      .filter((route) => refusalOf(route, settings.weblateVersion) === undefined)
       .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
-    ...depthRules(base, deepestPath(site.weblateVersion)),
-    ...(site.pages ? siteRedirects(base, site.weblateVersion) : []),
+    ...depthRules(base, deepestPath(settings.weblateVersion)),
+    ...(settings.pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
     '',
   ].join('\n');
 }
 
-export function renderNetlifyHeaders(site: Site): string {
-  const base = basePath(site);
+export function renderNetlifyHeaders(settings: Settings): string {
+  const base = basePath(settings);
   // Rules for the request path and, when the API sits under a path, for the file path too.
   const paths = [...new Set([`${base}/api/*`, '/api/*'])];
-  const svg = site.pages
-    ? fileFolders(site.weblateVersion).filter((folder) => folder.startsWith('widget'))
+  const svg = settings.pages
+    ? fileFolders(settings.weblateVersion).filter((folder) => folder.startsWith('widget'))
     : [];
   return [
-    `# ${generatedBy(site, 'Netlify')}`,
+    `# ${generatedBy(settings, 'Netlify')}`,
     ...paths.flatMap((path) => [
       path,
       `  Content-Type: ${JSON_TYPE}`,
@@ -69,7 +69,7 @@ export function renderNetlifyHeaders(site: Site): string {
  * folder's `index.html` itself; under a base path, pages and files are sent
  * to their place in the tree.
  */
-function siteRedirects(base: string, version: WeblateVersion): string[] {
+function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
   const atRoot = base === '';
   const rule = (from: string, to: string, status = 200, query = '') =>
     `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;

@@ -17,7 +17,7 @@
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import {
@@ -30,7 +30,7 @@ import {
   VARY,
 } from '../api/answers.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS } from '../api/cors.ts';
-import { siteLocations, siteMaps, siteTypes } from './nginx-site.ts';
+import { statusSiteLocations, statusSiteMaps, statusSiteTypes } from './nginx-status-site.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
 const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
@@ -43,29 +43,29 @@ interface NginxOptions {
 }
 
 /** The configuration file: maps for the http context, then the server block. */
-export function renderNginxConfig(site: Site, options: NginxOptions = {}): string {
+export function renderNginxConfig(settings: Settings, options: NginxOptions = {}): string {
   const root = options.root ?? NGINX_DEFAULT_ROOT;
-  const listen = options.listen ?? defaultListen(site);
-  const version = site.weblateVersion;
+  const listen = options.listen ?? defaultListen(settings);
+  const version = settings.weblateVersion;
   const notFound = errorText(version, ERRORS.notFound);
   return [
-    `# ${generatedBy(site, 'nginx')}`,
+    `# ${generatedBy(settings, 'nginx')}`,
     '# Include it in the http {} block, e.g. as /etc/nginx/conf.d/weblate-snapshot.conf,',
     '# and set `root` to the folder that holds api/ (the build output or a copy of it).',
     '',
     ...pageMaps(),
     ...(version === '4' ? [] : authenticateMap()),
-    ...corsMaps(basePath(site)),
-    ...(site.pages ? siteMaps(basePath(site)) : []),
+    ...corsMaps(basePath(settings)),
+    ...(settings.pages ? statusSiteMaps(basePath(settings)) : []),
     '',
     'server {',
     ...indent([
       `listen ${listen};`,
-      ...tlsNote(site),
-      `server_name ${new URL(site.baseUrl).hostname};`,
+      ...tlsNote(settings),
+      `server_name ${new URL(settings.baseUrl).hostname};`,
       `root ${root};`,
       '',
-      ...(site.pages ? siteTypes() : ['charset off;', `types { ${JSON_TYPE} json; }`]),
+      ...(settings.pages ? statusSiteTypes() : ['charset off;', `types { ${JSON_TYPE} json; }`]),
       `default_type ${JSON_TYPE};`,
       '',
       ...corsHeaders(),
@@ -76,17 +76,17 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
       '}',
       '',
       '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
-      site.pages
+      settings.pages
         ? 'if ($weblate_snapshot_unknown_format) {'
         : 'if ($arg_format !~ "^(json|api)?$") {',
       `    return 404 ${quote(notFound)};`,
       '}',
       ...routesOf(version).flatMap((route) => [
         '',
-        ...routeLocation(route, basePath(site), version),
+        ...routeLocation(route, basePath(settings), version),
       ]),
-      ...(site.pages
-        ? siteLocations(basePath(site), version).flatMap((location) => ['', ...location])
+      ...(settings.pages
+        ? statusSiteLocations(basePath(settings), version).flatMap((location) => ['', ...location])
         : []),
       '',
       ...errorLocation('@weblate_snapshot_not_found', notFound),
@@ -100,16 +100,16 @@ export function renderNginxConfig(site: Site, options: NginxOptions = {}): strin
 
 // --- internal ---
 
-function defaultListen(site: Site): string {
-  const url = new URL(site.baseUrl);
+function defaultListen(settings: Settings): string {
+  const url = new URL(settings.baseUrl);
   const port = url.port || '80';
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   if (!loopback) return port;
   return url.hostname === '[::1]' ? `[::1]:${port}` : `127.0.0.1:${port}`;
 }
 
-function tlsNote(site: Site): string[] {
-  if (!site.baseUrl.startsWith('https:')) return [];
+function tlsNote(settings: Settings): string[] {
+  if (!settings.baseUrl.startsWith('https:')) return [];
   return [
     '# The snapshot links to https://: terminate TLS in front of this server, or',
     '# listen 443 ssl here with your ssl_certificate and ssl_certificate_key.',

@@ -12,7 +12,7 @@
  * routes Weblate refuses an anonymous reader (no files) get none. The first
  * rule and the 404 page's also carry the API's Access-Control-Allow-Origin;
  * serve answers OPTIONS with the file, so a preflight gets that header alone.
- * With the status site, siteRewrites() and siteRedirects() add its folders,
+ * With the status site, statusSiteRewrites() and statusSiteRedirects() add its folders,
  * charts and 301s from the site's route table, and two header rules its SVG
  * and JSON types; serve cannot map `?format=csv`, name a CSV per project or
  * answer a miss in HTML.
@@ -20,7 +20,7 @@
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { BADGE_FILE, basePath, CHART_COLORS, CHART_KINDS, chartFile } from '../api/urls.ts';
@@ -28,11 +28,11 @@ import {
   EXPORT_FILES,
   expandDepths,
   folderShapes,
-  isSiteParam,
+  isStatusSiteParam,
   PAGE_FILE,
-  siteRoutesOf,
+  statusSiteRoutesOf,
   type FolderShape,
-} from '../api/site-routes.ts';
+} from '../api/status-site-routes.ts';
 import { contentTypeOf } from './published.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 
@@ -51,22 +51,25 @@ export interface ServeConfig {
 }
 
 /** The serve-handler configuration of a site (without `public`, which the caller sets). */
-export function serveConfig(site: Site): ServeConfig {
-  const base = basePath(site);
-  const version = site.weblateVersion;
-  const redirects = site.pages ? siteRedirects(base, version) : [];
+export function serveConfig(settings: Settings): ServeConfig {
+  const base = basePath(settings);
+  const version = settings.weblateVersion;
+  const redirects = settings.pages ? statusSiteRedirects(base, version) : [];
   return {
     directoryListing: false,
     cleanUrls: false,
-    rewrites: [...serveRewrites(base, version), ...(site.pages ? siteRewrites(base, version) : [])],
+    rewrites: [
+      ...serveRewrites(base, version),
+      ...(settings.pages ? statusSiteRewrites(base, version) : []),
+    ],
     ...(redirects.length > 0 ? { redirects } : {}),
-    headers: [...serveHeaders(version), ...(site.pages ? siteHeaders(version) : [])],
+    headers: [...serveHeaders(version), ...(settings.pages ? statusSiteHeaders(version) : [])],
   };
 }
 
 /** The text of serve.json. */
-export function renderServeConfig(site: Site): string {
-  return JSON.stringify(serveConfig(site), null, 2) + '\n';
+export function renderServeConfig(settings: Settings): string {
+  return JSON.stringify(serveConfig(settings), null, 2) + '\n';
 }
 
 // --- internal ---
@@ -95,8 +98,8 @@ function serveRewrites(base: string, version: WeblateVersion): ServeConfig['rewr
  * depth. A parameter never matches a dot, so no rule takes a result for a
  * folder again.
  */
-function siteRewrites(base: string, version: WeblateVersion): ServeConfig['rewrites'] {
-  const routes = siteRoutesOf(version);
+function statusSiteRewrites(base: string, version: WeblateVersion): ServeConfig['rewrites'] {
+  const routes = statusSiteRoutesOf(version);
   const aliases = routes.flatMap((route) => {
     if (route.serves.kind !== 'alias') return [];
     if (!route.serves.lookFirst) return expandDepths(route, version);
@@ -140,11 +143,11 @@ function folderPattern(shape: FolderShape, depth: number): string[] {
   return [...shape.prefix, ...Array.from({ length: depth }, (_, i) => `:s${i + 1}`)];
 }
 
-function siteRedirects(
+function statusSiteRedirects(
   base: string,
   version: WeblateVersion,
 ): NonNullable<ServeConfig['redirects']> {
-  return siteRoutesOf(version).flatMap((route) =>
+  return statusSiteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'redirect'
       ? [
           {
@@ -158,9 +161,9 @@ function siteRedirects(
 }
 
 /** Types serve's own table gives otherwise: SVG without its charset, the exports' JSON with one. */
-function siteHeaders(version: WeblateVersion): ServeHeaderRule[] {
+function statusSiteHeaders(version: WeblateVersion): ServeHeaderRule[] {
   const widgets = new Set(
-    siteRoutesOf(version).flatMap((route) =>
+    statusSiteRoutesOf(version).flatMap((route) =>
       route.serves.kind === 'file' && route.pattern[0]!.startsWith('widget')
         ? [route.pattern[0]!]
         : [],
@@ -186,7 +189,7 @@ function sourceOf(pattern: readonly string[]): string {
       return `:${name}(${part === ':chart' ? CHART_NAMES : WIDGET_NAMES})`;
     return `:${name}(${SEGMENT})`;
   };
-  return pattern.map((part) => `/${isSiteParam(part) ? param(part) : part}`).join('');
+  return pattern.map((part) => `/${isStatusSiteParam(part) ? param(part) : part}`).join('');
 }
 
 function destinationOf(pattern: readonly string[]): string {

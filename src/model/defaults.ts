@@ -109,7 +109,7 @@ export const INHERITABLE_SETTINGS = [
 export type InheritableSetting = (typeof INHERITABLE_SETTINGS)[number];
 
 /** The message templates of Weblate 2026.8 (trans/defaults.py: Conventional Commits since 2026.7). */
-const CURRENT_MESSAGE_DEFAULTS = {
+const MESSAGE_DEFAULTS_2026 = {
   commit_message:
     'chore(l10n): update {{ language_name }} translation\n\n' +
     'Translation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\n' +
@@ -135,13 +135,13 @@ const CURRENT_MESSAGE_DEFAULTS = {
 } as const;
 
 /** The own values of the inheritable settings when content leaves them out, in 2026.8 (`secondary_language`: none). */
-export const CURRENT_INHERITABLE_DEFAULTS = {
+export const INHERITABLE_DEFAULTS_2026 = {
   license: '',
   agreement: '',
   new_lang: 'add',
   language_code_style: '',
   secondary_language: null,
-  ...CURRENT_MESSAGE_DEFAULTS,
+  ...MESSAGE_DEFAULTS_2026,
 } as const satisfies Record<InheritableSetting, string | null>;
 
 /**
@@ -151,7 +151,7 @@ export const CURRENT_INHERITABLE_DEFAULTS = {
  * a snapshot never has, so a project's switches are off unless the content
  * turns them on, as the API's create leaves them).
  */
-export const CURRENT_PROJECT_FIELD_DEFAULTS = {
+export const PROJECT_FIELD_DEFAULTS_2026 = {
   check_flags: '',
   commit_policy: 0,
   access_control: 0,
@@ -169,7 +169,7 @@ export const CURRENT_PROJECT_FIELD_DEFAULTS = {
  * (trans/models/component.py). `secondary_language` and `category` name a
  * language code and a category slug in content.
  */
-export const CURRENT_COMPONENT_FIELD_DEFAULTS = {
+export const COMPONENT_FIELD_DEFAULTS_2026 = {
   vcs_params: {} as Record<string, unknown>,
   screenshot_filemask: '',
   file_format_params: {} as Record<string, unknown>,
@@ -186,7 +186,7 @@ export const FLAVOUR_ONLY_FIELDS: Record<
   project: {
     '4': ['set_language_team'],
     '2026.8': [
-      ...Object.keys(CURRENT_PROJECT_FIELD_DEFAULTS),
+      ...Object.keys(PROJECT_FIELD_DEFAULTS_2026),
       ...INHERITABLE_SETTINGS,
       ...INHERITABLE_SETTINGS.map((name) => `inherit_${name}`),
     ],
@@ -194,7 +194,7 @@ export const FLAVOUR_ONLY_FIELDS: Record<
   component: {
     '4': [],
     '2026.8': [
-      ...Object.keys(CURRENT_COMPONENT_FIELD_DEFAULTS),
+      ...Object.keys(COMPONENT_FIELD_DEFAULTS_2026),
       'secondary_language',
       'category',
       ...INHERITABLE_SETTINGS.map((name) => `inherit_${name}`),

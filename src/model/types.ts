@@ -6,13 +6,13 @@
 import type { Counters } from './statistics.ts';
 import type {
   COMPONENT_FIELD_DEFAULTS,
-  CURRENT_COMPONENT_FIELD_DEFAULTS,
-  CURRENT_PROJECT_FIELD_DEFAULTS,
+  COMPONENT_FIELD_DEFAULTS_2026,
+  PROJECT_FIELD_DEFAULTS_2026,
   InheritableSetting,
   WeblateVersion,
 } from './defaults.ts';
 
-export interface Site {
+export interface Settings {
   /** Base of API links, without a trailing slash: `https://l10n.example.org` (the API is at `<baseUrl>/api/`). */
   baseUrl: string;
   /** Base of web links (`web_url`, `share_url`, `translate_url`), without a trailing slash. */
@@ -73,8 +73,8 @@ export interface Project {
 }
 
 type ProjectSettings = {
-  -readonly [K in keyof typeof CURRENT_PROJECT_FIELD_DEFAULTS]: Widen<
-    (typeof CURRENT_PROJECT_FIELD_DEFAULTS)[K]
+  -readonly [K in keyof typeof PROJECT_FIELD_DEFAULTS_2026]: Widen<
+    (typeof PROJECT_FIELD_DEFAULTS_2026)[K]
   >;
 };
 
@@ -130,8 +130,8 @@ export type ComponentSettings = {
     (typeof COMPONENT_FIELD_DEFAULTS)[K]
   >;
 } & {
-  -readonly [K in keyof typeof CURRENT_COMPONENT_FIELD_DEFAULTS]: Widen<
-    (typeof CURRENT_COMPONENT_FIELD_DEFAULTS)[K]
+  -readonly [K in keyof typeof COMPONENT_FIELD_DEFAULTS_2026]: Widen<
+    (typeof COMPONENT_FIELD_DEFAULTS_2026)[K]
   >;
 };
 
@@ -149,7 +149,7 @@ export interface Component {
   /** `license_url` as the 4 flavour shows it: from the content, else derived from the SPDX license id, else null. */
   licenseUrl: string | null;
   /** `license_url` as the 2026.8 flavour shows it: from the content, else derived from the effective license. */
-  currentLicenseUrl: string | null;
+  licenseUrl2026: string | null;
   /** The component whose repository this one shares (`repo: weblate://project/component`). */
   linkedComponent: Component | null;
   locked: boolean;
@@ -188,7 +188,7 @@ export interface ExtraFile {
 }
 
 export interface Model {
-  site: Site;
+  settings: Settings;
   /** Published languages (those with a translation, and those defined in content/languages/), by code. */
   languages: Language[];
   projects: Project[];

@@ -43,11 +43,11 @@ export class RawJson {
 
 /**
  * How a field's value is written: `text` any string (escaped as needed),
- * `url` a string known to need no escaping, `int`, `bool`, `float` (a plain
+ * `unescaped` a string known to need no escaping, `int`, `bool`, `float` (a plain
  * number printed as a Python float), `json` any JsonValue. Every kind but
  * `bool` and `int` also takes null.
  */
-type FieldKind = 'text' | 'url' | 'int' | 'bool' | 'float' | 'json';
+type FieldKind = 'text' | 'unescaped' | 'int' | 'bool' | 'float' | 'json';
 
 export interface Shape {
   readonly keys: readonly string[];
@@ -98,9 +98,9 @@ export class ShapedObject {
 export type SourcedField<S> =
   | readonly [kind: 'int' | 'float', value: (source: S) => number]
   | readonly [kind: 'bool', value: (source: S) => boolean]
-  | readonly [kind: 'text' | 'url', value: (source: S) => string]
+  | readonly [kind: 'text' | 'unescaped', value: (source: S) => string]
   | readonly [
-      kind: 'text' | 'url',
+      kind: 'text' | 'unescaped',
       value: (source: S) => string | null,
       type: typeof STRING_OR_NULL,
     ]
@@ -303,7 +303,7 @@ function appendShaped(out: string, object: ShapedObject, parts: FilePart[] | nul
       continue;
     }
     switch (kinds[i]) {
-      case 'url':
+      case 'unescaped':
         out += `"${value as string}"`;
         break;
       case 'text':

@@ -42,7 +42,7 @@ export function objectNamed(name: string): ValueType {
 }
 
 /** The value type a field of a scalar kind has when it declares none. */
-export function kindType(kind: 'text' | 'url' | 'int' | 'bool' | 'float'): ValueType {
+export function kindType(kind: 'text' | 'unescaped' | 'int' | 'bool' | 'float'): ValueType {
   switch (kind) {
     case 'int':
       return INTEGER;

@@ -5,7 +5,7 @@
  * (so serve-handler applies the serve.json headers to it), and writes the
  * JSON errors. A browser's preflight under the API is answered first; when
  * the tree holds the status site, its paths are answered as
- * resolveSiteRequest() and readSiteAnswer() decide. When the tree's links
+ * resolveStatusSiteRequest() and readStatusSiteAnswer() decide. When the tree's links
  * lead elsewhere (where it will be published), each answer is caught whole and
  * its links moved to the preview's address (links.ts). It is the only socket
  * code of the preview.
@@ -18,7 +18,7 @@ import serveHandler from 'serve-handler';
 import { SERVE_CONFIG_FILE } from '../hosts/common.ts';
 import type { ServeConfig } from '../hosts/serve.ts';
 import { isApiPreflight, isApiRequest, resolvePreviewRequest } from '../http/targets.ts';
-import { readSiteAnswer, resolveSiteRequest } from '../http/site-targets.ts';
+import { readStatusSiteAnswer, resolveStatusSiteRequest } from '../http/status-site-targets.ts';
 import { readTreeSettings } from '../tree/settings.ts';
 import { mayHoldLinks, previewRewrite, rewriteLinks, type LinkRewrite } from './links.ts';
 import { answerUnparsableRequests } from '../http/unparsable.ts';
@@ -72,8 +72,8 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   const bind = options.bind ?? '127.0.0.1';
   const listening = await bindServer(server, options.port, bind);
   if (!listening.ok) return listening;
-  const host = bind.includes(':') ? `[${bind}]` : bind;
-  const origin = `http://${host}:${listening.port}`;
+  const address = bind.includes(':') ? `[${bind}]` : bind;
+  const origin = `http://${address}:${listening.port}`;
   rewrite = previewRewrite(tree.baseUrl, origin);
   return {
     ok: true,
@@ -202,9 +202,9 @@ async function answer(
   const url = request.url ?? '/';
   if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base))
     return sendPreflight(response);
-  const site = tree.pages ? resolveSiteRequest(method, url, tree.base, tree.version) : null;
+  const site = tree.pages ? resolveStatusSiteRequest(method, url, tree.base, tree.version) : null;
   if (site) {
-    const answered = await readSiteAnswer(outDir, site);
+    const answered = await readStatusSiteAnswer(outDir, site);
     response.writeHead(answered.status, answered.headers);
     response.end(method === 'HEAD' ? undefined : answered.body);
     return;

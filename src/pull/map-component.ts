@@ -4,28 +4,28 @@
  * explicitly (its counters cannot always be derived); each translation gets its
  * id and the counters the generator cannot derive, taken from the Translation
  * object and, for those it lacks (chars, approved, read-only, recent changes),
- * from its statistics. Of today's Weblate (given a CurrentContext, the 2026.8
+ * from its statistics. Of today's Weblate (given a Flavour2026Context, the 2026.8
  * flavour) also its category, its settings there, the counters its statistics
- * add, and a repository it shares as `weblate://` (map-current.ts).
+ * add, and a repository it shares as `weblate://` (map-2026.ts).
  */
 import { spdxLicenseUrl } from '../content/prepare.ts';
 import type { ApiComponent, ApiStatistics, ApiTranslation } from './shapes.ts';
 import type { PulledComponent } from './walk.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
-  CURRENT_COMPONENT_FIELD_DEFAULTS,
-  CURRENT_INHERITABLE_DEFAULTS,
+  COMPONENT_FIELD_DEFAULTS_2026,
+  INHERITABLE_DEFAULTS_2026,
   GLOSSARY_FIELD_DEFAULTS,
 } from '../model/defaults.ts';
 import { type ContentFile } from './content-file.ts';
 import { dropUnsafeLinks } from './map-links.ts';
 import {
   componentCategory,
-  currentComponentFields,
+  componentFields2026,
   LINKED_REPOSITORY_SETTINGS,
   repositoryLink,
-  type CurrentContext,
-} from './map-current.ts';
+  type Flavour2026Context,
+} from './map-2026.ts';
 
 /** Settings a component showed as null (hidden from the caller). */
 export interface HiddenFields {
@@ -44,7 +44,7 @@ export function mapComponent(
   projectSlug: string,
   pulled: PulledComponent,
   pulledProjects: ReadonlySet<string>,
-  current?: CurrentContext,
+  current?: Flavour2026Context,
 ): MappedComponent {
   const c = pulled.component;
   const key = `${projectSlug}/${c.slug}`;
@@ -57,7 +57,7 @@ export function mapComponent(
   if (category !== undefined) value.category = category;
   value.source_language = c.source_language.code;
   Object.assign(value, settings);
-  if (context) Object.assign(value, currentComponentFields(projectSlug, c, settings, context));
+  if (context) Object.assign(value, componentFields2026(projectSlug, c, settings, context));
   dropUnsafeLinks(value, `Component ${key}`, warnings);
   if (pulled.locked) value.locked = true;
   const links = pulled.links.map((project) => project.slug);
@@ -98,16 +98,16 @@ const REQUIRED = new Set(['repo', 'filemask', 'file_format']);
 const CURRENT_DEFAULTS: Readonly<Record<string, unknown>> = {
   ...COMPONENT_FIELD_DEFAULTS,
   ...Object.fromEntries(
-    Object.entries(CURRENT_INHERITABLE_DEFAULTS).filter(([key]) => key.endsWith('_message')),
+    Object.entries(INHERITABLE_DEFAULTS_2026).filter(([key]) => key.endsWith('_message')),
   ),
-  ...CURRENT_COMPONENT_FIELD_DEFAULTS,
+  ...COMPONENT_FIELD_DEFAULTS_2026,
 };
 
 function mapSettings(
   projectSlug: string,
   c: ApiComponent,
   translations: readonly ApiTranslation[],
-  current: CurrentContext | undefined,
+  current: Flavour2026Context | undefined,
 ): { settings: Record<string, unknown>; hidden: string[] } {
   const served = c as unknown as Record<string, unknown>;
   const defaults: Record<string, unknown> = {
@@ -141,7 +141,7 @@ function mapSettings(
 /** The license whose SPDX page the build takes for `license_url`: the own one in 4.x, the one in effect in 2026.8. */
 function licenseInEffect(
   c: ApiComponent,
-  current: CurrentContext | undefined,
+  current: Flavour2026Context | undefined,
   own: unknown,
 ): string {
   return String(current && typeof c.effective_license === 'string' ? c.effective_license : own);

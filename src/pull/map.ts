@@ -12,10 +12,10 @@ import { PullError } from './errors.ts';
 import { componentPath, mapComponent, type HiddenFields } from './map-component.ts';
 import {
   mapCategories,
-  mapCurrentProject,
+  map2026Project,
   refuseSharedSlugs,
-  type CurrentContext,
-} from './map-current.ts';
+  type Flavour2026Context,
+} from './map-2026.ts';
 import { mapLanguages } from './map-languages.ts';
 import { dropUnsafeLinks } from './map-links.ts';
 import type { ApiLanguage, ApiProject } from './shapes.ts';
@@ -37,7 +37,9 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
   const warnings = [...instance.warnings];
   const pulledSlugs = new Set(instance.projects.map((p) => p.project.slug));
   const current =
-    (instance.flavour ?? '4') === '4' ? undefined : currentContext(instance, pulledSlugs, warnings);
+    (instance.flavour ?? '4') === '4'
+      ? undefined
+      : flavour2026Context(instance, pulledSlugs, warnings);
   const mapped: MappedContent = {
     files: [{ path: 'site.yaml', value: mapSite(instance, warnings) }],
     kept: [],
@@ -96,7 +98,7 @@ const LARGE_PAGE_FACTOR = 4;
 interface MapState {
   instance: PulledInstance;
   pulledSlugs: ReadonlySet<string>;
-  current: CurrentContext | undefined;
+  current: Flavour2026Context | undefined;
   mapped: MappedContent;
   hidden: HiddenFields[];
 }
@@ -140,11 +142,11 @@ function mapProjectFiles({ project, components }: PulledProject, state: MapState
 }
 
 /** What mapping today's objects needs: languages by id (every language read), categories by link. */
-function currentContext(
+function flavour2026Context(
   instance: PulledInstance,
   pulledProjects: ReadonlySet<string>,
   warnings: string[],
-): CurrentContext {
+): Flavour2026Context {
   const codes = new Map<number, string>();
   const note = (language: ApiLanguage) =>
     language.id !== undefined && !codes.has(language.id) && codes.set(language.id, language.code);
@@ -262,11 +264,11 @@ function inferWebUrl(instance: PulledInstance): string | undefined {
 
 function mapProject(
   project: ApiProject,
-  current: CurrentContext | undefined,
+  current: Flavour2026Context | undefined,
 ): Record<string, unknown> {
   const value: Record<string, unknown> = { name: project.name };
   if (project.id !== undefined) value.id = project.id;
-  if (current) return Object.assign(value, mapCurrentProject(project, current));
+  if (current) return Object.assign(value, map2026Project(project, current));
   for (const [key, fallback] of Object.entries(PROJECT_FIELD_DEFAULTS)) {
     const served = project[key as keyof typeof PROJECT_FIELD_DEFAULTS];
     if (served !== undefined && served !== fallback) value[key] = served;

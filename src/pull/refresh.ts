@@ -18,7 +18,7 @@
  */
 import { join } from 'node:path';
 import { componentPath } from './map-component.ts';
-import { componentSlugOf } from './map-current.ts';
+import { componentSlugOf } from './map-2026.ts';
 import {
   categoriesDigest,
   digest,

@@ -17,8 +17,8 @@ import { FORMULA_MAX_LENGTH } from '../catalog/plural.ts';
 import { PullError } from './errors.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
-  CURRENT_COMPONENT_FIELD_DEFAULTS,
-  CURRENT_PROJECT_FIELD_DEFAULTS,
+  COMPONENT_FIELD_DEFAULTS_2026,
+  PROJECT_FIELD_DEFAULTS_2026,
   INHERITABLE_SETTINGS,
   type InheritableSetting,
 } from '../model/defaults.ts';
@@ -90,7 +90,7 @@ export const projectShape = z.looseObject({
   language_aliases: text.optional(),
   // Today's Weblate (5.0 and later, 2026.8's settings).
   categories_url: text.optional(),
-  ...typedLike(CURRENT_PROJECT_FIELD_DEFAULTS),
+  ...typedLike(PROJECT_FIELD_DEFAULTS_2026),
   ...inheritableShapes(),
 });
 export type ApiProject = z.output<typeof projectShape>;
@@ -109,7 +109,7 @@ export const componentShape = z.looseObject({
   addons: z.array(z.unknown()).optional(),
   ...typedLike(COMPONENT_FIELD_DEFAULTS),
   // Today's Weblate: its settings (vcs_params and screenshot_filemask hidden as null like the repository), its place, its lock.
-  ...typedLike(CURRENT_COMPONENT_FIELD_DEFAULTS),
+  ...typedLike(COMPONENT_FIELD_DEFAULTS_2026),
   ...inheritableShapes(),
   category: text.nullable().optional(),
   linked_component: text.nullable().optional(),

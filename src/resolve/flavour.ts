@@ -1,6 +1,6 @@
 /**
  * Settings of one flavour used in the other: a content error at the key, as
- * the site's flavour decides (site.yaml's weblate_version, or
+ * the settings' flavour decides (site.yaml's weblate_version, or
  * --weblate-version). Which settings belong to one flavour only is
  * model/defaults.ts FLAVOUR_ONLY_FIELDS.
  */
@@ -29,7 +29,7 @@ export function checkFlavourFields(
   }
 }
 
-/** The message of a flavour mismatch: what the site's flavour expects, and what was found. */
+/** The message of a flavour mismatch: what the settings' flavour expects, and what was found. */
 export function flavourMessage(version: WeblateVersion, found: string): string {
   return `expected what weblate_version "${version}" has (got ${found}; the flavours differ as docs/flavours.md says)`;
 }

@@ -7,7 +7,7 @@
  * and the own (Component.all_flags).
  */
 import {
-  CURRENT_INHERITABLE_DEFAULTS,
+  INHERITABLE_DEFAULTS_2026,
   INHERITABLE_SETTINGS,
   type InheritableSetting,
 } from '../model/defaults.ts';
@@ -45,7 +45,7 @@ export function inheritSettings(
     own[setting] =
       given !== undefined
         ? given
-        : (input.defaults?.[setting] ?? CURRENT_INHERITABLE_DEFAULTS[setting]);
+        : (input.defaults?.[setting] ?? INHERITABLE_DEFAULTS_2026[setting]);
     inherit[setting] = input.switches[setting] ?? (parent !== null && given === undefined);
     effective[setting] = parent && inherit[setting] ? parent.effective[setting] : own[setting];
   }

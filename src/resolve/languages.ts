@@ -42,7 +42,7 @@ export interface LanguageResolver {
   used(): Iterable<Language>;
 }
 
-/** Languages by code, for a site of the given flavour (which decides plural types and aliases of catalog languages). */
+/** Languages by code, for a snapshot of the given flavour (which decides plural types and aliases of catalog languages). */
 export function languageResolver(
   definitions: Map<string, Language>,
   catalog: Catalog,
@@ -96,7 +96,7 @@ export function checkLanguageIds(languages: Iterable<Language>, problems: Proble
 
 type CatalogEntry = NonNullable<ReturnType<Catalog['get']>>;
 
-/** A catalog language as a site of the flavour shows it: today's plural type and aliases differ from 4.x's. */
+/** A catalog language as a snapshot of the flavour shows it: today's plural type and aliases differ from 4.x's. */
 function fromCatalog(entry: CatalogEntry, version: WeblateVersion): Language {
   const current = version !== '4';
   return {

@@ -13,8 +13,8 @@ import { checkFile, type CheckedFile } from '../content/files.ts';
 import { loadContent } from '../content/load.ts';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
-import type { Model, Site } from '../model/types.ts';
-import { resolveContent, siteOf, type SiteOverrides } from './resolve.ts';
+import type { Model, Settings } from '../model/types.ts';
+import { resolveContent, settingsOf, type SettingsOverrides } from './resolve.ts';
 
 type OpenedContent =
   | {
@@ -31,7 +31,7 @@ type OpenedContent =
 
 interface OpenOptions {
   /** Settings that win over site.yaml (command-line flags). */
-  site?: SiteOverrides | undefined;
+  settings?: SettingsOverrides | undefined;
   catalog?: Catalog | undefined;
   /** How files are shared out between threads (content/check-pool.ts). */
   threads?: CheckOptions | undefined;
@@ -46,7 +46,7 @@ export async function openContent(
   const loaded = await loadContent(contentDir, options.threads);
   const resolved = resolveContent(
     loaded.content,
-    options.site ?? {},
+    options.settings ?? {},
     options.catalog ?? loadCatalog(),
     readText,
     contentDir,
@@ -73,15 +73,15 @@ export async function openContent(
  */
 export async function readSiteSettings(
   contentDir: string,
-  overrides: SiteOverrides,
-): Promise<{ site: Site; siteYaml: Site | null } | null> {
+  overrides: SettingsOverrides,
+): Promise<{ settings: Settings; siteYaml: Settings | null } | null> {
   const path = join(contentDir, 'site.yaml');
   const text = await readFile(path, 'utf8').catch(() => null);
   const checked = text === null ? null : checkFile(path, { kind: 'site' }, text);
   if (checked && !checked.ok) return null;
   const file = checked?.checked ?? null;
-  const site = siteOf(file, overrides, contentDir);
-  return site && { site, siteYaml: siteOf(file, {}, contentDir) };
+  const settings = settingsOf(file, overrides, contentDir);
+  return settings && { settings, siteYaml: settingsOf(file, {}, contentDir) };
 }
 
 /** A content file's text, read again to pin an error to its line. */

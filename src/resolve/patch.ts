@@ -60,7 +60,7 @@ export function patchComponents(
 ): PatchResult {
   const projects = new Map(model.projects.map((p) => [p.slug, p]));
   const byPath = new Map(model.components.map((c) => [componentPath(c), c]));
-  const version = model.site.weblateVersion;
+  const version = model.settings.weblateVersion;
   const resolver = languageResolver(
     new Map(model.languages.map((l) => [l.code, l])),
     catalog,
@@ -308,7 +308,7 @@ function applyPatch(
   for (const gone of before.values()) touched.add(gone.language);
   return {
     model: {
-      site: model.site,
+      settings: model.settings,
       languages,
       projects: model.projects,
       categories: model.categories,

@@ -15,7 +15,7 @@ import type {
   Language,
   Model,
   Project,
-  Site,
+  Settings,
   Translation,
 } from '../model/types.ts';
 import { checkBaseUrl } from '../content/base-url.ts';
@@ -47,7 +47,7 @@ import {
 } from '../content/prepare.ts';
 import { slugExpectation } from '../content/schema.ts';
 import {
-  CURRENT_PROJECT_FIELD_DEFAULTS,
+  PROJECT_FIELD_DEFAULTS_2026,
   INHERITABLE_SETTINGS,
   PROJECT_FIELD_DEFAULTS,
   SITE_DEFAULTS,
@@ -56,7 +56,7 @@ import {
 } from '../model/defaults.ts';
 
 /** Settings given on the command line; they win over site.yaml. */
-export interface SiteOverrides {
+export interface SettingsOverrides {
   baseUrl?: string | undefined;
   webUrl?: string | undefined;
   pageSize?: number | undefined;
@@ -73,13 +73,13 @@ type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentEr
  */
 export function resolveContent(
   content: LoadedContent,
-  overrides: SiteOverrides,
+  overrides: SettingsOverrides,
   catalog: Catalog,
   readText: (file: string) => string,
   contentDir: string,
 ): ResolveResult {
   const problems: Problem[] = [];
-  const site = resolveSite(content.site, overrides, problems, contentDir, content.siteFile);
+  const settings = resolveSettings(content.site, overrides, problems, contentDir, content.siteFile);
   const version =
     overrides.weblateVersion ?? content.site?.data.weblate_version ?? SITE_DEFAULTS.weblate_version;
   for (const checked of content.languages)
@@ -118,8 +118,12 @@ export function resolveContent(
   checkUniqueIds(projects, components, categories, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (version !== '4') checkLanguageIds([...definitions.values(), ...languages.used()], problems);
-  if (problems.length > 0 || !site) return { ok: false, errors: pinProblems(problems, readText) };
-  return { ok: true, model: assembleModel(site, projects, categories, components, definitions) };
+  if (problems.length > 0 || !settings)
+    return { ok: false, errors: pinProblems(problems, readText) };
+  return {
+    ok: true,
+    model: assembleModel(settings, projects, categories, components, definitions),
+  };
 }
 
 /** The longest file name most file systems take, in bytes. */
@@ -149,21 +153,21 @@ export interface ComponentDraft {
 }
 
 /** The site that site.yaml (null: none) and the flags give, or null when neither gives a base URL. */
-export function siteOf(
+export function settingsOf(
   file: CheckedFile<'site'> | null,
-  overrides: SiteOverrides,
+  overrides: SettingsOverrides,
   contentDir: string,
-): Site | null {
-  return resolveSite(file, overrides, [], contentDir, file !== null);
+): Settings | null {
+  return resolveSettings(file, overrides, [], contentDir, file !== null);
 }
 
-function resolveSite(
+function resolveSettings(
   file: CheckedFile<'site'> | null,
-  overrides: SiteOverrides,
+  overrides: SettingsOverrides,
   problems: Problem[],
   contentDir: string,
   siteFileFound: boolean,
-): Site | null {
+): Settings | null {
   const data = file?.data ?? {};
   const baseUrl = overrides.baseUrl ?? data.base_url;
   // A site.yaml that failed its own checks has reported why; its base_url is not also missing.
@@ -211,7 +215,7 @@ function resolveProjects(
     if (version !== '4') checkCheckFlags(checked.data.check_flags, checked.file, problems);
     const d = checked.data;
     const fields = { ...PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
-    const current = { ...CURRENT_PROJECT_FIELD_DEFAULTS, ...definedFields(checked.data) };
+    const current = { ...PROJECT_FIELD_DEFAULTS_2026, ...definedFields(checked.data) };
     const project: Project = {
       slug,
       id: d.id ?? derivedId('project', slug),
@@ -346,7 +350,7 @@ export function resolveComponent(
     settings: d.settings,
     inherited,
     licenseUrl: d.licenseUrl,
-    currentLicenseUrl:
+    licenseUrl2026:
       d.givenLicenseUrl !== undefined
         ? d.givenLicenseUrl
         : spdxLicenseUrl(inherited.effective.license),
@@ -705,7 +709,7 @@ export function checkPluralIds(languages: Iterable<Language>, problems: Problem[
 }
 
 function assembleModel(
-  site: Site,
+  settings: Settings,
   projectDrafts: Map<string, ProjectDraft>,
   categories: Category[],
   componentDrafts: ComponentDraft[],
@@ -721,7 +725,7 @@ function assembleModel(
   for (const component of components) component.project.components.push(component);
   const translations = components.flatMap((c) => c.translations).sort(byId);
   return {
-    site,
+    settings,
     languages: publishedLanguages(definitions.values(), translations),
     projects,
     categories,

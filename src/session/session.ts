@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import { openContent, readSiteSettings, readText } from '../resolve/open.ts';
 import { extraCollisions, extraGroup } from '../tree/extra-groups.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
-import { resolveContent, type SiteOverrides } from '../resolve/resolve.ts';
+import { resolveContent, type SettingsOverrides } from '../resolve/resolve.ts';
 import { fileGroups, instanceListPageText, type InstanceList } from '../tree/groups.ts';
 import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
@@ -34,12 +34,12 @@ import {
   type TreeInPlace,
   type UpdateStats,
 } from '../tree/update.ts';
-import { createVersionCache } from '../tree/versions.ts';
+import { createFingerprintCache } from '../tree/fingerprints.ts';
 
 interface SessionOptions {
   contentDir: string;
   outDir: string;
-  site?: SiteOverrides;
+  settings?: SettingsOverrides;
   catalog?: Catalog;
   /**
    * How long writes must pause (ms) before the instance-wide lists whose
@@ -108,7 +108,7 @@ export type EditOutcome<T> =
 
 export class Session {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly versions = createVersionCache({ kept: true });
+  private readonly fingerprints = createFingerprintCache({ kept: true });
   /** The tree, for updates in place. */
   private readonly tree: TreeInPlace;
   /** Updates waiting for their turn (a deferred refresh gives way to them). */
@@ -124,7 +124,7 @@ export class Session {
     > & {
       catalog: Catalog;
       /** The settings the tree is built with (the tree's own where none were given). */
-      site: SiteOverrides;
+      settings: SettingsOverrides;
       rootHost: RootHost | null;
     },
     private files: Map<string, CheckedFile>,
@@ -153,18 +153,18 @@ export class Session {
     // Held open, a tree keeps the flags it was built with: a flag left out never rewrites it whole.
     const { kept, overrides, host, sources } = await settingsToBuildWith(
       options.outDir,
-      { site: options.site, host: options.rootHost },
+      { settings: options.settings, host: options.rootHost },
       { keepFlags: true },
     );
     const settings = {
       ...options,
-      site: overrides,
+      settings: overrides,
       rootHost: host ?? null,
       catalog: options.catalog ?? loadCatalog(),
     };
     await removeLeftovers(settings.contentDir);
     const opened = await openContent(settings.contentDir, {
-      site: settings.site,
+      settings: settings.settings,
       catalog: settings.catalog,
     });
     if (!opened.ok) return opened;
@@ -184,7 +184,11 @@ export class Session {
     });
     if (!('manifest' in synced)) return { ok: false, ...synced };
     const session = new Session(settings, opened.files, opened.model, synced.manifest, lock);
-    return { ok: true, session, settings: read && { site: opened.model.site, siteYaml, sources } };
+    return {
+      ok: true,
+      session,
+      settings: read && { settings: opened.model.settings, siteYaml, sources },
+    };
   }
 
   /** The model of the content as it stands after the last update. */
@@ -272,7 +276,7 @@ export class Session {
   pendingListPage(listPath: string, page: number): string | null | undefined {
     for (const name of this.staleLists)
       if (apiPath.list(name) === listPath)
-        return instanceListPageText(this.current, name, page, this.versions);
+        return instanceListPageText(this.current, name, page, this.fingerprints);
     return undefined;
   }
 
@@ -309,7 +313,7 @@ export class Session {
    */
   private async refreshLists(yieldToWrites: boolean): Promise<void> {
     for (const name of [...this.staleLists]) {
-      const { groups, extent } = instanceListGroups(this.current, name, this.versions);
+      const { groups, extent } = instanceListGroups(this.current, name, this.fingerprints);
       const dirty = groups.filter(
         (group) => this.manifest.groups.get(group.key) !== group.fingerprint,
       );
@@ -351,7 +355,7 @@ export class Session {
     if (patched !== 'fallback') {
       if (!patched.ok) return patched;
       const deferInstanceLists = this.options.instanceListDelay !== undefined;
-      const groups = patchedGroups(this.current, patched.model, patched.scope, this.versions, {
+      const groups = patchedGroups(this.current, patched.model, patched.scope, this.fingerprints, {
         deferInstanceLists,
         hosts: { host: this.manifest.host },
       });
@@ -365,10 +369,10 @@ export class Session {
       return result;
     }
     const places = [...files.values()].map((f) => f.place);
-    const { site, catalog, contentDir } = this.options;
+    const { settings, catalog, contentDir } = this.options;
     const validated = resolveContent(
       assembleContent(files.values(), places),
-      site,
+      settings,
       catalog,
       readPending,
       contentDir,
@@ -380,7 +384,7 @@ export class Session {
     const result = await this.commit(disk.written ? [] : changes, files, model, () =>
       updateInPlace(
         this.tree,
-        fileGroups(model, { host: this.manifest.host }, this.versions),
+        fileGroups(model, { host: this.manifest.host }, this.fingerprints),
         this.manifest,
       ),
     );
@@ -469,7 +473,7 @@ export class Session {
   private async recover(): Promise<void> {
     try {
       const opened = await openContent(this.options.contentDir, {
-        site: this.options.site,
+        settings: this.options.settings,
         catalog: this.options.catalog,
       });
       if (!opened.ok) return;

@@ -20,7 +20,11 @@ import {
   resolveFile,
   type ApiTarget,
 } from '../http/targets.ts';
-import { readSiteAnswer, resolveSiteRequest, type SiteResponse } from '../http/site-targets.ts';
+import {
+  readStatusSiteAnswer,
+  resolveStatusSiteRequest,
+  type StatusSiteResponse,
+} from '../http/status-site-targets.ts';
 import type { Session } from '../session/session.ts';
 import { bodyOf, detail, errorAnswer, json, notFound, type Answer } from './answer.ts';
 import { createKeyGate, type Credentials, type Keyring } from './auth.ts';
@@ -85,7 +89,7 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
   return async (request, wire) => {
     const method = wire?.method ?? request.method;
     const target = wire?.target ?? targetOf(request.url);
-    const site = options.session.model.site;
+    const settings = options.session.model.settings;
     const path = target.length > MAX_TARGET ? null : originFormOf(target);
     if (
       path !== null &&
@@ -93,16 +97,17 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
         method,
         path,
         request.headers.get('access-control-request-method'),
-        basePath(site),
+        basePath(settings),
       )
     ) {
       return preflightResponse();
     }
     const page =
-      site.pages && path !== null
-        ? resolveSiteRequest(method, path, basePath(site), site.weblateVersion)
+      settings.pages && path !== null
+        ? resolveStatusSiteRequest(method, path, basePath(settings), settings.weblateVersion)
         : null;
-    if (page) return siteResponse(await readSiteAnswer(options.session.outDir, page), method);
+    if (page)
+      return statusSiteResponse(await readStatusSiteAnswer(options.session.outDir, page), method);
     let answer: Answer;
     const credentials = () => gate.check(request.headers.get('authorization'), wire?.client ?? '');
     try {
@@ -111,14 +116,14 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
       log(
         `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
       );
-      const failure = serverError(site.weblateVersion);
+      const failure = serverError(settings.weblateVersion);
       answer = detail(500, failure.detail);
     }
-    const cors = path !== null && isApiRequest(path, basePath(site));
+    const cors = path !== null && isApiRequest(path, basePath(settings));
     return toResponse(
       cors ? { ...answer, headers: { ...answer.headers, ...ALLOW_ORIGIN } } : answer,
       method,
-      site.weblateVersion,
+      settings.weblateVersion,
     );
   };
 }
@@ -143,11 +148,12 @@ async function answerRequest(
 ): Promise<Answer> {
   if (target.length > MAX_TARGET) return errorAnswer(ERRORS.uriTooLong);
   const path = originFormOf(target);
-  const site = options.session.model.site;
-  const api = path === null ? null : parseApiTarget(path, basePath(site), site.weblateVersion);
+  const settings = options.session.model.settings;
+  const api =
+    path === null ? null : parseApiTarget(path, basePath(settings), settings.weblateVersion);
   if (!api) return notFound();
   const route = api.match.route;
-  const answer = await (site.weblateVersion === '4' ? answerRoute : answerCurrentRoute)(
+  const answer = await (settings.weblateVersion === '4' ? answerRoute : answerRoute2026)(
     options,
     request,
     method,
@@ -163,7 +169,7 @@ async function answerRequest(
  * resource Weblate refuses an anonymous reader its 401 or 403), and only
  * then the method.
  */
-async function answerCurrentRoute(
+async function answerRoute2026(
   options: Handling,
   request: Request,
   method: string,
@@ -180,7 +186,9 @@ async function answerCurrentRoute(
   if (!safe && credentials.kind === 'anonymous')
     return errorAnswer(ERRORS.notAuthenticated, AUTHENTICATE);
   const refusal =
-    method === 'OPTIONS' ? undefined : refusalOf(route, options.session.model.site.weblateVersion);
+    method === 'OPTIONS'
+      ? undefined
+      : refusalOf(route, options.session.model.settings.weblateVersion);
   // A key holder is refused too: the snapshot has no repository status or reports to show.
   if (refusal === 401 && credentials.kind === 'anonymous')
     return errorAnswer(ERRORS.notAuthenticated, AUTHENTICATE);
@@ -239,7 +247,7 @@ async function withLastPage(session: Session, api: ApiTarget): Promise<ApiTarget
   const count = text === null ? null : (JSON.parse(text) as { count?: unknown }).count;
   if (typeof count !== 'number') return api;
   const last = new URLSearchParams(query);
-  last.set('page', String(pageCount(count, session.model.site.pageSize)));
+  last.set('page', String(pageCount(count, session.model.settings.pageSize)));
   return { match, query: last };
 }
 
@@ -316,7 +324,7 @@ function preflightResponse(): Response {
 }
 
 /** A status-site answer (a page, badge, export, its redirect or its HTML 404) as sent. */
-function siteResponse(answer: SiteResponse, method: string): Response {
+function statusSiteResponse(answer: StatusSiteResponse, method: string): Response {
   return new Response(method === 'HEAD' ? null : answer.body, {
     status: answer.status,
     headers: answer.headers,

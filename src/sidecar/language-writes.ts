@@ -60,8 +60,10 @@ export async function createLanguage(
     return { changes: [{ path, text }], result: noContent() };
   });
   return answerEdit(outcome, session.contentDir, (model) => {
-    const url = apiUrl(model.site, apiPath.language(code!));
-    return json(201, languageBody(model.site, publishedLanguage(model, code!)), { Location: url });
+    const url = apiUrl(model.settings, apiPath.language(code!));
+    return json(201, languageBody(model.settings, publishedLanguage(model, code!)), {
+      Location: url,
+    });
   });
 }
 
@@ -98,7 +100,7 @@ export async function updateLanguage(
     return { changes: [{ path, text: setFields(current, updates) }], result: noContent() };
   });
   return answerEdit(outcome, session.contentDir, (model) =>
-    json(200, languageBody(model.site, publishedLanguage(model, code))),
+    json(200, languageBody(model.settings, publishedLanguage(model, code))),
   );
 }
 

@@ -21,7 +21,7 @@ import type { SidecarApp } from './app.ts';
 
 interface ListenOptions {
   /** Address to bind: 127.0.0.1 unless told otherwise. */
-  host?: string;
+  bind?: string;
   /** 0 picks a free port. */
   port: number;
   /** Where to report a failure of the bridge itself; silent by default. */
@@ -82,10 +82,10 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
   server.maxConnections = MAX_CONNECTIONS;
   guardConnections(server);
   const cutLingering = answerUnparsableRequests(server, version);
-  const host = options.host ?? '127.0.0.1';
-  const bound = await bindServer(server, options.port, host);
+  const bind = options.bind ?? '127.0.0.1';
+  const bound = await bindServer(server, options.port, bind);
   if (!bound.ok) return bound;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${bound.port}`;
+  const origin = `http://${bind.includes(':') ? `[${bind}]` : bind}:${bound.port}`;
   const close = async () => {
     const closed = new Promise<void>((done) => server.close(() => done()));
     server.closeIdleConnections();

@@ -4,7 +4,7 @@
  * busy port is a value, not a throw.
  */
 import { checkOutput } from '../build.ts';
-import type { SiteOverrides } from '../resolve/resolve.ts';
+import type { SettingsOverrides } from '../resolve/resolve.ts';
 import type { ContentError } from '../errors.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
 import { INSTANCE_LIST_DELAY_MS, Session } from '../session/session.ts';
@@ -18,9 +18,9 @@ interface SidecarOptions {
   contentDir: string;
   outDir: string;
   /** Settings that win over site.yaml, as build takes them. */
-  site?: SiteOverrides;
+  settings?: SettingsOverrides;
   /** Address to bind; 127.0.0.1 unless told otherwise. */
-  host?: string;
+  bind?: string;
   /** 0 picks a free port. */
   port: number;
   /** API keys that may write. */
@@ -69,7 +69,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   const opened = await Session.open({
     contentDir: options.contentDir,
     outDir: options.outDir,
-    site: options.site ?? {},
+    settings: options.settings ?? {},
     catalog,
     ...(options.strictLists ? {} : { instanceListDelay: INSTANCE_LIST_DELAY_MS }),
     rebuild: options.rebuild ?? false,
@@ -104,9 +104,9 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     ...(options.log ? { log: options.log } : {}),
   });
   const started = await listen(app, {
-    host: options.host ?? '127.0.0.1',
+    bind: options.bind ?? '127.0.0.1',
     port: options.port,
-    version: session.model.site.weblateVersion,
+    version: session.model.settings.weblateVersion,
     ...(options.log ? { log: options.log } : {}),
   });
   if (!started.ok) {
@@ -117,7 +117,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   return {
     ok: true,
     sidecar: {
-      url: `${listening.origin}${basePath(session.model.site)}/api/`,
+      url: `${listening.origin}${basePath(session.model.settings)}/api/`,
       close: async () => {
         await listening.close();
         await session.close();

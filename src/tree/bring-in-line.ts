@@ -4,7 +4,7 @@
  * whole (or refuse to), sync it, then record the settings it was built with.
  */
 import type { Model } from '../model/types.ts';
-import type { SiteOverrides } from '../resolve/resolve.ts';
+import type { SettingsOverrides } from '../resolve/resolve.ts';
 import {
   describeSettingsChange,
   EARLIER_FORMAT,
@@ -17,7 +17,7 @@ interface InLineOptions extends Omit<SyncOptions, 'onRewrite'> {
   /** The settings recorded beside the tree when it was last built, if any. */
   kept: TreeSettings | null;
   /** The flags the tree is built with (what site.yaml does not decide). */
-  overrides: SiteOverrides;
+  overrides: SettingsOverrides;
   /** What site.yaml alone gave (null: it gave no base URL). */
   siteYaml: TreeSettings['siteYaml'];
   /** Refuse a tree built with other settings rather than rewrite it whole (a session opened without --rebuild). */
@@ -33,12 +33,13 @@ export async function bringTreeInLine(
   options: InLineOptions,
 ): Promise<SyncedTree | { settingsChange: string }> {
   const { kept, overrides, siteYaml, refuseChange, onSettingsChange, ...sync } = options;
-  const change = kept && describeSettingsChange(kept, { site: model.site, host: sync.host });
+  const change =
+    kept && describeSettingsChange(kept, { settings: model.settings, host: sync.host });
   if (change && refuseChange) return { settingsChange: change };
   if (change) onSettingsChange?.(change);
   // The settings are those kept, yet the tree is rewritten whole: the output format of this tool changed since it was built.
   const onRewrite = change ? undefined : () => onSettingsChange?.(EARLIER_FORMAT);
   const synced = await syncTree(outDir, model, { ...sync, onRewrite });
-  await recordTreeSettings(outDir, { overrides, host: sync.host, site: model.site, siteYaml });
+  await recordTreeSettings(outDir, { overrides, host: sync.host, site: model.settings, siteYaml });
   return synced;
 }

@@ -21,13 +21,18 @@ import { createBodies, type Bodies } from '../api/bodies.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
 import {
-  createVersionCache,
-  createVersions,
-  type VersionCache,
-  type Versions,
-} from './versions.ts';
+  createFingerprintCache,
+  createFingerprints,
+  type FingerprintCache,
+  type Fingerprints,
+} from './fingerprints.ts';
 import { extraGroup } from './extra-groups.ts';
-import { countSiteFiles, homeFile, homeFingerprint, siteGroups } from './site-groups.ts';
+import {
+  countStatusSiteFiles,
+  homeFile,
+  homeFingerprint,
+  statusSiteGroups,
+} from './status-site-groups.ts';
 
 /** One file of the output: its path relative to the output root (with `/`) and its text. */
 interface OutputFile {
@@ -51,11 +56,11 @@ export interface FileGroup {
 export function* fileGroups(
   model: Model,
   hosts: HostOptions = {},
-  cache = createVersionCache(),
+  cache = createFingerprintCache(),
 ): Generator<FileGroup> {
   const context = createContext(model, cache);
   for (const group of apiGroups(context)) yield toFileGroup(group);
-  yield* siteGroups(context);
+  yield* statusSiteGroups(context);
   yield rootFolderGroup(context, hosts);
   for (const extra of model.extras ?? []) yield extraGroup(extra);
 }
@@ -67,16 +72,16 @@ export function* fileGroups(
 export function rootFolderGroup(context: Context, hosts: HostOptions): FileGroup {
   const { model } = context;
   const h = new Hasher()
-    .number(context.versions.site)
+    .number(context.fingerprints.settings)
     .text('hosts')
     .text(hosts.host ?? '');
-  if (model.site.pages) h.number(homeFingerprint(context));
+  if (model.settings.pages) h.number(homeFingerprint(context));
   return {
     key: '/',
     fingerprint: h.digest(),
     render: () => [
-      ...hostFiles(model.site, hosts),
-      ...(model.site.pages ? [homeFile(context)] : []),
+      ...hostFiles(model.settings, hosts),
+      ...(model.settings.pages ? [homeFile(context)] : []),
     ],
   };
 }
@@ -86,13 +91,13 @@ export type InstanceList = 'translations' | 'components';
 
 /** Every resource of the API tree with its path, kind and body (the files without host configuration). */
 export function* generateResources(model: Model): Generator<Resource> {
-  for (const group of apiGroups(createContext(model, createVersionCache())))
+  for (const group of apiGroups(createContext(model, createFingerprintCache())))
     yield* group.resources();
 }
 
 /** How many files of the API and the status site a build writes, for progress reports. */
 export function countTreeFiles(model: Model): number {
-  return countApiFiles(model) + countSiteFiles(model);
+  return countApiFiles(model) + countStatusSiteFiles(model);
 }
 
 /** A group of API resources; fileGroups() turns it into files. */
@@ -106,35 +111,35 @@ interface Context {
   model: Model;
   bodies: Bodies;
   aggregates: Aggregates;
-  versions: Versions;
+  fingerprints: Fingerprints;
 }
 
-export function createContext(model: Model, cache: VersionCache): Context {
+export function createContext(model: Model, cache: FingerprintCache): Context {
   const aggregates = aggregate(model, cache.aggregates);
   const bodies = createBodies(model, aggregates);
-  return { model, bodies, aggregates, versions: createVersions(model, bodies, cache) };
+  return { model, bodies, aggregates, fingerprints: createFingerprints(model, bodies, cache) };
 }
 
 export function languageListGroups(context: Context): Generator<ApiGroup> {
-  const { model, bodies, versions } = context;
+  const { model, bodies, fingerprints } = context;
   return pageGroups(
     context,
     'languages',
     apiPath.languages(),
     model.languages,
-    versions.language,
+    fingerprints.language,
     (l) => bodies.language(l),
   );
 }
 
 export function languageGroup(context: Context, language: Language): ApiGroup {
-  const { bodies, aggregates, versions } = context;
+  const { bodies, aggregates, fingerprints } = context;
   return {
     key: apiPath.language(language.code),
     fingerprint: new Hasher()
-      .number(versions.site)
-      .number(versions.language(language))
-      .number(versions.counters(aggregates.language(language)))
+      .number(fingerprints.settings)
+      .number(fingerprints.language(language))
+      .number(fingerprints.counters(aggregates.language(language)))
       .digest(),
     resources: () => [
       { path: apiPath.language(language.code), kind: 'language', body: bodies.language(language) },
@@ -149,9 +154,9 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
 
 /** A project's group, then the pages of its lists (components; in 2026.8 also categories, labels, announcements). */
 export function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
-  const { bodies, versions } = context;
+  const { bodies, fingerprints } = context;
   const slug = project.slug;
-  const current = isCurrent(context);
+  const current = isFlavour2026(context);
   yield {
     key: apiPath.project(slug),
     fingerprint: projectFingerprint(context, project),
@@ -191,7 +196,7 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
     'project-components',
     apiPath.projectComponents(slug),
     project.components,
-    versions.component,
+    fingerprints.component,
     (c) => bodies.component(c, false),
   );
   if (current) {
@@ -200,7 +205,7 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
       'project-categories',
       apiPath.projectCategories(slug),
       project.categories,
-      versions.category,
+      fingerprints.category,
       (c) => bodies.category(c),
     );
   }
@@ -208,14 +213,14 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
 
 /** A category's group (2026.8): its object, statistics and (empty) announcements. */
 export function categoryGroup(context: Context, category: Category): ApiGroup {
-  const { bodies, versions, aggregates } = context;
+  const { bodies, fingerprints, aggregates } = context;
   const id = category.id;
   return {
     key: apiPath.category(id),
     fingerprint: new Hasher()
-      .number(versions.site)
-      .number(versions.category(category))
-      .number(versions.counters(aggregates.category(category)))
+      .number(fingerprints.settings)
+      .number(fingerprints.category(category))
+      .number(fingerprints.counters(aggregates.category(category)))
       .digest(),
     resources: () => [
       { path: apiPath.category(id), kind: 'category', body: bodies.category(category) },
@@ -230,12 +235,15 @@ export function categoryGroup(context: Context, category: Category): ApiGroup {
 }
 
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
-  const { bodies, versions } = context;
+  const { bodies, fingerprints } = context;
   const [p, c] = [component.project.slug, componentSegment(component)];
-  const current = isCurrent(context);
+  const current = isFlavour2026(context);
   yield {
     key: apiPath.component(p, c),
-    fingerprint: new Hasher().number(versions.site).number(versions.component(component)).digest(),
+    fingerprint: new Hasher()
+      .number(fingerprints.settings)
+      .number(fingerprints.component(component))
+      .digest(),
     resources: () => [
       { path: apiPath.component(p, c), kind: 'component', body: bodies.component(component) },
       { path: apiPath.componentLock(p, c), kind: 'component-lock', body: bodies.lock(component) },
@@ -254,7 +262,7 @@ export function* componentGroups(context: Context, component: Component): Genera
     'component-translations',
     apiPath.componentTranslations(p, c),
     component.translations,
-    versions.translation,
+    fingerprints.translation,
     (t) => bodies.translation(t, false),
   );
   yield* pageGroups(
@@ -262,7 +270,7 @@ export function* componentGroups(context: Context, component: Component): Genera
     'component-statistics',
     apiPath.componentStatistics(p, c),
     component.translations,
-    versions.translation,
+    fingerprints.translation,
     (t) => bodies.translationStatistics(t),
   );
   yield* pageGroups(
@@ -270,24 +278,24 @@ export function* componentGroups(context: Context, component: Component): Genera
     'component-links',
     apiPath.componentLinks(p, c),
     component.links,
-    versions.project,
+    fingerprints.project,
     (project) => bodies.project(project),
   );
 }
 
 export function translationGroup(context: Context, translation: Translation): ApiGroup {
-  const { bodies, versions } = context;
+  const { bodies, fingerprints } = context;
   const [p, c, l] = [
     translation.component.project.slug,
     componentSegment(translation.component),
     translation.language.code,
   ];
-  const current = isCurrent(context);
+  const current = isFlavour2026(context);
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher()
-      .number(versions.site)
-      .number(versions.translation(translation))
+      .number(fingerprints.settings)
+      .number(fingerprints.translation(translation))
       .digest(),
     resources: () => [
       {
@@ -314,14 +322,14 @@ export function translationGroup(context: Context, translation: Translation): Ap
 }
 
 export function instanceListPages(context: Context, name: InstanceList): Generator<ApiGroup> {
-  const { model, versions, bodies } = context;
+  const { model, fingerprints, bodies } = context;
   return name === 'translations'
     ? pageGroups(
         context,
         'translations',
         apiPath.translations(),
         model.translations,
-        versions.translation,
+        fingerprints.translation,
         (t) => bodies.translation(t),
       )
     : pageGroups(
@@ -329,7 +337,7 @@ export function instanceListPages(context: Context, name: InstanceList): Generat
         'components',
         apiPath.components(),
         model.components,
-        versions.component,
+        fingerprints.component,
         (c) => bodies.component(c),
       );
 }
@@ -342,15 +350,15 @@ export function instanceListPageText(
   model: Model,
   name: InstanceList,
   page: number,
-  cache: VersionCache,
+  cache: FingerprintCache,
 ): string | null {
   const length = name === 'translations' ? model.translations.length : model.components.length;
-  if (page < 1 || page > pageCount(length, listPageSize(model.site, name))) return null;
+  if (page < 1 || page > pageCount(length, listPageSize(model.settings, name))) return null;
   const bodies = createBodies(model, aggregate(model, cache.aggregates));
   const resource =
     name === 'translations'
       ? listPage(
-          model.site,
+          model.settings,
           name,
           apiPath.translations(),
           model.translations,
@@ -358,7 +366,7 @@ export function instanceListPageText(
           page,
         )
       : listPage(
-          model.site,
+          model.settings,
           name,
           apiPath.components(),
           model.components,
@@ -381,10 +389,10 @@ export function toFileGroup(group: ApiGroup): FileGroup {
 
 /** How many API files a build writes. */
 function countApiFiles(model: Model): number {
-  const { site } = model;
-  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(site, kind));
-  const current = site.weblateVersion !== '4';
-  let total = 1 + emptyRootLists(site.weblateVersion).length;
+  const { settings } = model;
+  const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(settings, kind));
+  const current = settings.weblateVersion !== '4';
+  let total = 1 + emptyRootLists(settings.weblateVersion).length;
   total += n('languages', model.languages.length) + 2 * model.languages.length;
   total += n('projects', model.projects.length);
   for (const project of model.projects) {
@@ -410,7 +418,7 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
-  if (isCurrent(context)) yield* categoryGroups(context);
+  if (isFlavour2026(context)) yield* categoryGroups(context);
   yield* instanceListPages(context, 'components');
   yield* componentsAmongTranslationPages(context);
 }
@@ -426,7 +434,10 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
 function* componentsAmongTranslationPages(context: Context): Generator<ApiGroup> {
   const { model } = context;
   const pages = instanceListPages(context, 'translations');
-  const pageTotal = pageCount(model.translations.length, listPageSize(model.site, 'translations'));
+  const pageTotal = pageCount(
+    model.translations.length,
+    listPageSize(model.settings, 'translations'),
+  );
   const components = model.components;
   let given = 0;
   for (let i = 0; i < components.length; i++) {
@@ -451,17 +462,17 @@ function* take<T>(items: Iterator<T>, count: number): Generator<T> {
 }
 
 function rootGroup(context: Context): ApiGroup {
-  const { site } = context.model;
+  const { settings } = context.model;
   return {
     key: apiPath.root(),
-    fingerprint: new Hasher().number(context.versions.site).text('root').digest(),
+    fingerprint: new Hasher().number(context.fingerprints.settings).text('root').digest(),
     resources: () => {
       const root: Record<string, JsonValue> = {};
-      for (const name of ROOT_LISTS[site.weblateVersion])
-        root[name] = apiUrl(site, apiPath.list(name));
+      for (const name of ROOT_LISTS[settings.weblateVersion])
+        root[name] = apiUrl(settings, apiPath.list(name));
       return [
         { path: apiPath.root(), kind: 'root', body: root },
-        ...emptyRootLists(site.weblateVersion).map((name) =>
+        ...emptyRootLists(settings.weblateVersion).map((name) =>
           emptyList(context, name, apiPath.list(name)),
         ),
       ];
@@ -476,30 +487,30 @@ function* languageGroups(context: Context): Generator<ApiGroup> {
 
 /** The list of every category (by id), then each category's group (2026.8). */
 function* categoryGroups(context: Context): Generator<ApiGroup> {
-  const { model, bodies, versions } = context;
+  const { model, bodies, fingerprints } = context;
   yield* pageGroups(
     context,
     'categories',
     apiPath.categories(),
     model.categories,
-    versions.category,
+    fingerprints.category,
     (c) => bodies.category(c),
   );
   for (const category of model.categories) yield categoryGroup(context, category);
 }
 
-function isCurrent(context: Context): boolean {
-  return context.model.site.weblateVersion !== '4';
+function isFlavour2026(context: Context): boolean {
+  return context.model.settings.weblateVersion !== '4';
 }
 
 function* projectGroups(context: Context): Generator<ApiGroup> {
-  const { model, bodies, versions } = context;
+  const { model, bodies, fingerprints } = context;
   yield* pageGroups(
     context,
     'projects',
     apiPath.projects(),
     model.projects,
-    versions.project,
+    fingerprints.project,
     (p) => bodies.project(p),
   );
   for (const project of model.projects) yield* oneProjectGroups(context, project);
@@ -507,13 +518,13 @@ function* projectGroups(context: Context): Generator<ApiGroup> {
 
 /** A project's files depend on its own fields, its sums, and the names and sums of its languages. */
 function projectFingerprint(context: Context, project: Project): number {
-  const { versions, aggregates } = context;
+  const { fingerprints, aggregates } = context;
   const h = new Hasher()
-    .number(versions.site)
-    .number(versions.project(project))
-    .number(versions.counters(aggregates.project(project)));
+    .number(fingerprints.settings)
+    .number(fingerprints.project(project))
+    .number(fingerprints.counters(aggregates.project(project)));
   for (const [language, counters] of aggregates.projectLanguages(project)) {
-    h.number(versions.language(language)).number(versions.counters(counters));
+    h.number(fingerprints.language(language)).number(fingerprints.counters(counters));
   }
   return h.digest();
 }
@@ -527,12 +538,12 @@ function* pageGroups<T>(
   version: (item: T) => number,
   render: (item: T) => JsonValue,
 ): Generator<ApiGroup> {
-  const { site } = context.model;
-  const size = listPageSize(site, kind);
+  const { settings } = context.model;
+  const size = listPageSize(settings, kind);
   const total = pageCount(items.length, size);
   for (let page = 1; page <= total; page++) {
     const h = new Hasher()
-      .number(context.versions.site)
+      .number(context.fingerprints.settings)
       .text(kind)
       .number(page)
       .number(items.length);
@@ -542,7 +553,7 @@ function* pageGroups<T>(
     yield {
       key: apiPath.page(listPath, page),
       fingerprint: h.digest(),
-      resources: () => [listPage(site, kind, listPath, items, render, page)],
+      resources: () => [listPage(settings, kind, listPath, items, render, page)],
     };
   }
 }
@@ -555,5 +566,5 @@ function toFiles(resources: Resource[]): OutputFile[] {
 }
 
 function emptyList(context: Context, kind: ResourceKind, path: string): Resource {
-  return listPage(context.model.site, kind, path, [], () => null, 1);
+  return listPage(context.model.settings, kind, path, [], () => null, 1);
 }

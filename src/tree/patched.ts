@@ -10,9 +10,9 @@ import { listPageSize, pageCount } from '../api/pagination.ts';
 import type { ResourceKind } from '../api/routes.ts';
 import { apiPath, componentSegment } from '../api/urls.ts';
 import type { Category, Component, Model, Project, Translation } from '../model/types.ts';
-import { createVersionCache } from './versions.ts';
+import { createFingerprintCache } from './fingerprints.ts';
 import type { HostOptions } from '../hosts/index.ts';
-import { patchedSiteGroups, siteKeysOf } from './site-groups.ts';
+import { patchedStatusSiteGroups, statusSiteKeysOf } from './status-site-groups.ts';
 import {
   categoryGroup,
   componentGroups,
@@ -40,7 +40,7 @@ export function patchedGroups(
   before: Model,
   model: Model,
   scope: PatchScope,
-  cache = createVersionCache(),
+  cache = createFingerprintCache(),
   options: { deferInstanceLists?: boolean; hosts?: HostOptions } = {},
 ): PatchedGroups {
   const context = createContext(model, cache);
@@ -49,10 +49,10 @@ export function patchedGroups(
   const add = (apiGroups: Iterable<ApiGroup>) => {
     for (const group of apiGroups) groups.push(toFileGroup(group));
   };
-  const { site } = model;
+  const { settings } = model;
   const lists: ListExtent[] = [];
   const list = (kind: ResourceKind, path: string, count: number) =>
-    lists.push({ path, pages: pageCount(count, listPageSize(site, kind)) });
+    lists.push({ path, pages: pageCount(count, listPageSize(settings, kind)) });
 
   add(languageListGroups(context));
   list('languages', apiPath.languages(), model.languages.length);
@@ -88,12 +88,12 @@ export function patchedGroups(
     list('component-links', apiPath.componentLinks(p, c), component.links.length);
   }
   instanceList('translations', model.translations.length, before.translations.length);
-  groups.push(...patchedSiteGroups(context, scope));
+  groups.push(...patchedStatusSiteGroups(context, scope));
   // The root folder holds the home page, which shows every project's and language's sums.
-  if (model.site.pages) groups.push(rootFolderGroup(context, options.hosts ?? {}));
+  if (model.settings.pages) groups.push(rootFolderGroup(context, options.hosts ?? {}));
   const removed = [
     ...removedByPatch(before, model, scope),
-    ...siteKeysRemoved(before, model, scope),
+    ...statusSiteKeysRemoved(before, model, scope),
   ];
   const extents = lists.filter(
     (extent) => !deferred.some((name) => extent.path === apiPath.list(name)),
@@ -114,14 +114,17 @@ export interface PatchedGroups {
 export function instanceListGroups(
   model: Model,
   name: InstanceList,
-  cache = createVersionCache(),
+  cache = createFingerprintCache(),
 ): { groups: FileGroup[]; extent: ListExtent } {
   const context = createContext(model, cache);
   const groups = [...instanceListPages(context, name)].map(toFileGroup);
   const length = name === 'translations' ? model.translations.length : model.components.length;
   return {
     groups,
-    extent: { path: apiPath.list(name), pages: pageCount(length, listPageSize(model.site, name)) },
+    extent: {
+      path: apiPath.list(name),
+      pages: pageCount(length, listPageSize(model.settings, name)),
+    },
   };
 }
 
@@ -142,7 +145,7 @@ function categoriesAround(components: readonly Component[]): Set<Category> {
 }
 
 /** The status site's folders of objects the patch removed: translations, components, a project's languages, languages. */
-function siteKeysRemoved(before: Model, model: Model, scope: PatchScope): string[] {
+function statusSiteKeysRemoved(before: Model, model: Model, scope: PatchScope): string[] {
   // A patch changes its projects' component lists in place: the languages a project had come from its
   // components the patch left alone and the ones it replaced.
   const added = new Set(scope.components);
@@ -150,12 +153,12 @@ function siteKeysRemoved(before: Model, model: Model, scope: PatchScope): string
     ...project.components.filter((c) => !added.has(c)),
     ...scope.replaced.filter((c) => c.project === project),
   ];
-  const gone = siteKeysOf(
+  const gone = statusSiteKeysOf(
     before,
     [...scope.projects].map((p) => [p, languagesBefore(p)] as const),
     scope.replaced,
   );
-  for (const key of siteKeysOf(
+  for (const key of statusSiteKeysOf(
     model,
     [...scope.projects].map((p) => [p, p.components] as const),
     scope.components,

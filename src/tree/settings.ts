@@ -12,20 +12,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootHost } from '../hosts/index.ts';
-import type { Site } from '../model/types.ts';
+import type { Settings } from '../model/types.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
-import type { SiteOverrides } from '../resolve/resolve.ts';
+import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { stateDir } from './state-folder.ts';
 
 export interface TreeSettings {
   /** The flags the tree was built with (what site.yaml does not decide). */
-  overrides: SiteOverrides;
+  overrides: SettingsOverrides;
   /** Whose `_redirects` and `_headers` take the root names; none when absent. */
   host?: RootHost | undefined;
   /** The site the settings resolved to. */
-  site: Site;
+  site: Settings;
   /** What site.yaml alone gave (null: it gave no base URL); absent in the records of earlier versions. */
-  siteYaml?: Site | null | undefined;
+  siteYaml?: Settings | null | undefined;
 }
 
 export async function recordTreeSettings(outDir: string, settings: TreeSettings): Promise<void> {
@@ -36,13 +36,13 @@ export async function recordTreeSettings(outDir: string, settings: TreeSettings)
 
 /** Settings given to a command: flags over site.yaml, and the host (null: none; undefined: the tree's). */
 interface GivenSettings {
-  site?: SiteOverrides | undefined;
+  settings?: SettingsOverrides | undefined;
   host?: RootHost | null | undefined;
 }
 
 /** Where a setting that site.yaml did not decide came from: a flag of this run, or the flags the tree was built with. */
 type SettingSource = 'flag' | 'kept' | 'built';
-export type SettingSources = Partial<Record<keyof SiteOverrides, SettingSource>>;
+export type SettingSources = Partial<Record<keyof SettingsOverrides, SettingSource>>;
 
 /**
  * What a command builds with: the flags given, and with `keepFlags` (the
@@ -55,22 +55,22 @@ export async function settingsToBuildWith(
   options: { keepFlags: boolean },
 ): Promise<{
   kept: TreeSettings | null;
-  overrides: SiteOverrides;
+  overrides: SettingsOverrides;
   host: RootHost | undefined;
   sources: SettingSources;
 }> {
   const kept = await readTreeSettings(outDir);
-  const overrides: SiteOverrides = {};
+  const overrides: SettingsOverrides = {};
   const sources: SettingSources = {};
-  const take = (from: SiteOverrides, source: SettingSource) => {
-    for (const [key, value] of Object.entries(from) as [keyof SiteOverrides, unknown][]) {
+  const take = (from: SettingsOverrides, source: SettingSource) => {
+    for (const [key, value] of Object.entries(from) as [keyof SettingsOverrides, unknown][]) {
       if (value === undefined) continue;
       (overrides as Record<string, unknown>)[key] = value;
       sources[key] = source;
     }
   };
   if (options.keepFlags) take(kept?.overrides ?? {}, 'kept');
-  take(given.site ?? {}, 'flag');
+  take(given.settings ?? {}, 'flag');
   const keptHost = options.keepFlags ? kept?.host : undefined;
   const host = given.host === undefined ? keptHost : (given.host ?? undefined);
   return { kept, overrides, host, sources };
@@ -87,12 +87,12 @@ export const EARLIER_FORMAT =
  */
 export function describeSettingsChange(
   before: TreeSettings,
-  after: { site: Site; host?: RootHost | undefined },
+  after: { settings: Settings; host?: RootHost | undefined },
 ): string | null {
   const changes: string[] = [];
   for (const [key, label] of SETTING_LABELS) {
     // A setting newer than the record of the tree (absent there) has its default: null.
-    const [a, b] = [before.site[key] ?? null, after.site[key] ?? null];
+    const [a, b] = [before.site[key] ?? null, after.settings[key] ?? null];
     if (a !== b) changes.push(`${label} ${show(a)} → ${show(b)}`);
   }
   if (before.host !== after.host)
@@ -102,8 +102,8 @@ export function describeSettingsChange(
 
 /** What a command runs with: the site in effect, what site.yaml alone gives (null: no base URL there), and where the rest came from. */
 export interface SettingsInEffect {
-  site: Site;
-  siteYaml: Site | null;
+  settings: Settings;
+  siteYaml: Settings | null;
   sources: SettingSources;
 }
 
@@ -115,19 +115,20 @@ export interface SettingsInEffect {
  */
 export function describeSettingsInEffect(
   outDir: string,
-  settings: SettingsInEffect,
+  inEffect: SettingsInEffect,
 ): string | null {
-  const { site, siteYaml } = settings;
-  const differs = (key: keyof SiteOverrides) => siteYaml === null || site[key] !== siteYaml[key];
+  const { settings, siteYaml } = inEffect;
+  const differs = (key: keyof SettingsOverrides) =>
+    siteYaml === null || settings[key] !== siteYaml[key];
   if (!SAID_SETTINGS.some(([key]) => differs(key))) return null;
   const parts = SAID_SETTINGS.filter(([key, , always]) => always || differs(key)).map(
     ([key, label]) => {
-      const from = sourceText(outDir, key, settings.sources[key], differs(key));
+      const from = sourceText(outDir, key, inEffect.sources[key], differs(key));
       const yaml = siteYaml === null ? 'unset' : show(siteYaml[key]);
-      return `${label} ${show(site[key])} (${from}${differs(key) ? `; site.yaml: ${yaml}` : ''})`;
+      return `${label} ${show(settings[key])} (${from}${differs(key) ? `; site.yaml: ${yaml}` : ''})`;
     },
   );
-  const kept = Object.values(settings.sources).includes('kept')
+  const kept = Object.values(inEffect.sources).includes('kept')
     ? ` To change a kept setting, give its flag (the sidecar also needs --rebuild), or run npm run build without it to go back to site.yaml.`
     : '';
   return `Settings in effect: ${parts.join(', ')}.${kept}`;
@@ -149,7 +150,7 @@ export async function readTreeSettings(outDir: string): Promise<TreeSettings | n
 // --- internal ---
 
 /** The settings said with their source: key, label, and whether said even when site.yaml agrees. */
-const SAID_SETTINGS: [keyof SiteOverrides, string, boolean][] = [
+const SAID_SETTINGS: [keyof SettingsOverrides, string, boolean][] = [
   ['baseUrl', 'base URL', true],
   ['webUrl', 'web URL', true],
   ['weblateVersion', 'Weblate version', true],
@@ -158,7 +159,7 @@ const SAID_SETTINGS: [keyof SiteOverrides, string, boolean][] = [
   ['pagination', 'pagination', false],
 ];
 
-const FLAGS: Record<keyof SiteOverrides, string> = {
+const FLAGS: Record<keyof SettingsOverrides, string> = {
   baseUrl: '--base-url',
   webUrl: '--web-url',
   pageSize: '--page-size',
@@ -169,7 +170,7 @@ const FLAGS: Record<keyof SiteOverrides, string> = {
 
 function sourceText(
   outDir: string,
-  key: keyof SiteOverrides,
+  key: keyof SettingsOverrides,
   source: SettingSource | undefined,
   differs: boolean,
 ): string {
@@ -181,7 +182,7 @@ function sourceText(
   return differs && key === 'pages' ? 'on only when the web URL is the base URL' : 'site.yaml';
 }
 
-const SETTING_LABELS: [keyof Site, string][] = [
+const SETTING_LABELS: [keyof Settings, string][] = [
   ['baseUrl', 'base URL'],
   ['webUrl', 'web URL'],
   ['pageSize', 'page size'],
@@ -191,7 +192,7 @@ const SETTING_LABELS: [keyof Site, string][] = [
   ['editUrl', 'edit URL'],
 ];
 
-function show(value: Site[keyof Site] | undefined): string {
+function show(value: Settings[keyof Settings] | undefined): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   return value === undefined || value === null ? 'unset' : String(value);
 }

@@ -32,7 +32,7 @@ import {
   type Manifest,
 } from './manifest.ts';
 import { updateInPlace, type TreeInPlace } from './update.ts';
-import { settingsFingerprint } from './versions.ts';
+import { settingsFingerprint } from './fingerprints.ts';
 import { writeTree } from './write.ts';
 
 export interface SyncOptions {

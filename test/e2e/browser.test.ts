@@ -143,7 +143,7 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
         origin,
       ]);
       expect(built.code, built.stderr).toBe(0);
-      served = await serveSite(out, port, origin);
+      served = await serveTree(out, port, origin);
     });
     afterAll(async () => {
       await served?.server.stop();
@@ -227,7 +227,7 @@ interface Served {
   previewAnswer: string;
 }
 
-async function serveSite(out: string, port: number, origin: string): Promise<Served> {
+async function serveTree(out: string, port: number, origin: string): Promise<Served> {
   const preview = await startServer(
     process.execPath,
     [...scriptArgs('serve'), '--out', out, '--port', String(port)],

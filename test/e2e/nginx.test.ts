@@ -22,7 +22,7 @@ import {
   nginxArgs,
   nginxMainConfig,
   startServer,
-  type BuiltSite,
+  type BuiltFixture,
   type Started,
 } from './servers.ts';
 
@@ -53,12 +53,12 @@ const fixtures = [
 describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) => {
   const work = tempDir('wsnap-nginx-');
   const out = join(work, 'dist');
-  let site: BuiltSite;
+  let built: BuiltFixture;
   let server: Started | undefined;
 
   beforeAll(async () => {
     const port = await freePort();
-    site = await buildFor(contentDir, port, out);
+    built = await buildFor(contentDir, port, out);
     const prefix = join(work, 'nginx');
     mkdirSync(join(prefix, 'temp'), { recursive: true });
     const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
@@ -68,26 +68,26 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
     );
     writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
     const args = nginxArgs(prefix);
-    server = await startServer('nginx', args, `${site.origin}/`);
+    server = await startServer('nginx', args, `${built.origin}/`);
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  itServesTheSnapshot(() => site);
+  itServesTheSnapshot(() => built);
 
   if (contentDir !== CURRENT_FIXTURE[1]) return;
   it('answers as Weblate 2026.8: OPTIONS 405, refused reads 401 and 403, WWW-Authenticate only on a 401', async () => {
-    const api = `${site.origin}${site.tree.base}/api`;
+    const api = `${built.origin}${built.tree.base}/api`;
     const options = await get(`${api}/languages/`, { method: 'OPTIONS' });
     expect(options.status).toBe(405);
     expect(options.text).toBe(
-      errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.'),
+      errorBodyOf(built, 'method_not_allowed', 'Method "OPTIONS" not allowed.'),
     );
     const repository = await get(`${api}/components/docs/guides%252Fmanual/repository/`);
     expect(repository.status).toBe(403);
     expect(repository.text).toBe(
-      errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'),
+      errorBodyOf(built, 'permission_denied', 'You do not have permission to perform this action.'),
     );
     expect(repository.headers.get('www-authenticate')).toBeNull();
     const reports = await get(`${api}/categories/5/reports/`);

@@ -19,7 +19,7 @@ import {
   rawBody,
   rawExchange,
   startServer,
-  type BuiltSite,
+  type BuiltFixture,
   type Started,
 } from './servers.ts';
 
@@ -37,42 +37,42 @@ const fixtures = [
 
 describe.each(fixtures)('the preview of %s', (_, contentDir) => {
   const out = join(tempDir('wsnap-e2e-'), 'dist');
-  let site: BuiltSite;
+  let built: BuiltFixture;
   let server: Started | undefined;
 
   beforeAll(async () => {
     const port = await freePort();
-    site = await buildFor(contentDir, port, out);
+    built = await buildFor(contentDir, port, out);
     server = await startServer(
       process.execPath,
       [...SERVE, '--out', out, '--port', String(port)],
-      `${site.origin}/`,
+      `${built.origin}/`,
     );
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  itServesTheSnapshot(() => site);
+  itServesTheSnapshot(() => built);
 
   it('prints where it serves', () => {
     expect(server!.output()).toContain(
-      `Serving ${out}/ at ${site.origin}${site.tree.base}/api/ (Ctrl+C to stop)\n`,
+      `Serving ${out}/ at ${built.origin}${built.tree.base}/api/ (Ctrl+C to stop)\n`,
     );
   });
 
   if (contentDir !== CURRENT_FIXTURE[1]) return;
   it('answers as Weblate 2026.8: OPTIONS 405, refused reads 401 and 403 with their headers, %2f read as %2F', async () => {
-    const api = `${site.origin}${site.tree.base}/api`;
+    const api = `${built.origin}${built.tree.base}/api`;
     const options = await get(`${api}/languages/`, { method: 'OPTIONS' });
     expect([options.status, options.text]).toEqual([
       405,
-      errorBodyOf(site, 'method_not_allowed', 'Method "OPTIONS" not allowed.'),
+      errorBodyOf(built, 'method_not_allowed', 'Method "OPTIONS" not allowed.'),
     ]);
     const repository = await get(`${api}/translations/docs/guides%252Fmanual/cs/repository/`);
     expect(repository.status).toBe(403);
     expect(repository.text).toBe(
-      errorBodyOf(site, 'permission_denied', 'You do not have permission to perform this action.'),
+      errorBodyOf(built, 'permission_denied', 'You do not have permission to perform this action.'),
     );
     expect(repository.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
     const machinery = await get(`${api}/projects/docs/machinery_settings/`);

@@ -20,7 +20,7 @@ import {
   get,
   PREFLIGHT_REQUEST,
   startServer,
-  type BuiltSite,
+  type BuiltFixture,
   type Started,
 } from './servers.ts';
 
@@ -31,12 +31,12 @@ const SERVE_CLI = join(
 
 describe('npx serve with the generated serve.json', () => {
   const out = join(tempDir('wsnap-e2e-'), 'dist');
-  let site: BuiltSite;
+  let built: BuiltFixture;
   let server: Started | undefined;
 
   beforeAll(async () => {
     const port = await freePort();
-    site = await buildFor(join(FIXTURES, 'features/content'), port, out);
+    built = await buildFor(join(FIXTURES, 'features/content'), port, out);
     const args = [
       SERVE_CLI,
       out,
@@ -45,7 +45,7 @@ describe('npx serve with the generated serve.json', () => {
       '--no-clipboard',
       '--no-port-switching',
     ];
-    server = await startServer(process.execPath, args, `${site.origin}/`);
+    server = await startServer(process.execPath, args, `${built.origin}/`);
   });
   afterAll(async () => {
     await server?.stop();
@@ -53,31 +53,31 @@ describe('npx serve with the generated serve.json', () => {
 
   it('serves every resource whose path has no @ as its file, with JSON headers and its Allow', async () => {
     const withAt = (path: string) => path.includes('@');
-    const served = await checkEveryResource(site, { allow: true, skip: withAt });
+    const served = await checkEveryResource(built, { allow: true, skip: withAt });
     expect(served).toBe(
-      3 * site.tree.resources.filter((resource) => !withAt(resource.path)).length,
+      3 * built.tree.resources.filter((resource) => !withAt(resource.path)).length,
     );
   });
 
   it('cannot serve a language code with @ through its rewrites, only by the file name', async () => {
-    expect((await get(`${site.origin}${site.tree.base}/api/languages/ca@valencia/`)).status).toBe(
+    expect((await get(`${built.origin}${built.tree.base}/api/languages/ca@valencia/`)).status).toBe(
       404,
     );
-    expect((await get(`${site.origin}/api/languages/ca@valencia/index.json`)).status).toBe(200);
+    expect((await get(`${built.origin}/api/languages/ca@valencia/index.json`)).status).toBe(200);
   });
 
   it('ignores ?page=N, answering page 1', async () => {
-    const api = `${site.origin}${site.tree.base}/api`;
+    const api = `${built.origin}${built.tree.base}/api`;
     const first = await get(`${api}/components/`);
     expect((await get(`${api}/components/?page=2`)).text).toBe(first.text);
   });
 
   it("answers an unknown path with the JSON body of 404.html, or serve's own JSON error to Accept: application/json", async () => {
-    const served = await get(`${site.origin}${site.tree.base}/api/nope/`);
+    const served = await get(`${built.origin}${built.tree.base}/api/nope/`);
     expect(served.status).toBe(404);
     expect(served.headers.get('content-type')).toBe('application/json');
     expect(served.text).toBe('{"detail":"Not found."}\n');
-    const asJson = await get(`${site.origin}${site.tree.base}/api/nope/`, {
+    const asJson = await get(`${built.origin}${built.tree.base}/api/nope/`, {
       headers: { Accept: 'application/json' },
     });
     expect(asJson.status).toBe(404);
@@ -87,7 +87,7 @@ describe('npx serve with the generated serve.json', () => {
   });
 
   it("sends the CORS header with the API's files and its 404, but answers a preflight with the file, without the preflight's headers", async () => {
-    const api = `${site.origin}${site.tree.base}/api`;
+    const api = `${built.origin}${built.tree.base}/api`;
     expect((await get(`${api}/nope/`)).headers.get('access-control-allow-origin')).toBe('*');
     const preflight = await get(`${api}/projects/`, {
       method: 'OPTIONS',
@@ -100,7 +100,7 @@ describe('npx serve with the generated serve.json', () => {
   });
 
   it('answers POST with the file, as it knows no methods', async () => {
-    const served = await get(`${site.origin}${site.tree.base}/api/projects/`, { method: 'POST' });
+    const served = await get(`${built.origin}${built.tree.base}/api/projects/`, { method: 'POST' });
     expect(served.status).toBe(200);
     expect(served.text).toBe(readFileSync(join(out, 'api/projects/index.json'), 'utf8'));
   });
@@ -108,12 +108,12 @@ describe('npx serve with the generated serve.json', () => {
 
 describe('npx serve with the serve.json of the 2026.8 flavour', () => {
   const out = join(tempDir('wsnap-e2e-'), 'dist');
-  let site: BuiltSite;
+  let built: BuiltFixture;
   let server: Started | undefined;
 
   beforeAll(async () => {
     const port = await freePort();
-    site = await buildFor(CURRENT_FIXTURE[1], port, out);
+    built = await buildFor(CURRENT_FIXTURE[1], port, out);
     const args = [
       SERVE_CLI,
       out,
@@ -122,7 +122,7 @@ describe('npx serve with the serve.json of the 2026.8 flavour', () => {
       '--no-clipboard',
       '--no-port-switching',
     ];
-    server = await startServer(process.execPath, args, `${site.origin}/`);
+    server = await startServer(process.execPath, args, `${built.origin}/`);
   });
   afterAll(async () => {
     await server?.stop();
@@ -130,16 +130,16 @@ describe('npx serve with the serve.json of the 2026.8 flavour', () => {
 
   it('accepts the file (the CLI checks it) and serves every resource outside categories with JSON headers and its Allow', async () => {
     const inCategory = (path: string) => path.includes('%252F');
-    const served = await checkEveryResource(site, { allow: true, skip: inCategory });
+    const served = await checkEveryResource(built, { allow: true, skip: inCategory });
     expect(served).toBe(
-      3 * site.tree.resources.filter((resource) => !inCategory(resource.path)).length,
+      3 * built.tree.resources.filter((resource) => !inCategory(resource.path)).length,
     );
   });
 
   it('serves a component inside categories by its file name only: its rewrites encode the % again, as they do @', async () => {
-    const api = `${site.origin}${site.tree.base}/api`;
+    const api = `${built.origin}${built.tree.base}/api`;
     expect((await get(`${api}/components/docs/guides%252Fmanual/`)).status).toBe(404);
-    const byName = await get(`${site.origin}/api/components/docs/guides%252Fmanual/index.json`);
+    const byName = await get(`${built.origin}/api/components/docs/guides%252Fmanual/index.json`);
     expect(byName.status).toBe(200);
     expect(byName.headers.get('allow')).toBe('GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
     expect(JSON.parse(byName.text).slug).toBe('manual');

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { childOutput } from '../support/child-output.ts';
 import { collectLinks, isPage, scriptArgs, type ListPage } from '../helpers.ts';
-import { requestsFor, siteTree, type SiteTree } from '../unit/hosts/tree.ts';
+import { requestsFor, fixtureTree, type FixtureTree } from '../unit/hosts/tree.ts';
 
 const run = promisify(execFile);
 
@@ -25,10 +25,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export interface BuiltSite {
+export interface BuiltFixture {
   origin: string;
   out: string;
-  tree: SiteTree;
+  tree: FixtureTree;
 }
 
 /**
@@ -40,9 +40,9 @@ export async function buildFor(
   port: number,
   out: string,
   extraArgs: string[] = [],
-): Promise<BuiltSite> {
+): Promise<BuiltFixture> {
   const origin = `http://127.0.0.1:${port}`;
-  const fixtureBase = (await siteTree(contentDir)).base;
+  const fixtureBase = (await fixtureTree(contentDir)).base;
   const baseUrl = origin + fixtureBase;
   await run(process.execPath, [
     ...scriptArgs('build'),
@@ -54,7 +54,7 @@ export async function buildFor(
     baseUrl,
     ...extraArgs,
   ]);
-  return { origin, out, tree: await siteTree(contentDir, { baseUrl }) };
+  return { origin, out, tree: await fixtureTree(contentDir, { baseUrl }) };
 }
 
 export interface Started {
@@ -154,15 +154,15 @@ const ACCEPTS = ['application/json', 'text/html,application/xhtml+xml', '*/*'];
  * `skip` leaves out resources a server is known not to serve.
  */
 export async function checkEveryResource(
-  site: BuiltSite,
+  built: BuiltFixture,
   options: { allow: boolean; skip?: (path: string) => boolean },
 ): Promise<number> {
   let checked = 0;
-  for (const resource of site.tree.resources) {
+  for (const resource of built.tree.resources) {
     if (options.skip?.(resource.path)) continue;
-    const body = readFileSync(join(site.out, resource.file), 'utf8');
-    for (const [i, [path, query]] of requestsFor(site.tree, resource).entries()) {
-      const url = `${site.origin}${path}${query ? `?${query}` : ''}`;
+    const body = readFileSync(join(built.out, resource.file), 'utf8');
+    for (const [i, [path, query]] of requestsFor(built.tree, resource).entries()) {
+      const url = `${built.origin}${path}${query ? `?${query}` : ''}`;
       const served = await get(url, { headers: { Accept: ACCEPTS[i % ACCEPTS.length]! } });
       expect(served.status, url).toBe(200);
       expect(served.headers.get('content-type'), url).toBe('application/json');
@@ -176,10 +176,10 @@ export async function checkEveryResource(
   return checked;
 }
 
-/** An error body of the site's flavour, written out: DRF's `{"detail": …}` in 4.x, drf-standardized-errors' in 2026.8. */
-export function errorBodyOf(site: BuiltSite, code: string, detail: string): string {
+/** An error body of the settings' flavour, written out: DRF's `{"detail": …}` in 4.x, drf-standardized-errors' in 2026.8. */
+export function errorBodyOf(built: BuiltFixture, code: string, detail: string): string {
   const escaped = detail.replaceAll('"', '\\"');
-  return site.tree.site.weblateVersion === '4'
+  return built.tree.settings.weblateVersion === '4'
     ? `{"detail":"${escaped}"}\n`
     : `{"type":"client_error","errors":[{"code":"${code}","detail":"${escaped}","attr":null}]}\n`;
 }
@@ -189,8 +189,8 @@ export function errorBodyOf(site: BuiltSite, code: string, detail: string): stri
  * other methods (a 405 in 4.x; in 2026.8 a 401 for an anonymous write, as
  * Weblate checks permissions before methods).
  */
-export async function checkErrors(site: BuiltSite): Promise<void> {
-  const api = `${site.origin}${site.tree.base}/api`;
+export async function checkErrors(built: BuiltFixture): Promise<void> {
+  const api = `${built.origin}${built.tree.base}/api`;
   const expectJson = async (served: Served, status: number, body: string) => {
     expect(served.status).toBe(status);
     expect(served.headers.get('content-type')).toBe('application/json');
@@ -206,7 +206,7 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
     await expectJson(
       await get(url, { headers: { Accept: 'application/json' } }),
       404,
-      errorBodyOf(site, 'not_found', 'Not found.'),
+      errorBodyOf(built, 'not_found', 'Not found.'),
     );
   }
   for (const url of [
@@ -214,7 +214,7 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
     `${api}/languages/?page=0`,
     `${api}/languages/?page=two`,
   ]) {
-    await expectJson(await get(url), 404, errorBodyOf(site, 'not_found', 'Invalid page.'));
+    await expectJson(await get(url), 404, errorBodyOf(built, 'not_found', 'Invalid page.'));
   }
   // PUT, which Weblate does not allow on a list either (the sidecar answers the POST it allows).
   const put = await get(`${api}/languages/`, {
@@ -222,17 +222,17 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
     body: '{}',
     headers: { 'Content-Type': 'application/json' },
   });
-  if (site.tree.site.weblateVersion === '4') {
+  if (built.tree.settings.weblateVersion === '4') {
     await expectJson(
       put,
       405,
-      errorBodyOf(site, 'method_not_allowed', 'Method "PUT" not allowed.'),
+      errorBodyOf(built, 'method_not_allowed', 'Method "PUT" not allowed.'),
     );
   } else {
     await expectJson(
       put,
       401,
-      errorBodyOf(site, 'not_authenticated', 'Authentication credentials were not provided.'),
+      errorBodyOf(built, 'not_authenticated', 'Authentication credentials were not provided.'),
     );
     expect(put.headers.get('www-authenticate')).toBe('Token');
   }
@@ -248,11 +248,11 @@ export async function checkErrors(site: BuiltSite): Promise<void> {
  * list from its first page along `next` and checks it ends, never repeats a
  * page, and yields `count` items. Returns how many URLs it fetched.
  */
-export async function crawl(site: BuiltSite): Promise<{ urls: number; lists: number }> {
-  const prefix = `${site.origin}${site.tree.base}/api/`;
+export async function crawl(built: BuiltFixture): Promise<{ urls: number; lists: number }> {
+  const prefix = `${built.origin}${built.tree.base}/api/`;
   const bodies = new Map<string, unknown>();
   const queue = [prefix];
-  const current = site.tree.site.weblateVersion !== '4';
+  const current = built.tree.settings.weblateVersion !== '4';
   // 2026.8 links to what it refuses an anonymous reader (checked for its 401 or 403), and to project metrics (outside the snapshot).
   const refused = new Map<string, number>();
   const refusedKeys: Record<string, number> = current
@@ -318,8 +318,8 @@ export const PREFLIGHT_HEADERS = {
 };
 
 /** Checks a preflight under the API (a resource and a path no route has) is answered as Weblate answers it. */
-export async function checkPreflight(site: BuiltSite): Promise<void> {
-  const api = `${site.origin}${site.tree.base}/api`;
+export async function checkPreflight(built: BuiltFixture): Promise<void> {
+  const api = `${built.origin}${built.tree.base}/api`;
   for (const url of [`${api}/languages/`, `${api}/projects/nope/`]) {
     const served = await get(url, { method: 'OPTIONS', headers: PREFLIGHT_REQUEST });
     expect(served.status, url).toBe(200);
@@ -332,7 +332,7 @@ export async function checkPreflight(site: BuiltSite): Promise<void> {
 }
 
 /** The tests every server that claims to serve the snapshot as a good host does must pass. */
-export function itServesTheSnapshot(site: () => BuiltSite): void {
+export function itServesTheSnapshot(site: () => BuiltFixture): void {
   it('serves every resource with and without the slash, with ?format=api and ?page=N: JSON, Allow, Vary, the file', async () => {
     expect(await checkEveryResource(site(), { allow: true })).toBe(
       3 * site().tree.resources.length,

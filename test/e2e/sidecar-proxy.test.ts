@@ -21,14 +21,14 @@ import {
   workspace,
   type RunningSidecar,
 } from '../sidecar/support.ts';
-import { siteTree } from '../unit/hosts/tree.ts';
+import { fixtureTree } from '../unit/hosts/tree.ts';
 import {
   freePort,
   itServesTheSnapshot,
   nginxArgs,
   nginxMainConfig,
   startServer,
-  type BuiltSite,
+  type BuiltFixture,
   type Started,
 } from './servers.ts';
 
@@ -38,7 +38,7 @@ describe.runIf(nginxFound || process.env.CI)(
   'nginx in front of the tree and the sidecar, as docs/sidecar.md sets it up',
   () => {
     const space = workspace();
-    let site: BuiltSite;
+    let built: BuiltFixture;
     let sidecar: RunningSidecar;
     let nginx: Started | undefined;
     let api: string;
@@ -63,10 +63,10 @@ describe.runIf(nginxFound || process.env.CI)(
       );
       const args = nginxArgs(prefix);
       nginx = await startServer('nginx', args, `http://127.0.0.1:${front}/`);
-      site = {
+      built = {
         origin: `http://127.0.0.1:${front}`,
         out: space.out,
-        tree: await siteTree(space.content, { baseUrl }),
+        tree: await fixtureTree(space.content, { baseUrl }),
       };
     });
     afterAll(async () => {
@@ -74,7 +74,7 @@ describe.runIf(nginxFound || process.env.CI)(
       await sidecar?.stop();
     });
 
-    itServesTheSnapshot(() => site);
+    itServesTheSnapshot(() => built);
 
     it('takes writes at the same URL and serves what they changed on the next read', async () => {
       const patched = await call(`${api}languages/de/`, 'PATCH', { name: 'Deutsch' }, JSON_BODY);

@@ -1,7 +1,7 @@
 /**
  * The status site's paths served by real processes on 127.0.0.1 from real
  * files: a fixture built with the status site on, plus a hand-made site in
- * its tree (test/support/site.ts: a page, badge, chart and export at every
+ * its tree (test/support/status-site.ts: a page, badge, chart and export at every
  * kind of path of each flavour). The preview and the sidecar answer every
  * request as Weblate's URLs do (folders with and without the slash, charts
  * at a language's prefix, `?format=csv` with its file name, the 4.x widget
@@ -18,14 +18,14 @@ import type { WeblateVersion } from '../../src/model/defaults.ts';
 import { FIXTURES, readTree, scriptArgs, tempDir } from '../helpers.ts';
 import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
 import {
-  builtSiteCases,
+  builtStatusSiteCases,
   casesFor,
-  checkServedSite,
-  siteCases,
-  writeSite,
-  type SiteCase,
-  type SiteNeed,
-} from '../support/site.ts';
+  checkServedStatusSite,
+  statusSiteCases,
+  writeStatusSite,
+  type StatusSiteCase,
+  type StatusSiteNeed,
+} from '../support/status-site.ts';
 import {
   buildFor,
   freePort,
@@ -37,7 +37,7 @@ import {
   type Started,
 } from './servers.ts';
 
-const EVERY_NEED: SiteNeed[] = [
+const EVERY_NEED: StatusSiteNeed[] = [
   'no-slash',
   'csv-query',
   'alias',
@@ -54,21 +54,21 @@ const flavours = [
 ] as const satisfies readonly (readonly [string, WeblateVersion, string, readonly string[]])[];
 
 /** Builds a fixture for a loopback port with the status site on, and puts the hand-made site in its tree. */
-async function builtSite(fixture: string, version: WeblateVersion, args: readonly string[]) {
+async function builtStatusSite(fixture: string, version: WeblateVersion, args: readonly string[]) {
   const out = join(tempDir('wsnap-site-'), 'dist');
   const port = await freePort();
-  const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
-  writeSite(out, version);
-  return { ...site, port, base: site.tree.base };
+  const built = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
+  writeStatusSite(out, version);
+  return { ...built, port, base: built.tree.base };
 }
 
 describe.each(flavours)(
   'the preview of a %s tree with the status site',
   (_, version, fixture, args) => {
-    let site: Awaited<ReturnType<typeof builtSite>>;
+    let site: Awaited<ReturnType<typeof builtStatusSite>>;
     let server: Started | undefined;
     beforeAll(async () => {
-      site = await builtSite(fixture, version, args);
+      site = await builtStatusSite(fixture, version, args);
       const serve = [...scriptArgs('serve'), '--out', site.out, '--port', String(site.port)];
       server = await startServer(process.execPath, serve, `${site.origin}${site.base}/api/`);
     });
@@ -77,12 +77,12 @@ describe.each(flavours)(
     });
 
     it('answers every request of the site as Weblate does, HTML 404s included', async () => {
-      const checked = await checkServedSite(site.origin, siteCases(version), {
+      const checked = await checkServedStatusSite(site.origin, statusSiteCases(version), {
         base: site.base,
         disposition: true,
         html404: true,
       });
-      expect(checked).toBe(siteCases(version).length);
+      expect(checked).toBe(statusSiteCases(version).length);
     });
 
     it('answers only GET and HEAD there, and no CORS: Weblate sends it under /api/ only', async () => {
@@ -123,17 +123,17 @@ describe.each(flavours)(
     beforeAll(async () => {
       sidecar = await startSidecar(space, { args: [...args] });
       base = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
-      writeSite(space.out, version);
+      writeStatusSite(space.out, version);
     });
     afterAll(async () => sidecar.stop());
 
     it('answers every request of the site as Weblate does, HTML 404s included', async () => {
-      const checked = await checkServedSite(sidecar.origin, siteCases(version), {
+      const checked = await checkServedStatusSite(sidecar.origin, statusSiteCases(version), {
         base,
         disposition: true,
         html404: true,
       });
-      expect(checked).toBe(siteCases(version).length);
+      expect(checked).toBe(statusSiteCases(version).length);
     });
 
     it('refuses writes to the site and keeps the API answering', async () => {
@@ -152,13 +152,13 @@ const SERVE_CLI = join(
 describe.each(flavours)(
   'npx serve with the serve.json of a %s tree with the status site',
   (_, version, fixture, args) => {
-    let site: Awaited<ReturnType<typeof builtSite>>;
+    let site: Awaited<ReturnType<typeof builtStatusSite>>;
     let server: Started | undefined;
     // serve cannot map the query, set a header per file or answer a miss in HTML; its rewrites percent-encode @.
-    const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
+    const can: StatusSiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
     const cases = () => casesFor(version, can).filter((entry) => !entry.url.includes('@'));
     beforeAll(async () => {
-      site = await builtSite(fixture, version, args);
+      site = await builtStatusSite(fixture, version, args);
       const cli = [
         SERVE_CLI,
         site.out,
@@ -174,7 +174,9 @@ describe.each(flavours)(
     });
 
     it('answers what its rewrites, redirects and header rules can', async () => {
-      expect(await checkServedSite(site.origin, cases(), { base: site.base })).toBe(cases().length);
+      expect(await checkServedStatusSite(site.origin, cases(), { base: site.base })).toBe(
+        cases().length,
+      );
     });
 
     it('serves the CSV only by its path, and the JSON 404 page for a miss', async () => {
@@ -199,7 +201,7 @@ describe('npx serve at the root of a 2026.8 tree with the status site', () => {
       '--pages',
       'on',
     ]);
-    writeSite(out, '2026.8');
+    writeStatusSite(out, '2026.8');
     const cli = [
       SERVE_CLI,
       out,
@@ -218,7 +220,7 @@ describe('npx serve at the root of a 2026.8 tree with the status site', () => {
     const [outside, inside] = casesFor('2026.8', ['alias-look-first']).filter((entry) =>
       entry.needs.includes('alias-look-first'),
     );
-    expect(await checkServedSite(origin, [outside!], { base: '' })).toBe(1);
+    expect(await checkServedStatusSite(origin, [outside!], { base: '' })).toBe(1);
     expect((await get(`${origin}${inside!.url}`)).status).toBe(404);
     // The component's own chart inside categories keeps its file.
     expect((await get(`${origin}/widget/demo/docs/guides/manual/horizontal-blue.svg`)).status).toBe(
@@ -232,10 +234,10 @@ const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 describe.runIf(nginxFound).each(flavours)(
   'nginx serving a %s tree with the status site',
   (_, version, fixture, args) => {
-    let site: Awaited<ReturnType<typeof builtSite>>;
+    let site: Awaited<ReturnType<typeof builtStatusSite>>;
     let server: Started | undefined;
     beforeAll(async () => {
-      site = await builtSite(fixture, version, args);
+      site = await builtStatusSite(fixture, version, args);
       const prefix = join(dirname(site.out), 'nginx');
       mkdirSync(join(prefix, 'temp'), { recursive: true });
       const generated = readFileSync(join(site.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
@@ -253,7 +255,7 @@ describe.runIf(nginxFound).each(flavours)(
     it('answers every request of the site as Weblate does', async () => {
       const cases = casesFor(version, EVERY_NEED);
       expect(
-        await checkServedSite(site.origin, cases, {
+        await checkServedStatusSite(site.origin, cases, {
           base: site.base,
           disposition: true,
           html404: true,
@@ -284,9 +286,9 @@ describe.runIf(nginxFound).each(flavours)(
 function builtCases(
   out: string,
   version: WeblateVersion,
-): { cases: SiteCase[]; read: (file: string) => string | undefined } {
+): { cases: StatusSiteCase[]; read: (file: string) => string | undefined } {
   const files = readTree(out);
-  return { cases: builtSiteCases(files.keys(), version), read: (file) => files.get(file) };
+  return { cases: builtStatusSiteCases(files.keys(), version), read: (file) => files.get(file) };
 }
 
 describe.each(flavours)(
@@ -301,9 +303,9 @@ describe.each(flavours)(
     beforeAll(async () => {
       out = join(tempDir('wsnap-built-site-'), 'dist');
       const port = await freePort();
-      const site = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
-      origin = site.origin;
-      base = site.tree.base;
+      const built = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
+      origin = built.origin;
+      base = built.tree.base;
       const serve = [...scriptArgs('serve'), '--out', out, '--port', String(port)];
       servers.push(await startServer(process.execPath, serve, `${origin}${base}/api/`));
       sidecar = await startSidecar(sidecarSpace, { args: [...args] });
@@ -315,7 +317,8 @@ describe.each(flavours)(
 
     it('has the preview answer every page, badge, chart and export as Weblate does', async () => {
       const { cases, read } = builtCases(out, version);
-      const count = (need: SiteNeed) => cases.filter((entry) => entry.needs.includes(need)).length;
+      const count = (need: StatusSiteNeed) =>
+        cases.filter((entry) => entry.needs.includes(need)).length;
       expect(cases.length).toBeGreaterThan(version === '4' ? 60 : 200);
       expect([count('alias') > 0, count('csv-query') > 0, count('no-slash') > 0]).toEqual([
         true,
@@ -325,7 +328,12 @@ describe.each(flavours)(
       if (version !== '4')
         expect([count('redirect') > 0, count('alias-look-first') > 0]).toEqual([true, true]);
       expect(
-        await checkServedSite(origin, cases, { base, disposition: true, html404: true, read }),
+        await checkServedStatusSite(origin, cases, {
+          base,
+          disposition: true,
+          html404: true,
+          read,
+        }),
       ).toBe(cases.length);
     });
 
@@ -333,7 +341,7 @@ describe.each(flavours)(
       const { cases, read } = builtCases(sidecarSpace.out, version);
       const sidecarBase = new URL(sidecar.api).pathname.replace(/\/api\/$/, '');
       expect(
-        await checkServedSite(sidecar.origin, cases, {
+        await checkServedStatusSite(sidecar.origin, cases, {
           base: sidecarBase,
           disposition: true,
           html404: true,
@@ -358,7 +366,7 @@ describe.each(flavours)(
         );
         servers.push(await startServer('nginx', nginxArgs(prefix), `http://127.0.0.1:${port}/`));
         const { cases, read } = builtCases(out, version);
-        const checked = await checkServedSite(`http://127.0.0.1:${port}`, cases, {
+        const checked = await checkServedStatusSite(`http://127.0.0.1:${port}`, cases, {
           base,
           disposition: true,
           html404: true,

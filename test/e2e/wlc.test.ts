@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 import { runProgram, type ScriptResult } from '../support/run-script.ts';
 import { CURRENT_FIXTURE } from '../unit/hosts/tree.ts';
-import { buildFor, freePort, startServer, type BuiltSite, type Started } from './servers.ts';
+import { buildFor, freePort, startServer, type BuiltFixture, type Started } from './servers.ts';
 
 const WLC = join(ROOT, 'test/vendor/wlc-2/wlc-head');
 const ready =
@@ -38,12 +38,12 @@ it.skipIf(!ready && !process.env.CI)(
 describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () => {
   const work = tempDir('wsnap-wlc-');
   const out = join(work, 'dist');
-  let site: BuiltSite;
+  let built: BuiltFixture;
   let server: Started | undefined;
 
   /** Runs wlc with JSON output and no configuration of the user's. */
   const runWlc = (...args: string[]): Promise<ScriptResult> => {
-    const api = `${site.origin}${site.tree.base}/api/`;
+    const api = `${built.origin}${built.tree.base}/api/`;
     return runProgram(WLC, ['--format', 'json', '--url', api, ...args], {
       env: { HOME: work, XDG_CONFIG_HOME: join(work, 'config') },
     });
@@ -57,9 +57,9 @@ describe.runIf(ready)('wlc 2.1.1 reading the preview of the 2026.8 flavour', () 
 
   beforeAll(async () => {
     const port = await freePort();
-    site = await buildFor(CURRENT_FIXTURE[1], port, out);
+    built = await buildFor(CURRENT_FIXTURE[1], port, out);
     const serve = [...scriptArgs('serve'), '--out', out, '--port', String(port)];
-    server = await startServer(process.execPath, serve, `${site.origin}/`);
+    server = await startServer(process.execPath, serve, `${built.origin}/`);
   });
   afterAll(async () => {
     await server?.stop();

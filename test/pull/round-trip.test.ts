@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/build.ts';
 import { openContent } from '../../src/resolve/open.ts';
-import type { SiteOverrides } from '../../src/resolve/resolve.ts';
+import type { SettingsOverrides } from '../../src/resolve/resolve.ts';
 import { dirTarget } from '../../src/output/target.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
 import { freePort } from '../e2e/servers.ts';
@@ -20,12 +20,12 @@ import { runCli } from '../support/run-cli.ts';
 import { startSidecar } from '../sidecar/support.ts';
 
 /** The server that plays Weblate: the sidecar over the content, its tree built for `baseUrl` with the same settings. */
-async function serveLikeWeblate(contentDir: string, dir: string, site: SiteOverrides) {
+async function serveLikeWeblate(contentDir: string, dir: string, settings: SettingsOverrides) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const flags = ['--base-url', url, '--port', String(port), '--read-only'];
-  if (site.pagination) flags.push('--pagination', site.pagination);
-  if (site.pageSize) flags.push('--page-size', String(site.pageSize));
+  if (settings.pagination) flags.push('--pagination', settings.pagination);
+  if (settings.pageSize) flags.push('--page-size', String(settings.pageSize));
   const sidecar = await startSidecar(
     { dir, content: contentDir, out: join(dir, 'served') },
     { args: flags, env: { WEBLATE_SNAPSHOT_TOKENS: '' } },
@@ -33,7 +33,7 @@ async function serveLikeWeblate(contentDir: string, dir: string, site: SiteOverr
   return { url, close: async () => void (await sidecar.stop()) };
 }
 
-const cases: [string, string, SiteOverrides][] = [
+const cases: [string, string, SettingsOverrides][] = [
   ['the default content', join(ROOT, 'content'), {}],
   ['fixture "features" (path pages of 2)', join(FIXTURES, 'features/content'), {}],
   [
@@ -49,14 +49,14 @@ const cases: [string, string, SiteOverrides][] = [
   ['fixture "minimal"', join(FIXTURES, 'minimal/content'), {}],
 ];
 
-describe.each(cases)('a round trip of %s', (_, contentDir, site) => {
+describe.each(cases)('a round trip of %s', (_, contentDir, settings) => {
   it('pulls content that passes the checks and builds into the tree it was pulled from, byte for byte', async () => {
     const dir = tempDir();
     const original = join(dir, 'original');
-    const server = await serveLikeWeblate(contentDir, dir, site);
+    const server = await serveLikeWeblate(contentDir, dir, settings);
     try {
       const built = await build(
-        { contentDir, site: { ...site, baseUrl: server.url } },
+        { contentDir, settings: { ...settings, baseUrl: server.url } },
         { target: dirTarget(original) },
       );
       expect(built.errors).toEqual([]);

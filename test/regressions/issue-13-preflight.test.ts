@@ -52,8 +52,8 @@ describe.each([
 
   beforeAll(async () => {
     const port = await freePort();
-    const site = await buildFor(contentDir, port, out);
-    api = `${site.origin}${site.tree.base}/api`;
+    const built = await buildFor(contentDir, port, out);
+    api = `${built.origin}${built.tree.base}/api`;
     server = await startServer(
       process.execPath,
       [...scriptArgs('serve'), '--out', out, '--port', String(port)],

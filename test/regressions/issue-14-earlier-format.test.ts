@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/session/session.ts';
 import { describeSettingsChange, EARLIER_FORMAT } from '../../src/tree/settings.ts';
-import { testSite } from '../helpers.ts';
+import { testSettings } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
 import { workspace } from '../sidecar/support.ts';
 
@@ -50,16 +50,16 @@ describe('a tree built by an earlier version of the tool', () => {
   });
 
   it('does not take a setting its record lacks for a change', () => {
-    const site = testSite({ baseUrl: 'https://l10n.example.org' });
-    const older: Partial<typeof site> = { ...site };
+    const settings = testSettings({ baseUrl: 'https://l10n.example.org' });
+    const older: Partial<typeof settings> = { ...settings };
     delete older.editUrl;
     expect(
-      describeSettingsChange({ overrides: {}, site: older as typeof site }, { site }),
+      describeSettingsChange({ overrides: {}, site: older as typeof settings }, { settings }),
     ).toBeNull();
     expect(
       describeSettingsChange(
-        { overrides: {}, site },
-        { site: { ...site, editUrl: 'https://hosted.example.org' } },
+        { overrides: {}, site: settings },
+        { settings: { ...settings, editUrl: 'https://hosted.example.org' } },
       ),
     ).toBe('edit URL unset → https://hosted.example.org');
   });

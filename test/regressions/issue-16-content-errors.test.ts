@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatContentError, sortContentErrors } from '../../src/errors.ts';
-import type { SiteOverrides } from '../../src/resolve/resolve.ts';
+import type { SettingsOverrides } from '../../src/resolve/resolve.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { tempDir, writeFiles } from '../helpers.ts';
 
@@ -179,11 +179,11 @@ describe('content errors of issue 16', () => {
   });
 });
 
-async function check(root: string, site: SiteOverrides = {}): Promise<string[]> {
+async function check(root: string, settings: SettingsOverrides = {}): Promise<string[]> {
   const previous = process.cwd();
   process.chdir(root);
   try {
-    const result = await openContent('content', { site });
+    const result = await openContent('content', { settings });
     return result.ok ? [] : sortContentErrors(result.errors).map(formatContentError);
   } finally {
     process.chdir(previous);

@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.ts';
-import { freePort, itServesTheSnapshot, rawExchange, type BuiltSite } from '../e2e/servers.ts';
-import { siteTree } from '../unit/hosts/tree.ts';
+import { freePort, itServesTheSnapshot, rawExchange, type BuiltFixture } from '../e2e/servers.ts';
+import { fixtureTree } from '../unit/hosts/tree.ts';
 import {
   call,
   expectJson,
@@ -27,24 +27,24 @@ const fixtures = [
 
 describe.each(fixtures)('the sidecar over %s', (_, fixture, base) => {
   const space = workspace(fixture);
-  let site: BuiltSite;
+  let built: BuiltFixture;
   let sidecar: RunningSidecar;
 
   beforeAll(async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}${base}`;
     sidecar = await startSidecar(space, { args: ['--base-url', baseUrl, '--port', String(port)] });
-    site = {
+    built = {
       origin: `http://127.0.0.1:${port}`,
       out: space.out,
-      tree: await siteTree(space.content, { baseUrl }),
+      tree: await fixtureTree(space.content, { baseUrl }),
     };
   });
   afterAll(async () => {
     expect(await sidecar.stop()).toBe(0);
   });
 
-  itServesTheSnapshot(() => site);
+  itServesTheSnapshot(() => built);
 });
 
 describe('the sidecar answers', () => {

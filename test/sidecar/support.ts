@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fg from 'fast-glob';
 import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
-import type { SiteOverrides } from '../../src/resolve/resolve.ts';
+import type { SettingsOverrides } from '../../src/resolve/resolve.ts';
 import { childOutput } from '../support/child-output.ts';
 import { buildInMemory, FIXTURES, readTree, scriptArgs, tempDir } from '../helpers.ts';
 
@@ -171,9 +171,9 @@ export function rawRequest(
 /** The tree on disk is byte for byte a fresh full build of the content as it stands (the manifest aside). */
 export async function expectTreeOfContent(
   space: Workspace,
-  site: SiteOverrides = {},
+  settings: SettingsOverrides = {},
 ): Promise<void> {
-  const fresh = await buildInMemory(space.content, site);
+  const fresh = await buildInMemory(space.content, settings);
   expect(fresh.report.errors).toEqual([]);
   const tree = readTree(space.out);
   expect([...tree.keys()].sort()).toEqual([...fresh.files.keys()].sort());

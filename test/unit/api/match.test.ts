@@ -6,13 +6,13 @@ import { isParam, matchApiSegments, PARAM_CHARACTERS } from '../../../src/api/ma
 import { ROUTES } from '../../../src/api/routes.ts';
 import { CODE_PATTERN, SLUG_PATTERN } from '../../../src/content/schema.ts';
 import { FIXTURES, ROOT } from '../../helpers.ts';
-import { siteTree } from '../hosts/tree.ts';
+import { fixtureTree } from '../hosts/tree.ts';
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean).slice(1);
 
 describe('matchApiSegments', () => {
   it('gives every resource of a built tree its kind, its path and its page', async () => {
-    const tree = await siteTree(join(FIXTURES, 'features/content'));
+    const tree = await fixtureTree(join(FIXTURES, 'features/content'));
     for (const resource of tree.resources) {
       const match = matchApiSegments(segmentsOf(resource.path));
       expect(match?.route.kind, resource.path).toBe(resource.kind);

@@ -18,22 +18,22 @@ import {
   renderCloudflareRedirects,
 } from '../../../src/hosts/cloudflare.ts';
 import { hostProblem } from '../../../src/hosts/index.ts';
-import { FIXTURES, testSite } from '../../helpers.ts';
+import { FIXTURES, testSettings } from '../../helpers.ts';
 import {
-  builtSiteCases,
+  builtStatusSiteCases,
   casesFor,
   checkAnswer,
-  siteFiles,
-  type SiteNeed,
-} from '../../support/site.ts';
+  statusSiteFiles,
+  type StatusSiteNeed,
+} from '../../support/status-site.ts';
 import {
   CURRENT_FIXTURE,
   encodedResources,
   notFoundBody,
   pathOfFile,
   requestsFor,
-  siteTree,
-  type SiteTree,
+  fixtureTree,
+  type FixtureTree,
 } from './tree.ts';
 
 interface Redirect {
@@ -135,12 +135,12 @@ interface Answer {
 }
 
 /** What Pages reads: the files and the two rule files. */
-interface PagesFiles extends Pick<SiteTree, 'files'> {
+interface PagesFiles extends Pick<FixtureTree, 'files'> {
   redirects: Redirect[];
   headerRules: HeaderRule[];
 }
 
-type PagesSite = SiteTree & PagesFiles;
+type PagesTree = FixtureTree & PagesFiles;
 
 function pages(tree: PagesFiles, method: string, url: string): Answer {
   const { pathname } = new URL(url, 'https://l10n.pages.dev');
@@ -173,11 +173,11 @@ const fixtures = [
 ] as const;
 
 describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, overrides) => {
-  const load = async (): Promise<PagesSite> => {
-    const tree = await siteTree(contentDir, overrides);
+  const load = async (): Promise<PagesTree> => {
+    const tree = await fixtureTree(contentDir, overrides);
     const files = new Map(tree.files);
-    files.set('_redirects', renderCloudflareRedirects(tree.site));
-    files.set('_headers', renderCloudflareHeaders(tree.site));
+    files.set('_redirects', renderCloudflareRedirects(tree.settings));
+    files.set('_headers', renderCloudflareHeaders(tree.settings));
     return {
       ...tree,
       files,
@@ -229,7 +229,7 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
     ]) {
       const answer = pages(tree, 'GET', url);
       expect(answer.status, url).toBe(404);
-      expect(answer.body).toBe(notFoundBody(tree.site));
+      expect(answer.body).toBe(notFoundBody(tree.settings));
       expect(answer.headers.get('content-type')).toBe('application/json');
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     }
@@ -240,9 +240,9 @@ describe.each(fixtures)('Cloudflare Pages files of %s', (_, contentDir, override
 });
 
 it('serves the components inside categories at the encoded paths Weblate links to (2026.8)', async () => {
-  const tree = await siteTree(CURRENT_FIXTURE[1]);
-  const redirects = parseRedirects(renderCloudflareRedirects(tree.site));
-  const headerRules = parseHeaders(renderCloudflareHeaders(tree.site));
+  const tree = await fixtureTree(CURRENT_FIXTURE[1]);
+  const redirects = parseRedirects(renderCloudflareRedirects(tree.settings));
+  const headerRules = parseHeaders(renderCloudflareHeaders(tree.settings));
   const site = { ...tree, redirects, headerRules };
   const encoded = encodedResources(tree);
   expect(encoded.length).toBeGreaterThan(20);
@@ -257,12 +257,16 @@ it('serves the components inside categories at the encoded paths Weblate links t
 });
 
 it('refuses a query-paginated site for Cloudflare Pages, which drops the query', () => {
-  const site = testSite({ baseUrl: 'https://l10n.pages.dev', pageSize: 1, pagination: 'query' });
-  expect(hostProblem(site, { host: 'cloudflare' })).toMatch(
+  const settings = testSettings({
+    baseUrl: 'https://l10n.pages.dev',
+    pageSize: 1,
+    pagination: 'query',
+  });
+  expect(hostProblem(settings, { host: 'cloudflare' })).toMatch(
     /^expected "path" with --host cloudflare: Cloudflare Pages cannot map \?page=N/,
   );
-  expect(hostProblem(site, { host: 'netlify' })).toBeNull();
-  expect(hostProblem({ ...site, pagination: 'path' }, { host: 'cloudflare' })).toBeNull();
+  expect(hostProblem(settings, { host: 'netlify' })).toBeNull();
+  expect(hostProblem({ ...settings, pagination: 'path' }, { host: 'cloudflare' })).toBeNull();
 });
 
 describe.each([
@@ -273,19 +277,19 @@ describe.each([
 ] as const)(
   'Cloudflare Pages files of a status site (flavour %s, base path "%s")',
   (version, base) => {
-    const site = testSite({
+    const settings = testSettings({
       baseUrl: `https://l10n.pages.dev${base}`,
       weblateVersion: version,
       pages: true,
     });
-    const files = new Map([...Object.entries(siteFiles(version)), ['404.html', 'not found']]);
+    const files = new Map([...Object.entries(statusSiteFiles(version)), ['404.html', 'not found']]);
     const tree: PagesFiles = {
       files,
-      redirects: parseRedirects(renderCloudflareRedirects(site)),
-      headerRules: parseHeaders(renderCloudflareHeaders(site)),
+      redirects: parseRedirects(renderCloudflareRedirects(settings)),
+      headerRules: parseHeaders(renderCloudflareHeaders(settings)),
     };
     // Pages follows a rule whether or not a file is at the path, and drops the query of a rule.
-    const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
+    const can: StatusSiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
     const answerOf = (url: string) => {
       const answer = pages(tree, 'GET', url);
       return {
@@ -304,9 +308,9 @@ describe.each([
           disposition: true,
         });
       expect(cases.length).toBeGreaterThan(40);
-      const redirects = parseRedirects(renderCloudflareRedirects(site));
+      const redirects = parseRedirects(renderCloudflareRedirects(settings));
       expect(redirects.filter((rule) => rule.dynamic).length).toBeLessThanOrEqual(100);
-      expect(parseHeaders(renderCloudflareHeaders(site)).length).toBeLessThanOrEqual(100);
+      expect(parseHeaders(renderCloudflareHeaders(settings)).length).toBeLessThanOrEqual(100);
     });
 
     it('serves the charts of components inside categories as their own files, and gives SVG and CSV their types', () => {
@@ -314,7 +318,7 @@ describe.each([
         version === '4'
           ? '/widgets/demo/-/ui/horizontal-blue.svg'
           : '/widget/demo/docs/guides/manual/horizontal-blue.svg';
-      expect(answerOf(`${base}${own}`).body).toBe(siteFiles(version)[own.slice(1)]);
+      expect(answerOf(`${base}${own}`).body).toBe(statusSiteFiles(version)[own.slice(1)]);
       expect(answerOf(`${base}${own}`).headers('content-type')).toBe(
         'image/svg+xml; charset=utf-8',
       );
@@ -338,14 +342,14 @@ describe.each([
   'Cloudflare Pages files of the status site a build writes (flavour %s)',
   (version, contentDir, overrides) => {
     it('answer every request for its pages, badges, charts and exports that Pages can', async () => {
-      const tree = await siteTree(contentDir, overrides);
+      const tree = await fixtureTree(contentDir, overrides);
       const site: PagesFiles = {
         files: tree.files,
-        redirects: parseRedirects(renderCloudflareRedirects(tree.site)),
-        headerRules: parseHeaders(renderCloudflareHeaders(tree.site)),
+        redirects: parseRedirects(renderCloudflareRedirects(tree.settings)),
+        headerRules: parseHeaders(renderCloudflareHeaders(tree.settings)),
       };
-      const can: SiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
-      const cases = builtSiteCases(tree.files.keys(), version).filter((entry) =>
+      const can: StatusSiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder', 'disposition'];
+      const cases = builtStatusSiteCases(tree.files.keys(), version).filter((entry) =>
         entry.needs.every((need) => can.includes(need)),
       );
       for (const entry of cases) {

@@ -17,15 +17,15 @@ import {
   renderS3Cors,
   renderS3Upload,
 } from '../../../src/hosts/cloudfront.ts';
-import { FIXTURES, tempDir, testSite } from '../../helpers.ts';
+import { FIXTURES, tempDir, testSettings } from '../../helpers.ts';
 import {
-  builtSiteCases,
+  builtStatusSiteCases,
   casesFor,
   checkAnswer,
-  siteFiles,
-  type SiteNeed,
-} from '../../support/site.ts';
-import { CURRENT_FIXTURE, notFoundBody, requestsFor, siteTree } from './tree.ts';
+  statusSiteFiles,
+  type StatusSiteNeed,
+} from '../../support/status-site.ts';
+import { CURRENT_FIXTURE, notFoundBody, requestsFor, fixtureTree } from './tree.ts';
 
 type Handler = (event: unknown) => any;
 
@@ -81,8 +81,8 @@ const keyOf = (uri: string) => decodeURIComponent(uri);
 
 describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overrides) => {
   it('sends every request of every resource to the key of its file, and adds Vary and Allow to the answer', async () => {
-    const tree = await siteTree(contentDir, overrides);
-    const handler = loadFunction(renderCloudFrontFunction(tree.site));
+    const tree = await fixtureTree(contentDir, overrides);
+    const handler = loadFunction(renderCloudFrontFunction(tree.settings));
     for (const resource of tree.resources) {
       for (const [path, query] of requestsFor(tree, resource)) {
         const request = viewerRequest(handler, 'GET', path, query);
@@ -97,8 +97,8 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
   });
 
   it("answers a browser's preflight under the API itself, on any path, and adds the CORS header to its errors", async () => {
-    const tree = await siteTree(contentDir, overrides);
-    const handler = loadFunction(renderCloudFrontFunction(tree.site));
+    const tree = await fixtureTree(contentDir, overrides);
+    const handler = loadFunction(renderCloudFrontFunction(tree.settings));
     const preflight = {
       Origin: 'https://docs.example.net',
       'Access-Control-Request-Method': 'GET',
@@ -142,15 +142,15 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
   });
 
   it('answers JSON 404s for invalid pages and unknown formats, in the flavour of the tree', async () => {
-    const tree = await siteTree(contentDir, overrides);
-    const handler = loadFunction(renderCloudFrontFunction(tree.site));
+    const tree = await fixtureTree(contentDir, overrides);
+    const handler = loadFunction(renderCloudFrontFunction(tree.settings));
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=0')).toMatchObject({
       statusCode: 404,
-      body: notFoundBody(tree.site, 'Invalid page.'),
+      body: notFoundBody(tree.settings, 'Invalid page.'),
     });
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/`, 'format=xml')).toMatchObject({
       statusCode: 404,
-      body: notFoundBody(tree.site),
+      body: notFoundBody(tree.settings),
     });
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/languages/`, 'page=1').uri).toBe(
       `${tree.base}/api/languages/index.json`,
@@ -161,8 +161,8 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
   });
 
   it('leaves requests outside the API to the bucket', async () => {
-    const tree = await siteTree(contentDir, overrides);
-    const handler = loadFunction(renderCloudFrontFunction(tree.site));
+    const tree = await fixtureTree(contentDir, overrides);
+    const handler = loadFunction(renderCloudFrontFunction(tree.settings));
     expect(viewerRequest(handler, 'GET', '/elsewhere/').uri).toBe('/elsewhere/');
     expect(viewerRequest(handler, 'GET', `${tree.base}/api/nope/`).uri).toBe(
       `${tree.base}/api/nope/`,
@@ -171,9 +171,9 @@ describe.each(fixtures)('the CloudFront Function for %s', (_, contentDir, overri
 });
 
 it('answers 405 with the Allow of the resource (4.x)', async () => {
-  const tree = await siteTree(join(FIXTURES, 'features/content'));
+  const tree = await fixtureTree(join(FIXTURES, 'features/content'));
   const post = viewerRequest(
-    loadFunction(renderCloudFrontFunction(tree.site)),
+    loadFunction(renderCloudFrontFunction(tree.settings)),
     'POST',
     `${tree.base}/api/languages/`,
   );
@@ -186,8 +186,8 @@ it('answers 405 with the Allow of the resource (4.x)', async () => {
 
 describe('the CloudFront Function of the 2026.8 flavour', () => {
   const load = async () => {
-    const tree = await siteTree(CURRENT_FIXTURE[1]);
-    return { tree, handler: loadFunction(renderCloudFrontFunction(tree.site)) };
+    const tree = await fixtureTree(CURRENT_FIXTURE[1]);
+    return { tree, handler: loadFunction(renderCloudFrontFunction(tree.settings)) };
   };
   const body = (code: string, detail: string) =>
     `{"type":"client_error","errors":[{"code":"${code}","detail":"${detail.replaceAll('"', '\\"')}","attr":null}]}\n`;
@@ -254,12 +254,12 @@ it.each([
 ] as const)(
   "stays within CloudFront Functions' 10 KB (flavour %s, status site %s)",
   (version, pages) => {
-    const site = testSite({
+    const settings = testSettings({
       baseUrl: 'https://l10n.example.org/mirror',
       weblateVersion: version,
       pages,
     });
-    expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(10 * 1024);
+    expect(Buffer.byteLength(renderCloudFrontFunction(settings))).toBeLessThanOrEqual(10 * 1024);
   },
 );
 
@@ -271,13 +271,13 @@ describe.each([
 ] as const)(
   'the CloudFront Function of a status site (flavour %s, base path "%s")',
   (version, base) => {
-    const site = testSite({
+    const settings = testSettings({
       baseUrl: `https://l10n.example.org${base}`,
       weblateVersion: version,
       pages: true,
     });
-    const handler = loadFunction(renderCloudFrontFunction(site));
-    const files = siteFiles(version);
+    const handler = loadFunction(renderCloudFrontFunction(settings));
+    const files = statusSiteFiles(version);
     const cloudfront = (url: string) => throughCloudFront(handler, (key) => files[key], base, url);
 
     it('answers every request it can as Weblate does', () => {
@@ -340,7 +340,7 @@ function throughCloudFront(
 }
 
 /** What the function can do for the status site: it cannot look for a key first; the types are the keys' metadata (npm run deploy). */
-const CLOUDFRONT_CAN: SiteNeed[] = [
+const CLOUDFRONT_CAN: StatusSiteNeed[] = [
   'no-slash',
   'csv-query',
   'alias',
@@ -356,10 +356,10 @@ describe.each([
   'the CloudFront Function for the status site a build writes (flavour %s)',
   (version, contentDir, overrides) => {
     it('answers every request for its pages, badges, charts and exports that it can', async () => {
-      const tree = await siteTree(contentDir, overrides);
-      const handler = loadFunction(renderCloudFrontFunction(tree.site));
+      const tree = await fixtureTree(contentDir, overrides);
+      const handler = loadFunction(renderCloudFrontFunction(tree.settings));
       const read = (file: string) => tree.files.get(file);
-      const cases = builtSiteCases(tree.files.keys(), version).filter((entry) =>
+      const cases = builtStatusSiteCases(tree.files.keys(), version).filter((entry) =>
         entry.needs.every((need) => CLOUDFRONT_CAN.includes(need)),
       );
       for (const entry of cases) {
@@ -404,7 +404,7 @@ describe('the S3 upload script', () => {
     const script = join(dir, 'tree/hosts/s3/upload.sh');
     mkdirSync(join(dir, 'tree/hosts/s3'), { recursive: true });
     write(join(dir, 'tree'));
-    writeFileSync(script, renderS3Upload(testSite({ baseUrl, pagination: 'query', pages })));
+    writeFileSync(script, renderS3Upload(testSettings({ baseUrl, pagination: 'query', pages })));
     mkdirSync(join(dir, 'bin'));
     writeFileSync(
       join(dir, 'bin/aws'),
@@ -450,7 +450,7 @@ describe('the S3 upload script', () => {
 
   it("uploads the status site's folders with the type of each kind of file, and skips a folder the tree lacks", () => {
     const { calls, dir } = runUpload('https://cdn.example.org/l10n', true, (tree) => {
-      for (const [path, data] of Object.entries(siteFiles('4')).filter(
+      for (const [path, data] of Object.entries(statusSiteFiles('4')).filter(
         ([path]) => !path.startsWith('engage/'),
       )) {
         mkdirSync(join(tree, path, '..'), { recursive: true });

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../../../src/build.ts';
 import { hostFiles } from '../../../src/hosts/index.ts';
 import { memoryTarget } from '../../../src/output/target.ts';
-import { FIXTURES, testSite } from '../../helpers.ts';
+import { FIXTURES, testSettings } from '../../helpers.ts';
 
-const site = testSite({ baseUrl: 'https://l10n.example.org' });
+const settings = testSettings({ baseUrl: 'https://l10n.example.org' });
 
 describe('hostFiles', () => {
   it('writes every host under hosts/ and, at the root, only files no host misreads', () => {
-    expect(hostFiles(site).map((file) => file.path)).toEqual([
+    expect(hostFiles(settings).map((file) => file.path)).toEqual([
       '404.html',
       'serve.json',
       '.nojekyll',
@@ -23,13 +23,13 @@ describe('hostFiles', () => {
       'hosts/s3/upload.sh',
       'hosts/s3/cors.json',
     ]);
-    expect(hostFiles(site)[0]!.data).toBe('{"detail":"Not found."}\n');
+    expect(hostFiles(settings)[0]!.data).toBe('{"detail":"Not found."}\n');
   });
 
   it.each(['netlify', 'cloudflare'] as const)(
     'puts the _redirects and _headers of --host %s at the root',
     (host) => {
-      const files = new Map(hostFiles(site, { host }).map((file) => [file.path, file.data]));
+      const files = new Map(hostFiles(settings, { host }).map((file) => [file.path, file.data]));
       expect(files.get('_redirects')).toBe(files.get(`hosts/${host}/_redirects`));
       expect(files.get('_headers')).toBe(files.get(`hosts/${host}/_headers`));
     },

@@ -14,21 +14,21 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
-import { FIXTURES, testSite } from '../../helpers.ts';
+import { FIXTURES, testSettings } from '../../helpers.ts';
 import {
-  builtSiteCases,
+  builtStatusSiteCases,
   casesFor,
   checkAnswer,
-  siteFiles,
-  type SiteNeed,
-} from '../../support/site.ts';
+  statusSiteFiles,
+  type StatusSiteNeed,
+} from '../../support/status-site.ts';
 import {
   CURRENT_FIXTURE,
   encodedResources,
   notFoundBody,
   requestsFor,
-  siteTree,
-  type SiteTree,
+  fixtureTree,
+  type FixtureTree,
 } from './tree.ts';
 
 interface Rule {
@@ -93,7 +93,7 @@ interface Answer {
   headers: Map<string, string>;
 }
 
-function netlify(tree: Pick<SiteTree, 'files'>, url: string): Answer {
+function netlify(tree: Pick<FixtureTree, 'files'>, url: string): Answer {
   const files = tree.files;
   const { pathname, searchParams } = new URL(url, 'https://site.netlify.app');
   const rules = parseRedirects(files.get('_redirects')!);
@@ -167,11 +167,11 @@ const fixtures = [
 
 describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
   const load = async () => {
-    const tree = await siteTree(contentDir, overrides);
+    const tree = await fixtureTree(contentDir, overrides);
     // What a deploy with --host netlify puts at the root.
     const files = new Map(tree.files);
-    files.set('_redirects', renderNetlifyRedirects(tree.site));
-    files.set('_headers', renderNetlifyHeaders(tree.site));
+    files.set('_redirects', renderNetlifyRedirects(tree.settings));
+    files.set('_headers', renderNetlifyHeaders(tree.settings));
     return { ...tree, files };
   };
 
@@ -201,7 +201,7 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
     ]) {
       const answer = netlify(tree, url);
       expect(answer.status, url).toBe(404);
-      expect(answer.body).toBe(notFoundBody(tree.site));
+      expect(answer.body).toBe(notFoundBody(tree.settings));
       expect(answer.headers.get('Access-Control-Allow-Origin')).toBe('*');
     }
   });
@@ -219,10 +219,10 @@ describe.each(fixtures)('Netlify files of %s', (_, contentDir, overrides) => {
 });
 
 it('serves the components inside categories at the encoded paths Weblate links to (2026.8)', async () => {
-  const tree = await siteTree(CURRENT_FIXTURE[1]);
+  const tree = await fixtureTree(CURRENT_FIXTURE[1]);
   const files = new Map(tree.files);
-  files.set('_redirects', renderNetlifyRedirects(tree.site));
-  files.set('_headers', renderNetlifyHeaders(tree.site));
+  files.set('_redirects', renderNetlifyRedirects(tree.settings));
+  files.set('_headers', renderNetlifyHeaders(tree.settings));
   const site = { ...tree, files };
   const encoded = encodedResources(tree);
   expect(encoded.length).toBeGreaterThan(20);
@@ -236,7 +236,7 @@ it('serves the components inside categories at the encoded paths Weblate links t
 
 it('writes the page rules before the rules that would catch the same paths', () => {
   const text = renderNetlifyRedirects(
-    testSite({ baseUrl: 'https://x.netlify.app', pagination: 'query' }),
+    testSettings({ baseUrl: 'https://x.netlify.app', pagination: 'query' }),
   );
   const rules = parseRedirects(text);
   const lastQueryRule = rules.findLastIndex((rule) => rule.query.length > 0);
@@ -251,19 +251,19 @@ describe.each([
   ['2026.8', ''],
   ['2026.8', '/mirror'],
 ] as const)('Netlify files of a status site (flavour %s, base path "%s")', (version, base) => {
-  const site = testSite({
+  const settings = testSettings({
     baseUrl: `https://l10n.netlify.app${base}`,
     weblateVersion: version,
     pages: true,
   });
   const files = new Map([
-    ...Object.entries(siteFiles(version)),
-    ['_redirects', renderNetlifyRedirects(site)],
-    ['_headers', renderNetlifyHeaders(site)],
+    ...Object.entries(statusSiteFiles(version)),
+    ['_redirects', renderNetlifyRedirects(settings)],
+    ['_headers', renderNetlifyHeaders(settings)],
     ['404.html', 'not found'],
   ]);
   // Netlify serves a file at the path before a rule, so at the root it can take every chart at a language's prefix.
-  const can: SiteNeed[] = [
+  const can: StatusSiteNeed[] = [
     'no-slash',
     'csv-query',
     'alias',
@@ -301,11 +301,14 @@ describe.each([
   'Netlify files of the status site a build writes (flavour %s)',
   (version, contentDir) => {
     it('answer every request for its pages, badges, charts and exports that Netlify can', async () => {
-      const tree = await siteTree(contentDir, { baseUrl: 'https://l10n.netlify.app', pages: true });
+      const tree = await fixtureTree(contentDir, {
+        baseUrl: 'https://l10n.netlify.app',
+        pages: true,
+      });
       const files = new Map(tree.files);
-      files.set('_redirects', renderNetlifyRedirects(tree.site));
-      files.set('_headers', renderNetlifyHeaders(tree.site));
-      const can: SiteNeed[] = [
+      files.set('_redirects', renderNetlifyRedirects(tree.settings));
+      files.set('_headers', renderNetlifyHeaders(tree.settings));
+      const can: StatusSiteNeed[] = [
         'no-slash',
         'csv-query',
         'alias',
@@ -313,7 +316,7 @@ describe.each([
         'redirect',
         'folder',
       ];
-      const cases = builtSiteCases(tree.files.keys(), version).filter((entry) =>
+      const cases = builtStatusSiteCases(tree.files.keys(), version).filter((entry) =>
         entry.needs.every((need) => can.includes(need)),
       );
       for (const entry of cases) {

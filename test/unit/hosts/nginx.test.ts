@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/api/routes.ts';
 import { renderNginxConfig } from '../../../src/hosts/nginx.ts';
-import { testSite } from '../../helpers.ts';
+import { testSettings } from '../../helpers.ts';
 
-const site = (baseUrl: string) => testSite({ baseUrl });
+const site = (baseUrl: string) => testSettings({ baseUrl });
 
 describe('the nginx configuration', () => {
   it.each([

@@ -9,8 +9,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveConfig } from '../../../src/hosts/serve.ts';
-import { FIXTURES, testSite } from '../../helpers.ts';
-import { CURRENT_FIXTURE, siteTree } from './tree.ts';
+import { FIXTURES, testSettings } from '../../helpers.ts';
+import { CURRENT_FIXTURE, fixtureTree } from './tree.ts';
 
 function globRegex(glob: string): RegExp {
   const body = glob
@@ -23,16 +23,16 @@ function globRegex(glob: string): RegExp {
 }
 
 describe('serve.json', () => {
-  const site = testSite({
+  const settings = testSettings({
     baseUrl: 'https://l10n.example.org/mirror',
     webUrl: 'https://l10n.example.org',
   });
 
   it.each([
-    ['4', site],
-    ['2026.8', { ...site, weblateVersion: '2026.8' as const }],
-  ])('stays within what the serve CLI accepts (flavour %s)', (_, site) => {
-    const config = serveConfig(site);
+    ['4', settings],
+    ['2026.8', { ...settings, weblateVersion: '2026.8' as const }],
+  ])('stays within what the serve CLI accepts (flavour %s)', (_, settings) => {
+    const config = serveConfig(settings);
     expect(config.headers.length).toBeLessThanOrEqual(50);
     for (const rule of config.headers) {
       expect(rule.source.length).toBeLessThanOrEqual(100);
@@ -45,7 +45,7 @@ describe('serve.json', () => {
   });
 
   it('rewrites each depth under the base path, with parameters that cannot match a dot', () => {
-    const { rewrites } = serveConfig(site);
+    const { rewrites } = serveConfig(settings);
     expect(rewrites[0]).toEqual({ source: '/mirror/api', destination: '/api/index.json' });
     expect(rewrites[2]).toEqual({
       source: '/mirror/api/:s1([^/.]+)/:s2([^/.]+)',
@@ -57,8 +57,8 @@ describe('serve.json', () => {
   it.each([join(FIXTURES, 'features/content'), CURRENT_FIXTURE[1]])(
     'gives every file of the tree of %s JSON headers, the Allow of its resource and the CORS header',
     async (contentDir) => {
-      const tree = await siteTree(contentDir);
-      const rules = serveConfig(tree.site).headers.map((rule) => ({
+      const tree = await fixtureTree(contentDir);
+      const rules = serveConfig(tree.settings).headers.map((rule) => ({
         ...rule,
         regex: globRegex(rule.source),
       }));

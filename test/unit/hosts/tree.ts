@@ -6,8 +6,8 @@
  */
 import { routeOf, type ResourceKind } from '../../../src/api/routes.ts';
 import { openContent } from '../../../src/resolve/open.ts';
-import type { SiteOverrides } from '../../../src/resolve/resolve.ts';
-import type { Site } from '../../../src/model/types.ts';
+import type { SettingsOverrides } from '../../../src/resolve/resolve.ts';
+import type { Settings } from '../../../src/model/types.ts';
 import { generateResources } from '../../../src/tree/groups.ts';
 import { fileOfPath, basePath } from '../../../src/api/urls.ts';
 import { join } from 'node:path';
@@ -25,19 +25,19 @@ export interface TreeResource {
   page: number;
 }
 
-export interface SiteTree {
-  site: Site;
+export interface FixtureTree {
+  settings: Settings;
   /** The API path prefix: `` or `/mirror`. */
   base: string;
   files: ReadonlyMap<string, string>;
   resources: TreeResource[];
 }
 
-export async function siteTree(
+export async function fixtureTree(
   contentDir: string,
-  overrides: SiteOverrides = {},
-): Promise<SiteTree> {
-  const checked = await openContent(contentDir, { site: overrides });
+  overrides: SettingsOverrides = {},
+): Promise<FixtureTree> {
+  const checked = await openContent(contentDir, { settings: overrides });
   if (!checked.ok) throw new Error(`fixture ${contentDir} does not build`);
   const built = await buildInMemory(contentDir, overrides);
   const resources = [...generateResources(checked.model)].map(({ path, kind }) => {
@@ -52,8 +52,8 @@ export async function siteTree(
     };
   });
   return {
-    site: checked.model.site,
-    base: basePath(checked.model.site),
+    settings: checked.model.settings,
+    base: basePath(checked.model.settings),
     files: built.files,
     resources,
   };
@@ -64,8 +64,8 @@ export async function siteTree(
  * and without the trailing slash and with `?format=api`; for a page of a
  * `pagination: query` site, the list with `?page=N` instead of the page path.
  */
-export function requestsFor(tree: SiteTree, resource: TreeResource): [string, string][] {
-  if (resource.page > 1 && tree.site.pagination === 'query') {
+export function requestsFor(tree: FixtureTree, resource: TreeResource): [string, string][] {
+  if (resource.page > 1 && tree.settings.pagination === 'query') {
     const list = tree.base + resource.listPath;
     return [
       [list, `page=${resource.page}`],
@@ -92,18 +92,18 @@ export const CURRENT_FIXTURE = [
  * A 404's body in the tree's flavour, written out: DRF's in 4.x, and
  * drf-standardized-errors' in 2026.8.
  */
-export function notFoundBody(site: Site, detail = 'Not found.'): string {
-  return site.weblateVersion === '4'
+export function notFoundBody(settings: Settings, detail = 'Not found.'): string {
+  return settings.weblateVersion === '4'
     ? `{"detail":"${detail}"}\n`
     : `{"type":"client_error","errors":[{"code":"not_found","detail":"${detail}","attr":null}]}\n`;
 }
 
 /** The path a client sends for a file of the tree, asked for by name: a `%` in it is sent as `%25`. */
-export function pathOfFile(tree: SiteTree, file: string): string {
+export function pathOfFile(tree: FixtureTree, file: string): string {
   return `${tree.base}/${file.replaceAll('%', '%25')}`;
 }
 
 /** A resource of the tree inside categories (its path holds the encoded `/`), to check that each host serves one. */
-export function encodedResources(tree: SiteTree): TreeResource[] {
+export function encodedResources(tree: FixtureTree): TreeResource[] {
   return tree.resources.filter((resource) => resource.path.includes('%252F'));
 }

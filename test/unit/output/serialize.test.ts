@@ -77,7 +77,7 @@ describe('serialize', () => {
 describe('serializeFileInParts', () => {
   const page = defineShape([
     ['count', 'int'],
-    ['next', 'url'],
+    ['next', 'unescaped'],
     ['results', 'json'],
   ]);
 

@@ -1,6 +1,6 @@
 /** What the preview and the sidecar answer for the status site's paths, decided from the method and the URL alone. */
 import { describe, expect, it } from 'vitest';
-import { resolveSiteRequest } from '../../../src/http/site-targets.ts';
+import { resolveStatusSiteRequest } from '../../../src/http/status-site-targets.ts';
 
 const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
 const SVG = { 'Content-Type': 'image/svg+xml; charset=utf-8' };
@@ -11,7 +11,7 @@ const files = (...list: [string, Record<string, string>][]) => ({
 const redirect = (location: string) => ({ kind: 'redirect', location });
 const notFound = { kind: 'error', status: 404 };
 
-describe('resolveSiteRequest', () => {
+describe('resolveStatusSiteRequest', () => {
   it.each([
     ['/', files(['index.html', HTML])],
     ['/index.html', files(['index.html', HTML])],
@@ -69,7 +69,7 @@ describe('resolveSiteRequest', () => {
     ],
     ['/exports/stats/demo?format=csv', redirect('/exports/stats/demo/?format=csv')],
   ])('4.x: GET %s → %j', (url, answer) => {
-    expect(resolveSiteRequest('GET', url, '', '4')).toEqual(answer);
+    expect(resolveStatusSiteRequest('GET', url, '', '4')).toEqual(answer);
   });
 
   it.each([
@@ -102,7 +102,7 @@ describe('resolveSiteRequest', () => {
     ['/widgets/demo/cs/ui/horizontal-blue.svg', redirect('/widget/demo/ui/cs/horizontal-blue.svg')],
     ['/engage/demo/cs/', notFound],
   ])('2026.8: GET %s → %j', (url, answer) => {
-    expect(resolveSiteRequest('GET', url, '', '2026.8')).toEqual(answer);
+    expect(resolveStatusSiteRequest('GET', url, '', '2026.8')).toEqual(answer);
   });
 
   it.each([
@@ -118,31 +118,33 @@ describe('resolveSiteRequest', () => {
     '/widgets/demo/-/nope.svg',
     '/projects/demo/index.json',
   ])('refuses %s with a 404 before any file is looked for', (url) => {
-    expect(resolveSiteRequest('GET', url, '', '4')).toEqual(notFound);
+    expect(resolveStatusSiteRequest('GET', url, '', '4')).toEqual(notFound);
   });
 
   it('leaves the API and other paths alone, and answers only GET and HEAD', () => {
-    expect(resolveSiteRequest('GET', '/api/projects/', '', '4')).toBeNull();
-    expect(resolveSiteRequest('GET', '/serve.json', '', '4')).toBeNull();
-    expect(resolveSiteRequest('GET', '//evil.example/projects/', '', '4')).toBeNull();
-    expect(resolveSiteRequest('HEAD', '/projects/demo/', '', '4')).toEqual(
+    expect(resolveStatusSiteRequest('GET', '/api/projects/', '', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('GET', '/serve.json', '', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('GET', '//evil.example/projects/', '', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('HEAD', '/projects/demo/', '', '4')).toEqual(
       files(['projects/demo/index.html', HTML]),
     );
-    expect(resolveSiteRequest('POST', '/projects/demo/', '', '4')).toEqual({
+    expect(resolveStatusSiteRequest('POST', '/projects/demo/', '', '4')).toEqual({
       kind: 'error',
       status: 405,
     });
   });
 
   it('serves the site under the path of the base URL only', () => {
-    expect(resolveSiteRequest('GET', '/l10n/projects/demo/', '/l10n', '4')).toEqual(
+    expect(resolveStatusSiteRequest('GET', '/l10n/projects/demo/', '/l10n', '4')).toEqual(
       files(['projects/demo/index.html', HTML]),
     );
-    expect(resolveSiteRequest('GET', '/l10n', '/l10n', '4')).toEqual(redirect('/l10n/'));
-    expect(resolveSiteRequest('GET', '/l10n/', '/l10n', '4')).toEqual(files(['index.html', HTML]));
+    expect(resolveStatusSiteRequest('GET', '/l10n', '/l10n', '4')).toEqual(redirect('/l10n/'));
+    expect(resolveStatusSiteRequest('GET', '/l10n/', '/l10n', '4')).toEqual(
+      files(['index.html', HTML]),
+    );
     expect(
-      resolveSiteRequest('GET', '/l10n/widgets/demo/cs/multi-auto.svg', '/l10n', '2026.8'),
+      resolveStatusSiteRequest('GET', '/l10n/widgets/demo/cs/multi-auto.svg', '/l10n', '2026.8'),
     ).toEqual(redirect('/l10n/widget/demo/-/cs/multi-auto.svg'));
-    expect(resolveSiteRequest('GET', '/projects/demo/', '/l10n', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('GET', '/projects/demo/', '/l10n', '4')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The route table of the status site (written when `site.pages` is on): every
+ * The route table of the status site (written when `settings.pages` is on): every
  * kind of web path the tree holds a file for, at Weblate's web paths of each
  * flavour, and what a host does with it. Pages and stats exports are folders
  * (`index.html`; `index.json`, and `index.csv` for `?format=csv`), the
@@ -19,7 +19,7 @@ import { PARAM_CHARACTERS } from './match.ts';
 import { BADGE_FILE, CHART_COLORS, CHART_KINDS, chartFile } from './urls.ts';
 
 /** What a path of a route serves. */
-type SiteServes =
+type StatusSiteServes =
   /** A page: the folder's `index.html`. */
   | { kind: 'page' }
   /** A stats export: the folder's `index.json`, or `index.csv` for `?format=csv`. */
@@ -37,10 +37,10 @@ type SiteServes =
   /** A 301 to another route's pattern, the parameters and the query carried over. */
   | { kind: 'redirect'; to: readonly string[] };
 
-export interface SiteRoute {
+export interface StatusSiteRoute {
   kind: string;
   pattern: readonly string[];
-  serves: SiteServes;
+  serves: StatusSiteServes;
   flavours: readonly WeblateVersion[];
 }
 
@@ -63,7 +63,7 @@ export function exportFileName(project: string, component: string | null): strin
 }
 
 /**
- * The parameters a site pattern may hold, each as a regular expression of
+ * The parameters a status site pattern may hold, each as a regular expression of
  * its value: `one` for one segment, `many` for one or more joined by `/`
  * (in 2026.8, a component's or a category's path), and the largest number of
  * segments it spans.
@@ -80,12 +80,12 @@ function paramShape(param: string, version: WeblateVersion): { regex: string; se
 }
 
 /** The routes of a flavour, in the table's order. */
-export function siteRoutesOf(version: WeblateVersion): readonly SiteRoute[] {
+export function statusSiteRoutesOf(version: WeblateVersion): readonly StatusSiteRoute[] {
   return SITE_ROUTES.filter((route) => route.flavours.includes(version));
 }
 
-export interface SiteMatch {
-  route: SiteRoute;
+export interface StatusSiteMatch {
+  route: StatusSiteRoute;
   /** Each parameter's value, by name without the colon: `{ project: 'demo', component: 'docs/guide' }`. */
   params: Record<string, string>;
 }
@@ -95,12 +95,12 @@ export interface SiteMatch {
  * fit (no trailing slash, no index file), in the table's order; none when a
  * segment has a character no slug or code has.
  */
-export function matchSiteSegments(
+export function matchStatusSiteSegments(
   segments: readonly string[],
   version: WeblateVersion,
-): SiteMatch[] {
+): StatusSiteMatch[] {
   const path = segments.map((segment) => `/${segment}`).join('');
-  return siteRoutesOf(version).flatMap((route) => {
+  return statusSiteRoutesOf(version).flatMap((route) => {
     const found = new RegExp(
       `^${patternRegex(route.pattern, version, (param) => `(?<${param.slice(1)}>`)}$`,
     ).exec(path);
@@ -122,7 +122,7 @@ export function patternRegex(
   return pattern
     .map(
       (part) =>
-        `\\/${isSiteParam(part) ? `${open(part)}${paramShape(part, version).regex})` : escape(part)}`,
+        `\\/${isStatusSiteParam(part) ? `${open(part)}${paramShape(part, version).regex})` : escape(part)}`,
     )
     .join('');
 }
@@ -132,10 +132,12 @@ export function fillPattern(
   pattern: readonly string[],
   params: Readonly<Record<string, string>>,
 ): string {
-  return pattern.map((part) => `/${isSiteParam(part) ? params[part.slice(1)]! : part}`).join('');
+  return pattern
+    .map((part) => `/${isStatusSiteParam(part) ? params[part.slice(1)]! : part}`)
+    .join('');
 }
 
-export function isSiteParam(part: string): boolean {
+export function isStatusSiteParam(part: string): boolean {
   return part.startsWith(':');
 }
 
@@ -148,15 +150,15 @@ export function isSiteParam(part: string): boolean {
  */
 export function folderShapes(version: WeblateVersion, serves: 'page' | 'export'): FolderShape[] {
   const shapes = new Map<string, FolderShape>();
-  for (const route of siteRoutesOf(version).filter(
+  for (const route of statusSiteRoutesOf(version).filter(
     (candidate) => candidate.serves.kind === serves,
   )) {
-    const literals = route.pattern.findIndex(isSiteParam);
+    const literals = route.pattern.findIndex(isStatusSiteParam);
     const prefix = literals < 0 ? route.pattern : route.pattern.slice(0, literals);
     const rest = route.pattern.slice(prefix.length);
     const min = rest.length;
     const max = rest.reduce(
-      (sum, part) => sum + (isSiteParam(part) ? paramShape(part, version).segments : 1),
+      (sum, part) => sum + (isStatusSiteParam(part) ? paramShape(part, version).segments : 1),
       0,
     );
     const key = prefix.join('/');
@@ -185,13 +187,13 @@ export interface FolderShape {
  * segment each. The same names stand in both.
  */
 export function expandDepths(
-  route: SiteRoute,
+  route: StatusSiteRoute,
   version: WeblateVersion,
 ): { pattern: readonly string[]; to: readonly string[] | null }[] {
   const to =
     route.serves.kind === 'alias' || route.serves.kind === 'redirect' ? route.serves.to : null;
   const deep = route.pattern.filter(
-    (part) => isSiteParam(part) && paramShape(part, version).segments > 1,
+    (part) => isStatusSiteParam(part) && paramShape(part, version).segments > 1,
   );
   let variants = [{ pattern: route.pattern, to }];
   for (const param of deep) {
@@ -238,7 +240,7 @@ const CURRENT: readonly WeblateVersion[] = ['2026.8'];
 const PAGE = { kind: 'page' } as const;
 const FILE = { kind: 'file' } as const;
 
-const SITE_ROUTES: readonly SiteRoute[] = [
+const SITE_ROUTES: readonly StatusSiteRoute[] = [
   // Pages: the instance, languages, projects and what is below them, the translate and share pages.
   { kind: 'home', pattern: [], serves: PAGE, flavours: BOTH },
   { kind: 'language', pattern: ['languages', ':language'], serves: PAGE, flavours: BOTH },

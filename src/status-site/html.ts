@@ -161,7 +161,7 @@ function formatPercent(value: number): string {
   return `${value}%`;
 }
 
-/** What the site is called: the home page's title, and the end of every other page's. */
+/** What the status site is called: the home page's title, and the end of every other page's. */
 const SITE_TITLE = 'Translation status';
 
 const ESCAPES: Readonly<Record<string, string>> = {

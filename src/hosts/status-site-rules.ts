@@ -1,15 +1,20 @@
 /**
  * The status site's rules as hosts whose rules have placeholders but no
- * expressions write them (Netlify, Cloudflare Pages): from the site's route
+ * expressions write them (Netlify, Cloudflare Pages): from the status site's route
  * table, each route with its parameters written out one segment each
  * (`:component1/:component2`), and a chart's name written out too, since a
  * placeholder would also take the badge's. Paths are after the base path.
  */
 import { CHART_COLORS, CHART_KINDS, chartFile } from '../api/urls.ts';
-import { expandDepths, folderShapes, siteRoutesOf, type FolderShape } from '../api/site-routes.ts';
+import {
+  expandDepths,
+  folderShapes,
+  statusSiteRoutesOf,
+  type FolderShape,
+} from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
-interface SiteRule {
+interface StatusSiteRule {
   /** The path asked for: `/widgets/:project/:language/multi-auto.svg`. */
   from: string;
   /** What it is served as, or redirected to: `/widgets/:project/-/multi-auto.svg`. */
@@ -17,8 +22,8 @@ interface SiteRule {
 }
 
 /** The 301s of 2026.8's 4.x widget paths, `-` first. */
-export function redirectRules(version: WeblateVersion): SiteRule[] {
-  return siteRoutesOf(version).flatMap((route) =>
+export function redirectRules(version: WeblateVersion): StatusSiteRule[] {
+  return statusSiteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'redirect'
       ? [{ from: pathOf(route.pattern), to: pathOf(route.serves.to) }]
       : [],
@@ -30,8 +35,8 @@ export function redirectRules(version: WeblateVersion): SiteRule[] {
  * whether the host serves a file at the path before any rule (only then may
  * it take the ones a component inside categories shares a path with).
  */
-export function aliasRules(version: WeblateVersion, lookFirst: boolean): SiteRule[] {
-  return siteRoutesOf(version).flatMap((route) => {
+export function aliasRules(version: WeblateVersion, lookFirst: boolean): StatusSiteRule[] {
+  return statusSiteRoutesOf(version).flatMap((route) => {
     if (route.serves.kind !== 'alias' || (route.serves.lookFirst && !lookFirst)) return [];
     return expandDepths(route, version).flatMap(({ pattern, to }) =>
       CHARTS.map((chart) => ({
@@ -42,11 +47,11 @@ export function aliasRules(version: WeblateVersion, lookFirst: boolean): SiteRul
   });
 }
 
-/** The folders the site's files (stylesheet, badges, charts) are in: `static`, `widgets`, … */
+/** The folders the status site's files (stylesheet, badges, charts) are in: `static`, `widgets`, … */
 export function fileFolders(version: WeblateVersion): string[] {
   return [
     ...new Set(
-      siteRoutesOf(version).flatMap((route) =>
+      statusSiteRoutesOf(version).flatMap((route) =>
         route.serves.kind === 'file' ? route.pattern.slice(0, 1) : [],
       ),
     ),

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { defineShape, ShapedObject } from '../../../src/output/serialize.ts';
-import { renderExportCsv, renderExportJson } from '../../../src/site/exports.ts';
+import { renderExportCsv, renderExportJson } from '../../../src/status-site/exports.ts';
 
 const shape = defineShape([
   ['total', 'int'],
   ['last_change', 'text'],
   ['translated_percent', 'float'],
   ['name', 'text'],
-  ['code', 'url'],
-  ['url', 'url'],
+  ['code', 'unescaped'],
+  ['url', 'unescaped'],
 ]);
 const czech = new ShapedObject(shape, [
   4,

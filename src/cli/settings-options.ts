@@ -3,10 +3,10 @@ import { checkBaseUrl } from '../content/base-url.ts';
 import { quoteAll } from '../content/schema.ts';
 import { UsageError } from '../errors.ts';
 import { SITE_DEFAULTS, WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
-import type { SiteOverrides } from '../resolve/resolve.ts';
+import type { SettingsOverrides } from '../resolve/resolve.ts';
 import type { OptionDef } from './command.ts';
 
-export const SITE_OPTIONS = {
+export const SETTINGS_OPTIONS = {
   'base-url': {
     type: 'string',
     valueName: 'URL',
@@ -40,14 +40,14 @@ export const SITE_OPTIONS = {
   },
 } as const satisfies Record<string, OptionDef>;
 
-export function siteOverrides(values: {
+export function settingsOverrides(values: {
   'base-url'?: string | undefined;
   'web-url'?: string | undefined;
   'page-size'?: string | undefined;
   pagination?: string | undefined;
   'weblate-version'?: string | undefined;
   pages?: string | undefined;
-}): SiteOverrides {
+}): SettingsOverrides {
   const url = (flag: string, value: string | undefined, options: { api?: boolean } = {}) => {
     if (value === undefined) return undefined;
     const checked = checkBaseUrl(value, options);

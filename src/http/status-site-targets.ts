@@ -1,11 +1,11 @@
 /**
  * What a request for the status site is answered with, decided from the URL
- * alone by the site's route table (api/site-routes.ts), as a host that looks
+ * alone by the status site's route table (api/status-site-routes.ts), as a host that looks
  * for a file first would answer it: the files to try in order (the first
  * that exists is served), a 301 (a page or export folder without its
  * trailing slash, as Django's APPEND_SLASH; a 4.x widget path in 2026.8), or
  * an error; then the answer itself, read from the tree. The preview and the
- * sidecar both route with it; paths outside the site are not its own.
+ * sidecar both route with it; paths outside the status site are not its own.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,38 +14,38 @@ import {
   exportFileName,
   EXPORT_FILES,
   fillPattern,
-  matchSiteSegments,
+  matchStatusSiteSegments,
   PAGE_FILE,
-} from '../api/site-routes.ts';
+} from '../api/status-site-routes.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
-import type { SiteMatch } from '../api/site-routes.ts';
+import type { StatusSiteMatch } from '../api/status-site-routes.ts';
 import { contentTypeOf } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { decodeSegment } from './targets.ts';
 
 /** A file of the tree to serve, relative to its root, with the headers it is served with. */
-interface SiteFile {
+interface StatusSiteFile {
   file: string;
   headers: Record<string, string>;
 }
 
-type SiteAnswer =
-  | { kind: 'files'; files: SiteFile[] }
+type StatusSiteAnswer =
+  | { kind: 'files'; files: StatusSiteFile[] }
   | { kind: 'redirect'; location: string }
   | { kind: 'error'; status: 404 | 405 };
 
 /**
- * `method` and `url` as the request has them; `base` the path of the site's
+ * `method` and `url` as the request has them; `base` the path of the status site's
  * base URL (`` or `/l10n`), which is the status site's root too. Null when
- * the path is not one of the site's: the API and anything else are answered
+ * the path is not one of the status site's: the API and anything else are answered
  * as before.
  */
-export function resolveSiteRequest(
+export function resolveStatusSiteRequest(
   method: string,
   url: string,
   base: string,
   version: WeblateVersion,
-): SiteAnswer | null {
+): StatusSiteAnswer | null {
   const queryAt = url.indexOf('?');
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
   const query = queryAt < 0 ? '' : url.slice(queryAt);
@@ -61,7 +61,7 @@ export function resolveSiteRequest(
   const segments = raw.map(decodeSegment);
   if (!segments.every((segment): segment is string => segment !== null)) return NOT_FOUND;
   const end = !slash && INDEX_FILES.has(segments.at(-1) ?? '') ? segments.pop()! : '';
-  const matches = matchSiteSegments(segments, version);
+  const matches = matchStatusSiteSegments(segments, version);
   if (matches[0]?.route.serves.kind === 'redirect') {
     const to = matches[0].route.serves.to;
     return slash || end
@@ -82,19 +82,22 @@ export function resolveSiteRequest(
   if (slash || end) return NOT_FOUND;
   const files = [...new Set(matches.flatMap((match) => filesOf(match, segments)))];
   return files.length > 0
-    ? { kind: 'files', files: files.map((file) => siteFile(file)) }
+    ? { kind: 'files', files: files.map((file) => statusSiteFile(file)) }
     : NOT_FOUND;
 }
 
 /** An answer of the status site, ready to send: the body is left out for HEAD by the caller. */
-export interface SiteResponse {
+export interface StatusSiteResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
 
 /** The answer to a site request, the files read from the tree at `outDir` (the first that exists is served). */
-export async function readSiteAnswer(outDir: string, answer: SiteAnswer): Promise<SiteResponse> {
+export async function readStatusSiteAnswer(
+  outDir: string,
+  answer: StatusSiteAnswer,
+): Promise<StatusSiteResponse> {
   if (answer.kind === 'redirect')
     return { status: 301, headers: { Location: answer.location, ...EMPTY }, body: Buffer.alloc(0) };
   if (answer.kind === 'files') {
@@ -123,7 +126,7 @@ export async function readSiteAnswer(outDir: string, answer: SiteAnswer): Promis
 /** The methods the status site answers. */
 const SITE_ALLOW = 'GET, HEAD';
 
-/** The page a miss under the site's paths gets (Weblate's own is a page of its site). */
+/** The page a miss under the status site's paths gets (Weblate's own is a page of its site). */
 const SITE_NOT_FOUND_PAGE =
   '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
   '<body><main><h1>Not found</h1><p>This snapshot holds no page at this address.</p></main></body></html>\n';
@@ -139,22 +142,22 @@ const INDEX_FILES: ReadonlySet<string> = new Set([PAGE_FILE, EXPORT_FILES.json, 
 
 /** A page or an export: with the slash (or its index file by name) the file, without it a 301 to the folder. */
 function folderAnswer(
-  match: SiteMatch,
+  match: StatusSiteMatch,
   segments: readonly string[],
   asked: { slash: boolean; end: string },
   query: URLSearchParams,
   withSlash: string,
-): SiteAnswer {
+): StatusSiteAnswer {
   if (!asked.slash && !asked.end) return { kind: 'redirect', location: withSlash };
   const folder = segments.map((segment) => `${segment}/`).join('');
   if (match.route.serves.kind === 'page') {
     return asked.end === '' || asked.end === PAGE_FILE
-      ? { kind: 'files', files: [siteFile(`${folder}${PAGE_FILE}`)] }
+      ? { kind: 'files', files: [statusSiteFile(`${folder}${PAGE_FILE}`)] }
       : NOT_FOUND;
   }
   if (asked.end === PAGE_FILE) return NOT_FOUND;
   const file = exportFile(asked.end, query.get('format'));
-  const served = siteFile(`${folder}${file}`);
+  const served = statusSiteFile(`${folder}${file}`);
   if (file === EXPORT_FILES.csv) {
     served.headers['Content-Disposition'] =
       `attachment; filename=${exportFileName(match.params.project!, match.params.component ?? null)}`;
@@ -163,7 +166,7 @@ function folderAnswer(
 }
 
 /** The files a file route's path may be: its own, then for a chart alias the chart it stands for. */
-function filesOf(match: SiteMatch, segments: readonly string[]): string[] {
+function filesOf(match: StatusSiteMatch, segments: readonly string[]): string[] {
   const own = segments.join('/');
   const serves = match.route.serves;
   if (serves.kind === 'file') return [own];
@@ -171,6 +174,6 @@ function filesOf(match: SiteMatch, segments: readonly string[]): string[] {
   return [];
 }
 
-function siteFile(file: string): SiteFile {
+function statusSiteFile(file: string): StatusSiteFile {
   return { file, headers: { 'Content-Type': contentTypeOf(file) } };
 }

@@ -1,34 +1,34 @@
 /**
  * The CloudFront Function's part for the status site (written when
- * `site.pages` is on), from the site's route table. CloudFront cannot look
+ * `settings.pages` is on), from the status site's route table. CloudFront cannot look
  * for a key before it rewrites, so, as on Cloudflare Pages, a chart at a
  * language's prefix goes to the chart it stands for only where no file can
  * have that path. The viewer request sends 2026.8's 4.x widget paths to
  * their 301, a page folder to its `index.html` and an export folder to its
  * `index.json` or (by path or `?format=csv`) `index.csv`, and a folder
- * without its slash to a 301 to it; every other site path is its own key.
+ * without its slash to a 301 to it; every other status site path is its own key.
  * The viewer response names a CSV export as Weblate does. Kept short: the
  * function must stay within CloudFront's 10 KB.
  */
 import {
   EXPORT_FILES,
   folderShapes,
-  isSiteParam,
+  isStatusSiteParam,
   PAGE_FILE,
-  siteRoutesOf,
+  statusSiteRoutesOf,
   type FolderShape,
-} from '../api/site-routes.ts';
+} from '../api/status-site-routes.ts';
 import { BADGE_FILE, CHART_COLORS, CHART_KINDS } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
 /** The declarations, the viewer request's step and the viewer response's step of the site. */
-export function siteFunctionParts(version: WeblateVersion): {
+export function statusSiteFunctionParts(version: WeblateVersion): {
   declarations: string;
   request: string;
   response: string;
 } {
   const rules = [
-    ...siteRoutesOf(version).flatMap((route) => {
+    ...statusSiteRoutesOf(version).flatMap((route) => {
       const serves = route.serves;
       if (serves.kind === 'redirect')
         return [
@@ -62,7 +62,7 @@ var CSV = /^\\/exports\\/stats\\/([^\\/]+)(?:\\/(?:[^\\/]+\\/)*([^\\/]+))?\\/${e
 }
 
 /** The site's functions, beside mapRequest and addHeaders. */
-export const SITE_FUNCTIONS = `
+export const STATUS_SITE_FUNCTIONS = `
 function mapSite(request) {
   if (request.uri.slice(0, BASE.length) !== BASE) return null;
   var rest = request.uri.slice(BASE.length);
@@ -104,15 +104,17 @@ function regexOf(pattern: readonly string[]): string {
   const part = (segment: string) => {
     if (segment === ':chart') return CHART;
     if (segment === ':widget') return WIDGET;
-    return isSiteParam(segment) ? ONE : escape(segment);
+    return isStatusSiteParam(segment) ? ONE : escape(segment);
   };
   return `/^${pattern.map((segment) => `\\/${part(segment)}`).join('')}$/`;
 }
 
 /** A target with `$n` for the pattern's n-th parameter. */
 function targetOf(to: readonly string[], pattern: readonly string[]): string {
-  const params = pattern.filter(isSiteParam);
-  return to.map((part) => `/${isSiteParam(part) ? `$${params.indexOf(part) + 1}` : part}`).join('');
+  const params = pattern.filter(isStatusSiteParam);
+  return to
+    .map((part) => `/${isStatusSiteParam(part) ? `$${params.indexOf(part) + 1}` : part}`)
+    .join('');
 }
 
 /** A folder shape as a regular expression literal: the folder (group 1), then its slash or an index file by name (group 2). */

@@ -1,5 +1,5 @@
 /**
- * The status site as file groups (written when `site.pages` is on): one
+ * The status site as file groups (written when `settings.pages` is on): one
  * group per folder of a page, of an object's badge and charts, and of its
  * stats exports, keyed by that folder's web path, each with a fingerprint of
  * what its files show. A counter change renders again only the groups of the
@@ -13,7 +13,7 @@ import {
   categoryWebPath,
   chartFile,
   componentWebPath,
-  sitePath,
+  statusSitePath,
   webPath,
   webUrl,
   BADGE_FILE,
@@ -22,8 +22,8 @@ import {
 } from '../api/urls.ts';
 import { ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
-import { renderBadge, renderChart, type ChartRow } from '../site/badges.ts';
-import { renderExportCsv, renderExportJson, type ExportKind } from '../site/exports.ts';
+import { renderBadge, renderChart, type ChartRow } from '../status-site/badges.ts';
+import { renderExportCsv, renderExportJson, type ExportKind } from '../status-site/exports.ts';
 import {
   categoryPage,
   componentPage,
@@ -34,60 +34,65 @@ import {
   projectPage,
   translationPage,
   widgetFolder,
-} from '../site/pages.ts';
-import { STYLESHEET } from '../site/style.ts';
+} from '../status-site/pages.ts';
+import { STYLESHEET } from '../status-site/style.ts';
 import type { Bodies } from '../api/bodies.ts';
 import type { Aggregates } from '../model/aggregates.ts';
-import type { Versions } from './versions.ts';
+import type { Fingerprints } from './fingerprints.ts';
 
-/** A group of the site's files: the folder it owns (a web path), its fingerprint, and its files rendered on demand. */
+/** A group of the status site's files: the folder it owns (a web path), its fingerprint, and its files rendered on demand. */
 interface FileGroup {
   key: string;
   fingerprint: number;
   render(): { path: string; data: string }[];
 }
 
-/** What the site's groups are made from: the model, its sums, the API bodies (for exports) and the fingerprints. */
-interface SiteGroupContext {
+/** What the status site's groups are made from: the model, its sums, the API bodies (for exports) and the fingerprints. */
+interface StatusSiteGroupContext {
   model: Model;
   aggregates: Aggregates;
   bodies: Bodies;
-  versions: Versions;
+  fingerprints: Fingerprints;
 }
 
-/** Every group of the status site, or none when the site has its pages off. */
-export function* siteGroups(context: SiteGroupContext): Generator<FileGroup> {
-  if (!context.model.site.pages) return;
+/** Every group of the status site, or none when the status site has its pages off. */
+export function* statusSiteGroups(context: StatusSiteGroupContext): Generator<FileGroup> {
+  if (!context.model.settings.pages) return;
   yield stylesheetGroup(context);
   const byLanguage = projectsByLanguage(context.model);
   for (const language of context.model.languages)
     yield languageGroup(context, language, byLanguage.get(language) ?? []);
-  for (const project of context.model.projects) yield* projectSiteGroups(context, project);
-  for (const category of context.model.categories) yield categorySiteGroup(context, category);
-  for (const component of context.model.components) yield* componentSiteGroups(context, component);
+  for (const project of context.model.projects) yield* projectStatusSiteGroups(context, project);
+  for (const category of context.model.categories) yield categoryStatusSiteGroup(context, category);
+  for (const component of context.model.components)
+    yield* componentStatusSiteGroups(context, component);
 }
 
 /** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
-export function homeFile(context: SiteGroupContext): { path: string; data: string } {
+export function homeFile(context: StatusSiteGroupContext): { path: string; data: string } {
   return { path: 'index.html', data: homePage(context) };
 }
 
 /** What the home page shows: every project's and every language's name and sums. */
-export function homeFingerprint(context: SiteGroupContext): number {
-  const { model, versions, aggregates } = context;
-  const h = new Hasher().number(versions.site).text('home');
+export function homeFingerprint(context: StatusSiteGroupContext): number {
+  const { model, fingerprints, aggregates } = context;
+  const h = new Hasher().number(fingerprints.settings).text('home');
   for (const project of model.projects)
-    h.number(versions.project(project)).number(versions.counters(aggregates.project(project)));
+    h.number(fingerprints.project(project)).number(
+      fingerprints.counters(aggregates.project(project)),
+    );
   for (const language of model.languages)
-    h.number(versions.language(language)).number(versions.counters(aggregates.language(language)));
+    h.number(fingerprints.language(language)).number(
+      fingerprints.counters(aggregates.language(language)),
+    );
   return h.digest();
 }
 
-/** How many files siteGroups() writes, for progress reports. */
-export function countSiteFiles(model: Model): number {
-  if (!model.site.pages) return 0;
+/** How many files statusSiteGroups() writes, for progress reports. */
+export function countStatusSiteFiles(model: Model): number {
+  if (!model.settings.pages) return 0;
   const charts = CHART_KINDS.length * CHART_COLORS.length;
-  const current = model.site.weblateVersion !== '4';
+  const current = model.settings.weblateVersion !== '4';
   let total = 2 + model.languages.length + model.categories.length;
   for (const project of model.projects) {
     const languages = new Set(
@@ -105,8 +110,8 @@ export function countSiteFiles(model: Model): number {
  * language of those projects), their categories, and the changed components
  * with their translations.
  */
-export function patchedSiteGroups(
-  context: SiteGroupContext,
+export function patchedStatusSiteGroups(
+  context: StatusSiteGroupContext,
   scope: {
     projects: Iterable<Project>;
     languages: Iterable<Language>;
@@ -114,7 +119,7 @@ export function patchedSiteGroups(
   },
 ): FileGroup[] {
   const { model } = context;
-  if (!model.site.pages) return [];
+  if (!model.settings.pages) return [];
   const groups: FileGroup[] = [];
   const published = new Set(model.languages);
   const projects = [...scope.projects];
@@ -123,26 +128,28 @@ export function patchedSiteGroups(
       groups.push(languageGroup(context, language, projectsHaving(context, language)));
   }
   for (const project of projects) {
-    groups.push(...projectSiteGroups(context, project));
-    for (const category of project.categories) groups.push(categorySiteGroup(context, category));
+    groups.push(...projectStatusSiteGroups(context, project));
+    for (const category of project.categories)
+      groups.push(categoryStatusSiteGroup(context, category));
   }
-  for (const component of scope.components) groups.push(...componentSiteGroups(context, component));
+  for (const component of scope.components)
+    groups.push(...componentStatusSiteGroups(context, component));
   return groups;
 }
 
 /**
- * The keys of the site groups of the model's languages, of the languages
+ * The keys of the status site groups of the model's languages, of the languages
  * within the given projects (each with its components), and of the given
  * components and their translations: what a patch compares before and after
  * to tell which folders are gone.
  */
-export function siteKeysOf(
+export function statusSiteKeysOf(
   model: Model,
   projects: Iterable<readonly [project: Project, components: readonly Component[]]>,
   components: Iterable<Component>,
 ): Set<string> {
   const keys = new Set<string>();
-  if (!model.site.pages) return keys;
+  if (!model.settings.pages) return keys;
   for (const language of model.languages) keys.add(webPath.language(language.code));
   for (const [project, inProject] of projects) {
     for (const language of languagesOfComponents(inProject))
@@ -159,27 +166,27 @@ export function siteKeysOf(
 // --- internal ---
 
 /** The stylesheet's folder. */
-function stylesheetGroup(context: SiteGroupContext): FileGroup {
+function stylesheetGroup(context: StatusSiteGroupContext): FileGroup {
   return {
-    key: sitePath.stylesheet().replace(/[^/]+$/, ''),
-    fingerprint: new Hasher().number(context.versions.site).text('stylesheet').digest(),
-    render: () => [{ path: fileOf(sitePath.stylesheet()), data: STYLESHEET }],
+    key: statusSitePath.stylesheet().replace(/[^/]+$/, ''),
+    fingerprint: new Hasher().number(context.fingerprints.settings).text('stylesheet').digest(),
+    render: () => [{ path: fileOf(statusSitePath.stylesheet()), data: STYLESHEET }],
   };
 }
 
 function languageGroup(
-  context: SiteGroupContext,
+  context: StatusSiteGroupContext,
   language: Language,
   projects: readonly Project[],
 ): FileGroup {
-  const { versions, aggregates } = context;
+  const { fingerprints, aggregates } = context;
   const h = new Hasher()
-    .number(versions.site)
-    .number(versions.language(language))
-    .number(versions.counters(aggregates.language(language)));
+    .number(fingerprints.settings)
+    .number(fingerprints.language(language))
+    .number(fingerprints.counters(aggregates.language(language)));
   for (const project of projects) {
-    h.number(versions.project(project)).number(
-      versions.counters(aggregates.projectLanguages(project).get(language)!),
+    h.number(fingerprints.project(project)).number(
+      fingerprints.counters(aggregates.projectLanguages(project).get(language)!),
     );
   }
   const key = webPath.language(language.code);
@@ -190,20 +197,23 @@ function languageGroup(
   };
 }
 
-function* projectSiteGroups(context: SiteGroupContext, project: Project): Generator<FileGroup> {
-  const { model, versions, aggregates, bodies } = context;
-  const site = model.site;
+function* projectStatusSiteGroups(
+  context: StatusSiteGroupContext,
+  project: Project,
+): Generator<FileGroup> {
+  const { model, fingerprints, aggregates, bodies } = context;
+  const settings = model.settings;
   const h = new Hasher()
-    .number(versions.site)
-    .number(versions.project(project))
-    .number(versions.counters(aggregates.project(project)));
+    .number(fingerprints.settings)
+    .number(fingerprints.project(project))
+    .number(fingerprints.counters(aggregates.project(project)));
   for (const [language, counters] of aggregates.projectLanguages(project))
-    h.number(versions.language(language)).number(versions.counters(counters));
+    h.number(fingerprints.language(language)).number(fingerprints.counters(counters));
   for (const component of project.components)
-    h.number(versions.component(component)).number(
-      versions.counters(aggregates.component(component)),
+    h.number(fingerprints.component(component)).number(
+      fingerprints.counters(aggregates.component(component)),
     );
-  for (const category of project.categories) h.number(versions.category(category));
+  for (const category of project.categories) h.number(fingerprints.category(category));
   const fingerprint = h.digest();
   const key = webPath.project(project.slug);
   yield { key, fingerprint, render: () => [page(key, projectPage(context, project))] };
@@ -213,19 +223,19 @@ function* projectSiteGroups(context: SiteGroupContext, project: Project): Genera
       name: language.name,
       translated: counters.translated,
       percent: percent(counters.translated, counters.total, !review),
-      url: webUrl(site, projectLanguageWebPath(site, project, language)),
+      url: webUrl(settings, projectLanguageWebPath(settings, project, language)),
     }));
   yield widgetGroup(
-    widgetFolder(site, project, null, null),
+    widgetFolder(settings, project, null, null),
     fingerprint,
     percent(aggregates.project(project).translated, aggregates.project(project).total, !review),
     rows,
   );
   yield exportGroup(
-    sitePath.exports(project.slug, null),
+    statusSitePath.exports(project.slug, null),
     fingerprint,
     'project',
-    site.weblateVersion,
+    settings.weblateVersion,
     () => byCode(bodies.projectLanguages(project)),
   );
   for (const language of languagesOf(project))
@@ -234,20 +244,20 @@ function* projectSiteGroups(context: SiteGroupContext, project: Project): Genera
 
 /** A language within a project: its page, its share (engage) page, its badge (and in 2026.8 its translate page). */
 function* projectLanguageGroups(
-  context: SiteGroupContext,
+  context: StatusSiteGroupContext,
   project: Project,
   language: Language,
 ): Generator<FileGroup> {
-  const { model, versions, aggregates } = context;
+  const { model, fingerprints, aggregates } = context;
   const counters = aggregates.projectLanguages(project).get(language)!;
   const h = new Hasher()
-    .number(versions.site)
-    .number(versions.project(project))
-    .number(versions.language(language))
-    .number(versions.counters(counters));
+    .number(fingerprints.settings)
+    .number(fingerprints.project(project))
+    .number(fingerprints.language(language))
+    .number(fingerprints.counters(counters));
   for (const component of project.components) {
     const translation = component.translations.find((t) => t.language === language);
-    if (translation) h.number(versions.translation(translation));
+    if (translation) h.number(fingerprints.translation(translation));
   }
   const fingerprint = h.digest();
   const [pageKey, shareKey, widgetKey, translateKey] = projectLanguageKeys(
@@ -283,22 +293,24 @@ function* projectLanguageGroups(
 }
 
 /** A category's page (2026.8). */
-function categorySiteGroup(context: SiteGroupContext, category: Category): FileGroup {
-  const { versions, aggregates } = context;
+function categoryStatusSiteGroup(context: StatusSiteGroupContext, category: Category): FileGroup {
+  const { fingerprints, aggregates } = context;
   const project = category.project;
   const h = new Hasher()
-    .number(versions.site)
-    .number(versions.category(category))
-    .number(versions.counters(aggregates.category(category)));
+    .number(fingerprints.settings)
+    .number(fingerprints.category(category))
+    .number(fingerprints.counters(aggregates.category(category)));
   for (const component of project.components) {
     if (component.category === category)
-      h.number(versions.component(component)).number(
-        versions.counters(aggregates.component(component)),
+      h.number(fingerprints.component(component)).number(
+        fingerprints.counters(aggregates.component(component)),
       );
   }
   for (const inner of project.categories) {
     if (inner.parent === category)
-      h.number(versions.category(inner)).number(versions.counters(aggregates.category(inner)));
+      h.number(fingerprints.category(inner)).number(
+        fingerprints.counters(aggregates.category(inner)),
+      );
   }
   const key = webPath.category(project.slug, categoryWebPath(category));
   return {
@@ -308,14 +320,14 @@ function categorySiteGroup(context: SiteGroupContext, category: Category): FileG
   };
 }
 
-function* componentSiteGroups(
-  context: SiteGroupContext,
+function* componentStatusSiteGroups(
+  context: StatusSiteGroupContext,
   component: Component,
 ): Generator<FileGroup> {
-  const { model, versions, aggregates, bodies } = context;
-  const site = model.site;
-  const h = new Hasher().number(versions.site).number(versions.component(component));
-  for (const translation of component.translations) h.number(versions.translation(translation));
+  const { model, fingerprints, aggregates, bodies } = context;
+  const settings = model.settings;
+  const h = new Hasher().number(fingerprints.settings).number(fingerprints.component(component));
+  for (const translation of component.translations) h.number(fingerprints.translation(translation));
   const fingerprint = h.digest();
   const [pageKey, widgetKey, exportKey] = componentKeys(model, component);
   yield {
@@ -330,7 +342,7 @@ function* componentSiteGroups(
       translated: t.counters.translated,
       percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
       url: webUrl(
-        site,
+        settings,
         webPath.translation(component.project.slug, componentWebPath(component), t.language.code),
       ),
     }));
@@ -344,19 +356,19 @@ function* componentSiteGroups(
     [...component.translations]
       .sort((a, b) => compareStrings(a.languageCode, b.languageCode))
       .map((t) => bodies.translationStatistics(t));
-  yield exportGroup(exportKey!, fingerprint, 'component', site.weblateVersion, translations);
+  yield exportGroup(exportKey!, fingerprint, 'component', settings.weblateVersion, translations);
   for (const translation of component.translations)
-    yield* translationSiteGroups(context, translation);
+    yield* translationStatusSiteGroups(context, translation);
 }
 
-function* translationSiteGroups(
-  context: SiteGroupContext,
+function* translationStatusSiteGroups(
+  context: StatusSiteGroupContext,
   translation: Translation,
 ): Generator<FileGroup> {
-  const { model, versions } = context;
+  const { model, fingerprints } = context;
   const fingerprint = new Hasher()
-    .number(versions.site)
-    .number(versions.translation(translation))
+    .number(fingerprints.settings)
+    .number(fingerprints.translation(translation))
     .digest();
   const [pageKey, translateKey, widgetKey] = translationKeys(model, translation);
   yield {
@@ -379,19 +391,19 @@ function* translationSiteGroups(
 
 /** The keys of a language's groups within a project: page, share page, badge, and (2026.8) translate page. */
 function projectLanguageKeys(model: Model, project: Project, language: Language): string[] {
-  const site = model.site;
+  const settings = model.settings;
   const p = project.slug;
   const l = language.code;
-  if (site.weblateVersion === '4')
+  if (settings.weblateVersion === '4')
     return [
       `${webPath.language(l)}${p}/`,
       webPath.share(p, l),
-      widgetFolder(site, project, language, null),
+      widgetFolder(settings, project, language, null),
     ];
   return [
     webPath.projectLanguage(p, l),
-    webPath.shareCurrent(p, l),
-    widgetFolder(site, project, language, null),
+    webPath.share2026(p, l),
+    widgetFolder(settings, project, language, null),
     webPath.projectLanguageTranslate(p, l),
   ];
 }
@@ -400,8 +412,8 @@ function componentKeys(model: Model, component: Component): string[] {
   const p = component.project.slug;
   return [
     webPath.component(p, componentWebPath(component)),
-    widgetFolder(model.site, component.project, null, component),
-    sitePath.exports(p, componentWebPath(component)),
+    widgetFolder(model.settings, component.project, null, component),
+    statusSitePath.exports(p, componentWebPath(component)),
   ];
 }
 
@@ -412,7 +424,7 @@ function translationKeys(model: Model, translation: Translation): string[] {
   return [
     webPath.translation(p, c, language.code),
     webPath.translate(p, c, language.code),
-    widgetFolder(model.site, component.project, language, component),
+    widgetFolder(model.settings, component.project, language, component),
   ];
 }
 
@@ -446,7 +458,7 @@ function exportGroup(
   key: string,
   fingerprint: number,
   kind: ExportKind,
-  version: Model['site']['weblateVersion'],
+  version: Model['settings']['weblateVersion'],
   rows: () => JsonValue[],
 ): FileGroup {
   return {
@@ -506,7 +518,7 @@ function projectsByLanguage(model: Model): Map<Language, Project[]> {
 }
 
 /** The projects with a translation in the language, from their sums (kept between the patches of a session). */
-function projectsHaving(context: SiteGroupContext, language: Language): Project[] {
+function projectsHaving(context: StatusSiteGroupContext, language: Language): Project[] {
   return context.model.projects.filter((project) =>
     context.aggregates.projectLanguages(project).has(language),
   );

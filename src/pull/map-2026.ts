@@ -10,8 +10,8 @@
  */
 import { compareStrings } from '../errors.ts';
 import {
-  CURRENT_INHERITABLE_DEFAULTS,
-  CURRENT_PROJECT_FIELD_DEFAULTS,
+  INHERITABLE_DEFAULTS_2026,
+  PROJECT_FIELD_DEFAULTS_2026,
   INHERITABLE_SETTINGS,
   PROJECT_FIELD_DEFAULTS,
   type InheritableSetting,
@@ -21,7 +21,7 @@ import { PullError } from './errors.ts';
 import type { ApiCategory, ApiComponent, ApiProject } from './shapes.ts';
 
 /** What mapping today's objects needs of the rest of the instance. */
-export interface CurrentContext {
+export interface Flavour2026Context {
   /** A language's code by its id (a secondary language is served as an id); null when no language read has it. */
   languageCode(id: number): string | null;
   /** A category's slug by its API link; null when it was not read. */
@@ -32,9 +32,9 @@ export interface CurrentContext {
 }
 
 /** A project's fields in 2026.8 after its name and id: 4.x's but `set_language_team`, then today's settings. */
-export function mapCurrentProject(
+export function map2026Project(
   project: ApiProject,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): Record<string, unknown> {
   const served = project as Record<string, unknown>;
   const value: Record<string, unknown> = {};
@@ -44,7 +44,7 @@ export function mapCurrentProject(
   );
   writeDiffering(value, served, {
     ...Object.fromEntries(fields),
-    ...CURRENT_PROJECT_FIELD_DEFAULTS,
+    ...PROJECT_FIELD_DEFAULTS_2026,
   });
   if (typeof served.workspace === 'string') {
     context.warnings.push(
@@ -73,7 +73,7 @@ export function mapCurrentProject(
 export function mapCategories(
   projectSlug: string,
   categories: readonly ApiCategory[],
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): ContentFile[] {
   refuseSharedSlugs(
     projectSlug,
@@ -93,11 +93,11 @@ export function mapCategories(
  * (written by map-component.ts): its secondary language and the
  * `inherit_*` switches that differ from what the written settings imply.
  */
-export function currentComponentFields(
+export function componentFields2026(
   projectSlug: string,
   c: ApiComponent,
   settings: Record<string, unknown>,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): Record<string, unknown> {
   const served = c as Record<string, unknown>;
   const value: Record<string, unknown> = {};
@@ -114,7 +114,7 @@ export function currentComponentFields(
 export function componentCategory(
   projectSlug: string,
   c: ApiComponent,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): string | undefined {
   if (typeof c.category !== 'string') return undefined;
   const slug = context.categorySlug(c.category);
@@ -144,7 +144,7 @@ export const LINKED_REPOSITORY_SETTINGS = [
 export function repositoryLink(
   projectSlug: string,
   c: ApiComponent,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): string | null {
   if (typeof c.linked_component !== 'string') return null;
   const match = /\/components\/([^/]+)\/([^/]+)\/$/.exec(c.linked_component);
@@ -197,7 +197,7 @@ function categoryPath(project: string, category: string): string {
 function mapCategory(
   projectSlug: string,
   category: ApiCategory,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): Record<string, unknown> {
   const served = category as Record<string, unknown>;
   const value: Record<string, unknown> = { name: category.name, id: category.id };
@@ -217,7 +217,7 @@ function mapCategory(
 function inheritableValues(
   served: Record<string, unknown>,
   where: string,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   for (const setting of INHERITABLE_SETTINGS) {
@@ -226,7 +226,7 @@ function inheritableValues(
       if (code !== undefined) value[setting] = code;
     } else if (
       typeof served[setting] === 'string' &&
-      served[setting] !== CURRENT_INHERITABLE_DEFAULTS[setting]
+      served[setting] !== INHERITABLE_DEFAULTS_2026[setting]
     ) {
       value[setting] = served[setting];
     }
@@ -258,7 +258,7 @@ function inheritSwitches(
 function secondaryLanguage(
   id: unknown,
   where: string,
-  context: CurrentContext,
+  context: Flavour2026Context,
 ): string | undefined {
   if (typeof id !== 'number') return undefined;
   const code = context.languageCode(id);

@@ -20,13 +20,13 @@ import { componentSegment } from '../api/urls.ts';
 const OUTPUT_FORMAT = '3';
 
 /**
- * The fingerprint of the settings every file depends on: the site, the
+ * The fingerprint of the settings every file depends on: the settings, the
  * output format and the host whose files take the root names. A tree built
  * with other settings is rebuilt whole rather than updated in place.
  */
 export function settingsFingerprint(model: Model, hosts: HostOptions = {}): number {
   return new Hasher()
-    .number(siteVersion(model))
+    .number(settingsFingerprintOf(model))
     .text(hosts.host ?? '')
     .digest();
 }
@@ -39,7 +39,7 @@ export function settingsFingerprint(model: Model, hosts: HostOptions = {}): numb
  * A build that runs once uses plain maps, far cheaper for the garbage
  * collector than weak maps of a hundred thousand translations.
  */
-export interface VersionCache {
+export interface FingerprintCache {
   components: Memo<Component>;
   translations: Memo<Translation>;
   /** Projects' sums, kept as long as a project's component list is (model/aggregates.ts). */
@@ -51,15 +51,15 @@ interface Memo<K extends object> {
   set(key: K, value: number): unknown;
 }
 
-export function createVersionCache(options: { kept?: boolean } = {}): VersionCache {
+export function createFingerprintCache(options: { kept?: boolean } = {}): FingerprintCache {
   const aggregates = createAggregateMemo();
   return options.kept
     ? { components: new WeakMap(), translations: new WeakMap(), aggregates }
     : { components: new Map(), translations: new Map(), aggregates };
 }
 
-export interface Versions {
-  site: number;
+export interface Fingerprints {
+  settings: number;
   language: (language: Language) => number;
   project: (project: Project) => number;
   category: (category: Category) => number;
@@ -68,7 +68,11 @@ export interface Versions {
   counters: (counters: Counters) => number;
 }
 
-export function createVersions(model: Model, bodies: Bodies, cache: VersionCache): Versions {
+export function createFingerprints(
+  model: Model,
+  bodies: Bodies,
+  cache: FingerprintCache,
+): Fingerprints {
   const languages = new Map<Language, number>();
   const projects = new Map<Project, number>();
   const categories = new Map<Category, number>();
@@ -122,7 +126,7 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
         .digest(),
     );
   return {
-    site: siteVersion(model),
+    settings: settingsFingerprintOf(model),
     language,
     project,
     category,
@@ -134,17 +138,17 @@ export function createVersions(model: Model, bodies: Bodies, cache: VersionCache
 
 // --- internal ---
 
-function siteVersion(model: Model): number {
-  const { site } = model;
+function settingsFingerprintOf(model: Model): number {
+  const { settings } = model;
   return new Hasher()
     .text(OUTPUT_FORMAT)
-    .text(site.baseUrl)
-    .text(site.webUrl)
-    .number(site.pageSize)
-    .text(site.pagination)
-    .text(site.weblateVersion)
-    .flag(site.pages)
-    .text(site.editUrl ?? '')
+    .text(settings.baseUrl)
+    .text(settings.webUrl)
+    .number(settings.pageSize)
+    .text(settings.pagination)
+    .text(settings.weblateVersion)
+    .flag(settings.pages)
+    .text(settings.editUrl ?? '')
     .digest();
 }
 

@@ -1,6 +1,6 @@
 /**
- * nginx for the status site (written when `site.pages` is on): one regex
- * location per route of the site's table (api/site-routes.ts), as nginx.ts
+ * nginx for the status site (written when `settings.pages` is on): one regex
+ * location per route of the status site's table (api/status-site-routes.ts), as nginx.ts
  * writes one per API route. A 4.x widget path of 2026.8 returns its 301; a
  * chart at a language's prefix tries a file at its own path, then the chart
  * it stands for (try_files looks first, so the charts of components inside
@@ -13,17 +13,17 @@
  */
 import {
   EXPORT_FILES,
-  isSiteParam,
+  isStatusSiteParam,
   PAGE_FILE,
   patternRegex,
-  siteRoutesOf,
-  type SiteRoute,
-} from '../api/site-routes.ts';
+  statusSiteRoutesOf,
+  type StatusSiteRoute,
+} from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf } from './published.ts';
 
 /** Maps for the http context: which `?format=` is unknown (the API's only), and what an export serves. */
-export function siteMaps(base: string): string[] {
+export function statusSiteMaps(base: string): string[] {
   return [
     '',
     '# The status site: only the API takes ?format= as a renderer (pages ignore it, an export reads csv).',
@@ -53,7 +53,7 @@ export function siteMaps(base: string): string[] {
 }
 
 /** The server's types and charset with the status site: its text files are UTF-8, as Weblate sends them. */
-export function siteTypes(): string[] {
+export function statusSiteTypes(): string[] {
   const types = ['json', 'html', 'css', 'svg', 'csv'].map(
     (extension) => `${contentTypeOf(`x.${extension}`).split(';')[0]} ${extension};`,
   );
@@ -69,20 +69,26 @@ export function siteTypes(): string[] {
 }
 
 /**
- * One location per route of the site: redirects, then charts at a language's
+ * One location per route of the status site: redirects, then charts at a language's
  * prefix (which look for their own file first), then files, then folders;
- * and below each of the site's folders a prefix location that answers what no
+ * and below each of the status site's folders a prefix location that answers what no
  * route matched with nginx's HTML 404 (the API's JSON one is for the rest).
  */
-export function siteLocations(base: string, version: WeblateVersion): string[][] {
-  const routes = siteRoutesOf(version);
-  const order: SiteRoute['serves']['kind'][] = ['redirect', 'alias', 'file', 'page', 'export'];
+export function statusSiteLocations(base: string, version: WeblateVersion): string[][] {
+  const routes = statusSiteRoutesOf(version);
+  const order: StatusSiteRoute['serves']['kind'][] = [
+    'redirect',
+    'alias',
+    'file',
+    'page',
+    'export',
+  ];
   const folders = [...new Set(routes.flatMap((route) => route.pattern.slice(0, 1)))];
   return [
     ...order.flatMap((kind) =>
       routes
         .filter((route) => route.serves.kind === kind)
-        .map((route) => siteLocation(route, base, version)),
+        .map((route) => statusSiteLocation(route, base, version)),
     ),
     ...folders.map((folder) => [`location ${base}/${folder}/ {`, '    return 404;', '}']),
   ];
@@ -90,7 +96,11 @@ export function siteLocations(base: string, version: WeblateVersion): string[][]
 
 // --- internal ---
 
-function siteLocation(route: SiteRoute, base: string, version: WeblateVersion): string[] {
+function statusSiteLocation(
+  route: StatusSiteRoute,
+  base: string,
+  version: WeblateVersion,
+): string[] {
   const captured = patternRegex(
     route.pattern,
     version,
@@ -150,7 +160,7 @@ function slashRedirect(base: string): string[] {
 
 /** A route's target with the location's captures: `/widget/$weblate_snapshot_project/$weblate_snapshot_widget`. */
 function target(pattern: readonly string[]): string {
-  return pattern.map((part) => `/${isSiteParam(part) ? variable(part) : part}`).join('');
+  return pattern.map((part) => `/${isStatusSiteParam(part) ? variable(part) : part}`).join('');
 }
 
 /** The variable a parameter's capture sets: `:project` → `$weblate_snapshot_project`. */

@@ -4,24 +4,24 @@ import {
   exportFile,
   exportFileName,
   fillPattern,
-  matchSiteSegments,
-  siteRoutesOf,
-  type SiteMatch,
-} from '../../../src/api/site-routes.ts';
+  matchStatusSiteSegments,
+  statusSiteRoutesOf,
+  type StatusSiteMatch,
+} from '../../../src/api/status-site-routes.ts';
 import {
   BADGE_FILE,
   chartFile,
   SITE_ROOT_NAMES,
-  sitePath,
+  statusSitePath,
   webPath,
 } from '../../../src/api/urls.ts';
 import type { WeblateVersion } from '../../../src/model/defaults.ts';
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 const kinds = (path: string, version: WeblateVersion) =>
-  matchSiteSegments(segmentsOf(path), version).map((match) => match.route.kind);
-const first = (path: string, version: WeblateVersion): SiteMatch =>
-  matchSiteSegments(segmentsOf(path), version)[0]!;
+  matchStatusSiteSegments(segmentsOf(path), version).map((match) => match.route.kind);
+const first = (path: string, version: WeblateVersion): StatusSiteMatch =>
+  matchStatusSiteSegments(segmentsOf(path), version)[0]!;
 
 describe('the routes of the status site', () => {
   it.each([
@@ -33,52 +33,64 @@ describe('the routes of the status site', () => {
     ['4', webPath.translation('demo', 'ui', 'zh_Hans'), 'translation'],
     ['4', webPath.translate('demo', 'ui', 'cs'), 'translate'],
     ['4', webPath.share('demo', 'cs'), 'engage'],
-    ['4', sitePath.stylesheet(), 'stylesheet'],
-    ['4', `${sitePath.widgets('demo', null, null)}${BADGE_FILE}`, 'badge'],
-    ['4', `${sitePath.widgets('demo', null, 'ui')}${BADGE_FILE}`, 'component-badge'],
-    ['4', `${sitePath.widgets('demo', 'cs', null)}${BADGE_FILE}`, 'language-badge'],
-    ['4', `${sitePath.widgets('demo', 'cs', 'ui')}${BADGE_FILE}`, 'translation-badge'],
-    ['4', `${sitePath.widgets('demo', null, null)}${chartFile('multi', 'auto')}`, 'chart'],
+    ['4', statusSitePath.stylesheet(), 'stylesheet'],
+    ['4', `${statusSitePath.widgets('demo', null, null)}${BADGE_FILE}`, 'badge'],
+    ['4', `${statusSitePath.widgets('demo', null, 'ui')}${BADGE_FILE}`, 'component-badge'],
+    ['4', `${statusSitePath.widgets('demo', 'cs', null)}${BADGE_FILE}`, 'language-badge'],
+    ['4', `${statusSitePath.widgets('demo', 'cs', 'ui')}${BADGE_FILE}`, 'translation-badge'],
+    ['4', `${statusSitePath.widgets('demo', null, null)}${chartFile('multi', 'auto')}`, 'chart'],
     [
       '4',
-      `${sitePath.widgets('demo', null, 'ui')}${chartFile('horizontal', 'blue')}`,
+      `${statusSitePath.widgets('demo', null, 'ui')}${chartFile('horizontal', 'blue')}`,
       'component-chart',
     ],
-    ['4', `${sitePath.widgets('demo', 'cs', null)}${chartFile('multi', 'red')}`, 'language-chart'],
     [
       '4',
-      `${sitePath.widgets('demo', 'cs', 'ui')}${chartFile('horizontal', 'green')}`,
+      `${statusSitePath.widgets('demo', 'cs', null)}${chartFile('multi', 'red')}`,
+      'language-chart',
+    ],
+    [
+      '4',
+      `${statusSitePath.widgets('demo', 'cs', 'ui')}${chartFile('horizontal', 'green')}`,
       'translation-chart',
     ],
-    ['4', sitePath.exports('demo', null), 'project-export'],
-    ['4', sitePath.exports('demo', 'ui'), 'component-export'],
+    ['4', statusSitePath.exports('demo', null), 'project-export'],
+    ['4', statusSitePath.exports('demo', 'ui'), 'component-export'],
     ['2026.8', webPath.projectLanguage('demo', 'cs'), 'project-language'],
     ['2026.8', webPath.category('demo', 'docs/guides'), 'category'],
     ['2026.8', webPath.component('demo', 'docs/guides/api/manual'), 'component'],
     ['2026.8', webPath.translation('demo', 'docs/guides/api/manual', 'cs'), 'translation'],
     ['2026.8', webPath.projectLanguageTranslate('demo', 'cs'), 'project-language-translate'],
     ['2026.8', webPath.translate('demo', 'docs/manual', 'cs'), 'translate'],
-    ['2026.8', webPath.shareCurrent('demo', 'cs'), 'engage-language'],
-    ['2026.8', `${sitePath.widget('demo', null, null)}${BADGE_FILE}`, 'badge'],
-    ['2026.8', `${sitePath.widget('demo', null, 'docs/manual')}${BADGE_FILE}`, 'component-badge'],
-    ['2026.8', `${sitePath.widget('demo', 'cs', null)}${BADGE_FILE}`, 'language-badge'],
-    ['2026.8', `${sitePath.widget('demo', 'cs', 'ui')}${BADGE_FILE}`, 'translation-badge'],
-    ['2026.8', `${sitePath.widget('demo', null, null)}${chartFile('multi', 'auto')}`, 'chart'],
+    ['2026.8', webPath.share2026('demo', 'cs'), 'engage-language'],
+    ['2026.8', `${statusSitePath.widget('demo', null, null)}${BADGE_FILE}`, 'badge'],
     [
       '2026.8',
-      `${sitePath.widget('demo', null, 'docs/manual')}${chartFile('multi', 'auto')}`,
+      `${statusSitePath.widget('demo', null, 'docs/manual')}${BADGE_FILE}`,
+      'component-badge',
+    ],
+    ['2026.8', `${statusSitePath.widget('demo', 'cs', null)}${BADGE_FILE}`, 'language-badge'],
+    ['2026.8', `${statusSitePath.widget('demo', 'cs', 'ui')}${BADGE_FILE}`, 'translation-badge'],
+    [
+      '2026.8',
+      `${statusSitePath.widget('demo', null, null)}${chartFile('multi', 'auto')}`,
+      'chart',
+    ],
+    [
+      '2026.8',
+      `${statusSitePath.widget('demo', null, 'docs/manual')}${chartFile('multi', 'auto')}`,
       'component-chart',
     ],
     [
       '2026.8',
-      `${sitePath.widget('demo', 'cs', null)}${chartFile('multi', 'auto')}`,
+      `${statusSitePath.widget('demo', 'cs', null)}${chartFile('multi', 'auto')}`,
       'language-chart',
     ],
-    ['2026.8', sitePath.exports('demo', 'docs/guides/manual'), 'component-export'],
-    ['2026.8', `${sitePath.widgets('demo', null, null)}${BADGE_FILE}`, 'old-widget'],
+    ['2026.8', statusSitePath.exports('demo', 'docs/guides/manual'), 'component-export'],
+    ['2026.8', `${statusSitePath.widgets('demo', null, null)}${BADGE_FILE}`, 'old-widget'],
     [
       '2026.8',
-      `${sitePath.widgets('demo', 'cs', 'ui')}${chartFile('multi', 'auto')}`,
+      `${statusSitePath.widgets('demo', 'cs', 'ui')}${chartFile('multi', 'auto')}`,
       'old-translation-widget',
     ],
   ] as const)('in flavour %s, %s is a %s', (version, path, kind) => {
@@ -147,7 +159,7 @@ describe('the routes of the status site', () => {
 
   it('starts every path with one of the names the site takes at the root of a tree', () => {
     const first = new Set(
-      [...siteRoutesOf('4'), ...siteRoutesOf('2026.8')].flatMap((route) =>
+      [...statusSiteRoutesOf('4'), ...statusSiteRoutesOf('2026.8')].flatMap((route) =>
         route.pattern.slice(0, 1),
       ),
     );

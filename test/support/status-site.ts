@@ -15,7 +15,7 @@ import { expect } from 'vitest';
 import type { WeblateVersion } from '../../src/model/defaults.ts';
 
 /** What a request asks of a host beyond serving a file at its path. */
-export type SiteNeed =
+export type StatusSiteNeed =
   /** A folder asked for without its trailing slash (the file or a 301 to the slash form will do). */
   | 'no-slash'
   /** `?format=csv` mapped to the CSV file. */
@@ -30,19 +30,19 @@ export type SiteNeed =
   | 'folder'
   /** Content-Disposition of a CSV export. */
   | 'disposition'
-  /** An HTML 404 for a miss under the site's paths. */
+  /** An HTML 404 for a miss under the status site's paths. */
   | 'html-404';
 
-export type SiteExpect =
+export type StatusSiteExpect =
   | { status: 200; file: string; type: string; disposition?: string }
   | { status: 301; location: string }
   | { status: 404 };
 
-export interface SiteCase {
+export interface StatusSiteCase {
   /** Path after the base path, with its query. */
   url: string;
-  expect: SiteExpect;
-  needs: SiteNeed[];
+  expect: StatusSiteExpect;
+  needs: StatusSiteNeed[];
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -52,31 +52,36 @@ const CSV = 'text/csv; charset=utf-8';
 const JSON_TYPE = 'application/json';
 
 /** The files of the hand-made site of a flavour, relative to the tree's root. */
-export function siteFiles(version: WeblateVersion): Record<string, string> {
+export function statusSiteFiles(version: WeblateVersion): Record<string, string> {
   const paths = version === '4' ? FILES_4 : FILES_CURRENT;
   return Object.fromEntries(paths.map((path) => [path, contentOf(path)]));
 }
 
 /** Writes the hand-made site into a built tree. */
-export function writeSite(out: string, version: WeblateVersion): void {
-  for (const [path, data] of Object.entries(siteFiles(version))) {
+export function writeStatusSite(out: string, version: WeblateVersion): void {
+  for (const [path, data] of Object.entries(statusSiteFiles(version))) {
     mkdirSync(dirname(join(out, path)), { recursive: true });
     writeFileSync(join(out, path), data);
   }
 }
 
 /** The requests of a flavour and what a good host answers to each. */
-export function siteCases(version: WeblateVersion): SiteCase[] {
+export function statusSiteCases(version: WeblateVersion): StatusSiteCase[] {
   return version === '4' ? CASES_4 : CASES_CURRENT;
 }
 
 /** The cases a host can answer: those whose needs are all in `can`. */
-export function casesFor(version: WeblateVersion, can: readonly SiteNeed[]): SiteCase[] {
-  return siteCases(version).filter((entry) => entry.needs.every((need) => can.includes(need)));
+export function casesFor(
+  version: WeblateVersion,
+  can: readonly StatusSiteNeed[],
+): StatusSiteCase[] {
+  return statusSiteCases(version).filter((entry) =>
+    entry.needs.every((need) => can.includes(need)),
+  );
 }
 
 /** An answer as a host gave it, for checkAnswer. */
-export interface SiteAnswer {
+export interface StatusSiteAnswer {
   status: number;
   body: string | undefined;
   headers: (name: string) => string | null | undefined;
@@ -101,7 +106,11 @@ export interface CheckOptions {
   read?: (file: string) => string | undefined;
 }
 
-export function checkAnswer(entry: SiteCase, answer: SiteAnswer, options: CheckOptions): void {
+export function checkAnswer(
+  entry: StatusSiteCase,
+  answer: StatusSiteAnswer,
+  options: CheckOptions,
+): void {
   const label = entry.url;
   const expected = entry.expect;
   if (entry.needs.includes('no-slash') && answer.status === 301) {
@@ -123,9 +132,9 @@ export function checkAnswer(entry: SiteCase, answer: SiteAnswer, options: CheckO
 }
 
 /** Asks a real server for every case and checks each answer. */
-export async function checkServedSite(
+export async function checkServedStatusSite(
   origin: string,
-  cases: readonly SiteCase[],
+  cases: readonly StatusSiteCase[],
   options: CheckOptions,
 ): Promise<number> {
   for (const entry of cases) {
@@ -147,10 +156,13 @@ export async function checkServedSite(
  * 4.x paths of the project's badges and charts (301); each export's folder,
  * its files by name and `?format=csv` with the name Weblate gives it.
  */
-export function builtSiteCases(files: Iterable<string>, version: WeblateVersion): SiteCase[] {
+export function builtStatusSiteCases(
+  files: Iterable<string>,
+  version: WeblateVersion,
+): StatusSiteCase[] {
   const list = [...files].filter((file) => !/^(api|hosts)\//.test(file) && file.includes('/'));
   const has = new Set(list);
-  const cases: SiteCase[] = [...page('')];
+  const cases: StatusSiteCase[] = [...page('')];
   for (const file of list) {
     if (file.endsWith('/index.html')) cases.push(...page(file.slice(0, -'index.html'.length)));
     else if (file.endsWith('.css')) cases.push(fileCase(file, CSS));
@@ -173,10 +185,14 @@ export function builtSiteCases(files: Iterable<string>, version: WeblateVersion)
 // --- internal ---
 
 /** A chart at each language's prefix (where the language has a badge), and in 2026.8 the project's widgets at their 4.x paths. */
-function chartCases(file: string, has: ReadonlySet<string>, version: WeblateVersion): SiteCase[] {
+function chartCases(
+  file: string,
+  has: ReadonlySet<string>,
+  version: WeblateVersion,
+): StatusSiteCase[] {
   const name = file.split('/').at(-1)!;
   const chart = name !== 'svg-badge.svg';
-  const found: SiteCase[] = [];
+  const found: StatusSiteCase[] = [];
   if (version === '4') {
     const [, project, dash, ...component] = file.split('/').slice(0, -1);
     if (!chart || dash !== '-') return [];
@@ -290,14 +306,14 @@ const FILES_CURRENT = [
   'exports/stats/demo/docs/guides/manual/index.csv',
 ];
 
-const fileCase = (path: string, type: string, needs: SiteNeed[] = []): SiteCase => ({
+const fileCase = (path: string, type: string, needs: StatusSiteNeed[] = []): StatusSiteCase => ({
   url: `/${path}`,
   expect: { status: 200, file: path, type },
   needs,
 });
 
 /** A page, with and without its slash. */
-const page = (folder: string): SiteCase[] => [
+const page = (folder: string): StatusSiteCase[] => [
   {
     url: `/${folder}`,
     expect: { status: 200, file: `${folder}index.html`, type: HTML },
@@ -311,7 +327,7 @@ const page = (folder: string): SiteCase[] => [
 ];
 
 /** An export: JSON at the folder, with and without the slash; CSV by path and by ?format=csv. */
-const exportOf = (folder: string, name: string): SiteCase[] => {
+const exportOf = (folder: string, name: string): StatusSiteCase[] => {
   const csv = {
     status: 200,
     file: `${folder}index.csv`,
@@ -330,21 +346,21 @@ const exportOf = (folder: string, name: string): SiteCase[] => {
   ];
 };
 
-const alias = (url: string, path: string, needs: SiteNeed[] = ['alias']): SiteCase => ({
+const alias = (url: string, path: string, needs: StatusSiteNeed[] = ['alias']): StatusSiteCase => ({
   url,
   expect: { status: 200, file: path, type: SVG },
   needs,
 });
 
-const redirect = (url: string, location: string): SiteCase => ({
+const redirect = (url: string, location: string): StatusSiteCase => ({
   url,
   expect: { status: 301, location },
   needs: ['redirect'],
 });
 
-const miss = (url: string): SiteCase => ({ url, expect: { status: 404 }, needs: [] });
+const miss = (url: string): StatusSiteCase => ({ url, expect: { status: 404 }, needs: [] });
 
-const CASES_4: SiteCase[] = [
+const CASES_4: StatusSiteCase[] = [
   ...page(''),
   ...page('languages/cs/'),
   ...page('languages/ca@valencia/'),
@@ -370,7 +386,7 @@ const CASES_4: SiteCase[] = [
   miss('/exports/stats/nope/index.csv'),
 ];
 
-const CASES_CURRENT: SiteCase[] = [
+const CASES_CURRENT: StatusSiteCase[] = [
   ...page(''),
   ...page('languages/cs/'),
   ...page('projects/demo/'),

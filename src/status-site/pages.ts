@@ -13,7 +13,7 @@ import type {
   Language,
   Model,
   Project,
-  Site,
+  Settings,
   Translation,
 } from '../model/types.ts';
 import { compareStrings } from '../errors.ts';
@@ -23,7 +23,7 @@ import {
   categoryWebPath,
   componentSegment,
   componentWebPath,
-  sitePath,
+  statusSitePath,
   webPath,
   BADGE_FILE,
 } from '../api/urls.ts';
@@ -38,15 +38,15 @@ import {
 } from './html.ts';
 
 /** What every page is rendered from: the model and its sums. */
-interface SiteContext {
+interface StatusSiteContext {
   model: Model;
   aggregates: Aggregates;
 }
 
 /** `/`: every project and every language of the instance. */
-export function homePage(context: SiteContext): string {
+export function homePage(context: StatusSiteContext): string {
   const { model, aggregates } = context;
-  const site = model.site;
+  const settings = model.settings;
   const projects = model.projects.map((project) => projectRow(context, project));
   const languages = model.languages
     .filter((language) => aggregates.language(language).total > 0)
@@ -55,23 +55,23 @@ export function homePage(context: SiteContext): string {
         language,
         aggregates.language(language),
         true,
-        link(site, webPath.language(language.code)),
+        link(settings, webPath.language(language.code)),
       ),
     );
-  return page(site, {
+  return page(settings, {
     title: 'Translation status',
     dir: 'ltr',
     crumbs: [{ name: 'Translation status' }],
-    api: { href: link(site, apiPath.root()), label: 'The API root' },
+    api: { href: link(settings, apiPath.root()), label: 'The API root' },
     body:
       statusTable('projects', 'Projects', byName(projects)) +
       statusTable('languages', 'Languages', byName(languages)),
   });
 }
 
-export function projectPage(context: SiteContext, project: Project): string {
+export function projectPage(context: StatusSiteContext, project: Project): string {
   const { model, aggregates } = context;
-  const site = model.site;
+  const settings = model.settings;
   const review = projectHasReview(project);
   const top = project.components
     .filter((c) => c.category === null)
@@ -80,15 +80,15 @@ export function projectPage(context: SiteContext, project: Project): string {
     .filter((c) => c.parent === null)
     .map((c) => categoryRow(context, c));
   const languages = [...aggregates.projectLanguages(project)].map(([language, counters]) =>
-    languageRow(language, counters, review, projectLanguagePath(site, project, language)),
+    languageRow(language, counters, review, projectLanguagePath(settings, project, language)),
   );
-  return page(site, {
+  return page(settings, {
     title: project.name,
     dir: 'ltr',
-    crumbs: [home(site), { name: project.name }],
-    api: { href: link(site, apiPath.project(project.slug)), label: 'This project' },
+    crumbs: [home(settings), { name: project.name }],
+    api: { href: link(settings, apiPath.project(project.slug)), label: 'This project' },
     body:
-      badge(site, project, null, null) +
+      badge(settings, project, null, null) +
       summary(aggregates.project(project), review) +
       (categories.length > 0 ? statusTable('categories', 'Categories', byName(categories)) : '') +
       statusTable('components', 'Components', byName(top)) +
@@ -97,9 +97,9 @@ export function projectPage(context: SiteContext, project: Project): string {
 }
 
 /** A category's page (2026.8): its components and the categories inside it. */
-export function categoryPage(context: SiteContext, category: Category): string {
+export function categoryPage(context: StatusSiteContext, category: Category): string {
   const { model, aggregates } = context;
-  const site = model.site;
+  const settings = model.settings;
   const project = category.project;
   const components = project.components
     .filter((c) => c.category === category)
@@ -107,16 +107,16 @@ export function categoryPage(context: SiteContext, category: Category): string {
   const inside = project.categories
     .filter((c) => c.parent === category)
     .map((c) => categoryRow(context, c));
-  return page(site, {
+  return page(settings, {
     title: category.name,
     dir: 'ltr',
     crumbs: [
-      home(site),
-      projectCrumb(site, project),
-      ...categoryCrumbs(site, category.parent),
+      home(settings),
+      projectCrumb(settings, project),
+      ...categoryCrumbs(settings, category.parent),
       { name: category.name },
     ],
-    api: { href: link(site, apiPath.category(category.id)), label: 'This category' },
+    api: { href: link(settings, apiPath.category(category.id)), label: 'This category' },
     body:
       summary(aggregates.category(category), projectHasReview(project)) +
       (inside.length > 0 ? statusTable('categories', 'Categories', byName(inside)) : '') +
@@ -124,14 +124,14 @@ export function categoryPage(context: SiteContext, category: Category): string {
   });
 }
 
-export function componentPage(context: SiteContext, component: Component): string {
+export function componentPage(context: StatusSiteContext, component: Component): string {
   const { model, aggregates } = context;
-  const site = model.site;
+  const settings = model.settings;
   const project = component.project;
   const rows = component.translations.map((t): StatusRow => ({
     name: t.language.name,
     href: link(
-      site,
+      settings,
       webPath.translation(project.slug, componentWebPath(component), t.language.code),
     ),
     counters: t.counters,
@@ -139,90 +139,90 @@ export function componentPage(context: SiteContext, component: Component): strin
     dir: t.language.direction === 'rtl' ? 'rtl' : undefined,
     lastAuthor: t.lastAuthor,
   }));
-  return page(site, {
+  return page(settings, {
     title: component.name,
     dir: 'ltr',
     crumbs: [
-      home(site),
-      projectCrumb(site, project),
-      ...categoryCrumbs(site, component.category),
+      home(settings),
+      projectCrumb(settings, project),
+      ...categoryCrumbs(settings, component.category),
       { name: component.name },
     ],
     api: {
-      href: link(site, apiPath.component(project.slug, componentSegment(component))),
+      href: link(settings, apiPath.component(project.slug, componentSegment(component))),
       label: 'This component',
     },
     body:
-      badge(site, project, null, component) +
+      badge(settings, project, null, component) +
       summary(aggregates.component(component), projectHasReview(project)) +
       statusTable('translations', 'Translations', byName(rows), true) +
-      exportsLinks(site, project, component),
+      exportsLinks(settings, project, component),
   });
 }
 
 /** A translation's page, or (`translate`) its translate page: the same figures and a word on where editing happens. */
 export function translationPage(
-  context: SiteContext,
+  context: StatusSiteContext,
   translation: Translation,
   translate: boolean,
 ): string {
-  const site = context.model.site;
+  const settings = context.model.settings;
   const { component, language } = translation;
   const project = component.project;
   const web = componentWebPath(component);
-  const own = link(site, webPath.translation(project.slug, web, language.code));
+  const own = link(settings, webPath.translation(project.slug, web, language.code));
   const notice = translate
-    ? readOnlyNotice(site, webPath.translate(project.slug, web, language.code), own, null)
+    ? readOnlyNotice(settings, webPath.translate(project.slug, web, language.code), own, null)
     : '';
-  return page(site, {
+  return page(settings, {
     title: `${component.name} — ${language.name}`,
     dir: language.direction,
     crumbs: [
-      home(site),
-      projectCrumb(site, project),
-      ...categoryCrumbs(site, component.category),
-      { name: component.name, href: link(site, webPath.component(project.slug, web)) },
+      home(settings),
+      projectCrumb(settings, project),
+      ...categoryCrumbs(settings, component.category),
+      { name: component.name, href: link(settings, webPath.component(project.slug, web)) },
       translate ? { name: language.name, href: own } : { name: language.name },
       ...(translate ? [{ name: 'Translate' }] : []),
     ],
     api: {
       href: link(
-        site,
+        settings,
         apiPath.translation(project.slug, componentSegment(component), language.code),
       ),
       label: 'This translation',
     },
     body:
       notice +
-      badge(site, project, language, component) +
+      badge(settings, project, language, component) +
       summary(translation.counters, translationHasReview(translation), translation.lastAuthor) +
-      `<p>Language: <a href="${link(site, webPath.language(language.code))}">${escapeHtml(language.name)}</a> ` +
-      `(<a href="${projectLanguagePath(site, project, language)}">in ${escapeHtml(project.name)}</a>)` +
+      `<p>Language: <a href="${link(settings, webPath.language(language.code))}">${escapeHtml(language.name)}</a> ` +
+      `(<a href="${projectLanguagePath(settings, project, language)}">in ${escapeHtml(project.name)}</a>)` +
       (translate
         ? ''
-        : ` · <a href="${link(site, webPath.translate(project.slug, web, language.code))}">Translate</a>`) +
+        : ` · <a href="${link(settings, webPath.translate(project.slug, web, language.code))}">Translate</a>`) +
       `</p>\n`,
   });
 }
 
 /** `/languages/<code>/`: the language in every project that has it. */
 export function languagePage(
-  context: SiteContext,
+  context: StatusSiteContext,
   language: Language,
   projects: readonly Project[],
 ): string {
   const { model, aggregates } = context;
-  const site = model.site;
+  const settings = model.settings;
   const rows = projects.map((project) => ({
     ...projectRow(context, project),
-    href: projectLanguagePath(site, project, language),
+    href: projectLanguagePath(settings, project, language),
     counters: aggregates.projectLanguages(project).get(language)!,
   }));
-  return page(site, {
+  return page(settings, {
     title: language.name,
     dir: language.direction,
-    crumbs: [home(site), { name: language.name }],
-    api: { href: link(site, apiPath.language(language.code)), label: 'This language' },
+    crumbs: [home(settings), { name: language.name }],
+    api: { href: link(settings, apiPath.language(language.code)), label: 'This language' },
     body:
       summary(aggregates.language(language), true) +
       statusTable('projects', 'Projects', byName(rows)),
@@ -235,13 +235,13 @@ export function languagePage(
  * page: its translations of each component.
  */
 export function projectLanguagePage(
-  context: SiteContext,
+  context: StatusSiteContext,
   project: Project,
   language: Language,
   mode: 'status' | 'share' | 'translate',
 ): string {
   const { model, aggregates } = context;
-  const site = model.site;
+  const settings = model.settings;
   const rows: StatusRow[] = [];
   for (const component of project.components) {
     const translation = component.translations.find((t) => t.language === language);
@@ -249,7 +249,7 @@ export function projectLanguagePage(
     rows.push({
       name: component.name,
       href: link(
-        site,
+        settings,
         webPath.translation(project.slug, componentWebPath(component), language.code),
       ),
       counters: translation.counters,
@@ -257,67 +257,71 @@ export function projectLanguagePage(
       lastAuthor: translation.lastAuthor,
     });
   }
-  const own = projectLanguagePath(site, project, language);
-  const share = (site.weblateVersion === '4' ? webPath.share : webPath.shareCurrent)(
+  const own = projectLanguagePath(settings, project, language);
+  const share = (settings.weblateVersion === '4' ? webPath.share : webPath.share2026)(
     project.slug,
     language.code,
   );
   const intro = {
     status: '',
     share: readOnlyNotice(
-      site,
+      settings,
       share,
       null,
       `${project.name} is being translated into ${language.name}.`,
     ),
     translate: readOnlyNotice(
-      site,
+      settings,
       webPath.projectLanguageTranslate(project.slug, language.code),
       null,
       null,
     ),
   }[mode];
-  return page(site, {
+  return page(settings, {
     title: `${project.name} — ${language.name}`,
     dir: language.direction,
     crumbs: [
-      home(site),
-      projectCrumb(site, project),
+      home(settings),
+      projectCrumb(settings, project),
       mode === 'status' ? { name: language.name } : { name: language.name, href: own },
       ...(mode === 'status' ? [] : [{ name: mode === 'share' ? 'Get involved' : 'Translate' }]),
     ],
     api: {
-      href: link(site, apiPath.projectLanguages(project.slug)),
+      href: link(settings, apiPath.projectLanguages(project.slug)),
       label: 'The languages of this project',
     },
     body:
       intro +
-      badge(site, project, language, null) +
+      badge(settings, project, language, null) +
       summary(aggregates.projectLanguages(project).get(language)!, projectHasReview(project)) +
       statusTable('components', 'Components', byName(rows), true),
   });
 }
 
-/** Root-relative URL of a path of the site (below the base URL's path). */
-function link(site: Site, path: string): string {
-  return basePath(site) + path;
+/** Root-relative URL of a path of the status site (below the base URL's path). */
+function link(settings: Settings, path: string): string {
+  return basePath(settings) + path;
 }
 
-/** The page of a language within a project, in the site's flavour. */
-function projectLanguagePath(site: Site, project: Project, language: Language): string {
-  return link(site, projectLanguageWebPath(site, project, language));
+/** The page of a language within a project, in the settings' flavour. */
+function projectLanguagePath(settings: Settings, project: Project, language: Language): string {
+  return link(settings, projectLanguageWebPath(settings, project, language));
 }
 
-/** The web path of a language within a project, in the site's flavour (below the web URL). */
-export function projectLanguageWebPath(site: Site, project: Project, language: Language): string {
-  return site.weblateVersion === '4'
+/** The web path of a language within a project, in the settings' flavour (below the web URL). */
+export function projectLanguageWebPath(
+  settings: Settings,
+  project: Project,
+  language: Language,
+): string {
+  return settings.weblateVersion === '4'
     ? `${webPath.language(language.code)}${project.slug}/`
     : webPath.projectLanguage(project.slug, language.code);
 }
 
-/** The folder of an object's badge and charts, in the site's flavour. */
+/** The folder of an object's badge and charts, in the settings' flavour. */
 export function widgetFolder(
-  site: Site,
+  settings: Settings,
   project: Project,
   language: Language | null,
   component: Component | null,
@@ -325,10 +329,10 @@ export function widgetFolder(
   const c =
     component === null
       ? null
-      : site.weblateVersion === '4'
+      : settings.weblateVersion === '4'
         ? component.slug
         : componentWebPath(component);
-  return (site.weblateVersion === '4' ? sitePath.widgets : sitePath.widget)(
+  return (settings.weblateVersion === '4' ? statusSitePath.widgets : statusSitePath.widget)(
     project.slug,
     language?.code ?? null,
     c,
@@ -337,9 +341,9 @@ export function widgetFolder(
 
 // --- internal ---
 
-/** A page of the site: the frame with the one stylesheet. */
-function page(site: Site, frame: Omit<PageFrame, 'stylesheet'>): string {
-  return renderPage({ ...frame, stylesheet: link(site, sitePath.stylesheet()) });
+/** A page of the status site: the frame with the one stylesheet. */
+function page(settings: Settings, frame: Omit<PageFrame, 'stylesheet'>): string {
+  return renderPage({ ...frame, stylesheet: link(settings, statusSitePath.stylesheet()) });
 }
 
 /**
@@ -348,54 +352,54 @@ function page(site: Site, frame: Omit<PageFrame, 'stylesheet'>): string {
  * site.yaml says). `lead` opens it; `status` links the translation's status page.
  */
 function readOnlyNotice(
-  site: Site,
+  settings: Settings,
   path: string,
   status: string | null,
   lead: string | null,
 ): string {
   const where =
-    site.editUrl === null
+    settings.editUrl === null
       ? 'Translation happens in the Weblate instance this status was taken from.'
-      : `Translation happens on <a href="${escapeHtml(site.editUrl + path)}">${escapeHtml(new URL(site.editUrl).host)}</a>.`;
+      : `Translation happens on <a href="${escapeHtml(settings.editUrl + path)}">${escapeHtml(new URL(settings.editUrl).host)}</a>.`;
   const opening = lead === null ? '' : `${escapeHtml(lead)} `;
   const link = status === null ? '' : ` <a href="${status}">The status of this translation</a>`;
   return `<p class="notice" role="note">${opening}This copy is read-only: strings cannot be translated here. ${where}${link}</p>\n`;
 }
 
-function home(site: Site): Crumb {
-  return { name: 'Translation status', href: link(site, '/') };
+function home(settings: Settings): Crumb {
+  return { name: 'Translation status', href: link(settings, '/') };
 }
 
-function projectCrumb(site: Site, project: Project): Crumb {
-  return { name: project.name, href: link(site, webPath.project(project.slug)) };
+function projectCrumb(settings: Settings, project: Project): Crumb {
+  return { name: project.name, href: link(settings, webPath.project(project.slug)) };
 }
 
 /** Crumbs of a category and the ones above it, top first. */
-function categoryCrumbs(site: Site, category: Category | null): Crumb[] {
+function categoryCrumbs(settings: Settings, category: Category | null): Crumb[] {
   const crumbs: Crumb[] = [];
   for (let c = category; c; c = c.parent) {
     crumbs.unshift({
       name: c.name,
-      href: link(site, webPath.category(c.project.slug, categoryWebPath(c))),
+      href: link(settings, webPath.category(c.project.slug, categoryWebPath(c))),
     });
   }
   return crumbs;
 }
 
-function projectRow(context: SiteContext, project: Project): StatusRow {
+function projectRow(context: StatusSiteContext, project: Project): StatusRow {
   return {
     name: project.name,
-    href: link(context.model.site, webPath.project(project.slug)),
+    href: link(context.model.settings, webPath.project(project.slug)),
     counters: context.aggregates.project(project),
     review: projectHasReview(project),
   };
 }
 
-function componentRow(context: SiteContext, component: Component): StatusRow {
+function componentRow(context: StatusSiteContext, component: Component): StatusRow {
   return {
     name: component.name,
     href: link(
-      context.model.site,
+      context.model.settings,
       webPath.component(component.project.slug, componentWebPath(component)),
     ),
     counters: context.aggregates.component(component),
@@ -403,11 +407,11 @@ function componentRow(context: SiteContext, component: Component): StatusRow {
   };
 }
 
-function categoryRow(context: SiteContext, category: Category): StatusRow {
+function categoryRow(context: StatusSiteContext, category: Category): StatusRow {
   return {
     name: category.name,
     href: link(
-      context.model.site,
+      context.model.settings,
       webPath.category(category.project.slug, categoryWebPath(category)),
     ),
     counters: context.aggregates.category(category),
@@ -436,16 +440,16 @@ function byName(rows: StatusRow[]): StatusRow[] {
 
 /** The object's badge, shown as Weblate's engage pages show it. */
 function badge(
-  site: Site,
+  settings: Settings,
   project: Project,
   language: Language | null,
   component: Component | null,
 ): string {
-  const src = link(site, widgetFolder(site, project, language, component) + BADGE_FILE);
+  const src = link(settings, widgetFolder(settings, project, language, component) + BADGE_FILE);
   return `<p class="badge"><img src="${src}" alt="Translation status badge" height="20"></p>\n`;
 }
 
-function exportsLinks(site: Site, project: Project, component: Component): string {
-  const folder = link(site, sitePath.exports(project.slug, componentWebPath(component)));
+function exportsLinks(settings: Settings, project: Project, component: Component): string {
+  const folder = link(settings, statusSitePath.exports(project.slug, componentWebPath(component)));
   return `<p>Statistics of every translation: <a href="${folder}">JSON</a>, <a href="${folder}index.csv">CSV</a></p>\n`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderBadge, renderChart, type ChartRow } from '../../../src/site/badges.ts';
-import { textWidth } from '../../../src/site/text-width.ts';
+import { renderBadge, renderChart, type ChartRow } from '../../../src/status-site/badges.ts';
+import { textWidth } from '../../../src/status-site/text-width.ts';
 
 /** The numbers of an attribute wherever it appears, in order. */
 function numbers(svg: string, attribute: string): number[] {

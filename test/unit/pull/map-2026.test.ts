@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/catalog.ts';
-import { CURRENT_INHERITABLE_DEFAULTS } from '../../../src/model/defaults.ts';
+import { INHERITABLE_DEFAULTS_2026 } from '../../../src/model/defaults.ts';
 import { PullError } from '../../../src/pull/errors.ts';
 import { mapComponent } from '../../../src/pull/map-component.ts';
 import {
   componentSlugOf,
   mapCategories,
-  mapCurrentProject,
+  map2026Project,
   refuseSharedSlugs,
-  type CurrentContext,
-} from '../../../src/pull/map-current.ts';
+  type Flavour2026Context,
+} from '../../../src/pull/map-2026.ts';
 import { mapLanguages } from '../../../src/pull/map-languages.ts';
 import { inferPageSize } from '../../../src/pull/map.ts';
 import type {
@@ -24,7 +24,7 @@ const catalog = loadCatalog();
 const API = 'https://weblate.example.org/api';
 
 /** A context over languages `de` (id 7) and the categories `guides` (5) and `api` (6). */
-function context(pulled = ['docs']): CurrentContext {
+function context(pulled = ['docs']): Flavour2026Context {
   const codes = new Map([[7, 'de']]);
   const slugs = new Map([
     [`${API}/categories/5/`, 'guides'],
@@ -41,7 +41,7 @@ function context(pulled = ['docs']): CurrentContext {
 /** The inheritable settings as today's Weblate shows an object that sets none of them, its switches as given. */
 function triples(inherit: boolean): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const [setting, value] of Object.entries(CURRENT_INHERITABLE_DEFAULTS)) {
+  for (const [setting, value] of Object.entries(INHERITABLE_DEFAULTS_2026)) {
     fields[setting] = value;
     fields[`inherit_${setting}`] = inherit;
     fields[`effective_${setting}`] = value;
@@ -197,9 +197,9 @@ describe('mapCategories', () => {
   });
 });
 
-describe('mapCurrentProject', () => {
+describe('map2026Project', () => {
   it("writes today's settings that differ from their defaults, but never set_language_team", () => {
-    const value = mapCurrentProject(
+    const value = map2026Project(
       project({
         set_language_team: false,
         commit_policy: 20,
@@ -213,7 +213,7 @@ describe('mapCurrentProject', () => {
 
   it('writes the value in effect as its own where the project inherits from a workspace, and warns', () => {
     const c = context();
-    const value = mapCurrentProject(
+    const value = map2026Project(
       project({ workspace: 'a-uuid', inherit_license: true, effective_license: 'MIT' }),
       c,
     );

@@ -17,7 +17,7 @@ import { defaultPullDeps, pull, type PullReport } from '../../src/pull/pull.ts';
 import { RECORD_FILE } from '../../src/pull/record.ts';
 import { STATE_FILE } from '../../src/pull/state.ts';
 import { openContent } from '../../src/resolve/open.ts';
-import type { SiteOverrides } from '../../src/resolve/resolve.ts';
+import type { SettingsOverrides } from '../../src/resolve/resolve.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -40,7 +40,7 @@ afterEach(async () => {
  * sidecar starts again; `api` is the API root through the proxy.
  */
 async function serveLikeWeblate(
-  site: SiteOverrides,
+  settings: SettingsOverrides,
   fixture = CURRENT,
   prepare: (content: string) => void = () => undefined,
 ) {
@@ -49,9 +49,9 @@ async function serveLikeWeblate(
   cpSync(fixture, space.content, { recursive: true });
   prepare(space.content);
   const flags = ['--read-only'];
-  if (site.pagination) flags.push('--pagination', site.pagination);
-  if (site.pageSize) flags.push('--page-size', String(site.pageSize));
-  if (site.weblateVersion) flags.push('--weblate-version', site.weblateVersion);
+  if (settings.pagination) flags.push('--pagination', settings.pagination);
+  if (settings.pageSize) flags.push('--page-size', String(settings.pageSize));
+  if (settings.weblateVersion) flags.push('--weblate-version', settings.weblateVersion);
   const start = (more: string[] = []) =>
     startSidecar(space, { args: [...flags, ...more], env: { WEBLATE_SNAPSHOT_TOKENS: '' } });
   running.sidecar = await start();
@@ -106,7 +106,7 @@ function everySetting(content: string): void {
   );
 }
 
-const cases: [string, SiteOverrides, (content: string) => void][] = [
+const cases: [string, SettingsOverrides, (content: string) => void][] = [
   ['path pages of 2 (as the fixture says)', {}, () => undefined],
   ['?page=N pages of 2', { pagination: 'query' }, () => undefined],
   ['?page=N pages of 1', { pagination: 'query', pageSize: 1 }, () => undefined],
@@ -114,9 +114,9 @@ const cases: [string, SiteOverrides, (content: string) => void][] = [
   ['every setting away from its default', {}, everySetting],
 ];
 
-describe.each(cases)('a round trip of the current fixture with %s', (_, site, prepare) => {
+describe.each(cases)('a round trip of the current fixture with %s', (_, settings, prepare) => {
   it('pulls content in the 2026.8 flavour that builds into the tree the sidecar serves, byte for byte', async () => {
-    const server = await serveLikeWeblate(site, CURRENT, prepare);
+    const server = await serveLikeWeblate(settings, CURRENT, prepare);
     const pulled = join(server.dir, 'pulled');
     const result = await runCli('pull', ['--from', server.api, '--out', pulled]);
     expect(result.stderr).toBe('');
