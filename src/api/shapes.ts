@@ -10,6 +10,7 @@
  */
 import {
   INHERITABLE_SETTINGS,
+  isFlavour2026,
   type InheritableSetting,
   type WeblateVersion,
 } from '../model/defaults.ts';
@@ -58,11 +59,6 @@ type Layouts<S> = Record<WeblateVersion, Layout<S>>;
 export type NestedObject = 'Plural' | 'Language' | 'Project' | 'Component';
 const nested = (name: NestedObject): ValueType => objectNamed(name);
 const STRINGS = arrayOf(STRING);
-
-/** Whether a site speaks today's API (2026.8) rather than 4.x's. */
-function isFlavour2026(settings: Settings): boolean {
-  return settings.weblateVersion !== '4';
-}
 
 // --- Language (4.x 1.4.1; current 3.1) ---
 
@@ -306,7 +302,7 @@ const repository = (s: ComponentSource) => (s.component.linkedComponent ?? s.com
 const linkedSetting = <K extends 'push_on_commit' | 'commit_pending_age' | 'auto_lock_error'>(
   s: ComponentSource,
   key: K,
-) => (isFlavour2026(s.settings) ? repository(s) : s.component.settings)[key];
+) => (isFlavour2026(s.settings.weblateVersion) ? repository(s) : s.component.settings)[key];
 const componentUrl = (path: (p: string, c: string) => string) => (s: ComponentSource) =>
   apiUrl(s.settings, path(s.p, s.c));
 /** A message template: 4.x's default or today's when the content leaves it out. */
@@ -321,7 +317,9 @@ const message =
       | 'pull_message',
   ) =>
   (s: ComponentSource) =>
-    isFlavour2026(s.settings) ? s.component.inherited.own[key] : s.component.settings[key];
+    isFlavour2026(s.settings.weblateVersion)
+      ? s.component.inherited.own[key]
+      : s.component.settings[key];
 
 const COMPONENT_FIELDS = {
   name: ['text', (s) => s.component.name],
@@ -349,7 +347,10 @@ const COMPONENT_FIELDS = {
   // 4.x: the content's, else the SPDX page of the component's license; 2026.8: of the license in effect.
   license_url: [
     'text',
-    (s) => (isFlavour2026(s.settings) ? s.component.licenseUrl2026 : s.component.licenseUrl),
+    (s) =>
+      isFlavour2026(s.settings.weblateVersion)
+        ? s.component.licenseUrl2026
+        : s.component.licenseUrl,
     STRING_OR_NULL,
   ],
   web_url: ['unescaped', (s) => webUrl(s.settings, webPath.component(s.p, s.web))],
@@ -617,7 +618,7 @@ const TRANSLATION_FIELDS = {
     (s) =>
       webUrl(
         s.settings,
-        (isFlavour2026(s.settings) ? webPath.share2026 : webPath.share)(
+        (isFlavour2026(s.settings.weblateVersion) ? webPath.share2026 : webPath.share)(
           s.p,
           s.translation.language.code,
         ),

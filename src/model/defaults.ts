@@ -1,6 +1,6 @@
 /**
  * Weblate's defaults: the value each project and component setting, and each
- * site setting, takes when the content leaves it out. Facts about Weblate,
+ * of the settings (site.yaml), takes when the content leaves it out. Facts about Weblate,
  * read by the content schema (which keys exist), the model (their types),
  * the resolver (filling them in) and pull (leaving out what equals them).
  */
@@ -12,6 +12,11 @@
  */
 export const WEBLATE_VERSIONS = ['4', '2026.8'] as const;
 export type WeblateVersion = (typeof WEBLATE_VERSIONS)[number];
+
+/** Whether a snapshot speaks today's API (2026.8) rather than 4.x's: the one test of the flavour. */
+export function isFlavour2026(version: WeblateVersion): boolean {
+  return version !== '4';
+}
 
 /** What site.yaml fields take when left out (`base_url` has no default; `pages` follows `web_url`). */
 export const SITE_DEFAULTS = { page_size: 50, pagination: 'path', weblate_version: '4' } as const;

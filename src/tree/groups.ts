@@ -9,6 +9,7 @@ import { emptyRootLists, ROOT_LISTS, type ResourceKind } from '../api/routes.ts'
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
+import { isFlavour2026 } from '../model/defaults.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import {
   serializeFile,
@@ -156,7 +157,7 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
 export function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const slug = project.slug;
-  const current = isFlavour2026(context);
+  const current = isFlavour2026(context.model.settings.weblateVersion);
   yield {
     key: apiPath.project(slug),
     fingerprint: projectFingerprint(context, project),
@@ -237,7 +238,7 @@ export function categoryGroup(context: Context, category: Category): ApiGroup {
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const [p, c] = [component.project.slug, componentSegment(component)];
-  const current = isFlavour2026(context);
+  const current = isFlavour2026(context.model.settings.weblateVersion);
   yield {
     key: apiPath.component(p, c),
     fingerprint: new Hasher()
@@ -290,7 +291,7 @@ export function translationGroup(context: Context, translation: Translation): Ap
     componentSegment(translation.component),
     translation.language.code,
   ];
-  const current = isFlavour2026(context);
+  const current = isFlavour2026(context.model.settings.weblateVersion);
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher()
@@ -418,7 +419,7 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
-  if (isFlavour2026(context)) yield* categoryGroups(context);
+  if (isFlavour2026(context.model.settings.weblateVersion)) yield* categoryGroups(context);
   yield* instanceListPages(context, 'components');
   yield* componentsAmongTranslationPages(context);
 }
@@ -497,10 +498,6 @@ function* categoryGroups(context: Context): Generator<ApiGroup> {
     (c) => bodies.category(c),
   );
   for (const category of model.categories) yield categoryGroup(context, category);
-}
-
-function isFlavour2026(context: Context): boolean {
-  return context.model.settings.weblateVersion !== '4';
 }
 
 function* projectGroups(context: Context): Generator<ApiGroup> {
