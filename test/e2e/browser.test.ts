@@ -10,15 +10,11 @@
  * keeps its text inside its box. Screenshots go to test-artifacts/browser/
  * (gitignored), named by flavour, page kind, width and scheme.
  *
- * Until the preview serves the site's pages, the browser runs the same checks
- * against `npx serve` with the tree's serve.json (plus `cleanUrls`, so that a
- * page's folder is answered with its index.html), and the test of the
- * preview itself is skipped with a warning. Without /usr/bin/chromium the file is
- * skipped, loudly; under CI, where .ci/run installs it, that fails instead.
+ * Without /usr/bin/chromium the file is skipped, loudly; under CI, where
+ * .ci/run installs it, that fails instead.
  */
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import fg from 'fast-glob';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,10 +35,6 @@ import {
 import { freePort, get, startServer, type Started } from './servers.ts';
 
 const SCREENSHOTS = join(ROOT, 'test-artifacts/browser');
-const SERVE_CLI = join(
-  dirname(createRequire(import.meta.url).resolve('serve/package.json')),
-  'build/main.js',
-);
 
 interface PageKind {
   kind: string;
@@ -126,7 +118,7 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
     const work = tempDir('wsnap-browser-');
     const out = join(work, 'dist');
     let origin: string;
-    let served: Served | undefined;
+    let preview: Started | undefined;
 
     beforeAll(async () => {
       const port = await freePort();
@@ -143,20 +135,17 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
         origin,
       ]);
       expect(built.code, built.stderr).toBe(0);
-      served = await serveTree(out, port, origin);
+      preview = await startServer(
+        process.execPath,
+        [...scriptArgs('serve'), '--out', out, '--port', String(port)],
+        `${origin}/api/`,
+      );
     });
     afterAll(async () => {
-      await served?.server.stop();
+      await preview?.stop();
     });
 
-    it('is served by the preview (npm run serve), pages and images included', async (context) => {
-      if (served?.by !== 'preview') {
-        const message =
-          `npm run serve does not serve the status site yet (${served?.previewAnswer} for /): the preview test is SKIPPED, ` +
-          'and the browser checks ran against npx serve with the tree’s serve.json (and cleanUrls) instead.';
-        console.warn(`\n*** ${name}: ${message} ***\n`);
-        context.skip(message);
-      }
+    it('is served by the preview (npm run serve), pages and images included', async () => {
       const home = await get(`${origin}/`);
       expect([home.status, home.headers.get('content-type')]).toEqual([
         200,
@@ -214,55 +203,6 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
 });
 
 // --- internal ---
-
-/**
- * Starts the preview on the tree; while it answers `/` with anything but an
- * HTML page, stops it and starts the serve CLI on the same port instead, with
- * the tree's serve.json and clean URLs on.
- */
-interface Served {
-  server: Started;
-  by: 'preview' | 'serve';
-  /** What the preview answered for `/`: status and Content-Type. */
-  previewAnswer: string;
-}
-
-async function serveTree(out: string, port: number, origin: string): Promise<Served> {
-  const preview = await startServer(
-    process.execPath,
-    [...scriptArgs('serve'), '--out', out, '--port', String(port)],
-    `${origin}/api/`,
-  );
-  const home = await get(`${origin}/`);
-  const previewAnswer = `${home.status} ${home.headers.get('content-type')}`;
-  if (home.status === 200 && home.headers.get('content-type')?.startsWith('text/html'))
-    return { server: preview, by: 'preview', previewAnswer };
-  await preview.stop();
-  // The generated serve.json maps only the API's folders to their files; cleanUrls has serve answer a page's folder with its index.html.
-  const config = join(dirname(out), 'serve-with-pages.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      ...JSON.parse(readFileSync(join(out, 'serve.json'), 'utf8')),
-      cleanUrls: true,
-    }),
-  );
-  const args = [
-    SERVE_CLI,
-    out,
-    '--config',
-    config,
-    '--listen',
-    `tcp://127.0.0.1:${port}`,
-    '--no-clipboard',
-    '--no-port-switching',
-  ];
-  return {
-    server: await startServer(process.execPath, args, `${origin}/`),
-    by: 'serve',
-    previewAnswer,
-  };
-}
 
 /**
  * The page's direction as set and as laid out, and its breadcrumb running that
