@@ -29,6 +29,18 @@ function workspace(): { dir: string; content: string } {
   return { dir, content };
 }
 
+/** Whether the user nobody can read `file` (every folder above it must let them through). */
+function nobodyCanRead(file: string): boolean {
+  const probe = ['--reuid=nobody', '--regid=nogroup', '--clear-groups', '--'];
+  const read = `require('fs').accessSync(${JSON.stringify(file)})`;
+  try {
+    execFileSync('setpriv', [...probe, process.execPath, '-e', read], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function expectRefusal(result: { code: number; stderr: string }, message: string | RegExp): void {
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(message);
@@ -133,7 +145,12 @@ describe('npm run build --out', () => {
     expectRefusal(await runCli('check', ['--content', join(dir, 'nope')]), 'does not exist');
   });
 
-  it('refuses a parent folder the user cannot write, with one line and no stack', async () => {
+  it('refuses a parent folder the user cannot write, with one line and no stack', async (ctx) => {
+    if (process.getuid?.() === 0 && !nobodyCanRead(scriptArgs('build').at(-1)!)) {
+      // A checkout inside a private folder (mktemp -d's 0700) is out of the unprivileged user's reach.
+      console.warn('skipped: the user nobody cannot read this checkout');
+      ctx.skip();
+    }
     const { dir, content } = workspace();
     const locked = join(dir, 'locked');
     mkdirSync(locked);
