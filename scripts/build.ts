@@ -190,6 +190,8 @@ async function watchBuild(
     io.err(`${preview.message}\n`);
     return 1;
   }
+  // Listening before the lines that say it runs: a stop sent on reading them is never missed.
+  const stopped = stopSignal();
   if (preview) {
     io.out(`Serving ${args.out}/ at ${preview.preview.url}\n`);
     const note = linkNote(preview.preview);
@@ -199,7 +201,7 @@ async function watchBuild(
   io.out(
     `${args.out}/ is up to date with ${args.content}/ (${translations}, ${seconds} s); watching for changes (Ctrl+C to stop).\n`,
   );
-  await stopSignal();
+  await stopped;
   await preview?.preview.close();
   await watcher.close();
   return 0;

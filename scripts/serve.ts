@@ -42,10 +42,12 @@ export const command = defineCommand({
       return 1;
     }
     const { preview } = started;
+    // Listening before the line that says so: a stop sent on reading it is never missed.
+    const stopped = stopSignal();
     io.out(`Serving ${args.out}/ at ${preview.url} (Ctrl+C to stop)\n`);
     const note = linkNote(preview);
     if (note) io.out(`${note}\n`);
-    await stopSignal();
+    await stopped;
     await preview.close();
     return 0;
   },

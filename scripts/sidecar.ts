@@ -103,6 +103,8 @@ export const command = defineCommand({
       return 1;
     }
     const { sidecar } = started;
+    // Listening before the line that says so: a stop sent on reading it is never missed.
+    const stopped = stopSignal();
     const access = args['read-only']
       ? 'read-only: every write refused'
       : keys.length === 1
@@ -111,7 +113,7 @@ export const command = defineCommand({
     io.out(
       `Sidecar serving ${content}/ (tree in ${out}/) at ${sidecar.url} (${access}; Ctrl+C to stop)\n`,
     );
-    await stopSignal();
+    await stopped;
     await sidecar.close();
     return 0;
   },
