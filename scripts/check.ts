@@ -1,6 +1,5 @@
 /** `npm run check`: validates a content folder without writing anything. */
-import { openContent } from '../src/resolve/open.ts';
-import { extraCollisions } from '../src/tree/extra-groups.ts';
+import { openTreeContent } from '../src/tree/extra-groups.ts';
 import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { contentFolder } from '../src/cli/folders.ts';
 import { countOf } from '../src/cli/progress.ts';
@@ -26,13 +25,12 @@ export const command = defineCommand({
   },
   async run(args, io) {
     const content = contentFolder(args.content);
-    const result = await openContent(content, {
+    const result = await openTreeContent(content, {
       settings: settingsOverrides(args),
       strict: args.strict,
     });
-    const errors = result.ok ? extraCollisions(result.model, content) : result.errors;
-    if (!result.ok || errors.length > 0) {
-      io.err(formatContentErrors(errors) + '\n');
+    if (!result.ok) {
+      io.err(formatContentErrors(result.errors) + '\n');
       return 1;
     }
     if (result.warnings.length > 0) io.err(formatContentWarnings(result.warnings) + '\n');

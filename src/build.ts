@@ -14,9 +14,9 @@ import { hostProblem, type HostOptions } from './hosts/index.ts';
 import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
 import type { OutputTarget } from './output/target.ts';
-import { openContent, readSiteSettings, readText } from './resolve/open.ts';
+import { readSiteSettings, readText } from './resolve/open.ts';
 import type { SettingsOverrides } from './resolve/resolve.ts';
-import { extraCollisions } from './tree/extra-groups.ts';
+import { openTreeContent } from './tree/extra-groups.ts';
 import { isRecordedTree } from './tree/manifest.ts';
 import { bringTreeInLine } from './tree/bring-in-line.ts';
 import { settingsToBuildWith, type SettingsInEffect } from './tree/settings.ts';
@@ -210,14 +210,12 @@ async function checkBuild(
   options: BuildOptions,
   catalog: Catalog | undefined,
 ): Promise<CheckResult> {
-  const opened = await openContent(options.contentDir, {
+  const opened = await openTreeContent(options.contentDir, {
     settings: options.settings,
     catalog,
     strict: options.strict,
   });
   if (!opened.ok) return opened;
-  const collisions = extraCollisions(opened.model, options.contentDir);
-  if (collisions.length > 0) return { ok: false, errors: collisions };
   const message = hostProblem(opened.model.settings, { host: options.host });
   if (!message) return opened;
   const site = `${options.contentDir.replace(/\/+$/, '')}/site.yaml`;

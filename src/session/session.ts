@@ -17,7 +17,7 @@ import type { RootHost } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { openContent, readSiteSettings, readText } from '../resolve/open.ts';
-import { extraCollisions, extraGroup } from '../tree/extra-groups.ts';
+import { extraCollisions, extraGroup, openTreeContent } from '../tree/extra-groups.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { resolveContent, type SettingsOverrides } from '../resolve/resolve.ts';
 import { fileGroups, instanceListPageText, type InstanceList } from '../tree/groups.ts';
@@ -163,13 +163,11 @@ export class Session {
       catalog: options.catalog ?? loadCatalog(),
     };
     await removeLeftovers(settings.contentDir);
-    const opened = await openContent(settings.contentDir, {
+    const opened = await openTreeContent(settings.contentDir, {
       settings: settings.settings,
       catalog: settings.catalog,
     });
     if (!opened.ok) return opened;
-    const collisions = extraCollisions(opened.model, settings.contentDir);
-    if (collisions.length > 0) return { ok: false, errors: collisions };
     const read = await readSiteSettings(settings.contentDir, overrides);
     const siteYaml = read?.siteYaml ?? null;
     const synced = await bringTreeInLine(settings.outDir, opened.model, {

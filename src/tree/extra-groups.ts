@@ -10,6 +10,7 @@ import { TREE_ROOT_NAMES } from '../hosts/index.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { ExtraFile, Model } from '../model/types.ts';
 import type { FileText } from '../output/serialize.ts';
+import { openContent } from '../resolve/open.ts';
 
 /** The group of one extra file (a FileGroup of groups.ts, which imports this module). */
 export function extraGroup(extra: ExtraFile): {
@@ -27,6 +28,17 @@ export function extraGroup(extra: ExtraFile): {
 /** Whether a group's key names a file (an extra file's) rather than a folder. */
 export function isFileKey(key: string): boolean {
   return !key.endsWith('/');
+}
+
+/** The content opened for a tree: every error of openContent, then extra files at names the tree takes. */
+export async function openTreeContent(
+  contentDir: string,
+  options: Parameters<typeof openContent>[1],
+): ReturnType<typeof openContent> {
+  const opened = await openContent(contentDir, options);
+  if (!opened.ok) return opened;
+  const collisions = extraCollisions(opened.model, contentDir);
+  return collisions.length > 0 ? { ok: false, errors: collisions } : opened;
 }
 
 /** An error for each extra file at a name the build writes (`api/…`, `index.html`, `_headers`, …). */
