@@ -24,7 +24,8 @@ import { fileGroups, instanceListPageText, type InstanceList } from '../tree/gro
 import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { lockTree, type TreeLock } from '../tree/lock.ts';
-import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
+import { instanceListGroups } from '../tree/patched.ts';
+import { applyPatch } from '../tree/apply-patch.ts';
 import { bringTreeInLine } from '../tree/bring-in-line.ts';
 import { settingsToBuildWith, type SettingsInEffect } from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
@@ -352,16 +353,24 @@ export class Session {
     const patched = this.patch(changes, files, readPending);
     if (patched !== 'fallback') {
       if (!patched.ok) return patched;
-      const deferInstanceLists = this.options.instanceListDelay !== undefined;
-      const groups = patchedGroups(this.current, patched.model, patched.scope, this.fingerprints, {
-        deferInstanceLists,
-        hosts: { host: this.manifest.host },
-      });
-      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () =>
-        updatePatched(this.tree, groups, this.manifest),
+      const patch = { before: this.current, after: patched.model, scope: patched.scope };
+      const options = {
+        fingerprints: this.fingerprints,
+        deferInstanceLists: this.options.instanceListDelay !== undefined,
+      };
+      let deferred: InstanceList[] = [];
+      const result = await this.commit(
+        disk.written ? [] : changes,
+        files,
+        patched.model,
+        async () => {
+          const applied = await applyPatch(this.outDir, this.tree, this.manifest, patch, options);
+          deferred = applied.deferred;
+          return applied.stats;
+        },
       );
-      if (result.ok && groups.deferred?.length) {
-        for (const name of groups.deferred) this.staleLists.add(name);
+      if (result.ok && deferred.length > 0) {
+        for (const name of deferred) this.staleLists.add(name);
         this.scheduleListRefresh();
       }
       return result;
