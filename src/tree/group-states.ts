@@ -18,6 +18,7 @@
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import { internalError } from '../errors.ts';
+import { CHECK_WIDTH, lineHolds } from './journal.ts';
 
 /** What the manifest knows of a group: its fingerprint, or null while its files may be half-updated. */
 export type GroupState = number | null;
@@ -49,9 +50,9 @@ export class GroupStates implements GroupStateMap {
   }
 
   /**
-   * The states of the lines `from` on (each `<state> <key>`, state `?` for
+   * The states of the lines `from` on (each a journal line `<state> <key>`, state `?` for
    * unknown, `-` for removed, else a fingerprint in base 36; later lines win),
-   * or null when a line is not one.
+   * or null when a line is not one or fails its check.
    */
   static parse(text: Buffer, from = 0): GroupStates | null {
     const index = indexLines(text, from);
@@ -223,24 +224,26 @@ function indexLines(text: Buffer, from: number): TextIndex | null {
   let lines = 0;
   let live = 0;
   let linesRead = 0;
-  for (let start = from; start < text.length;) {
-    if (text[start] === NEWLINE) {
-      start++;
-      continue;
-    }
+  for (let lineStart = from; ;) {
+    const lineEnd = text.indexOf(NEWLINE, lineStart);
+    // A last line without its line break is an append a crash cut short.
+    if (lineEnd === -1) break;
+    const empty = lineEnd === lineStart;
+    if (!empty && !lineHolds(text, lineStart, lineEnd)) return null;
+    const start = lineStart + CHECK_WIDTH;
+    lineStart = lineEnd + 1;
+    if (empty) continue;
     let space = start;
-    while (space < text.length && text[space] !== SPACE && text[space] !== NEWLINE) space++;
+    while (text[space] !== SPACE && text[space] !== NEWLINE) space++;
     if (space === start || text[space] !== SPACE) return null;
     const state = parseState(text, start, space);
     if (Number.isNaN(state)) return null;
     const keyStart = space + 1;
     let end = keyStart;
     let hash = FNV_OFFSET;
-    for (; end < text.length && text[end] !== NEWLINE; end++)
-      hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
+    for (; text[end] !== NEWLINE; end++) hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
     if (end === keyStart) return null;
     linesRead++;
-    start = end + 1;
     let slot = (hash >>> 0) & mask;
     let line = table[slot]!;
     while (

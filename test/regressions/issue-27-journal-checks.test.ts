@@ -1,0 +1,83 @@
+/**
+ * Issue 27, item 2 (one integrity scheme for the state folder's journals): every line of the
+ * manifest, the files record, the build cache's journal and a deploy record carries its own check.
+ * A byte flipped inside a line that still parses is caught, and the journal is not trusted; a last
+ * line cut short of its line break (an append a crash cut short) is left out.
+ */
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildDirectory } from '../../src/build.ts';
+import { readFilesRecord } from '../../src/tree/files-record.ts';
+import { manifestPath, readManifest } from '../../src/tree/manifest.ts';
+import { EARLIER_FORMAT } from '../../src/tree/settings.ts';
+import { FIXTURES, tempDir } from '../helpers.ts';
+
+async function builtTree(): Promise<{ content: string; out: string }> {
+  const dir = tempDir();
+  const content = join(dir, 'content');
+  const out = join(dir, 'dist');
+  cpSync(join(FIXTURES, 'minimal/content'), content, { recursive: true });
+  expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+  return { content, out };
+}
+
+/** The file with `from` replaced by `to` once (the same length: only a check can tell). */
+function replaceOnce(file: string, from: string, to: string): void {
+  const text = readFileSync(file, 'latin1');
+  expect(text).toContain(from);
+  expect(to.length).toBe(from.length);
+  writeFileSync(file, text.replace(from, to), 'latin1');
+}
+
+describe("the manifest's lines", () => {
+  it('are not trusted once a byte of a key is flipped, and the next build writes the tree whole', async () => {
+    const { content, out } = await builtTree();
+    replaceOnce(manifestPath(out), '/api/projects/', '/api/projectz/');
+    expect(await readManifest(out)).toBeNull();
+    const report = await buildDirectory({ contentDir: content, outDir: out, full: false });
+    expect(report.mode).toBe('fresh');
+  });
+
+  it('written by the version before them are not read, and the build says why it writes the tree whole', async () => {
+    const { content, out } = await builtTree();
+    writeFileSync(manifestPath(out), 'weblate-snapshot manifest 1\n1 /api/\n');
+    const said: string[] = [];
+    const report = await buildDirectory({
+      contentDir: content,
+      outDir: out,
+      onSettingsChange: (change) => said.push(change),
+    });
+    expect(report.mode).toBe('fresh');
+    expect(said).toEqual([EARLIER_FORMAT]);
+  });
+
+  it('leave out a last line cut short of its line break', async () => {
+    const { out } = await builtTree();
+    appendFileSync(manifestPath(out), '? /api/projects/tor');
+    const manifest = await readManifest(out);
+    expect(manifest).not.toBeNull();
+    expect(manifest!.groups.has('/api/projects/tor')).toBe(false);
+  });
+});
+
+describe("the files record's lines", () => {
+  const recordPath = (out: string) => join(`${out}.state`, 'files');
+
+  it('are not trusted once a byte of a key is flipped', async () => {
+    const { out } = await builtTree();
+    expect(readFilesRecord(out)).not.toBeNull();
+    replaceOnce(recordPath(out), ' /api/projects/', ' /api/projectz/');
+    expect(readFilesRecord(out)).toBeNull();
+  });
+
+  it('leave out a last line cut short of its line break', async () => {
+    const { out } = await builtTree();
+    const text = readFileSync(recordPath(out), 'utf8');
+    const last = text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
+    appendFileSync(recordPath(out), `${last}torn`);
+    const groups = readFilesRecord(out);
+    expect(groups).not.toBeNull();
+    expect([...groups!.keys()].filter((key) => key.endsWith('torn'))).toEqual([]);
+  });
+});
