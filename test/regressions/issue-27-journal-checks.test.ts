@@ -4,10 +4,11 @@
  * A byte flipped inside a line that still parses is caught, and the journal is not trusted; a last
  * line cut short of its line break (an append a crash cut short) is left out.
  */
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
+import { appendRecord, readRecord, writeRecord } from '../../src/deploy/record.ts';
 import { readFilesRecord } from '../../src/tree/files-record.ts';
 import { manifestPath, readManifest } from '../../src/tree/manifest.ts';
 import { EARLIER_FORMAT } from '../../src/tree/settings.ts';
@@ -79,5 +80,43 @@ describe("the files record's lines", () => {
     const groups = readFilesRecord(out);
     expect(groups).not.toBeNull();
     expect([...groups!.keys()].filter((key) => key.endsWith('torn'))).toEqual([]);
+  });
+});
+
+describe("a deploy record's lines", () => {
+  const TARGET = 's3://snap/l10n at http://127.0.0.1:9';
+
+  async function recorded(): Promise<{ out: string; file: string }> {
+    const out = join(tempDir(), 'dist');
+    const record = { target: TARGET, settings: '{}', baseUrl: null, groups: new Map(), lines: 0 };
+    await writeRecord(out, record);
+    await appendRecord(out, record, [
+      ['/api/', { fingerprint: 7, files: new Map([['index.json', 'AAAA']]) }],
+      ['/api/projects/', { fingerprint: 8, files: new Map([['index.json', 'BBBB']]) }],
+    ]);
+    const state = `${out}.state`;
+    return {
+      out,
+      file: join(
+        state,
+        readdirSync(state).find((f) => f.startsWith('deploy-'))!,
+      ),
+    };
+  }
+
+  it('are not trusted once a byte of an MD5 is flipped, so every file goes up again', async () => {
+    const { out, file } = await recorded();
+    expect((await readRecord(out, TARGET))?.groups.size).toBe(2);
+    replaceOnce(file, 'index.json AAAA', 'index.json AAAB');
+    expect(await readRecord(out, TARGET)).toBeNull();
+  });
+
+  it('leave out a last line cut short of its line break', async () => {
+    const { out, file } = await recorded();
+    appendFileSync(file, '9 /api/languages/\tindex.json CCCC');
+    expect([...(await readRecord(out, TARGET))!.groups.keys()]).toEqual([
+      '/api/',
+      '/api/projects/',
+    ]);
   });
 });
