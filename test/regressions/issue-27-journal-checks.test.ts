@@ -8,6 +8,7 @@ import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
+import { appendBuildCache, readBuildCache, writeBuildCache } from '../../src/cache/cache-file.ts';
 import { appendRecord, readRecord, writeRecord } from '../../src/deploy/record.ts';
 import { readFilesRecord } from '../../src/tree/files-record.ts';
 import { manifestPath, readManifest } from '../../src/tree/manifest.ts';
@@ -118,5 +119,44 @@ describe("a deploy record's lines", () => {
       '/api/',
       '/api/projects/',
     ]);
+  });
+});
+
+describe("the build cache journal's lines", () => {
+  const key = { contentDir: '/content', settings: '{}' };
+  const journal = (out: string) => join(`${out}.state`, 'build-cache.journal');
+
+  async function cached(): Promise<string> {
+    const out = join(tempDir(), 'dist');
+    await writeBuildCache(out, {
+      key,
+      stamp: 'whole',
+      takenAt: 0,
+      translations: 0,
+      warnings: new Map(),
+      signatures: new Map(),
+      model: [Buffer.from('model')],
+    });
+    await appendBuildCache(out, [{ path: 'a.yaml', signature: null }], 'first', 1);
+    await appendBuildCache(out, [{ path: 'b.yaml', signature: null }], 'second', 2);
+    return out;
+  }
+
+  it('are not trusted once a byte is flipped mid-line, so the build reads the content', async () => {
+    const out = await cached();
+    expect((await readBuildCache(out, key))?.stamp).toBe('second');
+    const bytes = readFileSync(journal(out));
+    bytes[Math.floor(bytes.length / 4)]! ^= 0x01;
+    writeFileSync(journal(out), bytes);
+    expect(await readBuildCache(out, key)).toBeNull();
+  });
+
+  it('leave out a last line cut short of its line break', async () => {
+    const out = await cached();
+    const bytes = readFileSync(journal(out));
+    writeFileSync(journal(out), bytes.subarray(0, bytes.length - 5));
+    const cache = await readBuildCache(out, key);
+    expect(cache?.stamp).toBe('first');
+    expect([...cache!.replay.keys()]).toEqual(['a.yaml']);
   });
 });
