@@ -1,12 +1,7 @@
 /**
- * A build that starts cold but finds its cache (cache-file.ts) beside the
- * tree: the content files are listed, and only those whose size and time (or,
- * failing that, whose hash) the cache cannot vouch for are read. When only
- * component files changed, the cached model is patched for them as a
- * kept-open session would (resolve/patch.ts), and only the groups the patch
- * may change are looked at (tree/patched.ts). Anything else (a project,
- * language or site file, a file that fails its checks, a cache that does not
- * hold) is left to the full build, which then writes the cache anew.
+ * A build through the cache beside the tree (cache-file.ts): only the content files the cache
+ * cannot vouch for are read, and when only component files changed the cached model is patched and
+ * applied as a session's would be (tree/apply-patch.ts). Anything else is left to the full build.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -102,7 +102,7 @@ const MAX_CONNECTIONS = 512;
 /** Connections one address may hold, so that one client cannot take every connection. */
 const MAX_CONNECTIONS_PER_CLIENT = 64;
 
-/** A connection must send a request's headers this soon (and each next request's after the last answer). */
+/** A connection must send a request's headers this soon (the next one's too, after an answer). */
 const HEADERS_TIMEOUT_MS = 10_000;
 
 /** A request must arrive whole, body included, this soon (1 MiB at 50 KB/s). */

@@ -1,14 +1,8 @@
 /**
- * The preview server: node:http in front of serve-handler with the tree's own
- * serve.json. resolvePreviewRequest() decides each answer from the URL; this
- * module checks the file exists, hands the request on with the file's path
- * (so serve-handler applies the serve.json headers to it), and writes the
- * JSON errors. A browser's preflight under the API is answered first; when
- * the tree holds the status site, its paths are answered as
- * resolveStatusSiteRequest() and readStatusSiteAnswer() decide. When the tree's links
- * lead elsewhere (where it will be published), each answer is caught whole and
- * its links moved to the preview's address (links.ts). The server itself is http/server.ts,
- * shared with the sidecar.
+ * The preview: serve-handler with the tree's own serve.json, behind what a host would do (the
+ * targets of http/, JSON errors, preflights, the status site), over the server the sidecar uses
+ * too (http/server.ts). Links that lead where the tree will be published are moved to the
+ * preview's address in what it answers (links.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,9 +1,6 @@
 /**
- * A session: the content folder, its model and the built tree held open
- * together by one process (the sidecar, build --watch), so that an edit costs
- * only what it changes. Each update checks the whole content with the edit applied, writes
- * the YAML files atomically, and rewrites only the output files whose bytes
- * change. Updates run one at a time, in the order they were asked for.
+ * A content folder, its model and its tree held open by one process (the sidecar, build --watch),
+ * so that an edit costs only what it changes. Updates run one at a time, in the order asked.
  */
 import { readFile, rm } from 'node:fs/promises';
 import fg from 'fast-glob';
@@ -415,10 +412,7 @@ export class Session {
     );
   }
 
-  /**
-   * The fast path: when only component files change, the model is patched
-   * rather than built again, and only what the patch may change is looked at.
-   */
+  /** The fast path: only component files changed, so the model is patched rather than rebuilt. */
   private patch(
     changes: readonly ContentChange[],
     files: Map<string, CheckedFile>,

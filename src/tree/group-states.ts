@@ -1,19 +1,8 @@
 /**
- * The state of every group a manifest holds, read from the manifest's text
- * without making a string or a map entry for each of its lines: a tree of a
- * hundred thousand translations has half a million groups, and a build that
- * looks at a few dozen of them should not pay for building a Map of all.
- *
- * The text's bytes are indexed once (where each line's key starts and ends,
- * its state, an open-addressing table of key hashes), without decoding them;
- * a key is made into a string only when the groups are listed. Later
- * changes go over the index: a known key's state is changed in place, a new
- * key goes into a small map of its own.
- *
- * The index itself can be kept (encodeIndex) and used again for the same
- * bytes (fromIndex), checked by their CRC-32: reading the index of half a
- * million lines back takes a tenth of the time of making it. Lines appended
- * after those bytes (the manifest's journal) are read by the same parser.
+ * The state of every group a manifest holds, indexed from the manifest's bytes without a string or
+ * map entry per line: a build that looks at a few dozen of half a million groups should not pay
+ * for a Map of all. The index can be kept (encodeIndex) and used again for the same bytes
+ * (fromIndex), a tenth of the cost of making it; lines appended after them take the same parser.
  */
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
