@@ -6,14 +6,13 @@
  * - `build-cache`: written whole by a build that read all the content: the
  *   key it holds for (content folder, settings, this very code), the stamp of
  *   the manifest it left, the signature of every content file, the model.
- * - `build-cache.journal`: a batch appended by each build that used the
- *   cache: the files it found changed (signatures, and the text of component
- *   files), and the manifest's stamp after it.
+ * - `build-cache.journal`: a line appended by each build that used the
+ *   cache (a journal of tree/journal.ts): the files it found changed
+ *   (signatures, and the text of component files), and the manifest's stamp after it.
  *
- * Every record is framed with its length and a CRC-32. A record that cannot
- * be read back whole, a key that differs, or a manifest changed by anything
- * else since (the sidecar, --watch, a crash) and the cache is not trusted:
- * the build reads the content instead.
+ * The whole file's records are framed with their length and a CRC-32. A damaged record or line,
+ * a key that differs, or a manifest changed by anything else since (the sidecar, --watch, a
+ * crash) and the cache is not trusted: the build reads the content instead.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +22,7 @@ import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
+import { checkedLine, readJournalLines } from '../tree/journal.ts';
 import { readStateFile, stateDir } from '../tree/state-folder.ts';
 import { packageFile } from '../package-files.ts';
 
@@ -90,8 +90,10 @@ export async function readBuildCache(outDir: string, key: CacheKey): Promise<Bui
       batches: 0,
     };
     const journal = await readFile(journalPath(outDir)).catch(() => null);
-    for (const record of (journal && readRecords(journal)) ?? [])
-      applyBatch(cache, deserialize(record) as Batch, key.contentDir);
+    const lines = journal ? readJournalLines(journal) : [];
+    if (!Array.isArray(lines)) return null;
+    for (const line of lines)
+      applyBatch(cache, deserialize(Buffer.from(line, 'base64')) as Batch, key.contentDir);
     return cache;
   } catch {
     return null;
@@ -142,7 +144,7 @@ export async function appendBuildCache(
   translations: number,
 ): Promise<void> {
   const batch: Batch = { changes: [...changes], stamp, translations };
-  await appendFile(journalPath(outDir), frame(serialize(batch)));
+  await appendFile(journalPath(outDir), checkedLine(serialize(batch).toString('base64')));
 }
 
 /** Sets the warnings of one file (none: its entry goes). */

@@ -1,12 +1,7 @@
 /**
- * A build that starts cold but finds its cache (cache-file.ts) beside the
- * tree: the content files are listed, and only those whose size and time (or,
- * failing that, whose hash) the cache cannot vouch for are read. When only
- * component files changed, the cached model is patched for them as a
- * kept-open session would (resolve/patch.ts), and only the groups the patch
- * may change are looked at (tree/patched.ts). Anything else (a project,
- * language or site file, a file that fails its checks, a cache that does not
- * hold) is left to the full build, which then writes the cache anew.
+ * A build through the cache beside the tree (cache-file.ts): only the content files the cache
+ * cannot vouch for are read, and when only component files changed the cached model is patched and
+ * applied as a session's would be (tree/apply-patch.ts). Anything else is left to the full build.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,11 +14,11 @@ import type { Model } from '../model/types.ts';
 import { patchComponents, type ComponentPatch, type PatchScope } from '../resolve/patch.ts';
 import { checkTreeFiles } from '../tree/check-files.ts';
 import { hasFilesRecord } from '../tree/files-record.ts';
-import { journalIsLong, manifestStamp, readManifest, writeManifest } from '../tree/manifest.ts';
+import { manifestStamp, readManifest } from '../tree/manifest.ts';
 import { createContext } from '../tree/groups.ts';
-import { patchedGroups } from '../tree/patched.ts';
+import { applyPatch } from '../tree/apply-patch.ts';
 import { treeInPlace } from '../tree/sync.ts';
-import { updatePatched, type UpdateStats } from '../tree/update.ts';
+import type { UpdateStats } from '../tree/update.ts';
 import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
 import {
   appendBuildCache,
@@ -92,11 +87,13 @@ export async function updateFromCache(options: ColdBuildOptions): Promise<Cached
   const last = replayed(cache, options);
   const patched = last && patch(last.model, edited, options);
   if (!last || !patched || (options.strict && patched.warnings.size > 0)) return null;
-  const groups = patchedGroups(last.model, patched.model, patched.scope, last.fingerprints, {
-    hosts: { host: manifest.host },
-  });
-  const stats = await updatePatched(treeInPlace(outDir), groups, manifest);
-  if (journalIsLong(manifest)) await writeManifest(outDir, manifest);
+  const { stats } = await applyPatch(
+    outDir,
+    treeInPlace(outDir),
+    manifest,
+    { before: last.model, after: patched.model, scope: patched.scope },
+    { fingerprints: last.fingerprints },
+  );
   for (const change of changes) {
     if (!edited.has(change.path)) continue;
     change.warnings = patched.warnings.get(change.path) ?? [];

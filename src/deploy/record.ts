@@ -7,16 +7,16 @@
  * uploads only the files of groups that changed, and of those only the files
  * whose bytes changed, without listing the bucket.
  *
- * It is a journal: a group's line is appended once its files are up (and its
- * keys that left the tree deleted), so a deploy cut short resumes where it
- * stopped. A line cut short by a crash is ignored. It is written whole again
- * once stale lines pass a quarter of it.
+ * It is a journal (tree/journal.ts): a group's line is appended once its files are up (and its
+ * keys that left the tree deleted), so a deploy cut short resumes where it stopped. It is written
+ * whole again once stale lines pass a quarter of it.
  */
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { internalError } from '../errors.ts';
+import { checkedLine, readJournalLines } from '../tree/journal.ts';
 import { stateDir } from '../tree/state-folder.ts';
 
 export interface DeployedGroup {
@@ -39,10 +39,9 @@ export interface DeployRecord {
 
 /** The record of deploys of the tree at `outDir` to `target`, or null when there is none (or it is not readable). */
 export async function readRecord(outDir: string, target: string): Promise<DeployRecord | null> {
-  const text = await readFile(recordPath(outDir, target), 'utf8').catch(() => null);
-  if (text === null) return null;
-  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n');
-  lines.pop();
+  const bytes = await readFile(recordPath(outDir, target)).catch(() => null);
+  const lines = bytes && readJournalLines(bytes);
+  if (!Array.isArray(lines)) return null;
   const header = parseHeader(lines[0] ?? '');
   if (!header || header.target !== target) return null;
   const record: DeployRecord = {
@@ -79,7 +78,7 @@ export async function appendRecord(
 /** Writes the record whole (a new record, other settings, a verify, or a journal grown long). */
 export async function writeRecord(outDir: string, record: DeployRecord): Promise<void> {
   const { target, settings, baseUrl } = record;
-  let text = `${HEADER}\t${JSON.stringify({ target, settings, baseUrl })}\n`;
+  let text = checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl })}`);
   for (const [key, group] of record.groups) text += formatLine(key, group);
   await writeFileAtomic(recordPath(outDir, record.target), text);
   record.lines = record.groups.size;
@@ -92,7 +91,8 @@ export function recordIsLong(record: DeployRecord): boolean {
 
 // --- internal ---
 
-const HEADER = 'weblate-snapshot deploy record 1';
+// Version 2: each line, the header too, carries its check (tree/journal.ts).
+const HEADER = 'weblate-snapshot deploy record 2';
 
 function recordPath(outDir: string, target: string): string {
   const id = createHash('sha256').update(target).digest('hex').slice(0, 16);
@@ -122,7 +122,7 @@ function parseHeader(
 function formatLine(key: string, group: DeployedGroup | 'removed'): string {
   if (/[\s]/.test(key))
     internalError(`a group key with white space cannot be recorded: ${JSON.stringify(key)}`);
-  if (group === 'removed') return `- ${key}\n`;
+  if (group === 'removed') return checkedLine(`- ${key}`);
   let line = `${group.fingerprint.toString(36)} ${key}`;
   for (const [file, md5] of group.files) {
     if (/[\t\n]/.test(file))
@@ -131,7 +131,7 @@ function formatLine(key: string, group: DeployedGroup | 'removed'): string {
       );
     line += `\t${file} ${md5}`;
   }
-  return `${line}\n`;
+  return checkedLine(line);
 }
 
 function applyLine(record: DeployRecord, line: string): boolean {

@@ -1,17 +1,11 @@
 /**
- * The preview server: node:http in front of serve-handler with the tree's own
- * serve.json. resolvePreviewRequest() decides each answer from the URL; this
- * module checks the file exists, hands the request on with the file's path
- * (so serve-handler applies the serve.json headers to it), and writes the
- * JSON errors. A browser's preflight under the API is answered first; when
- * the tree holds the status site, its paths are answered as
- * resolveStatusSiteRequest() and readStatusSiteAnswer() decide. When the tree's links
- * lead elsewhere (where it will be published), each answer is caught whole and
- * its links moved to the preview's address (links.ts). It is the only socket
- * code of the preview.
+ * The preview: serve-handler with the tree's own serve.json, behind what a host would do (the
+ * targets of http/, JSON errors, preflights, the status site), over the server the sidecar uses
+ * too (http/server.ts). Links that lead where the tree will be published are moved to the
+ * preview's address in what it answers (links.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import serveHandler from 'serve-handler';
@@ -21,18 +15,8 @@ import { isApiPreflight, isApiRequest, resolvePreviewRequest } from '../http/tar
 import { readStatusSiteAnswer, resolveStatusSiteRequest } from '../http/status-site-targets.ts';
 import { readTreeSettings } from '../tree/settings.ts';
 import { mayHoldLinks, previewRewrite, rewriteLinks, type LinkRewrite } from './links.ts';
-import { answerUnparsableRequests } from '../http/unparsable.ts';
-import { bindServer } from '../http/bind.ts';
-import {
-  AUTHENTICATE,
-  errorText,
-  flavourOfRoot,
-  JSON_TYPE,
-  readError,
-  serverError,
-  VARY,
-  type ApiError,
-} from '../api/answers.ts';
+import { sendJsonError, serveHttp } from '../http/server.ts';
+import { AUTHENTICATE, flavourOfRoot, readError, type ApiError } from '../api/answers.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
@@ -63,26 +47,14 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   if (!tree.ok) return tree;
   // Known once the port is bound, before any request can arrive.
   let rewrite: LinkRewrite | null = null;
-  const server = createServer((request, response) => {
-    answerRewritten(request, response, outDir, tree, rewrite).catch((error: unknown) =>
-      fail(response, tree.version, error, options.log),
-    );
-  });
-  const cutLingering = answerUnparsableRequests(server, tree.version);
-  const bind = options.bind ?? '127.0.0.1';
-  const listening = await bindServer(server, options.port, bind);
-  if (!listening.ok) return listening;
-  const address = bind.includes(':') ? `[${bind}]` : bind;
-  const origin = `http://${address}:${listening.port}`;
+  const started = await serveHttp(
+    (request, response) => answerRewritten(request, response, outDir, tree, rewrite),
+    { bind: options.bind, port: options.port, version: tree.version, log: options.log },
+  );
+  if (!started.ok) return started;
+  const { origin, close } = started.server;
   rewrite = previewRewrite(tree.baseUrl, origin);
-  return {
-    ok: true,
-    preview: {
-      url: `${origin}${tree.base}/api/`,
-      rewrite,
-      close: () => closeServer(server, cutLingering),
-    },
-  };
+  return { ok: true, preview: { url: `${origin}${tree.base}/api/`, rewrite, close } };
 }
 
 /** Says, when the preview moves the tree's links, from where to where (the files stay as built). */
@@ -230,15 +202,10 @@ function sendError(
   error: ApiError,
   headers: Record<string, string> = {},
 ): void {
-  const body = errorText(version, error);
-  response.writeHead(error.status, {
-    'Content-Type': JSON_TYPE,
-    'Content-Length': Buffer.byteLength(body),
-    Vary: VARY,
+  sendJsonError(response, version, error, {
     ...headers,
     ...(error.status === 401 ? AUTHENTICATE : {}),
   });
-  response.end(body);
 }
 
 /** A browser's preflight under the API: 200, no body, the CORS headers (as django-cors-headers answers it). */
@@ -258,25 +225,4 @@ function allowOf(allow: string | undefined): Record<string, string> {
 /** Headers as serve.json lists them. */
 function headerList(headers: Readonly<Record<string, string>>): { key: string; value: string }[] {
   return Object.entries(headers).map(([key, value]) => ({ key, value }));
-}
-
-function fail(
-  response: ServerResponse,
-  version: WeblateVersion,
-  error: unknown,
-  log: (text: string) => void = () => undefined,
-): void {
-  log(
-    `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  if (!response.headersSent) sendError(response, version, serverError(version));
-  else response.destroy();
-}
-
-function closeServer(server: Server, cutLingering: () => void): Promise<void> {
-  return new Promise((done) => {
-    server.close(() => done());
-    server.closeAllConnections();
-    cutLingering();
-  });
 }

@@ -1,9 +1,6 @@
 /**
- * A session: the content folder, its model and the built tree held open
- * together by one process (the sidecar, build --watch), so that an edit costs
- * only what it changes. Each update checks the whole content with the edit applied, writes
- * the YAML files atomically, and rewrites only the output files whose bytes
- * change. Updates run one at a time, in the order they were asked for.
+ * A content folder, its model and its tree held open by one process (the sidecar, build --watch),
+ * so that an edit costs only what it changes. Updates run one at a time, in the order asked.
  */
 import { readFile, rm } from 'node:fs/promises';
 import fg from 'fast-glob';
@@ -24,7 +21,8 @@ import { fileGroups, instanceListPageText, type InstanceList } from '../tree/gro
 import { apiPath } from '../api/urls.ts';
 import { journalIsLong, writeManifest, type Manifest } from '../tree/manifest.ts';
 import { lockTree, type TreeLock } from '../tree/lock.ts';
-import { instanceListGroups, patchedGroups } from '../tree/patched.ts';
+import { instanceListGroups } from '../tree/patched.ts';
+import { applyPatch } from '../tree/apply-patch.ts';
 import { bringTreeInLine } from '../tree/bring-in-line.ts';
 import { settingsToBuildWith, type SettingsInEffect } from '../tree/settings.ts';
 import { syncTree, treeInPlace } from '../tree/sync.ts';
@@ -352,16 +350,24 @@ export class Session {
     const patched = this.patch(changes, files, readPending);
     if (patched !== 'fallback') {
       if (!patched.ok) return patched;
-      const deferInstanceLists = this.options.instanceListDelay !== undefined;
-      const groups = patchedGroups(this.current, patched.model, patched.scope, this.fingerprints, {
-        deferInstanceLists,
-        hosts: { host: this.manifest.host },
-      });
-      const result = await this.commit(disk.written ? [] : changes, files, patched.model, () =>
-        updatePatched(this.tree, groups, this.manifest),
+      const patch = { before: this.current, after: patched.model, scope: patched.scope };
+      const options = {
+        fingerprints: this.fingerprints,
+        deferInstanceLists: this.options.instanceListDelay !== undefined,
+      };
+      let deferred: InstanceList[] = [];
+      const result = await this.commit(
+        disk.written ? [] : changes,
+        files,
+        patched.model,
+        async () => {
+          const applied = await applyPatch(this.outDir, this.tree, this.manifest, patch, options);
+          deferred = applied.deferred;
+          return applied.stats;
+        },
       );
-      if (result.ok && groups.deferred?.length) {
-        for (const name of groups.deferred) this.staleLists.add(name);
+      if (result.ok && deferred.length > 0) {
+        for (const name of deferred) this.staleLists.add(name);
         this.scheduleListRefresh();
       }
       return result;
@@ -406,10 +412,7 @@ export class Session {
     );
   }
 
-  /**
-   * The fast path: when only component files change, the model is patched
-   * rather than built again, and only what the patch may change is looked at.
-   */
+  /** The fast path: only component files changed, so the model is patched rather than rebuilt. */
   private patch(
     changes: readonly ContentChange[],
     files: Map<string, CheckedFile>,

@@ -1,20 +1,12 @@
 /**
- * The sidecar's only socket code: a node:http server that hands each request
- * to the app as a web Request and writes back its Response. It bounds what a
- * client can make it hold: headers (16 KiB, node's parser), the
- * request-target (the app refuses more than 8 KiB), the body (read up to
- * 1 MiB; past that the app answers 413 at once, and the rest is read and
- * dropped, up to 8 MiB, before the connection closes), connections (64 from
- * one address, 512 in all), and time (headers within 10 s of connecting, a
- * whole request within 20 s, 5 s idle between requests). A request node's
- * parser refuses gets a JSON answer too, with a lingering close of its own
- * (http/unparsable.ts).
+ * The sidecar's socket code over the shared server (http/server.ts): each node:http request goes
+ * to the app as a web Request, and its Response is written back. The request-target is bounded by
+ * the app (8 KiB), the body read up to 1 MiB (past that the app answers 413 at once, and the rest
+ * is read and dropped, up to 8 MiB, before the connection closes).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { bindServer } from '../http/bind.ts';
-import { answerUnparsableRequests } from '../http/unparsable.ts';
-import { errorText, JSON_TYPE, serverError, VARY } from '../api/answers.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveHttp, type HttpServer } from '../http/server.ts';
+import { errorText, JSON_TYPE, VARY } from '../api/answers.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
@@ -30,76 +22,15 @@ interface ListenOptions {
   version?: WeblateVersion;
 }
 
-interface Listening {
-  /** `http://127.0.0.1:8080`: the origin the server answers on. */
-  origin: string;
-  /**
-   * Stops taking connections, waits a few seconds at most for the requests
-   * being answered, then closes the connections left (a write the app took
-   * still finishes; its client may not hear of it).
-   */
-  close(): Promise<void>;
-}
-
-type ListenResult = { ok: true; listening: Listening } | { ok: false; message: string };
+type ListenResult = { ok: true; listening: HttpServer } | { ok: false; message: string };
 
 export async function listen(app: SidecarApp, options: ListenOptions): Promise<ListenResult> {
-  const log = options.log ?? (() => undefined);
   const version = options.version ?? '4';
-  let active = 0;
-  let idle: (() => void) | null = null;
-  const server = createServer(
-    {
-      maxHeaderSize: 16 * 1024,
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      connectionsCheckingInterval: 1000,
-      requireHostHeader: false,
-    },
-    (request, response) => {
-      // The first request came: from now on node's own timeouts apply.
-      request.socket.setTimeout(0);
-      active++;
-      bridge(app, request, response, version)
-        .catch((error: unknown) => {
-          // A client that went away mid-request is not a failure of the sidecar.
-          if (request.destroyed && !request.complete) return response.destroy();
-          log(
-            `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-          );
-          if (!response.headersSent)
-            response
-              .writeHead(500, { 'Content-Type': 'application/json' })
-              .end(errorText(version, serverError(version)));
-          else response.destroy();
-        })
-        .finally(() => {
-          if (--active === 0) idle?.();
-        });
-    },
-  );
-  server.maxConnections = MAX_CONNECTIONS;
-  guardConnections(server);
-  const cutLingering = answerUnparsableRequests(server, version);
-  const bind = options.bind ?? '127.0.0.1';
-  const bound = await bindServer(server, options.port, bind);
-  if (!bound.ok) return bound;
-  const origin = `http://${bind.includes(':') ? `[${bind}]` : bind}:${bound.port}`;
-  const close = async () => {
-    const closed = new Promise<void>((done) => server.close(() => done()));
-    server.closeIdleConnections();
-    if (active > 0)
-      await new Promise<void>((done) => {
-        idle = done;
-        // A client still sending its request does not hold the stop up for long.
-        setTimeout(done, CLOSE_GRACE_MS).unref();
-      });
-    server.closeAllConnections();
-    cutLingering();
-    await closed;
-  };
-  return { ok: true, listening: { origin, close } };
+  const started = await serveHttp((request, response) => bridge(app, request, response, version), {
+    ...options,
+    version,
+  });
+  return started.ok ? { ok: true, listening: started.server } : started;
 }
 
 // --- internal ---
@@ -107,51 +38,12 @@ export async function listen(app: SidecarApp, options: ListenOptions): Promise<L
 /** Bytes of an oversized body read and thrown away before the connection is cut. */
 const DRAIN_LIMIT = 8 * MAX_BODY;
 
-/** Connections held open at once; more are closed as they come (each may hold up to MAX_BODY of a body). */
-const MAX_CONNECTIONS = 512;
-
-/** Connections one address may hold, so that one client cannot take every connection. */
-const MAX_CONNECTIONS_PER_CLIENT = 64;
-
-/** A connection must send a request's headers this soon (and each next request's after the last answer). */
-const HEADERS_TIMEOUT_MS = 10_000;
-
-/** A request must arrive whole, body included, this soon (1 MiB at 50 KB/s). */
-const REQUEST_TIMEOUT_MS = 20_000;
-
-/** An idle connection between requests is closed after this long. */
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-
-/** How long a stop waits for the requests being answered before it cuts their connections. */
-const CLOSE_GRACE_MS = 3_000;
-
 const JSON_HEADERS = { 'Content-Type': JSON_TYPE, Vary: VARY };
 const MISSING_HOST = 'Bad request: HTTP/1.1 requires a Host header.';
 const CLIENT_GONE = 'The client closed the connection before its body was complete.';
 
 /** Methods the Fetch standard refuses in a Request; the app is told the real one through `wire`. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-/**
- * Closes a connection as it comes when its address already holds its share,
- * and one that sends nothing: node's headers timeout starts only with a
- * request's first byte.
- */
-function guardConnections(server: Server): void {
-  const held = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    const count = held.get(address) ?? 0;
-    if (count >= MAX_CONNECTIONS_PER_CLIENT) return void socket.destroy();
-    socket.setTimeout(HEADERS_TIMEOUT_MS);
-    held.set(address, count + 1);
-    socket.once('close', () => {
-      const left = (held.get(address) ?? 1) - 1;
-      if (left === 0) held.delete(address);
-      else held.set(address, left);
-    });
-  });
-}
 
 async function bridge(
   app: SidecarApp,

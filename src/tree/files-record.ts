@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CHECK_WIDTH, checkedLine, lineHolds, readJournalLines } from './journal.ts';
 import { readStateFile, stateDir } from './state-folder.ts';
 
 /** A group's files, relative to its folder, with `/`. */
@@ -33,13 +34,13 @@ export function hasFilesRecord(outDir: string): boolean {
 
 /** Each group's files as recorded (later lines win); null when there is no record or it cannot be read. */
 export function readFilesRecord(outDir: string): Map<string, GroupFiles> | null {
-  const text = readStateFile(filesRecordPath(outDir))?.toString('utf8');
-  if (text === undefined) return null;
-  if (!text.startsWith(`${HEADER}\n`)) return null;
+  const bytes = readStateFile(filesRecordPath(outDir));
+  if (bytes === null || bytes.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
+  const lines = readJournalLines(bytes, HEADER.length + 1);
+  if (!Array.isArray(lines)) return null;
   const sets = new Map<string, GroupFiles>();
   const groups = new Map<string, GroupFiles>();
-  for (const line of text.slice(HEADER.length + 1).split('\n')) {
-    if (line === '') continue;
+  for (const line of lines) {
     const space = line.indexOf(' ');
     if (space < 1) return null;
     const id = line.slice(0, space);
@@ -161,7 +162,8 @@ export async function compactFilesRecord(
 
 // --- internal ---
 
-const HEADER = 'weblate-snapshot files 1';
+// Version 2: each line carries its check (journal.ts).
+const HEADER = 'weblate-snapshot files 2';
 
 function filesRecordPath(outDir: string): string {
   return join(stateDir(outDir), 'files');
@@ -174,11 +176,11 @@ class Lines {
   of(key: string, names: GroupFiles): string {
     const text = JSON.stringify(names);
     let id = this.ids.get(text);
-    if (id !== undefined) return `${id} ${key}\n`;
+    if (id !== undefined) return checkedLine(`${id} ${key}`);
     // A hash, not a counter: lines appended by another process name the same set alike.
     id = createHash('sha1').update(text).digest('hex').slice(0, 16);
     this.ids.set(text, id);
-    return `=${id} ${text}\n${id} ${key}\n`;
+    return checkedLine(`=${id} ${text}`) + checkedLine(`${id} ${key}`);
   }
 }
 
@@ -212,7 +214,8 @@ function readWindow(
       nl !== -1 && files < maxFiles;
       nl = chunk.indexOf(0x0a, pos)
     ) {
-      const line = chunk.toString('utf8', pos, nl);
+      if (!lineHolds(chunk, pos, nl)) return null;
+      const line = chunk.toString('utf8', pos + CHECK_WIDTH, nl);
       pos = nl + 1;
       if (line.startsWith('=')) continue;
       const space = line.indexOf(' ');
@@ -250,12 +253,14 @@ class RecordFile {
   }
 }
 
-/** Every set of names the record defines (lines `=<id> [names]`), found without reading the other lines. */
+/** Every set of names the record defines (lines `=<id> [names]`). */
 function readSets(bytes: Buffer): Map<string, GroupFiles> | null {
   const sets = new Map<string, GroupFiles>();
-  for (let at = bytes.indexOf('\n='); at !== -1; at = bytes.indexOf('\n=', at + 1)) {
-    const end = bytes.indexOf(0x0a, at + 1);
-    const line = bytes.toString('utf8', at + 2, end === -1 ? bytes.length : end);
+  const lines = readJournalLines(bytes, HEADER.length + 1);
+  if (!Array.isArray(lines)) return null;
+  for (const definition of lines) {
+    if (!definition.startsWith('=')) continue;
+    const line = definition.slice(1);
     const space = line.indexOf(' ');
     const names = space > 0 ? parseNames(line.slice(space + 1)) : null;
     if (!names) return null;

@@ -1,23 +1,13 @@
 /**
- * The state of every group a manifest holds, read from the manifest's text
- * without making a string or a map entry for each of its lines: a tree of a
- * hundred thousand translations has half a million groups, and a build that
- * looks at a few dozen of them should not pay for building a Map of all.
- *
- * The text's bytes are indexed once (where each line's key starts and ends,
- * its state, an open-addressing table of key hashes), without decoding them;
- * a key is made into a string only when the groups are listed. Later
- * changes go over the index: a known key's state is changed in place, a new
- * key goes into a small map of its own.
- *
- * The index itself can be kept (encodeIndex) and used again for the same
- * bytes (fromIndex), checked by their CRC-32: reading the index of half a
- * million lines back takes a tenth of the time of making it. Lines appended
- * after those bytes (the manifest's journal) are read by the same parser.
+ * The state of every group a manifest holds, indexed from the manifest's bytes without a string or
+ * map entry per line: a build that looks at a few dozen of half a million groups should not pay
+ * for a Map of all. The index can be kept (encodeIndex) and used again for the same bytes
+ * (fromIndex), a tenth of the cost of making it; lines appended after them take the same parser.
  */
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import { internalError } from '../errors.ts';
+import { CHECK_WIDTH, lineHolds } from './journal.ts';
 
 /** What the manifest knows of a group: its fingerprint, or null while its files may be half-updated. */
 export type GroupState = number | null;
@@ -49,9 +39,9 @@ export class GroupStates implements GroupStateMap {
   }
 
   /**
-   * The states of the lines `from` on (each `<state> <key>`, state `?` for
+   * The states of the lines `from` on (each a journal line `<state> <key>`, state `?` for
    * unknown, `-` for removed, else a fingerprint in base 36; later lines win),
-   * or null when a line is not one.
+   * or null when a line is not one or fails its check.
    */
   static parse(text: Buffer, from = 0): GroupStates | null {
     const index = indexLines(text, from);
@@ -223,24 +213,26 @@ function indexLines(text: Buffer, from: number): TextIndex | null {
   let lines = 0;
   let live = 0;
   let linesRead = 0;
-  for (let start = from; start < text.length;) {
-    if (text[start] === NEWLINE) {
-      start++;
-      continue;
-    }
+  for (let lineStart = from; ;) {
+    const lineEnd = text.indexOf(NEWLINE, lineStart);
+    // A last line without its line break is an append a crash cut short.
+    if (lineEnd === -1) break;
+    const empty = lineEnd === lineStart;
+    if (!empty && !lineHolds(text, lineStart, lineEnd)) return null;
+    const start = lineStart + CHECK_WIDTH;
+    lineStart = lineEnd + 1;
+    if (empty) continue;
     let space = start;
-    while (space < text.length && text[space] !== SPACE && text[space] !== NEWLINE) space++;
+    while (text[space] !== SPACE && text[space] !== NEWLINE) space++;
     if (space === start || text[space] !== SPACE) return null;
     const state = parseState(text, start, space);
     if (Number.isNaN(state)) return null;
     const keyStart = space + 1;
     let end = keyStart;
     let hash = FNV_OFFSET;
-    for (; end < text.length && text[end] !== NEWLINE; end++)
-      hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
+    for (; text[end] !== NEWLINE; end++) hash = Math.imul(hash ^ text[end]!, FNV_PRIME);
     if (end === keyStart) return null;
     linesRead++;
-    start = end + 1;
     let slot = (hash >>> 0) & mask;
     let line = table[slot]!;
     while (

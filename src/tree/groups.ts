@@ -157,7 +157,7 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
 export function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const slug = project.slug;
-  const current = isFlavour2026(context.model.settings.weblateVersion);
+  const is2026 = isFlavour2026(context.model.settings.weblateVersion);
   yield {
     key: apiPath.project(slug),
     fingerprint: projectFingerprint(context, project),
@@ -175,7 +175,7 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
       },
       emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
       // 2026.8 refuses the repository status to an anonymous reader (403), and has a lock of the project.
-      current
+      is2026
         ? {
             path: apiPath.projectLock(slug),
             kind: 'project-lock',
@@ -186,8 +186,8 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
             kind: 'project-repository',
             body: bodies.projectRepository(project),
           },
-      ...(current ? [emptyList(context, 'project-labels', apiPath.projectLabels(slug))] : []),
-      ...(current
+      ...(is2026 ? [emptyList(context, 'project-labels', apiPath.projectLabels(slug))] : []),
+      ...(is2026
         ? [emptyList(context, 'project-announcements', apiPath.projectAnnouncements(slug))]
         : []),
     ],
@@ -200,7 +200,7 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
     fingerprints.component,
     (c) => bodies.component(c, false),
   );
-  if (current) {
+  if (is2026) {
     yield* pageGroups(
       context,
       'project-categories',
@@ -238,7 +238,7 @@ export function categoryGroup(context: Context, category: Category): ApiGroup {
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const [p, c] = [component.project.slug, componentSegment(component)];
-  const current = isFlavour2026(context.model.settings.weblateVersion);
+  const is2026 = isFlavour2026(context.model.settings.weblateVersion);
   yield {
     key: apiPath.component(p, c),
     fingerprint: new Hasher()
@@ -249,7 +249,7 @@ export function* componentGroups(context: Context, component: Component): Genera
       { path: apiPath.component(p, c), kind: 'component', body: bodies.component(component) },
       { path: apiPath.componentLock(p, c), kind: 'component-lock', body: bodies.lock(component) },
       emptyList(context, 'component-changes', apiPath.componentChanges(p, c)),
-      current
+      is2026
         ? emptyList(context, 'component-announcements', apiPath.componentAnnouncements(p, c))
         : {
             path: apiPath.componentRepository(p, c),
@@ -291,7 +291,7 @@ export function translationGroup(context: Context, translation: Translation): Ap
     componentSegment(translation.component),
     translation.language.code,
   ];
-  const current = isFlavour2026(context.model.settings.weblateVersion);
+  const is2026 = isFlavour2026(context.model.settings.weblateVersion);
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher()
@@ -311,7 +311,7 @@ export function translationGroup(context: Context, translation: Translation): Ap
       },
       emptyList(context, 'translation-changes', apiPath.translationChanges(p, c, l)),
       emptyList(context, 'translation-units', apiPath.translationUnits(p, c, l)),
-      current
+      is2026
         ? emptyList(context, 'translation-announcements', apiPath.translationAnnouncements(p, c, l))
         : {
             path: apiPath.translationRepository(p, c, l),

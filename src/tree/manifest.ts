@@ -16,11 +16,14 @@ import type { RootHost } from '../hosts/index.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { compactFilesRecord } from './files-record.ts';
 import { GroupStates, type GroupState, type GroupStateMap } from './group-states.ts';
+import { checkedLine } from './journal.ts';
 import { readStateFile, stateDir } from './state-folder.ts';
 
 export type { GroupState } from './group-states.ts';
 
-const HEADER = 'weblate-snapshot manifest 1';
+// Version 2: each line carries its check (journal.ts); a manifest of version 1 is not read.
+const HEADER = 'weblate-snapshot manifest 2';
+const EARLIER_HEADER = 'weblate-snapshot manifest 1';
 
 export interface Manifest {
   /** The tree's identity and settings (`dev:ino:settings`). */
@@ -59,6 +62,12 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
   if (text.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
   const groups = readGroups(outDir, text);
   return groups && { tree: tree.trim(), host, groups: groups.states, journalLines: groups.lines };
+}
+
+/** Whether the tree at `outDir` was recorded by a version whose manifest lines carry no check. */
+export async function isEarlierManifest(outDir: string): Promise<boolean> {
+  const start = await readFile(manifestPath(outDir), 'latin1').catch(() => '');
+  return start.startsWith(`${EARLIER_HEADER}\n`) && (await isRecordedTree(outDir));
 }
 
 /**
@@ -120,12 +129,12 @@ export class ManifestWriter {
   }
 
   async add(key: string, fingerprint: number): Promise<void> {
-    await this.line(`${fingerprint.toString(36)} ${key}\n`);
+    await this.line(checkedLine(`${fingerprint.toString(36)} ${key}`));
   }
 
   /** A group whose files may not match any fingerprint yet. */
   async addUnknown(key: string): Promise<void> {
-    await this.line(`? ${key}\n`);
+    await this.line(checkedLine(`? ${key}`));
   }
 
   /** Finishes the file and puts it in place. */
@@ -198,7 +207,9 @@ export async function appendManifest(
   let text = '';
   let lines = 0;
   for (const [key, state] of entries) {
-    text += `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}\n`;
+    text += checkedLine(
+      `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}`,
+    );
     lines++;
   }
   if (!text) return 0;

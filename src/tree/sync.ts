@@ -20,6 +20,7 @@ import { fileGroups } from './groups.ts';
 import { findKeptFiles, keepingTarget, keptNotice, restoreKeptLinks } from './kept-files.ts';
 import {
   invalidateManifest,
+  isEarlierManifest,
   isRecordedTree,
   journalIsLong,
   manifestJournal,
@@ -99,8 +100,10 @@ export async function syncTree(
       },
     };
   }
-  if (!options.full && recorded && identity !== null && recorded.tree.startsWith(`${identity}:`))
-    options.onRewrite?.();
+  const sameFolder = recorded
+    ? identity !== null && recorded.tree.startsWith(`${identity}:`)
+    : await isEarlierManifest(outDir);
+  if (!options.full && sameFolder) options.onRewrite?.();
   return writeFreshTree(outDir, model, hosts, settings, options);
 }
 

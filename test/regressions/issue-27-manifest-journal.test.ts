@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
 import { GroupStates } from '../../src/tree/group-states.ts';
+import { checkedLine } from '../../src/tree/journal.ts';
 import { readManifest } from '../../src/tree/manifest.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 
@@ -36,12 +37,13 @@ describe("the manifest's journal", () => {
   });
 
   it('applies lines appended after a kept index as a parse of the whole text would', () => {
-    const whole = '1 /a/\n2 /b/\n? /c/\n';
+    const lines = (...texts: string[]) => texts.map(checkedLine).join('');
+    const whole = lines('1 /a/', '2 /b/', '? /c/');
     const kept = GroupStates.parse(Buffer.from(whole))!.encodeIndex();
-    const text = Buffer.from(`${whole}- /a/\n3 /b/\n- /b/\n4 /b/\n5 /d\u2028e/\n`);
+    const text = Buffer.from(whole + lines('- /a/', '3 /b/', '- /b/', '4 /b/', '5 /d\u2028e/'));
     const read = GroupStates.fromIndex(text, kept)!;
     expect(new Map(read)).toEqual(new Map(GroupStates.parse(text)));
     expect(read.linesRead).toBe(8);
-    expect(GroupStates.fromIndex(Buffer.from(`${whole}x! /a/\n`), kept)).toBeNull();
+    expect(GroupStates.fromIndex(Buffer.from(whole + lines('x! /a/')), kept)).toBeNull();
   });
 });

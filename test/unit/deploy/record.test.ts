@@ -60,7 +60,7 @@ describe('the deploy record', () => {
     appendFileSync(file, '8 /api/languages/\tindex.json BB');
     expect([...(await readRecord(out, TARGET))!.groups.keys()]).toEqual(['/api/']);
     expect(await readRecord(out, 's3://other')).toBeNull();
-    writeFileSync(file, readFileSync(file, 'utf8').replace('deploy record 1', 'deploy record 9'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace('deploy record 2', 'deploy record 9'));
     expect(await readRecord(out, TARGET)).toBeNull();
   });
 });

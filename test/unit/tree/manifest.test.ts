@@ -10,6 +10,7 @@ import {
   writeManifest,
   type Manifest,
 } from '../../../src/tree/manifest.ts';
+import { checkedLine } from '../../../src/tree/journal.ts';
 import { tempDir } from '../../helpers.ts';
 
 function manifestOf(groups: [string, number | null][], stale = 0): Manifest {
@@ -60,7 +61,7 @@ describe('the manifest journal', () => {
     await writeManifest(out, manifest);
     expect(staleLines(manifest)).toBe(0);
     expect(readFileSync(manifestPath(out), 'utf8')).toBe(
-      'weblate-snapshot manifest 1\n1 /api/a/\n',
+      `weblate-snapshot manifest 2\n${checkedLine('1 /api/a/')}`,
     );
   });
 });
@@ -100,7 +101,10 @@ describe('the index kept beside a manifest written whole', () => {
     // The same length, another fingerprint: only the index's CRC of the text can tell.
     writeFileSync(
       manifestPath(out),
-      readFileSync(manifestPath(out), 'utf8').replace('3 /api/c/', '9 /api/c/'),
+      readFileSync(manifestPath(out), 'utf8').replace(
+        checkedLine('3 /api/c/'),
+        checkedLine('9 /api/c/'),
+      ),
     );
     expect(readFileSync(indexFile(out))).toEqual(index);
     expect((await readManifest(out))!.groups.get('/api/c/')).toBe(9);
