@@ -99,6 +99,8 @@ async function seedDeploy(
     {
       store: () => ({
         put: async () => undefined,
+        putIfAbsent: async () => true,
+        get: async () => null,
         remove: async () => [],
         list: async () => ({ objects: [], next: null }),
         close: () => undefined,

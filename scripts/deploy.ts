@@ -11,6 +11,11 @@ import {
   parseTarget,
   type DeployTarget,
 } from '../src/deploy/target.ts';
+import {
+  deployWithState,
+  parseStateLocation,
+  type StateDeployReport,
+} from '../src/deploy/store-state.ts';
 import { UsageError } from '../src/errors.ts';
 
 export const command = defineCommand({
@@ -65,6 +70,19 @@ export const command = defineCommand({
       description:
         'list the keys under the prefix and compare every file with them (uploads what differs)',
     },
+    state: {
+      type: 'string',
+      valueName: 's3://BUCKET/KEY',
+      description:
+        'keep the deploy record in the store, for runners that keep nothing: read at the start, written back at the end, ' +
+        'one run at a time (a lease beside it); "default" for PREFIX/.weblate-snapshot/state',
+    },
+    wait: {
+      type: 'string',
+      valueName: 'SECONDS',
+      description: "with --state: how long to wait for another run's lease, 0 to 86400",
+      default: '0',
+    },
     'dry-run': {
       type: 'boolean',
       description: 'print what would be uploaded and deleted, and send nothing',
@@ -88,6 +106,9 @@ export const command = defineCommand({
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
     const out = outFolder(args.out);
+    const state = args.state === undefined ? null : parseStateLocation(args.state, target.value);
+    if (state && !state.ok) throw new UsageError(state.message);
+    const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
     const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
     // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -98,26 +119,33 @@ export const command = defineCommand({
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
     const display = deployDisplay(io);
-    const report = await deploy(
-      {
-        outDir: out,
-        target: target.value,
-        cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
-        concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
-        retries: integerFlag('retries', args.retries, 0, 10),
-        verify: args.verify,
-        dryRun: args['dry-run'],
-        allowBaseUrl: args['allow-base-url'],
-        signal: stop.signal,
-        onProgress: display.progress,
-        onNotice: display.notice,
-      },
-      {
-        store: () =>
-          s3Store({ bucket: target.value.bucket, endpoint: target.value.endpoint, region }),
-        sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
-        random: Math.random,
-      },
+    const options = {
+      outDir: out,
+      target: target.value,
+      cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+      concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
+      retries: integerFlag('retries', args.retries, 0, 10),
+      verify: args.verify,
+      dryRun: args['dry-run'],
+      allowBaseUrl: args['allow-base-url'],
+      signal: stop.signal,
+      onProgress: display.progress,
+      onNotice: display.notice,
+    };
+    const storeOf = (bucket: string) => () =>
+      s3Store({ bucket, endpoint: target.value.endpoint, region });
+    const deps = {
+      store: storeOf(target.value.bucket),
+      sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+      random: Math.random,
+    };
+    const report: StateDeployReport = await (
+      state
+        ? deployWithState(
+            { ...options, state: state.value, waitMs },
+            { ...deps, stateStore: storeOf(state.value.bucket), now: Date.now },
+          )
+        : deploy(options, deps)
     ).finally(() => {
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
@@ -129,7 +157,8 @@ export const command = defineCommand({
     }
     if (!report.ok) {
       io.err(`${report.message}\n`);
-      return 1;
+      // EX_TEMPFAIL: nothing went wrong, another run was at work.
+      return report.busy ? 75 : 1;
     }
     io.out(`${summary(report, target.value, out, args['dry-run'], args.verify)}\n`);
     return 0;

@@ -94,7 +94,8 @@ export function recordIsLong(record: DeployRecord): boolean {
 
 const HEADER = 'weblate-snapshot deploy record 1';
 
-function recordPath(outDir: string, target: string): string {
+/** The record's file in the state folder (one per target). */
+export function recordPath(outDir: string, target: string): string {
   const id = createHash('sha256').update(target).digest('hex').slice(0, 16);
   return join(stateDir(outDir), `deploy-${id}`);
 }
