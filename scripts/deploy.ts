@@ -1,9 +1,11 @@
 /** `npm run deploy`: publishes a built tree to S3 or an S3-compatible store, uploading only what changed since the last deploy there. */
-import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain, type CommandIO } from '../src/cli/command.ts';
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
-import { outFolder } from '../src/cli/folders.ts';
+import { contentFolder, outFolder } from '../src/cli/folders.ts';
+import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { DEFAULT_CACHE_CONTROL, deploy, type DeployReport } from '../src/deploy/deploy.ts';
+import { publishContent } from '../src/deploy/publish.ts';
 import {
   describeTarget,
   keyOf,
@@ -16,7 +18,7 @@ import {
   parseStateLocation,
   type StateDeployReport,
 } from '../src/deploy/store-state.ts';
-import { UsageError } from '../src/errors.ts';
+import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 
 export const command = defineCommand({
   name: 'deploy',
@@ -31,6 +33,14 @@ export const command = defineCommand({
       description: 'the built tree to publish',
       default: 'dist',
     },
+    content: {
+      type: 'string',
+      valueName: 'DIR',
+      description:
+        'publish this content folder instead of a built tree: only the groups that changed are rendered, ' +
+        'in memory, and uploaded (keeps its state in the store: --state, default "default")',
+    },
+    ...SETTINGS_OPTIONS,
     to: {
       type: 'string',
       valueName: 's3://BUCKET[/PREFIX]',
@@ -105,6 +115,14 @@ export const command = defineCommand({
     if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
+    if (args.content !== undefined) return publish(args, target.value, io);
+    const settingsGiven = Object.keys(SETTINGS_OPTIONS).find(
+      (flag) => args[flag as keyof typeof SETTINGS_OPTIONS] !== undefined,
+    );
+    if (settingsGiven)
+      throw new UsageError(
+        `--${settingsGiven} goes with --content; a built tree is published with the settings it was built with`,
+      );
     const out = outFolder(args.out);
     const state = args.state === undefined ? null : parseStateLocation(args.state, target.value);
     if (state && !state.ok) throw new UsageError(state.message);
@@ -190,6 +208,79 @@ function summary(
     `Deployed ${out}/ to ${where}: ${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ` +
     `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged${foreign}.`
   );
+}
+
+/** The flags a publish of content reads. */
+type PublishArgs = Parameters<typeof settingsOverrides>[0] & {
+  content?: string | undefined;
+  state?: string | undefined;
+  wait: string;
+  region?: string | undefined;
+  'cache-control': string;
+  concurrency: string;
+  retries: string;
+  verify: boolean;
+  'allow-base-url': boolean;
+  'dry-run': boolean;
+};
+
+/** --content: the content rendered and published straight to the target, with its state in the store. */
+async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): Promise<number> {
+  if (args['dry-run']) throw new UsageError('--dry-run goes with --out, not --content');
+  const content = contentFolder(args.content!);
+  const settings = settingsOverrides(args);
+  const state = parseStateLocation(args.state ?? 'default', target);
+  if (!state.ok) throw new UsageError(state.message);
+  const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
+  const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { s3Store } = await import('../src/deploy/s3.ts');
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const storeOf = (bucket: string) => () => s3Store({ bucket, endpoint: target.endpoint, region });
+  const report = await publishContent(
+    {
+      contentDir: content,
+      settings,
+      target,
+      state: state.value,
+      waitMs,
+      cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+      concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
+      retries: integerFlag('retries', args.retries, 0, 10),
+      verify: args.verify,
+      allowBaseUrl: args['allow-base-url'],
+      signal: stop.signal,
+      onNotice: (text) => io.err(`${text}\n`),
+    },
+    {
+      store: storeOf(target.bucket),
+      stateStore: storeOf(state.value.bucket),
+      sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+      random: Math.random,
+      now: Date.now,
+    },
+  ).finally(() => {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  });
+  if (report.errors) {
+    io.err(`${formatContentErrors(report.errors)}\n`);
+    return 1;
+  }
+  if (report.warnings.length > 0) io.err(`${formatContentWarnings(report.warnings)}\n`);
+  if (!report.ok) {
+    io.err(`${report.message}\n`);
+    return report.busy ? 75 : 1;
+  }
+  io.out(
+    `Published ${content}/ (${countOf(report.translations, 'translation')}) to ${describeTarget(target)}: ` +
+      `${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ` +
+      `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged.\n`,
+  );
+  return 0;
 }
 
 await runIfMain(import.meta, command);

@@ -85,6 +85,11 @@ export async function writeRecord(outDir: string, record: DeployRecord): Promise
   record.lines = record.groups.size;
 }
 
+/** The record's `settings`: what every object is uploaded with (Cache-Control, the type table). */
+export function uploadSettings(cacheControl: string | null): string {
+  return JSON.stringify({ cacheControl, types: 1 });
+}
+
 /** Whether the journal is worth writing whole: once its stale lines pass a quarter of the groups (and a floor). */
 export function recordIsLong(record: DeployRecord): boolean {
   return record.lines - record.groups.size > Math.max(1000, record.groups.size / 4);

@@ -48,7 +48,7 @@ function defaultStateLocation(target: DeployTarget): StateLocation {
   return { bucket: target.bucket, key: keyOf(target, '.weblate-snapshot/state') };
 }
 
-interface StateDeps {
+export interface StateDeps {
   /** The store of the target's bucket (made only when something is sent). */
   store: () => ObjectStore;
   /** The store of the state's bucket. */
@@ -59,19 +59,44 @@ interface StateDeps {
   backoff?: { backoffMs: number; maxBackoffMs: number };
 }
 
-interface StateOptions extends DeployOptions {
+/** What a run kept in the store's state needs: where the state is, and the scratch tree its record goes beside. */
+export interface StateRunOptions {
   state: StateLocation;
   /** How long to wait for another run's lease, in milliseconds (0: stop at once). */
   waitMs: number;
+  target: DeployTarget;
+  /** The tree whose state folder takes the record (for a publish, a scratch folder). */
+  outDir: string;
+  retries: number;
+  /** Read the state, take no lease and write nothing back. */
+  dryRun?: boolean | undefined;
+  onNotice?: ((text: string) => void) | undefined;
 }
+
+type StateOptions = DeployOptions & StateRunOptions;
 
 /** A deploy report; `busy` when another run held the lease and nothing was done. */
 export type StateDeployReport = DeployReport & { busy?: true };
 
 /** A deploy that reads its record from the store's state first and writes it back after. */
-export async function deployWithState(
+export function deployWithState(
   options: StateOptions,
   deps: StateDeps,
+): Promise<StateDeployReport> {
+  return withStoreState(options, deps, (distrust) =>
+    deploy({ ...options, verify: options.verify || distrust !== null }, deps),
+  );
+}
+
+/**
+ * Runs `work` holding the lease, with the state's deploy record in the
+ * state folder of `outDir` (`distrust`: why there is none to trust, when
+ * so), and writes the record back after.
+ */
+export async function withStoreState(
+  options: StateRunOptions,
+  deps: StateDeps,
+  work: (distrust: string | null) => Promise<DeployReport>,
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
   const policy: RetryPolicy = {
@@ -104,7 +129,7 @@ export async function deployWithState(
       options.onNotice?.(
         `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
       );
-    const report = await deploy({ ...options, verify: options.verify || distrust !== null }, deps);
+    const report = await work(distrust);
     ended = true;
     if (options.dryRun) return report;
     const saved = await saveRecord(store, options, target, policy);
@@ -216,7 +241,7 @@ const NOTHING_DONE = {
 /** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
 async function restoreRecord(
   store: ObjectStore,
-  options: StateOptions,
+  options: StateRunOptions,
   target: string,
   policy: RetryPolicy,
 ): Promise<string | null> {
@@ -235,7 +260,7 @@ async function restoreRecord(
 /** Writes the deploy record back into the state object: null, or why it could not be. */
 async function saveRecord(
   store: ObjectStore,
-  options: StateOptions,
+  options: StateRunOptions,
   target: string,
   policy: RetryPolicy,
 ): Promise<string | null> {
