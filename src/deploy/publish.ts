@@ -137,18 +137,23 @@ class Publish {
     const recorded = distrust === null ? await readRecord(this.outDir, target) : null;
     const refused = this.refusedUrl(recorded);
     if (refused) return { ok: false, message: refused, ...this.figures };
-    // Without a record, or one of other upload settings, what the target holds comes from a listing.
-    const listed =
-      this.options.verify || recorded === null || recorded.settings !== settings
+    // Objects uploaded with other settings (another Cache-Control) all go up again.
+    const forced = recorded !== null && recorded.settings !== settings;
+    // Without a record (or with --verify) what the target holds comes from a listing.
+    const listed = forced
+      ? new Map<string, string>()
+      : this.options.verify || recorded === null
         ? await this.list()
         : null;
     const record: DeployRecord = {
       target,
       settings,
       baseUrl: this.model.settings.baseUrl,
-      groups: listed ? new Map<string, DeployedGroup>() : recorded!.groups,
+      groups: recorded?.groups ?? new Map<string, DeployedGroup>(),
       lines: 0,
     };
+    // Every group is rendered again, and the keys the record knows that left are still deleted.
+    if (listed) for (const group of record.groups.values()) group.fingerprint = -1;
     try {
       const removed = await this.upload(record, listed);
       const deleted = !this.stopped() && (await this.remove(record, removed));

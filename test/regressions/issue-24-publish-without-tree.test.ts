@@ -17,7 +17,7 @@ import { s3Store } from '../../src/deploy/s3.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import type { Proxy } from '../support/proxy.ts';
 import { runCli } from '../support/run-cli.ts';
-import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { putObject, readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
 const APP = 'projects/hello/components/app.yaml';
@@ -128,6 +128,27 @@ describe('deploy --content: publishing with no tree on disk', () => {
 
     expect((await deployCli('removed-full', '--content', content)).code).toBe(0);
     expect(await objectsUnder('removed')).toEqual(await objectsUnder('removed-full'));
+  });
+
+  it('with --verify mends an object changed behind its back; with another Cache-Control sends every object again', async () => {
+    const content = contentCopy('minimal');
+    expect((await deployCli('mend', '--content', content)).code).toBe(0);
+    const published = await objectsUnder('mend');
+    const [victim] = Object.keys(published).filter((key) => key.endsWith('index.json'));
+    await putObject(s3.url, BUCKET, `mend/${victim!}`, 'changed by hand');
+    proxy.log.length = 0;
+
+    const verified = await deployCli('mend', '--content', content, '--verify');
+    expect(verified.code).toBe(0);
+    expect(puts().map((r) => r.url.replace(/^\/snap\/mend\/|\?.*$/g, ''))).toEqual([victim]);
+    expect(await objectsUnder('mend')).toEqual(published);
+
+    proxy.log.length = 0;
+    const recached = await deployCli('mend', '--content', content, '--cache-control', 'no-cache');
+    expect(recached.code).toBe(0);
+    expect(puts()).toHaveLength(Object.keys(published).length);
+    const now = await objectsUnder('mend');
+    expect(Object.values(now).every((o) => o.cacheControl === 'no-cache')).toBe(true);
   });
 
   it('keeps no more than its state on local disk, whatever it publishes', async () => {
