@@ -24,8 +24,10 @@ interface StateLocation {
   key: string;
 }
 
-/** How long a lease holds when its run does not give it up (a run that was killed). */
-const LEASE_MS = 3 * 60 * 60 * 1000;
+/** How long a lease holds unless renewed: a run that was killed keeps others out this long at most. */
+const LEASE_MS = 30 * 60 * 1000;
+/** How often a run renews its lease (well within its time, so a slow store does not let it lapse). */
+const RENEW_MS = 10 * 60 * 1000;
 
 /** `--state`: `s3://BUCKET/KEY`, or `default` for the key beside the target's prefix. */
 export function parseStateLocation(
@@ -109,6 +111,7 @@ export async function withStoreState(
   const owner = randomBytes(12).toString('hex');
   let lease: LeaseTaken | null = null;
   let ended = false;
+  let renewal: ReturnType<typeof setInterval> | null = null;
   try {
     if (!options.dryRun)
       lease = await takeLease(
@@ -121,6 +124,7 @@ export async function withStoreState(
       );
     if (lease && !lease.ok)
       return { ...NOTHING_DONE, ok: false, busy: true, message: busy(where, lease.held) };
+    if (lease) renewal = renewLease(store, `${options.state.key}.lease`, lease.lease, deps);
     const target = describeTarget(options.target);
     const distrust = lease?.stale
       ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
@@ -138,6 +142,7 @@ export async function withStoreState(
     if (error instanceof StoreError) return { ...NOTHING_DONE, ok: false, message: error.message };
     throw error;
   } finally {
+    if (renewal) clearInterval(renewal);
     // A deploy that threw may have sent files its state does not know of: none is better than that one.
     if (lease?.ok && !ended) await store.remove([options.state.key]).catch(() => undefined);
     if (lease?.ok) await giveUpLease(store, `${options.state.key}.lease`, owner, policy);
@@ -158,7 +163,7 @@ interface Lease {
   expires: string;
 }
 
-type LeaseTaken = { ok: true; stale: Lease | null } | { ok: false; held: Lease };
+type LeaseTaken = { ok: true; stale: Lease | null; lease: Lease } | { ok: false; held: Lease };
 
 function describeState(state: StateLocation): string {
   return `s3://${state.bucket}/${state.key}`;
@@ -198,8 +203,20 @@ async function takeLease(
     };
     const body = Buffer.from(`${JSON.stringify(lease)}\n`);
     const put = await withRetries(() => store.putIfAbsent(key, body, metadata(body)), policy);
-    if (put && (await readLease(store, key, policy))?.owner === owner) return { ok: true, stale };
+    if (put && (await readLease(store, key, policy))?.owner === owner)
+      return { ok: true, stale, lease };
   }
+}
+
+/** Puts the lease again with a later expiry every RENEW_MS while the run goes on (a failed renewal is tried at the next). */
+function renewLease(store: ObjectStore, key: string, lease: Lease, deps: StateDeps) {
+  const timer = setInterval(() => {
+    const renewed = { ...lease, expires: new Date(deps.now() + LEASE_MS).toISOString() };
+    const body = Buffer.from(`${JSON.stringify(renewed)}\n`);
+    store.put(key, body, metadata(body)).catch(() => undefined);
+  }, RENEW_MS);
+  timer.unref();
+  return timer;
 }
 
 async function readLease(store: ObjectStore, key: string, policy: RetryPolicy) {
