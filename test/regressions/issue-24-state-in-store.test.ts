@@ -15,6 +15,8 @@ import { isPublished } from '../../src/hosts/published.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import type { Proxy } from '../support/proxy.ts';
 import { runCli } from '../support/run-cli.ts';
+import { deployWithState } from '../../src/deploy/store-state.ts';
+import { s3Store } from '../../src/deploy/s3.ts';
 import { listBucket, putObject, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
@@ -158,6 +160,41 @@ describe('deploy --state: the deploy record kept in the store', () => {
     ]);
   });
 
+  it('with --wait, waits for the lease to be given up, then deploys', async () => {
+    const out = await freshBuild(contentCopy());
+    const lease = `waits/${STATE}.lease`;
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const held = { owner: 'other', started: '2026-01-01T00:00:00.000Z', expires: until };
+    await putObject(s3.url, BUCKET, lease, JSON.stringify(held));
+    const store = () => s3Store({ bucket: BUCKET, endpoint: proxy.url, region: null });
+    const waits: number[] = [];
+    const report = await deployWithState(
+      {
+        outDir: out,
+        target: { bucket: BUCKET, prefix: 'waits', endpoint: proxy.url },
+        state: { bucket: BUCKET, key: `waits/${STATE}` },
+        waitMs: 60_000,
+        cacheControl: null,
+        concurrency: 4,
+        retries: 0,
+      },
+      {
+        store,
+        stateStore: store,
+        // The other run ends during the first wait.
+        sleep: async (ms) => {
+          waits.push(ms);
+          await deleteObject(lease);
+        },
+        random: () => 0.5,
+        now: Date.now,
+      },
+    );
+    expect(report).toMatchObject({ ok: true });
+    expect(waits).toEqual([5000]);
+    await expectBucketHolds(out, 'waits');
+  });
+
   it('takes over a lease that ran out, and lists the target: that run may have sent files its state does not know', async () => {
     const content = contentCopy();
     await deployCli(await freshBuild(content), 'stale', '--state', 'default');
@@ -193,3 +230,13 @@ describe('deploy --state: the deploy record kept in the store', () => {
     expect(run.stderr).not.toMatch(noStackTrace);
   });
 });
+
+/** Deletes one object straight on the server (another run giving up its lease). */
+async function deleteObject(key: string): Promise<void> {
+  const store = s3Store({ bucket: BUCKET, endpoint: s3.url, region: null });
+  try {
+    expect(await store.remove([key])).toEqual([]);
+  } finally {
+    store.close();
+  }
+}
