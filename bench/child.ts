@@ -9,15 +9,27 @@
  *   node --import tsx bench/child.ts floor FROM TO [--consume]
  *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
  *   node --import tsx bench/child.ts seed-deploy OUT BUCKET PREFIX ENDPOINT
+ *   node --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { opendir, readFile, rmdir, unlink } from 'node:fs/promises';
-import { totalmem } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildDirectory } from '../src/build.ts';
 import { runPool } from '../src/pool.ts';
 import { Session, type ContentChange } from '../src/session/session.ts';
 import { DEFAULT_CACHE_CONTROL, deploy } from '../src/deploy/deploy.ts';
+import { publishContent } from '../src/deploy/publish.ts';
+import type { ObjectStore } from '../src/deploy/store.ts';
+import { bumpFirstCounter } from './processes.ts';
 
 const [step, ...args] = process.argv.slice(2);
 
@@ -79,8 +91,114 @@ if (step === 'build') {
   const started = performance.now();
   const seeded = await seedDeploy(outDir, { bucket, prefix, endpoint });
   report({ ms: performance.now() - started, ...seeded });
+} else if (step === 'store-publish') {
+  const [contentDir, component, flag] = args as [string, string, string?];
+  report(await storePublish(contentDir, component, flag === '--pages-off'));
 } else {
   throw new Error(`unknown step ${step}`);
+}
+
+/**
+ * The store target in memory (issue 24): a first publish of the content to
+ * a store that keeps only each key's size and MD5 (and the state's bytes),
+ * then one counter changed and a publish from a new scratch folder, as a
+ * runner that kept nothing would run it. What is measured is the tool's
+ * work, not a server's.
+ */
+async function storePublish(contentDir: string, component: string, pagesOff: boolean) {
+  const store = memoryStore();
+  const run = async () => {
+    const spoolDir = mkdtempSync(join(tmpdir(), 'bench-spool-'));
+    let peakSpoolBytes = 0;
+    const started = performance.now();
+    const published = await publishContent(
+      {
+        contentDir,
+        settings: pagesOff ? { pages: false } : {},
+        target: { bucket: 'bench', prefix: 'store', endpoint: null },
+        state: { bucket: 'bench', key: 'store/.weblate-snapshot/state' },
+        waitMs: 0,
+        cacheControl: DEFAULT_CACHE_CONTROL,
+        concurrency: 64,
+        retries: 0,
+        allowBaseUrl: true,
+        spoolDir,
+        onUpload: (n) => {
+          if (n % 1000 === 1) peakSpoolBytes = Math.max(peakSpoolBytes, folderBytes(spoolDir));
+        },
+      },
+      {
+        store: () => store,
+        stateStore: () => store,
+        sleep: async () => {},
+        random: Math.random,
+        now: Date.now,
+      },
+    );
+    if (published.errors) throw new Error(`the content has ${published.errors.length} errors`);
+    if (!published.ok) throw new Error(published.message);
+    rmSync(spoolDir, { recursive: true, force: true });
+    const { uploaded, deleted, bytes } = published;
+    return {
+      ms: performance.now() - started,
+      uploaded,
+      deleted,
+      bytes,
+      peakSpoolBytes,
+      maxRssKiB: process.resourceUsage().maxRSS,
+    };
+  };
+  const first = await run();
+  const text = readFileSync(component, 'utf8');
+  writeFileSync(component, bumpFirstCounter(text));
+  try {
+    return { first, refresh: await run(), objects: store.size };
+  } finally {
+    writeFileSync(component, text);
+  }
+}
+
+/** A store that keeps each object's size and MD5 only, and the bytes of the state and its lease. */
+function memoryStore(): ObjectStore & { readonly size: number } {
+  const objects = new Map<string, { size: number; md5: string; body: Buffer | null }>();
+  const keep = (key: string, body: Buffer, md5: string) =>
+    objects.set(key, {
+      size: body.length,
+      md5,
+      body: key.includes('/.weblate-snapshot/') ? body : null,
+    });
+  return {
+    get size() {
+      return objects.size;
+    },
+    put: async (key, body, metadata) => void keep(key, body, metadata.md5),
+    putIfAbsent: async (key, body, metadata) =>
+      !objects.has(key) && Boolean(keep(key, body, metadata.md5)),
+    get: async (key) => objects.get(key)?.body ?? null,
+    remove: async (keys) => {
+      for (const key of keys) objects.delete(key);
+      return [];
+    },
+    list: async (prefix) => ({
+      objects: [...objects]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([key, o]) => ({
+          key,
+          etag: Buffer.from(o.md5, 'base64').toString('hex'),
+          size: o.size,
+        })),
+      next: null,
+    }),
+    close: () => undefined,
+  };
+}
+
+/** Bytes of the files under a folder (the spool holds a handful). */
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  return total;
 }
 
 /**
@@ -99,6 +217,8 @@ async function seedDeploy(
     {
       store: () => ({
         put: async () => undefined,
+        putIfAbsent: async () => true,
+        get: async () => null,
         remove: async () => [],
         list: async () => ({ objects: [], next: null }),
         close: () => undefined,

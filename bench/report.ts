@@ -1,5 +1,6 @@
 /** The benchmark's figures as a table, and the issue's targets checked against them. */
 import type { RefreshFigures } from './refresh.ts';
+import type { StoreFigures } from './store.ts';
 import type { BenchResult } from './run.ts';
 
 interface TargetCheck {
@@ -115,6 +116,7 @@ export function formatBench(result: BenchResult): string {
     );
   }
   if (result.refresh) lines.push('', ...formatRefresh(result.refresh));
+  if (result.store) lines.push('', ...formatStore(result.store));
   const targets = benchTargets(result);
   if (targets.length > 0) {
     lines.push('', 'Targets:');
@@ -161,6 +163,35 @@ function formatRefresh(r: RefreshFigures): string[] {
     `  set-up (untimed): full pull ${seconds(r.setup.pullMs)} (${count(r.setup.pullRequests)} requests), full build of the mirror ${seconds(r.setup.buildMs)}, ` +
       `deploy record of ${count(r.setup.seededFiles)} files seeded in ${seconds(r.setup.seedMs)}`,
   ];
+}
+
+function formatStore(store: StoreFigures): string[] {
+  const row = (
+    name: string,
+    f: {
+      ms: number;
+      uploaded: number;
+      deleted: number;
+      peakSpoolBytes: number;
+      maxRssKiB?: number;
+    },
+  ) =>
+    `  ${name}: ${seconds(f.ms)}, ${counted(f.uploaded, 'object')} uploaded, ${count(f.deleted)} deleted, ` +
+    `peak local disk ${mib(f.peakSpoolBytes)}${f.maxRssKiB ? `, peak RSS ${mib(f.maxRssKiB * 1024)}` : ''}`;
+  const lines: string[] = [];
+  if (store.s3)
+    lines.push(
+      'Store target on the local S3 server (npm run deploy -- --content, spawn to exit, no tree on disk):',
+      row('first publish', store.s3.first),
+      row('one counter changed, from an empty scratch folder', store.s3.refresh),
+    );
+  if (store.memory)
+    lines.push(
+      `Store target in memory (keys, sizes and hashes only; ${count(store.memory.objects)} objects):`,
+      row('first publish', store.memory.first),
+      row('one counter changed, from an empty scratch folder', store.memory.refresh),
+    );
+  return lines;
 }
 
 /** The round with the lowest build/floor ratio (each round is reported). */

@@ -30,6 +30,7 @@ import {
   TSX,
 } from './processes.ts';
 import { measureRefresh, type RefreshFigures } from './refresh.ts';
+import { measureStore, type StoreFigures } from './store.ts';
 
 interface BenchOptions {
   scale: SyntheticScale;
@@ -43,6 +44,8 @@ interface BenchOptions {
   buildOnly: boolean;
   /** Measure only the mirror refresh (its upstream tree built untimed). */
   refreshOnly?: boolean;
+  /** Measure only the store target, against the local S3 server or a store in memory. */
+  storeOnly?: 's3' | 'memory' | undefined;
   log: (line: string) => void;
   /** Called with the figures once everything is measured, before the trees are deleted (which takes minutes at scale). */
   measured?: (result: BenchResult) => void;
@@ -62,6 +65,7 @@ export interface BenchResult {
   sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
   refresh?: RefreshFigures;
+  store?: StoreFigures;
 }
 
 interface BuildFigures {
@@ -127,6 +131,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   let out = '';
 
   try {
+    if (options.storeOnly) {
+      result.store = await measureStore({
+        content: join(work, 'content'),
+        work,
+        pages: options.scale.pages !== false,
+        which: options.storeOnly,
+        log,
+      });
+      return finish(result, options);
+    }
     if (options.refreshOnly) {
       out = join(work, 'upstream-dist');
       log(

@@ -77,9 +77,16 @@ const command = defineCommand({
       type: 'boolean',
       description: 'measure only the mirror refresh (its upstream tree is built first, untimed)',
     },
+    'store-only': {
+      type: 'string',
+      valueName: 's3|memory',
+      description:
+        'measure only the store target (deploy --content): a first publish, then one counter changed, ' +
+        'against the local S3 server or a store in memory that keeps keys, sizes and hashes',
+    },
   },
   epilog:
-    'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only',
+    'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only\n  npm run bench -- --store-only s3\n  npm run bench -- --translations 1000000 --store-only memory',
   async run(args, io) {
     const integer = (name: string, text: string) => {
       const value = Number(text);
@@ -113,6 +120,7 @@ const command = defineCommand({
       getSeconds: integer('get-seconds', args['get-seconds']),
       buildOnly: args['build-only'],
       refreshOnly: args['refresh-only'],
+      storeOnly: storeOnly(args['store-only']),
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
         const file = join(
@@ -129,5 +137,10 @@ const command = defineCommand({
     return 0;
   },
 });
+
+function storeOnly(text: string | undefined): 's3' | 'memory' | undefined {
+  if (text === undefined || text === 's3' || text === 'memory') return text;
+  throw new UsageError(`--store-only expects "s3" or "memory" (got "${text}")`);
+}
 
 await runMain(command);

@@ -1,9 +1,11 @@
 /** `npm run deploy`: publishes a built tree to S3 or an S3-compatible store, uploading only what changed since the last deploy there. */
-import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain, type CommandIO } from '../src/cli/command.ts';
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
-import { outFolder } from '../src/cli/folders.ts';
+import { contentFolder, outFolder } from '../src/cli/folders.ts';
+import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { DEFAULT_CACHE_CONTROL, deploy, type DeployReport } from '../src/deploy/deploy.ts';
+import { publishContent } from '../src/deploy/publish.ts';
 import {
   describeTarget,
   keyOf,
@@ -11,7 +13,12 @@ import {
   parseTarget,
   type DeployTarget,
 } from '../src/deploy/target.ts';
-import { UsageError } from '../src/errors.ts';
+import {
+  deployWithState,
+  parseStateLocation,
+  type StateDeployReport,
+} from '../src/deploy/store-state.ts';
+import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
 
 export const command = defineCommand({
   name: 'deploy',
@@ -26,6 +33,14 @@ export const command = defineCommand({
       description: 'the built tree to publish',
       default: 'dist',
     },
+    content: {
+      type: 'string',
+      valueName: 'DIR',
+      description:
+        'publish this content folder instead of a built tree: only the groups that changed are rendered, ' +
+        'in memory, and uploaded (keeps its state in the store: --state, default "default")',
+    },
+    ...SETTINGS_OPTIONS,
     to: {
       type: 'string',
       valueName: 's3://BUCKET[/PREFIX]',
@@ -65,6 +80,19 @@ export const command = defineCommand({
       description:
         'list the keys under the prefix and compare every file with them (uploads what differs)',
     },
+    state: {
+      type: 'string',
+      valueName: 's3://BUCKET/KEY',
+      description:
+        'keep the deploy record in the store, for runners that keep nothing: read at the start, written back at the end, ' +
+        'one run at a time (a lease beside it); "default" for PREFIX/.weblate-snapshot/state',
+    },
+    wait: {
+      type: 'string',
+      valueName: 'SECONDS',
+      description: "with --state: how long to wait for another run's lease, 0 to 86400",
+      default: '0',
+    },
     'dry-run': {
       type: 'boolean',
       description: 'print what would be uploaded and deleted, and send nothing',
@@ -87,7 +115,18 @@ export const command = defineCommand({
     if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
+    if (args.content !== undefined) return publish(args, target.value, io);
+    const settingsGiven = Object.keys(SETTINGS_OPTIONS).find(
+      (flag) => args[flag as keyof typeof SETTINGS_OPTIONS] !== undefined,
+    );
+    if (settingsGiven)
+      throw new UsageError(
+        `--${settingsGiven} goes with --content; a built tree is published with the settings it was built with`,
+      );
     const out = outFolder(args.out);
+    const state = args.state === undefined ? null : parseStateLocation(args.state, target.value);
+    if (state && !state.ok) throw new UsageError(state.message);
+    const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
     const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
     // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -98,26 +137,33 @@ export const command = defineCommand({
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
     const display = deployDisplay(io);
-    const report = await deploy(
-      {
-        outDir: out,
-        target: target.value,
-        cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
-        concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
-        retries: integerFlag('retries', args.retries, 0, 10),
-        verify: args.verify,
-        dryRun: args['dry-run'],
-        allowBaseUrl: args['allow-base-url'],
-        signal: stop.signal,
-        onProgress: display.progress,
-        onNotice: display.notice,
-      },
-      {
-        store: () =>
-          s3Store({ bucket: target.value.bucket, endpoint: target.value.endpoint, region }),
-        sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
-        random: Math.random,
-      },
+    const options = {
+      outDir: out,
+      target: target.value,
+      cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+      concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
+      retries: integerFlag('retries', args.retries, 0, 10),
+      verify: args.verify,
+      dryRun: args['dry-run'],
+      allowBaseUrl: args['allow-base-url'],
+      signal: stop.signal,
+      onProgress: display.progress,
+      onNotice: display.notice,
+    };
+    const storeOf = (bucket: string) => () =>
+      s3Store({ bucket, endpoint: target.value.endpoint, region });
+    const deps = {
+      store: storeOf(target.value.bucket),
+      sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+      random: Math.random,
+    };
+    const report: StateDeployReport = await (
+      state
+        ? deployWithState(
+            { ...options, state: state.value, waitMs },
+            { ...deps, stateStore: storeOf(state.value.bucket), now: Date.now },
+          )
+        : deploy(options, deps)
     ).finally(() => {
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
@@ -129,7 +175,8 @@ export const command = defineCommand({
     }
     if (!report.ok) {
       io.err(`${report.message}\n`);
-      return 1;
+      // EX_TEMPFAIL: nothing went wrong, another run was at work.
+      return report.busy ? 75 : 1;
     }
     io.out(`${summary(report, target.value, out, args['dry-run'], args.verify)}\n`);
     return 0;
@@ -161,6 +208,79 @@ function summary(
     `Deployed ${out}/ to ${where}: ${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ` +
     `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged${foreign}.`
   );
+}
+
+/** The flags a publish of content reads. */
+type PublishArgs = Parameters<typeof settingsOverrides>[0] & {
+  content?: string | undefined;
+  state?: string | undefined;
+  wait: string;
+  region?: string | undefined;
+  'cache-control': string;
+  concurrency: string;
+  retries: string;
+  verify: boolean;
+  'allow-base-url': boolean;
+  'dry-run': boolean;
+};
+
+/** --content: the content rendered and published straight to the target, with its state in the store. */
+async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): Promise<number> {
+  if (args['dry-run']) throw new UsageError('--dry-run goes with --out, not --content');
+  const content = contentFolder(args.content!);
+  const settings = settingsOverrides(args);
+  const state = parseStateLocation(args.state ?? 'default', target);
+  if (!state.ok) throw new UsageError(state.message);
+  const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
+  const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { s3Store } = await import('../src/deploy/s3.ts');
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const storeOf = (bucket: string) => () => s3Store({ bucket, endpoint: target.endpoint, region });
+  const report = await publishContent(
+    {
+      contentDir: content,
+      settings,
+      target,
+      state: state.value,
+      waitMs,
+      cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+      concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
+      retries: integerFlag('retries', args.retries, 0, 10),
+      verify: args.verify,
+      allowBaseUrl: args['allow-base-url'],
+      signal: stop.signal,
+      onNotice: (text) => io.err(`${text}\n`),
+    },
+    {
+      store: storeOf(target.bucket),
+      stateStore: storeOf(state.value.bucket),
+      sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+      random: Math.random,
+      now: Date.now,
+    },
+  ).finally(() => {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  });
+  if (report.errors) {
+    io.err(`${formatContentErrors(report.errors)}\n`);
+    return 1;
+  }
+  if (report.warnings.length > 0) io.err(`${formatContentWarnings(report.warnings)}\n`);
+  if (!report.ok) {
+    io.err(`${report.message}\n`);
+    return report.busy ? 75 : 1;
+  }
+  io.out(
+    `Published ${content}/ (${countOf(report.translations, 'translation')}) to ${describeTarget(target)}: ` +
+      `${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ` +
+      `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged.\n`,
+  );
+  return 0;
 }
 
 await runIfMain(import.meta, command);

@@ -32,6 +32,7 @@ import {
   appendRecord,
   readRecord,
   recordIsLong,
+  uploadSettings,
   writeRecord,
   type DeployRecord,
   type DeployedGroup,
@@ -111,7 +112,7 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
   const tree = await treeFiles(options.outDir);
   if (!tree.ok) return { ok: false, message: tree.message, ...figures };
   const target = describeTarget(options.target);
-  const settings = JSON.stringify({ cacheControl: options.cacheControl, types: 1 });
+  const settings = uploadSettings(options.cacheControl);
   const recorded = await readRecord(options.outDir, target);
   const baseUrl = await checkTreeSettings(options, recorded);
   if (!baseUrl.ok) return { ok: false, message: baseUrl.message, ...figures };

@@ -84,6 +84,11 @@ export async function writeRecord(outDir: string, record: DeployRecord): Promise
   record.lines = record.groups.size;
 }
 
+/** The record's `settings`: what every object is uploaded with (Cache-Control, the type table). */
+export function uploadSettings(cacheControl: string | null): string {
+  return JSON.stringify({ cacheControl, types: 1 });
+}
+
 /** Whether the journal is worth writing whole: once its stale lines pass a quarter of the groups (and a floor). */
 export function recordIsLong(record: DeployRecord): boolean {
   return record.lines - record.groups.size > Math.max(1000, record.groups.size / 4);
@@ -94,7 +99,8 @@ export function recordIsLong(record: DeployRecord): boolean {
 // Version 2: each line, the header too, carries its check (tree/journal.ts).
 const HEADER = 'weblate-snapshot deploy record 2';
 
-function recordPath(outDir: string, target: string): string {
+/** The record's file in the state folder (one per target). */
+export function recordPath(outDir: string, target: string): string {
   const id = createHash('sha256').update(target).digest('hex').slice(0, 16);
   return join(stateDir(outDir), `deploy-${id}`);
 }

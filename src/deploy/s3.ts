@@ -9,6 +9,7 @@
  */
 import {
   DeleteObjectsCommand,
+  GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -62,6 +63,34 @@ export function s3Store(options: S3Options): ObjectStore {
         ...(metadata.cacheControl === null ? {} : { CacheControl: metadata.cacheControl }),
       });
       await call(`PUT ${key}`, () => client.send(command));
+    },
+    async putIfAbsent(key, body, metadata) {
+      const command = new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: body,
+        ContentType: metadata.contentType,
+        ContentMD5: metadata.md5,
+        IfNoneMatch: '*',
+        ...(metadata.cacheControl === null ? {} : { CacheControl: metadata.cacheControl }),
+      });
+      try {
+        await client.send(command);
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 412 || statusOf(error) === 409) return false;
+        throw storeError(`PUT ${key}`, error);
+      }
+    },
+    async get(key) {
+      const command = new GetObjectCommand({ Bucket: bucket, Key: key });
+      try {
+        const answer = await client.send(command);
+        return Buffer.from(await answer.Body!.transformToByteArray());
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw storeError(`GET ${key}`, error);
+      }
     },
     async remove(keys) {
       const command = new DeleteObjectsCommand({
@@ -117,6 +146,10 @@ const REFUSED = new Set([
   'ExpiredToken',
   'AllAccessDisabled',
 ]);
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
 
 function storeError(what: string, error: unknown): StoreError {
   const e = error as {

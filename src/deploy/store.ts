@@ -20,6 +20,13 @@ interface ListedObject {
 
 export interface ObjectStore {
   put(key: string, body: Buffer, metadata: ObjectMetadata): Promise<void>;
+  /**
+   * Puts only when no object has the key: false when one has. Stores that
+   * ignore the condition (s3rver) put anyway, so a caller reads back what won.
+   */
+  putIfAbsent(key: string, body: Buffer, metadata: ObjectMetadata): Promise<boolean>;
+  /** The body of one object, or null when there is none. */
+  get(key: string): Promise<Buffer | null>;
   /** Deletes at most 1000 keys; the keys the store refused to delete, with why. */
   remove(keys: readonly string[]): Promise<{ key: string; reason: string }[]>;
   /** One page of the keys under `prefix`, and the token of the next (null after the last). */

@@ -1,0 +1,303 @@
+/**
+ * A deploy whose state lives in the store (`--state`), for runners that keep
+ * nothing between runs. The run takes a lease object beside the state, so a
+ * second run at the same time waits or stops instead of interleaving; reads
+ * the deploy record from the state object into the tree's state folder;
+ * deploys; writes the record back; and gives the lease up. A state that is
+ * missing, damaged, of another target, or left by a run that never finished
+ * (its lease ran out) is not trusted: the deploy compares the tree with a
+ * listing of the target instead, and says why.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../output/atomic.ts';
+import { readStateFile } from '../tree/state-folder.ts';
+import { deploy, type DeployOptions, type DeployReport } from './deploy.ts';
+import { recordPath } from './record.ts';
+import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
+import { decodeStateBundle, encodeStateBundle } from './state-bundle.ts';
+import { StoreError, type ObjectStore } from './store.ts';
+import { describeTarget, keyOf, parseTarget, type DeployTarget } from './target.ts';
+
+/** Where a run's state is kept: a bucket and a key. */
+interface StateLocation {
+  bucket: string;
+  key: string;
+}
+
+/** How long a lease holds unless renewed: a run that was killed keeps others out this long at most. */
+const LEASE_MS = 30 * 60 * 1000;
+/** How often a run renews its lease (well within its time, so a slow store does not let it lapse). */
+const RENEW_MS = 10 * 60 * 1000;
+
+/** `--state`: `s3://BUCKET/KEY`, or `default` for the key beside the target's prefix. */
+export function parseStateLocation(
+  text: string,
+  target: DeployTarget,
+): { ok: true; value: StateLocation } | { ok: false; message: string } {
+  if (text === 'default') return { ok: true, value: defaultStateLocation(target) };
+  const parsed = parseTarget(text, null);
+  if (!parsed.ok || parsed.value.prefix === '') {
+    return {
+      ok: false,
+      message: `--state expects s3://BUCKET/KEY or default (got "${text}")`,
+    };
+  }
+  return { ok: true, value: { bucket: parsed.value.bucket, key: parsed.value.prefix } };
+}
+
+/** The state's key when none is given: `<prefix>/.weblate-snapshot/state` in the target's bucket. */
+function defaultStateLocation(target: DeployTarget): StateLocation {
+  return { bucket: target.bucket, key: keyOf(target, '.weblate-snapshot/state') };
+}
+
+export interface StateDeps {
+  /** The store of the target's bucket (made only when something is sent). */
+  store: () => ObjectStore;
+  /** The store of the state's bucket. */
+  stateStore: () => ObjectStore;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  backoff?: { backoffMs: number; maxBackoffMs: number };
+}
+
+/** What a run kept in the store's state needs: where the state is, and the scratch tree its record goes beside. */
+export interface StateRunOptions {
+  state: StateLocation;
+  /** How long to wait for another run's lease, in milliseconds (0: stop at once). */
+  waitMs: number;
+  target: DeployTarget;
+  /** The tree whose state folder takes the record (for a publish, a scratch folder). */
+  outDir: string;
+  retries: number;
+  /** Read the state, take no lease and write nothing back. */
+  dryRun?: boolean | undefined;
+  onNotice?: ((text: string) => void) | undefined;
+}
+
+type StateOptions = DeployOptions & StateRunOptions;
+
+/** A deploy report; `busy` when another run held the lease and nothing was done. */
+export type StateDeployReport = DeployReport & { busy?: true };
+
+/** A deploy that reads its record from the store's state first and writes it back after. */
+export function deployWithState(
+  options: StateOptions,
+  deps: StateDeps,
+): Promise<StateDeployReport> {
+  return withStoreState(options, deps, (distrust) =>
+    deploy({ ...options, verify: options.verify || distrust !== null }, deps),
+  );
+}
+
+/**
+ * Runs `work` holding the lease, with the state's deploy record in the
+ * state folder of `outDir` (`distrust`: why there is none to trust, when
+ * so), and writes the record back after.
+ */
+export async function withStoreState(
+  options: StateRunOptions,
+  deps: StateDeps,
+  work: (distrust: string | null) => Promise<DeployReport>,
+): Promise<StateDeployReport> {
+  const store = deps.stateStore();
+  const policy: RetryPolicy = {
+    retries: options.retries,
+    ...(deps.backoff ?? DEFAULT_BACKOFF),
+    sleep: deps.sleep,
+    random: deps.random,
+  };
+  const where = describeState(options.state);
+  const owner = randomBytes(12).toString('hex');
+  let lease: LeaseTaken | null = null;
+  let ended = false;
+  let renewal: ReturnType<typeof setInterval> | null = null;
+  try {
+    if (!options.dryRun)
+      lease = await takeLease(
+        store,
+        `${options.state.key}.lease`,
+        owner,
+        options.waitMs,
+        policy,
+        deps,
+      );
+    if (lease && !lease.ok)
+      return { ...NOTHING_DONE, ok: false, busy: true, message: busy(where, lease.held) };
+    if (lease) renewal = renewLease(store, `${options.state.key}.lease`, lease.lease, deps);
+    const target = describeTarget(options.target);
+    const distrust = lease?.stale
+      ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
+      : await restoreRecord(store, options, target, policy);
+    if (distrust)
+      options.onNotice?.(
+        `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
+      );
+    const report = await work(distrust);
+    ended = true;
+    if (options.dryRun) return report;
+    const saved = await saveRecord(store, options, target, policy);
+    return saved === null ? report : { ...report, ok: false, message: saved };
+  } catch (error) {
+    if (error instanceof StoreError) return { ...NOTHING_DONE, ok: false, message: error.message };
+    throw error;
+  } finally {
+    if (renewal) clearInterval(renewal);
+    // A deploy that threw may have sent files its state does not know of: none is better than that one.
+    if (lease?.ok && !ended) await store.remove([options.state.key]).catch(() => undefined);
+    if (lease?.ok) await giveUpLease(store, `${options.state.key}.lease`, owner, policy);
+    store.close();
+  }
+}
+
+// --- internal ---
+
+/** How often a waiting run looks at the lease again. */
+const POLL_MS = 5000;
+/** The deploy record's name in the state object. */
+const RECORD = 'deploy-record';
+
+interface Lease {
+  owner: string;
+  started: string;
+  expires: string;
+}
+
+type LeaseTaken = { ok: true; stale: Lease | null; lease: Lease } | { ok: false; held: Lease };
+
+function describeState(state: StateLocation): string {
+  return `s3://${state.bucket}/${state.key}`;
+}
+
+/**
+ * Takes the lease: put only where no lease is (a store that ignores the
+ * condition is checked by reading the lease back), waiting up to `waitMs`
+ * for another run's; one that ran out is taken over, and returned as `stale`.
+ */
+async function takeLease(
+  store: ObjectStore,
+  key: string,
+  owner: string,
+  waitMs: number,
+  policy: RetryPolicy,
+  deps: StateDeps,
+): Promise<LeaseTaken> {
+  const deadline = deps.now() + waitMs;
+  let stale: Lease | null = null;
+  for (;;) {
+    const held = await readLease(store, key, policy);
+    if (held && Date.parse(held.expires) > deps.now()) {
+      if (deps.now() + POLL_MS > deadline) return { ok: false, held };
+      await deps.sleep(POLL_MS);
+      continue;
+    }
+    if (held) {
+      stale = held;
+      await withRetries(() => store.remove([key]), policy);
+    }
+    const now = deps.now();
+    const lease: Lease = {
+      owner,
+      started: new Date(now).toISOString(),
+      expires: new Date(now + LEASE_MS).toISOString(),
+    };
+    const body = Buffer.from(`${JSON.stringify(lease)}\n`);
+    const put = await withRetries(() => store.putIfAbsent(key, body, metadata(body)), policy);
+    if (put && (await readLease(store, key, policy))?.owner === owner)
+      return { ok: true, stale, lease };
+  }
+}
+
+/** Puts the lease again with a later expiry every RENEW_MS while the run goes on (a failed renewal is tried at the next). */
+function renewLease(store: ObjectStore, key: string, lease: Lease, deps: StateDeps) {
+  const timer = setInterval(() => {
+    const renewed = { ...lease, expires: new Date(deps.now() + LEASE_MS).toISOString() };
+    const body = Buffer.from(`${JSON.stringify(renewed)}\n`);
+    store.put(key, body, metadata(body)).catch(() => undefined);
+  }, RENEW_MS);
+  timer.unref();
+  return timer;
+}
+
+async function readLease(store: ObjectStore, key: string, policy: RetryPolicy) {
+  const body = await withRetries(() => store.get(key), policy);
+  if (body === null) return null;
+  try {
+    const lease = JSON.parse(body.toString('utf8')) as Partial<Lease>;
+    if ([lease.owner, lease.started, lease.expires].every((v) => typeof v === 'string'))
+      return lease as Lease;
+  } catch {
+    // Unreadable: treated as a lease that ran out, below.
+  }
+  return { owner: '?', started: 'an unknown time', expires: new Date(0).toISOString() };
+}
+
+async function giveUpLease(store: ObjectStore, key: string, owner: string, policy: RetryPolicy) {
+  if ((await readLease(store, key, policy))?.owner === owner)
+    await withRetries(() => store.remove([key]), policy);
+}
+
+function busy(where: string, held: Lease): string {
+  return (
+    `Another run holds the lease on ${where} (taken ${held.started}, until ${held.expires}); nothing was done. ` +
+    `Run again once it is over, or give --wait SECONDS; if that run is gone, delete ${where}.lease.`
+  );
+}
+
+const NOTHING_DONE = {
+  uploads: [],
+  deletes: [],
+  uploaded: 0,
+  bytes: 0,
+  deleted: 0,
+  unchangedGroups: 0,
+  verified: 0,
+  foreign: 0,
+};
+
+/** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
+async function restoreRecord(
+  store: ObjectStore,
+  options: StateRunOptions,
+  target: string,
+  policy: RetryPolicy,
+): Promise<string | null> {
+  const where = describeState(options.state);
+  const bundle = await withRetries(() => store.get(options.state.key), policy);
+  if (bundle === null) return `there is no state at ${where} yet`;
+  const decoded = await decodeStateBundle(bundle);
+  if (!decoded.ok) return `the state at ${where} is damaged: ${decoded.reason}`;
+  if (decoded.target !== target) return `the state at ${where} is of ${decoded.target}`;
+  const record = decoded.files.get(RECORD);
+  if (!record) return `the state at ${where} holds no deploy record`;
+  await writeFileAtomic(recordPath(options.outDir, target), record);
+  return null;
+}
+
+/** Writes the deploy record back into the state object: null, or why it could not be. */
+async function saveRecord(
+  store: ObjectStore,
+  options: StateRunOptions,
+  target: string,
+  policy: RetryPolicy,
+): Promise<string | null> {
+  const record = readStateFile(recordPath(options.outDir, target));
+  if (record === null) return null;
+  const body = await encodeStateBundle(target, new Map([[RECORD, record]]));
+  try {
+    await withRetries(() => store.put(options.state.key, body, metadata(body)), policy);
+    return null;
+  } catch (error) {
+    // An older state would be trusted by the next run: better none, so that it lists the target.
+    await store.remove([options.state.key]).catch(() => undefined);
+    return `The deploy ended, but its state could not be written to ${describeState(options.state)}: ${(error as Error).message}`;
+  }
+}
+
+function metadata(body: Buffer) {
+  return {
+    contentType: 'application/octet-stream',
+    cacheControl: 'no-store',
+    md5: createHash('md5').update(body).digest('base64'),
+  };
+}
