@@ -4,6 +4,7 @@
  * (a language in every translation, a component in every translation of it)
  * are serialized once per build and reused.
  */
+import { hasTrait, shapesOf } from '../model/releases.ts';
 import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
@@ -65,7 +66,7 @@ export interface Bodies {
 /** Creates the body builders of one build; its caches live as long as it does. */
 export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const settings = model.settings;
-  const version = settings.weblateVersion;
+  const version = shapesOf(settings.weblateVersion);
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
   const categories = new Map<Category, RawJson>();
@@ -218,14 +219,14 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
 
 /** A Language object, exactly as its file holds it. */
 export function languageBody(settings: Settings, language: Language): JsonValue {
-  return fillLayout(LANGUAGE[settings.weblateVersion], { settings, language });
+  return fillLayout(LANGUAGE[shapesOf(settings.weblateVersion)], { settings, language });
 }
 
 function translationStatisticsBody(settings: Settings, t: Translation): JsonValue {
   const p = t.component.project.slug;
   const web = componentWebPath(t.component);
   const code = t.language.code;
-  return fillLayout(TRANSLATION_STATISTICS[settings.weblateVersion], {
+  return fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
     counters: t.counters,
     review: translationHasReview(t),
     code,
@@ -249,7 +250,7 @@ function projectLanguagesBody(
   const entries = [...sums].sort(
     ([a], [b]) => compareStrings(a.name, b.name) || compareStrings(a.code, b.code),
   );
-  if (settings.weblateVersion === '4') {
+  if (!hasTrait(settings.weblateVersion, 'shapes5')) {
     return entries.map(([language, counters]) =>
       fillLayout(PROJECT_LANGUAGE_4, {
         counters,
@@ -262,7 +263,7 @@ function projectLanguagesBody(
     );
   }
   return entries.map(([language, counters]) =>
-    fillLayout(TRANSLATION_STATISTICS[settings.weblateVersion], {
+    fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
       counters,
       review,
       code: language.code,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { checkBaseUrl } from './base-url.ts';
 import { isWebLink, WEB_LINK_EXPECTATION } from './web-link.ts';
-import { WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
+import { isRelease, RELEASE_RANGE, type Release } from '../model/releases.ts';
 import { FORMULA_MAX_LENGTH } from '../catalog/plural.ts';
 
 // --- building blocks ---
@@ -87,13 +87,14 @@ const webLink = z
   .string({ error: WEB_LINK_EXPECTATION })
   .refine((value) => value === '' || isWebLink(value), { error: WEB_LINK_EXPECTATION });
 
-/** `"4"` or `4`, `"2026.8"` or `2026.8`: YAML reads the unquoted forms as numbers. */
+/**
+ * A release such as `"5.10"`, or `"4"`: YAML reads the unquoted forms as numbers, so `5.10`
+ * arrives as 5.1 and must be quoted (a number is taken as it prints).
+ */
 const weblateVersion = z
-  .union([z.string(), z.number()], { error: `expected ${quoteAll(WEBLATE_VERSIONS)}` })
+  .union([z.string(), z.number()], { error: `expected ${RELEASE_RANGE}` })
   .transform(String)
-  .refine((value): value is WeblateVersion => (WEBLATE_VERSIONS as readonly string[]).includes(value), {
-    error: `expected ${quoteAll(WEBLATE_VERSIONS)}`,
-  });
+  .refine((value): value is Release => isRelease(value), { error: `expected ${RELEASE_RANGE}` });
 
 /** `"a", "b" or "c"`. */
 export function quoteAll(values: readonly string[]): string {

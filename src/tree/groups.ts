@@ -5,11 +5,11 @@
  * renders only groups whose fingerprint changed, and removes the folders of
  * groups that are gone.
  */
-import { emptyRootLists, ROOT_LISTS, type ResourceKind } from '../api/routes.ts';
+import { emptyRootLists, rootListsOf, type ResourceKind } from '../api/routes.ts';
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
-import { isFlavour2026 } from '../model/defaults.ts';
+import { hasTrait } from '../model/releases.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import {
   serializeFile,
@@ -157,7 +157,7 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
 export function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const slug = project.slug;
-  const current = isFlavour2026(context.model.settings.weblateVersion);
+  const current = hasTrait(context.model.settings.weblateVersion, 'shapes5');
   yield {
     key: apiPath.project(slug),
     fingerprint: projectFingerprint(context, project),
@@ -238,7 +238,7 @@ export function categoryGroup(context: Context, category: Category): ApiGroup {
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const [p, c] = [component.project.slug, componentSegment(component)];
-  const current = isFlavour2026(context.model.settings.weblateVersion);
+  const current = hasTrait(context.model.settings.weblateVersion, 'shapes5');
   yield {
     key: apiPath.component(p, c),
     fingerprint: new Hasher()
@@ -291,7 +291,7 @@ export function translationGroup(context: Context, translation: Translation): Ap
     componentSegment(translation.component),
     translation.language.code,
   ];
-  const current = isFlavour2026(context.model.settings.weblateVersion);
+  const current = hasTrait(context.model.settings.weblateVersion, 'shapes5');
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher()
@@ -392,7 +392,7 @@ export function toFileGroup(group: ApiGroup): FileGroup {
 function countApiFiles(model: Model): number {
   const { settings } = model;
   const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(settings, kind));
-  const current = settings.weblateVersion !== '4';
+  const current = hasTrait(settings.weblateVersion, 'shapes5');
   let total = 1 + emptyRootLists(settings.weblateVersion).length;
   total += n('languages', model.languages.length) + 2 * model.languages.length;
   total += n('projects', model.projects.length);
@@ -419,7 +419,7 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
-  if (isFlavour2026(context.model.settings.weblateVersion)) yield* categoryGroups(context);
+  if (hasTrait(context.model.settings.weblateVersion, 'shapes5')) yield* categoryGroups(context);
   yield* instanceListPages(context, 'components');
   yield* componentsAmongTranslationPages(context);
 }
@@ -469,7 +469,7 @@ function rootGroup(context: Context): ApiGroup {
     fingerprint: new Hasher().number(context.fingerprints.settings).text('root').digest(),
     resources: () => {
       const root: Record<string, JsonValue> = {};
-      for (const name of ROOT_LISTS[settings.weblateVersion])
+      for (const name of rootListsOf(settings.weblateVersion))
         root[name] = apiUrl(settings, apiPath.list(name));
       return [
         { path: apiPath.root(), kind: 'root', body: root },
