@@ -53,6 +53,8 @@ export interface Bodies {
   projectStatistics(project: Project): JsonValue;
   languageStatistics(language: Language): JsonValue;
   projectLanguages(project: Project): JsonValue;
+  /** The rows of a project's stats export: its languages' entries, or from 4.18 their statistics. */
+  projectExportRows(project: Project): JsonValue;
   projectRepository(project: Project): JsonValue;
   componentRepository(component: Component): JsonValue;
   translationRepository(translation: Translation): JsonValue;
@@ -133,6 +135,10 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     languageStatistics: (l) =>
       named(aggregates.language(l), true, l.name, webUrl(settings, webPath.language(l.code))),
     projectLanguages: (p) => projectLanguagesBody(settings, p, aggregates.projectLanguages(p)),
+    projectExportRows: (p) =>
+      hasTrait(settings.weblateVersion, 'projectExport27') && !hasTrait(version, 'shapes5')
+        ? projectLanguageStatistics4(settings, p, aggregates.projectLanguages(p))
+        : projectLanguagesBody(settings, p, aggregates.projectLanguages(p)),
     projectRepository: (p) =>
       fillLayout(PROJECT_REPOSITORY, { url: apiUrl(settings, apiPath.projectRepository(p.slug)) }),
     componentRepository: (c) =>
@@ -241,6 +247,25 @@ function translationStatisticsBody(settings: Settings, t: Translation): JsonValu
  * a compact summary per language; 2026.8 a statistics object per language
  * (ProjectLanguageStats), named by its project-language pages.
  */
+/** 4.18's project export rows: a statistics object per language, named by its 4.x page (inferred). */
+function projectLanguageStatistics4(
+  settings: Settings,
+  project: Project,
+  sums: ReadonlyMap<Language, Counters>,
+): JsonValue {
+  const review = projectHasReview(project);
+  return [...sums].map(([language, counters]) =>
+    fillLayout(TRANSLATION_STATISTICS['4'], {
+      counters,
+      review,
+      code: language.code,
+      name: language.name,
+      url: webUrl(settings, `${webPath.language(language.code)}${project.slug}/`),
+      translateUrl: '',
+    }),
+  );
+}
+
 function projectLanguagesBody(
   settings: Settings,
   project: Project,

@@ -88,11 +88,14 @@ const webLink = z
   .refine((value) => value === '' || isWebLink(value), { error: WEB_LINK_EXPECTATION });
 
 /**
- * A release such as `"5.10"`, or `"4"`: YAML reads the unquoted forms as numbers, so `5.10`
- * arrives as 5.1 and must be quoted (a number is taken as it prints).
+ * A release such as `"5.10"`, or `"4"`: YAML reads the unquoted forms as numbers, taken as they
+ * print, but unquoted 5.10 reads as 5.1, a release too, so that one number must be quoted.
  */
 const weblateVersion = z
   .union([z.string(), z.number()], { error: `expected ${RELEASE_RANGE}` })
+  .refine((value) => value !== 5.1, {
+    error: 'expected "5.1" or "5.10" in quotes (YAML reads unquoted 5.10 as 5.1)',
+  })
   .transform(String)
   .refine((value): value is Release => isRelease(value), { error: `expected ${RELEASE_RANGE}` });
 

@@ -98,7 +98,7 @@ export const TRAITS = {
     what: 'a component sharing a repository shows its push_on_commit, commit_pending_age, auto_lock_error',
     source:
       'weblate/trans/models/component.py LINKED_REPOSITORY_SETTINGS; docs/changes/v5.rst 5.17',
-    test: 'test/unit/releases.test.ts',
+    test: 'test/unit/model/releases.test.ts',
   },
   rootSinceRouter2026: {
     since: '2026.8',

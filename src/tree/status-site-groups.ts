@@ -242,7 +242,7 @@ function* projectStatusSiteGroups(
       fingerprint,
       'project',
       settings.weblateVersion,
-      () => byCode(bodies.projectLanguages(project)),
+      () => byCode(bodies.projectExportRows(project)),
     );
   for (const language of languagesOf(project))
     yield* projectLanguageGroups(context, project, language);
