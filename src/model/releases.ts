@@ -32,9 +32,9 @@ export type Release = string;
 
 /** Whether `text` names a release of the table (or a legacy name). */
 export function isRelease(text: string): boolean {
-  if (text in LEGACY) return true;
+  if (Object.hasOwn(LEGACY, text)) return true;
   const match = /^(\d+\.\d+)(\.\d+)?$/.exec(text);
-  return match !== null && (MINOR_RELEASES as readonly string[]).includes(match[1]!);
+  return match !== null && MINOR_RELEASES.includes(match[1]!);
 }
 
 /** What a refused release is told: the range the table covers. */
@@ -112,9 +112,7 @@ export type TraitName = keyof typeof TRAITS;
 
 /** Whether a snapshot of `version` shows the trait. */
 export function hasTrait(version: Release, trait: TraitName): boolean {
-  const legacy = (LEGACY as Record<string, { like: string; without: readonly TraitName[] }>)[
-    version
-  ];
+  const legacy = legacyEntry(version);
   if (legacy) return !legacy.without.includes(trait) && hasTrait(legacy.like, trait);
   return compareReleases(version, TRAITS[trait].since) >= 0;
 }
@@ -128,6 +126,10 @@ export function shapesOf(version: Release): WeblateVersion {
 }
 
 // --- internal ---
+
+function legacyEntry(version: Release): { like: string; without: readonly TraitName[] } | null {
+  return Object.hasOwn(LEGACY, version) ? LEGACY[version as keyof typeof LEGACY] : null;
+}
 
 /** Orders two releases by their numbers (calendar releases sort after 5.x: 2026 > 5). */
 function compareReleases(a: string, b: string): number {
