@@ -149,7 +149,7 @@ describe('npm run bench --weblate-version 2026.8', () => {
   it('refuses another flavour with a one-line usage error', async () => {
     const failed = await runScript('bench', ['--weblate-version', '5']);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('--weblate-version expects a Weblate release from 4.14');
+    expect(failed.stderr).toContain('--weblate-version expects "4" or "2026.8" (got "5")');
     expect(failed.stderr).not.toMatch(/\n\s+at /);
   });
 });
