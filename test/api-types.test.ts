@@ -30,6 +30,11 @@ const GOLDEN_FLAVOURS: Record<string, WeblateVersion> = {
   current: '2026.8',
   // The status site of the current fixture: no API files (its API is the "current" tree).
   'current-site': '2026.8',
+  // Releases' goldens, in the shapes of their release.
+  'release-4.14': '4',
+  'release-4.18': '4',
+  'release-5.10': '2026.8',
+  'release-2026.11': '2026.8',
 };
 
 const files = typeFiles();

@@ -71,7 +71,9 @@ function interfaceBlock(
   name: string,
   fields: readonly FieldType[],
 ): string {
-  const body = fields.map((field) => `  ${propertyName(field.key)}: ${typeText(field.type)};`);
+  const body = fields.map(
+    (field) => `  ${propertyName(field.key)}${field.optional ? '?' : ''}: ${typeText(field.type)};`,
+  );
   return [...docComment(doc, ''), `export interface ${name} {`, ...body, '}', ''].join('\n');
 }
 

@@ -46,7 +46,7 @@ function objectSchema(fields: readonly FieldType[], context: Context): Record<st
     properties: Object.fromEntries(
       fields.map((field) => [field.key, valueSchema(field.type, context)]),
     ),
-    required: fields.map((field) => field.key),
+    required: fields.filter((field) => !field.optional).map((field) => field.key),
     additionalProperties: false,
   };
 }

@@ -8,7 +8,14 @@
 import { internalError } from '../errors.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { PAGE } from '../api/pagination.ts';
-import { refusalOf, ROOT_LISTS, routesOf, type ResourceKind, type Route } from '../api/routes.ts';
+import {
+  refusalOf,
+  ROOT_LISTS,
+  rootListsOf,
+  routesOf,
+  type ResourceKind,
+  type Route,
+} from '../api/routes.ts';
 import {
   CATEGORY,
   COMPONENT,
@@ -42,6 +49,8 @@ export interface ResourceType {
 export interface FieldType {
   key: string;
   type: ValueType;
+  /** Absent in some releases of the shape (the API root's lists before 2026.8). */
+  optional?: true;
 }
 
 /** One named object of a flavour, and where the API serves it. */
@@ -237,7 +246,7 @@ function collectObjects(version: WeblateVersion, resources: readonly ResourceTyp
       if (!shape) internalError(`a shape names the unknown object "${type.name}"`);
       entry = {
         name: type.name,
-        fields: fieldsOf(shape(version)),
+        fields: markOptional(type.name, fieldsOf(shape(version)), version),
         servedAt: [],
         listedAt: [],
         nestedIn: [],
@@ -261,4 +270,11 @@ function collectObjects(version: WeblateVersion, resources: readonly ResourceTyp
   const rank = (name: string) => order.indexOf(name.split('.')[0]!);
   for (const entry of found.values()) entry.nestedIn.sort((a, b) => rank(a) - rank(b));
   return [...found.values()].sort((a, b) => rank(a.name) - rank(b.name));
+}
+
+/** The API root's lists that only some releases of the shape have (rootListsOf), marked optional. */
+function markOptional(name: string, fields: FieldType[], version: WeblateVersion): FieldType[] {
+  if (name !== 'ApiRoot') return fields;
+  const always = new Set<string>(rootListsOf(version === '4' ? '4' : '5.0'));
+  return fields.map((field) => (always.has(field.key) ? field : { ...field, optional: true }));
 }

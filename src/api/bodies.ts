@@ -4,6 +4,7 @@
  * (a language in every translation, a component in every translation of it)
  * are serialized once per build and reused.
  */
+import { hasTrait, shapesOf } from '../model/releases.ts';
 import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
@@ -52,6 +53,8 @@ export interface Bodies {
   projectStatistics(project: Project): JsonValue;
   languageStatistics(language: Language): JsonValue;
   projectLanguages(project: Project): JsonValue;
+  /** The rows of a project's stats export: its languages' entries, or from 4.18 their statistics. */
+  projectExportRows(project: Project): JsonValue;
   projectRepository(project: Project): JsonValue;
   componentRepository(component: Component): JsonValue;
   translationRepository(translation: Translation): JsonValue;
@@ -65,7 +68,7 @@ export interface Bodies {
 /** Creates the body builders of one build; its caches live as long as it does. */
 export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const settings = model.settings;
-  const version = settings.weblateVersion;
+  const version = shapesOf(settings.weblateVersion);
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
   const categories = new Map<Category, RawJson>();
@@ -132,6 +135,10 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     languageStatistics: (l) =>
       named(aggregates.language(l), true, l.name, webUrl(settings, webPath.language(l.code))),
     projectLanguages: (p) => projectLanguagesBody(settings, p, aggregates.projectLanguages(p)),
+    projectExportRows: (p) =>
+      hasTrait(settings.weblateVersion, 'projectExport27') && !hasTrait(version, 'shapes5')
+        ? projectLanguageStatistics4(settings, p, aggregates.projectLanguages(p))
+        : projectLanguagesBody(settings, p, aggregates.projectLanguages(p)),
     projectRepository: (p) =>
       fillLayout(PROJECT_REPOSITORY, { url: apiUrl(settings, apiPath.projectRepository(p.slug)) }),
     componentRepository: (c) =>
@@ -218,14 +225,14 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
 
 /** A Language object, exactly as its file holds it. */
 export function languageBody(settings: Settings, language: Language): JsonValue {
-  return fillLayout(LANGUAGE[settings.weblateVersion], { settings, language });
+  return fillLayout(LANGUAGE[shapesOf(settings.weblateVersion)], { settings, language });
 }
 
 function translationStatisticsBody(settings: Settings, t: Translation): JsonValue {
   const p = t.component.project.slug;
   const web = componentWebPath(t.component);
   const code = t.language.code;
-  return fillLayout(TRANSLATION_STATISTICS[settings.weblateVersion], {
+  return fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
     counters: t.counters,
     review: translationHasReview(t),
     code,
@@ -240,6 +247,25 @@ function translationStatisticsBody(settings: Settings, t: Translation): JsonValu
  * a compact summary per language; 2026.8 a statistics object per language
  * (ProjectLanguageStats), named by its project-language pages.
  */
+/** 4.18's project export rows: a statistics object per language, named by its 4.x page (inferred). */
+function projectLanguageStatistics4(
+  settings: Settings,
+  project: Project,
+  sums: ReadonlyMap<Language, Counters>,
+): JsonValue {
+  const review = projectHasReview(project);
+  return [...sums].map(([language, counters]) =>
+    fillLayout(TRANSLATION_STATISTICS['4'], {
+      counters,
+      review,
+      code: language.code,
+      name: language.name,
+      url: webUrl(settings, `${webPath.language(language.code)}${project.slug}/`),
+      translateUrl: '',
+    }),
+  );
+}
+
 function projectLanguagesBody(
   settings: Settings,
   project: Project,
@@ -249,7 +275,7 @@ function projectLanguagesBody(
   const entries = [...sums].sort(
     ([a], [b]) => compareStrings(a.name, b.name) || compareStrings(a.code, b.code),
   );
-  if (settings.weblateVersion === '4') {
+  if (!hasTrait(settings.weblateVersion, 'shapes5')) {
     return entries.map(([language, counters]) =>
       fillLayout(PROJECT_LANGUAGE_4, {
         counters,
@@ -262,7 +288,7 @@ function projectLanguagesBody(
     );
   }
   return entries.map(([language, counters]) =>
-    fillLayout(TRANSLATION_STATISTICS[settings.weblateVersion], {
+    fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
       counters,
       review,
       code: language.code,

@@ -9,6 +9,7 @@
  * routesOf().
  */
 import type { WeblateVersion } from '../model/defaults.ts';
+import { hasTrait, shapesOf, type Release, type TraitName } from '../model/releases.ts';
 
 export type ResourceKind =
   (typeof ROUTES)[number]['kind'] | (typeof CURRENT_ROUTES)[number]['kind'];
@@ -25,16 +26,16 @@ export interface Route {
   description: string;
   /** What Weblate answers an anonymous GET instead, by flavour: 401 (log in first) or 403 (not allowed). */
   refused?: Partial<Record<WeblateVersion, 401 | 403>>;
-  /** The flavours that page the list with LargePagination: four times the page size (api/pagination.py, 2026.8). */
-  large?: readonly WeblateVersion[];
+  /** The trait from which the list pages with LargePagination (api/pagination.py). */
+  large?: TraitName;
 }
 
 const READ = 'GET, HEAD, OPTIONS';
 const READ_POST = 'GET, POST, HEAD, OPTIONS';
 const INSTANCE = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 
-/** LargePagination.page_size = StandardPagination.page_size * 4 in Weblate 2026.8 (the docs' 100 is stale; it is 200). */
-const LARGE_PAGE_FACTOR = 4;
+/** LargePagination.page_size = StandardPagination.page_size * 4 from Weblate 5.11, * 2 before (the docs' 100 is stale). */
+const largePageFactor = (version: Release) => (hasTrait(version, 'largePagination4') ? 4 : 2);
 
 const PROJECTS = 'Translation projects API.';
 const CATEGORIES = 'Category API.';
@@ -140,7 +141,7 @@ export const ROUTES = [
     allow: READ,
     name: 'Statistics',
     description: COMPONENTS,
-    large: ['2026.8'],
+    large: 'largeStatistics',
   },
   {
     kind: 'component-lock',
@@ -309,7 +310,7 @@ export const ROUTES = [
     allow: READ,
     name: 'Unit List',
     description: 'Units API.',
-    large: ['2026.8'],
+    large: 'shapes5',
   },
   {
     kind: 'screenshots',
@@ -454,7 +455,7 @@ const CURRENT_ROUTES = [
     allow: READ,
     name: 'Suggestion List',
     description: 'Suggestions API.',
-    large: ['2026.8'],
+    large: 'shapes5',
   },
   {
     kind: 'reports',
@@ -477,9 +478,11 @@ export function refusalOf(route: Route, version: WeblateVersion): 401 | 403 | un
   return route.refused?.[version];
 }
 
-/** How many items a page of the route's list holds in a flavour: the page size, or four times it for LargePagination. */
-export function pageSizeOf(route: Route, version: WeblateVersion, pageSize: number): number {
-  return route.large?.includes(version) ? LARGE_PAGE_FACTOR * pageSize : pageSize;
+/** How many items a page of the route's list holds in a release: the page size, or LargePagination's. */
+export function pageSizeOf(route: Route, version: Release, pageSize: number): number {
+  return route.large && hasTrait(version, route.large)
+    ? largePageFactor(version) * pageSize
+    : pageSize;
 }
 
 /**
@@ -522,8 +525,16 @@ export const ROOT_LISTS = {
   ],
 } as const satisfies Record<WeblateVersion, readonly ResourceKind[]>;
 
-/** Top-level lists the snapshot writes empty in a flavour (the others hold content, or are refused). */
-export function emptyRootLists(version: WeblateVersion): ResourceKind[] {
+/** The API root's keys in a release: `suggestions` and `reports` joined the router in 2026.8. */
+export function rootListsOf(version: Release): readonly ResourceKind[] {
+  const since2026 = hasTrait(version, 'rootSinceRouter2026');
+  return ROOT_LISTS[shapesOf(version)].filter(
+    (name) => since2026 || (name !== 'suggestions' && name !== 'reports'),
+  );
+}
+
+/** Top-level lists the snapshot writes empty in a release (the others hold content, or are refused). */
+export function emptyRootLists(version: Release): ResourceKind[] {
   const held: readonly string[] = [
     'projects',
     'components',
@@ -531,8 +542,8 @@ export function emptyRootLists(version: WeblateVersion): ResourceKind[] {
     'languages',
     'categories',
   ];
-  return ROOT_LISTS[version].filter(
-    (name) => !held.includes(name) && refusalOf(routeOf(name), version) === undefined,
+  return rootListsOf(version).filter(
+    (name) => !held.includes(name) && refusalOf(routeOf(name), shapesOf(version)) === undefined,
   );
 }
 

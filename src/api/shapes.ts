@@ -8,9 +8,9 @@
  * A field whose value differs between the flavours says so where it is
  * computed. bodies.ts fills these layouts; output/serialize.ts writes them.
  */
+import { hasTrait } from '../model/releases.ts';
 import {
   INHERITABLE_SETTINGS,
-  isFlavour2026,
   type InheritableSetting,
   type WeblateVersion,
 } from '../model/defaults.ts';
@@ -302,7 +302,10 @@ const repository = (s: ComponentSource) => (s.component.linkedComponent ?? s.com
 const linkedSetting = <K extends 'push_on_commit' | 'commit_pending_age' | 'auto_lock_error'>(
   s: ComponentSource,
   key: K,
-) => (isFlavour2026(s.settings.weblateVersion) ? repository(s) : s.component.settings)[key];
+) =>
+  (hasTrait(s.settings.weblateVersion, 'sharedRepositorySettings')
+    ? repository(s)
+    : s.component.settings)[key];
 const componentUrl = (path: (p: string, c: string) => string) => (s: ComponentSource) =>
   apiUrl(s.settings, path(s.p, s.c));
 /** A message template: 4.x's default or today's when the content leaves it out. */
@@ -317,7 +320,7 @@ const message =
       | 'pull_message',
   ) =>
   (s: ComponentSource) =>
-    isFlavour2026(s.settings.weblateVersion)
+    hasTrait(s.settings.weblateVersion, 'shapes5')
       ? s.component.inherited.own[key]
       : s.component.settings[key];
 
@@ -348,7 +351,7 @@ const COMPONENT_FIELDS = {
   license_url: [
     'text',
     (s) =>
-      isFlavour2026(s.settings.weblateVersion)
+      hasTrait(s.settings.weblateVersion, 'shapes5')
         ? s.component.licenseUrl2026
         : s.component.licenseUrl,
     STRING_OR_NULL,
@@ -618,7 +621,7 @@ const TRANSLATION_FIELDS = {
     (s) =>
       webUrl(
         s.settings,
-        (isFlavour2026(s.settings.weblateVersion) ? webPath.share2026 : webPath.share)(
+        (hasTrait(s.settings.weblateVersion, 'shapes5') ? webPath.share2026 : webPath.share)(
           s.p,
           s.translation.language.code,
         ),

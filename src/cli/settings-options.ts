@@ -1,8 +1,8 @@
 /** The command-line flags that override site.yaml, shared by build, check and the sidecar. */
 import { checkBaseUrl } from '../content/base-url.ts';
-import { quoteAll } from '../content/schema.ts';
 import { UsageError } from '../errors.ts';
-import { SITE_DEFAULTS, WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
+import { SITE_DEFAULTS } from '../model/defaults.ts';
+import { isRelease, NEWEST_RELEASE, RELEASE_RANGE } from '../model/releases.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import type { OptionDef } from './command.ts';
 
@@ -29,7 +29,7 @@ export const SETTINGS_OPTIONS = {
   },
   'weblate-version': {
     type: 'string',
-    valueName: WEBLATE_VERSIONS.join('|'),
+    valueName: `4.14…${NEWEST_RELEASE}`,
     description: `which Weblate's API the snapshot speaks (overrides site.yaml; default ${SITE_DEFAULTS.weblate_version})`,
   },
   pages: {
@@ -70,11 +70,8 @@ export function settingsOverrides(values: {
     throw new UsageError(`--pagination expects "path" or "query" (got "${pagination}")`);
   }
   const version = values['weblate-version'];
-  if (version !== undefined && !isWeblateVersion(version)) {
-    throw new UsageError(
-      `--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`,
-    );
-  }
+  if (version !== undefined && !isRelease(version))
+    throw new UsageError(`--weblate-version expects ${RELEASE_RANGE} (got "${version}")`);
   const pages = values.pages;
   if (pages !== undefined && pages !== 'on' && pages !== 'off')
     throw new UsageError(`--pages expects "on" or "off" (got "${pages}")`);
@@ -86,8 +83,4 @@ export function settingsOverrides(values: {
     weblateVersion: version,
     pages: pages === undefined ? undefined : pages === 'on',
   };
-}
-
-function isWeblateVersion(text: string): text is WeblateVersion {
-  return (WEBLATE_VERSIONS as readonly string[]).includes(text);
 }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { checkBaseUrl } from './base-url.ts';
 import { isWebLink, WEB_LINK_EXPECTATION } from './web-link.ts';
-import { WEBLATE_VERSIONS, type WeblateVersion } from '../model/defaults.ts';
+import { isRelease, RELEASE_RANGE, type Release } from '../model/releases.ts';
 import { FORMULA_MAX_LENGTH } from '../catalog/plural.ts';
 
 // --- building blocks ---
@@ -87,13 +87,17 @@ const webLink = z
   .string({ error: WEB_LINK_EXPECTATION })
   .refine((value) => value === '' || isWebLink(value), { error: WEB_LINK_EXPECTATION });
 
-/** `"4"` or `4`, `"2026.8"` or `2026.8`: YAML reads the unquoted forms as numbers. */
+/**
+ * A release such as `"5.10"`, or `"4"`: YAML reads the unquoted forms as numbers, taken as they
+ * print, but unquoted 5.10 reads as 5.1, a release too, so that one number must be quoted.
+ */
 const weblateVersion = z
-  .union([z.string(), z.number()], { error: `expected ${quoteAll(WEBLATE_VERSIONS)}` })
+  .union([z.string(), z.number()], { error: `expected ${RELEASE_RANGE}` })
+  .refine((value) => value !== 5.1, {
+    error: 'expected "5.1" or "5.10" in quotes (YAML reads unquoted 5.10 as 5.1)',
+  })
   .transform(String)
-  .refine((value): value is WeblateVersion => (WEBLATE_VERSIONS as readonly string[]).includes(value), {
-    error: `expected ${quoteAll(WEBLATE_VERSIONS)}`,
-  });
+  .refine((value): value is Release => isRelease(value), { error: `expected ${RELEASE_RANGE}` });
 
 /** `"a", "b" or "c"`. */
 export function quoteAll(values: readonly string[]): string {

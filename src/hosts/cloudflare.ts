@@ -20,6 +20,7 @@
  * `Access-Control-Allow-Origin: *`; Pages answers OPTIONS with its own 405,
  * so a browser's preflight cannot pass there.
  */
+import { shapesOf } from '../model/releases.ts';
 import { isParam, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { Settings } from '../model/types.ts';
@@ -53,7 +54,7 @@ export function renderCloudflareRedirects(settings: Settings): string {
     `${api}/*/index.json /api/:splat/index.json 200`,
     `${api}/*/ /api/:splat/index.json 200`,
     `${api}/* /api/:splat/index.json 200`,
-    ...(pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
+    ...(pages ? statusSiteRedirects(base, shapesOf(settings.weblateVersion)) : []),
     '',
   ].join('\n');
 }
@@ -93,7 +94,7 @@ function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
 
 export function renderCloudflareHeaders(settings: Settings): string {
   const api = `${basePath(settings)}/api`;
-  const version = settings.weblateVersion;
+  const version = shapesOf(settings.weblateVersion);
   // Routes Weblate refuses an anonymous reader have no files to give headers to.
   const routes = routesOf(version).filter((route) => refusalOf(route, version) === undefined);
   const [root, ...others] = [...routes].sort((a, b) => a.pattern.length - b.pattern.length);

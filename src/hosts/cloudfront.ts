@@ -12,6 +12,7 @@
  * `Access-Control-Allow-Origin: *` to every answer, as Weblate does. The
  * function is plain ES5 with the route table written into it.
  */
+import { shapesOf } from '../model/releases.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { statusSiteFunctionParts, STATUS_SITE_FUNCTIONS } from './cloudfront-status-site.ts';
 import { contentTypeOf } from './published.ts';
@@ -37,7 +38,7 @@ import {
 } from '../api/cors.ts';
 
 export function renderCloudFrontFunction(settings: Settings): string {
-  const version = settings.weblateVersion;
+  const version = shapesOf(shapesOf(settings.weblateVersion));
   const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
@@ -140,7 +141,7 @@ prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
 aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
-${settings.pages ? statusSiteUploads(settings.weblateVersion) : ''}`;
+${settings.pages ? statusSiteUploads(shapesOf(settings.weblateVersion)) : ''}`;
 }
 
 /**

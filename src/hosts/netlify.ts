@@ -9,6 +9,7 @@
  * the API's Access-Control-Allow-Origin only. Netlify answers OPTIONS itself:
  * no rule can answer a browser's preflight.
  */
+import { shapesOf } from '../model/releases.ts';
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, type Route } from '../api/routes.ts';
 import type { Settings } from '../model/types.ts';
@@ -27,12 +28,16 @@ export function renderNetlifyRedirects(settings: Settings): string {
   return [
     `# ${generatedBy(settings, 'Netlify')}`,
     '# ?page=N of a list → its page file (first match wins, so these come first).',
-    ...paginatedRoutes(settings.weblateVersion)
-      .filter((route) => refusalOf(route, settings.weblateVersion) === undefined)
+    ...paginatedRoutes(shapesOf(settings.weblateVersion))
+      .filter(
+        (route) => refusalOf(route, shapesOf(shapesOf(settings.weblateVersion))) === undefined,
+      )
       .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
-    ...depthRules(base, deepestPath(settings.weblateVersion)),
-    ...(settings.pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
+    ...depthRules(base, deepestPath(shapesOf(settings.weblateVersion))),
+    ...(settings.pages
+      ? statusSiteRedirects(base, shapesOf(shapesOf(settings.weblateVersion)))
+      : []),
     '',
   ].join('\n');
 }
@@ -42,7 +47,7 @@ export function renderNetlifyHeaders(settings: Settings): string {
   // Rules for the request path and, when the API sits under a path, for the file path too.
   const paths = [...new Set([`${base}/api/*`, '/api/*'])];
   const svg = settings.pages
-    ? fileFolders(settings.weblateVersion).filter((folder) => folder.startsWith('widget'))
+    ? fileFolders(shapesOf(settings.weblateVersion)).filter((folder) => folder.startsWith('widget'))
     : [];
   return [
     `# ${generatedBy(settings, 'Netlify')}`,

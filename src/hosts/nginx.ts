@@ -14,6 +14,7 @@
  * by the server itself before any location is looked at, as Weblate's CORS
  * middleware answers it before its views.
  */
+import { shapesOf } from '../model/releases.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -46,7 +47,7 @@ interface NginxOptions {
 export function renderNginxConfig(settings: Settings, options: NginxOptions = {}): string {
   const root = options.root ?? NGINX_DEFAULT_ROOT;
   const listen = options.listen ?? defaultListen(settings);
-  const version = settings.weblateVersion;
+  const version = shapesOf(settings.weblateVersion);
   const notFound = errorText(version, ERRORS.notFound);
   return [
     `# ${generatedBy(settings, 'nginx')}`,

@@ -17,6 +17,7 @@
  * and JSON types; serve cannot map `?format=csv`, name a CSV per project or
  * answer a miss in HTML.
  */
+import { shapesOf } from '../model/releases.ts';
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -53,7 +54,7 @@ export interface ServeConfig {
 /** The serve-handler configuration of a site (without `public`, which the caller sets). */
 export function serveConfig(settings: Settings): ServeConfig {
   const base = basePath(settings);
-  const version = settings.weblateVersion;
+  const version = shapesOf(settings.weblateVersion);
   const redirects = settings.pages ? statusSiteRedirects(base, version) : [];
   return {
     directoryListing: false,

@@ -6,17 +6,11 @@
  */
 
 /**
- * The Weblate versions whose API a snapshot can speak (`weblate_version`,
- * `--weblate-version`): `4` (4.14–4.18) and `2026.8` (the current API, as
- * Weblate 2026.8.1 and later serve it). docs/flavours.md compares them.
+ * The two families of object shapes a release is served in (model/releases.ts shapesOf):
+ * Weblate 4.x's (`4`) and today's (`2026.8`). docs/flavours.md compares them.
  */
 export const WEBLATE_VERSIONS = ['4', '2026.8'] as const;
 export type WeblateVersion = (typeof WEBLATE_VERSIONS)[number];
-
-/** Whether a snapshot speaks today's API (2026.8) rather than 4.x's: the one test of the flavour. */
-export function isFlavour2026(version: WeblateVersion): boolean {
-  return version !== '4';
-}
 
 /** What site.yaml fields take when left out (`base_url` has no default; `pages` follows `web_url`). */
 export const SITE_DEFAULTS = { page_size: 50, pagination: 'path', weblate_version: '4' } as const;

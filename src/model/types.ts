@@ -9,8 +9,8 @@ import type {
   COMPONENT_FIELD_DEFAULTS_2026,
   PROJECT_FIELD_DEFAULTS_2026,
   InheritableSetting,
-  WeblateVersion,
 } from './defaults.ts';
+import type { Release } from './releases.ts';
 
 export interface Settings {
   /** Base of API links, without a trailing slash: `https://l10n.example.org` (the API is at `<baseUrl>/api/`). */
@@ -19,8 +19,8 @@ export interface Settings {
   webUrl: string;
   pageSize: number;
   pagination: 'path' | 'query';
-  /** Which Weblate's API the snapshot speaks. */
-  weblateVersion: WeblateVersion;
+  /** Which Weblate release's API the snapshot speaks (model/releases.ts). */
+  weblateVersion: Release;
   /** Whether the tree holds the status site at the web paths (on by default when the web links point at the snapshot). */
   pages: boolean;
   /** Where translating happens (a Weblate instance's web URL), for the status site's translate pages to link to; null: not said. */

@@ -21,7 +21,8 @@ import { dropUnsafeLinks } from './map-links.ts';
 import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
 import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
-import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS, type WeblateVersion } from '../model/defaults.ts';
+import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
+import { hasTrait, type Release } from '../model/releases.ts';
 
 export interface MappedContent {
   files: ContentFile[];
@@ -59,21 +60,36 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
 }
 
 /**
+ * The release the instance runs, as far as what it served tells: 4.x's as "4"; of today's, a
+ * root with `suggestions` is 2026.8 or later ("2026.8"), and before that the component
+ * statistics' pages tell 5.0-5.9 (the page size), 5.10 (twice it) and 5.11 on (four times).
+ */
+export function inferRelease(instance: PulledInstance): Release {
+  if ((instance.flavour ?? '4') === '4') return '4';
+  if (!instance.rootKeys || instance.rootKeys.includes('suggestions')) return '2026.8';
+  const factor = largePageFactor(instance.lists);
+  return factor === 1 ? '5.0' : factor === 2 ? '5.10' : '5.11';
+}
+
+/**
  * The page size the lists were cut at: the length of a first page that has a
- * next one. Today's Weblate cuts a component's statistics at four times the
- * page size (LargePagination): those count for a quarter.
+ * next one. Component statistics pages are cut at LargePagination's size
+ * (from 5.10 twice the page size, from 5.11 four times): those count for a share.
  */
 export function inferPageSize(
   lists: readonly ListObservation[],
-  flavour: WeblateVersion = '4',
+  release: Release = '4',
 ): number | undefined {
-  const large = (list: ListObservation) => flavour !== '4' && LARGE_LIST.test(list.url);
+  const factor = !hasTrait(release, 'largeStatistics')
+    ? 1
+    : hasTrait(release, 'largePagination4')
+      ? 4
+      : 2;
+  const large = (list: ListObservation) => factor > 1 && LARGE_LIST.test(list.url);
   const cut = lists
     .filter((list) => list.next !== null && list.firstPageLength > 0)
     .map((list) =>
-      large(list)
-        ? Math.max(1, Math.floor(list.firstPageLength / LARGE_PAGE_FACTOR))
-        : list.firstPageLength,
+      large(list) ? Math.max(1, Math.floor(list.firstPageLength / factor)) : list.firstPageLength,
     );
   if (cut.length > 0) return mostCommon(cut);
   // No list needed a second page: any size at least as long as the longest list gives the same pages.
@@ -92,8 +108,14 @@ export function inferPagination(lists: readonly ListObservation[]): 'path' | 'qu
 
 /** A component's statistics list: `/components/<p>/<c>/statistics/`, any page. */
 const LARGE_LIST = /\/components\/[^/]+\/[^/]+\/statistics\/($|\?|~page\/)/;
-/** LargePagination.page_size = page_size * 4 (Weblate 5.10 and later). */
-const LARGE_PAGE_FACTOR = 4;
+/** How many times the page size component statistics pages hold, from lists cut on both sides. */
+function largePageFactor(lists: readonly ListObservation[]): number | undefined {
+  const cut = lists.filter((list) => list.next !== null && list.firstPageLength > 0);
+  const large = cut.filter((list) => LARGE_LIST.test(list.url)).map((l) => l.firstPageLength);
+  const small = cut.filter((list) => !LARGE_LIST.test(list.url)).map((l) => l.firstPageLength);
+  if (large.length === 0 || small.length === 0) return undefined;
+  return Math.round(mostCommon(large) / mostCommon(small));
+}
 
 interface MapState {
   instance: PulledInstance;
@@ -182,13 +204,13 @@ function mapSite(instance: PulledInstance, warnings: string[]): Record<string, u
   const webUrl = inferWebUrl(instance);
   if (webUrl !== undefined) refuseUnsafeUrl('web URL', webUrl, instance.apiRoot);
   if (webUrl !== undefined && webUrl !== baseUrl) site.web_url = webUrl;
-  const flavour = instance.flavour ?? SITE_DEFAULTS.weblate_version;
-  const pageSize = inferPageSize(instance.lists, flavour);
+  const release = inferRelease(instance);
+  const pageSize = inferPageSize(instance.lists, release);
   if (pageSize !== undefined && pageSize !== SITE_DEFAULTS.page_size) site.page_size = pageSize;
   const pagination = inferPagination(instance.lists);
   if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination)
     site.pagination = pagination;
-  if (flavour !== SITE_DEFAULTS.weblate_version) site.weblate_version = flavour;
+  if (release !== SITE_DEFAULTS.weblate_version) site.weblate_version = release;
   return site;
 }
 

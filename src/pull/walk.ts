@@ -116,6 +116,8 @@ export interface PulledInstance {
   flavour?: WeblateVersion;
   /** Each pulled project's categories, by project slug (today's Weblate). */
   categories?: ReadonlyMap<string, ApiCategory[]>;
+  /** The API root's keys as served, which tell releases apart (absent: not read). */
+  rootKeys?: readonly string[];
 }
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
@@ -194,6 +196,7 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     warnings: start.walker.warnings,
     flavour,
     categories,
+    rootKeys: Object.keys(start.root),
   };
 }
 

@@ -24,12 +24,18 @@ export function checkFlavourFields(
         file,
         path: [key],
         atKey: true,
-        message: flavourMessage(version, `a field of "${owner}" only`),
+        message: flavourMessage(version, `a field of ${RELEASES_OF[owner]} only`),
       });
   }
 }
 
-/** The message of a flavour mismatch: what the settings' flavour expects, and what was found. */
+/** The message of a flavour mismatch: what the settings' releases expect, and what was found. */
 export function flavourMessage(version: WeblateVersion, found: string): string {
-  return `expected what weblate_version "${version}" has (got ${found}; the flavours differ as docs/flavours.md says)`;
+  return `expected what weblate_version ${RELEASES_OF[version]} has (got ${found}; the releases differ as docs/flavours.md says)`;
 }
+
+/** The releases served in each shape, as messages name them. */
+const RELEASES_OF: Readonly<Record<WeblateVersion, string>> = {
+  '4': '4.x',
+  '2026.8': '5.0 and later',
+};

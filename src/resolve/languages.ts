@@ -3,11 +3,11 @@
  * A catalog code needs no file; a file may override any field of a catalog
  * language, or define a new language (then `name` and `plural` are required).
  */
+import { hasTrait, type Release } from '../model/releases.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { classifyPlural, formulaStaysWithin, parsePluralFormula } from '../catalog/plural.ts';
 import { derivedId } from '../model/ids.ts';
 import type { Language, Plural } from '../model/types.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
 import { quote } from '../content/describe.ts';
 import type { CheckedFile } from '../content/files.ts';
 import type { FieldPath } from '../content/locate.ts';
@@ -18,7 +18,7 @@ import { type Problem } from '../content/problems.ts';
 export function resolveLanguageFiles(
   files: readonly CheckedFile<'language'>[],
   catalog: Catalog,
-  version: WeblateVersion,
+  version: Release,
   problems: Problem[],
 ): Map<string, Language> {
   const definitions = new Map<string, Language>();
@@ -46,7 +46,7 @@ export interface LanguageResolver {
 export function languageResolver(
   definitions: Map<string, Language>,
   catalog: Catalog,
-  version: WeblateVersion,
+  version: Release,
 ): LanguageResolver {
   const resolved = new Map<string, Language>(definitions);
   return {
@@ -97,14 +97,14 @@ export function checkLanguageIds(languages: Iterable<Language>, problems: Proble
 type CatalogEntry = NonNullable<ReturnType<Catalog['get']>>;
 
 /** A catalog language as a snapshot of the flavour shows it: today's plural type and aliases differ from 4.x's. */
-function fromCatalog(entry: CatalogEntry, version: WeblateVersion): Language {
-  const current = version !== '4';
+function fromCatalog(entry: CatalogEntry, version: Release): Language {
+  const currentTypes = hasTrait(version, 'currentPluralTypes');
   return {
     id: entry.id,
     code: entry.code,
     name: entry.name,
-    plural: { ...entry.plural, type: current ? entry.typeCurrent : entry.plural.type },
-    aliases: current ? entry.aliasesCurrent : entry.aliases,
+    plural: { ...entry.plural, type: currentTypes ? entry.typeCurrent : entry.plural.type },
+    aliases: hasTrait(version, 'shapes5') ? entry.aliasesCurrent : entry.aliases,
     direction: entry.direction,
     population: entry.population,
     inCatalog: true,
@@ -115,7 +115,7 @@ function fromCatalog(entry: CatalogEntry, version: WeblateVersion): Language {
 function resolveLanguageFile(
   checked: CheckedFile<'language'>,
   catalog: Catalog,
-  version: WeblateVersion,
+  version: Release,
   problems: Problem[],
 ): Language | null {
   const code = checked.place.code;
@@ -176,7 +176,7 @@ function resolvePlural(
   given: CheckedFile<'language'>['data']['plural'],
   catalogPlural: Plural | undefined,
   catalog: Catalog,
-  version: WeblateVersion,
+  version: Release,
   file: string,
   problems: Problem[],
 ): Plural | null {
@@ -209,7 +209,7 @@ function resolvePlural(
     formula: given.formula,
     type:
       given.type ??
-      (version === '4'
+      (!hasTrait(version, 'currentPluralTypes')
         ? classifyPlural(given.formula, code, catalog.formulas)
         : classifyPlural(given.formula, code, catalog.formulasCurrent, true)),
   };

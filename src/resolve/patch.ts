@@ -6,6 +6,7 @@
  * project or site file, a component shared through `weblate://` whose
  * repository changes) is left to the full validation: `fallback`.
  */
+import { hasTrait, shapesOf } from '../model/releases.ts';
 import type { ContentError } from '../errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
@@ -67,7 +68,12 @@ export function patchComponents(
     version,
   );
   const problems: Problem[] = [];
-  const context: ComponentContext = { projects, languages: resolver, version, problems };
+  const context: ComponentContext = {
+    projects,
+    languages: resolver,
+    version: shapesOf(version),
+    problems,
+  };
   const replaced: Component[] = [];
   const drafts: ComponentDraft[] = [];
   for (const patch of patches) {
@@ -96,7 +102,7 @@ export function patchComponents(
     translations,
   );
   checkPluralIds(languages, problems);
-  if (version !== '4') checkLanguageIds(languages, problems);
+  if (hasTrait(version, 'shapes5')) checkLanguageIds(languages, problems);
   if (problems.length > 0) return { ok: false, errors: pinProblems(problems, readText) };
 
   return { ok: true, ...applyPatch(model, replaced, drafts, translations, languages, newPaths) };

@@ -4,6 +4,7 @@
  * here need more than one file: slugs and codes, references to languages and
  * projects, repository links, ids.
  */
+import { shapesOf, type Release } from '../model/releases.ts';
 import type { ContentError } from '../errors.ts';
 import { compareStrings } from '../errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -61,7 +62,7 @@ export interface SettingsOverrides {
   webUrl?: string | undefined;
   pageSize?: number | undefined;
   pagination?: 'path' | 'query' | undefined;
-  weblateVersion?: WeblateVersion | undefined;
+  weblateVersion?: Release | undefined;
   pages?: boolean | undefined;
 }
 
@@ -80,17 +81,18 @@ export function resolveContent(
 ): ResolveResult {
   const problems: Problem[] = [];
   const settings = resolveSettings(content.site, overrides, problems, contentDir, content.siteFile);
-  const version =
+  const release =
     overrides.weblateVersion ?? content.site?.data.weblate_version ?? SITE_DEFAULTS.weblate_version;
+  const version = shapesOf(release);
   for (const checked of content.languages)
     checkFlavourFields('language', Object.keys(checked.data), version, checked.file, problems);
-  const definitions = resolveLanguageFiles(content.languages, catalog, version, problems);
+  const definitions = resolveLanguageFiles(content.languages, catalog, release, problems);
   checkCaseCollisions(
     content.languages.map((checked) => ({ key: checked.place.code, file: checked.file })),
     'language code',
     problems,
   );
-  const languages = languageResolver(definitions, catalog, version);
+  const languages = languageResolver(definitions, catalog, release);
   const projects = resolveProjects(content, languages, version, problems, contentDir);
   const projectsBySlug = new Map([...projects].map(([slug, draft]) => [slug, draft.project]));
   const categories = resolveCategories(

@@ -7,6 +7,7 @@
  * pages, badges and exports (GET and HEAD) as the preview does. It never
  * listens: listen.ts bridges node:http to it, and tests may call it directly.
  */
+import { shapesOf } from '../model/releases.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isParam, type RouteMatch } from '../api/match.ts';
@@ -104,7 +105,12 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
     }
     const page =
       settings.pages && path !== null
-        ? resolveStatusSiteRequest(method, path, basePath(settings), settings.weblateVersion)
+        ? resolveStatusSiteRequest(
+            method,
+            path,
+            basePath(settings),
+            shapesOf(shapesOf(settings.weblateVersion)),
+          )
         : null;
     if (page)
       return statusSiteResponse(await readStatusSiteAnswer(options.session.outDir, page), method);
@@ -116,14 +122,14 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
       log(
         `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
       );
-      const failure = serverError(settings.weblateVersion);
+      const failure = serverError(shapesOf(settings.weblateVersion));
       answer = detail(500, failure.detail);
     }
     const cors = path !== null && isApiRequest(path, basePath(settings));
     return toResponse(
       cors ? { ...answer, headers: { ...answer.headers, ...ALLOW_ORIGIN } } : answer,
       method,
-      settings.weblateVersion,
+      shapesOf(shapesOf(settings.weblateVersion)),
     );
   };
 }
@@ -150,10 +156,12 @@ async function answerRequest(
   const path = originFormOf(target);
   const settings = options.session.model.settings;
   const api =
-    path === null ? null : parseApiTarget(path, basePath(settings), settings.weblateVersion);
+    path === null
+      ? null
+      : parseApiTarget(path, basePath(settings), shapesOf(shapesOf(settings.weblateVersion)));
   if (!api) return notFound();
   const route = api.match.route;
-  const answer = await (settings.weblateVersion === '4' ? answerRoute : answerRoute2026)(
+  const answer = await (shapesOf(settings.weblateVersion) === '4' ? answerRoute : answerRoute2026)(
     options,
     request,
     method,
@@ -188,7 +196,7 @@ async function answerRoute2026(
   const refusal =
     method === 'OPTIONS'
       ? undefined
-      : refusalOf(route, options.session.model.settings.weblateVersion);
+      : refusalOf(route, shapesOf(options.session.model.settings.weblateVersion));
   // A key holder is refused too: the snapshot has no repository status or reports to show.
   if (refusal === 401 && credentials.kind === 'anonymous')
     return errorAnswer(ERRORS.notAuthenticated, AUTHENTICATE);

@@ -9,7 +9,7 @@
  */
 import { formatFloat, ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { internalError } from '../errors.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
+import { hasTrait, type Release } from '../model/releases.ts';
 import { PROJECT_LANGUAGE_4 } from '../api/shapes.ts';
 
 /** Which objects an export lists: a component's translations or a project's languages. */
@@ -25,10 +25,10 @@ export function renderExportJson(rows: readonly JsonValue[]): string {
 export function renderExportCsv(
   rows: readonly JsonValue[],
   kind: ExportKind,
-  version: WeblateVersion,
+  version: Release,
 ): string {
   const columns: readonly string[] =
-    kind === 'project' && version === '4' ? PROJECT_COLUMNS_4 : COLUMNS;
+    kind === 'project' && !hasTrait(version, 'projectExport27') ? PROJECT_COLUMNS_4 : COLUMNS;
   const lines = [columns.join(',')];
   for (const row of rows) {
     const values = new Map(fieldsOf(row).map((field) => [field.key, field]));

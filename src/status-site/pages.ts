@@ -6,6 +6,7 @@
  * children, the last change, links between pages and to the API resource.
  * Pure: the model in, HTML text out.
  */
+import { hasTrait } from '../model/releases.ts';
 import { projectHasReview, translationHasReview, type Aggregates } from '../model/aggregates.ts';
 import type {
   Category,
@@ -258,7 +259,7 @@ export function projectLanguagePage(
     });
   }
   const own = projectLanguagePath(settings, project, language);
-  const share = (settings.weblateVersion === '4' ? webPath.share : webPath.share2026)(
+  const share = (!hasTrait(settings.weblateVersion, 'shapes5') ? webPath.share : webPath.share2026)(
     project.slug,
     language.code,
   );
@@ -314,7 +315,7 @@ export function projectLanguageWebPath(
   project: Project,
   language: Language,
 ): string {
-  return settings.weblateVersion === '4'
+  return !hasTrait(settings.weblateVersion, 'shapes5')
     ? `${webPath.language(language.code)}${project.slug}/`
     : webPath.projectLanguage(project.slug, language.code);
 }
@@ -329,14 +330,12 @@ export function widgetFolder(
   const c =
     component === null
       ? null
-      : settings.weblateVersion === '4'
+      : !hasTrait(settings.weblateVersion, 'shapes5')
         ? component.slug
         : componentWebPath(component);
-  return (settings.weblateVersion === '4' ? statusSitePath.widgets : statusSitePath.widget)(
-    project.slug,
-    language?.code ?? null,
-    c,
-  );
+  return (
+    !hasTrait(settings.weblateVersion, 'shapes5') ? statusSitePath.widgets : statusSitePath.widget
+  )(project.slug, language?.code ?? null, c);
 }
 
 // --- internal ---
@@ -450,6 +449,11 @@ function badge(
 }
 
 function exportsLinks(settings: Settings, project: Project, component: Component): string {
+  // Weblate 5.10 replaced the exports with the API's statistics (its ?format=csv needs a query).
+  if (hasTrait(settings.weblateVersion, 'noStatsExports')) {
+    const list = apiPath.componentStatistics(project.slug, componentSegment(component));
+    return `<p>Statistics of every translation: <a href="${link(settings, list)}">API</a></p>\n`;
+  }
   const folder = link(settings, statusSitePath.exports(project.slug, componentWebPath(component)));
   return `<p>Statistics of every translation: <a href="${folder}">JSON</a>, <a href="${folder}index.csv">CSV</a></p>\n`;
 }

@@ -5,11 +5,11 @@
  * renders only groups whose fingerprint changed, and removes the folders of
  * groups that are gone.
  */
-import { emptyRootLists, ROOT_LISTS, type ResourceKind } from '../api/routes.ts';
+import { emptyRootLists, rootListsOf, type ResourceKind } from '../api/routes.ts';
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
-import { isFlavour2026 } from '../model/defaults.ts';
+import { hasTrait } from '../model/releases.ts';
 import { hostFiles, type HostOptions } from '../hosts/index.ts';
 import {
   serializeFile,
@@ -157,7 +157,7 @@ export function languageGroup(context: Context, language: Language): ApiGroup {
 export function* oneProjectGroups(context: Context, project: Project): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const slug = project.slug;
-  const is2026 = isFlavour2026(context.model.settings.weblateVersion);
+  const shapes5 = hasTrait(context.model.settings.weblateVersion, 'shapes5');
   yield {
     key: apiPath.project(slug),
     fingerprint: projectFingerprint(context, project),
@@ -175,7 +175,7 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
       },
       emptyList(context, 'project-changes', apiPath.projectChanges(slug)),
       // 2026.8 refuses the repository status to an anonymous reader (403), and has a lock of the project.
-      is2026
+      shapes5
         ? {
             path: apiPath.projectLock(slug),
             kind: 'project-lock',
@@ -186,8 +186,8 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
             kind: 'project-repository',
             body: bodies.projectRepository(project),
           },
-      ...(is2026 ? [emptyList(context, 'project-labels', apiPath.projectLabels(slug))] : []),
-      ...(is2026
+      ...(shapes5 ? [emptyList(context, 'project-labels', apiPath.projectLabels(slug))] : []),
+      ...(shapes5
         ? [emptyList(context, 'project-announcements', apiPath.projectAnnouncements(slug))]
         : []),
     ],
@@ -200,7 +200,7 @@ export function* oneProjectGroups(context: Context, project: Project): Generator
     fingerprints.component,
     (c) => bodies.component(c, false),
   );
-  if (is2026) {
+  if (shapes5) {
     yield* pageGroups(
       context,
       'project-categories',
@@ -238,7 +238,7 @@ export function categoryGroup(context: Context, category: Category): ApiGroup {
 export function* componentGroups(context: Context, component: Component): Generator<ApiGroup> {
   const { bodies, fingerprints } = context;
   const [p, c] = [component.project.slug, componentSegment(component)];
-  const is2026 = isFlavour2026(context.model.settings.weblateVersion);
+  const shapes5 = hasTrait(context.model.settings.weblateVersion, 'shapes5');
   yield {
     key: apiPath.component(p, c),
     fingerprint: new Hasher()
@@ -249,7 +249,7 @@ export function* componentGroups(context: Context, component: Component): Genera
       { path: apiPath.component(p, c), kind: 'component', body: bodies.component(component) },
       { path: apiPath.componentLock(p, c), kind: 'component-lock', body: bodies.lock(component) },
       emptyList(context, 'component-changes', apiPath.componentChanges(p, c)),
-      is2026
+      shapes5
         ? emptyList(context, 'component-announcements', apiPath.componentAnnouncements(p, c))
         : {
             path: apiPath.componentRepository(p, c),
@@ -291,7 +291,7 @@ export function translationGroup(context: Context, translation: Translation): Ap
     componentSegment(translation.component),
     translation.language.code,
   ];
-  const is2026 = isFlavour2026(context.model.settings.weblateVersion);
+  const shapes5 = hasTrait(context.model.settings.weblateVersion, 'shapes5');
   return {
     key: apiPath.translation(p, c, l),
     fingerprint: new Hasher()
@@ -311,7 +311,7 @@ export function translationGroup(context: Context, translation: Translation): Ap
       },
       emptyList(context, 'translation-changes', apiPath.translationChanges(p, c, l)),
       emptyList(context, 'translation-units', apiPath.translationUnits(p, c, l)),
-      is2026
+      shapes5
         ? emptyList(context, 'translation-announcements', apiPath.translationAnnouncements(p, c, l))
         : {
             path: apiPath.translationRepository(p, c, l),
@@ -392,15 +392,15 @@ export function toFileGroup(group: ApiGroup): FileGroup {
 function countApiFiles(model: Model): number {
   const { settings } = model;
   const n = (kind: ResourceKind, count: number) => pageCount(count, listPageSize(settings, kind));
-  const current = settings.weblateVersion !== '4';
+  const shapes5 = hasTrait(settings.weblateVersion, 'shapes5');
   let total = 1 + emptyRootLists(settings.weblateVersion).length;
   total += n('languages', model.languages.length) + 2 * model.languages.length;
   total += n('projects', model.projects.length);
   for (const project of model.projects) {
     total += 5 + n('project-components', project.components.length);
-    if (current) total += 2 + n('project-categories', project.categories.length);
+    if (shapes5) total += 2 + n('project-categories', project.categories.length);
   }
-  if (current) total += n('categories', model.categories.length) + 3 * model.categories.length;
+  if (shapes5) total += n('categories', model.categories.length) + 3 * model.categories.length;
   total += n('components', model.components.length);
   for (const component of model.components) {
     const count = component.translations.length;
@@ -419,7 +419,7 @@ function* apiGroups(context: Context): Generator<ApiGroup> {
   yield rootGroup(context);
   yield* languageGroups(context);
   yield* projectGroups(context);
-  if (isFlavour2026(context.model.settings.weblateVersion)) yield* categoryGroups(context);
+  if (hasTrait(context.model.settings.weblateVersion, 'shapes5')) yield* categoryGroups(context);
   yield* instanceListPages(context, 'components');
   yield* componentsAmongTranslationPages(context);
 }
@@ -469,7 +469,7 @@ function rootGroup(context: Context): ApiGroup {
     fingerprint: new Hasher().number(context.fingerprints.settings).text('root').digest(),
     resources: () => {
       const root: Record<string, JsonValue> = {};
-      for (const name of ROOT_LISTS[settings.weblateVersion])
+      for (const name of rootListsOf(settings.weblateVersion))
         root[name] = apiUrl(settings, apiPath.list(name));
       return [
         { path: apiPath.root(), kind: 'root', body: root },

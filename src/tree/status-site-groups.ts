@@ -7,7 +7,8 @@
  */
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
-import { percent } from '../model/statistics.ts';
+import { hasTrait, type Release } from '../model/releases.ts';
+import { addCounters, emptyCounters, percent, type Counters } from '../model/statistics.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
 import {
   categoryWebPath,
@@ -92,15 +93,17 @@ export function homeFingerprint(context: StatusSiteGroupContext): number {
 export function countStatusSiteFiles(model: Model): number {
   if (!model.settings.pages) return 0;
   const charts = CHART_KINDS.length * CHART_COLORS.length;
-  const current = model.settings.weblateVersion !== '4';
+  const version = model.settings.weblateVersion;
+  const current = hasTrait(version, 'shapes5');
+  const exports = hasTrait(version, 'noStatsExports') ? 0 : 2;
   let total = 2 + model.languages.length + model.categories.length;
   for (const project of model.projects) {
     const languages = new Set(
       project.components.flatMap((c) => c.translations.map((t) => t.language)),
     ).size;
-    total += 1 + (1 + charts) + 2 + languages * (current ? 4 : 3);
+    total += 1 + (1 + charts) + exports + languages * (current ? 4 : 3);
   }
-  total += model.components.length * (1 + (1 + charts) + 2) + model.translations.length * 3;
+  total += model.components.length * (1 + (1 + charts) + exports) + model.translations.length * 3;
   return total;
 }
 
@@ -218,26 +221,29 @@ function* projectStatusSiteGroups(
   const key = webPath.project(project.slug);
   yield { key, fingerprint, render: () => [page(key, projectPage(context, project))] };
   const review = projectHasReview(project);
+  const sums = widgetSums(context, project);
   const rows = () =>
-    [...aggregates.projectLanguages(project)].map(([language, counters]) => ({
+    [...sums].map(([language, counters]) => ({
       name: language.name,
       translated: counters.translated,
       percent: percent(counters.translated, counters.total, !review),
       url: webUrl(settings, projectLanguageWebPath(settings, project, language)),
     }));
+  const total = widgetTotal(context, project, sums);
   yield widgetGroup(
     widgetFolder(settings, project, null, null),
     fingerprint,
-    percent(aggregates.project(project).translated, aggregates.project(project).total, !review),
+    percent(total.translated, total.total, !review),
     rows,
   );
-  yield exportGroup(
-    statusSitePath.exports(project.slug, null),
-    fingerprint,
-    'project',
-    settings.weblateVersion,
-    () => byCode(bodies.projectLanguages(project)),
-  );
+  if (!hasTrait(settings.weblateVersion, 'noStatsExports'))
+    yield exportGroup(
+      statusSitePath.exports(project.slug, null),
+      fingerprint,
+      'project',
+      settings.weblateVersion,
+      () => byCode(bodies.projectExportRows(project)),
+    );
   for (const language of languagesOf(project))
     yield* projectLanguageGroups(context, project, language);
 }
@@ -250,6 +256,7 @@ function* projectLanguageGroups(
 ): Generator<FileGroup> {
   const { model, fingerprints, aggregates } = context;
   const counters = aggregates.projectLanguages(project).get(language)!;
+  const shown = widgetSums(context, project).get(language) ?? emptyCounters();
   const h = new Hasher()
     .number(fingerprints.settings)
     .number(fingerprints.project(project))
@@ -276,12 +283,7 @@ function* projectLanguageGroups(
     render: () => [page(shareKey!, projectLanguagePage(context, project, language, 'share'))],
   };
   const review = projectHasReview(project);
-  yield widgetGroup(
-    widgetKey!,
-    fingerprint,
-    percent(counters.translated, counters.total, !review),
-    null,
-  );
+  yield widgetGroup(widgetKey!, fingerprint, percent(shown.translated, shown.total, !review), null);
   if (translateKey)
     yield {
       key: translateKey,
@@ -343,7 +345,13 @@ function* componentStatusSiteGroups(
       percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
       url: webUrl(
         settings,
-        webPath.translation(component.project.slug, componentWebPath(component), t.language.code),
+        (hasTrait(settings.weblateVersion, 'translateChartRows')
+          ? webPath.translate
+          : webPath.translation)(
+          component.project.slug,
+          componentWebPath(component),
+          t.language.code,
+        ),
       ),
     }));
   yield widgetGroup(
@@ -356,7 +364,8 @@ function* componentStatusSiteGroups(
     [...component.translations]
       .sort((a, b) => compareStrings(a.languageCode, b.languageCode))
       .map((t) => bodies.translationStatistics(t));
-  yield exportGroup(exportKey!, fingerprint, 'component', settings.weblateVersion, translations);
+  if (!hasTrait(settings.weblateVersion, 'noStatsExports'))
+    yield exportGroup(exportKey!, fingerprint, 'component', settings.weblateVersion, translations);
   for (const translation of component.translations)
     yield* translationStatusSiteGroups(context, translation);
 }
@@ -394,7 +403,7 @@ function projectLanguageKeys(model: Model, project: Project, language: Language)
   const settings = model.settings;
   const p = project.slug;
   const l = language.code;
-  if (settings.weblateVersion === '4')
+  if (!hasTrait(settings.weblateVersion, 'shapes5'))
     return [
       `${webPath.language(l)}${p}/`,
       webPath.share(p, l),
@@ -428,6 +437,47 @@ function translationKeys(model: Model, translation: Translation): string[] {
   ];
 }
 
+/** A project's sums per language as its badges and charts count them: from 5.11 without glossaries. */
+function widgetSums(
+  context: StatusSiteGroupContext,
+  project: Project,
+): ReadonlyMap<Language, Counters> {
+  if (!hasTrait(context.model.settings.weblateVersion, 'glossaryFreeWidgets'))
+    return context.aggregates.projectLanguages(project);
+  const memo =
+    glossaryFreeSums.get(context.aggregates) ?? new Map<Project, Map<Language, Counters>>();
+  glossaryFreeSums.set(context.aggregates, memo);
+  const known = memo.get(project);
+  if (known) return known;
+  const sums = new Map<Language, Counters>();
+  memo.set(project, sums);
+  for (const component of project.components) {
+    if (component.settings.is_glossary) continue;
+    for (const translation of component.translations) {
+      const sum = sums.get(translation.language) ?? emptyCounters();
+      sums.set(translation.language, sum);
+      addCounters(sum, translation.counters);
+    }
+  }
+  return sums;
+}
+
+// Each language of a project asks for its sums; kept per build's aggregates, so a patch never reads stale ones.
+const glossaryFreeSums = new WeakMap<Aggregates, Map<Project, Map<Language, Counters>>>();
+
+/** A project's sum as its badge counts it: the project's, or the glossary-free languages' sum. */
+function widgetTotal(
+  context: StatusSiteGroupContext,
+  project: Project,
+  sums: ReadonlyMap<Language, Counters>,
+): Counters {
+  if (!hasTrait(context.model.settings.weblateVersion, 'glossaryFreeWidgets'))
+    return context.aggregates.project(project);
+  const total = emptyCounters();
+  for (const counters of sums.values()) addCounters(total, counters);
+  return total;
+}
+
 /** A folder of a badge and, for a project or a component, its charts in every kind and color. */
 function widgetGroup(
   key: string,
@@ -458,7 +508,7 @@ function exportGroup(
   key: string,
   fingerprint: number,
   kind: ExportKind,
-  version: Model['settings']['weblateVersion'],
+  version: Release,
   rows: () => JsonValue[],
 ): FileGroup {
   return {

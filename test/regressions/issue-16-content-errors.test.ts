@@ -23,7 +23,7 @@ const BASE =
 const C = 'content/projects/p/components/c.yaml';
 const category = (slug: string, body: string) => ({ [`projects/p/categories/${slug}.yaml`]: body });
 const cat = (slug: string) => `content/projects/p/categories/${slug}.yaml`;
-const FLAVOURS = 'the flavours differ as docs/flavours.md says';
+const FLAVOURS = 'the releases differ as docs/flavours.md says';
 
 const cases: [rule: string, files: Record<string, string>, expected: string[]][] = [
   [
@@ -123,20 +123,20 @@ const cases: [rule: string, files: Record<string, string>, expected: string[]][]
       'languages/cs.yaml': 'id: 7\n',
     },
     [
-      `content/languages/cs.yaml:1:1  id  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
-      `${cat('docs')}:1:1  expected what weblate_version "4" has (got a category, which Weblate 4.x does not have; ${FLAVOURS})`,
-      `${C}:6:1  category  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
-      `${C}:7:1  key_filter  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
-      `${C}:8:1  inherit_license  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
-      `content/projects/p/project.yaml:2:1  access_control  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
-      `content/projects/p/project.yaml:3:1  license  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
+      `content/languages/cs.yaml:1:1  id  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
+      `${cat('docs')}:1:1  expected what weblate_version 4.x has (got a category, which Weblate 4.x does not have; ${FLAVOURS})`,
+      `${C}:6:1  category  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
+      `${C}:7:1  key_filter  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
+      `${C}:8:1  inherit_license  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
+      `content/projects/p/project.yaml:2:1  access_control  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
+      `content/projects/p/project.yaml:3:1  license  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
     ],
   ],
   [
     'a setting of 4.x used with weblate_version "2026.8"',
     { ...CURRENT, 'projects/p/project.yaml': 'name: P\nset_language_team: false\n' },
     [
-      `content/projects/p/project.yaml:2:1  set_language_team  expected what weblate_version "2026.8" has (got a field of "4" only; ${FLAVOURS})`,
+      `content/projects/p/project.yaml:2:1  set_language_team  expected what weblate_version 5.0 and later has (got a field of 4.x only; ${FLAVOURS})`,
     ],
   ],
   [
@@ -174,7 +174,7 @@ describe('content errors of issue 16', () => {
     });
     expect(await check(root)).toEqual([]);
     expect(await check(root, { weblateVersion: '4' })).toEqual([
-      `content/projects/p/project.yaml:2:1  enforced_2fa  expected what weblate_version "4" has (got a field of "2026.8" only; ${FLAVOURS})`,
+      `content/projects/p/project.yaml:2:1  enforced_2fa  expected what weblate_version 4.x has (got a field of 5.0 and later only; ${FLAVOURS})`,
     ]);
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * The Weblate releases a snapshot can speak, and what changed between them: one table of traits,
+ * each keyed by the release that brought it and the source it was read from. Every body, route,
+ * badge and page that differs between releases asks `hasTrait`, never the version itself.
+ */
+import type { WeblateVersion } from './defaults.ts';
+
+/** The minor releases, oldest first; a patch level (`5.4.3`) of one is accepted too. */
+const MINOR_RELEASES = [
+  ...[14, 15, 16, 17, 18].map((minor) => `4.${minor}`),
+  ...Array.from({ length: 18 }, (_, minor) => `5.${minor}`),
+  ...[5, 6, 7, 8, 9, 10, 11].map((month) => `2026.${month}`),
+] as const;
+
+/** The newest release the table knows. */
+export const NEWEST_RELEASE = MINOR_RELEASES.at(-1)!;
+
+/**
+ * Names kept from the two flavours this tool had before it took releases: each builds the bytes
+ * it always built, so it is its own entry: the traits of a release, less those it never had.
+ */
+const LEGACY = {
+  '4': { like: '4.14', without: [] },
+  '2026.8': {
+    like: '2026.9',
+    without: ['noStatsExports', 'translateChartRows', 'glossaryFreeWidgets'],
+  },
+} as const satisfies Record<string, { like: string; without: readonly TraitName[] }>;
+
+/** A release as content and flags name it: a legacy name, or `<minor>[.<patch>]` of the table. */
+export type Release = string;
+
+/** Whether `text` names a release of the table (or a legacy name). */
+export function isRelease(text: string): boolean {
+  if (Object.hasOwn(LEGACY, text)) return true;
+  const match = /^(\d+\.\d+)(\.\d+)?$/.exec(text);
+  return match !== null && MINOR_RELEASES.includes(match[1]!);
+}
+
+/** What a refused release is told: the range the table covers. */
+export const RELEASE_RANGE = `a Weblate release from 4.14 to ${NEWEST_RELEASE} (such as "4.18", "5.10" or "${NEWEST_RELEASE}"), or "4" or "2026.8"`;
+
+/**
+ * Each trait: the release that brought it, what a client sees, where the fact was read (a Weblate
+ * file and pull request or release note), and the test that exercises it.
+ */
+export const TRAITS = {
+  currentPluralTypes: {
+    since: '4.16',
+    what: 'plural types as a fresh install gives them: Slavic formulas type 22, Arabic 12',
+    source: 'weblate/lang/data.py, PR #8773',
+    test: 'test/golden/release-4.18/api/languages/cs/index.json',
+  },
+  projectExport27: {
+    since: '4.18',
+    what: "the project stats export has the component export's 27 columns",
+    source: 'weblate/trans/views/basic.py, PR #9310; docs/changes/v4.rst 4.18',
+    test: 'test/golden/release-4.18/exports/stats/hello/index.csv',
+  },
+  shapes5: {
+    since: '5.0',
+    what: 'categories, language ids, 33 statistics counters, /widget/ URLs, /engage/<p>/-/<l>/, today\u2019s objects',
+    source: 'docs/changes/v5.rst 5.0, 5.0.1, 5.2; weblate/api/serializers.py',
+    test: 'test/golden/release-5.10/api/index.json',
+  },
+  translateChartRows: {
+    since: '5.0',
+    what: "a component chart's rows link to /translate/<p>/<c>/<l>/",
+    source: 'weblate/trans/widgets.py (5.x)',
+    test: 'test/golden/release-5.10/widget/hello/app/multi-auto.svg',
+  },
+  largeStatistics: {
+    since: '5.10',
+    what: 'component statistics pages hold LargePagination pages (twice the page size)',
+    source: 'weblate/api/views.py, PR #13667',
+    test: 'test/golden/release-5.10/api/components/hello/app/statistics/index.json',
+  },
+  noStatsExports: {
+    since: '5.10',
+    what: 'no /exports/stats/ files (Weblate answers its HTML 404 there)',
+    source: 'weblate/urls.py, PR #13814',
+    test: 'test/golden/release-5.10/FILES.txt',
+  },
+  largePagination4: {
+    since: '5.11',
+    what: 'LargePagination pages hold four times the page size (pinned: inferred, not dated)',
+    source: 'weblate/api/pagination.py, PR #14137',
+    test: 'test/golden/release-2026.11/api/components/hello/app/statistics/index.json',
+  },
+  glossaryFreeWidgets: {
+    since: '5.11',
+    what: 'project, project-language and site-wide badges and charts leave glossaries out',
+    source: 'weblate/trans/widgets.py, PR #14235',
+    test: 'test/golden/release-2026.11/widget/hello/svg-badge.svg',
+  },
+  sharedRepositorySettings: {
+    since: '5.17',
+    what: 'a component sharing a repository shows its push_on_commit, commit_pending_age, auto_lock_error',
+    source:
+      'weblate/trans/models/component.py LINKED_REPOSITORY_SETTINGS; docs/changes/v5.rst 5.17',
+    test: 'test/unit/model/releases.test.ts',
+  },
+  rootSinceRouter2026: {
+    since: '2026.8',
+    what: '`suggestions` and `reports` in the API root',
+    source: 'weblate/api/urls.py; docs/changes.rst 2026.8',
+    test: 'test/golden/release-2026.11/api/index.json',
+  },
+} as const;
+
+export type TraitName = keyof typeof TRAITS;
+
+/** Whether a snapshot of `version` shows the trait. */
+export function hasTrait(version: Release, trait: TraitName): boolean {
+  const legacy = legacyEntry(version);
+  if (legacy) return !legacy.without.includes(trait) && hasTrait(legacy.like, trait);
+  return compareReleases(version, TRAITS[trait].since) >= 0;
+}
+
+/**
+ * The object shapes a release is served in: `4` (Weblate 4.x's) or `2026.8` (today's). The
+ * shapes of each 5.x release were not established field by field; today's are the nearest.
+ */
+export function shapesOf(version: Release): WeblateVersion {
+  return hasTrait(version, 'shapes5') ? '2026.8' : '4';
+}
+
+// --- internal ---
+
+function legacyEntry(version: Release): { like: string; without: readonly TraitName[] } | null {
+  return Object.hasOwn(LEGACY, version) ? LEGACY[version as keyof typeof LEGACY] : null;
+}
+
+/** Orders two releases by their numbers (calendar releases sort after 5.x: 2026 > 5). */
+function compareReleases(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const difference = (x[i] ?? 0) - (y[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
