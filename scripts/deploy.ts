@@ -11,7 +11,7 @@ import {
   parseTarget,
   type DeployTarget,
 } from '../src/deploy/target.ts';
-import { UsageError } from '../src/errors.ts';
+import { TemporaryError, UsageError } from '../src/errors.ts';
 
 export const command = defineCommand({
   name: 'deploy',
@@ -128,6 +128,7 @@ export const command = defineCommand({
       for (const path of report.deletes) io.out(`delete ${keyOf(target.value, path)}\n`);
     }
     if (!report.ok) {
+      if (report.temporary) throw new TemporaryError(report.message);
       io.err(`${report.message}\n`);
       return 1;
     }
