@@ -26,4 +26,5 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-22-settings-rule.test.ts',
   'test/regressions/issue-22-sidecar-*.test.ts',
   'test/regressions/issue-22-tree-*.test.ts',
+  'test/regressions/issue-23-*.test.ts',
 ];
