@@ -44,6 +44,11 @@ export const command = defineCommand({
       description: 'working folder: the pulled content and what the next run needs',
       default: 'weblate-mirror',
     },
+    full: {
+      type: 'boolean',
+      description:
+        'pull everything (pull --full) instead of only what changed; deliveries still refresh only what they name',
+    },
     token: {
       type: 'string',
       valueName: 'KEY',
@@ -127,6 +132,7 @@ export const command = defineCommand({
       from: from.url,
       token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
       projects: args.project,
+      full: args.full,
       work: args.work,
       target,
       settings: settingsOverrides(args),

@@ -24,6 +24,8 @@ export interface MirrorOptions {
   from: string;
   token?: string | undefined;
   projects: readonly string[];
+  /** Pull everything on a refresh no delivery asked for (pull --full). */
+  full?: boolean;
   /** The working folder: the pulled content and, for a bucket, the tree and its records. */
   work: string;
   target: MirrorTarget;
@@ -77,6 +79,7 @@ export async function refreshMirror(
       outDir: content,
       token: options.token,
       projects: options.projects,
+      full: options.full === true && only === undefined,
       only,
       http: options.http,
       onNotice: options.onNotice,
