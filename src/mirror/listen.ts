@@ -8,7 +8,7 @@ import { bindServer } from '../http/bind.ts';
 import type { ChangedPlace } from '../pull/refresh.ts';
 import type { DeliveryAnswer, DeliveryRequest } from './delivery.ts';
 
-export interface WebhookListener {
+interface WebhookListener {
   url: string;
   close(): Promise<void>;
 }

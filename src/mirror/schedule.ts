@@ -17,7 +17,7 @@ export function parseInterval(text: string): number {
   return ms;
 }
 
-export interface RefreshQueue {
+interface RefreshQueue {
   /** Asks for a refresh of `places`, or of everything when undefined. */
   request(places?: readonly ChangedPlace[]): void;
   /** Resolves once no refresh runs or waits. */

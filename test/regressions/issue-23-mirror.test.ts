@@ -11,6 +11,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_TEMPORARY } from '../../src/cli/command.ts';
+import { mirrorPlaces } from '../../src/mirror/mirror.ts';
 import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
 import { childOutput, type ChildOutput } from '../support/child-output.ts';
 import { runScript } from '../support/run-script.ts';
@@ -96,6 +97,10 @@ describe('weblate-snapshot mirror', () => {
     expect(first.stderr).not.toMatch(/error|warning/i);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^pull: .*\nbuild: .*built.*\ndeploy: \d+ files uploaded/);
+    // What the next run needs stays in the working folder: the pull's record, the tree's state.
+    const places = mirrorPlaces(work, { kind: 'folder', dir: 'unused' });
+    expect(existsSync(join(places.content, '.pull-record.json'))).toBe(true);
+    expect(existsSync(join(work, 'tree.state'))).toBe(true);
     const keys = await listBucket(servers.s3.url, BUCKET, 'once/');
     expect(keys.has('once/api/projects/beta/index.json')).toBe(true);
     const again = await mirror(['--from', up.api, ...to, '--work', work, ...BASE]);
