@@ -14,7 +14,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mirrorPlaces, type MirrorTarget } from '../src/mirror/mirror.ts';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
+import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
   bumpFirstCounter,
   child,
@@ -40,6 +42,8 @@ export interface RefreshFigures {
   deploy: { ms: number; uploaded: number; deleted: number };
   /** Pull, build and deploy, spawn to exit, one after the other. */
   totalMs: number;
+  /** A signed delivery naming the changed component, until the object in the bucket changed. */
+  webhook: WebhookFigures;
 }
 
 interface RefreshOptions {
@@ -55,8 +59,9 @@ interface RefreshOptions {
 
 export async function measureRefresh(options: RefreshOptions): Promise<RefreshFigures> {
   const { work, log } = options;
-  const mirror = join(work, 'mirror');
-  const mirrorTree = join(work, 'mirror-dist');
+  // The folders `weblate-snapshot mirror --work` keeps, so that the webhook latency starts from this refresh.
+  const mirrorWork = join(work, 'mirror');
+  const { content: mirror, tree: mirrorTree } = mirrorPlaces(mirrorWork, MIRROR_TARGET);
   let upstream = await startUpstream(options);
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
@@ -111,6 +116,11 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     // On the same port: a mirror pulls from one URL (its record is kept for that URL).
     upstream = await startUpstream(options, new URL(upstream.url).port);
     await settle();
+    const changeUpstream = async () => {
+      await upstream.stop();
+      writeFileSync(component, bumpFirstCounter(readFileSync(component, 'utf8')));
+      upstream = await startUpstream(options, new URL(upstream.url).port);
+    };
 
     const pulled = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
     // A flag holds for its run only: the full build's --pages off is given again.
@@ -130,7 +140,19 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
         AWS_EC2_METADATA_DISABLED: 'true',
       },
     );
+    const webhook = await measureWebhook({
+      upstream: upstream.url,
+      s3: s3.url,
+      work: mirrorWork,
+      buildFlags: options.pages ? [] : ['--pages', 'off'],
+      project: 'project-00002',
+      component: 'component-003',
+      changeUpstream,
+      log,
+    });
+    log(`Webhook latency: ${seconds(webhook.ms)} from the delivery to the changed object`);
     return {
+      webhook,
       setup,
       unchanged,
       pull: {
@@ -160,6 +182,11 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
 }
 
 // --- internal ---
+
+const MIRROR_TARGET: MirrorTarget = {
+  kind: 's3',
+  target: { bucket: 'bench', prefix: 'mirror', endpoint: null },
+};
 
 /** The sidecar over the upstream content and tree, read-only, on loopback (a free port unless given). */
 async function startUpstream(options: RefreshOptions, port = '0'): Promise<RunningServer> {

@@ -146,6 +146,11 @@ function refreshTargets(r: RefreshFigures): TargetCheck[] {
       met: r.pull.requests <= 400,
     },
     {
+      target: 'a webhook delivery reaches the bucket within 10 s',
+      figure: seconds(r.webhook.ms),
+      met: r.webhook.status === 202 && r.webhook.ms < 10_000,
+    },
+    {
       target: 'mirror refresh: at most 20 objects uploaded',
       figure: `${r.deploy.uploaded} objects`,
       met: r.deploy.uploaded <= 20,
@@ -159,6 +164,7 @@ function formatRefresh(r: RefreshFigures): string[] {
     `  pull (incremental): ${seconds(r.pull.ms)}, ${counted(r.pull.requests, 'request')}, ${counted(r.pull.written, 'file')} written, ${counted(r.pull.kept, 'component')} kept`,
     `  build (cold, from its cache): ${seconds(r.build.ms)} (${seconds(r.build.reportedMs)} in the process), ${counted(r.build.files, 'file')} rewritten`,
     `  deploy (to the local S3 server): ${seconds(r.deploy.ms)}, ${counted(r.deploy.uploaded, 'object')} uploaded, ${count(r.deploy.deleted)} deleted`,
+    `  webhook to target (mirror --listen, a signed delivery naming the component changed again): ${seconds(r.webhook.ms)} (answered ${r.webhook.status})`,
     `  before the change, a re-pull with nothing changed: ${seconds(r.unchanged.ms)}, ${counted(r.unchanged.requests, 'request')}, ${counted(r.unchanged.written, 'file')} written`,
     `  set-up (untimed): full pull ${seconds(r.setup.pullMs)} (${count(r.setup.pullRequests)} requests), full build of the mirror ${seconds(r.setup.buildMs)}, ` +
       `deploy record of ${count(r.setup.seededFiles)} files seeded in ${seconds(r.setup.seedMs)}`,

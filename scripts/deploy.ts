@@ -18,7 +18,12 @@ import {
   parseStateLocation,
   type StateDeployReport,
 } from '../src/deploy/store-state.ts';
-import { formatContentErrors, formatContentWarnings, UsageError } from '../src/errors.ts';
+import {
+  formatContentErrors,
+  formatContentWarnings,
+  TemporaryError,
+  UsageError,
+} from '../src/errors.ts';
 
 export const command = defineCommand({
   name: 'deploy',
@@ -174,6 +179,7 @@ export const command = defineCommand({
       for (const path of report.deletes) io.out(`delete ${keyOf(target.value, path)}\n`);
     }
     if (!report.ok) {
+      if (report.temporary) throw new TemporaryError(report.message);
       io.err(`${report.message}\n`);
       // EX_TEMPFAIL: nothing went wrong, another run was at work.
       return report.busy ? 75 : 1;

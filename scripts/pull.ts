@@ -1,7 +1,7 @@
 /** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
 import { defineCommand, integerFlag, runIfMain, sizeFlag } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
-import { formatContentError, UsageError } from '../src/errors.ts';
+import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
 import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/pull/pull.ts';
 
@@ -94,6 +94,7 @@ export const command = defineCommand({
     );
     display.finish();
     for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
+    if (!report.ok && report.temporary) throw new TemporaryError(report.message);
     if (!report.ok) {
       io.err(`${report.message}\n`);
       for (const error of report.errors) io.err(`${formatContentError(error)}\n`);

@@ -1,7 +1,7 @@
 /**
  * `weblate-snapshot <command>`: the package's one command line, with the
  * commands the npm scripts run (build, check, serve, sidecar, pull, deploy,
- * types). Run by bin/weblate-snapshot.js after `npm install` (or `npx
+ * mirror, types). Run by bin/weblate-snapshot.js after `npm install` (or `npx
  * weblate-snapshot` in the repository), and by bin/npm-script.js for the npm
  * scripts. A command's module is loaded only when it runs: `build` does not
  * load the S3 client `deploy` needs.
@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   sidecar: () => import('./sidecar.ts'),
   pull: () => import('./pull.ts'),
   deploy: () => import('./deploy.ts'),
+  mirror: () => import('./mirror.ts'),
   types: () => import('./types.ts'),
 };
 

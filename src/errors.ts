@@ -21,6 +21,15 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * A failure a later run resumes: rate limited, the network or a store down.
+ * Printed without a stack; the command exits 75 (EX_TEMPFAIL) so a scheduler
+ * can tell it from broken content.
+ */
+export class TemporaryError extends Error {
+  override name = 'TemporaryError';
+}
+
 /** Throws an internal error: an invariant the code relies on did not hold. */
 export function internalError(message: string): never {
   throw new Error(`Internal error: ${message}`);

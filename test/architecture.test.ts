@@ -30,6 +30,7 @@ const LAYERS = [
   ['src/sidecar/'],
   ['src/pull/'],
   ['src/deploy/'],
+  ['src/mirror/'],
   ['src/cli/'],
   ['bench/'],
   ['scripts/'],

@@ -38,7 +38,16 @@ export const FIXTURES = join(ROOT, 'test/fixtures');
 export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 
 /** The scripts the npm scripts run compiled (bin/npm-script.js); the others (`bench`, `generate-content`) run through tsx. */
-const COMPILED_SCRIPTS = new Set(['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'types']);
+const COMPILED_SCRIPTS = new Set([
+  'build',
+  'check',
+  'serve',
+  'sidecar',
+  'pull',
+  'deploy',
+  'mirror',
+  'types',
+]);
 
 /**
  * Node arguments that start `scripts/<script>.ts` as a real process, as its npm script starts it:

@@ -1,9 +1,8 @@
 /**
- * The scheduled mirror of docs/mirror.md: the GitHub Actions workflow parses,
- * runs pull, build and deploy in that order on the folders it caches, and,
- * like the cron script and every shell block of the page, runs only npm
- * scripts that exist, with flags their commands take. Seen failing on a
- * renamed script and on a flag the command does not have.
+ * The mirror's recipes of docs/mirror.md, held against the command line: the action (action.yml
+ * and its scripts), the GitHub Actions workflow that uses it, the cron script, the systemd unit
+ * and the page's shell blocks run only commands that exist, with flags those commands take, and
+ * use only inputs the action declares. Seen failing on a renamed flag and an undeclared input.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,113 +10,152 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './helpers.ts';
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
-  bin?: Record<string, string>;
-};
-
-interface Invocation {
-  /** `npm run <script>` or `npx <bin>`. */
-  kind: 'npm' | 'npx';
-  name: string;
-  flags: string[];
-  line: string;
+interface Action {
+  inputs: Record<string, { required?: boolean }>;
+  runs: { using: string; steps: Step[] };
+}
+interface Step {
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  on: { schedule: { cron: string }[]; workflow_dispatch?: unknown };
+  permissions: Record<string, string>;
+  concurrency: { group: string };
+  jobs: Record<string, { steps: Step[] }>;
 }
 
-/** Every `npm run` and `npx` in a shell text, with the `--flags` given to it (after npm's own `--`). */
-function invocations(shell: string): Invocation[] {
-  const found: Invocation[] = [];
-  for (const line of shell.split('\n')) {
-    const npm = /\bnpm run (?:--silent |-s )?([\w:-]+)(?: -- (.*))?/.exec(line);
-    if (npm) found.push({ kind: 'npm', name: npm[1]!, flags: flagsOf(npm[2] ?? ''), line });
-    const npx = /\bnpx ([\w@/.-]+)(.*)/.exec(line);
-    if (npx) found.push({ kind: 'npx', name: npx[1]!, flags: flagsOf(npx[2] ?? ''), line });
-  }
-  return found;
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const action = parse(read('action.yml')) as Action;
+const workflow = parse(read('docs/mirror/github-actions.yml')) as Workflow;
+const workflowSteps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+
+/** Every `weblate-snapshot <command>` in a text, with the `--flags` on its line. */
+function invocations(text: string): { command: string; flags: string[]; line: string }[] {
+  return [...text.matchAll(/\bweblate-snapshot (\w[\w-]*)(.*)/g)].map((match) => ({
+    command: match[1]!,
+    flags: [...match[2]!.matchAll(/(?:^|\s)--([a-z][\w-]*)/g)].map((flag) => flag[1]!),
+    line: match[0],
+  }));
 }
 
-function flagsOf(text: string): string[] {
-  return [...text.matchAll(/(?:^|\s)--([a-z][\w-]*)/g)].map((match) => match[1]!);
-}
-
-/** The options of the command an npm script runs (scripts/<name>.ts exports it). */
-async function optionsOf(script: string): Promise<string[]> {
-  const module = (await import(join(ROOT, 'scripts', `${script}.ts`))) as {
+/** The options of a command of the command line (scripts/<command>.ts exports it). */
+async function optionsOf(command: string): Promise<string[]> {
+  const module = (await import(join(ROOT, 'scripts', `${command}.ts`))) as {
     command?: { options: Record<string, unknown> };
   };
-  if (!module.command) throw new Error(`scripts/${script}.ts exports no command`);
-  return [...Object.keys(module.command.options), 'help'];
+  if (!module.command) throw new Error(`scripts/${command}.ts exports no command`);
+  return [...Object.keys(module.command.options), 'help', 'version'];
 }
 
-async function expectRunnable(found: Invocation[]): Promise<void> {
+async function expectRunnable(found: ReturnType<typeof invocations>): Promise<void> {
   for (const call of found) {
-    if (call.kind === 'npx') {
-      expect(Object.keys(manifest.bin ?? {}), call.line).toContain(call.name);
-      continue;
-    }
-    expect(Object.keys(manifest.scripts), call.line).toContain(call.name);
-    const options = await optionsOf(call.name);
+    const options = await optionsOf(call.command);
     for (const flag of call.flags) expect(options, `${call.line}: --${flag}`).toContain(flag);
   }
 }
 
-const workflow = parse(readFileSync(join(ROOT, 'docs/mirror/github-actions.yml'), 'utf8')) as {
-  on: { schedule: { cron: string }[]; workflow_dispatch?: unknown };
-  concurrency: { group: string };
-  jobs: Record<string, { steps: { run?: string; uses?: string; with?: { path?: string } }[] }>;
-};
-const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-const runs = steps.flatMap((step) => (step.run ? [step.run] : []));
+/** The flags run.sh gives `weblate-snapshot mirror`, from the lines that build its arguments. */
+function runScriptFlags(): string[] {
+  const lines = read('action/run.sh')
+    .split('\n')
+    .filter((line) => /\bargs\+?=\(/.test(line));
+  return lines
+    .flatMap((line) => [...line.matchAll(/\(--([a-z][\w-]*)|\s--([a-z][\w-]*)/g)])
+    .map((match) => (match[1] ?? match[2])!);
+}
 
-describe('the scheduled mirror of docs/mirror.md', () => {
-  it('runs on GitHub Actions hourly, one run at a time, and by hand', () => {
+describe('the action', () => {
+  it('is a composite action whose steps run its scripts, with inputs it declares', () => {
+    expect(action.runs.using).toBe('composite');
+    const text = read('action.yml');
+    const used = [...text.matchAll(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g)].map((m) => m[1]!);
+    expect(used.length).toBeGreaterThan(0);
+    for (const input of used) expect(Object.keys(action.inputs), input).toContain(input);
+    for (const input of ['from', 'to', 'base-url', 'endpoint', 'projects', 'region', 'token'])
+      expect(Object.keys(action.inputs)).toContain(input);
+    const scripts = action.runs.steps.flatMap((step) =>
+      step.run ? [...step.run.matchAll(/\$GITHUB_ACTION_PATH\/([\w/.-]+)/g)].map((m) => m[1]!) : [],
+    );
+    expect(scripts).toEqual(['action/install.sh', 'action/run.sh']);
+    for (const script of scripts) expect(() => read(script)).not.toThrow();
+  });
+
+  it('passes every input run.sh reads, and run.sh gives mirror only flags it takes', async () => {
+    const mirrorStep = action.runs.steps.find((step) => step.run?.includes('run.sh'))!;
+    const given = Object.keys(mirrorStep.env ?? {}).sort();
+    const readByScript = [...new Set(read('action/run.sh').match(/\bINPUT_[A-Z_]+/g))].sort();
+    expect(readByScript).toEqual(given);
+    expect(read('action/run.sh')).toContain('exec weblate-snapshot "${args[@]}"');
+    const options = await optionsOf('mirror');
+    const flags = runScriptFlags();
+    expect(flags).toContain('from');
+    for (const flag of flags) expect(options, `--${flag}`).toContain(flag);
+  });
+
+  it('keeps its working folder in the Actions cache, on Node 24', () => {
+    const uses = action.runs.steps.map((step) => step.uses).filter(Boolean);
+    expect(uses).toEqual([
+      'actions/setup-node@v6',
+      'actions/cache/restore@v5',
+      'actions/cache/save@v5',
+    ]);
+    const node = action.runs.steps.find((step) => step.uses?.startsWith('actions/setup-node'))!;
+    expect(node.with?.['node-version']).toBe(24);
+    const restore = action.runs.steps.find((step) => step.uses === 'actions/cache/restore@v5')!;
+    expect(restore.with?.key).toMatch(/github\.run_id/);
+    expect(restore.with?.['restore-keys']).toBe('weblate-mirror-');
+  });
+});
+
+describe('the workflow of docs/mirror.md', () => {
+  it('runs hourly, one run at a time, reading the repository only, with OIDC credentials', () => {
     expect(workflow.on.schedule.map((entry) => entry.cron)).toContain('17 * * * *');
     expect(workflow.on.workflow_dispatch).toBeDefined();
     expect(workflow.concurrency.group).toBe('weblate-mirror');
+    expect(workflow.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const aws = workflowSteps.find((step) => step.uses?.startsWith('aws-actions/'))!;
+    expect(aws.uses).toBe('aws-actions/configure-aws-credentials@v6');
+    expect(aws.with?.['role-to-assume']).toMatch(/^arn:aws:iam::/);
   });
 
-  it('restores the last pull and the state folder, pulls, builds, deploys, and saves them again', () => {
-    const names = invocations(runs.join('\n')).map((call) => call.name);
-    expect(names.filter((name) => ['pull', 'build', 'deploy'].includes(name))).toEqual([
-      'pull',
-      'pull',
-      'build',
-      'deploy',
-    ]);
-    const cached = steps.filter((step) => step.uses?.startsWith('actions/cache/'));
-    expect(cached.map((step) => step.uses)).toEqual([
-      'actions/cache/restore@v4',
-      'actions/cache/save@v4',
-    ]);
-    for (const step of cached)
-      expect(step.with?.path?.trim().split('\n').sort()).toEqual(['dist.state', 'mirror']);
-    expect(steps.indexOf(cached[0]!)).toBeLessThan(
-      steps.findIndex((step) => step.run?.includes('npm run pull')),
+  it('uses the action with inputs it declares, all it requires among them', () => {
+    const step = workflowSteps.find((s) => s.uses?.endsWith('/weblate-snapshot@v1'))!;
+    const given = Object.keys(step.with ?? {});
+    for (const input of given) expect(Object.keys(action.inputs), input).toContain(input);
+    for (const [input, spec] of Object.entries(action.inputs))
+      if (spec.required) expect(given).toContain(input);
+    for (const input of ['region', 'endpoint', 'base-url']) expect(given).toContain(input);
+  });
+});
+
+describe('the cron script, the systemd unit and the page', () => {
+  it('run one weblate-snapshot mirror each, with flags it takes', async () => {
+    const uncommented = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join('\n');
+    const script = uncommented(read('docs/mirror/mirror.sh'));
+    const unit = uncommented(read('docs/mirror/weblate-mirror.service'));
+    const found = [...invocations(script), ...invocations(unit)];
+    expect(found.map((call) => call.command)).toEqual(['mirror', 'mirror']);
+    for (const call of found) expect(call.flags).toContain('work');
+    expect(invocations(unit)[0]!.flags).toEqual(
+      expect.arrayContaining(['endpoint', 'every', 'listen']),
     );
-  });
-
-  it('runs in the workflow only npm scripts that exist, with flags their commands take', async () => {
-    const found = invocations(runs.join('\n'));
-    expect(found.length).toBe(4);
+    expect(script).toMatch(/^PATH=/m);
+    expect(script).toContain('--endpoint $ENDPOINT');
     await expectRunnable(found);
   });
 
-  it('runs in the cron script and in the shell blocks of the page only npm scripts that exist, with flags their commands take', async () => {
-    const script = readFileSync(join(ROOT, 'docs/mirror/mirror.sh'), 'utf8');
-    const page = readFileSync(join(ROOT, 'docs/mirror.md'), 'utf8');
+  it('shows in its shell blocks only commands and flags that exist', async () => {
+    const page = read('docs/mirror.md');
     const blocks = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
-    const found = invocations([script, ...blocks].join('\n'));
-    expect(found.map((call) => call.name)).toEqual([
-      'pull',
-      'build',
-      'deploy',
-      'pull',
-      'build',
-      'deploy',
-    ]);
+    const found = invocations(blocks.join('\n'));
+    expect(found.length).toBeGreaterThan(0);
     await expectRunnable(found);
-    // The weekly full pull is set aside in a variable: it is a flag of pull too.
-    expect(script).toContain('full=--full');
-    expect(await optionsOf('pull')).toContain('full');
   });
 });

@@ -3,13 +3,17 @@
  * (name, description, options, run); runCommand() parses its argv and runs it
  * over an io, and runMain() is the only place that reads the process's argv
  * and sets its exit code. Exit codes: 0 success, 1 content or usage errors,
- * 2 internal failures.
+ * 75 (EX_TEMPFAIL) for what a later run resumes (a TemporaryError), 2 for
+ * bugs; runCommand is the one place they are told apart.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors.ts';
+import { TemporaryError, UsageError } from '../errors.ts';
 import { packageFile } from '../package-files.ts';
+
+/** The exit code of a failure a later run resumes: EX_TEMPFAIL of sysexits.h. */
+export const EXIT_TEMPORARY = 75;
 
 export interface OptionDef {
   type: 'string' | 'boolean';
@@ -152,6 +156,10 @@ export async function runCommand<O extends Record<string, OptionDef>>(
         `${error.message}\nRun \`${commandLine(command.name, invocation)} --help\` for the options.\n`,
       );
       return 1;
+    }
+    if (error instanceof TemporaryError) {
+      io.err(`${error.message}\n`);
+      return EXIT_TEMPORARY;
     }
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.err(`${text.startsWith('Internal error') ? '' : 'Internal error: '}${text}\n`);

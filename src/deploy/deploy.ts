@@ -96,7 +96,13 @@ interface DeployFigures {
 }
 
 export type DeployReport =
-  ({ ok: true } & DeployFigures) | ({ ok: false; message: string } & DeployFigures);
+  | ({ ok: true } & DeployFigures)
+  | ({
+      ok: false;
+      message: string;
+      /** The store failed in a way a later run may not meet (network, 5xx, throttled): the exit code says so. */
+      temporary?: boolean;
+    } & DeployFigures);
 
 export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<DeployReport> {
   const figures: DeployFigures = {
@@ -171,10 +177,11 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
       await writeRecord(options.outDir, record);
     return stopped === null
       ? { ok: true, ...figures }
-      : { ok: false, message: stopped, ...figures };
+      : { ok: false, message: stopped, temporary: run.temporary, ...figures };
   } catch (error) {
     await run?.flush(true);
-    if (error instanceof StoreError) return { ok: false, message: error.message, ...figures };
+    if (error instanceof StoreError)
+      return { ok: false, message: error.message, temporary: error.kind !== 'fatal', ...figures };
     throw error;
   } finally {
     (store as ObjectStore | null)?.close();
@@ -336,6 +343,8 @@ class Run {
   /** Groups with files up that have not earned their line yet. */
   private readonly started = new Map<string, GroupPlan>();
   private failure: string | null = null;
+  /** Whether the failure that stopped the run was one a later run may not meet. */
+  temporary = false;
   private readonly progress: DeployProgress;
 
   constructor(
@@ -395,6 +404,7 @@ class Run {
           await this.earn(group.key, deployedGroup(group));
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
+        if (this.failure === null) this.temporary = error.kind !== 'fatal';
         this.failure ??= error.message;
       }
     });
@@ -438,6 +448,7 @@ class Run {
       if (!this.stopped()) await send();
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
+      this.temporary = error.kind !== 'fatal';
       this.failure = error.message;
     }
     return this.outcome('deleted');

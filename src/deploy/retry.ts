@@ -29,9 +29,10 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
     } catch (error) {
       if (!(error instanceof StoreError) || error.kind === 'fatal') throw error;
       if (attempt >= policy.retries) {
+        // Its kind stays: a store down or throttled is what a later run may not meet.
         throw new StoreError(
           `${error.message} (${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'})`,
-          'fatal',
+          error.kind,
         );
       }
       const base = error.kind === 'throttled' ? 4 * policy.backoffMs : policy.backoffMs;

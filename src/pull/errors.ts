@@ -7,10 +7,13 @@
 export class PullError extends Error {
   override name = 'PullError';
 
-  /** `resumable: false` when running the same command again cannot help (what the server serves is unusable). */
+  /**
+   * `resumable: false` when running the same command again cannot help (what the server serves is unusable);
+   * `temporary` when a later run is expected to succeed (the network, a 5xx, a rate limit).
+   */
   constructor(
     message: string,
-    readonly options: { resumable?: boolean } = {},
+    readonly options: { resumable?: boolean; temporary?: boolean } = {},
   ) {
     super(message);
   }

@@ -167,6 +167,7 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
         if (++throttled > MAX_THROTTLED)
           throw new PullError(
             `${url} kept answering HTTP 429 (throttled) after ${MAX_THROTTLED} waits.`,
+            { temporary: true },
           );
         await pause({ reason: 'throttled', ms, url, detail: outcome.detail });
         continue;
@@ -175,6 +176,7 @@ export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClie
         const tries = failures + 1;
         throw new PullError(
           `${url} failed ${tries === 1 ? 'once' : `${tries} times`} (last: ${outcome.detail}).`,
+          { temporary: true },
         );
       }
       await pause({
@@ -427,6 +429,7 @@ function refusedCredentials(url: string, token: string | undefined, body: unknow
 function throttledTooLong(url: string, ms: number, maxMs: number): PullError {
   return new PullError(
     `${url} is throttled (HTTP 429) for ${seconds(ms)}, longer than the ${seconds(maxMs)} allowed by --max-wait.`,
+    { temporary: true },
   );
 }
 
@@ -434,6 +437,7 @@ function rateLimitUsedUp(ms: number, maxMs: number): PullError {
   return new PullError(
     `The server's rate limit is used up (X-RateLimit-Remaining: 0) for another ${seconds(ms)}, ` +
       `longer than the ${seconds(maxMs)} allowed by --max-wait.`,
+    { temporary: true },
   );
 }
 

@@ -24,7 +24,7 @@ import {
 import { mapInstance, type MappedContent } from './map.ts';
 import { openState, STATE_FILE, type ResumeState } from './state.ts';
 import { readRecord, recordPull, RECORD_FILE, type PullRecord } from './record.ts';
-import { refreshApi } from './refresh.ts';
+import { refreshApi, type ChangedPlace } from './refresh.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
 import {
   checkOutputFolder,
@@ -42,6 +42,8 @@ export interface PullOptions {
   projects?: readonly string[];
   /** Read everything, even into an earlier pull whose record would let only what changed be read. */
   full?: boolean;
+  /** Into an earlier pull, what is known to have changed (a webhook's delivery): only that is read again. */
+  only?: readonly ChangedPlace[] | undefined;
   http?: Partial<
     Pick<
       HttpOptions,
@@ -80,7 +82,14 @@ export type PullReport =
       kept: number | null;
       warnings: string[];
     } & PullStats)
-  | ({ ok: false; message: string; errors: ContentError[]; warnings: string[] } & PullStats);
+  | ({
+      ok: false;
+      message: string;
+      errors: ContentError[];
+      warnings: string[];
+      /** A later run is expected to succeed (network, 5xx, rate limits): the exit code says so. */
+      temporary: boolean;
+    } & PullStats);
 
 /** Real network, clock and timers. */
 export function defaultPullDeps(): PullDeps {
@@ -179,6 +188,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
           ...walk,
           outDir: options.outDir,
           record,
+          only: options.only,
           onNotice: notify,
         })
       : await walkApi(fetcher.fetch, walk);
@@ -196,13 +206,15 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
         message,
         errors,
         warnings: mapped.warnings.map(escapeControls),
+        temporary: false,
         ...stats(),
       };
     }
     await recordPull(options.outDir, {
       from: options.from,
       selection,
-      instance,
+      // Told what changed, the pull looked at nothing else: the next one reads the feed from the same date.
+      instance: record && options.only ? { ...instance, date: record.date } : instance,
       mapped,
       previous: record,
     });
@@ -234,7 +246,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       ? 'run the same command without --full (which starts over)'
       : 'run the same command again';
     const kept = `What was fetched is kept in ${options.outDir}/${STATE_FILE}: ${again} (later, if rate limited) to resume.`;
-    return failure(`${escapeControls(error.message)}\n${kept}`, stats());
+    return failure(`${escapeControls(error.message)}\n${kept}`, stats(), error.options.temporary);
   }
 }
 
@@ -344,6 +356,6 @@ function describeWait(wait: Wait): string {
   return `Waiting ${seconds} s: ${why}: ${wait.url}`;
 }
 
-function failure(message: string, stats: PullStats): PullReport {
-  return { ok: false, message, errors: [], warnings: [], ...stats };
+function failure(message: string, stats: PullStats, temporary = false): PullReport {
+  return { ok: false, message, errors: [], warnings: [], temporary, ...stats };
 }

@@ -74,7 +74,7 @@ export async function recordPull(
   // A 4.x pull's record stays as it was: no flavour (4 when absent), no categories.
   const current = (instance.flavour ?? '4') !== '4';
   if (current) record.flavour = instance.flavour;
-  for (const { project, statistics, components } of instance.projects) {
+  for (const { project, statistics, keptStatistics, components } of instance.projects) {
     const entries: ComponentRecord[] = [];
     const before = new Map(
       previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]),
@@ -97,7 +97,12 @@ export async function recordPull(
     const object = digest(project);
     record.projects[project.slug] = {
       object,
-      statistics: statistics === null ? null : digest(statistics),
+      statistics:
+        keptStatistics !== undefined
+          ? keptStatistics
+          : statistics === null
+            ? null
+            : digest(statistics),
       components: entries,
     };
     if (current)

@@ -15,6 +15,10 @@
  * run, and a project whose categories changed has its component list read
  * again (a component's link names its categories). A pull into a pull of
  * the other flavour (the instance was upgraded) reads everything.
+ *
+ * Told what changed (`only`: a webhook's delivery names its project and
+ * component), the feed is not read and the projects not named are kept whole
+ * without a request, unless their object or categories moved.
  */
 import { join } from 'node:path';
 import { componentPath } from './map-component.ts';
@@ -49,6 +53,14 @@ interface RefreshOptions {
   record: PullRecord;
   onProgress?: (progress: WalkProgress) => void;
   onNotice?: (text: string) => void;
+  /** What is known to have changed; everything else is kept unless the project list says otherwise. */
+  only?: readonly ChangedPlace[] | undefined;
+}
+
+/** A project, or one of its components, named as changed (by a webhook's delivery). */
+export interface ChangedPlace {
+  project: string;
+  component?: string | undefined;
 }
 
 export async function refreshApi(
@@ -62,7 +74,7 @@ export async function refreshApi(
       await Promise.all(start.selected.map((project) => start.walker.project(project))),
     );
   }
-  const named = await namedByChanges(start, options);
+  const named = options.only ? namedPlaces(options.only) : await namedByChanges(start, options);
   const context: Context = {
     start,
     options,
@@ -90,6 +102,16 @@ interface Context {
   named: Set<string> | null;
   pulledThen: ReadonlySet<string>;
   pulledNow: ReadonlySet<string>;
+}
+
+/** The projects and components (`project/component`) a delivery names, as the feed would name them. */
+function namedPlaces(places: readonly ChangedPlace[]): Set<string> {
+  const named = new Set<string>();
+  for (const place of places) {
+    named.add(place.project);
+    if (place.component !== undefined) named.add(`${place.project}/${place.component}`);
+  }
+  return named;
 }
 
 /** The components the changes feed names since the earlier pull began (with a margin), or null without a usable feed. */
@@ -124,6 +146,15 @@ async function refreshProject(context: Context, project: ApiProject): Promise<Pu
   const { walker } = context.start;
   const known = context.options.record.projects[project.slug];
   if (!known) return walker.project(project);
+  const sameCategories =
+    known.categories === undefined ||
+    known.categories === categoriesDigest(context.start, project.slug);
+  const untold = context.options.only !== undefined && !context.named?.has(project.slug);
+  if (untold && sameCategories && digest(project) === known.object) {
+    const kept = await keepAll(context, project.slug, known.components);
+    if (kept)
+      return { project, statistics: null, keptStatistics: known.statistics, components: kept };
+  }
   const statistics =
     project.statistics_url === undefined
       ? null
@@ -131,22 +162,14 @@ async function refreshProject(context: Context, project: ApiProject): Promise<Pu
   const sumsMoved =
     statistics === null || known.statistics === null || digest(statistics) !== known.statistics;
   const recorded = new Map(known.components.map((entry) => [entry.slug, entry]));
-  const sameCategories =
-    known.categories === undefined ||
-    known.categories === categoriesDigest(context.start, project.slug);
   if (
     !sumsMoved &&
     sameCategories &&
     digest(project) === known.object &&
     !context.named?.has(project.slug)
   ) {
-    const kept = await Promise.all(
-      known.components.map((entry) => keep(context, project.slug, entry)),
-    );
-    if (kept.every((component) => component !== null)) {
-      walker.done(kept.length, true);
-      return { project, statistics, components: kept };
-    }
+    const kept = await keepAll(context, project.slug, known.components);
+    if (kept) return { project, statistics, components: kept };
   }
   const components = await walker.listComponents(project);
   const refreshed = await Promise.all(
@@ -174,6 +197,18 @@ async function refreshComponent(
     if (digest(read.items) !== known!.statistics) return walker.component(c, read);
   }
   walker.done();
+  return kept;
+}
+
+/** Every component of a project as the record keeps it, or null when one must be read again. */
+async function keepAll(
+  context: Context,
+  projectSlug: string,
+  components: readonly ComponentRecord[],
+): Promise<KeptComponent[] | null> {
+  const kept = await Promise.all(components.map((entry) => keep(context, projectSlug, entry)));
+  if (!kept.every((component) => component !== null)) return null;
+  context.start.walker.done(kept.length, true);
   return kept;
 }
 

@@ -98,6 +98,8 @@ export interface PulledProject {
   project: ApiProject;
   /** Its statistics as served before its components were read; null when it serves none. */
   statistics: unknown;
+  /** Kept whole without reading its statistics: the digest the record had for them. */
+  keptStatistics?: string | null;
   components: (PulledComponent | KeptComponent)[];
 }
 

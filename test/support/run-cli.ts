@@ -9,7 +9,7 @@ import { runCommand } from '../../src/cli/command.ts';
 import { runCommandLine } from '../../scripts/weblate-snapshot.ts';
 import type { ScriptResult } from './run-script.ts';
 
-type Script = 'build' | 'check' | 'serve' | 'sidecar' | 'pull' | 'deploy' | 'types';
+type Script = 'build' | 'check' | 'serve' | 'sidecar' | 'pull' | 'deploy' | 'mirror' | 'types';
 
 interface CliOptions {
   /** Added to the test process's environment, as runScript adds them to the child's. */

@@ -26,5 +26,6 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-22-settings-rule.test.ts',
   'test/regressions/issue-22-sidecar-*.test.ts',
   'test/regressions/issue-22-tree-*.test.ts',
+  'test/regressions/issue-23-*.test.ts',
   'test/regressions/issue-24-*.test.ts',
 ];

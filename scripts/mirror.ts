@@ -1,0 +1,298 @@
+/** `npm run mirror`: pull, build and deploy in one process, once, on a schedule, or on Weblate's webhook deliveries. */
+import { readFileSync } from 'node:fs';
+import { defineCommand, integerFlag, runIfMain, type CommandIO } from '../src/cli/command.ts';
+import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
+import { countOf, formatBytes } from '../src/cli/progress.ts';
+import { parsePort, stopSignal } from '../src/cli/serving.ts';
+import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
+import { DEFAULT_CACHE_CONTROL } from '../src/deploy/deploy.ts';
+import { parseEndpoint, parseTarget } from '../src/deploy/target.ts';
+import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
+import { deliveryJudge, readSecret, secretProblem } from '../src/mirror/delivery.ts';
+import { listenForDeliveries } from '../src/mirror/listen.ts';
+import {
+  refreshMirror,
+  type MirrorDeps,
+  type MirrorOptions,
+  type MirrorOutcome,
+  type MirrorStepReport,
+  type MirrorTarget,
+} from '../src/mirror/mirror.ts';
+import { parseInterval, refreshQueue } from '../src/mirror/schedule.ts';
+import { normalizeApiUrl } from '../src/pull/pull.ts';
+import type { ChangedPlace } from '../src/pull/refresh.ts';
+
+export const command = defineCommand({
+  name: 'mirror',
+  description:
+    'Mirror a live Weblate into a bucket or a served folder: an incremental pull, a build and a deploy in one process. ' +
+    "Once, every --every, or on each of Weblate's webhook deliveries (--listen), refreshing only what a delivery names.",
+  options: {
+    from: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'API root of the instance, such as https://weblate.example.org/api/',
+    },
+    to: {
+      type: 'string',
+      valueName: 's3://BUCKET[/PREFIX]|DIR',
+      description: 'where to publish: a bucket and prefix, or a folder a web server serves',
+    },
+    work: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'working folder: the pulled content and what the next run needs',
+      default: 'weblate-mirror',
+    },
+    full: {
+      type: 'boolean',
+      description:
+        'pull everything (pull --full) instead of only what changed; deliveries still refresh only what they name',
+    },
+    token: {
+      type: 'string',
+      valueName: 'KEY',
+      description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)',
+    },
+    project: {
+      type: 'string',
+      valueName: 'SLUG',
+      multiple: true,
+      description: 'mirror only this project',
+    },
+    endpoint: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)',
+    },
+    region: {
+      type: 'string',
+      valueName: 'NAME',
+      description:
+        'the region (else AWS_REGION, the AWS config file, or us-east-1 with --endpoint)',
+    },
+    'cache-control': {
+      type: 'string',
+      valueName: 'TEXT',
+      description: 'the Cache-Control header of every object; "" for none',
+      default: DEFAULT_CACHE_CONTROL,
+    },
+    retries: {
+      type: 'string',
+      valueName: 'N',
+      description: 'retries after a network error, a 5xx or a throttled store, 0 to 10',
+      default: '4',
+    },
+    ...SETTINGS_OPTIONS,
+    ...HOST_OPTION,
+    'allow-base-url': {
+      type: 'boolean',
+      description:
+        'publish a tree whose base or web URL is a loopback, private-range or file: address',
+    },
+    every: {
+      type: 'string',
+      valueName: 'INTERVAL',
+      description: 'keep running and refresh on this schedule: 30s, 10m, 2h',
+    },
+    listen: {
+      type: 'string',
+      valueName: 'PORT',
+      description: "keep running and take Weblate's webhook deliveries, POSTed to / on this port",
+    },
+    bind: {
+      type: 'string',
+      valueName: 'ADDRESS',
+      description: 'with --listen: the address to listen on',
+      default: '127.0.0.1',
+    },
+    'webhook-secret-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description: "with --listen: the file holding the add-on's secret (whsec_…)",
+    },
+  },
+  epilog:
+    'Exit codes: 0 done, 1 content or usage errors, 75 what a later run resumes (rate limits, network, a store down), 2 bugs.\n' +
+    'Credentials of a bucket come from the usual AWS environment, as for deploy.\n\n' +
+    'Examples:\n' +
+    '  weblate-snapshot mirror --from https://weblate.example.org/api/ --to s3://l10n --base-url https://l10n.example.org\n' +
+    '  weblate-snapshot mirror --from https://weblate.example.org/api/ --to /var/www/l10n --every 1h \\\n' +
+    '    --listen 8088 --webhook-secret-file /etc/weblate-mirror/secret',
+  async run(args, io) {
+    if (!args.from || !args.to)
+      throw new UsageError('mirror needs --from URL and --to s3://BUCKET[/PREFIX] or DIR');
+    const from = normalizeApiUrl(args.from);
+    if (!from.ok) throw new UsageError(from.message);
+    const target = mirrorTarget(args.to, args.endpoint);
+    const every = args.every === undefined ? null : parseInterval(args.every);
+    const listen = listenOptions(args);
+    const retries = integerFlag('retries', args.retries, 0, 10);
+    const options: MirrorOptions = {
+      from: from.url,
+      token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
+      projects: args.project,
+      full: args.full,
+      work: args.work,
+      target,
+      settings: settingsOverrides(args),
+      host: hostOption(args.host),
+      http: { retries },
+      deploy: {
+        cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+        concurrency: 16,
+        retries,
+      },
+      allowBaseUrl: args['allow-base-url'],
+      onNotice: (text) => io.err(`${text}\n`),
+    };
+    const deps = await mirrorDeps(
+      target,
+      args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null),
+    );
+    if (every === null && listen === null) {
+      const outcome = await refreshMirror(options, deps, undefined, (step) =>
+        io.out(`${stepLine(step)}\n`),
+      );
+      return finishOnce(outcome, io);
+    }
+    return keepMirroring(options, deps, { every, listen }, io);
+  },
+});
+
+/** `--to` as a bucket (with `--endpoint`) or a folder. */
+function mirrorTarget(to: string, endpointText: string | undefined): MirrorTarget {
+  if (!to.startsWith('s3://')) {
+    if (endpointText !== undefined)
+      throw new UsageError('--endpoint goes with --to s3://BUCKET[/PREFIX]');
+    return { kind: 'folder', dir: to };
+  }
+  const endpoint = endpointText === undefined ? null : parseEndpoint(endpointText);
+  if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
+  const target = parseTarget(to, endpoint?.value ?? null);
+  if (!target.ok) throw new UsageError(target.message);
+  return { kind: 's3', target: target.value };
+}
+
+/** `--listen` with its secret and address, or null without it. */
+function listenOptions(args: {
+  listen?: string | undefined;
+  bind: string;
+  'webhook-secret-file'?: string | undefined;
+}): { port: number; bind: string; secret: string } | null {
+  if (args.listen === undefined) {
+    if (args['webhook-secret-file'] !== undefined)
+      throw new UsageError('--webhook-secret-file goes with --listen PORT');
+    return null;
+  }
+  const port = parsePort(args.listen);
+  const file = args['webhook-secret-file'];
+  if (file === undefined)
+    throw new UsageError(
+      "--listen needs --webhook-secret-file FILE (the secret of Weblate's Webhooks add-on)",
+    );
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--webhook-secret-file cannot be read: ${(error as Error).message}`);
+  }
+  const secret = readSecret(text);
+  const problem = secret === null ? 'the file is empty' : secretProblem(secret);
+  if (problem !== null || secret === null)
+    throw new UsageError(
+      `--webhook-secret-file expects a secret such as whsec_ and base64 (${file}: ${problem})`,
+    );
+  return { port, bind: args.bind, secret };
+}
+
+async function mirrorDeps(target: MirrorTarget, region: string | null): Promise<MirrorDeps> {
+  if (target.kind === 'folder')
+    return {
+      store: () => {
+        throw new Error('Internal error: a folder has no store');
+      },
+    };
+  // The SDK warns on Node 20 in every process; the version is pinned (see package.json).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { s3Store } = await import('../src/deploy/s3.ts');
+  const { bucket, endpoint } = target.target;
+  return { store: () => s3Store({ bucket, endpoint, region }) };
+}
+
+/** A single run's end: its exit code, through the errors that carry one. */
+function finishOnce(outcome: MirrorOutcome, io: CommandIO): number {
+  if (outcome.ok) return 0;
+  if (outcome.temporary) throw new TemporaryError(outcome.message);
+  io.err(`${outcome.message}\n`);
+  for (const error of outcome.errors) io.err(`${formatContentError(error)}\n`);
+  return 1;
+}
+
+/** --every and --listen: refreshes until SIGINT or SIGTERM; a failed refresh is said and the next one tried. */
+async function keepMirroring(
+  options: MirrorOptions,
+  deps: MirrorDeps,
+  when: { every: number | null; listen: { port: number; bind: string; secret: string } | null },
+  io: CommandIO,
+): Promise<number> {
+  const failure: { bug: Error | null } = { bug: null };
+  let failed = () => {};
+  const stopped = Promise.race([stopSignal(), new Promise<void>((done) => (failed = done))]);
+  const queue = refreshQueue(async (places) => {
+    const named = places ? ` of ${places.map(describePlace).join(', ')}` : '';
+    io.out(`Refreshing${named}.\n`);
+    try {
+      const outcome = await refreshMirror(options, deps, places, (step) =>
+        io.out(`${stepLine(step)}\n`),
+      );
+      if (!outcome.ok) {
+        io.err(`${outcome.message}\n`);
+        for (const error of outcome.errors) io.err(`${formatContentError(error)}\n`);
+      }
+    } catch (error) {
+      // A bug stops the mirror: it is thrown once the listener is closed (exit 2).
+      failure.bug ??= error instanceof Error ? error : new Error(String(error));
+      failed();
+    }
+  });
+  const listener =
+    when.listen &&
+    (await listenForDeliveries({
+      ...when.listen,
+      judge: deliveryJudge(when.listen.secret),
+      onAccepted: (places) => queue.request(places),
+    }));
+  if (listener && !listener.ok) throw new UsageError(`--listen: ${listener.message}`);
+  const timer = when.every === null ? null : setInterval(() => queue.request(), when.every);
+  queue.request();
+  if (listener) io.out(`Listening for webhook deliveries at ${listener.listener.url}\n`);
+  await stopped;
+  if (timer) clearInterval(timer);
+  await listener?.listener.close();
+  await queue.idle();
+  if (failure.bug) throw failure.bug;
+  return 0;
+}
+
+function describePlace(place: ChangedPlace): string {
+  return place.component === undefined ? place.project : `${place.project}/${place.component}`;
+}
+
+/** One line a step. */
+function stepLine(step: MirrorStepReport): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  if (step.step === 'pull') {
+    const { report } = step;
+    const kept = report.kept === null ? '' : `, ${countOf(report.kept, 'component')} kept`;
+    return `pull: ${countOf(report.counts.translations, 'translation')}, ${countOf(report.files, 'file')} written${kept}, ${countOf(report.requests, 'request')} in ${seconds(report.durationMs)}`;
+  }
+  if (step.step === 'build') {
+    const { report } = step;
+    return `build: ${step.tree}/ ${report.mode === 'fresh' ? 'built' : 'updated in place'}, ${countOf(report.files, 'file')} written in ${seconds(report.durationMs)}`;
+  }
+  const { report } = step;
+  return `deploy: ${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged`;
+}
+
+await runIfMain(import.meta, command);
