@@ -28,4 +28,5 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-22-tree-*.test.ts',
   'test/regressions/issue-23-*.test.ts',
   'test/regressions/issue-24-*.test.ts',
+  'test/regressions/issue-25-pull-releases.test.ts',
 ];
