@@ -16,13 +16,34 @@ import {
   statusSitePath,
   webPath,
   webUrl,
+  bitmapFile,
+  matrixFile,
   BADGE_FILE,
+  BITMAP_COLORS,
+  BITMAP_SIZES,
   CHART_COLORS,
   CHART_KINDS,
+  LANGUAGE_BADGE_FILE,
+  OPEN_GRAPH_FILE,
+  PNG_BADGE_FILE,
+  PROJECT_WIDGET_FILES,
 } from '../api/urls.ts';
 import { ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
-import { renderBadge, renderChart, type ChartRow } from '../status-site/badges.ts';
+import {
+  renderBadge,
+  renderChart,
+  renderLanguageBadge,
+  renderMatrix,
+  type ChartRow,
+} from '../status-site/badges.ts';
+import { renderPng } from '../status-site/png.ts';
+import {
+  renderBitmapWidget,
+  renderOpenGraph,
+  type WidgetFigures,
+} from '../status-site/widget-images.ts';
+import { widgetsPage } from '../status-site/widgets-page.ts';
 import { renderExportCsv, renderExportJson, type ExportKind } from '../status-site/exports.ts';
 import {
   categoryPage,
@@ -37,6 +58,7 @@ import {
 } from '../status-site/pages.ts';
 import { STYLESHEET } from '../status-site/style.ts';
 import type { Bodies } from '../api/bodies.ts';
+import type { FileText } from '../output/serialize.ts';
 import type { Aggregates } from '../model/aggregates.ts';
 import type { Fingerprints } from './fingerprints.ts';
 
@@ -44,7 +66,7 @@ import type { Fingerprints } from './fingerprints.ts';
 interface FileGroup {
   key: string;
   fingerprint: number;
-  render(): { path: string; data: string }[];
+  render(): { path: string; data: FileText }[];
 }
 
 /** What the status site's groups are made from: the model, its sums, the API bodies (for exports) and the fingerprints. */
@@ -98,7 +120,8 @@ export function countStatusSiteFiles(model: Model): number {
     const languages = new Set(
       project.components.flatMap((c) => c.translations.map((t) => t.language)),
     ).size;
-    total += 1 + (1 + charts) + 2 + languages * (current ? 4 : 3);
+    // Its page, widget folder (badge, charts, its other widgets), widgets page, exports, languages.
+    total += 1 + (1 + charts + PROJECT_WIDGET_FILES.length) + 1 + 2 + languages * (current ? 4 : 3);
   }
   total += model.components.length * (1 + (1 + charts) + 2) + model.translations.length * 3;
   return total;
@@ -225,12 +248,21 @@ function* projectStatusSiteGroups(
       percent: percent(counters.translated, counters.total, !review),
       url: webUrl(settings, projectLanguageWebPath(settings, project, language)),
     }));
-  yield widgetGroup(
-    widgetFolder(settings, project, null, null),
-    fingerprint,
-    percent(aggregates.project(project).translated, aggregates.project(project).total, !review),
-    rows,
+  const share = percent(
+    aggregates.project(project).translated,
+    aggregates.project(project).total,
+    !review,
   );
+  const folder = widgetFolder(settings, project, null, null);
+  yield widgetGroup(folder, fingerprint, share, rows, () =>
+    projectWidgetFiles(context, project, folder, share),
+  );
+  const widgetsKey = statusSitePath.widgetsPage(project.slug);
+  yield {
+    key: widgetsKey,
+    fingerprint,
+    render: () => [page(widgetsKey, widgetsPage(context, project))],
+  };
   yield exportGroup(
     statusSitePath.exports(project.slug, null),
     fingerprint,
@@ -428,18 +460,25 @@ function translationKeys(model: Model, translation: Translation): string[] {
   ];
 }
 
-/** A folder of a badge and, for a project or a component, its charts in every kind and color. */
+/**
+ * A folder of a badge and, for a project or a component, its charts in every
+ * kind and color, and (`more`) a project's other widgets.
+ */
 function widgetGroup(
   key: string,
   fingerprint: number,
   share: number,
   rows: (() => ChartRow[]) | null,
+  more: () => { path: string; data: FileText }[] = () => [],
 ): FileGroup {
   return {
     key,
     fingerprint,
     render: () => {
-      const files = [{ path: fileOf(key + BADGE_FILE), data: renderBadge(share) }];
+      const files: { path: string; data: FileText }[] = [
+        { path: fileOf(key + BADGE_FILE), data: renderBadge(share) },
+        ...more(),
+      ];
       if (!rows) return files;
       const sorted = rows().sort((a, b) => compareStrings(a.name, b.name));
       for (const kind of CHART_KINDS) {
@@ -452,6 +491,54 @@ function widgetGroup(
       return files;
     },
   };
+}
+
+/**
+ * The widgets only a project's folder holds: the badge as PNG, the bitmap
+ * widgets in each color, the language badge, the matrix in each color and
+ * the Open Graph image. PNGs cost milliseconds each, so only a project has
+ * them (png.ts keeps the bytes of a drawing already made).
+ */
+function projectWidgetFiles(
+  context: StatusSiteGroupContext,
+  project: Project,
+  folder: string,
+  share: number,
+): { path: string; data: FileText }[] {
+  const languages = context.aggregates.projectLanguages(project);
+  const figures: WidgetFigures = {
+    strings: project.components.reduce(
+      (sum, c) => sum + (c.translations.find((t) => t.isSource)?.counters.total ?? 0),
+      0,
+    ),
+    languages: languages.size,
+    percent: share,
+  };
+  const cells = project.components.flatMap((component) =>
+    component.translations.map((t) => ({
+      component: component.name,
+      language: t.language.name,
+      percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
+    })),
+  );
+  const png = (name: string, svg: string) => ({
+    path: fileOf(folder + name),
+    data: [renderPng(svg)],
+  });
+  return [
+    png(PNG_BADGE_FILE, renderBadge(share)),
+    ...BITMAP_SIZES.flatMap((size) =>
+      BITMAP_COLORS.map((color) =>
+        png(bitmapFile(size, color), renderBitmapWidget(size, color, figures)),
+      ),
+    ),
+    { path: fileOf(folder + LANGUAGE_BADGE_FILE), data: renderLanguageBadge(languages.size) },
+    ...CHART_COLORS.map((color) => ({
+      path: fileOf(folder + matrixFile(color)),
+      data: renderMatrix(color, cells),
+    })),
+    png(OPEN_GRAPH_FILE, renderOpenGraph(project.name, figures)),
+  ];
 }
 
 function exportGroup(
