@@ -44,6 +44,7 @@ import {
   type WidgetFigures,
 } from '../status-site/widget-images.ts';
 import { widgetsPage } from '../status-site/widgets-page.ts';
+import { withShareMeta } from '../status-site/share-meta.ts';
 import { renderExportCsv, renderExportJson, type ExportKind } from '../status-site/exports.ts';
 import {
   categoryPage,
@@ -92,7 +93,13 @@ export function* statusSiteGroups(context: StatusSiteGroupContext): Generator<Fi
 
 /** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
 export function homeFile(context: StatusSiteGroupContext): { path: string; data: string } {
-  return { path: 'index.html', data: homePage(context) };
+  return {
+    path: 'index.html',
+    data: withShareMeta(homePage(context), {
+      url: webUrl(context.model.settings, '/'),
+      image: null,
+    }),
+  };
 }
 
 /** What the home page shows: every project's and every language's name and sums. */
@@ -216,7 +223,7 @@ function languageGroup(
   return {
     key,
     fingerprint: h.digest(),
-    render: () => [page(key, languagePage(context, language, projects))],
+    render: () => [page(context, key, languagePage(context, language, projects), null)],
   };
 }
 
@@ -239,7 +246,11 @@ function* projectStatusSiteGroups(
   for (const category of project.categories) h.number(fingerprints.category(category));
   const fingerprint = h.digest();
   const key = webPath.project(project.slug);
-  yield { key, fingerprint, render: () => [page(key, projectPage(context, project))] };
+  yield {
+    key,
+    fingerprint,
+    render: () => [page(context, key, projectPage(context, project), project)],
+  };
   const review = projectHasReview(project);
   const rows = () =>
     [...aggregates.projectLanguages(project)].map(([language, counters]) => ({
@@ -261,7 +272,7 @@ function* projectStatusSiteGroups(
   yield {
     key: widgetsKey,
     fingerprint,
-    render: () => [page(widgetsKey, widgetsPage(context, project))],
+    render: () => [page(context, widgetsKey, widgetsPage(context, project), project)],
   };
   yield exportGroup(
     statusSitePath.exports(project.slug, null),
@@ -300,12 +311,16 @@ function* projectLanguageGroups(
   yield {
     key: pageKey!,
     fingerprint,
-    render: () => [page(pageKey!, projectLanguagePage(context, project, language, 'status'))],
+    render: () => [
+      page(context, pageKey!, projectLanguagePage(context, project, language, 'status'), project),
+    ],
   };
   yield {
     key: shareKey!,
     fingerprint,
-    render: () => [page(shareKey!, projectLanguagePage(context, project, language, 'share'))],
+    render: () => [
+      page(context, shareKey!, projectLanguagePage(context, project, language, 'share'), project),
+    ],
   };
   const review = projectHasReview(project);
   yield widgetGroup(
@@ -319,7 +334,12 @@ function* projectLanguageGroups(
       key: translateKey,
       fingerprint,
       render: () => [
-        page(translateKey, projectLanguagePage(context, project, language, 'translate')),
+        page(
+          context,
+          translateKey,
+          projectLanguagePage(context, project, language, 'translate'),
+          project,
+        ),
       ],
     };
 }
@@ -348,7 +368,7 @@ function categoryStatusSiteGroup(context: StatusSiteGroupContext, category: Cate
   return {
     key,
     fingerprint: h.digest(),
-    render: () => [page(key, categoryPage(context, category))],
+    render: () => [page(context, key, categoryPage(context, category), project)],
   };
 }
 
@@ -365,7 +385,7 @@ function* componentStatusSiteGroups(
   yield {
     key: pageKey!,
     fingerprint,
-    render: () => [page(pageKey!, componentPage(context, component))],
+    render: () => [page(context, pageKey!, componentPage(context, component), component.project)],
   };
   const sum = aggregates.component(component);
   const rows = () =>
@@ -406,12 +426,26 @@ function* translationStatusSiteGroups(
   yield {
     key: pageKey!,
     fingerprint,
-    render: () => [page(pageKey!, translationPage(context, translation, false))],
+    render: () => [
+      page(
+        context,
+        pageKey!,
+        translationPage(context, translation, false),
+        translation.component.project,
+      ),
+    ],
   };
   yield {
     key: translateKey!,
     fingerprint,
-    render: () => [page(translateKey!, translationPage(context, translation, true))],
+    render: () => [
+      page(
+        context,
+        translateKey!,
+        translationPage(context, translation, true),
+        translation.component.project,
+      ),
+    ],
   };
   const share = percent(
     translation.counters.translated,
@@ -561,8 +595,22 @@ function exportGroup(
   };
 }
 
-function page(key: string, html: string): { path: string; data: string } {
-  return { path: fileOf(`${key}index.html`), data: html };
+/** A page's file, with the tags of its link preview (a project's page shows the project's panel). */
+function page(
+  context: StatusSiteGroupContext,
+  key: string,
+  html: string,
+  project: Project | null,
+): { path: string; data: string } {
+  const settings = context.model.settings;
+  const image =
+    project === null
+      ? null
+      : settings.baseUrl + widgetFolder(settings, project, null, null) + OPEN_GRAPH_FILE;
+  return {
+    path: fileOf(`${key}index.html`),
+    data: withShareMeta(html, { url: webUrl(settings, key), image }),
+  };
 }
 
 /** A web path's file in the output folder: `/projects/demo/index.html` → `projects/demo/index.html`. */
