@@ -5,15 +5,16 @@
  * rasterisation costs milliseconds, so the bytes are kept by the SVG's text:
  * two projects at the same figures share one rendering.
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Resvg } from '@resvg/resvg-js';
+import type * as ResvgModule from '@resvg/resvg-js';
 import { packageFile } from '../package-files.ts';
 
 /** The PNG bytes of an SVG drawing, at its own width and height. */
 export function renderPng(svg: string): Uint8Array {
   const known = rendered.get(svg);
   if (known) return known;
-  const png = new Resvg(svg, {
+  const png = new (resvg().Resvg)(svg, {
     font: { fontFiles: fontFiles(), loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' },
   })
     .render()
@@ -28,6 +29,14 @@ export function renderPng(svg: string): Uint8Array {
 
 const CACHE_SIZE = 4096;
 const rendered = new Map<string, Uint8Array>();
+
+let loaded: typeof ResvgModule | null = null;
+
+/** The renderer, loaded when first needed: a process that draws no PNG does not pay for the native module. */
+function resvg(): typeof ResvgModule {
+  loaded ??= createRequire(import.meta.url)('@resvg/resvg-js') as typeof ResvgModule;
+  return loaded;
+}
 
 let files: string[] | null = null;
 
