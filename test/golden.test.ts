@@ -20,7 +20,8 @@ describe.each(scenarios)('golden tree of fixture "%s"', (scenario) => {
     const golden = join(ROOT, 'test/golden', scenario);
     const paths = [...built.files.keys()].sort();
     await expect(paths.join('\n') + '\n').toMatchFileSnapshot(join(golden, 'FILES.txt'));
-    for (const path of paths)
+    // PNG widgets are held by their list only: their bytes are the renderer's (the PNG tests read their pixels).
+    for (const path of paths.filter((file) => !file.endsWith('.png')))
       await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
     expect(strayFiles(golden, paths)).toEqual([]);
   });
@@ -44,7 +45,8 @@ describe('golden status site of fixture "current" with pages on', () => {
     const golden = join(ROOT, 'test/golden/current-site');
     const paths = [...built.files.keys()].filter((path) => !/^(api|hosts)\//.test(path)).sort();
     await expect(paths.join('\n') + '\n').toMatchFileSnapshot(join(golden, 'FILES.txt'));
-    for (const path of paths)
+    // PNG widgets are held by their list only: their bytes are the renderer's (the PNG tests read their pixels).
+    for (const path of paths.filter((file) => !file.endsWith('.png')))
       await expect(built.files.get(path)).toMatchFileSnapshot(join(golden, path));
     expect(strayFiles(golden, paths)).toEqual([]);
   });

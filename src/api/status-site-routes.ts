@@ -16,7 +16,7 @@
 import type { WeblateVersion } from '../model/defaults.ts';
 import { CATEGORY_DEPTH } from '../resolve/categories.ts';
 import { PARAM_CHARACTERS } from './match.ts';
-import { BADGE_FILE, CHART_COLORS, CHART_KINDS, chartFile } from './urls.ts';
+import { BADGE_FILE, CHART_COLORS, CHART_KINDS, chartFile, PROJECT_WIDGET_FILES } from './urls.ts';
 
 /** What a path of a route serves. */
 type StatusSiteServes =
@@ -230,6 +230,8 @@ const PARAM_SHAPES: Readonly<Record<string, { one: string; deep?: number }>> = {
   /** One component slug, as the 4.x widget paths that 2026.8 redirects name it. */
   ':slug': { one: SLUG },
   ':chart': { one: `(?:${CHARTS.join('|')})` },
+  /** The widgets only a project's folder holds (PNG badges, the language badge, the matrix, Open Graph). */
+  ':image': { one: `(?:${PROJECT_WIDGET_FILES.map(escape).join('|')})` },
   /** The badge or a chart, as the redirects of 2026.8 carry them. */
   ':widget': { one: `(?:${[escape(BADGE_FILE), ...CHARTS].join('|')})` },
 };
@@ -296,6 +298,8 @@ const SITE_ROUTES: readonly StatusSiteRoute[] = [
   },
 
   { kind: 'stylesheet', pattern: ['static', 'weblate-snapshot.css'], serves: FILE, flavours: BOTH },
+  // A project's widgets page: every widget with the snippets that embed it.
+  { kind: 'widgets', pattern: ['widgets', ':project'], serves: PAGE, flavours: BOTH },
 
   // Weblate 4.x's badges and charts. A chart at a language's prefix is the chart of the project or component.
   { kind: 'badge', pattern: ['widgets', ':project', '-', BADGE_FILE], serves: FILE, flavours: V4 },
@@ -318,6 +322,12 @@ const SITE_ROUTES: readonly StatusSiteRoute[] = [
     flavours: V4,
   },
   { kind: 'chart', pattern: ['widgets', ':project', '-', ':chart'], serves: FILE, flavours: V4 },
+  {
+    kind: 'project-widget',
+    pattern: ['widgets', ':project', '-', ':image'],
+    serves: FILE,
+    flavours: V4,
+  },
   {
     kind: 'component-chart',
     pattern: ['widgets', ':project', '-', ':component', ':chart'],
@@ -360,6 +370,12 @@ const SITE_ROUTES: readonly StatusSiteRoute[] = [
   },
   { kind: 'chart', pattern: ['widget', ':project', ':chart'], serves: FILE, flavours: CURRENT },
   {
+    kind: 'project-widget',
+    pattern: ['widget', ':project', ':image'],
+    serves: FILE,
+    flavours: CURRENT,
+  },
+  {
     kind: 'language-chart',
     pattern: ['widget', ':project', '-', ':language', ':chart'],
     serves: { kind: 'alias', to: ['widget', ':project', ':chart'] },
@@ -381,6 +397,12 @@ const SITE_ROUTES: readonly StatusSiteRoute[] = [
     kind: 'old-widget',
     pattern: ['widgets', ':project', '-', ':widget'],
     serves: { kind: 'redirect', to: ['widget', ':project', ':widget'] },
+    flavours: CURRENT,
+  },
+  {
+    kind: 'old-project-widget',
+    pattern: ['widgets', ':project', '-', ':image'],
+    serves: { kind: 'redirect', to: ['widget', ':project', ':image'] },
     flavours: CURRENT,
   },
   {

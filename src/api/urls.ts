@@ -111,6 +111,8 @@ export const statusSitePath = {
     `/widget/${p}/${c === null ? '' : `${c}/`}${l === null ? '' : c === null ? `-/${l}/` : `${l}/`}`,
   /** A project's or a component's stats export: `index.json` there, `index.csv` for `?format=csv`. */
   exports: (p: string, c: string | null) => `/exports/stats/${p}/${c === null ? '' : `${c}/`}`,
+  /** A project's widgets page, where each widget is shown with the snippets that embed it (both flavours). */
+  widgetsPage: (p: string) => `/widgets/${p}/`,
 };
 
 /** The names the status site takes at the root of a tree: its home page and the first segment of each of its paths. */
@@ -138,6 +140,40 @@ export type ChartColor = (typeof CHART_COLORS)[number];
 export function chartFile(kind: ChartKind, color: ChartColor): string {
   return `${kind}-${color}.svg`;
 }
+
+/** The colors of Weblate's bitmap widgets, its default first, and their sizes. */
+export const BITMAP_COLORS = ['grey', 'white', 'black'] as const;
+export const BITMAP_SIZES = ['287x66', '88x31'] as const;
+export type BitmapColor = (typeof BITMAP_COLORS)[number];
+export type BitmapSize = (typeof BITMAP_SIZES)[number];
+
+/**
+ * The widgets a project's widget folder holds besides the badge and the
+ * charts: the badge as PNG, the bitmap widgets, the language badge, the
+ * matrix in each chart color, and the Open Graph image.
+ */
+export const PNG_BADGE_FILE = 'status-badge.png';
+export const LANGUAGE_BADGE_FILE = 'language-badge.svg';
+export const OPEN_GRAPH_FILE = 'open-graph.png';
+
+/** A bitmap widget's file name: `287x66-grey.png`. */
+export function bitmapFile(size: BitmapSize, color: BitmapColor): string {
+  return `${size}-${color}.png`;
+}
+
+/** A matrix's file name: `matrix-auto.svg`. */
+export function matrixFile(color: ChartColor): string {
+  return `matrix-${color}.svg`;
+}
+
+/** The file names of those widgets, in a fixed order. */
+export const PROJECT_WIDGET_FILES: readonly string[] = [
+  PNG_BADGE_FILE,
+  ...BITMAP_SIZES.flatMap((size) => BITMAP_COLORS.map((color) => bitmapFile(size, color))),
+  LANGUAGE_BADGE_FILE,
+  ...CHART_COLORS.map(matrixFile),
+  OPEN_GRAPH_FILE,
+];
 
 /**
  * The component's segment in API paths: its slug, or for a component inside

@@ -34,11 +34,19 @@ import {
   exportFileName,
   isStatusSiteParam,
   statusSiteRoutesOf,
+  PAGE_FILE,
 } from '../api/status-site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf } from './published.ts';
-import { aliasRules, fileFolders, folderPrefixes, redirectRules } from './status-site-rules.ts';
+import {
+  aliasRules,
+  fileFolders,
+  folderPaths,
+  folderPrefixes,
+  notSvgInWidgetFolders,
+  redirectRules,
+} from './status-site-rules.ts';
 
 export function renderCloudflareRedirects(settings: Settings): string {
   const base = basePath(settings);
@@ -70,6 +78,11 @@ export function renderCloudflareRedirects(settings: Settings): string {
  */
 function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
   const exports = folderPrefixes(version, 'export');
+  const files = new Set(fileFolders(version).map((folder) => `/${folder}`));
+  const pagePrefixes = folderPrefixes(version, 'page').filter((prefix) => !files.has(prefix));
+  const insideFiles = folderPaths(version, 'page').filter((path) =>
+    files.has(`/${path.split('/')[1]!}`),
+  );
   return [
     ...redirectRules(version).map(({ from, to }) => `${base}${from} ${base}${to} 301`),
     ...aliasRules(version, false).map(({ from, to }) => `${base}${from} ${to} 200`),
@@ -82,7 +95,12 @@ function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
       `${base}${prefix}/*/ ${prefix}/:splat/${EXPORT_FILES.json} 200`,
       `${base}${prefix}/* ${prefix}/:splat/${EXPORT_FILES.json} 200`,
     ]),
-    ...folderPrefixes(version, 'page').flatMap((prefix) => [
+    // A page inside a file folder (4.x's widgets page) at its own depth only: a splat would take the files.
+    ...insideFiles.flatMap((path) => [
+      `${base}${path}/ ${path}/ 200`,
+      `${base}${path} ${path}/ 200`,
+    ]),
+    ...pagePrefixes.flatMap((prefix) => [
       `${base}${prefix}/*/ ${prefix}/:splat/ 200`,
       `${base}${prefix}/* ${prefix}/:splat/ 200`,
     ]),
@@ -121,6 +139,7 @@ export function renderCloudflareHeaders(settings: Settings): string {
 /** The SVG's charset, and a CSV export's type and the name Weblate gives it (placeholders fill header values). */
 function statusSiteHeaders(base: string, version: WeblateVersion): string[] {
   const svg = fileFolders(version).filter((folder) => folder.startsWith('widget'));
+  const notSvg = notSvgInWidgetFolders(version);
   const csv = statusSiteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'export' ? expandDepths(route, version) : [],
   );
@@ -128,6 +147,17 @@ function statusSiteHeaders(base: string, version: WeblateVersion): string[] {
     ...svg.flatMap((folder) => [
       `${base}/${folder}/*`,
       `  Content-Type: ${contentTypeOf(BADGE_FILE)}`,
+    ]),
+    // The folders' PNG widgets and pages: the SVG type detached, their own set.
+    ...notSvg.png.flatMap((path) => [
+      `${base}${path}`,
+      '  ! Content-Type',
+      `  Content-Type: ${contentTypeOf(path)}`,
+    ]),
+    ...notSvg.pages.flatMap((path) => [
+      `${base}${path}/`,
+      '  ! Content-Type',
+      `  Content-Type: ${contentTypeOf(PAGE_FILE)}`,
     ]),
     ...csv.flatMap(({ pattern }) => {
       const params = pattern.filter(isStatusSiteParam);

@@ -18,7 +18,7 @@ import {
   statusSiteRoutesOf,
   type FolderShape,
 } from '../api/status-site-routes.ts';
-import { BADGE_FILE, CHART_COLORS, CHART_KINDS } from '../api/urls.ts';
+import { BADGE_FILE, CHART_COLORS, CHART_KINDS, PROJECT_WIDGET_FILES } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
 /** The declarations, the viewer request's step and the viewer response's step of the site. */
@@ -98,12 +98,14 @@ function moved(location, request) {
 const ONE = '([^\\/.]+)';
 const CHART = `((?:${CHART_KINDS.join('|')})-(?:${CHART_COLORS.join('|')})\\.svg)`;
 const WIDGET = `(${escape(BADGE_FILE)}|(?:${CHART_KINDS.join('|')})-(?:${CHART_COLORS.join('|')})\\.svg)`;
+const IMAGE = `(${PROJECT_WIDGET_FILES.map(escape).join('|')})`;
 
 /** A route's pattern as a regular expression literal over the path after BASE, each parameter a numbered group. */
 function regexOf(pattern: readonly string[]): string {
   const part = (segment: string) => {
     if (segment === ':chart') return CHART;
     if (segment === ':widget') return WIDGET;
+    if (segment === ':image') return IMAGE;
     return isStatusSiteParam(segment) ? ONE : escape(segment);
   };
   return `/^${pattern.map((segment) => `\\/${part(segment)}`).join('')}$/`;

@@ -22,7 +22,7 @@ import {
   statusSiteRoutesOf,
   type StatusSiteRoute,
 } from '../api/status-site-routes.ts';
-import { chartFile } from '../api/urls.ts';
+import { chartFile, PROJECT_WIDGET_FILES } from '../api/urls.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import type { Settings } from '../model/types.ts';
@@ -182,6 +182,7 @@ function filesOf(route: StatusSiteRoute): string[] {
   if (route.serves.kind === 'export') return Object.values(EXPORT_FILES);
   if (route.serves.kind !== 'file') return [];
   const last = route.pattern.at(-1)!;
+  if (last === ':image') return [...PROJECT_WIDGET_FILES];
   return [last === ':chart' ? chartFile('multi', 'auto') : last];
 }
 

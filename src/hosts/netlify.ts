@@ -18,9 +18,7 @@ import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 import { EXPORT_FILES, PAGE_FILE } from '../api/status-site-routes.ts';
-import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import { contentTypeOf } from './published.ts';
 import { aliasRules, fileFolders, folderPaths, redirectRules } from './status-site-rules.ts';
 
 export function renderNetlifyRedirects(settings: Settings): string {
@@ -46,9 +44,6 @@ export function renderNetlifyHeaders(settings: Settings): string {
   const base = basePath(settings);
   // Rules for the request path and, when the API sits under a path, for the file path too.
   const paths = [...new Set([`${base}/api/*`, '/api/*'])];
-  const svg = settings.pages
-    ? fileFolders(shapesOf(settings.weblateVersion)).filter((folder) => folder.startsWith('widget'))
-    : [];
   return [
     `# ${generatedBy(settings, 'Netlify')}`,
     ...paths.flatMap((path) => [
@@ -57,9 +52,8 @@ export function renderNetlifyHeaders(settings: Settings): string {
       `  Vary: ${VARY}`,
       ...headerLines(ALLOW_ORIGIN),
     ]),
-    ...[...new Set(svg.flatMap((folder) => [`${base}/${folder}/*`, `/${folder}/*`]))].flatMap(
-      (path) => [path, `  Content-Type: ${contentTypeOf(BADGE_FILE)}`],
-    ),
+    // No type for the widget folders: they hold PNGs and pages beside the SVGs, and Netlify
+    // types each file by its extension (an SVG without Weblate's charset parameter).
     '',
   ].join('\n');
 }

@@ -54,7 +54,7 @@ export function statusSiteMaps(base: string): string[] {
 
 /** The server's types and charset with the status site: its text files are UTF-8, as Weblate sends them. */
 export function statusSiteTypes(): string[] {
-  const types = ['json', 'html', 'css', 'svg', 'csv'].map(
+  const types = ['json', 'html', 'css', 'svg', 'csv', 'png'].map(
     (extension) => `${contentTypeOf(`x.${extension}`).split(';')[0]} ${extension};`,
   );
   const texts = ['html', 'css', 'csv', 'svg'].map(

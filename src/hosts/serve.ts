@@ -24,7 +24,14 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import type { Settings } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
-import { BADGE_FILE, basePath, CHART_COLORS, CHART_KINDS, chartFile } from '../api/urls.ts';
+import {
+  BADGE_FILE,
+  basePath,
+  CHART_COLORS,
+  CHART_KINDS,
+  chartFile,
+  PROJECT_WIDGET_FILES,
+} from '../api/urls.ts';
 import {
   EXPORT_FILES,
   expandDepths,
@@ -172,7 +179,8 @@ function statusSiteHeaders(version: WeblateVersion): ServeHeaderRule[] {
   );
   return [
     ...[...widgets].map((folder) => ({
-      source: `${folder}/**`,
+      // The SVGs only: the folders also hold PNG widgets, and 4.x's widgets pages.
+      source: `${folder}/**/*.svg`,
       headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE) }],
     })),
     {
@@ -186,8 +194,8 @@ function statusSiteHeaders(version: WeblateVersion): ServeHeaderRule[] {
 function sourceOf(pattern: readonly string[]): string {
   const param = (part: string) => {
     const name = part.slice(1);
-    if (part === ':chart' || part === ':widget')
-      return `:${name}(${part === ':chart' ? CHART_NAMES : WIDGET_NAMES})`;
+    const names = { ':chart': CHART_NAMES, ':widget': WIDGET_NAMES, ':image': IMAGE_NAMES }[part];
+    if (names !== undefined) return `:${name}(${names})`;
     return `:${name}(${SEGMENT})`;
   };
   return pattern.map((part) => `/${isStatusSiteParam(part) ? param(part) : part}`).join('');
@@ -208,6 +216,8 @@ const CHART_NAMES = CHART_KINDS.flatMap((kind) =>
   CHART_COLORS.map((color) => chartFile(kind, color).replace('.', '\\.')),
 ).join('|');
 const WIDGET_NAMES = [BADGE_FILE.replace('.', '\\.'), CHART_NAMES].join('|');
+/** A project's other widgets (PNGs, the language badge, the matrix). */
+const IMAGE_NAMES = PROJECT_WIDGET_FILES.map((name) => name.replace('.', '\\.')).join('|');
 
 function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
   const fallback = routeOf('root').allow;

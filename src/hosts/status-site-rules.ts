@@ -5,7 +5,7 @@
  * (`:component1/:component2`), and a chart's name written out too, since a
  * placeholder would also take the badge's. Paths are after the base path.
  */
-import { CHART_COLORS, CHART_KINDS, chartFile } from '../api/urls.ts';
+import { CHART_COLORS, CHART_KINDS, chartFile, PROJECT_WIDGET_FILES } from '../api/urls.ts';
 import {
   expandDepths,
   folderShapes,
@@ -45,6 +45,27 @@ export function aliasRules(version: WeblateVersion, lookFirst: boolean): StatusS
       })),
     );
   });
+}
+
+/**
+ * What sits in the widget folders and is no SVG: each PNG widget's path, and
+ * the pages under a widget folder (4.x's widgets page, `/widgets/:project`),
+ * for hosts that type a whole folder as SVG and must type these again.
+ */
+export function notSvgInWidgetFolders(version: WeblateVersion): { png: string[]; pages: string[] } {
+  const routes = statusSiteRoutesOf(version);
+  const folders = new Set(fileFolders(version).filter((folder) => folder.startsWith('widget')));
+  const pngs = PROJECT_WIDGET_FILES.filter((name) => name.endsWith('.png'));
+  return {
+    png: routes.flatMap((route) =>
+      route.pattern.includes(':image')
+        ? pngs.map((name) => pathOf(route.pattern.map((part) => (part === ':image' ? name : part))))
+        : [],
+    ),
+    pages: routes.flatMap((route) =>
+      route.serves.kind === 'page' && folders.has(route.pattern[0]!) ? [pathOf(route.pattern)] : [],
+    ),
+  };
 }
 
 /** The folders the status site's files (stylesheet, badges, charts) are in: `static`, `widgets`, … */

@@ -8,6 +8,7 @@
  * the viewer has. Pure: numbers and names in, SVG text out.
  */
 import type { ChartColor, ChartKind } from '../api/urls.ts';
+import { compareStrings } from '../errors.ts';
 import { escapeHtml } from './html.ts';
 import { textWidth } from './text-width.ts';
 
@@ -24,28 +25,62 @@ export interface ChartRow {
 
 /** The badge: `translated` and the share, in Weblate's colors. */
 export function renderBadge(percent: number): string {
-  const label = 'translated';
-  const value = `${Math.trunc(percent)}%`;
-  const labelWidth = boxWidth(label);
-  const valueWidth = boxWidth(value);
-  const width = labelWidth + valueWidth;
   const color = percent >= 90 ? '#4c1' : percent >= 75 ? '#dfb317' : '#e05d44';
-  const text = (content: string, x: number) => {
-    const length = round(textWidth(content, FONT_SIZE));
-    const attributes = `x="${x}" textLength="${length}" lengthAdjust="spacingAndGlyphs"`;
-    return `<text ${attributes} y="15" fill="#010101" fill-opacity=".3">${content}</text><text ${attributes} y="14">${content}</text>`;
-  };
+  return shield('translated', `${Math.trunc(percent)}%`, color);
+}
+
+/** The language badge: how many languages the project is translated into, in the same shape. */
+export function renderLanguageBadge(languages: number): string {
+  return shield('languages', String(languages), '#3e7dbf');
+}
+
+/** One cell of the matrix: a component's share in a language. */
+interface MatrixCell {
+  component: string;
+  language: string;
+  percent: number;
+}
+
+/**
+ * The matrix: a row per component and a column per language (both by name),
+ * each cell the share truncated to a whole percent, filled in the color
+ * asked for (`auto`: by the share, as the charts). A missing translation is
+ * an empty cell.
+ */
+export function renderMatrix(color: ChartColor, cells: readonly MatrixCell[]): string {
+  const components = [...new Set(cells.map((cell) => cell.component))].sort(compareStrings);
+  const languages = [...new Set(cells.map((cell) => cell.language))].sort(compareStrings);
+  const labelWidth =
+    Math.ceil(Math.max(60, ...components.map((c) => textWidth(c, FONT_SIZE)))) + 10;
+  const headHeight = Math.ceil(Math.max(40, ...languages.map((l) => textWidth(l, FONT_SIZE)))) + 10;
+  const width = labelWidth + languages.length * CELL;
+  const height = headHeight + components.length * CELL;
+  const byKey = new Map(cells.map((cell) => [`${cell.component}\n${cell.language}`, cell]));
+  const heads = languages.map((language, i) => {
+    const x = labelWidth + i * CELL + CELL / 2 + 4;
+    return `<text transform="rotate(-90)" x="${-headHeight + 5}" y="${x}" textLength="${round(textWidth(language, FONT_SIZE))}" lengthAdjust="spacingAndGlyphs">${escapeHtml(language)}</text>`;
+  });
+  const rows = components.map((component, row) => {
+    const y = headHeight + row * CELL;
+    const label = `<text x="${labelWidth - 5}" y="${y + 21}" text-anchor="end" textLength="${round(textWidth(component, FONT_SIZE))}" lengthAdjust="spacingAndGlyphs">${escapeHtml(component)}</text>`;
+    const boxes = languages.map((language, i) => {
+      const cell = byKey.get(`${component}\n${language}`);
+      if (!cell) return '';
+      const whole = Math.trunc(cell.percent);
+      const x = labelWidth + i * CELL;
+      return (
+        `<g><title>${escapeHtml(component)}, ${escapeHtml(language)}: ${whole}%</title>` +
+        `<rect x="${x + 1}" y="${y + 1}" width="${CELL - 2}" height="${CELL - 2}" rx="2" fill="${barColor(color, cell.percent)}"/>` +
+        `<text x="${x + CELL / 2}" y="${y + 21}" text-anchor="middle" fill="#fff" font-size="10">${whole}</text></g>`
+      );
+    });
+    return label + boxes.join('');
+  });
+  const title = `Translation status of ${components.length} ${components.length === 1 ? 'component' : 'components'} in ${languages.length} ${languages.length === 1 ? 'language' : 'languages'}`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${label}: ${value}">` +
-    `<title>${label}: ${value}</title>` +
-    `<linearGradient id="shine" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>` +
-    `<clipPath id="round"><rect width="${width}" height="20" rx="3"/></clipPath>` +
-    `<g clip-path="url(#round)"><rect width="${labelWidth}" height="20" fill="#555"/>` +
-    `<rect x="${labelWidth}" width="${valueWidth}" height="20" fill="${color}"/><rect width="${width}" height="20" fill="url(#shine)"/></g>` +
-    `<g fill="#fff" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}">` +
-    text(label, round(labelWidth / 2)) +
-    text(value, round(labelWidth + valueWidth / 2)) +
-    `</g></svg>\n`
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${title}">` +
+    `<title>${title}</title>` +
+    `<g font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}" fill="#808080">${heads.join('')}${rows.join('')}</g></svg>\n`
   );
 }
 
@@ -79,6 +114,8 @@ export function renderChart(kind: ChartKind, color: ChartColor, rows: readonly C
 
 const FONT_FAMILY = 'DejaVu Sans,Verdana,Geneva,sans-serif';
 const FONT_SIZE = 11;
+/** A matrix cell's side, in pixels. */
+const CELL = 30;
 
 /** Text width and 5 pixels each side, whole pixels. */
 function boxWidth(text: string): number {
@@ -87,6 +124,30 @@ function boxWidth(text: string): number {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+/** Weblate's badge shape: a grey label and a colored value, each boxed to its text. */
+function shield(label: string, value: string, color: string): string {
+  const labelWidth = boxWidth(label);
+  const valueWidth = boxWidth(value);
+  const width = labelWidth + valueWidth;
+  const text = (content: string, x: number) => {
+    const length = round(textWidth(content, FONT_SIZE));
+    const attributes = `x="${x}" textLength="${length}" lengthAdjust="spacingAndGlyphs"`;
+    return `<text ${attributes} y="15" fill="#010101" fill-opacity=".3">${content}</text><text ${attributes} y="14">${content}</text>`;
+  };
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${label}: ${value}">` +
+    `<title>${label}: ${value}</title>` +
+    `<linearGradient id="shine" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>` +
+    `<clipPath id="round"><rect width="${width}" height="20" rx="3"/></clipPath>` +
+    `<g clip-path="url(#round)"><rect width="${labelWidth}" height="20" fill="#555"/>` +
+    `<rect x="${labelWidth}" width="${valueWidth}" height="20" fill="${color}"/><rect width="${width}" height="20" fill="url(#shine)"/></g>` +
+    `<g fill="#fff" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}">` +
+    text(label, round(labelWidth / 2)) +
+    text(value, round(labelWidth + valueWidth / 2)) +
+    `</g></svg>\n`
+  );
 }
 
 function chartRow(

@@ -90,6 +90,7 @@ export function projectPage(context: StatusSiteContext, project: Project): strin
     api: { href: link(settings, apiPath.project(project.slug)), label: 'This project' },
     body:
       badge(settings, project, null, null) +
+      `<p><a href="${link(settings, statusSitePath.widgetsPage(project.slug))}">Widgets to embed</a>: badges and charts of this project, with the HTML, Markdown and reStructuredText that show them.</p>\n` +
       summary(aggregates.project(project), review) +
       (categories.length > 0 ? statusTable('categories', 'Categories', byName(categories)) : '') +
       statusTable('components', 'Components', byName(top)) +

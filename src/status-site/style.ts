@@ -74,4 +74,9 @@ tbody th { font-weight: 500; white-space: normal; min-width: 8rem; }
 td.share .bar { display: inline-flex; width: 6rem; vertical-align: middle; margin-inline-end: .5rem; }
 [dir="rtl"] :is(h1, h2, p, dt, dd, th, td:not(.share), li > a, li[aria-current]) { unicode-bidi: plaintext; text-align: right; }
 tbody th[dir] { unicode-bidi: plaintext; text-align: match-parent; }
+.widget { border-block-start: 1px solid var(--line); padding-block: .5rem; }
+.widget h3 { font-size: 1rem; margin: .5rem 0; }
+.widget img { max-width: 100%; height: auto; }
+.widget label { display: block; color: var(--muted); font-size: .875rem; }
+.widget textarea { box-sizing: border-box; width: 100%; font: .8125rem/1.4 ui-monospace, monospace; color: inherit; background: var(--panel); border: 1px solid var(--line); border-radius: .25rem; resize: vertical; }
 `;

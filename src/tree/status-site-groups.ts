@@ -17,13 +17,35 @@ import {
   statusSitePath,
   webPath,
   webUrl,
+  bitmapFile,
+  matrixFile,
   BADGE_FILE,
+  BITMAP_COLORS,
+  BITMAP_SIZES,
   CHART_COLORS,
   CHART_KINDS,
+  LANGUAGE_BADGE_FILE,
+  OPEN_GRAPH_FILE,
+  PNG_BADGE_FILE,
+  PROJECT_WIDGET_FILES,
 } from '../api/urls.ts';
 import { ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
-import { renderBadge, renderChart, type ChartRow } from '../status-site/badges.ts';
+import {
+  renderBadge,
+  renderChart,
+  renderLanguageBadge,
+  renderMatrix,
+  type ChartRow,
+} from '../status-site/badges.ts';
+import { renderPng } from '../status-site/png.ts';
+import {
+  renderBitmapWidget,
+  renderOpenGraph,
+  type WidgetFigures,
+} from '../status-site/widget-images.ts';
+import { widgetsPage } from '../status-site/widgets-page.ts';
+import { withShareMeta } from '../status-site/share-meta.ts';
 import { renderExportCsv, renderExportJson, type ExportKind } from '../status-site/exports.ts';
 import {
   categoryPage,
@@ -38,6 +60,7 @@ import {
 } from '../status-site/pages.ts';
 import { STYLESHEET } from '../status-site/style.ts';
 import type { Bodies } from '../api/bodies.ts';
+import type { FileText } from '../output/serialize.ts';
 import type { Aggregates } from '../model/aggregates.ts';
 import type { Fingerprints } from './fingerprints.ts';
 
@@ -45,7 +68,7 @@ import type { Fingerprints } from './fingerprints.ts';
 interface FileGroup {
   key: string;
   fingerprint: number;
-  render(): { path: string; data: string }[];
+  render(): { path: string; data: FileText }[];
 }
 
 /** What the status site's groups are made from: the model, its sums, the API bodies (for exports) and the fingerprints. */
@@ -71,7 +94,13 @@ export function* statusSiteGroups(context: StatusSiteGroupContext): Generator<Fi
 
 /** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
 export function homeFile(context: StatusSiteGroupContext): { path: string; data: string } {
-  return { path: 'index.html', data: homePage(context) };
+  return {
+    path: 'index.html',
+    data: withShareMeta(homePage(context), {
+      url: webUrl(context.model.settings, '/'),
+      image: null,
+    }),
+  };
 }
 
 /** What the home page shows: every project's and every language's name and sums. */
@@ -101,7 +130,9 @@ export function countStatusSiteFiles(model: Model): number {
     const languages = new Set(
       project.components.flatMap((c) => c.translations.map((t) => t.language)),
     ).size;
-    total += 1 + (1 + charts) + exports + languages * (current ? 4 : 3);
+    // Its page, widget folder (badge, charts, its other widgets), widgets page, exports, languages.
+    total +=
+      1 + (1 + charts + PROJECT_WIDGET_FILES.length) + 1 + exports + languages * (current ? 4 : 3);
   }
   total += model.components.length * (1 + (1 + charts) + exports) + model.translations.length * 3;
   return total;
@@ -196,7 +227,7 @@ function languageGroup(
   return {
     key,
     fingerprint: h.digest(),
-    render: () => [page(key, languagePage(context, language, projects))],
+    render: () => [page(context, key, languagePage(context, language, projects), null)],
   };
 }
 
@@ -219,7 +250,11 @@ function* projectStatusSiteGroups(
   for (const category of project.categories) h.number(fingerprints.category(category));
   const fingerprint = h.digest();
   const key = webPath.project(project.slug);
-  yield { key, fingerprint, render: () => [page(key, projectPage(context, project))] };
+  yield {
+    key,
+    fingerprint,
+    render: () => [page(context, key, projectPage(context, project), project)],
+  };
   const review = projectHasReview(project);
   const sums = widgetSums(context, project);
   const rows = () =>
@@ -230,12 +265,17 @@ function* projectStatusSiteGroups(
       url: webUrl(settings, projectLanguageWebPath(settings, project, language)),
     }));
   const total = widgetTotal(context, project, sums);
-  yield widgetGroup(
-    widgetFolder(settings, project, null, null),
-    fingerprint,
-    percent(total.translated, total.total, !review),
-    rows,
+  const share = percent(total.translated, total.total, !review);
+  const folder = widgetFolder(settings, project, null, null);
+  yield widgetGroup(folder, fingerprint, share, rows, () =>
+    projectWidgetFiles(context, project, folder, share),
   );
+  const widgetsKey = statusSitePath.widgetsPage(project.slug);
+  yield {
+    key: widgetsKey,
+    fingerprint,
+    render: () => [page(context, widgetsKey, widgetsPage(context, project), project)],
+  };
   if (!hasTrait(settings.weblateVersion, 'noStatsExports'))
     yield exportGroup(
       statusSitePath.exports(project.slug, null),
@@ -275,12 +315,16 @@ function* projectLanguageGroups(
   yield {
     key: pageKey!,
     fingerprint,
-    render: () => [page(pageKey!, projectLanguagePage(context, project, language, 'status'))],
+    render: () => [
+      page(context, pageKey!, projectLanguagePage(context, project, language, 'status'), project),
+    ],
   };
   yield {
     key: shareKey!,
     fingerprint,
-    render: () => [page(shareKey!, projectLanguagePage(context, project, language, 'share'))],
+    render: () => [
+      page(context, shareKey!, projectLanguagePage(context, project, language, 'share'), project),
+    ],
   };
   const review = projectHasReview(project);
   yield widgetGroup(widgetKey!, fingerprint, percent(shown.translated, shown.total, !review), null);
@@ -289,7 +333,12 @@ function* projectLanguageGroups(
       key: translateKey,
       fingerprint,
       render: () => [
-        page(translateKey, projectLanguagePage(context, project, language, 'translate')),
+        page(
+          context,
+          translateKey,
+          projectLanguagePage(context, project, language, 'translate'),
+          project,
+        ),
       ],
     };
 }
@@ -318,7 +367,7 @@ function categoryStatusSiteGroup(context: StatusSiteGroupContext, category: Cate
   return {
     key,
     fingerprint: h.digest(),
-    render: () => [page(key, categoryPage(context, category))],
+    render: () => [page(context, key, categoryPage(context, category), project)],
   };
 }
 
@@ -335,7 +384,7 @@ function* componentStatusSiteGroups(
   yield {
     key: pageKey!,
     fingerprint,
-    render: () => [page(pageKey!, componentPage(context, component))],
+    render: () => [page(context, pageKey!, componentPage(context, component), component.project)],
   };
   const sum = aggregates.component(component);
   const rows = () =>
@@ -383,12 +432,26 @@ function* translationStatusSiteGroups(
   yield {
     key: pageKey!,
     fingerprint,
-    render: () => [page(pageKey!, translationPage(context, translation, false))],
+    render: () => [
+      page(
+        context,
+        pageKey!,
+        translationPage(context, translation, false),
+        translation.component.project,
+      ),
+    ],
   };
   yield {
     key: translateKey!,
     fingerprint,
-    render: () => [page(translateKey!, translationPage(context, translation, true))],
+    render: () => [
+      page(
+        context,
+        translateKey!,
+        translationPage(context, translation, true),
+        translation.component.project,
+      ),
+    ],
   };
   const share = percent(
     translation.counters.translated,
@@ -478,18 +541,25 @@ function widgetTotal(
   return total;
 }
 
-/** A folder of a badge and, for a project or a component, its charts in every kind and color. */
+/**
+ * A folder of a badge and, for a project or a component, its charts in every
+ * kind and color, and (`more`) a project's other widgets.
+ */
 function widgetGroup(
   key: string,
   fingerprint: number,
   share: number,
   rows: (() => ChartRow[]) | null,
+  more: () => { path: string; data: FileText }[] = () => [],
 ): FileGroup {
   return {
     key,
     fingerprint,
     render: () => {
-      const files = [{ path: fileOf(key + BADGE_FILE), data: renderBadge(share) }];
+      const files: { path: string; data: FileText }[] = [
+        { path: fileOf(key + BADGE_FILE), data: renderBadge(share) },
+        ...more(),
+      ];
       if (!rows) return files;
       const sorted = rows().sort((a, b) => compareStrings(a.name, b.name));
       for (const kind of CHART_KINDS) {
@@ -502,6 +572,54 @@ function widgetGroup(
       return files;
     },
   };
+}
+
+/**
+ * The widgets only a project's folder holds: the badge as PNG, the bitmap
+ * widgets in each color, the language badge, the matrix in each color and
+ * the Open Graph image. PNGs cost milliseconds each, so only a project has
+ * them (png.ts keeps the bytes of a drawing already made).
+ */
+function projectWidgetFiles(
+  context: StatusSiteGroupContext,
+  project: Project,
+  folder: string,
+  share: number,
+): { path: string; data: FileText }[] {
+  const languages = context.aggregates.projectLanguages(project);
+  const figures: WidgetFigures = {
+    strings: project.components.reduce(
+      (sum, c) => sum + (c.translations.find((t) => t.isSource)?.counters.total ?? 0),
+      0,
+    ),
+    languages: languages.size,
+    percent: share,
+  };
+  const cells = project.components.flatMap((component) =>
+    component.translations.map((t) => ({
+      component: component.name,
+      language: t.language.name,
+      percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
+    })),
+  );
+  const png = (name: string, svg: string) => ({
+    path: fileOf(folder + name),
+    data: [renderPng(svg)],
+  });
+  return [
+    png(PNG_BADGE_FILE, renderBadge(share)),
+    ...BITMAP_SIZES.flatMap((size) =>
+      BITMAP_COLORS.map((color) =>
+        png(bitmapFile(size, color), renderBitmapWidget(size, color, figures)),
+      ),
+    ),
+    { path: fileOf(folder + LANGUAGE_BADGE_FILE), data: renderLanguageBadge(languages.size) },
+    ...CHART_COLORS.map((color) => ({
+      path: fileOf(folder + matrixFile(color)),
+      data: renderMatrix(color, cells),
+    })),
+    png(OPEN_GRAPH_FILE, renderOpenGraph(project.name, figures)),
+  ];
 }
 
 function exportGroup(
@@ -524,8 +642,22 @@ function exportGroup(
   };
 }
 
-function page(key: string, html: string): { path: string; data: string } {
-  return { path: fileOf(`${key}index.html`), data: html };
+/** A page's file, with the tags of its link preview (a project's page shows the project's panel). */
+function page(
+  context: StatusSiteGroupContext,
+  key: string,
+  html: string,
+  project: Project | null,
+): { path: string; data: string } {
+  const settings = context.model.settings;
+  const image =
+    project === null
+      ? null
+      : settings.baseUrl + widgetFolder(settings, project, null, null) + OPEN_GRAPH_FILE;
+  return {
+    path: fileOf(`${key}index.html`),
+    data: withShareMeta(html, { url: webUrl(settings, key), image }),
+  };
 }
 
 /** A web path's file in the output folder: `/projects/demo/index.html` → `projects/demo/index.html`. */

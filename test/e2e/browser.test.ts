@@ -4,7 +4,7 @@
  * the 2026.8 fixture "current" with `pages: true` (categories, Arabic laid
  * out right to left), and served by the preview as a process of its own.
  * Debian's headless Chromium opens each kind of page at 360 and 1280 px, in
- * light and dark: no console error, every request answered from the site, no
+ * light and dark (the widgets page among them): no console error, every request answered from the site, no
  * horizontal overflow, axe-core's default rules met, the breadcrumb running
  * in the page's direction; and every badge and chart, opened on its own,
  * keeps its text inside its box. Screenshots go to test-artifacts/browser/
@@ -56,6 +56,7 @@ const FLAVOURS: { name: string; fixture: string; pagesOn: boolean; pages: PageKi
       { kind: 'language', path: '/languages/cs/' },
       { kind: 'project-language', path: '/languages/cs/hello/' },
       { kind: 'engage', path: '/engage/hello/cs/' },
+      { kind: 'widgets', path: '/widgets/hello/' },
     ],
   },
   {
@@ -72,6 +73,7 @@ const FLAVOURS: { name: string; fixture: string; pagesOn: boolean; pages: PageKi
       { kind: 'language', path: '/languages/uk/' },
       { kind: 'project-language', path: '/projects/docs/-/de/' },
       { kind: 'engage', path: '/engage/docs/-/en/' },
+      { kind: 'widgets', path: '/widgets/docs/' },
       { kind: 'rtl-project-language', path: '/projects/app/-/ar/', dir: 'rtl' },
       { kind: 'rtl-translate', path: '/translate/app/android/ar/', dir: 'rtl' },
     ],
@@ -176,8 +178,9 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
       const files = await fg(['widget/**/*.svg', 'widgets/**/*.svg'], { cwd: out });
       expect(files.length).toBeGreaterThan(20);
       files.sort();
-      // A screenshot of the first image of each kind: badge, multi and horizontal chart.
-      const kindOf = (file: string) => /(svg-badge|multi|horizontal)[^/]*$/.exec(file)![1]!;
+      // A screenshot of the first image of each kind: badges, multi and horizontal chart, matrix.
+      const kindOf = (file: string) =>
+        /(svg-badge|language-badge|multi|horizontal|matrix)[^/]*$/.exec(file)![1]!;
       const shot = new Map<string, string>();
       for (const file of files) if (!shot.has(kindOf(file))) shot.set(kindOf(file), file);
       // The four tabs share the images out between them.

@@ -48,6 +48,7 @@ export interface StatusSiteCase {
 const HTML = 'text/html; charset=utf-8';
 const SVG = 'image/svg+xml; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
+const PNG = 'image/png';
 const CSV = 'text/csv; charset=utf-8';
 const JSON_TYPE = 'application/json';
 
@@ -168,6 +169,8 @@ export function builtStatusSiteCases(
     else if (file.endsWith('.css')) cases.push(fileCase(file, CSS));
     else if (file.endsWith('.svg'))
       cases.push(fileCase(file, SVG), ...chartCases(file, has, version));
+    else if (file.endsWith('.png'))
+      cases.push(fileCase(file, PNG), ...chartCases(file, has, version));
     else if (file.startsWith('exports/') && file.endsWith('/index.json')) {
       const folder = file.slice(0, -'index.json'.length);
       const [project, ...component] = folder.split('/').slice(2, -1);
@@ -184,14 +187,14 @@ export function builtStatusSiteCases(
 
 // --- internal ---
 
-/** A chart at each language's prefix (where the language has a badge), and in 2026.8 the project's widgets at their 4.x paths. */
+/** A chart at each language's prefix (where the language has a badge), and in 2026.8 the project's widgets (its PNGs too) at their 4.x paths. */
 function chartCases(
   file: string,
   has: ReadonlySet<string>,
   version: WeblateVersion,
 ): StatusSiteCase[] {
   const name = file.split('/').at(-1)!;
-  const chart = name !== 'svg-badge.svg';
+  const chart = /^(multi|horizontal)-/.test(name);
   const found: StatusSiteCase[] = [];
   if (version === '4') {
     const [, project, dash, ...component] = file.split('/').slice(0, -1);

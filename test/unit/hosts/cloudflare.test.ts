@@ -327,6 +327,17 @@ describe.each([
       );
     });
 
+    it('gives the PNG widgets and the widgets page their own types in the SVG folders', () => {
+      const png =
+        version === '4' ? '/widgets/demo/-/88x31-grey.png' : '/widget/demo/88x31-grey.png';
+      expect(answerOf(`${base}${png}`).headers('content-type')).toBe('image/png');
+      // 4.x's widgets page sits in the folder of the SVG widgets.
+      if (version === '4')
+        expect(answerOf(`${base}/widgets/demo/`).headers('content-type')).toBe(
+          'text/html; charset=utf-8',
+        );
+    });
+
     if (version === '2026.8') {
       it("cannot take a chart at a language's prefix that a component inside categories could share", () => {
         expect(answerOf(`${base}/widget/demo/ui/cs/multi-auto.svg`).status).toBe(404);

@@ -486,7 +486,9 @@ describe('the S3 upload script', () => {
       sync('projects', '.html', 'text/html; charset=utf-8'),
       sync('translate', '.html', 'text/html; charset=utf-8'),
       sync('static', '.css', 'text/css; charset=utf-8'),
+      sync('widgets', '.html', 'text/html; charset=utf-8'),
       sync('widgets', '.svg', 'image/svg+xml; charset=utf-8'),
+      sync('widgets', '.png', 'image/png'),
       sync('exports', '.json', 'application/json'),
       sync('exports', '.csv', 'text/csv; charset=utf-8'),
     ]);
