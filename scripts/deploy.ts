@@ -81,6 +81,7 @@ export const command = defineCommand({
     'An interrupted deploy is resumed by the same command.\n\n' +
     'Examples:\n  npm run deploy -- --out dist --to s3://l10n-snapshot\n' +
     '  npm run deploy -- --out dist --to s3://snapshots/weblate --endpoint https://minio.example.org:9000',
+  json: true,
   async run(args, io) {
     if (!args.to) throw new UsageError('deploy needs --to s3://BUCKET[/PREFIX]');
     const endpoint = args.endpoint === undefined ? null : parseEndpoint(args.endpoint);
@@ -123,6 +124,7 @@ export const command = defineCommand({
       process.off('SIGTERM', interrupt);
     });
     display.finish();
+    io.summary?.(deploySummary(report, target.value, out, args['dry-run']));
     if (args['dry-run']) {
       for (const path of report.uploads) io.out(`upload ${keyOf(target.value, path)}\n`);
       for (const path of report.deletes) io.out(`delete ${keyOf(target.value, path)}\n`);
@@ -135,6 +137,32 @@ export const command = defineCommand({
     return 0;
   },
 });
+
+/** --json's summary of a deploy: what its line says, in numbers. */
+function deploySummary(
+  report: DeployReport,
+  target: DeployTarget,
+  out: string,
+  dryRun: boolean,
+): Record<string, unknown> {
+  const { uploaded, bytes, deleted, unchangedGroups, verified, foreign } = report;
+  const planned = dryRun ? { uploads: report.uploads.length, deletes: report.deletes.length } : {};
+  const message = report.ok ? {} : { message: report.message };
+  const to = describeTarget(target);
+  return {
+    out,
+    to,
+    dryRun,
+    uploaded,
+    bytes,
+    deleted,
+    unchangedGroups,
+    verified,
+    foreign,
+    ...planned,
+    ...message,
+  };
+}
 
 function summary(
   report: Extract<DeployReport, { ok: true }>,
