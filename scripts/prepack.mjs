@@ -2,16 +2,17 @@
 // package runs JavaScript compiled here, never at run time: tsc writes lib/ (JS and the API's
 // declarations), the packed tool writes the reader types into lib/types/, and the lock file is
 // shipped as npm-shrinkwrap.json so that an install gets the versions this repository tests.
+// Both are removed after the pack: in the repository, bin/weblate-snapshot.js would run a lib/
+// left behind instead of the sources, and npm would prefer the shrinkwrap to package-lock.json.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 
 const SHRINKWRAP = 'npm-shrinkwrap.json';
 
-// Removed after the pack: in the repository npm would prefer it to package-lock.json.
 rmSync(SHRINKWRAP, { force: true });
+rmSync('lib', { recursive: true, force: true });
 if (!process.argv.includes('--clean')) {
-  rmSync('lib', { recursive: true, force: true });
   const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });
   run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
   run(process.execPath, ['bin/weblate-snapshot.js', 'types', '--out', 'lib/types', '--quiet']);

@@ -1,0 +1,282 @@
+/**
+ * Issue 23, item 1: the package could not be installed (private, TypeScript compiled on first use
+ * into node_modules/.cache, tsx a runtime dependency, a pack of 1,172 files with the tests). Now
+ * `npm pack` (of a copy of the repository, so that its prepack build never touches this checkout)
+ * makes a tarball of compiled JavaScript, installed here into an empty folder with runtime
+ * dependencies only and no network: the tarball's npm-shrinkwrap.json becomes that folder's lock
+ * file and `npm ci --offline` takes every package from npm's cache. From there, on Node 20 and on
+ * Node 24, every command's -h, a build, a pull from the installed sidecar, a deploy to a local
+ * S3-protocol server and the programmatic API.
+ */
+import { execFile, spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalS3, type LocalS3 } from '../../bench/s3-server.ts';
+import { freePort } from '../e2e/servers.ts';
+import { ROOT, tempDir } from '../helpers.ts';
+import { childOutput } from '../support/child-output.ts';
+import { listBucket, TEST_AWS_ENV } from '../support/s3-proxy.ts';
+
+const run = promisify(execFile);
+const COMMANDS = ['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'types'];
+const NODES = [
+  ['Node 20', process.execPath],
+  ['Node 24', join(ROOT, 'node_modules/node24/bin/node')],
+] as const;
+const BUCKET = 'packaged';
+/** What a user's shell has: no tsx loader, no npm run variables. */
+const ENV = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !/^npm_/.test(name)),
+);
+
+let work: string;
+let tarball: string;
+let app: string;
+let s3: LocalS3;
+
+beforeAll(async () => {
+  work = tempDir('wsnap-package-');
+  tarball = await packCopy(work);
+  app = join(work, 'app');
+  await installOffline(tarball, app);
+  s3 = await startLocalS3(join(work, 's3'), [BUCKET]);
+});
+afterAll(async () => {
+  await s3?.stop();
+});
+
+describe('the package (issue 23)', () => {
+  it('holds compiled JavaScript, data, docs and licence, and no tests, bench or sources', async () => {
+    const files = (await run('tar', ['tzf', tarball])).stdout.trim().split('\n').sort();
+    const outside = files.filter(
+      (file) =>
+        !/^package\/(lib\/|data\/|docs\/|bin\/weblate-snapshot\.js$)/.test(file) &&
+        ![
+          'package/package.json',
+          'package/README.md',
+          'package/LICENSE',
+          'package/CHANGELOG.md',
+          'package/npm-shrinkwrap.json',
+        ].includes(file),
+    );
+    expect(outside).toEqual([]);
+    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    for (const file of [
+      'lib/scripts/weblate-snapshot.js',
+      'lib/scripts/api.d.ts',
+      'lib/types/api-4.d.ts',
+      'lib/types/schemas/4/translation.schema.json',
+      'data/languages/catalog.json',
+      'data/languages/LICENSE',
+      'data/fonts/dejavu-sans-widths.json',
+      'LICENSE',
+    ])
+      expect(files).toContain(`package/${file}`);
+  });
+
+  it('installs runtime dependencies only: no tsx, TypeScript, serve or test tools', () => {
+    const installed = readdirSync(join(app, 'node_modules'));
+    expect(installed).toContain('weblate-snapshot');
+    for (const name of ['tsx', 'typescript', 'esbuild', 'serve', 'vitest', 's3rver', 'node24'])
+      expect(installed).not.toContain(name);
+    expect(existsSync(join(app, 'node_modules/.cache'))).toBe(false);
+  });
+
+  describe.each(NODES)('on %s', (_, node) => {
+    const tool = (args: string[], env: Record<string, string> = {}) =>
+      run(node, [join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'), ...args], {
+        cwd: app,
+        env: { ...ENV, ...env },
+        maxBuffer: 1 << 26,
+      });
+
+    it("prints every command's help", async () => {
+      for (const command of COMMANDS) {
+        const { stdout } = await tool([command, '-h']);
+        expect(stdout).toContain(`Usage: weblate-snapshot ${command} [options]`);
+      }
+      expect((await tool(['--version'])).stdout).toBe(`${packageVersion()}\n`);
+    });
+
+    it('builds, pulls from its own sidecar, and deploys to a local S3 store', async () => {
+      const dir = join(work, node === process.execPath ? 'node20' : 'node24');
+      const built = JSON.parse(
+        (
+          await tool([
+            'build',
+            '--content',
+            join(ROOT, 'content'),
+            '--out',
+            join(dir, 'dist'),
+            '--json',
+          ])
+        ).stdout,
+      ) as { ok: boolean; translations: number };
+      expect(built).toMatchObject({ ok: true, translations: 19 });
+
+      const sidecar = await startInstalledSidecar(node, dir);
+      try {
+        const pulled = JSON.parse(
+          (await tool(['pull', '--from', sidecar.api, '--out', join(dir, 'pulled'), '--json']))
+            .stdout,
+        ) as { ok: boolean; translations: number };
+        expect(pulled).toMatchObject({ ok: true, translations: 19 });
+      } finally {
+        await sidecar.stop();
+      }
+
+      const prefix = node === process.execPath ? 'node20' : 'node24';
+      const to = `s3://${BUCKET}/${prefix}`;
+      const deployed = JSON.parse(
+        (
+          await tool(
+            ['deploy', '--out', join(dir, 'dist'), '--to', to, '--endpoint', s3.url, '--json'],
+            TEST_AWS_ENV,
+          )
+        ).stdout,
+      ) as { ok: boolean; uploaded: number };
+      expect(deployed.ok).toBe(true);
+      const keys = await listBucket(s3.url, BUCKET, `${prefix}/`);
+      expect(keys.has(`${prefix}/api/projects/index.json`)).toBe(true);
+    });
+
+    it('runs the programmatic API', async () => {
+      const script = [
+        "import { check, CommandFailed } from 'weblate-snapshot';",
+        `const summary = await check({ content: ${JSON.stringify(join(ROOT, 'content'))} });`,
+        "const failed = await check({ content: '/nonexistent' }).catch((error) => error);",
+        'console.log(JSON.stringify({ summary, refused: failed instanceof CommandFailed, code: failed.exitCode }));',
+      ].join('\n');
+      const { stdout } = await run(node, ['--input-type=module', '-e', script], {
+        cwd: app,
+        env: ENV,
+      });
+      expect(JSON.parse(stdout)).toMatchObject({
+        summary: { command: 'check', ok: true, translations: 19 },
+        refused: true,
+        code: 1,
+      });
+    });
+  });
+});
+
+// --- helpers ---
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** `npm pack` of a copy of the repository (its node_modules linked): the tarball's path. */
+async function packCopy(dir: string): Promise<string> {
+  const copy = join(dir, 'repository');
+  const skipped = new Set([
+    'node_modules',
+    '.git',
+    'dist',
+    'lib',
+    'types',
+    '.bench',
+    'test-artifacts',
+  ]);
+  cpSync(ROOT, copy, {
+    recursive: true,
+    filter: (source) => !skipped.has(source.slice(ROOT.length).split('/').find(Boolean) ?? ''),
+  });
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  mkdirSync(join(dir, 'packed'));
+  await run('npm', ['pack', '--silent', '--pack-destination', join(dir, 'packed')], {
+    cwd: copy,
+    env: ENV,
+    maxBuffer: 1 << 26,
+  });
+  const [name] = readdirSync(join(dir, 'packed'));
+  return join(dir, 'packed', name!);
+}
+
+/**
+ * Installs the tarball into an empty folder without dev dependencies or network: the package's
+ * shrinkwrap, under an entry for the tarball, is the folder's lock file, so npm ci reads no
+ * registry index and takes each package from npm's cache by its integrity.
+ */
+async function installOffline(tgz: string, dir: string): Promise<void> {
+  mkdirSync(dir);
+  await run('tar', ['xzf', tgz, '-C', dir, 'package/npm-shrinkwrap.json']);
+  const shrinkwrap = JSON.parse(readFileSync(join(dir, 'package/npm-shrinkwrap.json'), 'utf8')) as {
+    packages: Record<string, Record<string, unknown> & { dev?: boolean }>;
+  };
+  const spec = `file:${tgz}`;
+  const root = shrinkwrap.packages['']!;
+  const packages: Record<string, unknown> = {
+    '': { name: 'app', dependencies: { 'weblate-snapshot': spec } },
+    'node_modules/weblate-snapshot': {
+      version: root.version,
+      resolved: spec,
+      dependencies: root.dependencies,
+      bin: root.bin,
+      engines: root.engines,
+    },
+  };
+  for (const [path, entry] of Object.entries(shrinkwrap.packages))
+    if (path !== '' && !entry.dev) packages[path] = entry;
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'app', private: true, dependencies: { 'weblate-snapshot': spec } }),
+  );
+  writeFileSync(
+    join(dir, 'package-lock.json'),
+    JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }),
+  );
+  await run('npm', ['ci', '--offline', '--omit=dev', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    env: ENV,
+  });
+}
+
+/** The installed sidecar, read-only, on a free port of loopback, its links at its own address. */
+async function startInstalledSidecar(node: string, dir: string) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    node,
+    [
+      join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'),
+      'sidecar',
+      '--content',
+      join(ROOT, 'content'),
+      '--out',
+      join(dir, 'served'),
+      '--read-only',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--base-url',
+      origin,
+    ],
+    { cwd: app, env: { ...ENV, WEBLATE_SNAPSHOT_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = childOutput(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await output.waitFor(/ at http:\/\/127\.0\.0\.1:\d+\S*\/api\/ /, 'URL');
+  } catch (error) {
+    await stop();
+    throw new Error(`the installed sidecar did not start:\n${output.text()}`, { cause: error });
+  }
+  return { api: `${origin}/api/`, stop };
+}
