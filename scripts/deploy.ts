@@ -1,5 +1,5 @@
 /** `npm run deploy`: publishes a built tree to S3 or an S3-compatible store, uploading only what changed since the last deploy there. */
-import { defineCommand, integerFlag, runIfMain } from '../src/cli/command.ts';
+import { defineCommand, integerFlag, runIfMain, type CommandIO } from '../src/cli/command.ts';
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
 import { outFolder } from '../src/cli/folders.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
@@ -34,7 +34,8 @@ export const command = defineCommand({
     endpoint: {
       type: 'string',
       valueName: 'URL',
-      description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)',
+      description:
+        'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …); default: $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL',
     },
     region: {
       type: 'string',
@@ -84,7 +85,7 @@ export const command = defineCommand({
   json: true,
   async run(args, io) {
     if (!args.to) throw new UsageError('deploy needs --to s3://BUCKET[/PREFIX]');
-    const endpoint = args.endpoint === undefined ? null : parseEndpoint(args.endpoint);
+    const endpoint = endpointOf(args.endpoint, io.env);
     if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
@@ -137,6 +138,21 @@ export const command = defineCommand({
     return 0;
   },
 });
+
+/**
+ * --endpoint, else the endpoint the AWS SDKs and CLI read from the environment, taken as if it
+ * were the flag: the SDK alone would address the store virtual-host style, and the deploy record
+ * would take it for AWS.
+ */
+function endpointOf(flag: string | undefined, env: CommandIO['env']) {
+  if (flag !== undefined) return parseEndpoint(flag);
+  const variable = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((name) => env[name]);
+  if (variable === undefined) return null;
+  const parsed = parseEndpoint(env[variable]!);
+  return parsed.ok
+    ? parsed
+    : { ok: false as const, message: `${variable}: ${parsed.message.replace(/^--endpoint /, '')}` };
+}
 
 /** --json's summary of a deploy: what its line says, in numbers. */
 function deploySummary(

@@ -25,4 +25,5 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-22-sidecar-*.test.ts',
   'test/regressions/issue-22-tree-*.test.ts',
   'test/regressions/issue-23-package.test.ts',
+  'test/regressions/issue-23-s3-local.test.ts',
 ];
