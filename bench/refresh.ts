@@ -18,7 +18,7 @@ import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
 import {
   bumpFirstCounter,
   child,
-  npmScript,
+  packedCommand,
   removeTree,
   settle,
   startServer,
@@ -61,7 +61,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
-    const fullPull = await npmScript('pull', [
+    const fullPull = await packedCommand('pull', [
       '--from',
       upstream.url,
       '--out',
@@ -94,7 +94,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     };
 
     await settle();
-    const again = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
+    const again = await packedCommand('pull', ['--from', upstream.url, '--out', mirror]);
     const unchanged = {
       ms: again.ms,
       requests: figure(again.stdout, / ([\d,]+) requests?/),
@@ -112,16 +112,16 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     upstream = await startUpstream(options, new URL(upstream.url).port);
     await settle();
 
-    const pulled = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
+    const pulled = await packedCommand('pull', ['--from', upstream.url, '--out', mirror]);
     // A flag holds for its run only: the full build's --pages off is given again.
-    const built2 = await npmScript('build', [
+    const built2 = await packedCommand('build', [
       '--content',
       mirror,
       '--out',
       mirrorTree,
       ...(options.pages ? [] : ['--pages', 'off']),
     ]);
-    const deployed = await npmScript(
+    const deployed = await packedCommand(
       'deploy',
       // The mirror's links name the loopback upstream, which a deploy refuses unless told.
       ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url, '--allow-base-url'],

@@ -1,5 +1,6 @@
 /** `npm run bench`: the performance benchmark. */
 import { formatBench, benchTargets } from '../bench/report.ts';
+import { timeTool } from '../bench/processes.ts';
 import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
@@ -77,6 +78,12 @@ const command = defineCommand({
       type: 'boolean',
       description: 'measure only the mirror refresh (its upstream tree is built first, untimed)',
     },
+    tool: {
+      type: 'string',
+      valueName: 'BIN',
+      description:
+        'the weblate-snapshot bin whose cold build and refresh are timed (default: this repository, packed and installed)',
+    },
   },
   epilog:
     'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only',
@@ -106,6 +113,7 @@ const command = defineCommand({
           pages,
         }
       : { ...scaleFor(integer('translations', args.translations)), weblateVersion, pages };
+    if (args.tool) timeTool(args.tool);
     await runBench({
       scale,
       dir: args.dir,

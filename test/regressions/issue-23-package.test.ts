@@ -1,26 +1,17 @@
 /**
  * Issue 23, item 1: the package could not be installed (private, TypeScript compiled on first use
  * into node_modules/.cache, tsx a runtime dependency, a pack of 1,172 files with the tests). Now
- * `npm pack` (of a copy of the repository, so that its prepack build never touches this checkout)
- * makes a tarball of compiled JavaScript, installed here into an empty folder with runtime
- * dependencies only and no network: the tarball's npm-shrinkwrap.json becomes that folder's lock
- * file and `npm ci --offline` takes every package from npm's cache. From there, on Node 20 and on
+ * `npm pack` makes a tarball of compiled JavaScript, installed here into an empty folder with
+ * runtime dependencies only and no network (bench/package.ts). From there, on Node 20 and on
  * Node 24, every command's -h, a build, a pull from the installed sidecar, a deploy to a local
  * S3-protocol server and the programmatic API.
  */
 import { execFile, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installOffline, packCopy, userEnv } from '../../bench/package.ts';
 import { startLocalS3, type LocalS3 } from '../../bench/s3-server.ts';
 import { freePort } from '../e2e/servers.ts';
 import { ROOT, tempDir } from '../helpers.ts';
@@ -34,10 +25,7 @@ const NODES = [
   ['Node 24', join(ROOT, 'node_modules/node24/bin/node')],
 ] as const;
 const BUCKET = 'packaged';
-/** What a user's shell has: no tsx loader, no npm run variables. */
-const ENV = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !/^npm_/.test(name)),
-);
+const ENV = userEnv();
 
 let work: string;
 let tarball: string;
@@ -175,72 +163,6 @@ describe('the package (issue 23)', () => {
 function packageVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
     .version;
-}
-
-/** `npm pack` of a copy of the repository (its node_modules linked): the tarball's path. */
-async function packCopy(dir: string): Promise<string> {
-  const copy = join(dir, 'repository');
-  const skipped = new Set([
-    'node_modules',
-    '.git',
-    'dist',
-    'lib',
-    'types',
-    '.bench',
-    'test-artifacts',
-  ]);
-  cpSync(ROOT, copy, {
-    recursive: true,
-    filter: (source) => !skipped.has(source.slice(ROOT.length).split('/').find(Boolean) ?? ''),
-  });
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-  mkdirSync(join(dir, 'packed'));
-  await run('npm', ['pack', '--silent', '--pack-destination', join(dir, 'packed')], {
-    cwd: copy,
-    env: ENV,
-    maxBuffer: 1 << 26,
-  });
-  const [name] = readdirSync(join(dir, 'packed'));
-  return join(dir, 'packed', name!);
-}
-
-/**
- * Installs the tarball into an empty folder without dev dependencies or network: the package's
- * shrinkwrap, under an entry for the tarball, is the folder's lock file, so npm ci reads no
- * registry index and takes each package from npm's cache by its integrity.
- */
-async function installOffline(tgz: string, dir: string): Promise<void> {
-  mkdirSync(dir);
-  await run('tar', ['xzf', tgz, '-C', dir, 'package/npm-shrinkwrap.json']);
-  const shrinkwrap = JSON.parse(readFileSync(join(dir, 'package/npm-shrinkwrap.json'), 'utf8')) as {
-    packages: Record<string, Record<string, unknown> & { dev?: boolean }>;
-  };
-  const spec = `file:${tgz}`;
-  const root = shrinkwrap.packages['']!;
-  const packages: Record<string, unknown> = {
-    '': { name: 'app', dependencies: { 'weblate-snapshot': spec } },
-    'node_modules/weblate-snapshot': {
-      version: root.version,
-      resolved: spec,
-      dependencies: root.dependencies,
-      bin: root.bin,
-      engines: root.engines,
-    },
-  };
-  for (const [path, entry] of Object.entries(shrinkwrap.packages))
-    if (path !== '' && !entry.dev) packages[path] = entry;
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'app', private: true, dependencies: { 'weblate-snapshot': spec } }),
-  );
-  writeFileSync(
-    join(dir, 'package-lock.json'),
-    JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }),
-  );
-  await run('npm', ['ci', '--offline', '--omit=dev', '--no-audit', '--no-fund'], {
-    cwd: dir,
-    env: ENV,
-  });
 }
 
 /** The installed sidecar, read-only, on a free port of loopback, its links at its own address. */
