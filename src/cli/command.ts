@@ -190,14 +190,15 @@ export async function runCommand<O extends Record<string, OptionDef>>(
       return 0;
     }
     if (!parsed.output.json) return await command.run(parsed.args, outputIO(io, parsed.output));
+    // With --json, stdout holds the summary alone: the command's own lines are left out, as with --quiet.
     let summary: Record<string, unknown> = {};
-    const quiet = {
+    const summarizing = {
       ...outputIO(io, { quiet: true }),
       summary: (fields: typeof summary) => {
         summary = { ...summary, ...fields };
       },
     };
-    const exitCode = await command.run(parsed.args, quiet);
+    const exitCode = await command.run(parsed.args, summarizing);
     io.out(
       `${JSON.stringify({ command: command.name, ok: exitCode === 0, exitCode, ...summary })}\n`,
     );

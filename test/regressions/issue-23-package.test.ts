@@ -7,7 +7,7 @@
  * S3-protocol server and the programmatic API.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,32 @@ describe('the package (issue 23)', () => {
     for (const name of ['tsx', 'typescript', 'esbuild', 'serve', 'vitest', 's3rver', 'node24'])
       expect(installed).not.toContain(name);
     expect(existsSync(join(app, 'node_modules/.cache'))).toBe(false);
+  });
+
+  it('gives a TypeScript project the API and the reader types', async () => {
+    writeFileSync(
+      join(app, 'consumer.mts'),
+      [
+        "import { build, CommandFailed, type Summary } from 'weblate-snapshot';",
+        "import type { Translation } from 'weblate-snapshot/types/4';",
+        "import type { Translation as Translation2026 } from 'weblate-snapshot/types/2026.8';",
+        "export const run = (): Promise<Summary> => build({ content: 'content', baseUrl: 'https://x.org' });",
+        'export const failed = (error: unknown) => error instanceof CommandFailed && error.exitCode;',
+        'export type Read = Translation | Translation2026;',
+      ].join('\n'),
+    );
+    const config = {
+      compilerOptions: { module: 'nodenext', strict: true, noEmit: true, types: [] },
+    };
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ ...config, files: ['consumer.mts'] }),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const checked = await run(process.execPath, [tsc, '-p', app], { cwd: app }).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
+    expect(checked.stdout).toBe('');
   });
 
   describe.each(NODES)('on %s', (_, node) => {
