@@ -1,15 +1,17 @@
 /**
  * What the benchmark's steps share: running a measured step in a process of
- * its own (bench/child.ts), starting a server script and waiting for the URL
+ * its own (bench/child.ts) or in the packed tool, starting a server script and waiting for the URL
  * it prints, flushing the disk between steps, deleting trees, and the
  * counter the rebuilds and the mirror refresh change.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { installOffline, packCopy, userEnv } from './package.ts';
 
 const run = promisify(execFile);
 
@@ -28,24 +30,37 @@ export async function child(args: string[]): Promise<string> {
   return stdout.trim().split('\n').pop()!;
 }
 
+let packedTool: Promise<string> | null = null;
+
+/** Times `bin` (an installed weblate-snapshot, or the repository's bin/) instead of packing this repository. */
+export function timeTool(bin: string): void {
+  packedTool = Promise.resolve(bin);
+}
+
 /**
- * `npm run <script> -- args` as a user or a scheduled job runs it, timed from
- * spawn to exit. The commands' compiled copy is brought up to date first
- * (bin/compiled.js), untimed: a job runs the same code every time.
+ * `weblate-snapshot <command> args` from the packed tool, as a user or a scheduled job who
+ * installed the package runs it, timed from spawn to exit. The tool is packed and installed once
+ * per run, untimed, into a temporary folder (bench/package.ts).
  */
-export async function npmScript(
-  script: string,
+export async function packedCommand(
+  command: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ ms: number; stdout: string }> {
-  await run(process.execPath, [join(ROOT, 'bin/weblate-snapshot.js'), '--version'], { cwd: ROOT });
+  const bin = await (packedTool ??= installPackedTool());
   const started = performance.now();
-  const { stdout } = await run('npm', ['run', '--silent', script, '--', ...args], {
+  const { stdout } = await run(process.execPath, [bin, command, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...userEnv(), ...env },
     maxBuffer: 1 << 26,
   });
   return { ms: performance.now() - started, stdout };
+}
+
+async function installPackedTool(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'wsnap-bench-tool-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return installOffline(await packCopy(dir), join(dir, 'app'));
 }
 
 /** Flushes dirty pages so that each timed step starts from the same state of the disk. */

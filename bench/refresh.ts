@@ -20,7 +20,7 @@ import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
   bumpFirstCounter,
   child,
-  npmScript,
+  packedCommand,
   removeTree,
   settle,
   startServer,
@@ -66,7 +66,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
-    const fullPull = await npmScript('pull', [
+    const fullPull = await packedCommand('pull', [
       '--from',
       upstream.url,
       '--out',
@@ -99,7 +99,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     };
 
     await settle();
-    const again = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
+    const again = await packedCommand('pull', ['--from', upstream.url, '--out', mirror]);
     const unchanged = {
       ms: again.ms,
       requests: figure(again.stdout, / ([\d,]+) requests?/),
@@ -122,16 +122,16 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
       upstream = await startUpstream(options, new URL(upstream.url).port);
     };
 
-    const pulled = await npmScript('pull', ['--from', upstream.url, '--out', mirror]);
+    const pulled = await packedCommand('pull', ['--from', upstream.url, '--out', mirror]);
     // A flag holds for its run only: the full build's --pages off is given again.
-    const built2 = await npmScript('build', [
+    const built2 = await packedCommand('build', [
       '--content',
       mirror,
       '--out',
       mirrorTree,
       ...(options.pages ? [] : ['--pages', 'off']),
     ]);
-    const deployed = await npmScript(
+    const deployed = await packedCommand(
       'deploy',
       // The mirror's links name the loopback upstream, which a deploy refuses unless told.
       ['--out', mirrorTree, '--to', 's3://bench/mirror', '--endpoint', s3.url, '--allow-base-url'],

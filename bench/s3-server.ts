@@ -19,13 +19,17 @@ export interface LocalS3 {
 /** The credentials the local server accepts. */
 export const LOCAL_S3_KEYS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 
-/** Starts the server with its objects in `dir` and the buckets named; waits (bounded) until it listens. */
-export async function startLocalS3(dir: string, buckets: readonly string[]): Promise<LocalS3> {
+/** Starts the server with its objects in `dir` and the buckets named, on `port` (0: a free one); waits (bounded) until it listens. */
+export async function startLocalS3(
+  dir: string,
+  buckets: readonly string[],
+  port = 0,
+): Promise<LocalS3> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const entry = new URL('./s3rver-child.ts', import.meta.url).pathname;
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', '--import', tsx, entry, dir, ...buckets],
+    ['--openssl-legacy-provider', '--import', tsx, entry, dir, String(port), ...buckets],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
-import { bumpFirstCounter, child, firstComponent, npmScript, removeTree } from './processes.ts';
+import { bumpFirstCounter, child, firstComponent, packedCommand, removeTree } from './processes.ts';
 
 interface PublishFigures {
   ms: number;
@@ -60,7 +60,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
       100,
     );
     try {
-      const run = await npmScript(
+      const run = await packedCommand(
         'deploy',
         [
           '--content',

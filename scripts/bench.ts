@@ -1,5 +1,6 @@
 /** `npm run bench`: the performance benchmark. */
 import { formatBench, benchTargets } from '../bench/report.ts';
+import { timeTool } from '../bench/processes.ts';
 import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
@@ -84,6 +85,12 @@ const command = defineCommand({
         'measure only the store target (deploy --content): a first publish, then one counter changed, ' +
         'against the local S3 server or a store in memory that keeps keys, sizes and hashes',
     },
+    tool: {
+      type: 'string',
+      valueName: 'BIN',
+      description:
+        'the weblate-snapshot bin whose cold build and refresh are timed (default: this repository, packed and installed)',
+    },
   },
   epilog:
     'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only\n  npm run bench -- --store-only s3\n  npm run bench -- --translations 1000000 --store-only memory',
@@ -113,6 +120,7 @@ const command = defineCommand({
           pages,
         }
       : { ...scaleFor(integer('translations', args.translations)), weblateVersion, pages };
+    if (args.tool) timeTool(args.tool);
     await runBench({
       scale,
       dir: args.dir,

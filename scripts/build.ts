@@ -1,5 +1,5 @@
 /** `npm run build`: builds a content folder into a static Weblate API tree. */
-import { buildDirectory, checkOutput } from '../src/build.ts';
+import { buildDirectory, checkOutput, type BuildReport } from '../src/build.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { defineCommand, runIfMain, type CommandIO } from '../src/cli/command.ts';
 import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
@@ -70,6 +70,7 @@ export const command = defineCommand({
     '  npm run build -- --base-url https://l10n.example.org --host netlify\n' +
     '  npm run build -- --watch\n' +
     '  npm run build -- --serve',
+  json: true,
   async run(args, io) {
     const settings = settingsOverrides(args);
     const host = hostOption(args.host);
@@ -95,6 +96,7 @@ export const command = defineCommand({
       onNotice: (message) => io.err(`${message}\n`),
       strict: args.strict,
     }).finally(() => locked.lock.release());
+    io.summary?.(buildSummary(out, report));
     if (report.errors.length > 0) {
       io.err(formatContentErrors(report.errors) + '\n');
       return 1;
@@ -115,6 +117,24 @@ export const command = defineCommand({
     return 0;
   },
 });
+
+/** --json's summary of a build: what its line says, in numbers. */
+function buildSummary(out: string, report: BuildReport): Record<string, unknown> {
+  const { mode, files, bytes, translations, durationMs, errors, warnings } = report;
+  return {
+    out,
+    mode,
+    files,
+    bytes,
+    translations,
+    groupsRendered: report.groupsRendered ?? null,
+    groupsRemoved: report.groupsRemoved ?? null,
+    repaired: report.repaired ?? 0,
+    errors: errors.length,
+    warnings: warnings.length,
+    durationMs: Math.round(durationMs),
+  };
+}
 
 /** The one line said before a tree built with other settings is rewritten whole. */
 function settingsNotice(out: string, change: string): string {

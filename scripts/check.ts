@@ -23,6 +23,7 @@ export const command = defineCommand({
       description: 'treat warnings (such as words or characters left out beside a count) as errors',
     },
   },
+  json: true,
   async run(args, io) {
     const content = contentFolder(args.content);
     const result = await openTreeContent(content, {
@@ -30,11 +31,21 @@ export const command = defineCommand({
       strict: args.strict,
     });
     if (!result.ok) {
+      io.summary?.({ content, errors: result.errors.length });
       io.err(formatContentErrors(result.errors) + '\n');
       return 1;
     }
     if (result.warnings.length > 0) io.err(formatContentWarnings(result.warnings) + '\n');
     const { projects, components, translations, languages } = result.model;
+    io.summary?.({
+      content,
+      projects: projects.length,
+      components: components.length,
+      translations: translations.length,
+      languages: languages.length,
+      errors: 0,
+      warnings: result.warnings.length,
+    });
     io.out(
       `${content}/ is valid: ${countOf(projects.length, 'project')}, ${countOf(components.length, 'component')}, ` +
         `${countOf(translations.length, 'translation')}, ${countOf(languages.length, 'language')}.\n`,

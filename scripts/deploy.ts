@@ -54,7 +54,8 @@ export const command = defineCommand({
     endpoint: {
       type: 'string',
       valueName: 'URL',
-      description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)',
+      description:
+        'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …); default: $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL',
     },
     region: {
       type: 'string',
@@ -114,9 +115,10 @@ export const command = defineCommand({
     'An interrupted deploy is resumed by the same command.\n\n' +
     'Examples:\n  npm run deploy -- --out dist --to s3://l10n-snapshot\n' +
     '  npm run deploy -- --out dist --to s3://snapshots/weblate --endpoint https://minio.example.org:9000',
+  json: true,
   async run(args, io) {
     if (!args.to) throw new UsageError('deploy needs --to s3://BUCKET[/PREFIX]');
-    const endpoint = args.endpoint === undefined ? null : parseEndpoint(args.endpoint);
+    const endpoint = endpointOf(args.endpoint, io.env);
     if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
     const target = parseTarget(args.to, endpoint?.value ?? null);
     if (!target.ok) throw new UsageError(target.message);
@@ -174,6 +176,7 @@ export const command = defineCommand({
       process.off('SIGTERM', interrupt);
     });
     display.finish();
+    io.summary?.(deploySummary(report, target.value, out, args['dry-run']));
     if (args['dry-run']) {
       for (const path of report.uploads) io.out(`upload ${keyOf(target.value, path)}\n`);
       for (const path of report.deletes) io.out(`delete ${keyOf(target.value, path)}\n`);
@@ -188,6 +191,47 @@ export const command = defineCommand({
     return 0;
   },
 });
+
+/**
+ * --endpoint, else the endpoint the AWS SDKs and CLI read from the environment, taken as if it
+ * were the flag: the SDK alone would address the store virtual-host style, and the deploy record
+ * would take it for AWS.
+ */
+function endpointOf(flag: string | undefined, env: CommandIO['env']) {
+  if (flag !== undefined) return parseEndpoint(flag);
+  const variable = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((name) => env[name]);
+  if (variable === undefined) return null;
+  const parsed = parseEndpoint(env[variable]!);
+  return parsed.ok
+    ? parsed
+    : { ok: false as const, message: `${variable}: ${parsed.message.replace(/^--endpoint /, '')}` };
+}
+
+/** --json's summary of a deploy: what its line says, in numbers. */
+function deploySummary(
+  report: DeployReport,
+  target: DeployTarget,
+  out: string,
+  dryRun: boolean,
+): Record<string, unknown> {
+  const { uploaded, bytes, deleted, unchangedGroups, verified, foreign } = report;
+  const planned = dryRun ? { uploads: report.uploads.length, deletes: report.deletes.length } : {};
+  const message = report.ok ? {} : { message: report.message };
+  const to = describeTarget(target);
+  return {
+    out,
+    to,
+    dryRun,
+    uploaded,
+    bytes,
+    deleted,
+    unchangedGroups,
+    verified,
+    foreign,
+    ...planned,
+    ...message,
+  };
+}
 
 function summary(
   report: Extract<DeployReport, { ok: true }>,

@@ -1,4 +1,4 @@
-/** `npm run pull`: mirrors a Weblate 4.x instance into a content folder that builds into the same API. */
+/** `npm run pull`: mirrors a Weblate instance (4.x or 2026.8) into a content folder that builds into the same API. */
 import { defineCommand, integerFlag, runIfMain, sizeFlag } from '../src/cli/command.ts';
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
@@ -8,7 +8,7 @@ import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/
 export const command = defineCommand({
   name: 'pull',
   description:
-    'Mirror a Weblate 4.x instance: read its API (projects, components, translations with their statistics, languages) ' +
+    'Mirror a Weblate instance, 4.x or 2026.8 (the content is written in its flavour): read its API (projects, components, translations with their statistics, languages) ' +
     'and write a content folder that builds into the same API. Into an earlier pull, only what changed upstream is read again.',
   options: {
     from: {
@@ -69,6 +69,7 @@ export const command = defineCommand({
     'An interrupted pull keeps what it fetched in DIR/.pull-state.jsonl; the same command resumes it.\n' +
     'A pull into an earlier pull reads only what changed (DIR/.pull-record.json); run it with --full now and then (docs/pull.md).\n\n' +
     'Example:\n  npm run pull -- --from https://weblate.example.org/api/ --out mirror\n  npm run build -- --content mirror --out dist',
+  json: true,
   async run(args, io) {
     if (!args.from || !args.out) throw new UsageError('pull needs --from URL and --out DIR');
     const from = normalizeApiUrl(args.from);
@@ -93,6 +94,7 @@ export const command = defineCommand({
       defaultPullDeps(),
     );
     display.finish();
+    io.summary?.(pullSummary(report, from.url, args.out));
     for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
     if (!report.ok && report.temporary) throw new TemporaryError(report.message);
     if (!report.ok) {
@@ -104,6 +106,19 @@ export const command = defineCommand({
     return 0;
   },
 });
+
+/** --json's summary of a pull: what its line says, in numbers. */
+function pullSummary(report: PullReport, from: string, out: string): Record<string, unknown> {
+  const figures = {
+    from,
+    out,
+    requests: report.requests,
+    durationMs: Math.round(report.durationMs),
+  };
+  if (!report.ok) return { ...figures, message: report.message, errors: report.errors.length };
+  const { files, unchanged, removed, kept, resumed } = report;
+  return { ...figures, ...report.counts, files, unchanged, removed, kept, resumed };
+}
 
 function summary(report: Extract<PullReport, { ok: true }>, from: string, out: string): string {
   const { projects, components, translations, languages } = report.counts;

@@ -11,7 +11,7 @@ import { startSidecar } from '../src/sidecar/sidecar.ts';
 export const command = defineCommand({
   name: 'sidecar',
   description:
-    "Serve a content folder's tree as Weblate 4.x serves its API (GET, HEAD, OPTIONS) and answer POST, PUT, PATCH and " +
+    "Serve a content folder's tree as Weblate serves its API, 4.x or 2026.8 (GET, HEAD, OPTIONS), and answer POST, PUT, PATCH and " +
     'DELETE on languages and DELETE on translations by editing the YAML and updating the tree.',
   options: {
     content: {
@@ -32,7 +32,7 @@ export const command = defineCommand({
       description: 'port to listen on; 0 picks a free one',
       default: '8081',
     },
-    host: {
+    bind: {
       type: 'string',
       valueName: 'ADDRESS',
       description: 'address to listen on',
@@ -67,8 +67,10 @@ export const command = defineCommand({
     },
     ...SETTINGS_OPTIONS,
   },
+  renamed: { host: 'bind' },
   epilog:
-    'Example:\n  WEBLATE_SNAPSHOT_TOKENS=$(openssl rand -hex 24) npm run sidecar -- --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
+    'Example:\n  WEBLATE_SNAPSHOT_TOKENS=$(openssl rand -hex 24) npm run sidecar -- \\\n' +
+    '    --content content --out dist --base-url http://127.0.0.1:8081 --port 8081',
   async run(args, io) {
     const port = parsePort(args.port);
     const keyFailures = integerFlag('key-failures', args['key-failures'], 0, 1_000_000);
@@ -88,7 +90,7 @@ export const command = defineCommand({
       force: args.force,
       rebuild: args.rebuild,
       settings: settingsOverrides(args),
-      bind: args.host,
+      bind: args.bind,
       port,
       keys,
       readOnly: args['read-only'],

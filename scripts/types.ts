@@ -35,6 +35,7 @@ export const command = defineCommand({
     "Examples (in a reader's project):\n" +
     '  npx weblate-snapshot types --out src/weblate\n' +
     '  npx weblate-snapshot types --out src/weblate --check    # in CI, when the files are committed',
+  json: true,
   async run(args, io) {
     const out = outFolder(args.out);
     if (statSync(out, { throwIfNoEntry: false })?.isFile())
@@ -43,6 +44,12 @@ export const command = defineCommand({
     const stale = [...files]
       .filter(([path, text]) => readText(join(out, path)) !== text)
       .map(([path]) => path);
+    io.summary?.({
+      out,
+      files: files.size,
+      written: args.check ? 0 : stale.length,
+      differing: args.check ? stale : [],
+    });
     if (args.check) {
       if (stale.length === 0) {
         io.out(`${out}/ is current: ${countOf(files.size, 'file')}.\n`);

@@ -7,6 +7,7 @@
  * load the S3 client `deploy` needs.
  */
 import {
+  optionRows,
   packageVersion,
   processIO,
   runCommand,
@@ -59,7 +60,6 @@ async function overview(asked: string | undefined): Promise<string> {
   const commands = await Promise.all(
     Object.entries(COMMANDS).map(async ([key, load]) => [key, (await load()).command] as const),
   );
-  const width = Math.max(...commands.map(([key]) => key.length));
   const lines = [
     ...(asked === undefined || asked === '-h' || asked === '--help'
       ? []
@@ -69,11 +69,12 @@ async function overview(asked: string | undefined): Promise<string> {
     'Usage: weblate-snapshot <command> [options]',
     '',
     'Commands:',
-    ...commands.map(
-      ([key, command]) => `  ${key.padEnd(width)}  ${command.description.split(/(?<=\.) /)[0]}`,
+    ...optionRows(
+      commands.map(([key, command]) => [key, command.description.split(/(?<=\.) /)[0]!] as const),
     ),
     '',
-    'Run `weblate-snapshot <command> --help` for its options; `--version` for the version.',
+    'Run `weblate-snapshot <command> --help` for its options,',
+    'and `weblate-snapshot --version` for the version.',
   ];
   return `${lines.join('\n')}\n`;
 }

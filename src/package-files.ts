@@ -1,8 +1,8 @@
 /**
  * Files of the package itself (its data, its sources, package.json), found
- * from wherever this code runs: the TypeScript sources, or their compiled
- * copy under node_modules/.cache/ (bin/compiled.js), which sits at another
- * depth. The package's root is the first folder above this file whose
+ * from wherever this code runs: the TypeScript sources, the package's
+ * compiled copy in lib/, or the tests' copy in node_modules/.cache/, each at
+ * another depth. The package's root is the first folder above this file whose
  * package.json names the package.
  */
 import { readFileSync } from 'node:fs';

@@ -24,7 +24,7 @@ describe('npm run build', () => {
   it('refuses an unknown flag with exit 1 and no stack trace', async () => {
     const result = await cli('build', ['--contnet', 'x']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("Unknown option '--contnet'");
+    expect(result.stderr).toContain('unknown flag --contnet; did you mean --content?');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

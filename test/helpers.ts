@@ -37,7 +37,7 @@ export const FIXTURES = join(ROOT, 'test/fixtures');
 /** Node arguments that run a TypeScript entry point from any working directory. */
 export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 
-/** The scripts the npm scripts run compiled (bin/npm-script.js); the others (`bench`, `generate-content`) run through tsx. */
+/** The commands, which the package runs compiled; the other scripts (`bench`, `generate-content`) run through tsx. */
 const COMPILED_SCRIPTS = new Set([
   'build',
   'check',
@@ -50,9 +50,9 @@ const COMPILED_SCRIPTS = new Set([
 ]);
 
 /**
- * Node arguments that start `scripts/<script>.ts` as a real process, as its npm script starts it:
- * a command from the copy compiled once before the tests (test/support/compile.ts), the others,
- * or any where the sources could not be compiled, through tsx.
+ * Node arguments that start `scripts/<script>.ts` as a real process, as the package runs it: a
+ * command from the copy compiled once before the tests (test/support/compile.ts), the others
+ * through tsx.
  */
 export function scriptArgs(script: string): string[] {
   const compiled = COMPILED_SCRIPTS.has(script) ? inject('compiledRoot') : '';

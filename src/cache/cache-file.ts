@@ -15,7 +15,7 @@
  * crash) and the cache is not trusted: the build reads the content instead.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { appendFile, open, readFile, rename, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -168,22 +168,26 @@ const FORMAT = 1;
 let memo: string | null = null;
 
 /**
- * The version of this code: a hash of its TypeScript sources and of the
- * language catalog, the same whether the sources run or their compiled copy
- * does. A cache written by other code is not trusted (its model may differ).
+ * The version of this code: a hash of its TypeScript sources (or, in the
+ * package, which ships no sources, of the JavaScript compiled from them) and
+ * of the language catalog. In a clone the sources decide, whether they run or
+ * a compiled copy does. A cache written by other code is not trusted (its model may differ).
  */
 function codeVersion(): string {
   if (memo === null) {
     const hash = createHash('sha256');
     const sources = packageFile('src/');
-    const files = readdirSync(sources, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts'))
+    const code = existsSync(sources)
+      ? { dir: sources, ext: '.ts' }
+      : { dir: packageFile('lib/src/'), ext: '.js' };
+    const files = readdirSync(code.dir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith(code.ext))
       .sort();
     for (const file of files)
       hash
         .update(file)
         .update('\0')
-        .update(readFileSync(new URL(file, sources)))
+        .update(readFileSync(new URL(file, code.dir)))
         .update('\0');
     hash.update(readFileSync(packageFile('data/languages/catalog.json')));
     memo = hash.digest('base64');

@@ -5,6 +5,8 @@
  * and sets its exit code. Exit codes: 0 success, 1 content or usage errors,
  * 75 (EX_TEMPFAIL) for what a later run resumes (a TemporaryError), 2 for
  * bugs; runCommand is the one place they are told apart.
+ * Every command takes --quiet; one that says what it did
+ * takes --json, which prints that summary as one JSON object on stdout.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +33,10 @@ export interface CommandDef<O extends Record<string, OptionDef>> {
   options: O;
   /** Extra text after the option list (examples). */
   epilog?: string;
+  /** Takes --json: the command gives io.summary what it did. */
+  json?: boolean;
+  /** Flags of earlier versions, by the name that replaced them: named when one is given. */
+  renamed?: Record<string, string>;
   run(args: ParsedOptions<O>, io: CommandIO): Promise<number>;
 }
 
@@ -51,6 +57,8 @@ export interface CommandIO {
   interactive: boolean;
   /** The environment the command reads (tokens, keys, what npm set): the process's, or a test's. */
   env: Readonly<Record<string, string | undefined>>;
+  /** What the run did, for --json (absent when nobody reads it); fields of one call replace those given before. */
+  summary?: (fields: Record<string, unknown>) => void;
 }
 
 export function defineCommand<O extends Record<string, OptionDef>>(
@@ -83,7 +91,10 @@ export function sizeFlag(name: string, text: string): number {
 /** How a command was started, for its usage line and hints: `npm run build --` or `weblate-snapshot build`. */
 export type Invocation = 'npm' | 'bin';
 
-/** Renders the --help text of a command. */
+/** The widest a help line is: a terminal's default width. */
+const HELP_WIDTH = 80;
+
+/** Renders the --help text of a command, wrapped at 80 columns. */
 function renderUsage(
   command: CommandDef<Record<string, OptionDef>>,
   invocation: Invocation = 'npm',
@@ -95,18 +106,52 @@ function renderUsage(
     const repeat = option.multiple ? ' (repeatable)' : '';
     return [flag, option.description + fallback + repeat] as const;
   });
+  rows.push(['--quiet', 'print no progress and no summary; errors still go to stderr']);
+  if (command.json) rows.push(['--json', 'print a summary of the run as JSON on stdout']);
   rows.push(['-h, --help', 'show this help'], ['--version', 'show the version']);
-  const width = Math.max(...rows.map(([flag]) => flag.length));
   const lines = [
-    `${command.description}`,
+    ...wrap(command.description, ''),
     '',
-    `Usage: ${commandLine(command.name, invocation)} [options]`,
+    ...wrap(`Usage: ${commandLine(command.name, invocation)} [options]`, ''),
     '',
     'Options:',
-    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    ...optionRows(rows),
   ];
-  if (command.epilog) lines.push('', command.epilog);
+  if (command.epilog)
+    lines.push('', ...command.epilog.split('\n').flatMap((line) => wrapLine(line)));
   return lines.join('\n') + '\n';
+}
+
+/** Help rows (a flag or command, its text) wrapped at 80 columns: the text beside it, or under it when it is wide. */
+export function optionRows(rows: (readonly [string, string])[]): string[] {
+  const narrow = rows.filter(([flag]) => flag.length <= 24);
+  const width = Math.max(...narrow.map(([flag]) => flag.length));
+  return rows.flatMap(([flag, text]) => {
+    if (flag.length > width) return [`  ${flag}`, ...wrap(text, ' '.repeat(width + 4))];
+    const [first, ...rest] = wrap(text, ' '.repeat(width + 4));
+    return [`  ${flag.padEnd(width)}  ${first!.trimStart()}`, ...rest];
+  });
+}
+
+/** A line of text wrapped at word breaks; continuation lines keep its indent, and two more spaces. */
+function wrapLine(line: string): string[] {
+  const indent = /^\s*/.exec(line)![0];
+  const [first, ...rest] = wrap(line.slice(indent.length), indent + '  ');
+  return first === undefined ? [''] : [indent + first.trimStart(), ...rest];
+}
+
+/** Words into lines of at most 80 columns, each starting with `indent`. */
+function wrap(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${word}` : indent + word;
+  }
+  return line || lines.length === 0 ? [...lines, line] : lines;
 }
 
 /**
@@ -149,7 +194,20 @@ export async function runCommand<O extends Record<string, OptionDef>>(
       io.out(parsed === 'help' ? renderUsage(command, invocation) : `${packageVersion()}\n`);
       return 0;
     }
-    return await command.run(parsed, io);
+    if (!parsed.output.json) return await command.run(parsed.args, outputIO(io, parsed.output));
+    // With --json, stdout holds the summary alone: the command's own lines are left out, as with --quiet.
+    let summary: Record<string, unknown> = {};
+    const summarizing = {
+      ...outputIO(io, { quiet: true }),
+      summary: (fields: typeof summary) => {
+        summary = { ...summary, ...fields };
+      },
+    };
+    const exitCode = await command.run(parsed.args, summarizing);
+    io.out(
+      `${JSON.stringify({ command: command.name, ok: exitCode === 0, exitCode, ...summary })}\n`,
+    );
+    return exitCode;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(
@@ -187,6 +245,16 @@ export function packageVersion(): string {
 
 // --- internal ---
 
+/** How much a run prints: --quiet drops progress and the lines on stdout (errors still go to stderr). */
+interface OutputFlags {
+  quiet: boolean;
+  json?: boolean;
+}
+
+function outputIO(io: CommandIO, output: OutputFlags): CommandIO {
+  return output.quiet ? { ...io, out: () => undefined, interactive: false } : io;
+}
+
 function commandLine(name: string, invocation: Invocation): string {
   return invocation === 'npm' ? `npm run ${name} --` : `weblate-snapshot ${name}`;
 }
@@ -217,12 +285,14 @@ function refuseFlagsNpmTook(
 function parseOptions<O extends Record<string, OptionDef>>(
   command: CommandDef<O>,
   argv: readonly string[],
-): ParsedOptions<O> | 'help' | 'version' {
+): { args: ParsedOptions<O>; output: OutputFlags } | 'help' | 'version' {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> =
     {
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
+      quiet: { type: 'boolean' },
     };
+  if (command.json) config.json = { type: 'boolean' };
   for (const [name, option] of Object.entries(command.options)) {
     config[name] = option.multiple ? { type: option.type, multiple: true } : { type: option.type };
   }
@@ -235,9 +305,7 @@ function parseOptions<O extends Record<string, OptionDef>>(
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new UsageError(
-      (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'),
-    );
+    throw new UsageError(parseErrorMessage(error as Error, command, Object.keys(config)));
   }
   if (values.help) return 'help';
   if (values.version) return 'version';
@@ -246,5 +314,55 @@ function parseOptions<O extends Record<string, OptionDef>>(
     result[name] =
       values[name] ?? (option.multiple ? [] : option.type === 'boolean' ? false : option.default);
   }
-  return result as ParsedOptions<O>;
+  return {
+    args: result as ParsedOptions<O>,
+    output: { quiet: values.quiet === true, json: values.json === true },
+  };
+}
+
+/** parseArgs's message, with the flag meant named after an unknown one. */
+function parseErrorMessage(
+  error: Error,
+  command: CommandDef<Record<string, OptionDef>>,
+  known: string[],
+): string {
+  const unknown = /^Unknown option '(--?[^']*)'/.exec(error.message)?.[1];
+  if (unknown === undefined)
+    return error.message.replace(/\. To specify a positional argument.*$/s, '.');
+  const name = unknown.replace(/^--?/, '').split('=')[0]!;
+  const renamed = command.renamed?.[name];
+  if (renamed !== undefined)
+    return `unknown flag --${name}; did you mean --${renamed}? (--${name} was renamed --${renamed})`;
+  const nearest = nearestName(name, known);
+  return nearest === null
+    ? `unknown flag ${unknown}`
+    : `unknown flag ${unknown}; did you mean --${nearest}?`;
+}
+
+/** The known name closest to `name` in edits, when it is close enough to be a typo. */
+function nearestName(name: string, known: string[]): string | null {
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (!best || distance < best.distance) best = { name: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : null;
+}
+
+/** Levenshtein distance: the fewest insertions, deletions and substitutions from a to b. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current.push(
+        Math.min(
+          previous[j]! + 1,
+          current[j - 1]! + 1,
+          previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        ),
+      );
+    previous = current;
+  }
+  return previous[b.length]!;
 }

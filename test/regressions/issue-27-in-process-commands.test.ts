@@ -34,7 +34,7 @@ describe('runCommand', () => {
     expect(ok.printed.out).toMatch(/content\/ is valid: 2 projects/);
     const wrong = captured();
     expect(await runCommand(check, ['--contnet', 'x'], wrong.io)).toBe(1);
-    expect(wrong.printed.err).toContain("Unknown option '--contnet'");
+    expect(wrong.printed.err).toContain('unknown flag --contnet; did you mean --content?');
     expect(wrong.printed.err).toContain('Run `npm run check -- --help` for the options.');
     expect(process.exitCode).toBeUndefined();
   });

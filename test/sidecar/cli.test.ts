@@ -21,7 +21,7 @@ describe('npm run sidecar', () => {
       '--content DIR',
       '--out DIR',
       '--port N',
-      '--host ADDRESS',
+      '--bind ADDRESS',
       '--tokens-file FILE',
       '--read-only',
       '--base-url URL',

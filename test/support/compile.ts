@@ -1,26 +1,44 @@
 /**
- * Vitest's global setup: the sources compiled once, as bin/compiled.js compiles them for the
- * commands, before any test file starts. Tests that need a real process then start the compiled
- * script with node (see helpers.ts#scriptArgs), without tsx's second or two, and no two test
- * workers compile at the same time.
+ * Vitest's global setup: the sources compiled once by tsc, as `npm pack` compiles them into lib/
+ * (tsconfig.build.json), before any test file starts. Tests that need a real process then start
+ * the compiled script with node (see helpers.ts#scriptArgs), as the package runs, without tsx's
+ * second or two, and no two test workers compile at the same time. The compile is incremental:
+ * a run after a small edit rewrites only what changed.
  */
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
-// @ts-expect-error: plain JavaScript without declarations, checked by its own tests.
-import { compiledTree } from '../../bin/compiled.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The compiled tree's folder, or '' where it cannot be compiled (tests then run tsx). */
+    /** The compiled tree's folder (scripts/ and src/ as .js). */
     compiledRoot: string;
   }
 }
 
+const ROOT = new URL('../..', import.meta.url).pathname;
+const OUT = join(ROOT, 'node_modules/.cache/weblate-snapshot-tests');
+
 export default async function compile(project: TestProject): Promise<void> {
-  const tree = (await compiledTree()) as URL | null;
-  project.provide('compiledRoot', tree ? fileURLToPath(tree) : '');
+  await compileSources();
+  project.provide('compiledRoot', OUT);
   // In watch mode, a source edited since is compiled again before the tests run again.
-  project.onTestsRerun(async () => {
-    await compiledTree();
-  });
+  project.onTestsRerun(compileSources);
+}
+
+async function compileSources(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  // Without a package.json of its own, a .js file inside node_modules is taken for CommonJS.
+  writeFileSync(join(OUT, 'package.json'), '{"type":"module","private":true}\n');
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const args = ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', OUT, '--declaration', 'false'];
+  const incremental = ['--incremental', '--tsBuildInfoFile', join(OUT, 'tsbuildinfo')];
+  // Type errors are `npm test`'s tsc's to report; the JavaScript is written all the same.
+  await promisify(execFile)(process.execPath, [tsc, ...args, ...incremental], { cwd: ROOT }).catch(
+    (error: { stdout?: string }) => {
+      if (!existsSync(join(OUT, 'scripts/weblate-snapshot.js'))) throw error;
+    },
+  );
 }

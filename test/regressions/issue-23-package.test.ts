@@ -1,0 +1,230 @@
+/**
+ * Issue 23, item 1: the package could not be installed (private, TypeScript compiled on first use
+ * into node_modules/.cache, tsx a runtime dependency, a pack of 1,172 files with the tests). Now
+ * `npm pack` makes a tarball of compiled JavaScript, installed here into an empty folder with
+ * runtime dependencies only and no network (bench/package.ts). From there, on Node 20 and on
+ * Node 24, every command's -h, a build, a pull from the installed sidecar, a deploy to a local
+ * S3-protocol server and the programmatic API.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installOffline, packCopy, userEnv } from '../../bench/package.ts';
+import { startLocalS3, type LocalS3 } from '../../bench/s3-server.ts';
+import { freePort } from '../e2e/servers.ts';
+import { ROOT, tempDir } from '../helpers.ts';
+import { childOutput } from '../support/child-output.ts';
+import { listBucket, TEST_AWS_ENV } from '../support/s3-proxy.ts';
+
+const run = promisify(execFile);
+const COMMANDS = ['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'types'];
+const NODES = [
+  ['Node 20', process.execPath],
+  ['Node 24', join(ROOT, 'node_modules/node24/bin/node')],
+] as const;
+const BUCKET = 'packaged';
+const ENV = userEnv();
+
+let work: string;
+let tarball: string;
+let app: string;
+let s3: LocalS3;
+
+beforeAll(async () => {
+  work = tempDir('wsnap-package-');
+  tarball = await packCopy(work);
+  app = join(work, 'app');
+  await installOffline(tarball, app);
+  s3 = await startLocalS3(join(work, 's3'), [BUCKET]);
+});
+afterAll(async () => {
+  await s3?.stop();
+});
+
+describe('the package (issue 23)', () => {
+  it('holds compiled JavaScript, data, docs and licence, and no tests, bench or sources', async () => {
+    const files = (await run('tar', ['tzf', tarball])).stdout.trim().split('\n').sort();
+    const outside = files.filter(
+      (file) =>
+        !/^package\/(lib\/|data\/|docs\/|bin\/weblate-snapshot\.js$)/.test(file) &&
+        ![
+          'package/package.json',
+          'package/README.md',
+          'package/LICENSE',
+          'package/CHANGELOG.md',
+          'package/npm-shrinkwrap.json',
+        ].includes(file),
+    );
+    expect(outside).toEqual([]);
+    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    for (const file of [
+      'lib/scripts/weblate-snapshot.js',
+      'lib/scripts/api.d.ts',
+      'lib/types/api-4.d.ts',
+      'lib/types/schemas/4/translation.schema.json',
+      'data/languages/catalog.json',
+      'data/languages/LICENSE',
+      'data/fonts/dejavu-sans-widths.json',
+      'LICENSE',
+    ])
+      expect(files).toContain(`package/${file}`);
+  });
+
+  it('installs runtime dependencies only: no tsx, TypeScript, serve or test tools', () => {
+    const installed = readdirSync(join(app, 'node_modules'));
+    expect(installed).toContain('weblate-snapshot');
+    for (const name of ['tsx', 'typescript', 'esbuild', 'serve', 'vitest', 's3rver', 'node24'])
+      expect(installed).not.toContain(name);
+    expect(existsSync(join(app, 'node_modules/.cache'))).toBe(false);
+  });
+
+  it('gives a TypeScript project the API and the reader types', async () => {
+    writeFileSync(
+      join(app, 'consumer.mts'),
+      [
+        "import { build, CommandFailed, type Summary } from 'weblate-snapshot';",
+        "import type { Translation } from 'weblate-snapshot/types/4';",
+        "import type { Translation as Translation2026 } from 'weblate-snapshot/types/2026.8';",
+        "export const run = (): Promise<Summary> => build({ content: 'content', baseUrl: 'https://x.org' });",
+        'export const failed = (error: unknown) => error instanceof CommandFailed && error.exitCode;',
+        'export type Read = Translation | Translation2026;',
+      ].join('\n'),
+    );
+    const config = {
+      compilerOptions: { module: 'nodenext', strict: true, noEmit: true, types: [] },
+    };
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ ...config, files: ['consumer.mts'] }),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const checked = await run(process.execPath, [tsc, '-p', app], { cwd: app }).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
+    expect(checked.stdout).toBe('');
+  });
+
+  describe.each(NODES)('on %s', (_, node) => {
+    const tool = (args: string[], env: Record<string, string> = {}) =>
+      run(node, [join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'), ...args], {
+        cwd: app,
+        env: { ...ENV, ...env },
+        maxBuffer: 1 << 26,
+      });
+
+    it("prints every command's help", async () => {
+      for (const command of COMMANDS) {
+        const { stdout } = await tool([command, '-h']);
+        expect(stdout).toContain(`Usage: weblate-snapshot ${command} [options]`);
+      }
+      expect((await tool(['--version'])).stdout).toBe(`${packageVersion()}\n`);
+    });
+
+    it('builds, pulls from its own sidecar, and deploys to a local S3 store', async () => {
+      const dir = join(work, node === process.execPath ? 'node20' : 'node24');
+      const built = JSON.parse(
+        (
+          await tool([
+            'build',
+            '--content',
+            join(ROOT, 'content'),
+            '--out',
+            join(dir, 'dist'),
+            '--json',
+          ])
+        ).stdout,
+      ) as { ok: boolean; translations: number };
+      expect(built).toMatchObject({ ok: true, translations: 19 });
+
+      const sidecar = await startInstalledSidecar(node, dir);
+      try {
+        const pulled = JSON.parse(
+          (await tool(['pull', '--from', sidecar.api, '--out', join(dir, 'pulled'), '--json']))
+            .stdout,
+        ) as { ok: boolean; translations: number };
+        expect(pulled).toMatchObject({ ok: true, translations: 19 });
+      } finally {
+        await sidecar.stop();
+      }
+
+      const prefix = node === process.execPath ? 'node20' : 'node24';
+      const to = `s3://${BUCKET}/${prefix}`;
+      const deployed = JSON.parse(
+        (
+          await tool(
+            ['deploy', '--out', join(dir, 'dist'), '--to', to, '--endpoint', s3.url, '--json'],
+            TEST_AWS_ENV,
+          )
+        ).stdout,
+      ) as { ok: boolean; uploaded: number };
+      expect(deployed.ok).toBe(true);
+      const keys = await listBucket(s3.url, BUCKET, `${prefix}/`);
+      expect(keys.has(`${prefix}/api/projects/index.json`)).toBe(true);
+    });
+
+    it('runs the programmatic API', async () => {
+      const script = [
+        "import { check, CommandFailed } from 'weblate-snapshot';",
+        `const summary = await check({ content: ${JSON.stringify(join(ROOT, 'content'))} });`,
+        "const failed = await check({ content: '/nonexistent' }).catch((error) => error);",
+        'console.log(JSON.stringify({ summary, refused: failed instanceof CommandFailed, code: failed.exitCode }));',
+      ].join('\n');
+      const { stdout } = await run(node, ['--input-type=module', '-e', script], {
+        cwd: app,
+        env: ENV,
+      });
+      expect(JSON.parse(stdout)).toMatchObject({
+        summary: { command: 'check', ok: true, translations: 19 },
+        refused: true,
+        code: 1,
+      });
+    });
+  });
+});
+
+// --- helpers ---
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** The installed sidecar, read-only, on a free port of loopback, its links at its own address. */
+async function startInstalledSidecar(node: string, dir: string) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    node,
+    [
+      join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'),
+      'sidecar',
+      '--content',
+      join(ROOT, 'content'),
+      '--out',
+      join(dir, 'served'),
+      '--read-only',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--base-url',
+      origin,
+    ],
+    { cwd: app, env: { ...ENV, WEBLATE_SNAPSHOT_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = childOutput(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await output.waitFor(/ at http:\/\/127\.0\.0\.1:\d+\S*\/api\/ /, 'URL');
+  } catch (error) {
+    await stop();
+    throw new Error(`the installed sidecar did not start:\n${output.text()}`, { cause: error });
+  }
+  return { api: `${origin}/api/`, stop };
+}
