@@ -19,6 +19,8 @@ export interface Crumb {
 }
 
 export interface PageFrame {
+  /** The instance's name: the whole title of its home page, the end of every other page's. */
+  site: string;
   /** The page's subject, first in the title. */
   title: string;
   /** Text direction of the page's subject: a page of a right-to-left language is laid out right to left. */
@@ -42,7 +44,7 @@ export function renderPage(frame: PageFrame): string {
     )
     .join('');
   const dir = frame.dir === 'rtl' ? ' dir="rtl"' : '';
-  const title = frame.title === SITE_TITLE ? SITE_TITLE : `${frame.title} · ${SITE_TITLE}`;
+  const title = frame.title === frame.site ? frame.site : `${frame.title} · ${frame.site}`;
   return (
     `<!DOCTYPE html>\n<html lang="en"${dir}>\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="light dark">\n` +
@@ -80,6 +82,28 @@ export function summary(counters: Counters, review: boolean, lastAuthor?: string
     rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
   const list = rows.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
   return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}<dl class="figures">${list}</dl></section>\n`;
+}
+
+/** Facts as a description list, in the figures' style: each a term and its HTML. */
+export function factList(facts: readonly (readonly [string, string])[]): string {
+  const list = facts
+    .map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`)
+    .join('');
+  return `<dl class="figures">${list}</dl>`;
+}
+
+/**
+ * Text from the content as Weblate shows a project's instructions: plain text
+ * in paragraphs, its http(s) URLs made links. Markup in it is shown as text,
+ * never run.
+ */
+export function textWithLinks(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n[ \t]*\n\s*/)
+    .map((paragraph) => `<p>${withLinks(paragraph).replace(/\n/g, '<br>\n')}</p>`)
+    .join('\n');
 }
 
 /** One row of a status table: the object's name and link, its counters, and what else the table shows. */
@@ -148,7 +172,7 @@ function progressBar(shares: Shares): string {
 }
 
 /** A number with thousands separated by commas, the same on every machine. */
-function formatNumber(value: number): string {
+export function formatNumber(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
@@ -161,9 +185,6 @@ function formatPercent(value: number): string {
   return `${value}%`;
 }
 
-/** What the status site is called: the home page's title, and the end of every other page's. */
-const SITE_TITLE = 'Translation status';
-
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -171,6 +192,21 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '"': '&quot;',
   "'": '&#39;',
 };
+
+/** Escaped text with its http(s) URLs as links; punctuation closing a sentence stays out of the link. */
+function withLinks(text: string): string {
+  let html = '';
+  let done = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const url = match[0].replace(/[.,;:!?)\]]+$/, '');
+    html += escapeHtml(text.slice(done, match.index));
+    html += `<a href="${escapeHtml(url)}" rel="nofollow ugc">${escapeHtml(url)}</a>`;
+    done = match.index + url.length;
+  }
+  return html + escapeHtml(text.slice(done));
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/g;
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;

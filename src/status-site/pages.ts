@@ -29,7 +29,10 @@ import {
 } from '../api/urls.ts';
 import {
   escapeHtml,
+  factList,
+  formatNumber,
   renderPage,
+  textWithLinks,
   statusTable,
   summary,
   type Crumb,
@@ -59,9 +62,9 @@ export function homePage(context: StatusSiteContext): string {
       ),
     );
   return page(settings, {
-    title: 'Translation status',
+    title: siteTitle(settings),
     dir: 'ltr',
-    crumbs: [{ name: 'Translation status' }],
+    crumbs: [{ name: siteTitle(settings) }],
     api: { href: link(settings, apiPath.root()), label: 'The API root' },
     body:
       statusTable('projects', 'Projects', byName(projects)) +
@@ -82,6 +85,7 @@ export function projectPage(context: StatusSiteContext, project: Project): strin
   const languages = [...aggregates.projectLanguages(project)].map(([language, counters]) =>
     languageRow(language, counters, review, projectLanguagePath(settings, project, language)),
   );
+  // Weblate lists a project's categories and components in one table, categories first.
   return page(settings, {
     title: project.name,
     dir: 'ltr',
@@ -89,9 +93,9 @@ export function projectPage(context: StatusSiteContext, project: Project): strin
     api: { href: link(settings, apiPath.project(project.slug)), label: 'This project' },
     body:
       badge(settings, project, null, null) +
+      projectAbout(settings, project, languages.length) +
       summary(aggregates.project(project), review) +
-      (categories.length > 0 ? statusTable('categories', 'Categories', byName(categories)) : '') +
-      statusTable('components', 'Components', byName(top)) +
+      statusTable('components', 'Components', [...byName(categories), ...byName(top)]) +
       statusTable('languages', 'Languages', byName(languages)),
   });
 }
@@ -119,8 +123,7 @@ export function categoryPage(context: StatusSiteContext, category: Category): st
     api: { href: link(settings, apiPath.category(category.id)), label: 'This category' },
     body:
       summary(aggregates.category(category), projectHasReview(project)) +
-      (inside.length > 0 ? statusTable('categories', 'Categories', byName(inside)) : '') +
-      statusTable('components', 'Components', byName(components)),
+      statusTable('components', 'Components', [...byName(inside), ...byName(components)]),
   });
 }
 
@@ -341,9 +344,62 @@ export function widgetFolder(
 
 // --- internal ---
 
-/** A page of the status site: the frame with the one stylesheet. */
-function page(settings: Settings, frame: Omit<PageFrame, 'stylesheet'>): string {
-  return renderPage({ ...frame, stylesheet: link(settings, statusSitePath.stylesheet()) });
+/** A page of the status site: the frame with the instance's name and the one stylesheet. */
+function page(settings: Settings, frame: Omit<PageFrame, 'stylesheet' | 'site'>): string {
+  return renderPage({
+    ...frame,
+    site: siteTitle(settings),
+    stylesheet: link(settings, statusSitePath.stylesheet()),
+  });
+}
+
+/** The instance's name: site.yaml's `title`, else what the site is. */
+function siteTitle(settings: Settings): string {
+  return settings.title ?? 'Translation status';
+}
+
+/**
+ * What the project is, as Weblate's project page says it: its website, the
+ * licenses and source languages of its components, how many components and
+ * languages it has, and its instructions for translators.
+ */
+function projectAbout(settings: Settings, project: Project, languages: number): string {
+  const facts: [string, string][] = [];
+  if (project.web !== '') facts.push(['Website', outLink(project.web, project.web)]);
+  const licenses = projectLicenses(settings, project);
+  if (licenses.length > 0) facts.push(['License', licenses.join(', ')]);
+  const sources = unique(project.components.map((c) => c.sourceLanguage.name));
+  if (sources.length > 0) facts.push(['Source language', sources.map(escapeHtml).join(', ')]);
+  facts.push(['Components', formatNumber(project.components.length)]);
+  facts.push(['Languages', formatNumber(languages)]);
+  const instructions =
+    project.instructions.trim() === ''
+      ? ''
+      : `<h3>Instructions for translators</h3><div class="instructions" dir="auto">${textWithLinks(project.instructions)}</div>`;
+  return `<section aria-labelledby="about"><h2 id="about">About</h2>${factList(facts)}${instructions}</section>\n`;
+}
+
+/** The licenses of a project's components in effect, each linked to its text where known. */
+function projectLicenses(settings: Settings, project: Project): string[] {
+  const seen = new Map<string, string>();
+  for (const component of project.components) {
+    const [license, url] =
+      settings.weblateVersion === '4'
+        ? [component.settings.license, component.licenseUrl]
+        : [component.inherited.effective.license, component.licenseUrl2026];
+    if (license === '' || seen.has(license)) continue;
+    seen.set(license, url === null || url === '' ? escapeHtml(license) : outLink(url, license));
+  }
+  return [...seen].sort(([a], [b]) => compareStrings(a, b)).map(([, html]) => html);
+}
+
+/** A link out of the site to a URL the content gives (checked to be http(s) when read). */
+function outLink(href: string, text: string): string {
+  return `<a href="${escapeHtml(href)}" rel="nofollow ugc">${escapeHtml(text)}</a>`;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)].sort(compareStrings);
 }
 
 /**
@@ -367,7 +423,7 @@ function readOnlyNotice(
 }
 
 function home(settings: Settings): Crumb {
-  return { name: 'Translation status', href: link(settings, '/') };
+  return { name: siteTitle(settings), href: link(settings, '/') };
 }
 
 function projectCrumb(settings: Settings, project: Project): Crumb {
