@@ -19,7 +19,7 @@ import {
 } from '../api/status-site-routes.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
 import type { StatusSiteMatch } from '../api/status-site-routes.ts';
-import { contentTypeOf } from '../hosts/published.ts';
+import { contentTypeOf, PAGE_POLICY } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import { decodeSegment } from './targets.ts';
 
@@ -116,7 +116,11 @@ export async function readStatusSiteAnswer(
   const body = Buffer.from(SITE_NOT_FOUND_PAGE);
   return {
     status: 404,
-    headers: { 'Content-Type': HTML_TYPE, 'Content-Length': String(body.length) },
+    headers: {
+      'Content-Type': HTML_TYPE,
+      'Content-Security-Policy': PAGE_POLICY,
+      'Content-Length': String(body.length),
+    },
     body,
   };
 }
@@ -174,6 +178,10 @@ function filesOf(match: StatusSiteMatch, segments: readonly string[]): string[] 
   return [];
 }
 
+/** A file with its type; a page with the policy it is written to meet, too. */
 function statusSiteFile(file: string): StatusSiteFile {
-  return { file, headers: { 'Content-Type': contentTypeOf(file) } };
+  const headers: Record<string, string> = { 'Content-Type': contentTypeOf(file) };
+  if (file.endsWith(`/${PAGE_FILE}`) || file === PAGE_FILE)
+    headers['Content-Security-Policy'] = PAGE_POLICY;
+  return { file, headers };
 }

@@ -23,8 +23,6 @@ export interface PageFrame {
   site: string;
   /** The page's subject, first in the title. */
   title: string;
-  /** Text direction of the page's subject: a page of a right-to-left language is laid out right to left. */
-  dir: 'ltr' | 'rtl';
   /** Root-relative URL of the stylesheet. */
   stylesheet: string;
   crumbs: readonly Crumb[];
@@ -43,10 +41,10 @@ export function renderPage(frame: PageFrame): string {
         : `<li><a href="${crumb.href}">${escapeHtml(crumb.name)}</a></li>`,
     )
     .join('');
-  const dir = frame.dir === 'rtl' ? ' dir="rtl"' : '';
   const title = frame.title === frame.site ? frame.site : `${frame.title} · ${frame.site}`;
   return (
-    `<!DOCTYPE html>\n<html lang="en"${dir}>\n<head>\n<meta charset="utf-8">\n` +
+    // The interface is English, laid out left to right on every page, a right-to-left language's too.
+    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="light dark">\n` +
     `<title>${escapeHtml(title)}</title>\n<link rel="stylesheet" href="${frame.stylesheet}">\n` +
     // No icon: without this line every browser asks for /favicon.ico and logs the 404.
@@ -81,7 +79,7 @@ export function summary(counters: Counters, review: boolean, lastAuthor?: string
   if (lastAuthor !== undefined)
     rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
   const list = rows.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
-  return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}<dl class="figures">${list}</dl></section>\n`;
+  return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}${LEGEND}<dl class="figures">${list}</dl></section>\n`;
 }
 
 /** Facts as a description list, in the figures' style: each a term and its HTML. */
@@ -112,8 +110,6 @@ export interface StatusRow {
   href: string;
   counters: Counters;
   review: boolean;
-  /** Text direction of the name (a language's), when it differs from the page's. */
-  dir?: 'ltr' | 'rtl' | undefined;
   lastAuthor?: string | null | undefined;
 }
 
@@ -159,17 +155,34 @@ function sharesOf(counters: Counters, review: boolean): Shares {
   };
 }
 
-/** A stacked bar of translated strings (failing checks apart) and strings needing editing, labelled for screen readers. */
+/**
+ * A stacked bar of translated strings (failing checks apart) and strings
+ * needing editing, labelled for screen readers. An SVG drawn in a 100-wide
+ * box: its parts' lengths are attributes, so no style attribute is needed and
+ * a strict Content-Security-Policy holds; the stylesheet colors them.
+ */
 function progressBar(shares: Shares): string {
   const failing = Math.min(shares.failing, shares.translated);
   const good = round(shares.translated - failing);
   const label = `${formatPercent(shares.translated)} translated, ${formatPercent(shares.fuzzy)} needing editing, ${formatPercent(shares.failing)} failing checks`;
+  const part = (name: string, x: number, width: number) =>
+    `<rect class="${name}" x="${round(x)}" width="${width}" height="1"/>`;
   return (
-    `<div class="bar" role="img" aria-label="${label}">` +
-    `<span class="good" style="width:${good}%"></span><span class="failing" style="width:${failing}%"></span>` +
-    `<span class="fuzzy" style="width:${shares.fuzzy}%"></span></div>`
+    `<svg class="bar" role="img" aria-label="${label}" viewBox="0 0 100 1" preserveAspectRatio="none">` +
+    part('good', 0, good) +
+    part('failing', good, failing) +
+    part('fuzzy', good + failing, shares.fuzzy) +
+    `</svg>`
   );
 }
+
+/** What the bar's colors stand for, once under a summary's bar. */
+const LEGEND =
+  '<ul class="legend">' +
+  '<li><span class="swatch good"></span>Translated</li>' +
+  '<li><span class="swatch failing"></span>Translated, failing checks</li>' +
+  '<li><span class="swatch fuzzy"></span>Needing editing</li>' +
+  '<li><span class="swatch empty"></span>Not translated</li></ul>';
 
 /** A number with thousands separated by commas, the same on every machine. */
 export function formatNumber(value: number): string {
@@ -222,10 +235,9 @@ function formatTime(last: Timestamp | null): string {
 function statusRow(row: StatusRow, withAuthor: boolean): string {
   const shares = sharesOf(row.counters, row.review);
   const { counters } = row;
-  const dir = row.dir ? ` dir="${row.dir}"` : '';
   const author = withAuthor ? `<td>${row.lastAuthor ? escapeHtml(row.lastAuthor) : '—'}</td>` : '';
   return (
-    `<tr><th scope="row"${dir}><a href="${row.href}">${escapeHtml(row.name)}</a></th>` +
+    `<tr><th scope="row"><a href="${row.href}">${escapeHtml(row.name)}</a></th>` +
     `<td class="share">${progressBar(shares)}<span>${formatPercent(shares.translated)}</span></td>` +
     `<td>${formatNumber(counters.translated)} / ${formatNumber(counters.total)}</td>` +
     `<td>${formatNumber(counters.fuzzy)}</td><td>${formatNumber(counters.failing_checks)}</td>` +

@@ -17,6 +17,7 @@ import type {
   Translation,
 } from '../model/types.ts';
 import { compareStrings } from '../errors.ts';
+import { percent, type Counters } from '../model/statistics.ts';
 import {
   apiPath,
   basePath,
@@ -63,7 +64,6 @@ export function homePage(context: StatusSiteContext): string {
     );
   return page(settings, {
     title: siteTitle(settings),
-    dir: 'ltr',
     crumbs: [{ name: siteTitle(settings) }],
     api: { href: link(settings, apiPath.root()), label: 'The API root' },
     body:
@@ -88,11 +88,10 @@ export function projectPage(context: StatusSiteContext, project: Project): strin
   // Weblate lists a project's categories and components in one table, categories first.
   return page(settings, {
     title: project.name,
-    dir: 'ltr',
     crumbs: [home(settings), { name: project.name }],
     api: { href: link(settings, apiPath.project(project.slug)), label: 'This project' },
     body:
-      badge(settings, project, null, null) +
+      badge(settings, project, null, null, aggregates.project(project), review) +
       projectAbout(settings, project, languages.length) +
       summary(aggregates.project(project), review) +
       statusTable('components', 'Components', [...byName(categories), ...byName(top)]) +
@@ -113,7 +112,6 @@ export function categoryPage(context: StatusSiteContext, category: Category): st
     .map((c) => categoryRow(context, c));
   return page(settings, {
     title: category.name,
-    dir: 'ltr',
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -139,12 +137,10 @@ export function componentPage(context: StatusSiteContext, component: Component):
     ),
     counters: t.counters,
     review: translationHasReview(t),
-    dir: t.language.direction === 'rtl' ? 'rtl' : undefined,
     lastAuthor: t.lastAuthor,
   }));
   return page(settings, {
     title: component.name,
-    dir: 'ltr',
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -156,7 +152,14 @@ export function componentPage(context: StatusSiteContext, component: Component):
       label: 'This component',
     },
     body:
-      badge(settings, project, null, component) +
+      badge(
+        settings,
+        project,
+        null,
+        component,
+        aggregates.component(component),
+        projectHasReview(project),
+      ) +
       summary(aggregates.component(component), projectHasReview(project)) +
       statusTable('translations', 'Translations', byName(rows), true) +
       exportsLinks(settings, project, component),
@@ -179,7 +182,6 @@ export function translationPage(
     : '';
   return page(settings, {
     title: `${component.name} — ${language.name}`,
-    dir: language.direction,
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -197,7 +199,14 @@ export function translationPage(
     },
     body:
       notice +
-      badge(settings, project, language, component) +
+      badge(
+        settings,
+        project,
+        language,
+        component,
+        translation.counters,
+        translationHasReview(translation),
+      ) +
       summary(translation.counters, translationHasReview(translation), translation.lastAuthor) +
       `<p>Language: <a href="${link(settings, webPath.language(language.code))}">${escapeHtml(language.name)}</a> ` +
       `(<a href="${projectLanguagePath(settings, project, language)}">in ${escapeHtml(project.name)}</a>)` +
@@ -223,7 +232,6 @@ export function languagePage(
   }));
   return page(settings, {
     title: language.name,
-    dir: language.direction,
     crumbs: [home(settings), { name: language.name }],
     api: { href: link(settings, apiPath.language(language.code)), label: 'This language' },
     body:
@@ -282,7 +290,6 @@ export function projectLanguagePage(
   }[mode];
   return page(settings, {
     title: `${project.name} — ${language.name}`,
-    dir: language.direction,
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -295,7 +302,14 @@ export function projectLanguagePage(
     },
     body:
       intro +
-      badge(settings, project, language, null) +
+      badge(
+        settings,
+        project,
+        language,
+        null,
+        aggregates.projectLanguages(project).get(language)!,
+        projectHasReview(project),
+      ) +
       summary(aggregates.projectLanguages(project).get(language)!, projectHasReview(project)) +
       statusTable('components', 'Components', byName(rows), true),
   });
@@ -481,28 +495,28 @@ function languageRow(
   review: boolean,
   href: string,
 ): StatusRow {
-  return {
-    name: language.name,
-    href,
-    counters,
-    review,
-    dir: language.direction === 'rtl' ? 'rtl' : undefined,
-  };
+  return { name: language.name, href, counters, review };
 }
 
 function byName(rows: StatusRow[]): StatusRow[] {
   return rows.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.href, b.href));
 }
 
-/** The object's badge, shown as Weblate's engage pages show it. */
+/**
+ * The object's badge, shown as Weblate's engage pages show it, its alt text
+ * what the badge says: the translated share of `counters`, truncated as the badge truncates it.
+ */
 function badge(
   settings: Settings,
   project: Project,
   language: Language | null,
   component: Component | null,
+  counters: Counters,
+  review: boolean,
 ): string {
   const src = link(settings, widgetFolder(settings, project, language, component) + BADGE_FILE);
-  return `<p class="badge"><img src="${src}" alt="Translation status badge" height="20"></p>\n`;
+  const share = Math.trunc(percent(counters.translated, counters.total, !review));
+  return `<p class="badge"><img src="${src}" alt="translated: ${share}%" height="20"></p>\n`;
 }
 
 function exportsLinks(settings: Settings, project: Project, component: Component): string {

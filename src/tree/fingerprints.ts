@@ -16,7 +16,7 @@ import { componentSegment } from '../api/urls.ts';
  * Bump when the generator writes different bytes for the same content, so
  * that trees built by an older version are rebuilt rather than trusted.
  * 3: the status site, and CORS in the host files.
- * 4: the status site's pages say what a project is and name the instance.
+ * 4: the status site's pages say what a project is, name the instance, need no style attribute.
  */
 const OUTPUT_FORMAT = '4';
 
