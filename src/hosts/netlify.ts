@@ -6,7 +6,7 @@
  * every path to its `index.json`. Those use one placeholder per segment and a
  * rule per depth: a splat would keep the trailing slash and give `//`. Netlify
  * ignores a custom Allow header, so `_headers` sets Content-Type, Vary and
- * the API's Access-Control-Allow-Origin only. Netlify answers OPTIONS itself:
+ * the API's Access-Control-Allow-Origin only, and the pages' Content-Security-Policy. Netlify answers OPTIONS itself:
  * no rule can answer a browser's preflight.
  */
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
@@ -19,8 +19,14 @@ import { ALLOW_ORIGIN } from '../api/cors.ts';
 import { EXPORT_FILES, PAGE_FILE } from '../api/status-site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import { contentTypeOf } from './published.ts';
-import { aliasRules, fileFolders, folderPaths, redirectRules } from './status-site-rules.ts';
+import { contentTypeOf, PAGE_POLICY } from './published.ts';
+import {
+  aliasRules,
+  fileFolders,
+  folderPaths,
+  pageHeaderPaths,
+  redirectRules,
+} from './status-site-rules.ts';
 
 export function renderNetlifyRedirects(settings: Settings): string {
   const base = basePath(settings);
@@ -55,6 +61,12 @@ export function renderNetlifyHeaders(settings: Settings): string {
     ...[...new Set(svg.flatMap((folder) => [`${base}/${folder}/*`, `/${folder}/*`]))].flatMap(
       (path) => [path, `  Content-Type: ${contentTypeOf(BADGE_FILE)}`],
     ),
+    ...(settings.pages
+      ? pageHeaderPaths(base, settings.weblateVersion).flatMap((path) => [
+          path,
+          `  Content-Security-Policy: ${PAGE_POLICY}`,
+        ])
+      : []),
     '',
   ].join('\n');
 }
