@@ -21,6 +21,8 @@ import { SITE_ROOT_NAMES } from '../api/urls.ts';
 import type { StatusSiteMatch } from '../api/status-site-routes.ts';
 import { contentTypeOf, PAGE_POLICY } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import type { Settings } from '../model/types.ts';
+import { notFoundPage } from '../status-site/pages.ts';
 import { decodeSegment } from './targets.ts';
 
 /** A file of the tree to serve, relative to its root, with the headers it is served with. */
@@ -93,10 +95,14 @@ export interface StatusSiteResponse {
   body: Buffer;
 }
 
-/** The answer to a site request, the files read from the tree at `outDir` (the first that exists is served). */
+/**
+ * The answer to a site request, the files read from the tree at `outDir` (the
+ * first that exists is served); a miss gets the site's not-found page of `settings`.
+ */
 export async function readStatusSiteAnswer(
   outDir: string,
   answer: StatusSiteAnswer,
+  settings: Settings,
 ): Promise<StatusSiteResponse> {
   if (answer.kind === 'redirect')
     return { status: 301, headers: { Location: answer.location, ...EMPTY }, body: Buffer.alloc(0) };
@@ -113,7 +119,7 @@ export async function readStatusSiteAnswer(
   }
   if (answer.kind === 'error' && answer.status === 405)
     return { status: 405, headers: { Allow: SITE_ALLOW, ...EMPTY }, body: Buffer.alloc(0) };
-  const body = Buffer.from(SITE_NOT_FOUND_PAGE);
+  const body = Buffer.from(notFoundPage(settings));
   return {
     status: 404,
     headers: {
@@ -129,11 +135,6 @@ export async function readStatusSiteAnswer(
 
 /** The methods the status site answers. */
 const SITE_ALLOW = 'GET, HEAD';
-
-/** The page a miss under the status site's paths gets (Weblate's own is a page of its site). */
-const SITE_NOT_FOUND_PAGE =
-  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
-  '<body><main><h1>Not found</h1><p>This snapshot holds no page at this address.</p></main></body></html>\n';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 /** Django's empty answers (a redirect, a 405) still say they are HTML. */

@@ -315,6 +315,18 @@ export function projectLanguagePage(
   });
 }
 
+/** What a miss under the site's paths is answered with by the preview and the sidecar: the site's frame and a way home. */
+export function notFoundPage(settings: Settings): string {
+  return page(settings, {
+    title: 'Page not found',
+    crumbs: [home(settings), { name: 'Page not found' }],
+    api: { href: link(settings, apiPath.root()), label: 'The API root' },
+    body:
+      '<p>This snapshot holds no page at this address.</p>\n' +
+      `<p><a href="${link(settings, '/')}">Go to the home page</a></p>\n`,
+  });
+}
+
 /** Root-relative URL of a path of the status site (below the base URL's path). */
 function link(settings: Settings, path: string): string {
   return basePath(settings) + path;
