@@ -29,6 +29,7 @@ export function testSettings(settings: Partial<Settings> & { baseUrl: string }):
     weblateVersion: '4',
     pages: false,
     editUrl: null,
+    title: null,
     ...settings,
   };
 }

@@ -120,6 +120,7 @@ export const siteSchema = z.strictObject({
   weblate_version: weblateVersion.optional(),
   pages: flag.optional(),
   edit_url: httpUrl().optional(),
+  title: name(100).optional(),
 });
 export type SiteFile = z.output<typeof siteSchema>;
 

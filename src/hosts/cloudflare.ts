@@ -38,7 +38,7 @@ import {
 } from '../api/status-site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import { contentTypeOf } from './published.ts';
+import { contentTypeOf, PAGE_POLICY } from './published.ts';
 import {
   aliasRules,
   fileFolders,
@@ -136,13 +136,15 @@ export function renderCloudflareHeaders(settings: Settings): string {
   ].join('\n');
 }
 
-/** The SVG's charset, and a CSV export's type and the name Weblate gives it (placeholders fill header values). */
+/** The SVG's charset, a CSV export's type and the name Weblate gives it (placeholders fill header values), the pages' policy. */
 function statusSiteHeaders(base: string, version: WeblateVersion): string[] {
   const svg = fileFolders(version).filter((folder) => folder.startsWith('widget'));
   const notSvg = notSvgInWidgetFolders(version);
   const csv = statusSiteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'export' ? expandDepths(route, version) : [],
   );
+  // Pages matches the requested path only: a page's path under the base path.
+  const pages = ['/', ...folderPrefixes(version, 'page').map((prefix) => `${prefix}/*`)];
   return [
     ...svg.flatMap((folder) => [
       `${base}/${folder}/*`,
@@ -159,6 +161,7 @@ function statusSiteHeaders(base: string, version: WeblateVersion): string[] {
       '  ! Content-Type',
       `  Content-Type: ${contentTypeOf(PAGE_FILE)}`,
     ]),
+    ...pages.flatMap((path) => [`${base}${path}`, `  Content-Security-Policy: ${PAGE_POLICY}`]),
     ...csv.flatMap(({ pattern }) => {
       const params = pattern.filter(isStatusSiteParam);
       const name = exportFileName(params[0]!, params.length > 1 ? params.at(-1)! : null);

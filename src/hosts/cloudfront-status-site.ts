@@ -7,7 +7,8 @@
  * their 301, a page folder to its `index.html` and an export folder to its
  * `index.json` or (by path or `?format=csv`) `index.csv`, and a folder
  * without its slash to a 301 to it; every other status site path is its own key.
- * The viewer response names a CSV export as Weblate does. Kept short: the
+ * The viewer response names a CSV export as Weblate does, and gives an HTML
+ * answer (a page) the pages' Content-Security-Policy. Kept short: the
  * function must stay within CloudFront's 10 KB.
  */
 import {
@@ -20,6 +21,7 @@ import {
 } from '../api/status-site-routes.ts';
 import { BADGE_FILE, CHART_COLORS, CHART_KINDS, PROJECT_WIDGET_FILES } from '../api/urls.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import { PAGE_POLICY } from './published.ts';
 
 /** The declarations, the viewer request's step and the viewer response's step of the site. */
 export function statusSiteFunctionParts(version: WeblateVersion): {
@@ -57,7 +59,9 @@ var CSV = /^\\/exports\\/stats\\/([^\\/]+)(?:\\/(?:[^\\/]+\\/)*([^\\/]+))?\\/${e
     response: `  var csv = CSV.exec(event.request.uri.slice(BASE.length));
   if (csv && event.response.statusCode === 200) {
     event.response.headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
-  }`,
+  }
+  var type = event.response.headers['content-type'];
+  if (type && type.value.indexOf('text/html') === 0) event.response.headers['content-security-policy'] = { value: ${JSON.stringify(PAGE_POLICY)} };`,
   };
 }
 

@@ -6,7 +6,7 @@
  * every path to its `index.json`. Those use one placeholder per segment and a
  * rule per depth: a splat would keep the trailing slash and give `//`. Netlify
  * ignores a custom Allow header, so `_headers` sets Content-Type, Vary and
- * the API's Access-Control-Allow-Origin only. Netlify answers OPTIONS itself:
+ * the API's Access-Control-Allow-Origin only, and the pages' Content-Security-Policy. Netlify answers OPTIONS itself:
  * no rule can answer a browser's preflight.
  */
 import { shapesOf } from '../model/releases.ts';
@@ -19,7 +19,14 @@ import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 import { EXPORT_FILES, PAGE_FILE } from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import { aliasRules, fileFolders, folderPaths, redirectRules } from './status-site-rules.ts';
+import { PAGE_POLICY } from './published.ts';
+import {
+  aliasRules,
+  fileFolders,
+  folderPaths,
+  pageHeaderPaths,
+  redirectRules,
+} from './status-site-rules.ts';
 
 export function renderNetlifyRedirects(settings: Settings): string {
   const base = basePath(settings);
@@ -27,15 +34,11 @@ export function renderNetlifyRedirects(settings: Settings): string {
     `# ${generatedBy(settings, 'Netlify')}`,
     '# ?page=N of a list → its page file (first match wins, so these come first).',
     ...paginatedRoutes(shapesOf(settings.weblateVersion))
-      .filter(
-        (route) => refusalOf(route, shapesOf(shapesOf(settings.weblateVersion))) === undefined,
-      )
+      .filter((route) => refusalOf(route, shapesOf(settings.weblateVersion)) === undefined)
       .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
     ...depthRules(base, deepestPath(shapesOf(settings.weblateVersion))),
-    ...(settings.pages
-      ? statusSiteRedirects(base, shapesOf(shapesOf(settings.weblateVersion)))
-      : []),
+    ...(settings.pages ? statusSiteRedirects(base, shapesOf(settings.weblateVersion)) : []),
     '',
   ].join('\n');
 }
@@ -54,6 +57,12 @@ export function renderNetlifyHeaders(settings: Settings): string {
     ]),
     // No type for the widget folders: they hold PNGs and pages beside the SVGs, and Netlify
     // types each file by its extension (an SVG without Weblate's charset parameter).
+    ...(settings.pages
+      ? pageHeaderPaths(base, shapesOf(settings.weblateVersion)).flatMap((path) => [
+          path,
+          `  Content-Security-Policy: ${PAGE_POLICY}`,
+        ])
+      : []),
     '',
   ].join('\n');
 }

@@ -8,7 +8,8 @@
  * export folder without its slash returns a 301 to it (relative, as Django's
  * APPEND_SLASH sends it), and with it serves `index.html`, or an export's
  * `index.json` or, by path or `?format=csv`, its `index.csv` with the file
- * name Weblate gives it. A miss is nginx's own HTML 404. Only the API takes
+ * name Weblate gives it. A page is sent with the pages' Content-Security-Policy
+ * (on a 200 only: nginx's own 404 page has a style element). A miss is nginx's own HTML 404. Only the API takes
  * `?format=` as a renderer, so the server's check of it is kept to the API.
  */
 import {
@@ -20,7 +21,7 @@ import {
   type StatusSiteRoute,
 } from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
-import { contentTypeOf } from './published.ts';
+import { contentTypeOf, PAGE_POLICY } from './published.ts';
 
 /** Maps for the http context: which `?format=` is unknown (the API's only), and what an export serves. */
 export function statusSiteMaps(base: string): string[] {
@@ -130,7 +131,11 @@ function statusSiteLocation(
     case 'page':
       return block(
         `^${prefix}(?<weblate_snapshot_dir>${captured})(?<weblate_snapshot_end>/|/index\\.html)?$`,
-        [...slashRedirect(base), `try_files $weblate_snapshot_dir/${PAGE_FILE} =404;`],
+        [
+          ...slashRedirect(base),
+          `add_header Content-Security-Policy "${PAGE_POLICY}";`,
+          `try_files $weblate_snapshot_dir/${PAGE_FILE} =404;`,
+        ],
       );
     case 'export': {
       const name = route.pattern.includes(':component')

@@ -20,6 +20,14 @@ export function contentTypeOf(path: string): string {
   return TYPES[extension] ?? 'application/octet-stream';
 }
 
+/**
+ * The Content-Security-Policy the status site's pages are served with: no
+ * script, style or image but the site's own (the icon link is a `data:` URL),
+ * no frame, form or base elsewhere. The pages need no more: no style attribute, no inline script.
+ */
+export const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 // --- internal ---
 
 /** Files at the root that only hosts read. */

@@ -13,8 +13,8 @@
  * rule and the 404 page's also carry the API's Access-Control-Allow-Origin;
  * serve answers OPTIONS with the file, so a preflight gets that header alone.
  * With the status site, statusSiteRewrites() and statusSiteRedirects() add its folders,
- * charts and 301s from the site's route table, and two header rules its SVG
- * and JSON types; serve cannot map `?format=csv`, name a CSV per project or
+ * charts and 301s from the site's route table, and header rules its SVG
+ * and JSON types and its pages' Content-Security-Policy; serve cannot map `?format=csv`, name a CSV per project or
  * answer a miss in HTML.
  */
 import { shapesOf } from '../model/releases.ts';
@@ -41,7 +41,7 @@ import {
   statusSiteRoutesOf,
   type FolderShape,
 } from '../api/status-site-routes.ts';
-import { contentTypeOf } from './published.ts';
+import { contentTypeOf, PAGE_POLICY } from './published.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 
 interface ServeHeaderRule {
@@ -186,6 +186,11 @@ function statusSiteHeaders(version: WeblateVersion): ServeHeaderRule[] {
     {
       source: `exports/stats/**/${EXPORT_FILES.json}`,
       headers: [{ key: 'Content-Type', value: JSON_TYPE }],
+    },
+    // Only pages are called index.html: the API's files are index.json.
+    {
+      source: `**/${PAGE_FILE}`,
+      headers: [{ key: 'Content-Security-Policy', value: PAGE_POLICY }],
     },
   ];
 }

@@ -86,6 +86,16 @@ export function folderPaths(version: WeblateVersion, serves: 'page' | 'export'):
   );
 }
 
+/**
+ * The `_headers` paths of the status site's pages (the home page, and every
+ * path under the folders pages are in), each under the base path and, when
+ * there is one, at the file's own place in the tree too.
+ */
+export function pageHeaderPaths(base: string, version: WeblateVersion): string[] {
+  const paths = ['/', ...folderPrefixes(version, 'page').map((prefix) => `${prefix}/*`)];
+  return [...new Set([...paths.map((path) => `${base}${path}`), ...paths])];
+}
+
 /** The literal segments the folders of pages or exports start with: `/projects`, `/exports/stats`, … */
 export function folderPrefixes(version: WeblateVersion, serves: 'page' | 'export'): string[] {
   return folderShapes(version, serves).flatMap((shape) =>

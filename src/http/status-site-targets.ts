@@ -19,8 +19,10 @@ import {
 } from '../api/status-site-routes.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
 import type { StatusSiteMatch } from '../api/status-site-routes.ts';
-import { contentTypeOf } from '../hosts/published.ts';
+import { contentTypeOf, PAGE_POLICY } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import type { Settings } from '../model/types.ts';
+import { notFoundPage } from '../status-site/pages.ts';
 import { decodeSegment } from './targets.ts';
 
 /** A file of the tree to serve, relative to its root, with the headers it is served with. */
@@ -93,10 +95,14 @@ export interface StatusSiteResponse {
   body: Buffer;
 }
 
-/** The answer to a site request, the files read from the tree at `outDir` (the first that exists is served). */
+/**
+ * The answer to a site request, the files read from the tree at `outDir` (the
+ * first that exists is served); a miss gets the site's not-found page of `settings`.
+ */
 export async function readStatusSiteAnswer(
   outDir: string,
   answer: StatusSiteAnswer,
+  settings: Settings,
 ): Promise<StatusSiteResponse> {
   if (answer.kind === 'redirect')
     return { status: 301, headers: { Location: answer.location, ...EMPTY }, body: Buffer.alloc(0) };
@@ -113,10 +119,14 @@ export async function readStatusSiteAnswer(
   }
   if (answer.kind === 'error' && answer.status === 405)
     return { status: 405, headers: { Allow: SITE_ALLOW, ...EMPTY }, body: Buffer.alloc(0) };
-  const body = Buffer.from(SITE_NOT_FOUND_PAGE);
+  const body = Buffer.from(notFoundPage(settings));
   return {
     status: 404,
-    headers: { 'Content-Type': HTML_TYPE, 'Content-Length': String(body.length) },
+    headers: {
+      'Content-Type': HTML_TYPE,
+      'Content-Security-Policy': PAGE_POLICY,
+      'Content-Length': String(body.length),
+    },
     body,
   };
 }
@@ -125,11 +135,6 @@ export async function readStatusSiteAnswer(
 
 /** The methods the status site answers. */
 const SITE_ALLOW = 'GET, HEAD';
-
-/** The page a miss under the status site's paths gets (Weblate's own is a page of its site). */
-const SITE_NOT_FOUND_PAGE =
-  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
-  '<body><main><h1>Not found</h1><p>This snapshot holds no page at this address.</p></main></body></html>\n';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 /** Django's empty answers (a redirect, a 405) still say they are HTML. */
@@ -174,6 +179,10 @@ function filesOf(match: StatusSiteMatch, segments: readonly string[]): string[] 
   return [];
 }
 
+/** A file with its type; a page with the policy it is written to meet, too. */
 function statusSiteFile(file: string): StatusSiteFile {
-  return { file, headers: { 'Content-Type': contentTypeOf(file) } };
+  const headers: Record<string, string> = { 'Content-Type': contentTypeOf(file) };
+  if (file.endsWith(`/${PAGE_FILE}`) || file === PAGE_FILE)
+    headers['Content-Security-Policy'] = PAGE_POLICY;
+  return { file, headers };
 }

@@ -25,6 +25,8 @@ export interface Settings {
   pages: boolean;
   /** Where translating happens (a Weblate instance's web URL), for the status site's translate pages to link to; null: not said. */
   editUrl: string | null;
+  /** The instance's name, on every page of the status site and in its titles; null: not said (a default is shown). */
+  title: string | null;
 }
 
 export interface Plural {

@@ -18,6 +18,7 @@ import { mayHoldLinks, previewRewrite, rewriteLinks, type LinkRewrite } from './
 import { sendJsonError, serveHttp } from '../http/server.ts';
 import { AUTHENTICATE, flavourOfRoot, readError, type ApiError } from '../api/answers.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import type { Settings } from '../model/types.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
 interface PreviewOptions {
@@ -76,6 +77,8 @@ interface Tree {
   version: WeblateVersion;
   /** Whether it was built with the status site (its settings say; off for a tree without them). */
   pages: boolean;
+  /** The settings it was built with, when it has the status site: its not-found page is drawn from them. */
+  settings: Settings | null;
 }
 
 /** The tree's serve.json and the base URL its API root links to. */
@@ -98,8 +101,10 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   // A tree built before the CORS answers has no rule for them in its serve.json.
   config.headers = [...config.headers, { source: 'api/**', headers: headerList(ALLOW_ORIGIN) }];
   const base = new URL(baseUrl).pathname.replace(/\/$/, '');
-  const pages = (await readTreeSettings(outDir))?.site.pages === true;
-  return { ok: true, config, baseUrl, base, version: flavourOfRoot(Object.keys(root)), pages };
+  const site = (await readTreeSettings(outDir))?.site ?? null;
+  const pages = site?.pages === true;
+  const version = flavourOfRoot(Object.keys(root));
+  return { ok: true, config, baseUrl, base, version, pages, settings: pages ? site : null };
 }
 
 /** Answers as the tree is built, or, with links to move, the same answer caught whole and rewritten. */
@@ -174,9 +179,11 @@ async function answer(
   const url = request.url ?? '/';
   if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base))
     return sendPreflight(response);
-  const site = tree.pages ? resolveStatusSiteRequest(method, url, tree.base, tree.version) : null;
-  if (site) {
-    const answered = await readStatusSiteAnswer(outDir, site);
+  const site = tree.settings
+    ? resolveStatusSiteRequest(method, url, tree.base, tree.version)
+    : null;
+  if (site && tree.settings) {
+    const answered = await readStatusSiteAnswer(outDir, site, tree.settings);
     response.writeHead(answered.status, answered.headers);
     response.end(method === 'HEAD' ? undefined : answered.body);
     return;

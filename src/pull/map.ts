@@ -211,6 +211,8 @@ function mapSite(instance: PulledInstance, warnings: string[]): Record<string, u
   if (pagination !== undefined && pagination !== SITE_DEFAULTS.pagination)
     site.pagination = pagination;
   if (release !== SITE_DEFAULTS.weblate_version) site.weblate_version = release;
+  // Translating happens upstream: a mirror's translate and share pages link there.
+  site.edit_url = webUrl ?? baseUrl;
   return site;
 }
 

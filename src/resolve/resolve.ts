@@ -199,6 +199,7 @@ function resolveSettings(
     // The status site belongs where the web links lead: on when they point at the snapshot itself.
     pages: overrides.pages ?? data.pages ?? web === base,
     editUrl: data.edit_url === undefined ? null : trim(data.edit_url),
+    title: data.title ?? null,
   };
 }
 

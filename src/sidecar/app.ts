@@ -113,7 +113,10 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
           )
         : null;
     if (page)
-      return statusSiteResponse(await readStatusSiteAnswer(options.session.outDir, page), method);
+      return statusSiteResponse(
+        await readStatusSiteAnswer(options.session.outDir, page, settings),
+        method,
+      );
     let answer: Answer;
     const credentials = () => gate.check(request.headers.get('authorization'), wire?.client ?? '');
     try {

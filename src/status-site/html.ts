@@ -19,10 +19,10 @@ export interface Crumb {
 }
 
 export interface PageFrame {
+  /** The instance's name: the whole title of its home page, the end of every other page's. */
+  site: string;
   /** The page's subject, first in the title. */
   title: string;
-  /** Text direction of the page's subject: a page of a right-to-left language is laid out right to left. */
-  dir: 'ltr' | 'rtl';
   /** Root-relative URL of the stylesheet. */
   stylesheet: string;
   crumbs: readonly Crumb[];
@@ -41,10 +41,10 @@ export function renderPage(frame: PageFrame): string {
         : `<li><a href="${crumb.href}">${escapeHtml(crumb.name)}</a></li>`,
     )
     .join('');
-  const dir = frame.dir === 'rtl' ? ' dir="rtl"' : '';
-  const title = frame.title === SITE_TITLE ? SITE_TITLE : `${frame.title} · ${SITE_TITLE}`;
+  const title = frame.title === frame.site ? frame.site : `${frame.title} · ${frame.site}`;
   return (
-    `<!DOCTYPE html>\n<html lang="en"${dir}>\n<head>\n<meta charset="utf-8">\n` +
+    // The interface is English, laid out left to right on every page, a right-to-left language's too.
+    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="light dark">\n` +
     `<title>${escapeHtml(title)}</title>\n<link rel="stylesheet" href="${frame.stylesheet}">\n` +
     // No icon: without this line every browser asks for /favicon.ico and logs the 404.
@@ -79,7 +79,29 @@ export function summary(counters: Counters, review: boolean, lastAuthor?: string
   if (lastAuthor !== undefined)
     rows.push(['Last author', lastAuthor === null ? '—' : escapeHtml(lastAuthor)]);
   const list = rows.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
-  return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}<dl class="figures">${list}</dl></section>\n`;
+  return `<section aria-labelledby="summary"><h2 id="summary">Status</h2>${progressBar(shares)}${LEGEND}<dl class="figures">${list}</dl></section>\n`;
+}
+
+/** Facts as a description list, in the figures' style: each a term and its HTML. */
+export function factList(facts: readonly (readonly [string, string])[]): string {
+  const list = facts
+    .map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`)
+    .join('');
+  return `<dl class="figures">${list}</dl>`;
+}
+
+/**
+ * Text from the content as Weblate shows a project's instructions: plain text
+ * in paragraphs, its http(s) URLs made links. Markup in it is shown as text,
+ * never run.
+ */
+export function textWithLinks(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n[ \t]*\n\s*/)
+    .map((paragraph) => `<p>${withLinks(paragraph).replace(/\n/g, '<br>\n')}</p>`)
+    .join('\n');
 }
 
 /** One row of a status table: the object's name and link, its counters, and what else the table shows. */
@@ -88,8 +110,6 @@ export interface StatusRow {
   href: string;
   counters: Counters;
   review: boolean;
-  /** Text direction of the name (a language's), when it differs from the page's. */
-  dir?: 'ltr' | 'rtl' | undefined;
   lastAuthor?: string | null | undefined;
 }
 
@@ -135,20 +155,37 @@ function sharesOf(counters: Counters, review: boolean): Shares {
   };
 }
 
-/** A stacked bar of translated strings (failing checks apart) and strings needing editing, labelled for screen readers. */
+/**
+ * A stacked bar of translated strings (failing checks apart) and strings
+ * needing editing, labelled for screen readers. An SVG drawn in a 100-wide
+ * box: its parts' lengths are attributes, so no style attribute is needed and
+ * a strict Content-Security-Policy holds; the stylesheet colors them.
+ */
 function progressBar(shares: Shares): string {
   const failing = Math.min(shares.failing, shares.translated);
   const good = round(shares.translated - failing);
   const label = `${formatPercent(shares.translated)} translated, ${formatPercent(shares.fuzzy)} needing editing, ${formatPercent(shares.failing)} failing checks`;
+  const part = (name: string, x: number, width: number) =>
+    `<rect class="${name}" x="${round(x)}" width="${width}" height="1"/>`;
   return (
-    `<div class="bar" role="img" aria-label="${label}">` +
-    `<span class="good" style="width:${good}%"></span><span class="failing" style="width:${failing}%"></span>` +
-    `<span class="fuzzy" style="width:${shares.fuzzy}%"></span></div>`
+    `<svg class="bar" role="img" aria-label="${label}" viewBox="0 0 100 1" preserveAspectRatio="none">` +
+    part('good', 0, good) +
+    part('failing', good, failing) +
+    part('fuzzy', good + failing, shares.fuzzy) +
+    `</svg>`
   );
 }
 
+/** What the bar's colors stand for, once under a summary's bar. */
+const LEGEND =
+  '<ul class="legend">' +
+  '<li><span class="swatch good"></span>Translated</li>' +
+  '<li><span class="swatch failing"></span>Translated, failing checks</li>' +
+  '<li><span class="swatch fuzzy"></span>Needing editing</li>' +
+  '<li><span class="swatch empty"></span>Not translated</li></ul>';
+
 /** A number with thousands separated by commas, the same on every machine. */
-function formatNumber(value: number): string {
+export function formatNumber(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
@@ -161,9 +198,6 @@ function formatPercent(value: number): string {
   return `${value}%`;
 }
 
-/** What the status site is called: the home page's title, and the end of every other page's. */
-const SITE_TITLE = 'Translation status';
-
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -171,6 +205,21 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '"': '&quot;',
   "'": '&#39;',
 };
+
+/** Escaped text with its http(s) URLs as links; punctuation closing a sentence stays out of the link. */
+function withLinks(text: string): string {
+  let html = '';
+  let done = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const url = match[0].replace(/[.,;:!?)\]]+$/, '');
+    html += escapeHtml(text.slice(done, match.index));
+    html += `<a href="${escapeHtml(url)}" rel="nofollow ugc">${escapeHtml(url)}</a>`;
+    done = match.index + url.length;
+  }
+  return html + escapeHtml(text.slice(done));
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/g;
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
@@ -186,10 +235,9 @@ function formatTime(last: Timestamp | null): string {
 function statusRow(row: StatusRow, withAuthor: boolean): string {
   const shares = sharesOf(row.counters, row.review);
   const { counters } = row;
-  const dir = row.dir ? ` dir="${row.dir}"` : '';
   const author = withAuthor ? `<td>${row.lastAuthor ? escapeHtml(row.lastAuthor) : '—'}</td>` : '';
   return (
-    `<tr><th scope="row"${dir}><a href="${row.href}">${escapeHtml(row.name)}</a></th>` +
+    `<tr><th scope="row"><a href="${row.href}">${escapeHtml(row.name)}</a></th>` +
     `<td class="share">${progressBar(shares)}<span>${formatPercent(shares.translated)}</span></td>` +
     `<td>${formatNumber(counters.translated)} / ${formatNumber(counters.total)}</td>` +
     `<td>${formatNumber(counters.fuzzy)}</td><td>${formatNumber(counters.failing_checks)}</td>` +

@@ -18,6 +18,8 @@ import type {
   Translation,
 } from '../model/types.ts';
 import { compareStrings } from '../errors.ts';
+import { emptyCounters, percent, type Counters } from '../model/statistics.ts';
+import { widgetSums, widgetTotal } from './widget-sums.ts';
 import {
   apiPath,
   basePath,
@@ -30,7 +32,10 @@ import {
 } from '../api/urls.ts';
 import {
   escapeHtml,
+  factList,
+  formatNumber,
   renderPage,
+  textWithLinks,
   statusTable,
   summary,
   type Crumb,
@@ -60,9 +65,8 @@ export function homePage(context: StatusSiteContext): string {
       ),
     );
   return page(settings, {
-    title: 'Translation status',
-    dir: 'ltr',
-    crumbs: [{ name: 'Translation status' }],
+    title: siteTitle(settings),
+    crumbs: [{ name: siteTitle(settings) }],
     api: { href: link(settings, apiPath.root()), label: 'The API root' },
     body:
       statusTable('projects', 'Projects', byName(projects)) +
@@ -83,17 +87,17 @@ export function projectPage(context: StatusSiteContext, project: Project): strin
   const languages = [...aggregates.projectLanguages(project)].map(([language, counters]) =>
     languageRow(language, counters, review, projectLanguagePath(settings, project, language)),
   );
+  // Weblate lists a project's categories and components in one table, categories first.
   return page(settings, {
     title: project.name,
-    dir: 'ltr',
     crumbs: [home(settings), { name: project.name }],
     api: { href: link(settings, apiPath.project(project.slug)), label: 'This project' },
     body:
-      badge(settings, project, null, null) +
+      badge(settings, project, null, null, widgetTotal(settings, aggregates, project), review) +
+      projectAbout(settings, project, languages.length) +
       `<p><a href="${link(settings, statusSitePath.widgetsPage(project.slug))}">Widgets to embed</a>: badges and charts of this project, with the HTML, Markdown and reStructuredText that show them.</p>\n` +
       summary(aggregates.project(project), review) +
-      (categories.length > 0 ? statusTable('categories', 'Categories', byName(categories)) : '') +
-      statusTable('components', 'Components', byName(top)) +
+      statusTable('components', 'Components', [...byName(categories), ...byName(top)]) +
       statusTable('languages', 'Languages', byName(languages)),
   });
 }
@@ -111,7 +115,6 @@ export function categoryPage(context: StatusSiteContext, category: Category): st
     .map((c) => categoryRow(context, c));
   return page(settings, {
     title: category.name,
-    dir: 'ltr',
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -121,8 +124,7 @@ export function categoryPage(context: StatusSiteContext, category: Category): st
     api: { href: link(settings, apiPath.category(category.id)), label: 'This category' },
     body:
       summary(aggregates.category(category), projectHasReview(project)) +
-      (inside.length > 0 ? statusTable('categories', 'Categories', byName(inside)) : '') +
-      statusTable('components', 'Components', byName(components)),
+      statusTable('components', 'Components', [...byName(inside), ...byName(components)]),
   });
 }
 
@@ -138,12 +140,10 @@ export function componentPage(context: StatusSiteContext, component: Component):
     ),
     counters: t.counters,
     review: translationHasReview(t),
-    dir: t.language.direction === 'rtl' ? 'rtl' : undefined,
     lastAuthor: t.lastAuthor,
   }));
   return page(settings, {
     title: component.name,
-    dir: 'ltr',
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -155,7 +155,14 @@ export function componentPage(context: StatusSiteContext, component: Component):
       label: 'This component',
     },
     body:
-      badge(settings, project, null, component) +
+      badge(
+        settings,
+        project,
+        null,
+        component,
+        aggregates.component(component),
+        projectHasReview(project),
+      ) +
       summary(aggregates.component(component), projectHasReview(project)) +
       statusTable('translations', 'Translations', byName(rows), true) +
       exportsLinks(settings, project, component),
@@ -178,7 +185,6 @@ export function translationPage(
     : '';
   return page(settings, {
     title: `${component.name} — ${language.name}`,
-    dir: language.direction,
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -196,7 +202,14 @@ export function translationPage(
     },
     body:
       notice +
-      badge(settings, project, language, component) +
+      badge(
+        settings,
+        project,
+        language,
+        component,
+        translation.counters,
+        translationHasReview(translation),
+      ) +
       summary(translation.counters, translationHasReview(translation), translation.lastAuthor) +
       `<p>Language: <a href="${link(settings, webPath.language(language.code))}">${escapeHtml(language.name)}</a> ` +
       `(<a href="${projectLanguagePath(settings, project, language)}">in ${escapeHtml(project.name)}</a>)` +
@@ -222,7 +235,6 @@ export function languagePage(
   }));
   return page(settings, {
     title: language.name,
-    dir: language.direction,
     crumbs: [home(settings), { name: language.name }],
     api: { href: link(settings, apiPath.language(language.code)), label: 'This language' },
     body:
@@ -281,7 +293,6 @@ export function projectLanguagePage(
   }[mode];
   return page(settings, {
     title: `${project.name} — ${language.name}`,
-    dir: language.direction,
     crumbs: [
       home(settings),
       projectCrumb(settings, project),
@@ -294,9 +305,28 @@ export function projectLanguagePage(
     },
     body:
       intro +
-      badge(settings, project, language, null) +
+      badge(
+        settings,
+        project,
+        language,
+        null,
+        widgetSums(settings, aggregates, project).get(language) ?? emptyCounters(),
+        projectHasReview(project),
+      ) +
       summary(aggregates.projectLanguages(project).get(language)!, projectHasReview(project)) +
       statusTable('components', 'Components', byName(rows), true),
+  });
+}
+
+/** What a miss under the site's paths is answered with by the preview and the sidecar: the site's frame and a way home. */
+export function notFoundPage(settings: Settings): string {
+  return page(settings, {
+    title: 'Page not found',
+    crumbs: [home(settings), { name: 'Page not found' }],
+    api: { href: link(settings, apiPath.root()), label: 'The API root' },
+    body:
+      '<p>This snapshot holds no page at this address.</p>\n' +
+      `<p><a href="${link(settings, '/')}">Go to the home page</a></p>\n`,
   });
 }
 
@@ -341,9 +371,62 @@ export function widgetFolder(
 
 // --- internal ---
 
-/** A page of the status site: the frame with the one stylesheet. */
-function page(settings: Settings, frame: Omit<PageFrame, 'stylesheet'>): string {
-  return renderPage({ ...frame, stylesheet: link(settings, statusSitePath.stylesheet()) });
+/** A page of the status site: the frame with the instance's name and the one stylesheet. */
+function page(settings: Settings, frame: Omit<PageFrame, 'stylesheet' | 'site'>): string {
+  return renderPage({
+    ...frame,
+    site: siteTitle(settings),
+    stylesheet: link(settings, statusSitePath.stylesheet()),
+  });
+}
+
+/** The instance's name: site.yaml's `title`, else what the site is. */
+export function siteTitle(settings: Settings): string {
+  return settings.title ?? 'Translation status';
+}
+
+/**
+ * What the project is, as Weblate's project page says it: its website, the
+ * licenses and source languages of its components, how many components and
+ * languages it has, and its instructions for translators.
+ */
+function projectAbout(settings: Settings, project: Project, languages: number): string {
+  const facts: [string, string][] = [];
+  if (project.web !== '') facts.push(['Website', outLink(project.web, project.web)]);
+  const licenses = projectLicenses(settings, project);
+  if (licenses.length > 0) facts.push(['License', licenses.join(', ')]);
+  const sources = unique(project.components.map((c) => c.sourceLanguage.name));
+  if (sources.length > 0) facts.push(['Source language', sources.map(escapeHtml).join(', ')]);
+  facts.push(['Components', formatNumber(project.components.length)]);
+  facts.push(['Languages', formatNumber(languages)]);
+  const instructions =
+    project.instructions.trim() === ''
+      ? ''
+      : `<h3>Instructions for translators</h3><div class="instructions" dir="auto">${textWithLinks(project.instructions)}</div>`;
+  return `<section aria-labelledby="about"><h2 id="about">About</h2>${factList(facts)}${instructions}</section>\n`;
+}
+
+/** The licenses of a project's components in effect, each linked to its text where known. */
+function projectLicenses(settings: Settings, project: Project): string[] {
+  const seen = new Map<string, string>();
+  for (const component of project.components) {
+    const [license, url] =
+      settings.weblateVersion === '4'
+        ? [component.settings.license, component.licenseUrl]
+        : [component.inherited.effective.license, component.licenseUrl2026];
+    if (license === '' || seen.has(license)) continue;
+    seen.set(license, url === null || url === '' ? escapeHtml(license) : outLink(url, license));
+  }
+  return [...seen].sort(([a], [b]) => compareStrings(a, b)).map(([, html]) => html);
+}
+
+/** A link out of the site to a URL the content gives (checked to be http(s) when read). */
+function outLink(href: string, text: string): string {
+  return `<a href="${escapeHtml(href)}" rel="nofollow ugc">${escapeHtml(text)}</a>`;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)].sort(compareStrings);
 }
 
 /**
@@ -367,7 +450,7 @@ function readOnlyNotice(
 }
 
 function home(settings: Settings): Crumb {
-  return { name: 'Translation status', href: link(settings, '/') };
+  return { name: siteTitle(settings), href: link(settings, '/') };
 }
 
 function projectCrumb(settings: Settings, project: Project): Crumb {
@@ -425,28 +508,28 @@ function languageRow(
   review: boolean,
   href: string,
 ): StatusRow {
-  return {
-    name: language.name,
-    href,
-    counters,
-    review,
-    dir: language.direction === 'rtl' ? 'rtl' : undefined,
-  };
+  return { name: language.name, href, counters, review };
 }
 
 function byName(rows: StatusRow[]): StatusRow[] {
   return rows.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.href, b.href));
 }
 
-/** The object's badge, shown as Weblate's engage pages show it. */
+/**
+ * The object's badge, shown as Weblate's engage pages show it, its alt text
+ * what the badge says: the translated share of `counters`, truncated as the badge truncates it.
+ */
 function badge(
   settings: Settings,
   project: Project,
   language: Language | null,
   component: Component | null,
+  counters: Counters,
+  review: boolean,
 ): string {
   const src = link(settings, widgetFolder(settings, project, language, component) + BADGE_FILE);
-  return `<p class="badge"><img src="${src}" alt="Translation status badge" height="20"></p>\n`;
+  const share = Math.trunc(percent(counters.translated, counters.total, !review));
+  return `<p class="badge"><img src="${src}" alt="translated: ${share}%" height="20"></p>\n`;
 }
 
 function exportsLinks(settings: Settings, project: Project, component: Component): string {

@@ -1,14 +1,10 @@
 /**
  * The one stylesheet of the status site: system fonts only (nothing is
- * fetched), light and dark by `prefers-color-scheme`, logical properties so
- * a right-to-left page mirrors, tables that scroll inside their box on a
- * narrow screen. Colors keep text at a contrast of 4.5:1 or more. A page of
- * a right-to-left language is mirrored, but its text is English: each block
- * of text takes its order from its own first letter (or reads left to right
- * when it has none, as "1 / 10"), so figures and phrases read as written,
- * and stays aligned to the right. A right-to-left language's name in a
- * table row (an English name too) is read the same way, aligned as the rest
- * of its column.
+ * fetched), light and dark by `prefers-color-scheme`, tables that scroll
+ * inside their box on a narrow screen. Colors keep text at a contrast of
+ * 4.5:1 or more. The interface is English and left to right on every page;
+ * logical properties keep it right should it ever be mirrored. Bars are
+ * SVGs colored here, so the pages need no style attribute.
  */
 export const STYLESHEET = `:root {
   color-scheme: light dark;
@@ -57,11 +53,16 @@ h2 { font-size: 1.25rem; margin: 1.5rem 0 .5rem; }
 footer { margin-block: 2rem; padding-block: 1rem; border-block-start: 1px solid var(--line); color: var(--muted); font-size: .875rem; }
 .notice { background: var(--panel); border: 1px solid var(--line); border-inline-start: 4px solid var(--link); padding: .75rem 1rem; }
 .badge { margin: 0 0 .5rem; }
-.bar { display: flex; height: .75rem; min-width: 4rem; background: var(--empty); border-radius: .375rem; overflow: hidden; }
-.bar span { display: block; height: 100%; }
-.bar .good { background: var(--good); }
-.bar .failing { background: var(--failing); }
-.bar .fuzzy { background: var(--fuzzy); }
+.bar { display: block; width: 100%; height: .75rem; min-width: 4rem; background: var(--empty); border-radius: .375rem; overflow: hidden; }
+.bar .good { fill: var(--good); }
+.bar .failing { fill: var(--failing); }
+.bar .fuzzy { fill: var(--fuzzy); }
+.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: .5rem 0 0; padding: 0; list-style: none; color: var(--muted); font-size: .875rem; }
+.swatch { display: inline-block; width: .75rem; height: .75rem; margin-inline-end: .375rem; border-radius: .1875rem; vertical-align: -.0625rem; }
+.swatch.good { background: var(--good); }
+.swatch.failing { background: var(--failing); }
+.swatch.fuzzy { background: var(--fuzzy); }
+.swatch.empty { background: var(--empty); box-shadow: inset 0 0 0 1px var(--line); }
 .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .5rem 1.5rem; margin: 1rem 0; }
 .figures div { border-block-start: 1px solid var(--line); padding-block-start: .25rem; }
 .figures dt { color: var(--muted); font-size: .875rem; }
@@ -71,9 +72,7 @@ table { border-collapse: collapse; width: 100%; font-size: .9375rem; }
 th, td { padding: .5rem .75rem; text-align: start; border-block-end: 1px solid var(--line); white-space: nowrap; }
 thead th { background: var(--panel); color: var(--muted); font-weight: 600; font-size: .8125rem; }
 tbody th { font-weight: 500; white-space: normal; min-width: 8rem; }
-td.share .bar { display: inline-flex; width: 6rem; vertical-align: middle; margin-inline-end: .5rem; }
-[dir="rtl"] :is(h1, h2, p, dt, dd, th, td:not(.share), li > a, li[aria-current]) { unicode-bidi: plaintext; text-align: right; }
-tbody th[dir] { unicode-bidi: plaintext; text-align: match-parent; }
+td.share .bar { display: inline-block; width: 6rem; vertical-align: middle; margin-inline-end: .5rem; }
 .widget { border-block-start: 1px solid var(--line); padding-block: .5rem; }
 .widget h3 { font-size: 1rem; margin: .5rem 0; }
 .widget img { max-width: 100%; height: auto; }

@@ -27,7 +27,7 @@ import {
   PNG_BADGE_FILE,
 } from '../api/urls.ts';
 import { escapeHtml, renderPage } from './html.ts';
-import { projectLanguageWebPath, widgetFolder } from './pages.ts';
+import { projectLanguageWebPath, siteTitle, widgetFolder } from './pages.ts';
 
 /** What the page is rendered from: the model and its sums. */
 interface WidgetsPageContext {
@@ -61,10 +61,10 @@ export function widgetsPage(context: WidgetsPageContext, project: Project): stri
   const components = [...project.components].sort((a, b) => compareStrings(a.name, b.name));
   return renderPage({
     title: `Widgets of ${project.name}`,
-    dir: 'ltr',
+    site: siteTitle(settings),
     stylesheet: base + statusSitePath.stylesheet(),
     crumbs: [
-      { name: 'Translation status', href: `${base}/` },
+      { name: siteTitle(settings), href: `${base}/` },
       { name: project.name, href: base + webPath.project(project.slug) },
       { name: 'Widgets' },
     ],

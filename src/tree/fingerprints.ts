@@ -16,8 +16,9 @@ import { componentSegment } from '../api/urls.ts';
  * Bump when the generator writes different bytes for the same content, so
  * that trees built by an older version are rebuilt rather than trusted.
  * 3: the status site, and CORS in the host files.
+ * 4: the status site's pages say what a project is, name the instance, need no style attribute.
  */
-const OUTPUT_FORMAT = '3';
+const OUTPUT_FORMAT = '4';
 
 /**
  * The fingerprint of the settings every file depends on: the settings, the
@@ -149,6 +150,7 @@ function settingsFingerprintOf(model: Model): number {
     .text(settings.weblateVersion)
     .flag(settings.pages)
     .text(settings.editUrl ?? '')
+    .text(settings.title ?? '')
     .digest();
 }
 

@@ -190,6 +190,7 @@ const SETTING_LABELS: [keyof Settings, string][] = [
   ['weblateVersion', 'Weblate version'],
   ['pages', 'pages'],
   ['editUrl', 'edit URL'],
+  ['title', 'title'],
 ];
 
 function show(value: Settings[keyof Settings] | undefined): string {

@@ -8,7 +8,8 @@
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import { hasTrait, type Release } from '../model/releases.ts';
-import { addCounters, emptyCounters, percent, type Counters } from '../model/statistics.ts';
+import { widgetSums, widgetTotal } from '../status-site/widget-sums.ts';
+import { emptyCounters, percent } from '../model/statistics.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
 import {
   categoryWebPath,
@@ -256,7 +257,7 @@ function* projectStatusSiteGroups(
     render: () => [page(context, key, projectPage(context, project), project)],
   };
   const review = projectHasReview(project);
-  const sums = widgetSums(context, project);
+  const sums = widgetSums(settings, context.aggregates, project);
   const rows = () =>
     [...sums].map(([language, counters]) => ({
       name: language.name,
@@ -264,7 +265,7 @@ function* projectStatusSiteGroups(
       percent: percent(counters.translated, counters.total, !review),
       url: webUrl(settings, projectLanguageWebPath(settings, project, language)),
     }));
-  const total = widgetTotal(context, project, sums);
+  const total = widgetTotal(settings, context.aggregates, project);
   const share = percent(total.translated, total.total, !review);
   const folder = widgetFolder(settings, project, null, null);
   yield widgetGroup(folder, fingerprint, share, rows, () =>
@@ -296,7 +297,7 @@ function* projectLanguageGroups(
 ): Generator<FileGroup> {
   const { model, fingerprints, aggregates } = context;
   const counters = aggregates.projectLanguages(project).get(language)!;
-  const shown = widgetSums(context, project).get(language) ?? emptyCounters();
+  const shown = widgetSums(model.settings, aggregates, project).get(language) ?? emptyCounters();
   const h = new Hasher()
     .number(fingerprints.settings)
     .number(fingerprints.project(project))
@@ -498,47 +499,6 @@ function translationKeys(model: Model, translation: Translation): string[] {
     webPath.translate(p, c, language.code),
     widgetFolder(model.settings, component.project, language, component),
   ];
-}
-
-/** A project's sums per language as its badges and charts count them: from 5.11 without glossaries. */
-function widgetSums(
-  context: StatusSiteGroupContext,
-  project: Project,
-): ReadonlyMap<Language, Counters> {
-  if (!hasTrait(context.model.settings.weblateVersion, 'glossaryFreeWidgets'))
-    return context.aggregates.projectLanguages(project);
-  const memo =
-    glossaryFreeSums.get(context.aggregates) ?? new Map<Project, Map<Language, Counters>>();
-  glossaryFreeSums.set(context.aggregates, memo);
-  const known = memo.get(project);
-  if (known) return known;
-  const sums = new Map<Language, Counters>();
-  memo.set(project, sums);
-  for (const component of project.components) {
-    if (component.settings.is_glossary) continue;
-    for (const translation of component.translations) {
-      const sum = sums.get(translation.language) ?? emptyCounters();
-      sums.set(translation.language, sum);
-      addCounters(sum, translation.counters);
-    }
-  }
-  return sums;
-}
-
-// Each language of a project asks for its sums; kept per build's aggregates, so a patch never reads stale ones.
-const glossaryFreeSums = new WeakMap<Aggregates, Map<Project, Map<Language, Counters>>>();
-
-/** A project's sum as its badge counts it: the project's, or the glossary-free languages' sum. */
-function widgetTotal(
-  context: StatusSiteGroupContext,
-  project: Project,
-  sums: ReadonlyMap<Language, Counters>,
-): Counters {
-  if (!hasTrait(context.model.settings.weblateVersion, 'glossaryFreeWidgets'))
-    return context.aggregates.project(project);
-  const total = emptyCounters();
-  for (const counters of sums.values()) addCounters(total, counters);
-  return total;
 }
 
 /**

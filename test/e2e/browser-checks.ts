@@ -4,15 +4,17 @@
  * check returns its problems as lines of text, so a failing test lists them
  * all at once: console errors, requests that failed or left the site,
  * horizontal overflow, images that did not load, English text laid out
- * right to left, axe-core's violations, and text of a badge or chart outside
+ * right to left, a missing or violated Content-Security-Policy, axe-core's
+ * violations, and text of a badge or chart outside
  * its box. The functions given to
  * `page.evaluate` run inside Chromium: they reach the page through
  * `globalThis` (the project's TypeScript has no DOM types) and name no
  * helper outside themselves.
  */
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { PAGE_POLICY } from '../../src/hosts/published.ts';
 
 /** Debian's package (`apt-get install chromium`, as .ci/run does). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -67,6 +69,14 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
   });
   // Loads, screenshots and checks wait as long as they need; the test's timeout is the bound.
   context.setDefaultTimeout(0);
+  // Every violation of the page's Content-Security-Policy, as the document reports it.
+  await context.addInitScript(() => {
+    const g = globalThis as any;
+    g.cspViolations = [];
+    g.document.addEventListener('securitypolicyviolation', (event: any) =>
+      g.cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`),
+    );
+  });
   const tab: Tab = { page: await context.newPage(), origin: '', problems: [] };
   watchRequests(tab);
   return tab;
@@ -77,7 +87,8 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
  * HTML answer, no console error or uncaught exception, every request to the
  * page's origin and answered below 400, the stylesheet and every image
  * loaded, nothing wider than the viewport, English text reading left to right,
- * and axe-core's default rules met. Writes a full-page screenshot to
+ * served with the pages' Content-Security-Policy and no violation of it
+ * reported, and axe-core's default rules met. Writes a full-page screenshot to
  * `screenshot`; the page stays open for more checks.
  */
 export async function visitPage(tab: Tab, url: string, screenshot: string): Promise<string[]> {
@@ -89,7 +100,11 @@ export async function visitPage(tab: Tab, url: string, screenshot: string): Prom
   if (!response?.headers()['content-type']?.startsWith('text/html')) {
     problems.push(`Content-Type ${response?.headers()['content-type']} for the page`);
   }
+  if (response?.headers()['content-security-policy'] !== PAGE_POLICY)
+    problems.push(`Content-Security-Policy ${response?.headers()['content-security-policy']}`);
   problems.push(...(await tab.page.evaluate(pageProblems)));
+  const violations: string[] = await tab.page.evaluate(() => (globalThis as any).cspViolations);
+  problems.push(...violations.map((violation) => `CSP violation: ${violation}`));
   problems.push(...(await axeViolations(tab.page)));
   await tab.page.screenshot({ path: screenshot, fullPage: true });
   return problems;
@@ -217,9 +232,13 @@ function pageProblems(): string[] {
   return problems;
 }
 
-/** axe-core injected from its file and run with its default rules; one line per violation and element. */
+/**
+ * axe-core run with its default rules; one line per violation and element. It is evaluated
+ * through the debugging protocol, which the page's Content-Security-Policy does not govern: a
+ * script tag would be refused (and reported) as the policy means, and the policy stays in force.
+ */
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
+  await page.evaluate(readFileSync(AXE_SCRIPT, 'utf8'));
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as any).axe.run((globalThis as any).document);
     return result.violations.map((violation: any) => ({

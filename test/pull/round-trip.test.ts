@@ -6,7 +6,7 @@
  * `?page=N` pages, and page sizes small enough that every list is followed
  * through many pages.
  */
-import { existsSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/build.ts';
@@ -19,18 +19,25 @@ import { FIXTURES, readTree, ROOT, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
 import { startSidecar } from '../sidecar/support.ts';
 
-/** The server that plays Weblate: the sidecar over the content, its tree built for `baseUrl` with the same settings. */
-async function serveLikeWeblate(contentDir: string, dir: string, settings: SettingsOverrides) {
+/**
+ * The server that plays Weblate: the sidecar over a copy of the fixture, its tree built for
+ * `baseUrl` with the same settings. The copy names the server as where translating happens,
+ * as a pull writes it, so the status site's translate pages read the same after the trip.
+ */
+async function serveLikeWeblate(fixture: string, dir: string, settings: SettingsOverrides) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const content = join(dir, 'content');
+  cpSync(fixture, content, { recursive: true });
+  appendFileSync(join(content, 'site.yaml'), `\nedit_url: ${url}\n`);
   const flags = ['--base-url', url, '--port', String(port), '--read-only'];
   if (settings.pagination) flags.push('--pagination', settings.pagination);
   if (settings.pageSize) flags.push('--page-size', String(settings.pageSize));
   const sidecar = await startSidecar(
-    { dir, content: contentDir, out: join(dir, 'served') },
+    { dir, content, out: join(dir, 'served') },
     { args: flags, env: { WEBLATE_SNAPSHOT_TOKENS: '' } },
   );
-  return { url, close: async () => void (await sidecar.stop()) };
+  return { url, content, close: async () => void (await sidecar.stop()) };
 }
 
 const cases: [string, string, SettingsOverrides][] = [
@@ -49,11 +56,12 @@ const cases: [string, string, SettingsOverrides][] = [
   ['fixture "minimal"', join(FIXTURES, 'minimal/content'), {}],
 ];
 
-describe.each(cases)('a round trip of %s', (_, contentDir, settings) => {
+describe.each(cases)('a round trip of %s', (_, fixture, settings) => {
   it('pulls content that passes the checks and builds into the tree it was pulled from, byte for byte', async () => {
     const dir = tempDir();
     const original = join(dir, 'original');
-    const server = await serveLikeWeblate(contentDir, dir, settings);
+    const server = await serveLikeWeblate(fixture, dir, settings);
+    const contentDir = server.content;
     try {
       const built = await build(
         { contentDir, settings: { ...settings, baseUrl: server.url } },

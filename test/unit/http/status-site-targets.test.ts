@@ -1,8 +1,10 @@
 /** What the preview and the sidecar answer for the status site's paths, decided from the method and the URL alone. */
 import { describe, expect, it } from 'vitest';
 import { resolveStatusSiteRequest } from '../../../src/http/status-site-targets.ts';
+import { PAGE_POLICY } from '../../../src/hosts/published.ts';
 
-const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
+// A page is served with the policy it is written to meet.
+const HTML = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_POLICY };
 const SVG = { 'Content-Type': 'image/svg+xml; charset=utf-8' };
 const files = (...list: [string, Record<string, string>][]) => ({
   kind: 'files',

@@ -442,6 +442,8 @@ describe('mapInstance', () => {
         web_url: 'https://www.example.org',
         page_size: 20,
         pagination: 'query',
+        // Translating happens at the instance's web URL (issue 26).
+        edit_url: 'https://www.example.org',
       },
     });
   });

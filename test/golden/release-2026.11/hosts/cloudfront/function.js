@@ -72,6 +72,7 @@ var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405
 var SITE = [
   [/^\/widget\/([^\/.]+)\/-\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widget/$1/$3"],
   [/^\/widgets\/([^\/.]+)\/-\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2"],
+  [/^\/widgets\/([^\/.]+)\/-\/(status-badge\.png|287x66-grey\.png|287x66-white\.png|287x66-black\.png|88x31-grey\.png|88x31-white\.png|88x31-black\.png|language-badge\.svg|matrix-auto\.svg|matrix-red\.svg|matrix-green\.svg|matrix-blue\.svg|open-graph\.png)$/, 'r', "/widget/$1/$2"],
   [/^\/widgets\/([^\/.]+)\/-\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/-/$2/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$3/$2/$4"],
@@ -80,7 +81,8 @@ var SITE = [
   [/^(\/languages(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p'],
   [/^(\/projects(?:\/[^\/.]+){1,6})(\/|\/index\.html)?$/, 'p'],
   [/^(\/translate(?:\/[^\/.]+){3,6})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/engage(?:\/[^\/.]+){3,3})(\/|\/index\.html)?$/, 'p']
+  [/^(\/engage(?:\/[^\/.]+){3,3})(\/|\/index\.html)?$/, 'p'],
+  [/^(\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
 ];
 var CSV = /^\/exports\/stats\/([^\/]+)(?:\/(?:[^\/]+\/)*([^\/]+))?\/index\.csv$/;
 
@@ -124,6 +126,8 @@ function addHeaders(event) {
   if (csv && event.response.statusCode === 200) {
     event.response.headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
   }
+  var type = event.response.headers['content-type'];
+  if (type && type.value.indexOf('text/html') === 0) event.response.headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
   return event.response;
 }
 

@@ -55,7 +55,8 @@ var SITE = [
   [/^(\/languages(?:\/[^\/.]+){1,2})(\/|\/index\.html)?$/, 'p'],
   [/^(\/projects(?:\/[^\/.]+){1,3})(\/|\/index\.html)?$/, 'p'],
   [/^(\/translate(?:\/[^\/.]+){3,3})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/engage(?:\/[^\/.]+){2,2})(\/|\/index\.html)?$/, 'p']
+  [/^(\/engage(?:\/[^\/.]+){2,2})(\/|\/index\.html)?$/, 'p'],
+  [/^(\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
 ];
 var CSV = /^\/exports\/stats\/([^\/]+)(?:\/(?:[^\/]+\/)*([^\/]+))?\/index\.csv$/;
 
@@ -98,6 +99,8 @@ function addHeaders(event) {
   if (csv && event.response.statusCode === 200) {
     event.response.headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
   }
+  var type = event.response.headers['content-type'];
+  if (type && type.value.indexOf('text/html') === 0) event.response.headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
   return event.response;
 }
 
