@@ -528,8 +528,12 @@ function badge(
   review: boolean,
 ): string {
   const src = link(settings, widgetFolder(settings, project, language, component) + BADGE_FILE);
-  const share = Math.trunc(percent(counters.translated, counters.total, !review));
-  return `<p class="badge"><img src="${src}" alt="translated: ${share}%" height="20"></p>\n`;
+  return `<p class="badge"><img src="${src}" alt="${badgeAlt(counters, review)}" height="20"></p>\n`;
+}
+
+/** What a badge says, as its text alternative: the badge's own label. */
+export function badgeAlt(counters: Counters, review: boolean): string {
+  return `translated: ${Math.trunc(percent(counters.translated, counters.total, !review))}%`;
 }
 
 function exportsLinks(settings: Settings, project: Project, component: Component): string {

@@ -27,7 +27,10 @@ import {
   PNG_BADGE_FILE,
 } from '../api/urls.ts';
 import { escapeHtml, renderPage } from './html.ts';
-import { projectLanguageWebPath, siteTitle, widgetFolder } from './pages.ts';
+import { badgeAlt, projectLanguageWebPath, siteTitle, widgetFolder } from './pages.ts';
+import { widgetSums, widgetTotal } from './widget-sums.ts';
+import { emptyCounters } from '../model/statistics.ts';
+import { projectHasReview } from '../model/aggregates.ts';
 
 /** What the page is rendered from: the model and its sums. */
 interface WidgetsPageContext {
@@ -45,12 +48,15 @@ interface WidgetChoice {
   size?: readonly [width: number, height: number];
   /** The same widget in its other colors: the snippets name the first, and the rest are linked. */
   others?: readonly { color: string; image: string }[];
+  /** The image's text alternative, when it says more than its name (a badge: its own label). */
+  alt?: string;
 }
 
 /** `/widgets/<p>/`: every widget of the project, its components and its languages, with snippets. */
 export function widgetsPage(context: WidgetsPageContext, project: Project): string {
   const settings = context.model.settings;
   const base = basePath(settings);
+  const review = projectHasReview(project);
   const section = (id: string, heading: string, choices: readonly WidgetChoice[]) =>
     `<section aria-labelledby="${id}"><h2 id="${id}">${heading}</h2>\n` +
     choices.map((choice, i) => widgetEntry(settings, `${id}-${i}`, choice)).join('') +
@@ -72,16 +78,36 @@ export function widgetsPage(context: WidgetsPageContext, project: Project): stri
     body:
       `<p>Show the translation status of ${escapeHtml(project.name)} in a README or on a website: ` +
       `copy the HTML, Markdown or reStructuredText under an image. Each image links to its status page.</p>\n` +
-      section('project', 'The project', projectWidgets(settings, project)) +
+      section(
+        'project',
+        'The project',
+        projectWidgets(
+          settings,
+          project,
+          badgeAlt(widgetTotal(settings, context.aggregates, project), review),
+        ),
+      ) +
       section(
         'components',
         'Components',
-        components.map((c) => componentBadge(settings, c)),
+        components.map((c) =>
+          componentBadge(settings, c, badgeAlt(context.aggregates.component(c), review)),
+        ),
       ) +
       section(
         'languages',
         'Languages',
-        languages.map((l) => languageBadge(settings, project, l)),
+        languages.map((l) =>
+          languageBadge(
+            settings,
+            project,
+            l,
+            badgeAlt(
+              widgetSums(settings, context.aggregates, project).get(l) ?? emptyCounters(),
+              review,
+            ),
+          ),
+        ),
       ),
   });
 }
@@ -91,7 +117,7 @@ export function widgetsPage(context: WidgetsPageContext, project: Project): stri
  * charts, the matrix, bitmaps, the panel; a widget drawn in several colors
  * once, in its first, with links to the others.
  */
-function projectWidgets(settings: Settings, project: Project): WidgetChoice[] {
+function projectWidgets(settings: Settings, project: Project, alt: string): WidgetChoice[] {
   const folder = widgetFolder(settings, project, null, null);
   const target = webPath.project(project.slug);
   const choice = (
@@ -107,8 +133,8 @@ function projectWidgets(settings: Settings, project: Project): WidgetChoice[] {
     ...(size ? { size } : {}),
   });
   return [
-    choice('Status badge', [BADGE_FILE]),
-    choice('Status badge (PNG)', [PNG_BADGE_FILE]),
+    { ...choice('Status badge', [BADGE_FILE]), alt },
+    { ...choice('Status badge (PNG)', [PNG_BADGE_FILE]), alt },
     choice('Language badge', [LANGUAGE_BADGE_FILE]),
     ...CHART_KINDS.map((kind) =>
       choice(
@@ -132,19 +158,26 @@ function projectWidgets(settings: Settings, project: Project): WidgetChoice[] {
 
 // --- internal ---
 
-function componentBadge(settings: Settings, component: Component): WidgetChoice {
+function componentBadge(settings: Settings, component: Component, alt: string): WidgetChoice {
   const project = component.project;
   return {
     name: component.name,
     image: widgetFolder(settings, project, null, component) + BADGE_FILE,
+    alt,
     target: webPath.component(project.slug, componentWebPath(component)),
   };
 }
 
-function languageBadge(settings: Settings, project: Project, language: Language): WidgetChoice {
+function languageBadge(
+  settings: Settings,
+  project: Project,
+  language: Language,
+  alt: string,
+): WidgetChoice {
   return {
     name: language.name,
     image: widgetFolder(settings, project, language, null) + BADGE_FILE,
+    alt,
     target: projectLanguageWebPath(settings, project, language),
   };
 }
@@ -174,7 +207,7 @@ function widgetEntry(settings: Settings, id: string, choice: WidgetChoice): stri
     : '';
   return (
     `<div class="widget"><h3>${escapeHtml(choice.name)}</h3>` +
-    `<p><img src="${basePath(settings)}${choice.image}" alt="${escapeHtml(choice.name)}"${size}></p>` +
+    `<p><img src="${basePath(settings)}${choice.image}" alt="${escapeHtml(choice.alt ?? choice.name)}"${size}></p>` +
     `${boxes}${others}</div>\n`
   );
 }

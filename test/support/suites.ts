@@ -27,4 +27,7 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-23-*.test.ts',
   'test/regressions/issue-24-*.test.ts',
   'test/regressions/issue-25-pull-releases.test.ts',
+  'test/regressions/issue-26-not-found-page.test.ts',
+  'test/regressions/issue-26-page-policy.test.ts',
+  'test/regressions/issue-26-pull-edit-url.test.ts',
 ];
