@@ -15,7 +15,7 @@ import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { defaultPullDeps, pull, type PullReport } from '../../src/pull/pull.ts';
 import { RECORD_FILE } from '../../src/pull/record.ts';
 import { readTree, tempDir } from '../helpers.ts';
-import { startFeedFront, type FeedFront } from '../support/changes-feed.ts';
+import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { runCli } from '../support/run-cli.ts';
 import { AUTH, call, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
 

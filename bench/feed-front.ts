@@ -5,8 +5,8 @@
  * entries a test appends, as Weblate does: newest first, `timestamp_after`
  * honoured, cut into pages with `?page=N` links on the front's own URL.
  */
-import { request as httpRequest } from 'node:http';
-import { startLoopbackServer } from './loopback-server.ts';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export interface FeedEntry {
   /** API links, as Weblate writes them (null for what has none). */
@@ -38,7 +38,7 @@ export async function startFeedFront(upstream: string, pageSize = 50): Promise<F
     },
   };
   let origin = '';
-  const server = await startLoopbackServer(async (request, response) => {
+  const server = createServer((request, response) => {
     const url = request.url ?? '/';
     front.log.push(url);
     const address = new URL(url, 'http://front.test');
@@ -63,8 +63,14 @@ export async function startFeedFront(upstream: string, pageSize = 50): Promise<F
     forwarded.on('error', () => response.destroy());
     request.pipe(forwarded);
   });
-  origin = server.url;
-  return Object.assign(front, server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return Object.assign(front, { url: origin, close });
 }
 
 // --- internal ---
