@@ -8,7 +8,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FeedEntry {
+interface FeedEntry {
   /** API links, as Weblate writes them (null for what has none). */
   component: string | null;
   translation: string | null;
