@@ -11,10 +11,15 @@
  * without sending it (bench/child.ts seed-deploy). Before the change, a
  * re-pull with nothing changed is counted too. The counter is changed in the
  * upstream content and the sidecar started again on it (it holds no watch).
+ * The sidecar's changes feed is a snapshot's (empty), so a front before it
+ * (feed-front.ts) serves one as Weblate would: an old entry, then one naming
+ * the changed component. The pulls run between statistics sweeps; a last
+ * pull with `--sweep-every 1`, untimed in the total, counts a sweep.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mirrorPlaces, type MirrorTarget } from '../src/mirror/mirror.ts';
+import { startFeedFront } from './feed-front.ts';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
 import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
@@ -35,8 +40,10 @@ export interface RefreshFigures {
     seedMs: number;
     seededFiles: number;
   };
-  /** A re-pull with nothing changed upstream. */
+  /** A re-pull with nothing changed upstream (between sweeps). */
   unchanged: { ms: number; requests: number; written: number };
+  /** Afterwards, a pull that sweeps (reads every project's statistics), nothing changed since. */
+  sweep: { ms: number; requests: number };
   pull: { ms: number; requests: number; written: number; kept: number };
   build: { ms: number; files: number; reportedMs: number };
   deploy: { ms: number; uploaded: number; deleted: number };
@@ -63,12 +70,22 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   const mirrorWork = join(work, 'mirror');
   const { content: mirror, tree: mirrorTree } = mirrorPlaces(mirrorWork, MIRROR_TARGET);
   let upstream = await startUpstream(options);
+  const front = await startFeedFront(new URL(upstream.url).origin);
+  // The mirror pulls through the front, whose URL stays when the sidecar starts again.
+  const from = `${front.url}${new URL(upstream.url).pathname}`;
+  const changed = 'project-00002/component-003';
+  front.entries.push({
+    component: `${upstream.url}components/project-00001/component-001/`,
+    translation: null,
+    action: 2,
+    timestamp: '2020-01-01T00:00:00Z',
+  });
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
     const fullPull = await packedCommand('pull', [
       '--from',
-      upstream.url,
+      from,
       '--out',
       mirror,
       '--concurrency',
@@ -99,7 +116,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     };
 
     await settle();
-    const again = await packedCommand('pull', ['--from', upstream.url, '--out', mirror]);
+    const again = await packedCommand('pull', ['--from', from, '--out', mirror]);
     const unchanged = {
       ms: again.ms,
       requests: figure(again.stdout, / ([\d,]+) requests?/),
@@ -111,10 +128,18 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
 
     log('Mirror refresh: one counter changed upstream (the sidecar started again on it) …');
     await upstream.stop();
-    const component = join(options.content, 'projects/project-00002/components/component-003.yaml');
+    const component = join(
+      options.content,
+      `projects/${changed.replace('/', '/components/')}.yaml`,
+    );
     writeFileSync(component, bumpFirstCounter(readFileSync(component, 'utf8')));
-    // On the same port: a mirror pulls from one URL (its record is kept for that URL).
-    upstream = await startUpstream(options, new URL(upstream.url).port);
+    upstream = await startUpstream(options);
+    front.upstream = new URL(upstream.url).origin;
+    front.record({
+      component: `${upstream.url}components/${changed}/`,
+      translation: null,
+      action: 2,
+    });
     await settle();
     const changeUpstream = async () => {
       await upstream.stop();
@@ -122,7 +147,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
       upstream = await startUpstream(options, new URL(upstream.url).port);
     };
 
-    const pulled = await packedCommand('pull', ['--from', upstream.url, '--out', mirror]);
+    const pulled = await packedCommand('pull', ['--from', from, '--out', mirror]);
     // A flag holds for its run only: the full build's --pages off is given again.
     const built2 = await packedCommand('build', [
       '--content',
@@ -140,8 +165,17 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
         AWS_EC2_METADATA_DISABLED: 'true',
       },
     );
+    const swept = await packedCommand('pull', [
+      '--from',
+      from,
+      '--out',
+      mirror,
+      '--sweep-every',
+      '1',
+    ]);
+    const sweep = { ms: swept.ms, requests: figure(swept.stdout, / ([\d,]+) requests?/) };
     const webhook = await measureWebhook({
-      upstream: upstream.url,
+      upstream: from,
       s3: s3.url,
       work: mirrorWork,
       buildFlags: options.pages ? [] : ['--pages', 'off'],
@@ -155,11 +189,12 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
       webhook,
       setup,
       unchanged,
+      sweep,
       pull: {
         ms: pulled.ms,
         requests: figure(pulled.stdout, / ([\d,]+) requests?/),
         written: figure(pulled.stdout, /\(([\d,]+) files? written/),
-        kept: figure(pulled.stdout, /incrementally: ([\d,]+) components? kept/),
+        kept: figure(pulled.stdout, /incrementally[^:]*: ([\d,]+) components? kept/),
       },
       build: {
         ms: built2.ms,
@@ -175,6 +210,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     };
   } finally {
     await upstream.stop();
+    await front.close();
     await s3.stop();
     await removeTree(mirrorTree);
     await removeTree(`${mirrorTree}.state`);

@@ -66,6 +66,22 @@ export interface DeployOptions {
   allowBaseUrl?: boolean;
 }
 
+export interface MirrorOptions {
+  /** The API root of the instance to copy. */
+  from: string;
+  /** `s3://BUCKET[/PREFIX]`, or a folder a web server serves. */
+  to: string;
+  /** The working folder: the pulled content and the tree (default `weblate-mirror`). */
+  work?: string;
+  endpoint?: string;
+  region?: string;
+  project?: string[];
+  baseUrl?: string;
+  full?: boolean;
+  retries?: number;
+  allowBaseUrl?: boolean;
+}
+
 /** What every call takes beside its options. */
 export interface RunOptions {
   /** The environment the command reads (WEBLATE_TOKEN, AWS_*): this process's by default. */
@@ -80,7 +96,7 @@ export interface Summary {
   [field: string]: unknown;
 }
 
-/** A run that did not succeed: exit code 1 for content or usage errors, 2 for a bug. */
+/** A run that did not succeed: exit code 1 for content or usage errors, 75 to resume later, 2 for a bug. */
 export class CommandFailed extends Error {
   constructor(
     message: string,
@@ -100,7 +116,9 @@ export const pull = (options: PullOptions, run: RunOptions = {}) =>
   runCommand('pull', options, run);
 export const deploy = (options: DeployOptions, run: RunOptions = {}) =>
   runCommand('deploy', options, run);
-// mirror: the same one line, once the mirror command exists.
+/** One refresh of a mirror (no `every`/`listen`: those keep a process running). */
+export const mirror = (options: MirrorOptions, run: RunOptions = {}) =>
+  runCommand('mirror', options, run);
 
 // --- internal ---
 

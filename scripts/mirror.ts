@@ -119,6 +119,7 @@ export const command = defineCommand({
     '  weblate-snapshot mirror --from https://weblate.example.org/api/ --to s3://l10n --base-url https://l10n.example.org\n' +
     '  weblate-snapshot mirror --from https://weblate.example.org/api/ --to /var/www/l10n --every 1h \\\n' +
     '    --listen 8088 --webhook-secret-file /etc/weblate-mirror/secret',
+  json: true,
   async run(args, io) {
     if (!args.from || !args.to)
       throw new UsageError('mirror needs --from URL and --to s3://BUCKET[/PREFIX] or DIR');
@@ -151,9 +152,12 @@ export const command = defineCommand({
       args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null),
     );
     if (every === null && listen === null) {
-      const outcome = await refreshMirror(options, deps, undefined, (step) =>
-        io.out(`${stepLine(step)}\n`),
-      );
+      const steps: Record<string, unknown>[] = [];
+      const outcome = await refreshMirror(options, deps, undefined, (step) => {
+        steps.push(stepSummary(step));
+        io.out(`${stepLine(step)}\n`);
+      });
+      io.summary?.({ steps });
       return finishOnce(outcome, io);
     }
     return keepMirroring(options, deps, { every, listen }, io);
@@ -280,6 +284,34 @@ function describePlace(place: ChangedPlace): string {
 }
 
 /** One line a step. */
+/** --json's record of a step: what its line says, in numbers. */
+function stepSummary(step: MirrorStepReport): Record<string, unknown> {
+  if (step.step === 'pull')
+    return {
+      step: 'pull',
+      translations: step.report.counts.translations,
+      filesWritten: step.report.files,
+      componentsKept: step.report.kept,
+      requests: step.report.requests,
+      durationMs: step.report.durationMs,
+    };
+  if (step.step === 'build')
+    return {
+      step: 'build',
+      tree: step.tree,
+      mode: step.report.mode,
+      filesWritten: step.report.files,
+      durationMs: step.report.durationMs,
+    };
+  return {
+    step: 'deploy',
+    uploaded: step.report.uploaded,
+    bytes: step.report.bytes,
+    deleted: step.report.deleted,
+    unchangedGroups: step.report.unchangedGroups,
+  };
+}
+
 function stepLine(step: MirrorStepReport): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   if (step.step === 'pull') {

@@ -4,6 +4,7 @@ import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
 import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/pull/pull.ts';
+import { DEFAULT_SWEEP_EVERY, parseSweepEvery } from '../src/pull/sweep.ts';
 
 export const command = defineCommand({
   name: 'pull',
@@ -37,6 +38,11 @@ export const command = defineCommand({
       valueName: 'SLUG',
       multiple: true,
       description: 'pull only this project',
+    },
+    'sweep-every': {
+      type: 'string',
+      valueName: 'N|Th',
+      description: `how often an incremental pull reads every project's statistics: every N runs (12) or once T hours passed (6h); kept in the record (default ${DEFAULT_SWEEP_EVERY})`,
     },
     concurrency: {
       type: 'string',
@@ -74,6 +80,11 @@ export const command = defineCommand({
     if (!args.from || !args.out) throw new UsageError('pull needs --from URL and --out DIR');
     const from = normalizeApiUrl(args.from);
     if (!from.ok) throw new UsageError(from.message);
+    const sweepEvery = args['sweep-every'];
+    if (sweepEvery !== undefined && parseSweepEvery(sweepEvery) === null)
+      throw new UsageError(
+        `--sweep-every expects a number of runs (such as 12) or of hours (such as 6h), from 1 to 999999 (got "${sweepEvery}")`,
+      );
     const display = pullDisplay(io);
     const report = await pull(
       {
@@ -82,6 +93,7 @@ export const command = defineCommand({
         token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
         projects: args.project,
         full: args.full,
+        sweepEvery,
         http: {
           concurrency: integerFlag('concurrency', args.concurrency, 1, 16),
           retries: integerFlag('retries', args.retries, 0, 10),
@@ -129,7 +141,7 @@ function summary(report: Extract<PullReport, { ok: true }>, from: string, out: s
   const kept =
     report.kept === null
       ? ''
-      : `, incrementally: ${countOf(report.kept, 'component')} kept without reading them again`;
+      : `, incrementally${report.swept ? '' : ' between sweeps'}: ${countOf(report.kept, 'component')} kept without reading them again`;
   return (
     `Pulled ${countOf(projects, 'project')}, ${countOf(components, 'component')}, ${countOf(translations, 'translation')} ` +
     `and ${countOf(languages, 'language')} from ${from} into ${out}/ (${countOf(report.files, 'file')} written${unchanged}${removed}; ` +

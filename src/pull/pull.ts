@@ -25,6 +25,7 @@ import { mapInstance, type MappedContent } from './map.ts';
 import { openState, STATE_FILE, type ResumeState } from './state.ts';
 import { readRecord, recordPull, RECORD_FILE, type PullRecord } from './record.ts';
 import { refreshApi, type ChangedPlace } from './refresh.ts';
+import { DEFAULT_SWEEP_EVERY, nextSweepRecord, parseSweepEvery, type SweepEvery } from './sweep.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
 import {
   checkOutputFolder,
@@ -44,6 +45,8 @@ export interface PullOptions {
   full?: boolean;
   /** Into an earlier pull, what is known to have changed (a webhook's delivery): only that is read again. */
   only?: readonly ChangedPlace[] | undefined;
+  /** How often an incremental pull reads every project's statistics (`12` runs, `6h`); else as the record says, else every 6 hours. */
+  sweepEvery?: string;
   http?: Partial<
     Pick<
       HttpOptions,
@@ -80,6 +83,8 @@ export type PullReport =
       removed: number;
       /** Incremental: components kept from the earlier pull without being read again; null for a full pull. */
       kept: number | null;
+      /** Whether every project's statistics were read (a full pull reads everything). */
+      swept: boolean;
       warnings: string[];
     } & PullStats)
   | ({
@@ -183,15 +188,17 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     const selection = options.projects ?? [];
     const record = full ? null : await readRecord(options.outDir, options.from, selection);
     const walk = { from: options.from, projects: selection, onProgress: report };
-    const instance = record
+    const every = options.sweepEvery ?? record?.sweep?.every ?? DEFAULT_SWEEP_EVERY;
+    const { instance, swept, listed } = record
       ? await refreshApi(fetcher.fetch, {
           ...walk,
           outDir: options.outDir,
           record,
           only: options.only,
+          sweepEvery: sweepSetting(every),
           onNotice: notify,
         })
-      : await walkApi(fetcher.fetch, walk);
+      : { instance: await walkApi(fetcher.fetch, walk), swept: true, listed: false };
     const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
     mapped.files[0]!.comment = pulledMarker(options.from);
     // The record describes the files: it goes before they change, and comes back once they are checked.
@@ -217,6 +224,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       instance: record && options.only ? { ...instance, date: record.date } : instance,
       mapped,
       previous: record,
+      sweep: nextSweepRecord(every, record?.sweep, { swept, listed, now: instance.date }),
     });
     const files = {
       files: written.written.length,
@@ -229,6 +237,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       counts: mapped.counts,
       ...files,
       kept,
+      swept,
       warnings: mapped.warnings.map(escapeControls),
       ...stats(),
     };
@@ -354,6 +363,13 @@ function describeWait(wait: Wait): string {
         ? `throttled (${wait.detail})`
         : `rate limit used up (${wait.detail})`;
   return `Waiting ${seconds} s: ${why}: ${wait.url}`;
+}
+
+/** The sweep setting; one the command did not check is a bug. */
+function sweepSetting(text: string): SweepEvery {
+  const every = parseSweepEvery(text);
+  if (every === null) throw new Error(`Internal error: --sweep-every "${text}" was not checked`);
+  return every;
 }
 
 function failure(message: string, stats: PullStats, temporary = false): PullReport {

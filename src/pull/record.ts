@@ -19,7 +19,8 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import { WEBLATE_VERSIONS } from '../model/defaults.ts';
 import type { MappedContent } from './map.ts';
 import { componentPath } from './map-component.ts';
-import { languageShape, type ApiLanguage } from './shapes.ts';
+import { languageShape, type ApiCategory, type ApiLanguage, type ApiProject } from './shapes.ts';
+import { parseSweepEvery, type SweepRecord } from './sweep.ts';
 import type { ListObservation, PulledComponent, PulledInstance } from './walk.ts';
 
 export const RECORD_FILE = '.pull-record.json';
@@ -60,6 +61,7 @@ export async function recordPull(
     instance: PulledInstance;
     mapped: MappedContent;
     previous: PullRecord | null;
+    sweep: SweepRecord;
   },
 ): Promise<void> {
   const { instance, mapped, previous } = pull;
@@ -70,11 +72,14 @@ export async function recordPull(
     date: instance.date,
     languages: {},
     projects: {},
+    sweep: pull.sweep,
+    start: startOf(instance, previous),
   };
   // A 4.x pull's record stays as it was: no flavour (4 when absent), no categories.
   const current = (instance.flavour ?? '4') !== '4';
   if (current) record.flavour = instance.flavour;
-  for (const { project, statistics, keptStatistics, components } of instance.projects) {
+  for (const pulled of instance.projects) {
+    const { project, statistics, components } = pulled;
     const entries: ComponentRecord[] = [];
     const before = new Map(
       previous?.projects[project.slug]?.components.map((entry) => [entry.slug, entry]),
@@ -95,14 +100,14 @@ export async function recordPull(
       for (const language of languagesOf(component)) record.languages[language.code] = language;
     }
     const object = digest(project);
+    const unread = 'statisticsUnread' in pulled;
     record.projects[project.slug] = {
       object,
-      statistics:
-        keptStatistics !== undefined
-          ? keptStatistics
-          : statistics === null
-            ? null
-            : digest(statistics),
+      statistics: unread
+        ? (previous?.projects[project.slug]?.statistics ?? null)
+        : statistics === null
+          ? null
+          : digest(statistics),
       components: entries,
     };
     if (current)
@@ -154,6 +159,25 @@ const componentRecordShape = z.object({
   hidden: z.array(z.string()),
 });
 
+/** Bodies kept as served (their keys in their order): a digest of one read back is the digest of the one read. */
+const served = <T>() => z.array(z.record(z.string(), z.unknown()).transform((value) => value as T));
+
+/** What a pull between sweeps takes from the record instead of reading it again (refresh.ts). */
+const startShape = z.object({
+  languages: served<ApiLanguage>(),
+  projects: served<ApiProject>(),
+  /** The instance's own lists as last read (not the components'), by URL. */
+  lists: z.array(listShape),
+  categories: z.record(z.string(), served<ApiCategory>()),
+});
+
+const sweepShape = z.object({
+  every: z.string().refine((text) => parseSweepEvery(text) !== null),
+  date: z.string().nullable(),
+  runs: z.number(),
+  listed: z.boolean(),
+});
+
 const recordShape = z.object({
   version: z.literal(1),
   from: z.string(),
@@ -172,7 +196,25 @@ const recordShape = z.object({
       components: z.array(componentRecordShape),
     }),
   ),
+  /** Absent in a record of a pull before sweeps: the next pull sweeps. */
+  sweep: sweepShape.optional(),
+  start: startShape.optional(),
 });
+
+/** The instance as this pull saw it; lists it did not read again are kept from the earlier record. */
+function startOf(
+  instance: PulledInstance,
+  previous: PullRecord | null,
+): z.output<typeof startShape> {
+  const lists = new Map((previous?.start?.lists ?? []).map((list) => [list.url, list]));
+  for (const list of instance.instanceLists ?? []) lists.set(list.url, list);
+  return {
+    languages: instance.languages,
+    projects: instance.projects.map((pulled) => pulled.project),
+    lists: [...lists.values()],
+    categories: Object.fromEntries(instance.categories ?? []),
+  };
+}
 
 function describeComponent(
   pulled: PulledComponent,

@@ -98,8 +98,8 @@ export interface PulledProject {
   project: ApiProject;
   /** Its statistics as served before its components were read; null when it serves none. */
   statistics: unknown;
-  /** Kept whole without reading its statistics: the digest the record had for them. */
-  keptStatistics?: string | null;
+  /** Between sweeps (refresh.ts): its statistics were not read, and the record keeps their digest. */
+  statisticsUnread?: true;
   components: (PulledComponent | KeptComponent)[];
 }
 
@@ -107,6 +107,8 @@ export interface PulledInstance {
   /** The API root as the server writes it in its own links: `https://weblate.example.org/api/`. */
   apiRoot: string;
   lists: ListObservation[];
+  /** The lists of the instance itself (languages, projects, categories, a project's components). */
+  instanceLists?: ListObservation[];
   languages: ApiLanguage[];
   projects: PulledProject[];
   /** Whether only some projects were pulled (`--project`). */
@@ -149,9 +151,17 @@ export interface WalkStart {
   root: Readonly<Record<string, unknown>>;
 }
 
-export async function startWalk(fetcher: Fetcher, options: WalkOptions): Promise<WalkStart> {
+/** The API root as read, with the server's date. */
+export type ReadRoot = Awaited<ReturnType<typeof readRoot>>;
+
+/** `read`: the root when it was read already (a pull between sweeps that found it must sweep). */
+export async function startWalk(
+  fetcher: Fetcher,
+  options: WalkOptions,
+  read?: ReadRoot,
+): Promise<WalkStart> {
   const { from } = options;
-  const { root, date } = await readRoot(fetcher, from);
+  const { root, date } = read ?? (await readRoot(fetcher, from));
   const apiRoot = root.projects.slice(0, -'projects/'.length);
   const walker = createWalker(fetcher, linkResolver(apiRoot, from), options.onProgress);
   const [languages, allProjects] = await Promise.all([
@@ -180,6 +190,45 @@ export async function startWalk(fetcher: Fetcher, options: WalkOptions): Promise
   };
 }
 
+/**
+ * What a pull between sweeps starts from: the root read again, the
+ * languages, projects and categories as the record keeps them; null when
+ * the root places the instance in another flavour than `flavour`.
+ */
+export function quietStart(
+  fetcher: Fetcher,
+  options: WalkOptions,
+  read: ReadRoot,
+  kept: {
+    flavour: WeblateVersion;
+    languages: ApiLanguage[];
+    selected: ApiProject[];
+    categories: ReadonlyMap<string, ApiCategory[]>;
+    lists: readonly ListObservation[];
+  },
+): WalkStart | null {
+  const { root, date } = read;
+  const apiRoot = root.projects.slice(0, -'projects/'.length);
+  const walker = createWalker(fetcher, linkResolver(apiRoot, options.from), options.onProgress);
+  // Only the root was read: it alone places the instance.
+  const placed = detectFlavour(walker.evidence(root));
+  if (!placed.ok || placed.version !== kept.flavour) return null;
+  walker.lists.push(...kept.lists);
+  return {
+    from: options.from,
+    apiRoot,
+    changes: root.changes ?? null,
+    date,
+    languages: kept.languages,
+    selected: kept.selected,
+    partial: options.projects.length > 0,
+    walker,
+    flavour: kept.flavour,
+    categories: kept.categories,
+    root,
+  };
+}
+
 /** The instance as walked: every list read, the components' own included; its flavour placed again with all it showed. */
 export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledInstance {
   const lists = [
@@ -191,6 +240,7 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
   return {
     apiRoot,
     lists,
+    instanceLists: [...start.walker.lists],
     languages,
     projects,
     partial,
@@ -248,7 +298,8 @@ async function readCategories(
   return bySlug;
 }
 
-async function readRoot(
+/** The API root and the server's date. */
+export async function readRoot(
   fetcher: Fetcher,
   from: string,
 ): Promise<{ root: z.output<typeof rootShape>; date: string | null }> {
@@ -420,6 +471,16 @@ function createWalker(
     onProgress?.({ ...progress });
   };
 
+  /** A project's object read again at its own link; null when it is gone or hidden. */
+  const projectObject = (link: string): Promise<ApiProject | null> =>
+    fetcher(resolve(link), (answer) => {
+      const parsed =
+        answer.status === 200 && answer.body !== undefined
+          ? projectShape.safeParse(answer.body)
+          : null;
+      return parsed?.success ? parsed.data : null;
+    });
+
   /** A project's components, counted as known. */
   const listComponents = async (p: ApiProject): Promise<ApiComponent[]> => {
     const components = await list(p.components_list_url, componentShape, 'a component');
@@ -451,15 +512,19 @@ function createWalker(
     return { items, observation: observed[0]! };
   };
 
-  /** The entries of the changes feed at `link`, or null when it serves none or has more than `maxPages` pages. */
+  /**
+   * The entries of the changes feed at `link`, or null when it serves none or
+   * has more than `maxPages` pages; `firstPages`: those of the first pages only.
+   */
   const changes = async (
     link: string,
     maxPages: number,
+    firstPages = false,
   ): Promise<z.output<typeof changeShape>[] | null> => {
     const entries: z.output<typeof changeShape>[] = [];
     let next: string | null = link;
     for (let pages = 0; next !== null; pages++) {
-      if (pages >= maxPages) return null;
+      if (pages >= maxPages) return firstPages ? entries : null;
       const page: FeedPage | null = await fetcher(resolve(next), readFeedPage).catch(
         (error: unknown) => {
           if (error instanceof UnusableFeed) return null;
@@ -491,6 +556,7 @@ function createWalker(
     done,
     project,
     listComponents,
+    projectObject,
     changes,
     fetchOptional,
     evidence,

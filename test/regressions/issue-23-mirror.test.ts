@@ -230,7 +230,7 @@ describe('weblate-snapshot mirror', () => {
       ['--from', 'http://127.0.0.1:9/api/', '--to', 'x', '--listen', '0'],
       '--listen needs --webhook-secret-file',
     ],
-    [['--from', 'http://127.0.0.1:9/api/', '--to', 'x', '--bogus'], "Unknown option '--bogus'"],
+    [['--from', 'http://127.0.0.1:9/api/', '--to', 'x', '--bogus'], 'unknown flag --bogus'],
   ])('exits 1 for a bad flag: %j', async (args, message) => {
     const result = await mirror(args);
     expect(result.code).toBe(1);

@@ -4,9 +4,10 @@
  * `npm pack` makes a tarball of compiled JavaScript, installed here into an empty folder with
  * runtime dependencies only and no network (bench/package.ts). From there, on Node 20 and on
  * Node 24, every command's -h, a build, a pull from the installed sidecar, a deploy to a local
- * S3-protocol server and the programmatic API.
+ * S3-protocol server, a mirror refreshed by a signed webhook delivery, and the programmatic API.
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +20,7 @@ import { childOutput } from '../support/child-output.ts';
 import { listBucket, TEST_AWS_ENV } from '../support/s3-proxy.ts';
 
 const run = promisify(execFile);
-const COMMANDS = ['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'types'];
+const COMMANDS = ['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'mirror', 'types'];
 const NODES = [
   ['Node 20', process.execPath],
   ['Node 24', join(ROOT, 'node_modules/node24/bin/node')],
@@ -164,6 +165,40 @@ describe('the package (issue 23)', () => {
       expect(keys.has(`${prefix}/api/projects/index.json`)).toBe(true);
     });
 
+    it('mirrors its sidecar into the S3 store with one command, refreshed by a signed delivery', async () => {
+      const dir = join(work, node === process.execPath ? 'mirror20' : 'mirror24');
+      const sidecar = await startInstalledSidecar(node, dir);
+      const prefix = node === process.execPath ? 'mirror20' : 'mirror24';
+      const secretFile = join(work, `${prefix}.secret`);
+      const key = randomBytes(32);
+      writeFileSync(secretFile, `whsec_${key.toString('base64')}\n`);
+      const mirrorArgs = [
+        ...['mirror', '--from', sidecar.api, '--to', `s3://${BUCKET}/${prefix}`],
+        ...['--endpoint', s3.url, '--work', join(dir, 'work'), '--allow-base-url'],
+      ];
+      const listening = startInstalledMirror(node, [
+        ...mirrorArgs,
+        ...['--listen', '0', '--webhook-secret-file', secretFile],
+      ]);
+      try {
+        const { url, output } = await listening;
+        const keys = await listBucket(s3.url, BUCKET, `${prefix}/`);
+        expect(keys.has(`${prefix}/api/projects/docs/index.json`)).toBe(true);
+        const body = JSON.stringify({ change_id: 1, project: 'docs', component: 'user-guide' });
+        const forged = await postSigned(url, body, randomBytes(32));
+        expect(forged).toBe(401);
+        expect(output.text()).not.toContain('Refreshing of');
+        expect(await postSigned(url, body, key)).toBe(202);
+        await output.waitFor(
+          /Refreshing of docs\/user-guide\.\npull: [^\n]*\n(.*\n)*?deploy: /,
+          'the refresh',
+        );
+      } finally {
+        await (await listening.catch(() => null))?.stop();
+        await sidecar.stop();
+      }
+    });
+
     it('runs the programmatic API', async () => {
       const script = [
         "import { check, CommandFailed } from 'weblate-snapshot';",
@@ -227,4 +262,50 @@ async function startInstalledSidecar(node: string, dir: string) {
     throw new Error(`the installed sidecar did not start:\n${output.text()}`, { cause: error });
   }
   return { api: `${origin}/api/`, stop };
+}
+
+/** `weblate-snapshot mirror --listen 0` of the installed package; resolves once its first refresh deployed. */
+async function startInstalledMirror(node: string, args: string[]) {
+  const child = spawn(
+    node,
+    [join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'), ...args],
+    {
+      cwd: app,
+      env: { ...ENV, ...TEST_AWS_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output = childOutput(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const [, url] = await output.waitFor(/deliveries at (http:\/\/\S+\/)\n/, 'the listener');
+    await output.waitFor(/^deploy: /m, 'the first refresh');
+    return { url: url!, output, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`the installed mirror did not start:\n${output.text()}`, { cause: error });
+  }
+}
+
+/** A delivery signed as Weblate's Webhooks add-on signs it (Standard Webhooks); its answer's status. */
+async function postSigned(url: string, body: string, key: Buffer): Promise<number> {
+  const id = randomBytes(12).toString('hex');
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  const response = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: {
+      'Content-Type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `v1,${signature}`,
+    },
+  });
+  await response.arrayBuffer();
+  return response.status;
 }
