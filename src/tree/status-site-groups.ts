@@ -268,7 +268,14 @@ function* projectStatusSiteGroups(
   const total = widgetTotal(settings, context.aggregates, project);
   const share = percent(total.translated, total.total, !review);
   const folder = widgetFolder(settings, project, null, null);
-  yield widgetGroup(folder, fingerprint, share, rows, () =>
+  // The matrix draws every translation's share: it moves with each translation, not only the sums.
+  const cells = new Hasher().number(fingerprint);
+  for (const component of project.components)
+    for (const translation of component.translations)
+      cells
+        .number(fingerprints.language(translation.language))
+        .number(fingerprints.counters(translation.counters));
+  yield widgetGroup(folder, cells.digest(), share, rows, () =>
     projectWidgetFiles(context, project, folder, share),
   );
   const widgetsKey = statusSitePath.widgetsPage(project.slug);
