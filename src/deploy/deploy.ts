@@ -104,8 +104,9 @@ export type DeployReport =
       temporary?: boolean;
     } & DeployFigures);
 
-export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<DeployReport> {
-  const figures: DeployFigures = {
+/** A deploy's figures before it has done anything. */
+export function noFigures(): DeployFigures {
+  return {
     uploads: [],
     deletes: [],
     uploaded: 0,
@@ -115,6 +116,10 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     verified: 0,
     foreign: 0,
   };
+}
+
+export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<DeployReport> {
+  const figures = noFigures();
   const tree = await treeFiles(options.outDir);
   if (!tree.ok) return { ok: false, message: tree.message, ...figures };
   const target = describeTarget(options.target);

@@ -20,6 +20,7 @@ import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { openTreeContent } from '../tree/extra-groups.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
 import { fileGroups, type FileGroup } from '../tree/groups.ts';
+import { noFigures } from './deploy.ts';
 import { md5OfBytes } from './plan.ts';
 import { refusedUrl } from './published-url.ts';
 import {
@@ -94,16 +95,7 @@ type Figures = Omit<StateDeployReport, 'ok' | 'message' | 'busy'>;
 
 /** One publish: the plan from fingerprints, the uploads as groups are rendered, then the deletes. */
 class Publish {
-  private readonly figures: Figures = {
-    uploads: [],
-    deletes: [],
-    uploaded: 0,
-    bytes: 0,
-    deleted: 0,
-    unchangedGroups: 0,
-    verified: 0,
-    foreign: 0,
-  };
+  private readonly figures: Figures = noFigures();
   private readonly policy: RetryPolicy;
   private readonly inFlight = new Set<Promise<void>>();
   private failure: string | null = null;

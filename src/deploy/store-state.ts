@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { readStateFile } from '../tree/state-folder.ts';
-import { deploy, type DeployOptions, type DeployReport } from './deploy.ts';
+import { deploy, noFigures, type DeployOptions, type DeployReport } from './deploy.ts';
 import { recordPath } from './record.ts';
 import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
 import { decodeStateBundle, encodeStateBundle } from './state-bundle.ts';
@@ -123,7 +123,7 @@ export async function withStoreState(
         deps,
       );
     if (lease && !lease.ok)
-      return { ...NOTHING_DONE, ok: false, busy: true, message: busy(where, lease.held) };
+      return { ...noFigures(), ok: false, busy: true, message: busy(where, lease.held) };
     if (lease) renewal = renewLease(store, `${options.state.key}.lease`, lease.lease, deps);
     const target = describeTarget(options.target);
     const distrust = lease?.stale
@@ -139,7 +139,7 @@ export async function withStoreState(
     const saved = await saveRecord(store, options, target, policy);
     return saved === null ? report : { ...report, ok: false, message: saved };
   } catch (error) {
-    if (error instanceof StoreError) return { ...NOTHING_DONE, ok: false, message: error.message };
+    if (error instanceof StoreError) return { ...noFigures(), ok: false, message: error.message };
     throw error;
   } finally {
     if (renewal) clearInterval(renewal);
@@ -243,17 +243,6 @@ function busy(where: string, held: Lease): string {
     `Run again once it is over, or give --wait SECONDS; if that run is gone, delete ${where}.lease.`
   );
 }
-
-const NOTHING_DONE = {
-  uploads: [],
-  deletes: [],
-  uploaded: 0,
-  bytes: 0,
-  deleted: 0,
-  unchangedGroups: 0,
-  verified: 0,
-  foreign: 0,
-};
 
 /** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
 async function restoreRecord(

@@ -230,65 +230,52 @@ function packageVersion(): string {
 async function startInstalledSidecar(node: string, dir: string) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(
+  const args = ['sidecar', '--content', join(ROOT, 'content'), '--out', join(dir, 'served')];
+  const { stop } = await startInstalled(
     node,
-    [
-      join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'),
-      'sidecar',
-      '--content',
-      join(ROOT, 'content'),
-      '--out',
-      join(dir, 'served'),
-      '--read-only',
-      '--bind',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--base-url',
-      origin,
-    ],
-    { cwd: app, env: { ...ENV, WEBLATE_SNAPSHOT_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [...args, '--read-only', '--bind', '127.0.0.1', '--port', String(port), '--base-url', origin],
+    { WEBLATE_SNAPSHOT_TOKENS: '' },
+    [/ at http:\/\/127\.0\.0\.1:\d+\S*\/api\/ /],
   );
-  const output = childOutput(child);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    await output.waitFor(/ at http:\/\/127\.0\.0\.1:\d+\S*\/api\/ /, 'URL');
-  } catch (error) {
-    await stop();
-    throw new Error(`the installed sidecar did not start:\n${output.text()}`, { cause: error });
-  }
   return { api: `${origin}/api/`, stop };
 }
 
 /** `weblate-snapshot mirror --listen 0` of the installed package; resolves once its first refresh deployed. */
 async function startInstalledMirror(node: string, args: string[]) {
-  const child = spawn(
-    node,
-    [join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'), ...args],
-    {
-      cwd: app,
-      env: { ...ENV, ...TEST_AWS_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const started = await startInstalled(node, args, TEST_AWS_ENV, [
+    /deliveries at (http:\/\/\S+\/)\n/,
+    /^deploy: /m,
+  ]);
+  return { ...started, url: started.matches[0]![1]! };
+}
+
+/** A command of the installed package as a process, once its output has shown each of `ready` in turn. */
+async function startInstalled(
+  node: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp[],
+) {
+  const bin = join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js');
+  const child = spawn(node, [bin, ...args], {
+    cwd: app,
+    env: { ...ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = childOutput(child);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
+  const matches: RegExpExecArray[] = [];
   try {
-    const [, url] = await output.waitFor(/deliveries at (http:\/\/\S+\/)\n/, 'the listener');
-    await output.waitFor(/^deploy: /m, 'the first refresh');
-    return { url: url!, output, stop };
+    for (const pattern of ready) matches.push(await output.waitFor(pattern, String(pattern)));
   } catch (error) {
     await stop();
-    throw new Error(`the installed mirror did not start:\n${output.text()}`, { cause: error });
+    throw new Error(`the installed ${args[0]} did not start:\n${output.text()}`, { cause: error });
   }
+  return { output, stop, matches };
 }
 
 /** A delivery signed as Weblate's Webhooks add-on signs it (Standard Webhooks); its answer's status. */
