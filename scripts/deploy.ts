@@ -3,16 +3,11 @@ import { defineCommand, integerFlag, runIfMain, type CommandIO } from '../src/cl
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
+import { STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
-import { DEFAULT_CACHE_CONTROL, deploy, type DeployReport } from '../src/deploy/deploy.ts';
+import { deploy, type DeployReport } from '../src/deploy/deploy.ts';
 import { publishContent } from '../src/deploy/publish.ts';
-import {
-  describeTarget,
-  keyOf,
-  parseEndpoint,
-  parseTarget,
-  type DeployTarget,
-} from '../src/deploy/target.ts';
+import { describeTarget, keyOf, parseTarget, type DeployTarget } from '../src/deploy/target.ts';
 import {
   deployWithState,
   parseStateLocation,
@@ -51,24 +46,7 @@ export const command = defineCommand({
       valueName: 's3://BUCKET[/PREFIX]',
       description: 'where to publish: a bucket, and a prefix for the keys',
     },
-    endpoint: {
-      type: 'string',
-      valueName: 'URL',
-      description:
-        'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …); default: $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL',
-    },
-    region: {
-      type: 'string',
-      valueName: 'NAME',
-      description:
-        'the region (else AWS_REGION, the AWS config file, or us-east-1 with --endpoint)',
-    },
-    'cache-control': {
-      type: 'string',
-      valueName: 'TEXT',
-      description: 'the Cache-Control header of every object; "" for none',
-      default: DEFAULT_CACHE_CONTROL,
-    },
+    ...STORE_OPTIONS,
     concurrency: {
       type: 'string',
       valueName: 'N',
@@ -118,9 +96,7 @@ export const command = defineCommand({
   json: true,
   async run(args, io) {
     if (!args.to) throw new UsageError('deploy needs --to s3://BUCKET[/PREFIX]');
-    const endpoint = endpointOf(args.endpoint, io.env);
-    if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
-    const target = parseTarget(args.to, endpoint?.value ?? null);
+    const target = parseTarget(args.to, storeEndpoint(args.endpoint, io.env));
     if (!target.ok) throw new UsageError(target.message);
     if (args.content !== undefined) return publish(args, target.value, io);
     const settingsGiven = Object.keys(SETTINGS_OPTIONS).find(
@@ -134,7 +110,7 @@ export const command = defineCommand({
     const state = args.state === undefined ? null : parseStateLocation(args.state, target.value);
     if (state && !state.ok) throw new UsageError(state.message);
     const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
-    const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
+    const region = storeRegion(args.region, io.env);
     // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     // Loaded here, not above: the other commands of the command line do without the SDK.
@@ -191,21 +167,6 @@ export const command = defineCommand({
     return 0;
   },
 });
-
-/**
- * --endpoint, else the endpoint the AWS SDKs and CLI read from the environment, taken as if it
- * were the flag: the SDK alone would address the store virtual-host style, and the deploy record
- * would take it for AWS.
- */
-function endpointOf(flag: string | undefined, env: CommandIO['env']) {
-  if (flag !== undefined) return parseEndpoint(flag);
-  const variable = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((name) => env[name]);
-  if (variable === undefined) return null;
-  const parsed = parseEndpoint(env[variable]!);
-  return parsed.ok
-    ? parsed
-    : { ok: false as const, message: `${variable}: ${parsed.message.replace(/^--endpoint /, '')}` };
-}
 
 /** --json's summary of a deploy: what its line says, in numbers. */
 function deploySummary(
@@ -282,7 +243,7 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
   const state = parseStateLocation(args.state ?? 'default', target);
   if (!state.ok) throw new UsageError(state.message);
   const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
-  const region = args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null);
+  const region = storeRegion(args.region, io.env);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const { s3Store } = await import('../src/deploy/s3.ts');
   const stop = new AbortController();

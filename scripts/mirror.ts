@@ -5,8 +5,8 @@ import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
-import { DEFAULT_CACHE_CONTROL } from '../src/deploy/deploy.ts';
-import { parseEndpoint, parseTarget } from '../src/deploy/target.ts';
+import { STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
+import { parseTarget } from '../src/deploy/target.ts';
 import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
 import { deliveryJudge, readSecret, secretProblem } from '../src/mirror/delivery.ts';
 import { listenForDeliveries } from '../src/mirror/listen.ts';
@@ -60,23 +60,7 @@ export const command = defineCommand({
       multiple: true,
       description: 'mirror only this project',
     },
-    endpoint: {
-      type: 'string',
-      valueName: 'URL',
-      description: 'an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2, Backblaze B2, …)',
-    },
-    region: {
-      type: 'string',
-      valueName: 'NAME',
-      description:
-        'the region (else AWS_REGION, the AWS config file, or us-east-1 with --endpoint)',
-    },
-    'cache-control': {
-      type: 'string',
-      valueName: 'TEXT',
-      description: 'the Cache-Control header of every object; "" for none',
-      default: DEFAULT_CACHE_CONTROL,
-    },
+    ...STORE_OPTIONS,
     retries: {
       type: 'string',
       valueName: 'N',
@@ -125,7 +109,7 @@ export const command = defineCommand({
       throw new UsageError('mirror needs --from URL and --to s3://BUCKET[/PREFIX] or DIR');
     const from = normalizeApiUrl(args.from);
     if (!from.ok) throw new UsageError(from.message);
-    const target = mirrorTarget(args.to, args.endpoint);
+    const target = mirrorTarget(args.to, args.endpoint, io.env);
     const every = args.every === undefined ? null : parseInterval(args.every);
     const listen = listenOptions(args);
     const retries = integerFlag('retries', args.retries, 0, 10);
@@ -147,10 +131,7 @@ export const command = defineCommand({
       allowBaseUrl: args['allow-base-url'],
       onNotice: (text) => io.err(`${text}\n`),
     };
-    const deps = await mirrorDeps(
-      target,
-      args.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || null),
-    );
+    const deps = await mirrorDeps(target, storeRegion(args.region, io.env));
     if (every === null && listen === null) {
       const steps: Record<string, unknown>[] = [];
       const outcome = await refreshMirror(options, deps, undefined, (step) => {
@@ -165,15 +146,17 @@ export const command = defineCommand({
 });
 
 /** `--to` as a bucket (with `--endpoint`) or a folder. */
-function mirrorTarget(to: string, endpointText: string | undefined): MirrorTarget {
+function mirrorTarget(
+  to: string,
+  endpointFlag: string | undefined,
+  env: CommandIO['env'],
+): MirrorTarget {
   if (!to.startsWith('s3://')) {
-    if (endpointText !== undefined)
+    if (endpointFlag !== undefined)
       throw new UsageError('--endpoint goes with --to s3://BUCKET[/PREFIX]');
     return { kind: 'folder', dir: to };
   }
-  const endpoint = endpointText === undefined ? null : parseEndpoint(endpointText);
-  if (endpoint && !endpoint.ok) throw new UsageError(endpoint.message);
-  const target = parseTarget(to, endpoint?.value ?? null);
+  const target = parseTarget(to, storeEndpoint(endpointFlag, env));
   if (!target.ok) throw new UsageError(target.message);
   return { kind: 's3', target: target.value };
 }

@@ -201,6 +201,20 @@ describe('weblate-snapshot mirror', () => {
     expect((await post(url, big, signed(key, big).headers)).status).toBe(413);
   });
 
+  it('takes the store from AWS_ENDPOINT_URL_S3 without --endpoint, as deploy does', async () => {
+    const up = await upstream();
+    const work = join(tempDir(), 'work');
+    const result = await runScript(
+      'mirror',
+      ['--from', up.api, '--to', `s3://${BUCKET}/from-env`, '--work', work, ...BASE],
+      { env: { ...TEST_AWS_ENV, AWS_ENDPOINT_URL_S3: servers.s3.url } },
+    );
+    expect(result.stderr).not.toMatch(noStackTrace);
+    expect(result.code).toBe(0);
+    const keys = await listBucket(servers.s3.url, BUCKET, 'from-env/');
+    expect(keys.has('from-env/api/projects/beta/index.json')).toBe(true);
+  });
+
   it('exits 75 when the upstream is down and when the store is down', async () => {
     const up = await upstream();
     const dir = tempDir();
