@@ -52,28 +52,28 @@ export function s3Store(options: S3Options): ObjectStore {
       throw storeError(what, error);
     }
   };
+  const putCommand = (
+    key: string,
+    body: Buffer,
+    metadata: Parameters<ObjectStore['put']>[2],
+    condition: { IfNoneMatch?: string } = {},
+  ) =>
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Body: body,
+      ContentType: metadata.contentType,
+      ContentMD5: metadata.md5,
+      ...condition,
+      ...(metadata.cacheControl === null ? {} : { CacheControl: metadata.cacheControl }),
+    });
   return {
     async put(key, body, metadata) {
-      const command = new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: body,
-        ContentType: metadata.contentType,
-        ContentMD5: metadata.md5,
-        ...(metadata.cacheControl === null ? {} : { CacheControl: metadata.cacheControl }),
-      });
+      const command = putCommand(key, body, metadata);
       await call(`PUT ${key}`, () => client.send(command));
     },
     async putIfAbsent(key, body, metadata) {
-      const command = new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: body,
-        ContentType: metadata.contentType,
-        ContentMD5: metadata.md5,
-        IfNoneMatch: '*',
-        ...(metadata.cacheControl === null ? {} : { CacheControl: metadata.cacheControl }),
-      });
+      const command = putCommand(key, body, metadata, { IfNoneMatch: '*' });
       try {
         await client.send(command);
         return true;
