@@ -19,6 +19,7 @@ import {
   PAGE_FILE,
 } from '../api/status-site-routes.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
+import { isCorsPath } from '../api/cors.ts';
 import type { StatusSiteMatch } from '../api/status-site-routes.ts';
 import { contentTypeOf, PAGE_POLICY } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -54,10 +55,10 @@ export function resolveStatusSiteRequest(
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
   const query = queryAt < 0 ? '' : url.slice(queryAt);
   if (pathname === base && base !== '') return { kind: 'redirect', location: `${base}/${query}` };
+  if (isCorsPath(pathname, base)) return null;
   if (!pathname.startsWith(`${base}/`)) return NOT_FOUND;
   const raw = pathname.slice(base.length + 1).split('/');
   if (raw.length > 1 || raw[0] !== '') {
-    if (raw[0] === API_FOLDER) return null;
     if (!(SITE_ROOT_NAMES as readonly string[]).includes(raw[0]!)) return NOT_FOUND;
   }
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', status: 405 };
@@ -135,9 +136,6 @@ export async function readStatusSiteAnswer(
 }
 
 // --- internal ---
-
-/** The first segment of the API's paths below the base path. */
-const API_FOLDER = 'api';
 
 /** The methods the status site answers. */
 const SITE_ALLOW = 'GET, HEAD';
