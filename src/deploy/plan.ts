@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { internalError } from '../errors.ts';
+import { NOT_FOUND_FILE } from '../hosts/common.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
 import { isFileKey } from '../tree/extra-groups.ts';
 import { treePathOf, type GroupFiles } from '../tree/files-record.ts';
@@ -119,7 +120,7 @@ export function planVerify(
       const there = listed.get(keyOf(path));
       if (there === undefined || Buffer.from(there, 'hex').toString('base64') !== md5) {
         group.files.set(name, null);
-        group.uploads.push(upload(path, key, name));
+        group.uploads.push(upload(outDir, path, key, name));
       }
     }
     const recorded = record.groups.get(key);
@@ -214,22 +215,24 @@ function planGroup(
         continue;
       }
       group.files.set(name, null);
-      group.uploads.push(upload(path, key, name));
+      group.uploads.push(upload(outDir, path, key, name));
       continue;
     }
     const md5 = md5Of(outDir, path, key, plan);
     if (md5 === null) continue;
     // A file to upload has no MD5 at the target until its upload succeeds.
     group.files.set(name, md5 === before ? md5 : null);
-    if (md5 !== before) group.uploads.push(upload(path, key, name));
+    if (md5 !== before) group.uploads.push(upload(outDir, path, key, name));
   }
   for (const name of recorded?.files.keys() ?? [])
     if (!group.files.has(name)) group.deletes.push(treePathOf(key, name));
   return group;
 }
 
-function upload(path: string, group: string, name: string): Upload {
-  return { path, group, name, contentType: contentTypeOf(path) };
+function upload(outDir: string, path: string, group: string, name: string): Upload {
+  // Only the root's 404 page is typed by what it holds (the status site's page or a JSON body).
+  const data = path === NOT_FOUND_FILE ? (readTreeFile(outDir, path) ?? undefined) : undefined;
+  return { path, group, name, contentType: contentTypeOf(path, data) };
 }
 
 /**

@@ -247,7 +247,7 @@ class Publish {
     if (this.stopped()) return;
     const store = (this.store ??= this.deps.store());
     const metadata = {
-      contentType: contentTypeOf(path),
+      contentType: contentTypeOf(path, body),
       cacheControl: this.options.cacheControl,
       md5,
     };

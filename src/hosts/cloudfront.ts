@@ -140,8 +140,13 @@ bucket=\${1:?usage: sh hosts/s3/upload.sh BUCKET}
 prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
-aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
+aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(notFoundType(settings))}
 ${settings.pages ? statusSiteUploads(shapesOf(settings.weblateVersion)) : ''}`;
+}
+
+/** The type of the root's 404 page: the status site's HTML page, or the API's JSON body. */
+function notFoundType(settings: Settings): string {
+  return settings.pages ? contentTypeOf(PAGE_FILE) : JSON_TYPE;
 }
 
 /**

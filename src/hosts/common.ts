@@ -4,8 +4,14 @@
  */
 import type { Settings } from '../model/types.ts';
 
-/** The file, at the root of the output, that hosts which look up a 404 page by name serve: a JSON body. */
+/**
+ * The file, at the root of the output, that hosts which look up a 404 page by
+ * name serve: the status site's HTML page when the site is on, else a JSON body.
+ */
 export const NOT_FOUND_FILE = '404.html';
+
+/** The API's JSON 404 body in the API's folder, beside an HTML `404.html` at the root. */
+export const API_NOT_FOUND_FILE = 'api/404.html';
 
 /** serve's configuration, at the root of the output: read by `npx serve dist` and by the preview. */
 export const SERVE_CONFIG_FILE = 'serve.json';

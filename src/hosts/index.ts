@@ -3,7 +3,8 @@
  * adapter per host, each a pure function of the settings and the route
  * table. Every host's files are written under `hosts/<host>/`; the files that
  * any host may find at the root are too: `serve.json`, `.nojekyll` and
- * `404.html` (a JSON body, for hosts that look a 404 page up by name).
+ * `404.html` (for hosts that look a 404 page up by name): the status site's
+ * not-found page when the site is on, else the API's JSON 404 body.
  * Netlify and Cloudflare Pages both read `_redirects` and `_headers` from the
  * root with rules the other would misread, so those two names are filled
  * only when the build is told the host (`--host netlify|cloudflare`).
@@ -12,13 +13,14 @@ import { shapesOf } from '../model/releases.ts';
 import type { Settings } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from './cloudfront.ts';
-import { NOT_FOUND_FILE, SERVE_CONFIG_FILE, type HostFile } from './common.ts';
+import { API_NOT_FOUND_FILE, NOT_FOUND_FILE, SERVE_CONFIG_FILE, type HostFile } from './common.ts';
 import { githubPagesFiles } from './github-pages.ts';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.ts';
 import { renderNginxConfig } from './nginx.ts';
 import { renderServeConfig } from './serve.ts';
 import { ERRORS, errorText } from '../api/answers.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
+import { notFoundPage } from '../status-site/pages.ts';
 
 export type { HostFile } from './common.ts';
 
@@ -63,7 +65,7 @@ export function hostFiles(settings: Settings, options: HostOptions = {}): HostFi
     ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data))
     : [];
   return [
-    file(NOT_FOUND_FILE, errorText(shapesOf(shapesOf(settings.weblateVersion)), ERRORS.notFound)),
+    file(NOT_FOUND_FILE, settings.pages ? notFoundPage(settings) : apiNotFoundBody(settings)),
     file(SERVE_CONFIG_FILE, renderServeConfig(settings)),
     ...githubPagesFiles(),
     ...atRoot,
@@ -74,6 +76,15 @@ export function hostFiles(settings: Settings, options: HostOptions = {}): HostFi
     file('hosts/s3/upload.sh', renderS3Upload(settings)),
     file('hosts/s3/cors.json', renderS3Cors()),
   ];
+}
+
+/**
+ * The API's own 404 page in its folder, when the root's is the status site's
+ * HTML page: Cloudflare Pages serves the nearest `404.html` to the path asked.
+ * It belongs to the API root's group, whose folder it lies in.
+ */
+export function apiFolderHostFiles(settings: Settings): HostFile[] {
+  return settings.pages ? [file(API_NOT_FOUND_FILE, apiNotFoundBody(settings))] : [];
 }
 
 /**
@@ -89,6 +100,11 @@ export function hostProblem(settings: Settings, options: HostOptions): string | 
 }
 
 // --- internal ---
+
+/** The body of the API's 404 in the settings' flavour. */
+function apiNotFoundBody(settings: Settings): string {
+  return errorText(shapesOf(settings.weblateVersion), ERRORS.notFound);
+}
 
 function file(path: string, data: string): HostFile {
   return { path, data };

@@ -9,7 +9,7 @@
  * APPEND_SLASH sends it), and with it serves `index.html`, or an export's
  * `index.json` or, by path or `?format=csv`, its `index.csv` with the file
  * name Weblate gives it. A page is sent with the pages' Content-Security-Policy
- * (on a 200 only: nginx's own 404 page has a style element). A miss is nginx's own HTML 404. Only the API takes
+ * (on a 200 only). A miss is the site's own 404 page, `404.html`, from a named location. Only the API takes
  * `?format=` as a renderer, so the server's check of it is kept to the API.
  */
 import {
@@ -21,6 +21,7 @@ import {
   type StatusSiteRoute,
 } from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import { NOT_FOUND_FILE } from './common.ts';
 import { contentTypeOf, PAGE_POLICY } from './published.ts';
 
 /** Maps for the http context: which `?format=` is unknown (the API's only), and what an export serves. */
@@ -73,7 +74,7 @@ export function statusSiteTypes(): string[] {
  * One location per route of the status site: redirects, then charts at a language's
  * prefix (which look for their own file first), then files, then folders;
  * and below each of the status site's folders a prefix location that answers what no
- * route matched with nginx's HTML 404 (the API's JSON one is for the rest).
+ * route matched with the site's HTML 404.
  */
 export function statusSiteLocations(base: string, version: WeblateVersion): string[][] {
   const routes = statusSiteRoutesOf(version);
@@ -91,11 +92,38 @@ export function statusSiteLocations(base: string, version: WeblateVersion): stri
         .filter((route) => route.serves.kind === kind)
         .map((route) => statusSiteLocation(route, base, version)),
     ),
-    ...folders.map((folder) => [`location ${base}/${folder}/ {`, '    return 404;', '}']),
+    ...folders.map((folder) => [
+      `location ${base}/${folder}/ {`,
+      `    ${SITE_NOT_FOUND}`,
+      '    return 404;',
+      '}',
+    ]),
+  ];
+}
+
+/**
+ * What a miss outside the API gets with the status site: the site's 404 page,
+ * sent with status 404 (`error_page` without `=` keeps it) and the pages'
+ * policy; and the catch-all location, whose misses are outside the API (a
+ * prefix location for the API, written by the caller, keeps its JSON 404).
+ */
+export function statusSiteNotFoundLocations(): string[][] {
+  return [
+    [
+      `location ${SITE_NOT_FOUND_LOCATION} {`,
+      `    add_header Content-Security-Policy "${PAGE_POLICY}" always;`,
+      `    rewrite ^ /${NOT_FOUND_FILE} break;`,
+      '}',
+    ],
+    ['location / {', `    ${SITE_NOT_FOUND}`, '    return 404;', '}'],
   ];
 }
 
 // --- internal ---
+
+const SITE_NOT_FOUND_LOCATION = '@weblate_snapshot_site_not_found';
+/** A location's misses (its `return 404` and its try_files' `=404`) answered with the site's 404 page. */
+const SITE_NOT_FOUND = `error_page 404 ${SITE_NOT_FOUND_LOCATION};`;
 
 function statusSiteLocation(
   route: StatusSiteRoute,
@@ -112,7 +140,7 @@ function statusSiteLocation(
   const block = (regex: string, body: string[]) => [
     `# ${route.kind}`,
     `location ~ "${regex}" {`,
-    ...body.map((line) => `    ${line}`),
+    ...[SITE_NOT_FOUND, ...body].map((line) => `    ${line}`),
     '}',
   ];
   switch (serves.kind) {

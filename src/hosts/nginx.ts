@@ -31,7 +31,12 @@ import {
   VARY,
 } from '../api/answers.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS } from '../api/cors.ts';
-import { statusSiteLocations, statusSiteMaps, statusSiteTypes } from './nginx-status-site.ts';
+import {
+  statusSiteLocations,
+  statusSiteMaps,
+  statusSiteNotFoundLocations,
+  statusSiteTypes,
+} from './nginx-status-site.ts';
 
 /** Where the server block looks for the tree unless told otherwise. */
 const NGINX_DEFAULT_ROOT = '/var/www/weblate-snapshot';
@@ -92,7 +97,7 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
       '',
       ...errorLocation('@weblate_snapshot_not_found', notFound),
       ...errorLocation('@weblate_snapshot_invalid_page', errorText(version, ERRORS.invalidPage)),
-      ...errorLocation('/', notFound),
+      ...notFoundLocations(settings, notFound),
     ]),
     '}',
     '',
@@ -200,6 +205,18 @@ function authenticateMap(): string[] {
     '    default "";',
     '    401 Token;',
     '}',
+  ];
+}
+
+/**
+ * What no location above takes: the JSON 404 everywhere, or with the status
+ * site the JSON 404 under the API and the site's HTML 404 page elsewhere.
+ */
+function notFoundLocations(settings: Settings, notFound: string): string[] {
+  if (!settings.pages) return errorLocation('/', notFound);
+  return [
+    ...errorLocation(`${basePath(settings)}/api/`, notFound),
+    ...statusSiteNotFoundLocations().flatMap((location) => ['', ...location]),
   ];
 }
 

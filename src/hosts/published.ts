@@ -5,17 +5,22 @@
  * table, by extension, for every host and for the deploy to object storage.
  */
 import { JSON_TYPE } from '../api/answers.ts';
-import { NOT_FOUND_FILE, SERVE_CONFIG_FILE } from './common.ts';
+import { API_NOT_FOUND_FILE, NOT_FOUND_FILE, SERVE_CONFIG_FILE } from './common.ts';
 
 /** Whether the file at `path` (relative to the tree's root, with `/`) is served to readers. */
 export function isPublished(path: string): boolean {
   return !path.startsWith('hosts/') && !HOST_CONFIGURATION.has(path);
 }
 
-/** The Content-Type of a published file, from its extension; bytes of no known type for any other (a user's `CNAME`). */
-export function contentTypeOf(path: string): string {
-  // The page hosts show for a miss holds the JSON body of Weblate's 404, whatever its name says.
-  if (path === NOT_FOUND_FILE) return JSON_TYPE;
+/**
+ * The Content-Type of a published file, from its extension; bytes of no known
+ * type for any other (a user's `CNAME`). The root's `404.html` is typed by its
+ * first byte (`data`): the status site's page, or without the site the JSON
+ * body of Weblate's 404, whatever its name says.
+ */
+export function contentTypeOf(path: string, data?: Uint8Array): string {
+  if (path === API_NOT_FOUND_FILE) return JSON_TYPE;
+  if (path === NOT_FOUND_FILE) return data?.[0] === LESS_THAN ? TYPES['.html']! : JSON_TYPE;
   const extension = /\.[^./]+$/.exec(path)?.[0]?.toLowerCase() ?? '';
   return TYPES[extension] ?? 'application/octet-stream';
 }
@@ -29,6 +34,9 @@ export const PAGE_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 // --- internal ---
+
+/** The first byte of an HTML page (`<!DOCTYPE html>`); a JSON body starts with `{`. */
+const LESS_THAN = 0x3c;
 
 /** Files at the root that only hosts read. */
 const HOST_CONFIGURATION: ReadonlySet<string> = new Set([

@@ -14,8 +14,8 @@
  * serve answers OPTIONS with the file, so a preflight gets that header alone.
  * With the status site, statusSiteRewrites() and statusSiteRedirects() add its folders,
  * charts and 301s from the site's route table, and header rules its SVG
- * and JSON types and its pages' Content-Security-Policy; serve cannot map `?format=csv`, name a CSV per project or
- * answer a miss in HTML.
+ * and JSON types and its pages' Content-Security-Policy; serve cannot map `?format=csv` or name a CSV per project.
+ * Its one 404 page, `404.html`, answers every miss: the site's HTML page when the site is on.
  */
 import { shapesOf } from '../model/releases.ts';
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
@@ -71,7 +71,11 @@ export function serveConfig(settings: Settings): ServeConfig {
       ...(settings.pages ? statusSiteRewrites(base, version) : []),
     ],
     ...(redirects.length > 0 ? { redirects } : {}),
-    headers: [...serveHeaders(version), ...(settings.pages ? statusSiteHeaders(version) : [])],
+    headers: [
+      ...serveHeaders(version),
+      ...(settings.pages ? statusSiteHeaders(version) : []),
+      notFoundHeaders(settings.pages),
+    ],
   };
 }
 
@@ -250,15 +254,26 @@ function serveHeaders(version: WeblateVersion): ServeHeaderRule[] {
     },
     ...routeRules,
     ...pageRules,
-    {
-      source: NOT_FOUND_FILE,
-      headers: [
+  ];
+}
+
+/**
+ * The headers of the one 404 page serve has for every miss: the API's JSON
+ * body, or with the status site its HTML page (with the pages' policy). Either
+ * keeps the API's Access-Control-Allow-Origin, since serve sends it for misses
+ * under the API too.
+ */
+function notFoundHeaders(pages: boolean): ServeHeaderRule {
+  const type = pages
+    ? [
+        { key: 'Content-Type', value: contentTypeOf(PAGE_FILE) },
+        { key: 'Content-Security-Policy', value: PAGE_POLICY },
+      ]
+    : [
         { key: 'Content-Type', value: JSON_TYPE },
         { key: 'Vary', value: VARY },
-        ...headerList(ALLOW_ORIGIN),
-      ],
-    },
-  ];
+      ];
+  return { source: NOT_FOUND_FILE, headers: [...type, ...headerList(ALLOW_ORIGIN)] };
 }
 
 /** The Allow a page file of the route's list gets from `rules` alone (the last that matches it wins). */

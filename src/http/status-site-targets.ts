@@ -5,7 +5,8 @@
  * that exists is served), a 301 (a page or export folder without its
  * trailing slash, as Django's APPEND_SLASH; a 4.x widget path in 2026.8), or
  * an error; then the answer itself, read from the tree. The preview and the
- * sidecar both route with it; paths outside the status site are not its own.
+ * sidecar both route with it; the API's paths are not its own, and any other
+ * path outside the status site's is a miss answered with the site's 404 page.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import {
   PAGE_FILE,
 } from '../api/status-site-routes.ts';
 import { SITE_ROOT_NAMES } from '../api/urls.ts';
+import { isCorsPath } from '../api/cors.ts';
 import type { StatusSiteMatch } from '../api/status-site-routes.ts';
 import { contentTypeOf, PAGE_POLICY } from '../hosts/published.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -38,9 +40,10 @@ type StatusSiteAnswer =
 
 /**
  * `method` and `url` as the request has them; `base` the path of the status site's
- * base URL (`` or `/l10n`), which is the status site's root too. Null when
- * the path is not one of the status site's: the API and anything else are answered
- * as before.
+ * base URL (`` or `/l10n`), which is the status site's root too. Null for the
+ * API's paths, which are answered as before; a 404 for any method on a path
+ * that is neither the API's nor the site's, as Weblate answers a URL it has no
+ * route for.
  */
 export function resolveStatusSiteRequest(
   method: string,
@@ -52,10 +55,11 @@ export function resolveStatusSiteRequest(
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
   const query = queryAt < 0 ? '' : url.slice(queryAt);
   if (pathname === base && base !== '') return { kind: 'redirect', location: `${base}/${query}` };
-  if (!pathname.startsWith(`${base}/`)) return null;
+  if (isCorsPath(pathname, base)) return null;
+  if (!pathname.startsWith(`${base}/`)) return NOT_FOUND;
   const raw = pathname.slice(base.length + 1).split('/');
   if (raw.length > 1 || raw[0] !== '') {
-    if (!(SITE_ROOT_NAMES as readonly string[]).includes(raw[0]!)) return null;
+    if (!(SITE_ROOT_NAMES as readonly string[]).includes(raw[0]!)) return NOT_FOUND;
   }
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', status: 405 };
   const slash = raw.at(-1) === '';

@@ -17,8 +17,9 @@ import { componentSegment } from '../api/urls.ts';
  * that trees built by an older version are rebuilt rather than trusted.
  * 3: the status site, and CORS in the host files.
  * 4: the status site's pages say what a project is, name the instance, need no style attribute.
+ * 5: with the status site, 404.html is its 404 page and api/404.html the API's; hosts answer with them.
  */
-const OUTPUT_FORMAT = '4';
+const OUTPUT_FORMAT = '5';
 
 /**
  * The fingerprint of the settings every file depends on: the settings, the

@@ -10,7 +10,7 @@ import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
 import { hasTrait } from '../model/releases.ts';
-import { hostFiles, type HostOptions } from '../hosts/index.ts';
+import { apiFolderHostFiles, hostFiles, type HostOptions } from '../hosts/index.ts';
 import {
   serializeFile,
   serializeFileInParts,
@@ -60,7 +60,7 @@ export function* fileGroups(
   cache = createFingerprintCache(),
 ): Generator<FileGroup> {
   const context = createContext(model, cache);
-  for (const group of apiGroups(context)) yield toFileGroup(group);
+  for (const group of apiGroups(context)) yield withApiFolderHostFiles(toFileGroup(group), model);
   yield* statusSiteGroups(context);
   yield rootFolderGroup(context, hosts);
   for (const extra of model.extras ?? []) yield extraGroup(extra);
@@ -85,6 +85,13 @@ export function rootFolderGroup(context: Context, hosts: HostOptions): FileGroup
       ...(model.settings.pages ? [homeFile(context)] : []),
     ],
   };
+}
+
+/** The API root's group with the host files that lie in its folder (its fingerprint holds the settings). */
+function withApiFolderHostFiles(group: FileGroup, model: Model): FileGroup {
+  const extra = group.key === apiPath.root() ? apiFolderHostFiles(model.settings) : [];
+  if (extra.length === 0) return group;
+  return { ...group, render: () => [...group.render(), ...extra] };
 }
 
 /** The lists of the whole instance that a component edit can change. */

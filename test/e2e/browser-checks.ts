@@ -59,6 +59,8 @@ export interface Tab {
   /** The origin a visit may ask; anything else is a problem. */
   origin: string;
   problems: string[];
+  /** The page being visited and the status it should answer (a 404 page's is no problem). */
+  visiting?: { url: string; status: number };
 }
 
 export async function openTab(browser: Browser, width: number, scheme: ColorScheme): Promise<Tab> {
@@ -84,19 +86,25 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
 
 /**
  * Opens `url` in the tab and checks it as a reader's browser loads it: a 200
- * HTML answer, no console error or uncaught exception, every request to the
+ * (or `status`) HTML answer, no console error or uncaught exception, every request to the
  * page's origin and answered below 400, the stylesheet and every image
  * loaded, nothing wider than the viewport, English text reading left to right,
  * served with the pages' Content-Security-Policy and no violation of it
  * reported, and axe-core's default rules met. Writes a full-page screenshot to
  * `screenshot`; the page stays open for more checks.
  */
-export async function visitPage(tab: Tab, url: string, screenshot: string): Promise<string[]> {
+export async function visitPage(
+  tab: Tab,
+  url: string,
+  screenshot: string,
+  status = 200,
+): Promise<string[]> {
   tab.origin = new URL(url).origin;
   tab.problems = [];
+  tab.visiting = { url, status };
   const response = await tab.page.goto(url, { waitUntil: 'load' });
   const problems = tab.problems;
-  if (response?.status() !== 200) problems.push(`answered ${response?.status()} for the page`);
+  if (response?.status() !== status) problems.push(`answered ${response?.status()} for the page`);
   if (!response?.headers()['content-type']?.startsWith('text/html')) {
     problems.push(`Content-Type ${response?.headers()['content-type']} for the page`);
   }
@@ -172,7 +180,12 @@ export interface Box {
 /** Records, into the tab's current list, what goes wrong with its requests and scripts. */
 function watchRequests(tab: Tab): void {
   const { page } = tab;
+  // The page's own expected status is no problem, nor the error Chromium logs for it.
+  const expected = (url: string, status: number) =>
+    tab.visiting?.url === url && tab.visiting.status === status;
   page.on('console', (message) => {
+    const own = /status of (\d+)/.exec(message.text());
+    if (own && expected(message.location().url, Number(own[1]))) return;
     if (message.type() === 'error')
       tab.problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
@@ -185,7 +198,7 @@ function watchRequests(tab: Tab): void {
     tab.problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
   );
   page.on('response', (response) => {
-    if (response.status() >= 400)
+    if (response.status() >= 400 && !expected(response.url(), response.status()))
       tab.problems.push(`answered ${response.status()}: ${response.url()}`);
   });
 }

@@ -4,7 +4,7 @@
  * the 2026.8 fixture "current" with `pages: true` (categories, Arabic), and
  * served by the preview as a process of its own. Debian's headless Chromium
  * opens each kind of page at 360 and 1280 px, in light and dark (the widgets
- * page among them): no console
+ * page and the 404 page among them): no console
  * error, every request answered from the site, no horizontal overflow,
  * axe-core's default rules met, the pages' Content-Security-Policy sent and
  * no violation of it reported (issue 26), the breadcrumb running left to
@@ -41,6 +41,8 @@ const SCREENSHOTS = join(ROOT, 'test-artifacts/browser');
 interface PageKind {
   kind: string;
   path: string;
+  /** The status the page answers with (200 unless said). */
+  status?: number;
 }
 
 const FLAVOURS: { name: string; fixture: string; pagesOn: boolean; pages: PageKind[] }[] = [
@@ -58,6 +60,7 @@ const FLAVOURS: { name: string; fixture: string; pagesOn: boolean; pages: PageKi
       { kind: 'project-language', path: '/languages/cs/hello/' },
       { kind: 'engage', path: '/engage/hello/cs/' },
       { kind: 'widgets', path: '/widgets/hello/' },
+      { kind: 'not-found', path: '/projects/nope/', status: 404 },
     ],
   },
   {
@@ -77,6 +80,7 @@ const FLAVOURS: { name: string; fixture: string; pagesOn: boolean; pages: PageKi
       { kind: 'widgets', path: '/widgets/docs/' },
       { kind: 'rtl-project-language', path: '/projects/app/-/ar/' },
       { kind: 'rtl-translate', path: '/translate/app/android/ar/' },
+      { kind: 'not-found', path: '/projects/docs/nope/', status: 404 },
     ],
   },
 ];
@@ -158,7 +162,7 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
 
     it.each(pages)(
       '$kind page ($path): no console error, failed request or CSP violation, no overflow, axe passes, at 360 and 1280 px, light and dark',
-      async ({ kind, path }) => {
+      async ({ kind, path, status }) => {
         // The four views load the page side by side, each in its own tab.
         const found = await Promise.all(
           tabs.map(async ({ width, scheme, tab }) => {
@@ -166,6 +170,7 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
               tab,
               origin + path,
               join(SCREENSHOTS, `${name}-${kind}-${width}-${scheme}.png`),
+              status,
             );
             problems.push(...directionProblems(await breadcrumbLayout(tab.page)));
             return problems.map((problem) => `${width} px, ${scheme}: ${problem}`);

@@ -100,16 +100,18 @@ describe.each(flavours)(
       expect(preflight.status).toBe(405);
     });
 
-    it('keeps the API as it was: its JSON 404, and a path outside both', async () => {
+    it("keeps the API's JSON 404, and answers a path outside both with the site's 404 page", async () => {
       const api = await get(`${site.origin}${site.base}/api/projects/nope/`);
       expect([
         api.status,
         api.headers.get('content-type'),
         api.headers.get('access-control-allow-origin'),
       ]).toEqual([404, 'application/json', '*']);
-      expect((await get(`${site.origin}${site.base}/elsewhere/`)).headers.get('content-type')).toBe(
-        'application/json',
-      );
+      const elsewhere = await get(`${site.origin}${site.base}/elsewhere/`);
+      expect([elsewhere.status, elsewhere.headers.get('content-type')]).toEqual([
+        404,
+        'text/html; charset=utf-8',
+      ]);
     });
   },
 );
@@ -154,7 +156,7 @@ describe.each(flavours)(
   (_, version, fixture, args) => {
     let site: Awaited<ReturnType<typeof builtStatusSite>>;
     let server: Started | undefined;
-    // serve cannot map the query, set a header per file or answer a miss in HTML; its rewrites percent-encode @.
+    // serve cannot map the query or set a header per file; its rewrites percent-encode @.
     const can: StatusSiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
     const cases = () => casesFor(version, can).filter((entry) => !entry.url.includes('@'));
     beforeAll(async () => {
@@ -174,16 +176,23 @@ describe.each(flavours)(
     });
 
     it('answers what its rewrites, redirects and header rules can', async () => {
-      expect(await checkServedStatusSite(site.origin, cases(), { base: site.base })).toBe(
-        cases().length,
-      );
+      expect(
+        await checkServedStatusSite(site.origin, cases(), { base: site.base, html404: true }),
+      ).toBe(cases().length);
     });
 
-    it('serves the CSV only by its path, and the JSON 404 page for a miss', async () => {
+    it("serves the CSV only by its path, and the site's 404 page for any miss", async () => {
       const csv = await get(`${site.origin}${site.base}/exports/stats/demo/?format=csv`);
       expect(csv.headers.get('content-type')).toBe('application/json');
-      const miss = await get(`${site.origin}${site.base}/projects/nope/`);
-      expect([miss.status, miss.headers.get('content-type')]).toEqual([404, 'application/json']);
+      // serve has one 404 page: under the API too, as Weblate answers a path that names no route.
+      for (const path of ['/projects/nope/', '/api/nope/']) {
+        const miss = await get(`${site.origin}${site.base}${path}`);
+        expect([miss.status, miss.headers.get('content-type')]).toEqual([
+          404,
+          'text/html; charset=utf-8',
+        ]);
+        expect(miss.text).toContain('<title>Page not found');
+      }
     });
   },
 );

@@ -123,10 +123,13 @@ describe('resolveStatusSiteRequest', () => {
     expect(resolveStatusSiteRequest('GET', url, '', '4')).toEqual(notFound);
   });
 
-  it('leaves the API and other paths alone, and answers only GET and HEAD', () => {
+  it('leaves the API alone, answers other paths with its 404, and answers only GET and HEAD', () => {
     expect(resolveStatusSiteRequest('GET', '/api/projects/', '', '4')).toBeNull();
-    expect(resolveStatusSiteRequest('GET', '/serve.json', '', '4')).toBeNull();
-    expect(resolveStatusSiteRequest('GET', '//evil.example/projects/', '', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('GET', '/api', '', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('GET', '/serve.json', '', '4')).toEqual(notFound);
+    expect(resolveStatusSiteRequest('POST', '/nope/', '', '4')).toEqual(notFound);
+    expect(resolveStatusSiteRequest('GET', '//evil.example/projects/', '', '4')).toEqual(notFound);
+    expect(resolveStatusSiteRequest('GET', '/elsewhere/', '/l10n', '4')).toEqual(notFound);
     expect(resolveStatusSiteRequest('HEAD', '/projects/demo/', '', '4')).toEqual(
       files(['projects/demo/index.html', HTML]),
     );
@@ -147,6 +150,6 @@ describe('resolveStatusSiteRequest', () => {
     expect(
       resolveStatusSiteRequest('GET', '/l10n/widgets/demo/cs/multi-auto.svg', '/l10n', '2026.8'),
     ).toEqual(redirect('/l10n/widget/demo/-/cs/multi-auto.svg'));
-    expect(resolveStatusSiteRequest('GET', '/projects/demo/', '/l10n', '4')).toBeNull();
+    expect(resolveStatusSiteRequest('GET', '/projects/demo/', '/l10n', '4')).toEqual(notFound);
   });
 });

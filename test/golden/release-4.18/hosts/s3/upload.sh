@@ -13,7 +13,7 @@ bucket=${1:?usage: sh hosts/s3/upload.sh BUCKET}
 prefix='/mirror'
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type 'application/json'
-aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --no-follow-symlinks --content-type 'application/json'
+aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --no-follow-symlinks --content-type 'text/html; charset=utf-8'
 # The status site: the home page, then each of its folders whole, a kind of file at a time with its type.
 aws s3 cp "$tree/index.html" "s3://$bucket$prefix/index.html" --no-follow-symlinks --content-type 'text/html; charset=utf-8'
 site() {
