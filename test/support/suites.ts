@@ -27,7 +27,9 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-23-*.test.ts',
   'test/regressions/issue-24-*.test.ts',
   'test/regressions/issue-25-pull-releases.test.ts',
+  'test/regressions/issue-26-not-found-deploy.test.ts',
   'test/regressions/issue-26-not-found-page.test.ts',
+  'test/regressions/issue-26-not-found-servers.test.ts',
   'test/regressions/issue-26-page-policy.test.ts',
   'test/regressions/issue-26-pull-edit-url.test.ts',
 ];
