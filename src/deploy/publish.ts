@@ -33,6 +33,7 @@ import {
 import { withRetries, DEFAULT_BACKOFF, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import {
+  leaseKey,
   withStoreState,
   type StateDeployReport,
   type StateDeps,
@@ -344,13 +345,13 @@ function hexToBase64(hex: string | undefined): string | undefined {
   return hex && /^[0-9a-f]{32}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64') : undefined;
 }
 
-/** Keys listed under the prefix that the published snapshot does not hold (the state's among them), left alone. */
+/** Keys listed under the prefix that neither the published snapshot nor its state and lease hold, left alone. */
 function countForeign(
   listed: ReadonlyMap<string, string>,
   record: DeployRecord,
   options: PublishOptions,
 ): number {
-  const known = new Set<string>();
+  const known = new Set<string>([options.state.key, leaseKey(options.state)]);
   for (const [key, group] of record.groups)
     for (const name of group.files.keys()) known.add(keyOf(options.target, treePathOf(key, name)));
   return [...listed.keys()].filter((key) => !known.has(key)).length;

@@ -10,7 +10,7 @@
  * listing of the target instead, and says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { readStateFile } from '../tree/state-folder.ts';
@@ -73,7 +73,7 @@ export interface StateRunOptions {
   /** The tree whose state folder takes the record (for a publish, a scratch folder). */
   outDir: string;
   retries: number;
-  /** Read the state, take no lease and write nothing back. */
+  /** Read the state, take no lease and write nothing back (the local record is left as it was). */
   dryRun?: boolean | undefined;
   /** A folder whose files travel in the state with the record (a mirror's pulled content). */
   carried?: string | undefined;
@@ -94,13 +94,14 @@ export function deployWithState(
   options: StateOptions,
   deps: StateDeps,
 ): Promise<StateDeployReport> {
+  const ownKeys = [options.state.key, leaseKey(options.state)];
   return withStoreState(options, deps, (distrust) =>
-    deploy({ ...options, verify: options.verify || distrust !== null }, deps),
+    deploy({ ...options, verify: options.verify || distrust !== null, ownKeys }, deps),
   );
 }
 
 /** The key of the lease beside a state. */
-function leaseKey(state: StateLocation): string {
+export function leaseKey(state: StateLocation): string {
   return `${state.key}.lease`;
 }
 
@@ -133,6 +134,7 @@ export async function withStoreState(
       return { ...noFigures(), ok: false, busy: true, message: busy(where, lease.held) };
     if (lease) renewal = renewLease(store, leaseKey(options.state), lease.lease, deps);
     const target = describeTarget(options.target);
+    const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
     const distrust = lease?.stale
       ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
       : await restoreRecord(store, options, target, policy);
@@ -140,7 +142,7 @@ export async function withStoreState(
       options.onNotice?.(
         `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
       );
-    const report = await work(distrust);
+    const report = await work(distrust).finally(() => localRecord?.put());
     ended = true;
     if (options.dryRun || report.stateUnchanged) return report;
     const saved = await saveRecord(store, options, target, policy);
@@ -280,6 +282,15 @@ async function restoreRecord(
   await writeFileAtomic(recordPath(options.outDir, target), record);
   if (options.carried) await restoreCarried(options.carried, decoded.files);
   return null;
+}
+
+/** The bytes of the local record, and a way to put them back (or remove the file again). */
+async function keepLocalRecord(outDir: string, target: string) {
+  const file = recordPath(outDir, target);
+  const bytes = readStateFile(file);
+  return {
+    put: () => (bytes === null ? rm(file, { force: true }) : writeFileAtomic(file, bytes)),
+  };
 }
 
 /** Whether a name of the state is the record or a carried file that stays inside its folder. */
