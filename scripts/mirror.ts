@@ -6,6 +6,7 @@ import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
+import { UPSTREAM_OPTIONS, upstreamToken } from '../src/cli/upstream-options.ts';
 import { parseStateLocation } from '../src/deploy/store-state.ts';
 import { parseTarget } from '../src/deploy/target.ts';
 import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
@@ -51,17 +52,7 @@ export const command = defineCommand({
       description:
         'pull everything (pull --full) instead of only what changed; deliveries still refresh only what they name',
     },
-    token: {
-      type: 'string',
-      valueName: 'KEY',
-      description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)',
-    },
-    project: {
-      type: 'string',
-      valueName: 'SLUG',
-      multiple: true,
-      description: 'mirror only this project',
-    },
+    ...UPSTREAM_OPTIONS,
     ...STORE_OPTIONS,
     state: {
       type: 'string',
@@ -131,7 +122,7 @@ export const command = defineCommand({
     const retries = integerFlag('retries', args.retries, 0, 10);
     const options: MirrorOptions = {
       from: from.url,
-      token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
+      token: upstreamToken(args.token, io.env),
       projects: args.project,
       full: args.full,
       work: args.work ?? (target.kind === 'folder' ? 'weblate-mirror' : undefined),
