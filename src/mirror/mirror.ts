@@ -36,7 +36,8 @@ export type MirrorTarget =
   | {
       kind: 's3';
       target: DeployTarget;
-      /** Beside the prefix when absent. */ state?: StateLocation;
+      /** Where the state the next run needs is kept: beside the prefix when absent. */
+      state?: StateLocation;
     }
   | { kind: 'folder'; dir: string };
 
