@@ -9,6 +9,7 @@ args=(mirror --from "$INPUT_FROM" --to "$INPUT_TO" --work "${INPUT_WORK:-.weblat
 if [ -n "${INPUT_BASE_URL:-}" ]; then args+=(--base-url "$INPUT_BASE_URL"); fi
 if [ -n "${INPUT_ENDPOINT:-}" ]; then args+=(--endpoint "$INPUT_ENDPOINT"); fi
 if [ -n "${INPUT_REGION:-}" ]; then args+=(--region "$INPUT_REGION"); fi
+if [ -n "${INPUT_STATE:-}" ]; then args+=(--state "$INPUT_STATE"); fi
 if [ "${INPUT_FULL:-false}" = true ]; then args+=(--full); fi
 for project in ${INPUT_PROJECTS//,/ }; do args+=(--project "$project"); done
 # The key goes in the environment, not the command line, where any process could read it.

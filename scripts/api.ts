@@ -71,10 +71,17 @@ export interface MirrorOptions {
   from: string;
   /** `s3://BUCKET[/PREFIX]`, or a folder a web server serves. */
   to: string;
-  /** The working folder: the pulled content and the tree (default `weblate-mirror`). */
+  /**
+   * For a folder, the working folder: the pulled content (default `weblate-mirror`); for a
+   * bucket, where each run's scratch folder goes (the system's temporary folder by default).
+   */
   work?: string;
   endpoint?: string;
   region?: string;
+  /** For a bucket: `s3://BUCKET/KEY` of the state the next run needs (default `PREFIX/.weblate-snapshot/state`). */
+  state?: string;
+  /** For a bucket: seconds to wait for another run's lease. */
+  wait?: number;
   project?: string[];
   baseUrl?: string;
   full?: boolean;

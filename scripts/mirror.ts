@@ -6,6 +6,8 @@ import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
 import { STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
+import { UPSTREAM_OPTIONS, upstreamToken } from '../src/cli/upstream-options.ts';
+import { parseStateLocation } from '../src/deploy/store-state.ts';
 import { parseTarget } from '../src/deploy/target.ts';
 import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
 import { deliveryJudge, readSecret, secretProblem } from '../src/mirror/delivery.ts';
@@ -41,26 +43,30 @@ export const command = defineCommand({
     work: {
       type: 'string',
       valueName: 'DIR',
-      description: 'working folder: the pulled content and what the next run needs',
-      default: 'weblate-mirror',
+      description:
+        'working folder: for a folder target, the pulled content the next run needs (default weblate-mirror); ' +
+        "for a bucket, where each run's scratch folder goes (default: the system's temporary folder)",
     },
     full: {
       type: 'boolean',
       description:
         'pull everything (pull --full) instead of only what changed; deliveries still refresh only what they name',
     },
-    token: {
-      type: 'string',
-      valueName: 'KEY',
-      description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)',
-    },
-    project: {
-      type: 'string',
-      valueName: 'SLUG',
-      multiple: true,
-      description: 'mirror only this project',
-    },
+    ...UPSTREAM_OPTIONS,
     ...STORE_OPTIONS,
+    state: {
+      type: 'string',
+      valueName: 's3://BUCKET/KEY',
+      description:
+        'for a bucket: where the state the next run needs is kept (the pulled content, the deploy record), ' +
+        'with a lease beside it; default PREFIX/.weblate-snapshot/state',
+    },
+    wait: {
+      type: 'string',
+      valueName: 'SECONDS',
+      description: "for a bucket: how long to wait for another run's lease, 0 to 86400",
+      default: '0',
+    },
     retries: {
       type: 'string',
       valueName: 'N',
@@ -98,7 +104,8 @@ export const command = defineCommand({
   },
   epilog:
     'Exit codes: 0 done, 1 content or usage errors, 75 what a later run resumes (rate limits, network, a store down), 2 bugs.\n' +
-    'Credentials of a bucket come from the usual AWS environment, as for deploy.\n\n' +
+    'Credentials of a bucket come from the usual AWS environment, as for deploy. A bucket keeps what the next run\n' +
+    'needs (the pulled content, the deploy record) in its state object, so a run may start with an empty --work.\n\n' +
     'Examples:\n' +
     '  weblate-snapshot mirror --from https://weblate.example.org/api/ --to s3://l10n --base-url https://l10n.example.org\n' +
     '  weblate-snapshot mirror --from https://weblate.example.org/api/ --to /var/www/l10n --every 1h \\\n' +
@@ -109,16 +116,17 @@ export const command = defineCommand({
       throw new UsageError('mirror needs --from URL and --to s3://BUCKET[/PREFIX] or DIR');
     const from = normalizeApiUrl(args.from);
     if (!from.ok) throw new UsageError(from.message);
-    const target = mirrorTarget(args.to, args.endpoint, io.env);
+    const target = mirrorTarget({ ...args, to: args.to }, io.env);
     const every = args.every === undefined ? null : parseInterval(args.every);
     const listen = listenOptions(args);
     const retries = integerFlag('retries', args.retries, 0, 10);
     const options: MirrorOptions = {
       from: from.url,
-      token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
+      token: upstreamToken(args.token, io.env),
       projects: args.project,
       full: args.full,
-      work: args.work,
+      work: args.work ?? (target.kind === 'folder' ? 'weblate-mirror' : undefined),
+      waitMs: integerFlag('wait', args.wait, 0, 86_400) * 1000,
       target,
       settings: settingsOverrides(args),
       host: hostOption(args.host),
@@ -145,20 +153,22 @@ export const command = defineCommand({
   },
 });
 
-/** `--to` as a bucket (with `--endpoint`) or a folder. */
+/** `--to` as a bucket (with `--endpoint` and `--state`) or a folder. */
 function mirrorTarget(
-  to: string,
-  endpointFlag: string | undefined,
+  args: { to: string; endpoint?: string | undefined; state?: string | undefined },
   env: CommandIO['env'],
 ): MirrorTarget {
-  if (!to.startsWith('s3://')) {
-    if (endpointFlag !== undefined)
-      throw new UsageError('--endpoint goes with --to s3://BUCKET[/PREFIX]');
-    return { kind: 'folder', dir: to };
+  if (!args.to.startsWith('s3://')) {
+    for (const flag of ['endpoint', 'state'] as const)
+      if (args[flag] !== undefined)
+        throw new UsageError(`--${flag} goes with --to s3://BUCKET[/PREFIX]`);
+    return { kind: 'folder', dir: args.to };
   }
-  const target = parseTarget(to, storeEndpoint(endpointFlag, env));
+  const target = parseTarget(args.to, storeEndpoint(args.endpoint, env));
   if (!target.ok) throw new UsageError(target.message);
-  return { kind: 's3', target: target.value };
+  const state = parseStateLocation(args.state ?? 'default', target.value);
+  if (!state.ok) throw new UsageError(state.message);
+  return { kind: 's3', target: target.value, state: state.value };
 }
 
 /** `--listen` with its secret and address, or null without it. */
@@ -194,17 +204,20 @@ function listenOptions(args: {
 }
 
 async function mirrorDeps(target: MirrorTarget, region: string | null): Promise<MirrorDeps> {
-  if (target.kind === 'folder')
-    return {
-      store: () => {
-        throw new Error('Internal error: a folder has no store');
-      },
+  if (target.kind === 'folder') {
+    const none = () => {
+      throw new Error('Internal error: a folder has no store');
     };
+    return { store: none, stateStore: none };
+  }
   // The SDK warns on Node 20 in every process; the version is pinned (see package.json).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const { s3Store } = await import('../src/deploy/s3.ts');
   const { bucket, endpoint } = target.target;
-  return { store: () => s3Store({ bucket, endpoint, region }) };
+  return {
+    store: () => s3Store({ bucket, endpoint, region }),
+    stateStore: () => s3Store({ bucket: target.state?.bucket ?? bucket, endpoint, region }),
+  };
 }
 
 /** A single run's end: its exit code, through the errors that carry one. */
@@ -266,7 +279,6 @@ function describePlace(place: ChangedPlace): string {
   return place.component === undefined ? place.project : `${place.project}/${place.component}`;
 }
 
-/** One line a step. */
 /** --json's record of a step: what its line says, in numbers. */
 function stepSummary(step: MirrorStepReport): Record<string, unknown> {
   if (step.step === 'pull')

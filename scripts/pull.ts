@@ -3,6 +3,7 @@ import { defineCommand, integerFlag, runIfMain, sizeFlag } from '../src/cli/comm
 import { countOf } from '../src/cli/progress.ts';
 import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts';
 import { pullDisplay } from '../src/cli/pull-progress.ts';
+import { UPSTREAM_OPTIONS, upstreamToken } from '../src/cli/upstream-options.ts';
 import { defaultPullDeps, normalizeApiUrl, pull, type PullReport } from '../src/pull/pull.ts';
 import { DEFAULT_SWEEP_EVERY, parseSweepEvery } from '../src/pull/sweep.ts';
 
@@ -28,17 +29,7 @@ export const command = defineCommand({
       description:
         'read everything, even into an earlier pull (catches what an incremental pull cannot see)',
     },
-    token: {
-      type: 'string',
-      valueName: 'KEY',
-      description: 'API key, sent as "Authorization: Token KEY" (or set WEBLATE_TOKEN)',
-    },
-    project: {
-      type: 'string',
-      valueName: 'SLUG',
-      multiple: true,
-      description: 'pull only this project',
-    },
+    ...UPSTREAM_OPTIONS,
     'sweep-every': {
       type: 'string',
       valueName: 'N|Th',
@@ -90,7 +81,7 @@ export const command = defineCommand({
       {
         from: from.url,
         outDir: args.out,
-        token: args.token ?? (io.env.WEBLATE_TOKEN || undefined),
+        token: upstreamToken(args.token, io.env),
         projects: args.project,
         full: args.full,
         sweepEvery,

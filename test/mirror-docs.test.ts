@@ -15,6 +15,7 @@ interface Action {
   runs: { using: string; steps: Step[] };
 }
 interface Step {
+  if?: string;
   uses?: string;
   run?: string;
   env?: Record<string, string>;
@@ -95,7 +96,7 @@ describe('the action', () => {
     for (const flag of flags) expect(options, `--${flag}`).toContain(flag);
   });
 
-  it('keeps its working folder in the Actions cache, on Node 24', () => {
+  it('keeps the working folder of a folder target in the Actions cache, on Node 24', () => {
     const uses = action.runs.steps.map((step) => step.uses).filter(Boolean);
     expect(uses).toEqual([
       'actions/setup-node@v6',
@@ -107,6 +108,9 @@ describe('the action', () => {
     const restore = action.runs.steps.find((step) => step.uses === 'actions/cache/restore@v5')!;
     expect(restore.with?.key).toMatch(/github\.run_id/);
     expect(restore.with?.['restore-keys']).toBe('weblate-mirror-');
+    // A bucket keeps its state in the store: the cache is for a folder target only.
+    for (const step of action.runs.steps.filter((step) => step.uses?.startsWith('actions/cache')))
+      expect(step.if).toContain("!startsWith(inputs.to, 's3://')");
   });
 });
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A scheduled mirror on a machine that keeps its disk (docs/mirror.md): one `weblate-snapshot mirror`
-# pulls what changed on a Weblate instance, updates the tree in place and deploys what changed. Run
+# pulls what changed on a Weblate instance and publishes what changed, its state kept in the bucket. Run
 # from cron as the user weblate-mirror; flock keeps two runs from overlapping. Set the variables
 # below, or in the environment; the secrets (WEBLATE_TOKEN, AWS_*) come from the environment.
 set -eu

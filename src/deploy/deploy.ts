@@ -58,6 +58,8 @@ export interface DeployOptions {
   verify?: boolean;
   /** Decide what to do, and do none of it. */
   dryRun?: boolean;
+  /** Keys the tool keeps beside the snapshot (its state, its lease): never counted as foreign. */
+  ownKeys?: readonly string[];
   /** Deploy a tree whose links lead to a loopback, private or file: address, or elsewhere than the last deploy there. */
   allowBaseUrl?: boolean | undefined;
   /** Set when the deploy should stop (Ctrl+C): nothing new starts, what is running ends, the record is kept. */
@@ -151,7 +153,7 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
       plan = planVerify(options.outDir, tree.value, record, forced ? new Map() : listed, (path) =>
         keyOf(options.target, path),
       );
-      figures.foreign = countForeign(listed, plan, record, options.target);
+      figures.foreign = countForeign(listed, plan, record, options);
       figures.verified = plan.changed.reduce((sum, group) => sum + group.files.size, 0);
     } else {
       plan = planDeploy(options.outDir, tree.value, record, recorded === null || forced);
@@ -326,9 +328,9 @@ function countForeign(
   listed: ReadonlyMap<string, string>,
   plan: DeployPlan,
   record: DeployRecord,
-  target: DeployTarget,
+  { target, ownKeys }: DeployOptions,
 ): number {
-  const known = new Set<string>();
+  const known = new Set<string>(ownKeys);
   for (const group of plan.changed)
     for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(group.key, name)));
   for (const [key, group] of record.groups)

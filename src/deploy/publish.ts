@@ -33,6 +33,7 @@ import {
 import { withRetries, DEFAULT_BACKOFF, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import {
+  leaseKey,
   withStoreState,
   type StateDeployReport,
   type StateDeps,
@@ -66,11 +67,7 @@ export async function publishContent(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
 ): Promise<PublishReport> {
-  const opened = await openTreeContent(options.contentDir, {
-    settings: options.settings,
-    catalog: deps.catalog,
-    strict: options.strict,
-  });
+  const opened = await openContent(options, deps);
   if (!opened.ok) return { errors: opened.errors };
   const { model, warnings } = opened;
   const spool = await mkdtemp(join(options.spoolDir ?? tmpdir(), 'weblate-snapshot-publish-'));
@@ -85,7 +82,33 @@ export async function publishContent(
   }
 }
 
+/**
+ * Opens the content and publishes it inside a run that already holds the
+ * store's state (a mirror's, which pulls first): `outDir` is the scratch tree
+ * whose state folder holds the deploy record, `distrust` why it is not to be
+ * trusted. Content errors come back with nothing published.
+ */
+export async function publishInRun(
+  options: PublishOptions,
+  deps: StateDeps & { catalog?: Catalog },
+  outDir: string,
+  distrust: string | null,
+): Promise<PublishReport> {
+  const opened = await openContent(options, deps);
+  if (!opened.ok) return { errors: opened.errors };
+  const report = await new Publish(options, deps, opened.model, outDir).run(distrust);
+  return { ...report, warnings: opened.warnings, translations: opened.model.translations.length };
+}
+
 // --- internal ---
+
+function openContent(options: PublishOptions, deps: { catalog?: Catalog }) {
+  return openTreeContent(options.contentDir, {
+    settings: options.settings,
+    catalog: deps.catalog,
+    strict: options.strict,
+  });
+}
 
 /** Keys deleted per request (the most S3 takes). */
 const DELETE_BATCH = 1000;
@@ -161,7 +184,8 @@ class Publish {
     const message =
       `${stopped}\nStopped with ${this.figures.uploaded} files uploaded and ${this.figures.deleted} keys deleted. ` +
       'What was done is recorded in the state: run the same command again to go on from there.';
-    return { ok: false, message, ...this.figures };
+    // A store that failed may not fail again: a later run goes on from here.
+    return { ok: false, message, temporary: this.failure !== null, ...this.figures };
   }
 
   private refusedUrl(recorded: DeployRecord | null): string | null {
@@ -321,13 +345,13 @@ function hexToBase64(hex: string | undefined): string | undefined {
   return hex && /^[0-9a-f]{32}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64') : undefined;
 }
 
-/** Keys listed under the prefix that the published snapshot does not hold (the state's among them), left alone. */
+/** Keys listed under the prefix that neither the published snapshot nor its state and lease hold, left alone. */
 function countForeign(
   listed: ReadonlyMap<string, string>,
   record: DeployRecord,
   options: PublishOptions,
 ): number {
-  const known = new Set<string>();
+  const known = new Set<string>([options.state.key, leaseKey(options.state)]);
   for (const [key, group] of record.groups)
     for (const name of group.files.keys()) known.add(keyOf(options.target, treePathOf(key, name)));
   return [...listed.keys()].filter((key) => !known.has(key)).length;

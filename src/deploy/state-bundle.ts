@@ -4,7 +4,8 @@
  * size and SHA-256, followed by the files' bytes. Reading it back checks
  * every size and hash, so a damaged or cut-short object is refused with the
  * reason, never half used. It holds what the tool wrote about the target
- * (the deploy record), nothing secret.
+ * (the deploy record) and, for a mirror, the content it pulled: nothing
+ * secret, but not for publishing either.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';

@@ -2,13 +2,16 @@
  * A deploy whose state lives in the store (`--state`), for runners that keep
  * nothing between runs. The run takes a lease object beside the state, so a
  * second run at the same time waits or stops instead of interleaving; reads
- * the deploy record from the state object into the tree's state folder;
- * deploys; writes the record back; and gives the lease up. A state that is
+ * the deploy record from the state object into the tree's state folder (and,
+ * for a mirror, the pulled content into its folder); deploys; writes them
+ * back; and gives the lease up. A state that is
  * missing, damaged, of another target, or left by a run that never finished
  * (its lease ran out) is not trusted: the deploy compares the tree with a
  * listing of the target instead, and says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { readStateFile } from '../tree/state-folder.ts';
 import { deploy, noFigures, type DeployOptions, type DeployReport } from './deploy.ts';
@@ -19,7 +22,7 @@ import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, parseTarget, type DeployTarget } from './target.ts';
 
 /** Where a run's state is kept: a bucket and a key. */
-interface StateLocation {
+export interface StateLocation {
   bucket: string;
   key: string;
 }
@@ -70,24 +73,36 @@ export interface StateRunOptions {
   /** The tree whose state folder takes the record (for a publish, a scratch folder). */
   outDir: string;
   retries: number;
-  /** Read the state, take no lease and write nothing back. */
+  /** Read the state, take no lease and write nothing back (the local record is left as it was). */
   dryRun?: boolean | undefined;
+  /** A folder whose files travel in the state with the record (a mirror's pulled content). */
+  carried?: string | undefined;
   onNotice?: ((text: string) => void) | undefined;
 }
 
 type StateOptions = DeployOptions & StateRunOptions;
 
-/** A deploy report; `busy` when another run held the lease and nothing was done. */
-export type StateDeployReport = DeployReport & { busy?: true };
+/**
+ * A deploy report; `busy` when another run held the lease and nothing was
+ * done; `stateUnchanged` when the run stopped before the target (the state
+ * is left as it was).
+ */
+export type StateDeployReport = DeployReport & { busy?: true; stateUnchanged?: true };
 
 /** A deploy that reads its record from the store's state first and writes it back after. */
 export function deployWithState(
   options: StateOptions,
   deps: StateDeps,
 ): Promise<StateDeployReport> {
+  const ownKeys = [options.state.key, leaseKey(options.state)];
   return withStoreState(options, deps, (distrust) =>
-    deploy({ ...options, verify: options.verify || distrust !== null }, deps),
+    deploy({ ...options, verify: options.verify || distrust !== null, ownKeys }, deps),
   );
+}
+
+/** The key of the lease beside a state. */
+export function leaseKey(state: StateLocation): string {
+  return `${state.key}.lease`;
 }
 
 /**
@@ -98,7 +113,7 @@ export function deployWithState(
 export async function withStoreState(
   options: StateRunOptions,
   deps: StateDeps,
-  work: (distrust: string | null) => Promise<DeployReport>,
+  work: (distrust: string | null) => Promise<StateDeployReport>,
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
   const policy: RetryPolicy = {
@@ -114,18 +129,12 @@ export async function withStoreState(
   let renewal: ReturnType<typeof setInterval> | null = null;
   try {
     if (!options.dryRun)
-      lease = await takeLease(
-        store,
-        `${options.state.key}.lease`,
-        owner,
-        options.waitMs,
-        policy,
-        deps,
-      );
+      lease = await takeLease(store, leaseKey(options.state), owner, options.waitMs, policy, deps);
     if (lease && !lease.ok)
       return { ...noFigures(), ok: false, busy: true, message: busy(where, lease.held) };
-    if (lease) renewal = renewLease(store, `${options.state.key}.lease`, lease.lease, deps);
+    if (lease) renewal = renewLease(store, leaseKey(options.state), lease.lease, deps);
     const target = describeTarget(options.target);
+    const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
     const distrust = lease?.stale
       ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
       : await restoreRecord(store, options, target, policy);
@@ -133,19 +142,25 @@ export async function withStoreState(
       options.onNotice?.(
         `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
       );
-    const report = await work(distrust);
+    const report = await work(distrust).finally(() => localRecord?.put());
     ended = true;
-    if (options.dryRun) return report;
+    if (options.dryRun || report.stateUnchanged) return report;
     const saved = await saveRecord(store, options, target, policy);
     return saved === null ? report : { ...report, ok: false, message: saved };
   } catch (error) {
-    if (error instanceof StoreError) return { ...noFigures(), ok: false, message: error.message };
+    if (error instanceof StoreError)
+      return {
+        ...noFigures(),
+        ok: false,
+        message: error.message,
+        temporary: error.kind !== 'fatal',
+      };
     throw error;
   } finally {
     if (renewal) clearInterval(renewal);
     // A deploy that threw may have sent files its state does not know of: none is better than that one.
     if (lease?.ok && !ended) await store.remove([options.state.key]).catch(() => undefined);
-    if (lease?.ok) await giveUpLease(store, `${options.state.key}.lease`, owner, policy);
+    if (lease?.ok) await giveUpLease(store, leaseKey(options.state), owner, policy);
     store.close();
   }
 }
@@ -156,6 +171,8 @@ export async function withStoreState(
 const POLL_MS = 5000;
 /** The deploy record's name in the state object. */
 const RECORD = 'deploy-record';
+/** The prefix of the carried folder's files in the state object. */
+const CARRIED = 'carried/';
 
 interface Lease {
   owner: string;
@@ -259,8 +276,52 @@ async function restoreRecord(
   if (decoded.target !== target) return `the state at ${where} is of ${decoded.target}`;
   const record = decoded.files.get(RECORD);
   if (!record) return `the state at ${where} holds no deploy record`;
+  const outside = [...decoded.files.keys()].find((name) => !carriedPath(name));
+  if (outside !== undefined)
+    return `the state at ${where} names a file outside its folder: ${outside}`;
   await writeFileAtomic(recordPath(options.outDir, target), record);
+  if (options.carried) await restoreCarried(options.carried, decoded.files);
   return null;
+}
+
+/** The bytes of the local record, and a way to put them back (or remove the file again). */
+async function keepLocalRecord(outDir: string, target: string) {
+  const file = recordPath(outDir, target);
+  const bytes = readStateFile(file);
+  return {
+    put: () => (bytes === null ? rm(file, { force: true }) : writeFileAtomic(file, bytes)),
+  };
+}
+
+/** Whether a name of the state is the record or a carried file that stays inside its folder. */
+function carriedPath(name: string): boolean {
+  if (name === RECORD) return true;
+  const path = name.slice(CARRIED.length);
+  return (
+    name.startsWith(CARRIED) &&
+    path
+      .split('/')
+      .every((part) => part !== '' && part !== '.' && part !== '..' && !part.includes('\\'))
+  );
+}
+
+/** Writes the carried files of the state into their folder. */
+async function restoreCarried(dir: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
+  for (const [name, body] of files)
+    if (name.startsWith(CARRIED))
+      await writeFileAtomic(join(dir, ...name.slice(CARRIED.length).split('/')), body);
+}
+
+/** The files of the carried folder, by their names in the state. */
+async function readCarried(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(`${CARRIED}${relative(dir, path).split(sep).join('/')}`, await readFile(path));
+  }
+  return files;
 }
 
 /** Writes the deploy record back into the state object: null, or why it could not be. */
@@ -272,7 +333,8 @@ async function saveRecord(
 ): Promise<string | null> {
   const record = readStateFile(recordPath(options.outDir, target));
   if (record === null) return null;
-  const body = await encodeStateBundle(target, new Map([[RECORD, record]]));
+  const carried = options.carried ? await readCarried(options.carried) : new Map<string, Buffer>();
+  const body = await encodeStateBundle(target, new Map([[RECORD, record], ...carried]));
   try {
     await withRetries(() => store.put(options.state.key, body, metadata(body)), policy);
     return null;

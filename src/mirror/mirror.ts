@@ -1,24 +1,45 @@
 /**
- * One refresh of a mirror: an incremental pull into the working folder's
- * content, a build of its tree, and a deploy of that tree to a bucket (or a
- * build straight into the folder a web server serves). Each step's report
- * comes back; a failure stops the refresh and says whether a later one
- * resumes it (`temporary`) or the content or settings are at fault.
+ * One refresh of a mirror. Into a folder a web server serves: an incremental
+ * pull into the working folder's content and a build straight into the
+ * served folder. Into a bucket: holding the lease on the state kept in the
+ * store, the pulled content and the deploy record are read from that state
+ * into a scratch folder, the pull refreshes the content, the groups that
+ * changed are rendered and uploaded from memory (no tree on disk), and the
+ * state is written back; the scratch folder goes at the end. Each step's
+ * report comes back; a failure stops the refresh and says whether a later
+ * one resumes it (`temporary`) or the content or settings are at fault.
  */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDirectory, checkOutput, type BuildReport } from '../build.ts';
-import { deploy, type DeployReport } from '../deploy/deploy.ts';
+import { noFigures, type DeployReport } from '../deploy/deploy.ts';
+import { publishInRun } from '../deploy/publish.ts';
+import {
+  parseStateLocation,
+  withStoreState,
+  type StateDeployReport,
+  type StateLocation,
+} from '../deploy/store-state.ts';
 import type { ObjectStore } from '../deploy/store.ts';
 import type { DeployTarget } from '../deploy/target.ts';
 import type { ContentError } from '../errors.ts';
 import type { HostOptions } from '../hosts/index.ts';
 import { defaultPullDeps, pull, type PullOptions, type PullReport } from '../pull/pull.ts';
+import { restampRecord } from '../pull/record.ts';
 import type { ChangedPlace } from '../pull/refresh.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { lockTree } from '../tree/lock.ts';
 
 /** Where a mirror publishes: a bucket and prefix, or a folder a web server serves. */
-export type MirrorTarget = { kind: 's3'; target: DeployTarget } | { kind: 'folder'; dir: string };
+export type MirrorTarget =
+  | {
+      kind: 's3';
+      target: DeployTarget;
+      /** Where the state the next run needs is kept: beside the prefix when absent. */
+      state?: StateLocation;
+    }
+  | { kind: 'folder'; dir: string };
 
 export interface MirrorOptions {
   from: string;
@@ -26,8 +47,14 @@ export interface MirrorOptions {
   projects: readonly string[];
   /** Pull everything on a refresh no delivery asked for (pull --full). */
   full?: boolean;
-  /** The working folder: the pulled content and, for a bucket, the tree and its records. */
-  work: string;
+  /**
+   * For a folder, where the pulled content stays between runs; for a bucket,
+   * where each run's scratch folder goes (the system's temporary folder when
+   * absent).
+   */
+  work?: string | undefined;
+  /** For a bucket: how long to wait for another run's lease, in milliseconds (0: stop at once). */
+  waitMs?: number;
   target: MirrorTarget;
   settings?: SettingsOverrides;
   host?: HostOptions['host'] | null | undefined;
@@ -40,20 +67,22 @@ export interface MirrorOptions {
 export interface MirrorDeps {
   /** The bucket's store, made only when a deploy sends something. */
   store: () => ObjectStore;
+  /** The store of the state's bucket. */
+  stateStore: () => ObjectStore;
 }
 
 export type MirrorStepReport =
   | { step: 'pull'; report: Extract<PullReport, { ok: true }> }
   | { step: 'build'; report: BuildReport; tree: string }
-  | { step: 'deploy'; report: Extract<DeployReport, { ok: true }>; tree: string };
+  | { step: 'deploy'; report: Extract<DeployReport, { ok: true }> };
 
 export type MirrorOutcome =
   { ok: true } | { ok: false; message: string; errors: ContentError[]; temporary: boolean };
 
 /**
- * Where a mirror keeps what the next refresh needs: the content it pulled, and
- * the tree it builds (beside it, `<tree>.state/`: manifest, build cache, deploy
- * records). The one place that decides it.
+ * Where a refresh keeps the content it pulled, and the tree it builds or whose
+ * state folder holds the deploy record (`<tree>.state/`), in `work` (a
+ * bucket's scratch folder). The one place that decides it.
  */
 export function mirrorPlaces(
   work: string,
@@ -72,8 +101,29 @@ export async function refreshMirror(
   only: readonly ChangedPlace[] | undefined,
   onStep: (step: MirrorStepReport) => void,
 ): Promise<MirrorOutcome> {
-  const { content, tree } = mirrorPlaces(options.work, options.target);
-  const pulled = await pull(
+  const { target } = options;
+  if (target.kind === 's3') return refreshInStore(options, target, deps, only, onStep);
+  if (options.work === undefined) throw new Error('Internal error: a folder mirror has no --work');
+  const { content, tree } = mirrorPlaces(options.work, target);
+  const pulled = await pullInto(options, content, only);
+  if (!pulled.ok) return pulled;
+  onStep({ step: 'pull', report: pulled });
+  const built = await buildTree(options, content, tree);
+  if (!built.ok) return built;
+  onStep({ step: 'build', report: built.report, tree });
+  return { ok: true };
+}
+
+// --- internal ---
+
+type Failure = Extract<MirrorOutcome, { ok: false }>;
+
+function pullInto(
+  options: MirrorOptions,
+  content: string,
+  only: readonly ChangedPlace[] | undefined,
+): Promise<PullReport> {
+  return pull(
     {
       from: options.from,
       outDir: content,
@@ -86,38 +136,86 @@ export async function refreshMirror(
     },
     defaultPullDeps(),
   );
-  if (!pulled.ok) return pulled;
-  onStep({ step: 'pull', report: pulled });
-  const built = await buildTree(options, content, tree);
-  if (!built.ok) return built;
-  onStep({ step: 'build', report: built.report, tree });
-  if (options.target.kind === 'folder') return { ok: true };
-  const deployed = await deploy(
-    {
-      outDir: tree,
-      target: options.target.target,
-      ...options.deploy,
-      allowBaseUrl: options.allowBaseUrl,
-      onNotice: options.onNotice,
-    },
-    {
-      store: deps.store,
-      sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
-      random: Math.random,
-    },
-  );
-  if (!deployed.ok)
-    return {
-      ok: false,
-      message: deployed.message,
-      errors: [],
-      temporary: deployed.temporary === true,
-    };
-  onStep({ step: 'deploy', report: deployed, tree });
-  return { ok: true };
 }
 
-// --- internal ---
+/**
+ * A refresh of a bucket with nothing kept locally: the lease taken, the
+ * content and deploy record read from the state into a scratch folder, the
+ * pull, the publish, the state written back, the scratch folder removed.
+ */
+async function refreshInStore(
+  options: MirrorOptions,
+  target: Extract<MirrorTarget, { kind: 's3' }>,
+  deps: MirrorDeps,
+  only: readonly ChangedPlace[] | undefined,
+  onStep: (step: MirrorStepReport) => void,
+): Promise<MirrorOutcome> {
+  if (options.work !== undefined) await mkdir(options.work, { recursive: true });
+  const scratch = await mkdtemp(join(options.work ?? tmpdir(), 'weblate-mirror-'));
+  const { content, tree } = mirrorPlaces(scratch, target);
+  let failure: Failure | null = null;
+  const stop = (outcome: Failure): StateDeployReport => {
+    failure = outcome;
+    return { ...noFigures(), ok: false, message: outcome.message, stateUnchanged: true };
+  };
+  const state = {
+    state: target.state ?? defaultState(target.target),
+    waitMs: options.waitMs ?? 0,
+    target: target.target,
+    outDir: tree,
+    retries: options.deploy.retries,
+    carried: content,
+    onNotice: options.onNotice,
+  };
+  const storeDeps = {
+    ...deps,
+    sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+    random: Math.random,
+    now: Date.now,
+  };
+  try {
+    const report = await withStoreState(state, storeDeps, async (distrust) => {
+      // The content came back from a checked state: its files are the ones the pull record describes.
+      if (distrust === null) await restampRecord(content);
+      const pulled = await pullInto(options, content, only);
+      if (!pulled.ok) return stop(pulled);
+      onStep({ step: 'pull', report: pulled });
+      const published = await publishInRun(
+        {
+          ...state,
+          ...options.deploy,
+          contentDir: content,
+          settings: options.settings,
+          host: options.host ?? undefined,
+          allowBaseUrl: options.allowBaseUrl,
+        },
+        storeDeps,
+        tree,
+        distrust,
+      );
+      if (published.errors)
+        return stop({
+          ok: false,
+          message: 'The pulled content does not build:',
+          errors: published.errors,
+          temporary: false,
+        });
+      return published;
+    });
+    if (failure) return failure;
+    if (!report.ok)
+      return {
+        ok: false,
+        message: report.message,
+        errors: [],
+        temporary: report.busy === true || report.temporary === true,
+      };
+    onStep({ step: 'deploy', report });
+    return { ok: true };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
 
 /** The tree brought in line with the content, as `build` does, holding the tree's lock. */
 async function buildTree(
@@ -150,4 +248,10 @@ async function buildTree(
       temporary: false,
     };
   return { ok: true, report };
+}
+
+function defaultState(target: DeployTarget): StateLocation {
+  const parsed = parseStateLocation('default', target);
+  if (!parsed.ok) throw new Error(`Internal error: ${parsed.message}`);
+  return parsed.value;
 }

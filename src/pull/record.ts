@@ -116,6 +116,25 @@ export async function recordPull(
   await writeFileAtomic(join(outDir, RECORD_FILE), `${JSON.stringify(record)}\n`);
 }
 
+/**
+ * The record of the pull into `outDir` made true of its files again after
+ * they were copied back from a checked copy (a mirror's state in the store):
+ * each component file of the recorded size gets its new time, so the next
+ * pull keeps it instead of reading it again. No record, nothing done.
+ */
+export async function restampRecord(outDir: string): Promise<void> {
+  const text = await readFile(join(outDir, RECORD_FILE), 'utf8').catch(() => null);
+  const parsed = text === null ? null : recordShape.safeParse(safeJson(text));
+  if (!parsed?.success) return;
+  const record = parsed.data;
+  for (const [slug, project] of Object.entries(record.projects))
+    for (const component of project.components) {
+      const now = await fileStamp(join(outDir, componentPath(slug, component.slug)));
+      if (now && component.file?.size === now.size) component.file = now;
+    }
+  await writeFileAtomic(join(outDir, RECORD_FILE), `${JSON.stringify(record)}\n`);
+}
+
 /** A digest of a JSON value as served (its keys in their order). */
 export function digest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('base64').slice(0, 22);
@@ -136,6 +155,14 @@ export async function fileStamp(file: string): Promise<{ size: number; mtimeMs: 
 }
 
 // --- internal ---
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 const stamp = z.object({ size: z.number(), mtimeMs: z.number() });
 

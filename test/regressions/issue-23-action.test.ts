@@ -2,9 +2,9 @@
  * Issue 23: the action's mirror step run as a runner runs it: action/run.sh with the inputs as
  * INPUT_* in the environment and `weblate-snapshot` on PATH, against the real sidecar and the
  * local S3 server on loopback. Its inputs reach the command: projects, endpoint, base URL,
- * and the working folder a later run finds again.
+ * the state a later run finds again in the bucket, and `state` for a key elsewhere.
  */
-import { cpSync, chmodSync, writeFileSync } from 'node:fs';
+import { cpSync, chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir } from '../helpers.ts';
@@ -56,13 +56,24 @@ describe('the action run as a runner runs it', () => {
     const first = await run();
     expect(first.stderr).not.toMatch(/error/i);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^pull: .*\nbuild: .*\ndeploy: /);
+    expect(first.stdout).toMatch(/^pull: .*\ndeploy: /);
+    // A bucket keeps the next run's state itself: the working folder the cache would keep is empty.
+    expect(readdirSync(join(workspace, '.weblate-mirror'))).toEqual([]);
     const keys = [...(await listBucket(servers.s3.url, BUCKET, 'site/')).keys()];
     expect(keys).toContain('site/api/projects/beta/index.json');
     expect(keys).not.toContain('site/api/projects/alpha/index.json');
     const again = await run();
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/deploy: 0 files uploaded/);
+    expect(keys).toContain('site/.weblate-snapshot/state');
+    const state = { ...env, INPUT_STATE: `s3://${BUCKET}/states/site` };
+    const elsewhere = await runProgram('bash', [join(ROOT, 'action/run.sh')], {
+      cwd: workspace,
+      env: state,
+    });
+    expect(elsewhere.code).toBe(0);
+    const states = await listBucket(servers.s3.url, BUCKET, 'states/');
+    expect([...states.keys()]).toEqual(['states/site']);
   });
 
   it('refuses to run without its required inputs', async () => {

@@ -7,11 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_TEMPORARY } from '../../src/cli/command.ts';
-import { mirrorPlaces } from '../../src/mirror/mirror.ts';
 import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
 import { childOutput, type ChildOutput } from '../support/child-output.ts';
 import { runScript } from '../support/run-script.ts';
@@ -96,13 +95,12 @@ describe('weblate-snapshot mirror', () => {
     const first = await mirror(['--from', up.api, ...to, '--work', work, ...BASE]);
     expect(first.stderr).not.toMatch(/error|warning/i);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^pull: .*\nbuild: .*built.*\ndeploy: \d+ files uploaded/);
-    // What the next run needs stays in the working folder: the pull's record, the tree's state.
-    const places = mirrorPlaces(work, { kind: 'folder', dir: 'unused' });
-    expect(existsSync(join(places.content, '.pull-record.json'))).toBe(true);
-    expect(existsSync(join(work, 'tree.state'))).toBe(true);
+    expect(first.stdout).toMatch(/^pull: .*\ndeploy: \d+ files uploaded/);
+    // What the next run needs is kept in the store, beside the prefix; the working folder is left empty.
+    expect(readdirSync(work)).toEqual([]);
     const keys = await listBucket(servers.s3.url, BUCKET, 'once/');
     expect(keys.has('once/api/projects/beta/index.json')).toBe(true);
+    expect(keys.has('once/.weblate-snapshot/state')).toBe(true);
     const again = await mirror(['--from', up.api, ...to, '--work', work, ...BASE]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/deploy: 0 files uploaded .*, 0 keys deleted/);
@@ -231,7 +229,9 @@ describe('weblate-snapshot mirror', () => {
       ...['--work', join(dir, 'b'), ...BASE, ...NO_RETRIES],
     ]);
     expect(store.code).toBe(EXIT_TEMPORARY);
-    expect(store.stdout).toMatch(/^pull: .*\nbuild: /);
+    // The lease on the state comes first: nothing is pulled while the store is down.
+    expect(store.stdout).toBe('');
+    expect(store.stderr).toContain('127.0.0.1:9');
     expect(store.stderr).not.toMatch(noStackTrace);
   });
 
