@@ -4,7 +4,7 @@
  * (a language in every translation, a component in every translation of it)
  * are serialized once per build and reused.
  */
-import { hasTrait, shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf, statisticsShapesOf } from '../model/releases.ts';
 import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
@@ -69,6 +69,7 @@ export interface Bodies {
 export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const settings = model.settings;
   const version = shapesOf(settings.weblateVersion);
+  const statistics = statisticsShapesOf(settings.weblateVersion);
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
   const categories = new Map<Category, RawJson>();
@@ -97,7 +98,7 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
           componentSource(settings, c, language(c.sourceLanguage), null),
         );
   const named = (counters: Counters, review: boolean, name: string, url: string) =>
-    fillLayout(NAMED_STATISTICS[version], {
+    fillLayout(NAMED_STATISTICS[statistics], {
       counters,
       review,
       code: '',
@@ -232,7 +233,7 @@ function translationStatisticsBody(settings: Settings, t: Translation): JsonValu
   const p = t.component.project.slug;
   const web = componentWebPath(t.component);
   const code = t.language.code;
-  return fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
+  return fillLayout(TRANSLATION_STATISTICS[statisticsShapesOf(settings.weblateVersion)], {
     counters: t.counters,
     review: translationHasReview(t),
     code,
@@ -288,7 +289,7 @@ function projectLanguagesBody(
     );
   }
   return entries.map(([language, counters]) =>
-    fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
+    fillLayout(TRANSLATION_STATISTICS[statisticsShapesOf(settings.weblateVersion)], {
       counters,
       review,
       code: language.code,

@@ -59,7 +59,7 @@ export const TRAITS = {
   },
   shapes5: {
     since: '5.0',
-    what: 'categories, language ids, 33 statistics counters, /widget/ URLs, /engage/<p>/-/<l>/, today\u2019s objects',
+    what: 'categories, language ids, /widget/ URLs, /engage/<p>/-/<l>/, today\u2019s objects',
     source: 'docs/changes/v5.rst 5.0, 5.0.1, 5.2; weblate/api/serializers.py',
     test: 'test/golden/release-5.10/api/index.json',
   },
@@ -68,6 +68,13 @@ export const TRAITS = {
     what: "a component chart's rows link to /translate/<p>/<c>/<l>/",
     source: 'weblate/trans/widgets.py (5.x)',
     test: 'test/golden/release-5.10/widget/hello/app/multi-auto.svg',
+  },
+  statistics33: {
+    since: '5.2',
+    what: 'statistics objects have 33 counters, `total_chars` third (before: 4.x\u2019s 21, `total_chars` 11th)',
+    source:
+      'docs/changes/v5.rst 5.2 ("statistics now includes character and word counts for more string states")',
+    test: 'test/regressions/issue-25-releases-statistics-5.1.test.ts',
   },
   largeStatistics: {
     since: '5.10',
@@ -80,6 +87,12 @@ export const TRAITS = {
     what: 'no /exports/stats/ files (Weblate answers its HTML 404 there)',
     source: 'weblate/urls.py, PR #13814',
     test: 'test/golden/release-5.10/FILES.txt',
+  },
+  standardizedErrors: {
+    since: '5.10',
+    what: 'error bodies by drf-standardized-errors: `{"type","errors":[{"code","detail","attr"}]}` (before: DRF\u2019s `{"detail"}`)',
+    source: 'docs/changes/v5.rst 5.10 ("API error responses format has changed"), PR #13547',
+    test: 'test/regressions/issue-25-releases-errors.test.ts',
   },
   largePagination4: {
     since: '5.11',
@@ -123,6 +136,16 @@ export function hasTrait(version: Release, trait: TraitName): boolean {
  */
 export function shapesOf(version: Release): WeblateVersion {
   return hasTrait(version, 'shapes5') ? '2026.8' : '4';
+}
+
+/** The statistics layout a release serves: 4.x's 21 counters before 5.2, today's 33 from it. */
+export function statisticsShapesOf(version: Release): WeblateVersion {
+  return hasTrait(version, 'statistics33') ? '2026.8' : '4';
+}
+
+/** The form of a release's error bodies: DRF's `{"detail"}` ("4") or drf-standardized-errors' ("2026.8"). */
+export function errorFormOf(version: Release): WeblateVersion {
+  return hasTrait(version, 'standardizedErrors') ? '2026.8' : '4';
 }
 
 // --- internal ---

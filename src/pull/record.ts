@@ -169,6 +169,8 @@ const startShape = z.object({
   /** The instance's own lists as last read (not the components'), by URL. */
   lists: z.array(listShape),
   categories: z.record(z.string(), served<ApiCategory>()),
+  /** How many counters the statistics had (21 in Weblate 5.0 and 5.1), when any was seen. */
+  statisticsCounters: z.union([z.literal(21), z.literal(33)]).optional(),
 });
 
 const sweepShape = z.object({
@@ -213,6 +215,7 @@ function startOf(
     projects: instance.projects.map((pulled) => pulled.project),
     lists: [...lists.values()],
     categories: Object.fromEntries(instance.categories ?? []),
+    ...(instance.statisticsCounters ? { statisticsCounters: instance.statisticsCounters } : {}),
   };
 }
 

@@ -111,7 +111,7 @@ async function sweep(
   root: ReadRoot,
   probe: Probe,
 ): Promise<PulledInstance> {
-  const start = await startWalk(fetcher, options, root);
+  const start = keepStatisticsLayout(await startWalk(fetcher, options, root), options.record);
   if ((options.record.flavour ?? '4') !== start.flavour) {
     const projects = start.selected.map((project) => start.walker.project(project));
     return finishWalk(start, await Promise.all(projects));
@@ -124,6 +124,13 @@ async function sweep(
   if (feed !== null && feed.entries > 0) probe.listed = true;
   await askFeed(start, probe);
   return finishWalk(start, projects);
+}
+
+/** The statistics layout the record saw, for a run that reads no statistics (it tells 5.0 from 5.2). */
+function keepStatisticsLayout(start: WalkStart, record: PullRecord): WalkStart {
+  const counters = record.start?.statisticsCounters;
+  if (counters !== undefined) start.statisticsCounters = counters;
+  return start;
 }
 
 /**
@@ -164,6 +171,7 @@ async function betweenSweeps(
     lists: record.start.lists,
   });
   if (!start) return null;
+  keepStatisticsLayout(start, record);
   const feed = options.only ? feedOf(options.only) : await trustedFeed(start, options, probe);
   if (feed === null || feed.unplaced) return null;
   const selected = new Set(start.selected.map((project) => project.slug));

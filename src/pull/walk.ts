@@ -13,7 +13,7 @@
  */
 import type { JsonAnswer } from './http.ts';
 import { PullError } from './errors.ts';
-import { detectFlavour, type FlavourEvidence } from './flavour.ts';
+import { detectFlavour, statisticsCountersOf, type FlavourEvidence } from './flavour.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import {
   categoryShape,
@@ -122,6 +122,8 @@ export interface PulledInstance {
   categories?: ReadonlyMap<string, ApiCategory[]>;
   /** The API root's keys as served, which tell releases apart (absent: not read). */
   rootKeys?: readonly string[];
+  /** How many counters its statistics have (21 before Weblate 5.2); absent when none was seen. */
+  statisticsCounters?: 21 | 33;
 }
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
@@ -149,6 +151,8 @@ export interface WalkStart {
   categories: ReadonlyMap<string, ApiCategory[]>;
   /** The root as served, for placing the flavour again at the end. */
   root: Readonly<Record<string, unknown>>;
+  /** The statistics layout an earlier pull saw, for a pull that reads no statistics. */
+  statisticsCounters?: 21 | 33;
 }
 
 /** The API root as read, with the server's date. */
@@ -236,7 +240,9 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     ...projects.flatMap((p) => p.components.flatMap((c) => c.lists)),
   ];
   const { apiRoot, languages, partial, date, flavour, categories } = start;
-  placeFlavour(start.from, start.walker.evidence(start.root));
+  const evidence = start.walker.evidence(start.root);
+  placeFlavour(start.from, evidence);
+  const statisticsCounters = statisticsCountersOf(evidence.statistics) ?? start.statisticsCounters;
   return {
     apiRoot,
     lists,
@@ -249,6 +255,7 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     flavour,
     categories,
     rootKeys: Object.keys(start.root),
+    ...(statisticsCounters ? { statisticsCounters } : {}),
   };
 }
 
@@ -266,7 +273,7 @@ function placeFlavour(from: string, evidence: FlavourEvidence): WeblateVersion {
   if (placed.ok) return placed.version;
   throw new PullError(
     `${from} serves an API this pull cannot mirror: ${placed.reason}. A mirror speaks Weblate 4.x's API or today's ` +
-      '(Weblate 5.2 and later, as weblate_version "2026.8"), and the bodies of this instance are not all of one of them. Nothing was written.',
+      '(Weblate 5.0 and later), and the bodies of this instance are not all of one of them. Nothing was written.',
     { resumable: false },
   );
 }

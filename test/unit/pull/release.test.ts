@@ -38,9 +38,14 @@ function instance(
 
 describe('inferRelease', () => {
   it('tells 5.0-5.9, 5.10 and 5.11 on by the statistics pages of a root without suggestions', () => {
-    expect(inferRelease(instance(ROOT_5, 2))).toBe('5.0');
+    expect(inferRelease(instance(ROOT_5, 2))).toBe('5.2');
     expect(inferRelease(instance(ROOT_5, 4))).toBe('5.10');
     expect(inferRelease(instance(ROOT_5, 8))).toBe('5.11');
+  });
+
+  it('tells 5.0 and 5.1 ("5.0") from 5.2-5.9 by statistics of 21 counters', () => {
+    expect(inferRelease({ ...instance(ROOT_5, 2), statisticsCounters: 21 })).toBe('5.0');
+    expect(inferRelease({ ...instance(ROOT_5, 2), statisticsCounters: 33 })).toBe('5.2');
   });
 
   it('writes "2026.8" for a root with suggestions, or one not read', () => {
