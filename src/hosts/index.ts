@@ -8,7 +8,6 @@
  * root with rules the other would misread, so those two names are filled
  * only when the build is told the host (`--host netlify|cloudflare`).
  */
-import { shapesOf } from '../model/releases.ts';
 import type { Settings } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from './cloudfront.ts';
@@ -63,7 +62,7 @@ export function hostFiles(settings: Settings, options: HostOptions = {}): HostFi
     ? redirectsAndHeaders[options.host].map((f) => file(f.path.replace(/^.*\//, ''), f.data))
     : [];
   return [
-    file(NOT_FOUND_FILE, errorText(shapesOf(shapesOf(settings.weblateVersion)), ERRORS.notFound)),
+    file(NOT_FOUND_FILE, errorText(settings.weblateVersion, ERRORS.notFound)),
     file(SERVE_CONFIG_FILE, renderServeConfig(settings)),
     ...githubPagesFiles(),
     ...atRoot,

@@ -143,11 +143,6 @@ export function statisticsShapesOf(version: Release): WeblateVersion {
   return hasTrait(version, 'statistics33') ? '2026.8' : '4';
 }
 
-/** The form of a release's error bodies: DRF's `{"detail"}` ("4") or drf-standardized-errors' ("2026.8"). */
-export function errorFormOf(version: Release): WeblateVersion {
-  return hasTrait(version, 'standardizedErrors') ? '2026.8' : '4';
-}
-
 // --- internal ---
 
 function legacyEntry(version: Release): { like: string; without: readonly TraitName[] } | null {
