@@ -111,7 +111,7 @@ async function sweep(
   root: ReadRoot,
   probe: Probe,
 ): Promise<PulledInstance> {
-  const start = keepStatisticsLayout(await startWalk(fetcher, options, root), options.record);
+  const start = keepReleaseMarkers(await startWalk(fetcher, options, root), options.record);
   if ((options.record.flavour ?? '4') !== start.flavour) {
     const projects = start.selected.map((project) => start.walker.project(project));
     return finishWalk(start, await Promise.all(projects));
@@ -126,10 +126,12 @@ async function sweep(
   return finishWalk(start, projects);
 }
 
-/** The statistics layout the record saw, for a run that reads no statistics (it tells 5.0 from 5.2). */
-function keepStatisticsLayout(start: WalkStart, record: PullRecord): WalkStart {
+/** What the record saw that tells releases apart, for a run that reads no statistics or component. */
+function keepReleaseMarkers(start: WalkStart, record: PullRecord): WalkStart {
   const counters = record.start?.statisticsCounters;
   if (counters !== undefined) start.statisticsCounters = counters;
+  const keys = record.start?.componentKeys;
+  if (keys !== undefined) start.componentKeys = keys;
   return start;
 }
 
@@ -171,7 +173,7 @@ async function betweenSweeps(
     lists: record.start.lists,
   });
   if (!start) return null;
-  keepStatisticsLayout(start, record);
+  keepReleaseMarkers(start, record);
   const feed = options.only ? feedOf(options.only) : await trustedFeed(start, options, probe);
   if (feed === null || feed.unplaced) return null;
   const selected = new Set(start.selected.map((project) => project.slug));

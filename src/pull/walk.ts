@@ -124,6 +124,8 @@ export interface PulledInstance {
   rootKeys?: readonly string[];
   /** How many counters its statistics have (21 before Weblate 5.2); absent when none was seen. */
   statisticsCounters?: 21 | 33;
+  /** The keys a project and a component were served with, when one was read (they tell releases apart). */
+  fieldsSeen?: { project?: readonly string[]; component?: readonly string[] };
 }
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
@@ -153,6 +155,8 @@ export interface WalkStart {
   root: Readonly<Record<string, unknown>>;
   /** The statistics layout an earlier pull saw, for a pull that reads no statistics. */
   statisticsCounters?: 21 | 33;
+  /** A component's keys as an earlier pull saw them, for a pull that reads no component. */
+  componentKeys?: readonly string[];
 }
 
 /** The API root as read, with the server's date. */
@@ -243,6 +247,10 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
   const evidence = start.walker.evidence(start.root);
   placeFlavour(start.from, evidence);
   const statisticsCounters = statisticsCountersOf(evidence.statistics) ?? start.statisticsCounters;
+  const keys = (body: unknown) =>
+    typeof body === 'object' && body !== null ? Object.keys(body) : undefined;
+  const project = keys(evidence.project) ?? keys(start.selected[0]);
+  const component = keys(start.walker.componentSample()) ?? start.componentKeys;
   return {
     apiRoot,
     lists,
@@ -256,6 +264,7 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     categories,
     rootKeys: Object.keys(start.root),
     ...(statisticsCounters ? { statisticsCounters } : {}),
+    fieldsSeen: { ...(project ? { project } : {}), ...(component ? { component } : {}) },
   };
 }
 
@@ -557,6 +566,8 @@ function createWalker(
   return {
     lists,
     warnings,
+    /** The first component of a list read, as served (its keys tell releases apart). */
+    componentSample: () => samples.get(componentShape),
     list,
     readList,
     component,

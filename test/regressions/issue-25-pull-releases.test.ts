@@ -27,9 +27,9 @@ const apiFiles = (tree: Map<string, string>) =>
 describe.each([
   ['4.14', null],
   ['4.18', null],
-  ['5.4', '5.2'],
+  ['5.4', '5.4'],
   ['5.10', '5.10'],
-  ['5.17', '5.11'],
+  ['5.17', '5.13'],
   ['2026.8', '2026.8'],
   ['2026.11', '2026.8'],
 ])('a pull of a %s instance', (release, written) => {

@@ -1,8 +1,8 @@
 /**
  * Issue 25, item 1: a pull mirrors Weblate 5.0 and 5.1, which serve today's objects beside 4.x's
  * 21 statistics counters (trait statistics33). A 5.1 tree served by the real sidecar on loopback is
- * pulled with the real command: the pull writes "5.0" (5.0 and 5.1 serve the same API), the pull
- * rebuilds into the same API files byte for byte, and a second pull into it keeps "5.0".
+ * pulled with the real command: the pull writes "5.1" (5.0.1 and 5.1 serve the same API), the
+ * pull rebuilds into the same API files byte for byte, and a second pull into it keeps "5.1".
  */
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ const apiFiles = (tree: Map<string, string>) =>
   new Map([...tree].filter(([path]) => path.startsWith('api/')));
 
 describe('a pull of a Weblate 5.1 instance', () => {
-  it('writes 5.0, rebuilds the API byte for byte, and keeps 5.0 on the next pull', async () => {
+  it('writes 5.1, rebuilds the API byte for byte, and keeps 5.1 on the next pull', async () => {
     const dir = tempDir();
     const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
     cpSync(join(FIXTURES, 'release-2026.11/content'), space.content, { recursive: true });
@@ -43,7 +43,7 @@ describe('a pull of a Weblate 5.1 instance', () => {
       expect(result.stderr, run).toBe('');
       expect(result.code, run).toBe(0);
       const site = readFileSync(join(pulled, 'site.yaml'), 'utf8');
-      expect(site, run).toContain('\nweblate_version: "5.0"\n');
+      expect(site, run).toContain('\nweblate_version: "5.1"\n');
     }
 
     const rebuilt = join(dir, 'rebuilt');
