@@ -1,19 +1,25 @@
 /**
  * Issue 25, item 3 (trait standardizedErrors): Weblate answered errors with DRF's `{"detail": …}`
  * until 5.9; 5.10 brought drf-standardized-errors. The tree's static 404 and the real sidecar on
- * loopback answer in the form of the release they were given.
+ * loopback answer in the form of the release they were given, and so does the preview of a tree
+ * built in it (the tree's kept settings name its release; its API root alone cannot).
  */
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startPreview } from '../../src/preview/preview.ts';
 import { buildInMemory, FIXTURES, tempDir } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startSidecar, type RunningSidecar } from '../sidecar/support.ts';
 
 let sidecar: RunningSidecar | undefined;
+let closePreview: (() => Promise<void>) | undefined;
 
 afterEach(async () => {
   await sidecar?.stop();
   sidecar = undefined;
+  await closePreview?.();
+  closePreview = undefined;
 });
 
 const DRF_NOT_FOUND = '{"detail":"Not found."}\n';
@@ -60,5 +66,26 @@ describe.each([
     const write = await fetch(`${sidecar.api}projects/hello/languages/`, { method: 'POST' });
     expect(write.status).toBe(401);
     expect(await write.json()).toEqual(unauthenticated);
+  });
+
+  it('the preview of a tree built in it answers a missing object in the release’s form', async () => {
+    const out = join(tempDir(), 'dist');
+    const content = join(FIXTURES, 'release-2026.11/content');
+    const built = await runCli('build', [
+      '--content',
+      content,
+      '--out',
+      out,
+      '--weblate-version',
+      release,
+    ]);
+    expect(built.code, built.stderr).toBe(0);
+    const started = await startPreview({ outDir: out, port: 0, bind: '127.0.0.1' });
+    if (!started.ok) throw new Error(started.message);
+    const { preview } = started;
+    closePreview = () => preview.close();
+    const missing = await fetch(`${started.preview.url}projects/nope/`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe(notFound);
   });
 });
