@@ -153,13 +153,6 @@ export const TRAITS = {
     source: 'weblate/trans/widgets.py, PR #14235',
     test: 'test/golden/release-2026.11/widget/hello/svg-badge.svg',
   },
-  commitPolicy: {
-    since: '5.13',
-    what: 'a project has `commit_policy`',
-    source: 'docs/changes/v5.rst 5.13',
-    test: 'test/regressions/issue-25-releases-fields.test.ts',
-    fields: { project: ['commit_policy'] },
-  },
   sharedRepositorySettings: {
     since: '5.17',
     what: 'a component sharing a repository shows its push_on_commit, commit_pending_age, auto_lock_error',
@@ -172,13 +165,6 @@ export const TRAITS = {
     what: '`suggestions` and `reports` in the API root',
     source: 'weblate/api/urls.py; docs/changes.rst 2026.8',
     test: 'test/golden/release-2026.11/api/index.json',
-  },
-  vcsParams: {
-    since: '2026.9',
-    what: 'a component has `vcs_params`',
-    source: 'docs/changes.rst 2026.9',
-    test: 'test/regressions/issue-25-releases-fields.test.ts',
-    fields: { component: ['vcs_params'] },
   },
 } as const satisfies Record<string, Trait>;
 

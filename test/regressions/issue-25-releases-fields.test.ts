@@ -20,8 +20,6 @@ describe.each<[TraitName, string, keyof typeof OBJECTS, string]>([
   ['linkedComponentField', '5.3', 'component', 'linked_component'],
   ['keyFilter', '5.7', 'component', 'key_filter'],
   ['projectMachinerySettings', '5.8', 'project', 'machinery_settings'],
-  ['commitPolicy', '5.12', 'project', 'commit_policy'],
-  ['vcsParams', '2026.8.1', 'component', 'vcs_params'],
 ])('trait %s', (trait, before, object, field) => {
   it(`leaves ${field} out before its release and serves it from then`, async () => {
     const keysIn = async (release: string) => {

@@ -55,9 +55,6 @@ describe('inferRelease', () => {
     expect(seen(['labels_url'], ['name'])).toBe('5.3');
     expect(seen(['labels_url'], ['linked_component'])).toBe('5.4');
     expect(seen(['labels_url', 'machinery_settings'], ['key_filter'])).toBe('5.9');
-    expect(
-      inferRelease({ ...instance(ROOT_5, 8), fieldsSeen: { project: ['commit_policy'] } }),
-    ).toBe('5.13');
   });
 
   it('writes "2026.8" for a root with suggestions, or one not read', () => {
