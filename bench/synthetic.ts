@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WeblateVersion } from '../src/model/defaults.ts';
+import { hasTrait, type Release } from '../src/model/releases.ts';
 import { seededRandom } from './random.ts';
 
 export interface SyntheticScale {
@@ -16,8 +16,8 @@ export interface SyntheticScale {
   components: number;
   languages: number;
   seed?: number;
-  /** The flavour the content is written for (4 unless told). */
-  weblateVersion?: WeblateVersion;
+  /** The release the content is written for (4 unless told). */
+  weblateVersion?: Release;
   /** Whether the tree holds the status site (on unless told: the web URL is the base URL). */
   pages?: boolean;
 }
@@ -111,9 +111,10 @@ export function scaleFor(translations: number): SyntheticScale {
 export async function writeSyntheticContent(dir: string, scale: SyntheticScale): Promise<number> {
   if (scale.languages > LANGUAGES.length) throw new Error(`at most ${LANGUAGES.length} languages`);
   const random = seededRandom(scale.seed ?? 1);
-  const current = (scale.weblateVersion ?? '4') !== '4';
+  const version = scale.weblateVersion ?? '4';
+  const current = hasTrait(version, 'shapes5');
   await mkdir(join(dir, 'projects'), { recursive: true });
-  const flavour = current ? `weblate_version: "${scale.weblateVersion}"\n` : '';
+  const flavour = version === '4' ? '' : `weblate_version: "${version}"\n`;
   const pages = scale.pages === false ? 'pages: false\n' : '';
   await writeFile(
     join(dir, 'site.yaml'),

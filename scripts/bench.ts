@@ -5,8 +5,7 @@ import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runMain } from '../src/cli/command.ts';
 import { UsageError } from '../src/errors.ts';
-import { quoteAll } from '../src/content/schema.ts';
-import { WEBLATE_VERSIONS, type WeblateVersion } from '../src/model/defaults.ts';
+import { isRelease, NEWEST_RELEASE, RELEASE_RANGE } from '../src/model/releases.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -64,8 +63,9 @@ const command = defineCommand({
     },
     'weblate-version': {
       type: 'string',
-      valueName: WEBLATE_VERSIONS.join('|'),
-      description: "which Weblate's API the synthetic instance speaks (2026.8 adds categories)",
+      valueName: `4.14…${NEWEST_RELEASE}`,
+      description:
+        "which Weblate's API the synthetic instance speaks (5.0 and later add categories)",
       default: '4',
     },
     pages: {
@@ -101,13 +101,9 @@ const command = defineCommand({
         throw new UsageError(`--${name} expects a positive integer (got "${text}")`);
       return value;
     };
-    const version = args['weblate-version'];
-    if (!(WEBLATE_VERSIONS as readonly string[]).includes(version)) {
-      throw new UsageError(
-        `--weblate-version expects ${quoteAll(WEBLATE_VERSIONS)} (got "${version}")`,
-      );
-    }
-    const weblateVersion = version as WeblateVersion;
+    const weblateVersion = args['weblate-version'];
+    if (!isRelease(weblateVersion))
+      throw new UsageError(`--weblate-version expects ${RELEASE_RANGE} (got "${weblateVersion}")`);
     if (args.pages !== 'on' && args.pages !== 'off')
       throw new UsageError(`--pages expects "on" or "off" (got "${args.pages}")`);
     const pages = args.pages === 'on';

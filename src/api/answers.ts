@@ -5,6 +5,7 @@
  * configuration, the preview and the sidecar all answer with these.
  */
 import type { WeblateVersion } from '../model/defaults.ts';
+import { hasTrait, type Release } from '../model/releases.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
 
 export const JSON_TYPE = 'application/json';
@@ -73,11 +74,13 @@ export function readError(status: 401 | 403 | 404 | 405, detail: string): ApiErr
 }
 
 /** A failure inside a request (a bug): DRF's message, or drf-standardized-errors' for an unhandled exception. */
-export function serverError(version: WeblateVersion): ApiError {
+export function serverError(version: Release): ApiError {
   return {
     status: 500,
     code: 'error',
-    detail: version === '4' ? 'A server error occurred.' : 'Server Error (500)',
+    detail: hasTrait(version, 'standardizedErrors')
+      ? 'Server Error (500)'
+      : 'A server error occurred.',
   };
 }
 
@@ -90,12 +93,13 @@ export function refusalError(status: 401 | 403): ApiError {
 }
 
 /**
- * An error's body as its file or response holds it: 4.x's `{"detail": …}`, or
- * since Weblate 5.10 drf-standardized-errors' `{"type": …, "errors": [{"code",
- * "detail", "attr"}]}` (type `client_error` for a 4xx, `server_error` above).
+ * An error's body as its file or response holds it: DRF's `{"detail": …}`
+ * (4.x to 5.9), or since Weblate 5.10 drf-standardized-errors' `{"type": …,
+ * "errors": [{"code", "detail", "attr"}]}` (type `client_error` for a 4xx,
+ * `server_error` above).
  */
-export function errorText(version: WeblateVersion, error: ApiError): string {
-  if (version === '4') return errorBody(error.detail);
+export function errorText(version: Release, error: ApiError): string {
+  if (!hasTrait(version, 'standardizedErrors')) return errorBody(error.detail);
   return serializeFile({
     type: error.status >= 500 ? 'server_error' : 'client_error',
     errors: [{ code: error.code, detail: error.detail, attr: null }],
@@ -104,12 +108,12 @@ export function errorText(version: WeblateVersion, error: ApiError): string {
 
 /**
  * A 400 of field errors, as DRF words them: `{"name":["This field is
- * required."]}` in 4.x; in 2026.8 each message an entry of a
+ * required."]}` before 5.10; from 5.10 each message an entry of a
  * `validation_error`, its field path joined with `.` (`plural.formula`), null
  * for a bare list, and the code DRF gives that message.
  */
-export function validationErrorText(version: WeblateVersion, errors: JsonValue): string {
-  if (version === '4') return serializeFile(errors);
+export function validationErrorText(version: Release, errors: JsonValue): string {
+  if (!hasTrait(version, 'standardizedErrors')) return serializeFile(errors);
   const entries: JsonValue[] = [];
   flattenErrors(errors, null, entries);
   return serializeFile({ type: 'validation_error', errors: entries });

@@ -4,7 +4,14 @@
  * (a language in every translation, a component in every translation of it)
  * are serialized once per build and reused.
  */
-import { hasTrait, shapesOf } from '../model/releases.ts';
+import {
+  hasTrait,
+  laterFields,
+  shapesOf,
+  statisticsShapesOf,
+  type FieldedObject,
+  type Release,
+} from '../model/releases.ts';
 import type { Aggregates } from '../model/aggregates.ts';
 import { projectHasReview, translationHasReview } from '../model/aggregates.ts';
 import type { Counters } from '../model/statistics.ts';
@@ -17,7 +24,13 @@ import type {
   Settings,
   Translation,
 } from '../model/types.ts';
-import { fillLayout, RawJson, type JsonValue } from '../output/serialize.ts';
+import {
+  fillLayout,
+  layoutWithout,
+  RawJson,
+  type JsonValue,
+  type Layout,
+} from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
 import {
   CATEGORY,
@@ -69,6 +82,7 @@ export interface Bodies {
 export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const settings = model.settings;
   const version = shapesOf(settings.weblateVersion);
+  const statistics = statisticsShapesOf(settings.weblateVersion);
   const languages = new Map<Language, RawJson>();
   const projects = new Map<Project, RawJson>();
   const categories = new Map<Category, RawJson>();
@@ -78,13 +92,21 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const lastComponent = lastOne<Component, RawJson>();
 
   const language = (l: Language) => cached(languages, l, () => languageBody(settings, l));
+  const release = settings.weblateVersion;
+  const projectLayout = releaseLayout(PROJECT[version], release, 'project');
+  const componentLayout = releaseLayout(COMPONENT[version], release, 'component');
+  const componentWithoutProject = releaseLayout(
+    COMPONENT_WITHOUT_PROJECT[version],
+    release,
+    'component',
+  );
   const project = (p: Project) =>
-    cached(projects, p, () => fillLayout(PROJECT[version], { settings, project: p }));
+    cached(projects, p, () => fillLayout(projectLayout, { settings, project: p }));
   const componentJson = (c: Component) =>
     lastComponent(c, () =>
       RawJson.of(
         fillLayout(
-          COMPONENT[version],
+          componentLayout,
           componentSource(settings, c, language(c.sourceLanguage), project(c.project)),
         ),
       ),
@@ -93,11 +115,11 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
     withProject
       ? componentJson(c)
       : fillLayout(
-          COMPONENT_WITHOUT_PROJECT[version],
+          componentWithoutProject,
           componentSource(settings, c, language(c.sourceLanguage), null),
         );
   const named = (counters: Counters, review: boolean, name: string, url: string) =>
-    fillLayout(NAMED_STATISTICS[version], {
+    fillLayout(NAMED_STATISTICS[statistics], {
       counters,
       review,
       code: '',
@@ -225,14 +247,31 @@ function cached<K>(cache: Map<K, RawJson>, key: K, make: () => JsonValue): RawJs
 
 /** A Language object, exactly as its file holds it. */
 export function languageBody(settings: Settings, language: Language): JsonValue {
-  return fillLayout(LANGUAGE[shapesOf(settings.weblateVersion)], { settings, language });
+  const release = settings.weblateVersion;
+  return fillLayout(releaseLayout(LANGUAGE[shapesOf(release)], release, 'language'), {
+    settings,
+    language,
+  });
+}
+
+/** Each layout less the fields of later releases, made once per layout and release. */
+const releaseLayouts = new Map<Layout<never>, Map<Release, Layout<never>>>();
+
+/** An object's layout as `release` serves it: today's shapes less the fields later releases added. */
+function releaseLayout<S>(layout: Layout<S>, release: Release, object: FieldedObject): Layout<S> {
+  if (!hasTrait(release, 'shapes5')) return layout;
+  const byRelease = releaseLayouts.get(layout) ?? new Map<Release, Layout<never>>();
+  releaseLayouts.set(layout, byRelease);
+  const trimmed = byRelease.get(release) ?? layoutWithout(layout, laterFields(release, object));
+  byRelease.set(release, trimmed);
+  return trimmed as Layout<S>;
 }
 
 function translationStatisticsBody(settings: Settings, t: Translation): JsonValue {
   const p = t.component.project.slug;
   const web = componentWebPath(t.component);
   const code = t.language.code;
-  return fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
+  return fillLayout(TRANSLATION_STATISTICS[statisticsShapesOf(settings.weblateVersion)], {
     counters: t.counters,
     review: translationHasReview(t),
     code,
@@ -288,7 +327,7 @@ function projectLanguagesBody(
     );
   }
   return entries.map(([language, counters]) =>
-    fillLayout(TRANSLATION_STATISTICS[shapesOf(settings.weblateVersion)], {
+    fillLayout(TRANSLATION_STATISTICS[statisticsShapesOf(settings.weblateVersion)], {
       counters,
       review,
       code: language.code,

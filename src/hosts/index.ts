@@ -9,7 +9,6 @@
  * root with rules the other would misread, so those two names are filled
  * only when the build is told the host (`--host netlify|cloudflare`).
  */
-import { shapesOf } from '../model/releases.ts';
 import type { Settings } from '../model/types.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare.ts';
 import { renderCloudFrontFunction, renderS3Cors, renderS3Upload } from './cloudfront.ts';
@@ -103,7 +102,7 @@ export function hostProblem(settings: Settings, options: HostOptions): string | 
 
 /** The body of the API's 404 in the settings' flavour. */
 function apiNotFoundBody(settings: Settings): string {
-  return errorText(shapesOf(settings.weblateVersion), ERRORS.notFound);
+  return errorText(settings.weblateVersion, ERRORS.notFound);
 }
 
 function file(path: string, data: string): HostFile {

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorText, JSON_TYPE, serverError, VARY, type ApiError } from '../api/answers.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
+import type { Release } from '../model/releases.ts';
 import { bindServer } from './bind.ts';
 import { answerUnparsableRequests } from './unparsable.ts';
 
@@ -19,8 +19,8 @@ interface ServeOptions {
   bind?: string | undefined;
   /** 0 picks a free port. */
   port: number;
-  /** The flavour whose error bodies the server's own answers take. */
-  version: WeblateVersion;
+  /** The release (or flavour) whose error bodies the server's own answers take. */
+  version: Release;
   /** Where to report a failure inside a request (a bug); silent by default. */
   log?: ((text: string) => void) | undefined;
 }
@@ -80,7 +80,7 @@ export async function serveHttp(
 /** A JSON error answer in the flavour's form. */
 export function sendJsonError(
   response: ServerResponse,
-  version: WeblateVersion,
+  version: Release,
   error: ApiError,
   headers: Record<string, string> = {},
 ): void {
@@ -146,7 +146,7 @@ function guardConnections(server: Server): void {
 function fail(
   request: IncomingMessage,
   response: ServerResponse,
-  version: WeblateVersion,
+  version: Release,
   error: unknown,
   log: (text: string) => void,
 ): void {

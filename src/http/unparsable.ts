@@ -7,7 +7,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorText, JSON_TYPE } from '../api/answers.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
+import type { Release } from '../model/releases.ts';
 
 /** How long a refused request's connection stays open to read what the client still sends. */
 const LINGER_MS = 5_000;
@@ -29,10 +29,7 @@ const BAD_REQUEST: [number, string] = [
  * Makes the server answer refused requests in JSON. Returns what closing the
  * server calls to cut the connections still lingering.
  */
-export function answerUnparsableRequests(
-  server: Server,
-  version: WeblateVersion = '4',
-): () => void {
+export function answerUnparsableRequests(server: Server, version: Release = '4'): () => void {
   const lingering = new Set<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     refuse(error, socket, lingering, version),
@@ -55,7 +52,7 @@ function refuse(
   error: NodeJS.ErrnoException,
   socket: Duplex,
   lingering: Set<Duplex>,
-  version: WeblateVersion,
+  version: Release,
 ): void {
   const counters = socket as Duplex & { bytesRead?: number; bytesWritten?: number };
   if (lingering.has(socket)) {

@@ -40,6 +40,18 @@ export function isRelease(text: string): boolean {
 /** What a refused release is told: the range the table covers. */
 export const RELEASE_RANGE = `a Weblate release from 4.14 to ${NEWEST_RELEASE} (such as "4.18", "5.10" or "${NEWEST_RELEASE}"), or "4" or "2026.8"`;
 
+/** The objects whose fields a trait may add. */
+export type FieldedObject = 'language' | 'project' | 'component';
+
+interface Trait {
+  since: string;
+  what: string;
+  source: string;
+  test: string;
+  /** Fields the release added to objects of today's shapes; earlier releases leave them out. */
+  fields?: Partial<Record<FieldedObject, readonly string[]>>;
+}
+
 /**
  * Each trait: the release that brought it, what a client sees, where the fact was read (a Weblate
  * file and pull request or release note), and the test that exercises it.
@@ -59,15 +71,57 @@ export const TRAITS = {
   },
   shapes5: {
     since: '5.0',
-    what: 'categories, language ids, 33 statistics counters, /widget/ URLs, /engage/<p>/-/<l>/, today\u2019s objects',
+    what: 'categories, language ids, /widget/ URLs, /engage/<p>/-/<l>/, today\u2019s objects',
     source: 'docs/changes/v5.rst 5.0, 5.0.1, 5.2; weblate/api/serializers.py',
     test: 'test/golden/release-5.10/api/index.json',
+  },
+  languageIds: {
+    since: '5.0.1',
+    what: 'a language has an `id`, first',
+    source: 'docs/changes/v5.rst 5.0.1 ("Added object id to all API endpoints")',
+    test: 'test/regressions/issue-25-releases-fields.test.ts',
+    fields: { language: ['id'] },
   },
   translateChartRows: {
     since: '5.0',
     what: "a component chart's rows link to /translate/<p>/<c>/<l>/",
     source: 'weblate/trans/widgets.py (5.x)',
     test: 'test/golden/release-5.10/widget/hello/app/multi-auto.svg',
+  },
+  statistics33: {
+    since: '5.2',
+    what: 'statistics objects have 33 counters, `total_chars` third (before: 4.x\u2019s 21, `total_chars` 11th)',
+    source:
+      'docs/changes/v5.rst 5.2 ("statistics now includes character and word counts for more string states")',
+    test: 'test/regressions/issue-25-releases-statistics-5.1.test.ts',
+  },
+  projectLabels: {
+    since: '5.3',
+    what: 'a project links its labels: `labels_url`',
+    source: 'docs/changes/v5.rst 5.3 ("Added labels API")',
+    test: 'test/regressions/issue-25-releases-fields.test.ts',
+    fields: { project: ['labels_url'] },
+  },
+  linkedComponentField: {
+    since: '5.4',
+    what: 'a component names the one whose repository it shares: `linked_component`',
+    source: 'docs/changes/v5.rst 5.4 ("now includes information about linked component")',
+    test: 'test/regressions/issue-25-releases-fields.test.ts',
+    fields: { component: ['linked_component'] },
+  },
+  keyFilter: {
+    since: '5.8',
+    what: 'a component has `key_filter`',
+    source: 'docs/changes/v5.rst 5.8',
+    test: 'test/regressions/issue-25-releases-fields.test.ts',
+    fields: { component: ['key_filter'] },
+  },
+  projectMachinerySettings: {
+    since: '5.9',
+    what: 'a project links its machinery settings: `machinery_settings`',
+    source: 'docs/changes/v5.rst 5.9',
+    test: 'test/regressions/issue-25-releases-fields.test.ts',
+    fields: { project: ['machinery_settings'] },
   },
   largeStatistics: {
     since: '5.10',
@@ -80,6 +134,12 @@ export const TRAITS = {
     what: 'no /exports/stats/ files (Weblate answers its HTML 404 there)',
     source: 'weblate/urls.py, PR #13814',
     test: 'test/golden/release-5.10/FILES.txt',
+  },
+  standardizedErrors: {
+    since: '5.10',
+    what: 'error bodies by drf-standardized-errors: `{"type","errors":[{"code","detail","attr"}]}` (before: DRF\u2019s `{"detail"}`)',
+    source: 'docs/changes/v5.rst 5.10 ("API error responses format has changed"), PR #13547',
+    test: 'test/regressions/issue-25-releases-errors.test.ts',
   },
   largePagination4: {
     since: '5.11',
@@ -106,7 +166,7 @@ export const TRAITS = {
     source: 'weblate/api/urls.py; docs/changes.rst 2026.8',
     test: 'test/golden/release-2026.11/api/index.json',
   },
-} as const;
+} as const satisfies Record<string, Trait>;
 
 export type TraitName = keyof typeof TRAITS;
 
@@ -123,6 +183,41 @@ export function hasTrait(version: Release, trait: TraitName): boolean {
  */
 export function shapesOf(version: Release): WeblateVersion {
   return hasTrait(version, 'shapes5') ? '2026.8' : '4';
+}
+
+/** The fields of `object` that `version` does not serve yet: those the traits it lacks add. */
+export function laterFields(version: Release, object: FieldedObject): ReadonlySet<string> {
+  const later = new Set<string>();
+  for (const name of Object.keys(TRAITS) as TraitName[]) {
+    const trait: Trait = TRAITS[name];
+    if (!hasTrait(version, name))
+      for (const field of trait.fields?.[object] ?? []) later.add(field);
+  }
+  return later;
+}
+
+/**
+ * The release an instance runs at least, from `base` (what else it showed) and the fields its
+ * objects were seen with: each field a trait adds tells its release.
+ */
+export function releaseOfFields(
+  base: Release,
+  seen: Partial<Record<FieldedObject, readonly string[]>>,
+): Release {
+  let release = base;
+  for (const name of Object.keys(TRAITS) as TraitName[]) {
+    const trait: Trait = TRAITS[name];
+    const shown = Object.entries(trait.fields ?? {}).some(([object, fields]) =>
+      fields.some((field) => seen[object as FieldedObject]?.includes(field)),
+    );
+    if (shown && !hasTrait(release, name)) release = trait.since;
+  }
+  return release;
+}
+
+/** The statistics layout a release serves: 4.x's 21 counters before 5.2, today's 33 from it. */
+export function statisticsShapesOf(version: Release): WeblateVersion {
+  return hasTrait(version, 'statistics33') ? '2026.8' : '4';
 }
 
 // --- internal ---

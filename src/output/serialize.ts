@@ -131,6 +131,17 @@ export function defineLayout<S, K extends string>(
   };
 }
 
+/** The layout less the fields named in `keys`, the others in their order (the same layout when none is). */
+export function layoutWithout<S>(layout: Layout<S>, keys: ReadonlySet<string>): Layout<S> {
+  const kept = layout.shape.keys.flatMap((key, i) => (keys.has(key) ? [] : [i]));
+  if (kept.length === layout.shape.keys.length) return layout;
+  const { keys: names, kinds, types } = layout.shape;
+  return {
+    shape: defineShape(kept.map((i) => [names[i]!, kinds[i]!, types[i] ?? undefined] as const)),
+    values: kept.map((i) => layout.values[i]!),
+  };
+}
+
 /** The object of a layout for one source: each field's value read in order. */
 export function fillLayout<S>(layout: Layout<S>, source: S): ShapedObject {
   const getters = layout.values;

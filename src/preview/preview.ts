@@ -18,6 +18,7 @@ import { mayHoldLinks, previewRewrite, rewriteLinks, type LinkRewrite } from './
 import { sendJsonError, serveHttp } from '../http/server.ts';
 import { AUTHENTICATE, flavourOfRoot, readError, type ApiError } from '../api/answers.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import type { Release } from '../model/releases.ts';
 import type { Settings } from '../model/types.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
@@ -50,7 +51,7 @@ export async function startPreview(options: PreviewOptions): Promise<StartResult
   let rewrite: LinkRewrite | null = null;
   const started = await serveHttp(
     (request, response) => answerRewritten(request, response, outDir, tree, rewrite),
-    { bind: options.bind, port: options.port, version: tree.version, log: options.log },
+    { bind: options.bind, port: options.port, version: tree.errors, log: options.log },
   );
   if (!started.ok) return started;
   const { origin, close } = started.server;
@@ -73,8 +74,10 @@ interface Tree {
   baseUrl: string;
   /** The path of the base URL: `` or `/l10n`. */
   base: string;
-  /** The flavour the tree speaks (its API root's keys say), and so its error bodies. */
+  /** The flavour the tree speaks (its API root's keys say). */
   version: WeblateVersion;
+  /** The release whose error bodies it answers: the one it was built in, else its flavour's. */
+  errors: Release;
   /** Whether it was built with the status site (its settings say; off for a tree without them). */
   pages: boolean;
   /** The settings it was built with, when it has the status site: its not-found page is drawn from them. */
@@ -104,7 +107,8 @@ async function readTree(outDir: string): Promise<Tree | { ok: false; message: st
   const site = (await readTreeSettings(outDir))?.site ?? null;
   const pages = site?.pages === true;
   const version = flavourOfRoot(Object.keys(root));
-  return { ok: true, config, baseUrl, base, version, pages, settings: pages ? site : null };
+  const errors = site?.weblateVersion ?? version;
+  return { ok: true, config, baseUrl, base, version, errors, pages, settings: pages ? site : null };
 }
 
 /** Answers as the tree is built, or, with links to move, the same answer caught whole and rewritten. */
@@ -191,21 +195,21 @@ async function answer(
   const cors = isApiRequest(url, tree.base) ? ALLOW_ORIGIN : {};
   const decision = resolvePreviewRequest(method, url, tree.base, tree.version);
   if (decision.kind === 'error') {
-    return sendError(response, tree.version, readError(decision.status, decision.detail), {
+    return sendError(response, tree.errors, readError(decision.status, decision.detail), {
       ...cors,
       ...allowOf(decision.allow),
     });
   }
   const found = await stat(join(outDir, decision.file)).catch(() => null);
   if (!found?.isFile())
-    return sendError(response, tree.version, readError(404, decision.missing), cors);
+    return sendError(response, tree.errors, readError(404, decision.missing), cors);
   request.url = encodeURI(`/${decision.file}`);
   await serveHandler(request, response, { ...tree.config, public: outDir });
 }
 
 function sendError(
   response: ServerResponse,
-  version: WeblateVersion,
+  version: Release,
   error: ApiError,
   headers: Record<string, string> = {},
 ): void {

@@ -4,9 +4,10 @@
  * share URL. Each is a marker that points at Weblate 4.x (the "4" flavour) or
  * at today's Weblate (5.x and later, mirrored as "2026.8"); a body the pull
  * has not seen, or one in neither form, says nothing. The markers must agree:
- * an instance some of whose bodies are 4.x's and others today's (Weblate 5.0
- * and 5.1 serve language ids but 4.x's statistics) cannot be mirrored into
- * either flavour, and is refused. Pure.
+ * an instance some of whose bodies are 4.x's and others today's cannot be
+ * mirrored into either flavour, and is refused. 4.x's 21 statistics counters
+ * are also what Weblate 5.0 and 5.1 serve, so they point at 4.x only beside
+ * nothing of today's (statisticsCountersOf tells those releases apart). Pure.
  */
 import type { WeblateVersion } from '../model/defaults.ts';
 
@@ -35,6 +36,19 @@ export function detectFlavour(evidence: FlavourEvidence): Placement {
     ok: false,
     reason: `${saying('4')}, as in Weblate 4.x; but ${saying('2026.8')}, as in Weblate 5.x and later`,
   };
+}
+
+/**
+ * The statistics layout a body shows: 21 counters with `total_chars` 11th (Weblate 4.x, 5.0 and
+ * 5.1) or 33 with it third (5.2 and later); null for a body in neither form, or none.
+ */
+export function statisticsCountersOf(statistics: unknown): 21 | 33 | null {
+  if (!isObject(statistics)) return null;
+  const keys = Object.keys(statistics);
+  const at = keys.indexOf('total_chars');
+  if (at === 2 && keys.includes('fuzzy_chars')) return 33;
+  if (at === 10 && !keys.includes('fuzzy_chars')) return 21;
+  return null;
 }
 
 // --- internal ---
@@ -70,14 +84,12 @@ const projectMarker: Marker = ({ project }) =>
       : { version: '4', says: 'a project has no categories_url' }
     : null;
 
-/** Statistics: 21 counters with `total_chars` 11th before Weblate 5.2, 33 with it 3rd since. */
-const statisticsMarker: Marker = ({ statistics }) => {
-  if (!isObject(statistics)) return null;
-  const keys = Object.keys(statistics);
-  const at = keys.indexOf('total_chars');
-  if (at === 2 && keys.includes('fuzzy_chars'))
+/** Statistics of 33 counters point at Weblate 5.2 and later; 4.x's 21 are also 5.0's and 5.1's. */
+const statisticsMarker: Marker = (evidence) => {
+  const counters = statisticsCountersOf(evidence.statistics);
+  if (counters === 33)
     return { version: CURRENT, says: 'statistics have 33 counters, total_chars third' };
-  if (at === 10 && !keys.includes('fuzzy_chars'))
+  if (counters === 21 && !('categories' in evidence.root))
     return { version: '4', says: 'statistics have 21 counters, total_chars 11th' };
   return null;
 };

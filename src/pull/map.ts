@@ -22,7 +22,7 @@ import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
 import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
-import { hasTrait, type Release } from '../model/releases.ts';
+import { hasTrait, releaseOfFields, type Release } from '../model/releases.ts';
 
 export interface MappedContent {
   files: ContentFile[];
@@ -62,13 +62,23 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
 /**
  * The release the instance runs, as far as what it served tells: 4.x's as "4"; of today's, a
  * root with `suggestions` is 2026.8 or later ("2026.8"), and before that the component
- * statistics' pages tell 5.0-5.9 (the page size), 5.10 (twice it) and 5.11 on (four times).
+ * statistics' pages tell 5.0-5.9 (the page size), 5.10 (twice it) and 5.11 on (four times);
+ * of 5.0-5.9, statistics of 21 counters tell 5.0.1 and 5.1 ("5.1") from 5.2 on ("5.2"); and
+ * fields a later release added to projects and components tell that release.
  */
 export function inferRelease(instance: PulledInstance): Release {
   if ((instance.flavour ?? '4') === '4') return '4';
   if (!instance.rootKeys || instance.rootKeys.includes('suggestions')) return '2026.8';
   const factor = largePageFactor(instance.lists);
-  return factor === 1 ? '5.0' : factor === 2 ? '5.10' : '5.11';
+  const base =
+    factor === 1
+      ? instance.statisticsCounters === 21
+        ? '5.1'
+        : '5.2'
+      : factor === 2
+        ? '5.10'
+        : '5.11';
+  return releaseOfFields(base, instance.fieldsSeen ?? {});
 }
 
 /**

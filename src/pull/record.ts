@@ -196,6 +196,10 @@ const startShape = z.object({
   /** The instance's own lists as last read (not the components'), by URL. */
   lists: z.array(listShape),
   categories: z.record(z.string(), served<ApiCategory>()),
+  /** How many counters the statistics had (21 in Weblate 5.0 and 5.1), when any was seen. */
+  statisticsCounters: z.union([z.literal(21), z.literal(33)]).optional(),
+  /** A component's keys as served, when any was read (later releases add fields). */
+  componentKeys: z.array(z.string()).optional(),
 });
 
 const sweepShape = z.object({
@@ -235,11 +239,14 @@ function startOf(
 ): z.output<typeof startShape> {
   const lists = new Map((previous?.start?.lists ?? []).map((list) => [list.url, list]));
   for (const list of instance.instanceLists ?? []) lists.set(list.url, list);
+  const componentKeys = instance.fieldsSeen?.component;
   return {
     languages: instance.languages,
     projects: instance.projects.map((pulled) => pulled.project),
     lists: [...lists.values()],
     categories: Object.fromEntries(instance.categories ?? []),
+    ...(instance.statisticsCounters ? { statisticsCounters: instance.statisticsCounters } : {}),
+    ...(componentKeys ? { componentKeys: [...componentKeys] } : {}),
   };
 }
 

@@ -111,7 +111,7 @@ async function sweep(
   root: ReadRoot,
   probe: Probe,
 ): Promise<PulledInstance> {
-  const start = await startWalk(fetcher, options, root);
+  const start = keepReleaseMarkers(await startWalk(fetcher, options, root), options.record);
   if ((options.record.flavour ?? '4') !== start.flavour) {
     const projects = start.selected.map((project) => start.walker.project(project));
     return finishWalk(start, await Promise.all(projects));
@@ -124,6 +124,15 @@ async function sweep(
   if (feed !== null && feed.entries > 0) probe.listed = true;
   await askFeed(start, probe);
   return finishWalk(start, projects);
+}
+
+/** What the record saw that tells releases apart, for a run that reads no statistics or component. */
+function keepReleaseMarkers(start: WalkStart, record: PullRecord): WalkStart {
+  const counters = record.start?.statisticsCounters;
+  if (counters !== undefined) start.statisticsCounters = counters;
+  const keys = record.start?.componentKeys;
+  if (keys !== undefined) start.componentKeys = keys;
+  return start;
 }
 
 /**
@@ -164,6 +173,7 @@ async function betweenSweeps(
     lists: record.start.lists,
   });
   if (!start) return null;
+  keepReleaseMarkers(start, record);
   const feed = options.only ? feedOf(options.only) : await trustedFeed(start, options, probe);
   if (feed === null || feed.unplaced) return null;
   const selected = new Set(start.selected.map((project) => project.slug));

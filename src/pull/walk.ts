@@ -13,7 +13,7 @@
  */
 import type { JsonAnswer } from './http.ts';
 import { PullError } from './errors.ts';
-import { detectFlavour, type FlavourEvidence } from './flavour.ts';
+import { detectFlavour, statisticsCountersOf, type FlavourEvidence } from './flavour.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import {
   categoryShape,
@@ -122,6 +122,10 @@ export interface PulledInstance {
   categories?: ReadonlyMap<string, ApiCategory[]>;
   /** The API root's keys as served, which tell releases apart (absent: not read). */
   rootKeys?: readonly string[];
+  /** How many counters its statistics have (21 before Weblate 5.2); absent when none was seen. */
+  statisticsCounters?: 21 | 33;
+  /** The keys a project and a component were served with, when one was read (they tell releases apart). */
+  fieldsSeen?: { project?: readonly string[]; component?: readonly string[] };
 }
 
 export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
@@ -149,6 +153,10 @@ export interface WalkStart {
   categories: ReadonlyMap<string, ApiCategory[]>;
   /** The root as served, for placing the flavour again at the end. */
   root: Readonly<Record<string, unknown>>;
+  /** The statistics layout an earlier pull saw, for a pull that reads no statistics. */
+  statisticsCounters?: 21 | 33;
+  /** A component's keys as an earlier pull saw them, for a pull that reads no component. */
+  componentKeys?: readonly string[];
 }
 
 /** The API root as read, with the server's date. */
@@ -236,7 +244,13 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     ...projects.flatMap((p) => p.components.flatMap((c) => c.lists)),
   ];
   const { apiRoot, languages, partial, date, flavour, categories } = start;
-  placeFlavour(start.from, start.walker.evidence(start.root));
+  const evidence = start.walker.evidence(start.root);
+  placeFlavour(start.from, evidence);
+  const statisticsCounters = statisticsCountersOf(evidence.statistics) ?? start.statisticsCounters;
+  const keys = (body: unknown) =>
+    typeof body === 'object' && body !== null ? Object.keys(body) : undefined;
+  const project = keys(evidence.project) ?? keys(start.selected[0]);
+  const component = keys(start.walker.componentSample()) ?? start.componentKeys;
   return {
     apiRoot,
     lists,
@@ -249,6 +263,8 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     flavour,
     categories,
     rootKeys: Object.keys(start.root),
+    ...(statisticsCounters ? { statisticsCounters } : {}),
+    fieldsSeen: { ...(project ? { project } : {}), ...(component ? { component } : {}) },
   };
 }
 
@@ -266,7 +282,7 @@ function placeFlavour(from: string, evidence: FlavourEvidence): WeblateVersion {
   if (placed.ok) return placed.version;
   throw new PullError(
     `${from} serves an API this pull cannot mirror: ${placed.reason}. A mirror speaks Weblate 4.x's API or today's ` +
-      '(Weblate 5.2 and later, as weblate_version "2026.8"), and the bodies of this instance are not all of one of them. Nothing was written.',
+      '(Weblate 5.0 and later), and the bodies of this instance are not all of one of them. Nothing was written.',
     { resumable: false },
   );
 }
@@ -550,6 +566,8 @@ function createWalker(
   return {
     lists,
     warnings,
+    /** The first component of a list read, as served (its keys tell releases apart). */
+    componentSample: () => samples.get(componentShape),
     list,
     readList,
     component,

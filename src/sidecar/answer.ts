@@ -6,7 +6,7 @@
  */
 import { relative } from 'node:path';
 import { formatContentError, sortContentErrors } from '../errors.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
+import type { Release } from '../model/releases.ts';
 import type { Model } from '../model/types.ts';
 import { serializeFile, type JsonValue } from '../output/serialize.ts';
 import type { EditOutcome } from '../session/session.ts';
@@ -47,7 +47,7 @@ export function errorAnswer(error: ApiError, headers?: Record<string, string>): 
 }
 
 /** The body of an answer in a flavour: its JSON, or its error written as that flavour writes errors. */
-export function bodyOf(answer: Answer, version: WeblateVersion): string | undefined {
+export function bodyOf(answer: Answer, version: Release): string | undefined {
   const error = answer.error;
   if (!error) return answer.body;
   if ('validation' in error) return validationErrorText(version, error.validation);

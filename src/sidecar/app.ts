@@ -7,7 +7,7 @@
  * pages, badges and exports (GET and HEAD) as the preview does. It never
  * listens: listen.ts bridges node:http to it, and tests may call it directly.
  */
-import { shapesOf } from '../model/releases.ts';
+import { shapesOf, type Release } from '../model/releases.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isParam, type RouteMatch } from '../api/match.ts';
@@ -46,7 +46,6 @@ import {
   VARY,
 } from '../api/answers.ts';
 import { refusalOf } from '../api/routes.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
 import { basePath } from '../api/urls.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS, PREFLIGHT_CONTENT_TYPE } from '../api/cors.ts';
 
@@ -125,14 +124,14 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
       log(
         `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
       );
-      const failure = serverError(shapesOf(settings.weblateVersion));
+      const failure = serverError(settings.weblateVersion);
       answer = detail(500, failure.detail);
     }
     const cors = path !== null && isApiRequest(path, basePath(settings));
     return toResponse(
       cors ? { ...answer, headers: { ...answer.headers, ...ALLOW_ORIGIN } } : answer,
       method,
-      shapesOf(shapesOf(settings.weblateVersion)),
+      settings.weblateVersion,
     );
   };
 }
@@ -347,7 +346,7 @@ function targetOf(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
-function toResponse(answer: Answer, method: string, version: WeblateVersion): Response {
+function toResponse(answer: Answer, method: string, version: Release): Response {
   const headers = new Headers({ Vary: VARY, ...answer.headers });
   const body = bodyOf(answer, version);
   if (body === undefined) return new Response(null, { status: answer.status, headers });

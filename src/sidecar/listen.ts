@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveHttp, type HttpServer } from '../http/server.ts';
 import { errorText, JSON_TYPE, VARY } from '../api/answers.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
+import type { Release } from '../model/releases.ts';
 import { MAX_BODY } from './body.ts';
 import type { SidecarApp } from './app.ts';
 
@@ -18,8 +18,8 @@ interface ListenOptions {
   port: number;
   /** Where to report a failure of the bridge itself; silent by default. */
   log?: (text: string) => void;
-  /** The flavour whose error bodies the bridge's own answers take (4 unless told). */
-  version?: WeblateVersion;
+  /** The release whose error bodies the bridge's own answers take (4 unless told). */
+  version?: Release;
 }
 
 type ListenResult = { ok: true; listening: HttpServer } | { ok: false; message: string };
@@ -49,7 +49,7 @@ async function bridge(
   app: SidecarApp,
   request: IncomingMessage,
   response: ServerResponse,
-  version: WeblateVersion,
+  version: Release,
 ): Promise<void> {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';

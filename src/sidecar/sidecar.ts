@@ -3,7 +3,6 @@
  * line first), the app, and the server. A missing key, invalid content or a
  * busy port is a value, not a throw.
  */
-import { shapesOf } from '../model/releases.ts';
 import { checkOutput } from '../build.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import type { ContentError } from '../errors.ts';
@@ -107,7 +106,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
   const started = await listen(app, {
     bind: options.bind ?? '127.0.0.1',
     port: options.port,
-    version: shapesOf(session.model.settings.weblateVersion),
+    version: session.model.settings.weblateVersion,
     ...(options.log ? { log: options.log } : {}),
   });
   if (!started.ok) {

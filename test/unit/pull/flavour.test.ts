@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFlavour, type FlavourEvidence } from '../../../src/pull/flavour.ts';
+import {
+  detectFlavour,
+  statisticsCountersOf,
+  type FlavourEvidence,
+} from '../../../src/pull/flavour.ts';
 import { FIXTURES } from '../../helpers.ts';
 
 /** A recorded body: `api/<path>/index.json` of a fixture's responses; the first result of a list with `first`. */
@@ -55,18 +59,21 @@ describe('detectFlavour', () => {
     });
   });
 
+  it("places 4.x's statistics beside today's objects (Weblate 5.0 and 5.1) in today's flavour", () => {
+    expect(detectFlavour({ ...CURRENT, statistics: WEBLATE_4.statistics })).toEqual({
+      ok: true,
+      version: '2026.8',
+    });
+    expect(statisticsCountersOf(WEBLATE_4.statistics)).toBe(21);
+    expect(statisticsCountersOf(CURRENT.statistics)).toBe(33);
+  });
+
   it.each<[string, Partial<FlavourEvidence>, string]>([
     [
       'a language with an id under a 4.x root',
       { root: WEBLATE_4.root },
       'the API root lists no categories, as in Weblate 4.x; but a language has an id, a project links its categories, ' +
         'statistics have 33 counters, total_chars third, share URLs read /engage/<project>/-/<language>/, as in Weblate 5.x and later',
-    ],
-    [
-      "4.x's statistics beside today's objects (Weblate 5.0 and 5.1)",
-      { statistics: WEBLATE_4.statistics },
-      'statistics have 21 counters, total_chars 11th, as in Weblate 4.x; but the API root lists categories, a language has an id, ' +
-        'a project links its categories, share URLs read /engage/<project>/-/<language>/, as in Weblate 5.x and later',
     ],
     [
       "4.x's share URLs beside today's objects",

@@ -38,9 +38,23 @@ function instance(
 
 describe('inferRelease', () => {
   it('tells 5.0-5.9, 5.10 and 5.11 on by the statistics pages of a root without suggestions', () => {
-    expect(inferRelease(instance(ROOT_5, 2))).toBe('5.0');
+    expect(inferRelease(instance(ROOT_5, 2))).toBe('5.2');
     expect(inferRelease(instance(ROOT_5, 4))).toBe('5.10');
     expect(inferRelease(instance(ROOT_5, 8))).toBe('5.11');
+  });
+
+  it('tells 5.0.1 and 5.1 ("5.1") from 5.2-5.9 by statistics of 21 counters', () => {
+    expect(inferRelease({ ...instance(ROOT_5, 2), statisticsCounters: 21 })).toBe('5.1');
+    expect(inferRelease({ ...instance(ROOT_5, 2), statisticsCounters: 33 })).toBe('5.2');
+  });
+
+  it('tells a later release by the fields its projects and components were seen with', () => {
+    const seen = (project: string[], component: string[]) =>
+      inferRelease({ ...instance(ROOT_5, 2), fieldsSeen: { project, component } });
+    expect(seen(['name'], ['name'])).toBe('5.2');
+    expect(seen(['labels_url'], ['name'])).toBe('5.3');
+    expect(seen(['labels_url'], ['linked_component'])).toBe('5.4');
+    expect(seen(['labels_url', 'machinery_settings'], ['key_filter'])).toBe('5.9');
   });
 
   it('writes "2026.8" for a root with suggestions, or one not read', () => {
