@@ -23,7 +23,7 @@ const LEGACY = {
   '4': { like: '4.14', without: [] },
   '2026.8': {
     like: '2026.9',
-    without: ['noStatsExports', 'translateChartRows', 'glossaryFreeWidgets'],
+    without: ['noStatsExports', 'statisticsFormats', 'translateChartRows', 'glossaryFreeWidgets'],
   },
 } as const satisfies Record<string, { like: string; without: readonly TraitName[] }>;
 
@@ -80,6 +80,13 @@ export const TRAITS = {
     what: 'no /exports/stats/ files (Weblate answers its HTML 404 there)',
     source: 'weblate/urls.py, PR #13814',
     test: 'test/golden/release-5.10/FILES.txt',
+  },
+  statisticsFormats: {
+    since: '5.10',
+    what: 'statistics and project languages answer ?format=csv and ?format=json-flat (index.csv, index.json-flat.json)',
+    source:
+      'weblate/api/views.py renderer_classes with FlatJsonRenderer; weblate/api/renderers.py AutoCSVRenderer; PR #13814',
+    test: 'test/golden/release-5.10/api/translations/hello/app/cs/statistics/index.csv',
   },
   largePagination4: {
     since: '5.11',
