@@ -12,7 +12,9 @@
  * `Access-Control-Allow-Origin: *` to every answer, as Weblate does. The
  * function is plain ES5 with the route table written into it.
  */
-import { shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf } from '../model/releases.ts';
+import { internalError } from '../errors.ts';
+import { CSV_TYPE, FORMAT_FILES, takesFormats } from '../api/formats.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { statusSiteFunctionParts, STATUS_SITE_FUNCTIONS } from './cloudfront-status-site.ts';
 import { contentTypeOf } from './published.ts';
@@ -41,8 +43,14 @@ export function renderCloudFrontFunction(settings: Settings): string {
   const version = shapesOf(shapesOf(settings.weblateVersion));
   const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
-  const routes = routesOf(version).map((route) => parts.route(route, version, allows));
+  const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
+  const routes = routesOf(version).map((route) =>
+    formats
+      ? withFormats(parts.route(route, version, allows), route)
+      : parts.route(route, version, allows),
+  );
   const pages = settings.pages ? statusSiteFunctionParts(version) : null;
+  const checks = formats ? checksWithFormats(parts.checks) : parts.checks;
   return `// ${generatedBy(settings, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
 // viewer response of the behaviour that serves the bucket.
@@ -52,10 +60,10 @@ var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
 var SLUG = /^${paramPattern(':project', version, 'raw')}$/;
 var PATH = /^${paramPattern(':component', version, 'raw')}$/;
 var ALLOW = ${JSON.stringify(allows)};
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}]
+// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}${formats ? ', 1 if it takes ?format=csv and json-flat' : ''}]
 var ROUTES = [
 ${routes.join(',\n')}
-];
+];${formats ? FORMAT_DECLARATIONS : ''}
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = ${functionHeaders({ 'Content-Type': PREFLIGHT_CONTENT_TYPE, ...PREFLIGHT_ANSWER_HEADERS })};
 ${parts.declarations}${pages ? pages.declarations : ''}
@@ -70,14 +78,14 @@ function mapRequest(request) {
   }
 ${pages ? `${pages.request}\n` : ''}  var found = match(request.uri);
   if (!found) return request;
-${parts.checks}
+${checks}
   var page = '';
   var asked = request.querystring.page;
   if (found.paginated && !found.pathPage && asked && asked.value !== '1') {
     if (!PAGE_NUMBER.test(asked.value)) return answer(404, ${JSON.stringify(INVALID_PAGE)});
     page = PAGE + '/' + asked.value + '/';
   }
-  request.uri = found.dir + '/' + page + 'index.json';
+  request.uri = found.dir + '/' + page + ${formats ? 'formatFile(found, request.querystring.format)' : "'index.json'"};
   return request;
 }
 
@@ -110,7 +118,7 @@ function match(uri) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage${formats ? ', formats: route[4] === 1' : ''} };
   }
   return null;
 }
@@ -122,6 +130,32 @@ ${parts.answer}
 }
 ${pages ? STATUS_SITE_FUNCTIONS : ''}`;
 }
+
+/** The check of an unknown format, as the flavours write it, and with the statistics' formats allowed. */
+const FORMAT_CHECK = "if (format && format.value !== 'json' && format.value !== 'api')";
+
+function checksWithFormats(checks: string): string {
+  if (!checks.includes(FORMAT_CHECK))
+    internalError('the CloudFront checks lost their format check');
+  return checks.replace(
+    FORMAT_CHECK,
+    `${FORMAT_CHECK.slice(0, -1)} && !(found.formats && FORMAT_FILES[format.value]))`,
+  );
+}
+
+/** A route's entry with the flag that says whether it takes the statistics' formats. */
+function withFormats(entry: string, route: Route): string {
+  return `${entry.slice(0, -1)}, ${takesFormats(route) ? 1 : 0}]`;
+}
+
+/** The statistics' formats (5.10 and later): the file of each; json-flat of an object is its JSON. */
+const FORMAT_DECLARATIONS = `
+var FORMAT_FILES = ${JSON.stringify(FORMAT_FILES)};
+function formatFile(found, format) {
+  var file = found.formats && format ? FORMAT_FILES[format.value] : undefined;
+  if (!file || (format.value === 'json-flat' && !found.paginated)) return 'index.json';
+  return file;
+}`;
 
 /** A shell script that uploads the tree with the metadata S3 serves it with. */
 export function renderS3Upload(settings: Settings): string {
@@ -141,7 +175,13 @@ prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
 aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
-${settings.pages ? statusSiteUploads(shapesOf(settings.weblateVersion)) : ''}`;
+${hasTrait(settings.weblateVersion, 'statisticsFormats') ? csvUpload() : ''}${settings.pages ? statusSiteUploads(shapesOf(settings.weblateVersion)) : ''}`;
+}
+
+/** The statistics' CSV files (5.10 and later) again, with the type Weblate sends them with. */
+function csvUpload(): string {
+  return `aws s3 cp "$tree/api" "s3://$bucket$prefix/api" --recursive --no-follow-symlinks --exclude '*' --include '*.csv' --content-type ${shellQuote(CSV_TYPE)}
+`;
 }
 
 /**
