@@ -23,7 +23,13 @@ const LEGACY = {
   '4': { like: '4.14', without: [] },
   '2026.8': {
     like: '2026.9',
-    without: ['noStatsExports', 'statisticsFormats', 'translateChartRows', 'glossaryFreeWidgets'],
+    without: [
+      'noStatsExports',
+      'statisticsFormats',
+      'translateChartRows',
+      'languageChartRow',
+      'glossaryFreeWidgets',
+    ],
   },
 } as const satisfies Record<string, { like: string; without: readonly TraitName[] }>;
 
@@ -68,6 +74,13 @@ export const TRAITS = {
     what: "a component chart's rows link to /translate/<p>/<c>/<l>/",
     source: 'weblate/trans/widgets.py (5.x)',
     test: 'test/golden/release-5.10/widget/hello/app/multi-auto.svg',
+  },
+  languageChartRow: {
+    since: '5.0',
+    what: "a chart at a language's prefix (/widget/<p>/-/<l>/, /widget/<p>/<c>/<l>/) shows that language's row alone",
+    source:
+      'weblate/trans/widgets.py MultiLanguageWidget (ProjectLanguageStats, TranslationStats); pinned to the 5.0 widget paths',
+    test: 'test/golden/release-5.10/widget/hello/-/cs/multi-auto.svg',
   },
   largeStatistics: {
     since: '5.10',
