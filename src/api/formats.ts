@@ -30,6 +30,9 @@ const FORMAT_KINDS: ReadonlySet<string> = new Set<ResourceKind>([
   'category-statistics',
 ]);
 
+/** The same routes told by the end of a path (a page of a list included), for a host's function. */
+export const FORMAT_PATH_END = /(statistics|\/projects\/[^/]+\/languages)(\/~page\/\d+)?$/;
+
 /** Whether a route is one whose view has the flat renderers (in the releases that have them). */
 export function takesFormats(route: Route): boolean {
   return FORMAT_KINDS.has(route.kind);

@@ -14,7 +14,7 @@
  */
 import { hasTrait, shapesOf } from '../model/releases.ts';
 import { internalError } from '../errors.ts';
-import { CSV_TYPE, FORMAT_FILES, takesFormats } from '../api/formats.ts';
+import { CSV_TYPE, FORMAT_FILES, FORMAT_PATH_END } from '../api/formats.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { statusSiteFunctionParts, STATUS_SITE_FUNCTIONS } from './cloudfront-status-site.ts';
 import { contentTypeOf } from './published.ts';
@@ -44,11 +44,7 @@ export function renderCloudFrontFunction(settings: Settings): string {
   const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
   const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
-  const routes = routesOf(version).map((route) =>
-    formats
-      ? withFormats(parts.route(route, version, allows), route)
-      : parts.route(route, version, allows),
-  );
+  const routes = routesOf(version).map((route) => parts.route(route, version, allows));
   const pages = settings.pages ? statusSiteFunctionParts(version) : null;
   const checks = formats ? checksWithFormats(parts.checks) : parts.checks;
   return `// ${generatedBy(settings, 'CloudFront')}
@@ -60,7 +56,7 @@ var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
 var SLUG = /^${paramPattern(':project', version, 'raw')}$/;
 var PATH = /^${paramPattern(':component', version, 'raw')}$/;
 var ALLOW = ${JSON.stringify(allows)};
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}${formats ? ', 1 if it takes ?format=csv and json-flat' : ''}]
+// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}]
 var ROUTES = [
 ${routes.join(',\n')}
 ];${formats ? FORMAT_DECLARATIONS : ''}
@@ -85,7 +81,7 @@ ${checks}
     if (!PAGE_NUMBER.test(asked.value)) return answer(404, ${JSON.stringify(INVALID_PAGE)});
     page = PAGE + '/' + asked.value + '/';
   }
-  request.uri = found.dir + '/' + page + ${formats ? 'formatFile(found, request.querystring.format)' : "'index.json'"};
+  request.uri = found.dir + '/' + page + ${formats ? 'file' : "'index.json'"};
   return request;
 }
 
@@ -118,7 +114,7 @@ function match(uri) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage${formats ? ', formats: route[4] === 1' : ''} };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
   }
   return null;
 }
@@ -131,30 +127,28 @@ ${parts.answer}
 ${pages ? STATUS_SITE_FUNCTIONS : ''}`;
 }
 
-/** The check of an unknown format, as the flavours write it, and with the statistics' formats allowed. */
+/** The check of an unknown format, as the flavours write it. */
 const FORMAT_CHECK = "if (format && format.value !== 'json' && format.value !== 'api')";
 
+/** The same check with the statistics' formats allowed, `file` the file a format names. */
 function checksWithFormats(checks: string): string {
   if (!checks.includes(FORMAT_CHECK))
     internalError('the CloudFront checks lost their format check');
-  return checks.replace(
-    FORMAT_CHECK,
-    `${FORMAT_CHECK.slice(0, -1)} && !(found.formats && FORMAT_FILES[format.value]))`,
-  );
+  return checks
+    .replace('var format = request.querystring.format;', "$&\n  var file = 'index.json';")
+    .replace(
+      FORMAT_CHECK,
+      `${FORMAT_CHECK.slice(0, -1)} && !(file = fileOf(found, format.value)))`,
+    );
 }
 
-/** A route's entry with the flag that says whether it takes the statistics' formats. */
-function withFormats(entry: string, route: Route): string {
-  return `${entry.slice(0, -1)}, ${takesFormats(route) ? 1 : 0}]`;
-}
-
-/** The statistics' formats (5.10 and later): the file of each; json-flat of an object is its JSON. */
+/**
+ * The statistics' formats (5.10 and later), kept short for the function's 10 KB: the file a
+ * format names on a path of the routes that take them (json-flat of an object is its JSON).
+ */
 const FORMAT_DECLARATIONS = `
-var FORMAT_FILES = ${JSON.stringify(FORMAT_FILES)};
-function formatFile(found, format) {
-  var file = found.formats && format ? FORMAT_FILES[format.value] : undefined;
-  if (!file || (format.value === 'json-flat' && !found.paginated)) return 'index.json';
-  return file;
+function fileOf(r, f) {
+  if (/${FORMAT_PATH_END.source}/.test(r.dir)) return f === 'csv' ? '${FORMAT_FILES.csv}' : f === 'json-flat' && 'index.json' + (r.paginated ? '${FORMAT_FILES['json-flat'].slice('index.json'.length)}' : '');
 }`;
 
 /** A shell script that uploads the tree with the metadata S3 serves it with. */

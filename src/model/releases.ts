@@ -18,18 +18,14 @@ export const NEWEST_RELEASE = MINOR_RELEASES.at(-1)!;
 /**
  * Names kept from the two flavours this tool had before it took releases: each builds the bytes
  * it always built, so it is its own entry: the traits of a release, less those it never had.
+ * "2026.8" takes the statistics' formats all the same: pull writes that name for every instance
+ * from 2026.8 on, and each of them answers ?format=csv and ?format=json-flat.
  */
 const LEGACY = {
   '4': { like: '4.14', without: [] },
   '2026.8': {
     like: '2026.9',
-    without: [
-      'noStatsExports',
-      'statisticsFormats',
-      'translateChartRows',
-      'languageChartRow',
-      'glossaryFreeWidgets',
-    ],
+    without: ['noStatsExports', 'translateChartRows', 'languageChartRow', 'glossaryFreeWidgets'],
   },
 } as const satisfies Record<string, { like: string; without: readonly TraitName[] }>;
 

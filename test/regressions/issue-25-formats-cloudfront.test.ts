@@ -57,6 +57,18 @@ describe('the CloudFront Function of a 5.10 tree', () => {
     ).toBe(404);
   });
 
+  it.each(['5.10', '2026.8', '2026.11'])(
+    "stays within CloudFront Functions' 10 KB with the status site (%s)",
+    (release) => {
+      const site = testSettings({
+        baseUrl: 'https://l10n.example.org/mirror',
+        weblateVersion: release,
+        pages: true,
+      });
+      expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(10 * 1024);
+    },
+  );
+
   it('uploads the CSV files as text/csv; charset=utf-8', () => {
     expect(renderS3Upload(settings)).toContain(
       "--exclude '*' --include '*.csv' --content-type 'text/csv; charset=utf-8'",

@@ -13,3 +13,4 @@ prefix='/mirror'
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type 'application/json'
 aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --no-follow-symlinks --content-type 'application/json'
+aws s3 cp "$tree/api" "s3://$bucket$prefix/api" --recursive --no-follow-symlinks --exclude '*' --include '*.csv' --content-type 'text/csv; charset=utf-8'

@@ -7,64 +7,61 @@ var PAGE_NUMBER = /^[1-9][0-9]*$/;
 var SLUG = /^[A-Za-z0-9_@-]+$/;
 var PATH = /^[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*$/;
 var ALLOW = ["GET, HEAD, OPTIONS","GET, POST, HEAD, OPTIONS","GET, PUT, PATCH, DELETE, HEAD, OPTIONS","GET, DELETE, HEAD, OPTIONS","GET, POST, PUT, PATCH, HEAD, OPTIONS"];
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated, the status Weblate refuses it with or 0, 1 if it takes ?format=csv and json-flat]
+// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated, the status Weblate refuses it with or 0]
 var ROUTES = [
-  ['', 0, 0, 0, 0],
-  ['projects', 1, 1, 0, 0],
-  ['projects/*', 2, 0, 0, 0],
-  ['projects/*/components', 1, 1, 0, 0],
-  ['projects/*/languages', 0, 0, 0, 1],
-  ['projects/*/statistics', 0, 0, 0, 1],
-  ['projects/*/changes', 0, 1, 0, 0],
-  ['projects/*/repository', 1, 0, 403, 0],
-  ['components', 0, 1, 0, 0],
-  ['components/*/**', 2, 0, 0, 0],
-  ['components/*/**/translations', 1, 1, 0, 0],
-  ['components/*/**/statistics', 0, 1, 0, 1],
-  ['components/*/**/lock', 1, 0, 0, 0],
-  ['components/*/**/links', 1, 1, 0, 0],
-  ['components/*/**/changes', 0, 1, 0, 0],
-  ['components/*/**/repository', 1, 0, 403, 0],
-  ['translations', 0, 1, 0, 0],
-  ['translations/*/**/*', 3, 0, 0, 0],
-  ['translations/*/**/*/statistics', 0, 0, 0, 1],
-  ['translations/*/**/*/changes', 0, 1, 0, 0],
-  ['translations/*/**/*/units', 1, 1, 0, 0],
-  ['translations/*/**/*/repository', 1, 0, 403, 0],
-  ['languages', 1, 1, 0, 0],
-  ['languages/*', 2, 0, 0, 0],
-  ['languages/*/statistics', 0, 0, 0, 1],
-  ['users', 1, 1, 0, 0],
-  ['groups', 1, 1, 0, 0],
-  ['roles', 1, 1, 0, 0],
-  ['memory', 1, 1, 401, 0],
-  ['component-lists', 1, 1, 0, 0],
-  ['changes', 0, 1, 0, 0],
-  ['units', 0, 1, 0, 0],
-  ['screenshots', 1, 1, 0, 0],
-  ['addons', 0, 1, 0, 0],
-  ['projects/*/categories', 0, 1, 0, 0],
-  ['projects/*/labels', 1, 1, 0, 0],
-  ['projects/*/lock', 1, 0, 0, 0],
-  ['projects/*/announcements', 1, 1, 0, 0],
-  ['projects/*/reports', 1, 1, 401, 0],
-  ['projects/*/machinery_settings', 4, 0, 401, 0],
-  ['components/*/**/announcements', 1, 1, 0, 0],
-  ['components/*/**/reports', 1, 1, 401, 0],
-  ['translations/*/**/*/announcements', 1, 1, 0, 0],
-  ['categories', 1, 1, 0, 0],
-  ['categories/*', 2, 0, 0, 0],
-  ['categories/*/statistics', 0, 0, 0, 1],
-  ['categories/*/announcements', 1, 1, 0, 0],
-  ['categories/*/reports', 1, 1, 401, 0],
-  ['suggestions', 0, 1, 0, 0],
-  ['reports', 1, 1, 401, 0]
+  ['', 0, 0, 0],
+  ['projects', 1, 1, 0],
+  ['projects/*', 2, 0, 0],
+  ['projects/*/components', 1, 1, 0],
+  ['projects/*/languages', 0, 0, 0],
+  ['projects/*/statistics', 0, 0, 0],
+  ['projects/*/changes', 0, 1, 0],
+  ['projects/*/repository', 1, 0, 403],
+  ['components', 0, 1, 0],
+  ['components/*/**', 2, 0, 0],
+  ['components/*/**/translations', 1, 1, 0],
+  ['components/*/**/statistics', 0, 1, 0],
+  ['components/*/**/lock', 1, 0, 0],
+  ['components/*/**/links', 1, 1, 0],
+  ['components/*/**/changes', 0, 1, 0],
+  ['components/*/**/repository', 1, 0, 403],
+  ['translations', 0, 1, 0],
+  ['translations/*/**/*', 3, 0, 0],
+  ['translations/*/**/*/statistics', 0, 0, 0],
+  ['translations/*/**/*/changes', 0, 1, 0],
+  ['translations/*/**/*/units', 1, 1, 0],
+  ['translations/*/**/*/repository', 1, 0, 403],
+  ['languages', 1, 1, 0],
+  ['languages/*', 2, 0, 0],
+  ['languages/*/statistics', 0, 0, 0],
+  ['users', 1, 1, 0],
+  ['groups', 1, 1, 0],
+  ['roles', 1, 1, 0],
+  ['memory', 1, 1, 401],
+  ['component-lists', 1, 1, 0],
+  ['changes', 0, 1, 0],
+  ['units', 0, 1, 0],
+  ['screenshots', 1, 1, 0],
+  ['addons', 0, 1, 0],
+  ['projects/*/categories', 0, 1, 0],
+  ['projects/*/labels', 1, 1, 0],
+  ['projects/*/lock', 1, 0, 0],
+  ['projects/*/announcements', 1, 1, 0],
+  ['projects/*/reports', 1, 1, 401],
+  ['projects/*/machinery_settings', 4, 0, 401],
+  ['components/*/**/announcements', 1, 1, 0],
+  ['components/*/**/reports', 1, 1, 401],
+  ['translations/*/**/*/announcements', 1, 1, 0],
+  ['categories', 1, 1, 0],
+  ['categories/*', 2, 0, 0],
+  ['categories/*/statistics', 0, 0, 0],
+  ['categories/*/announcements', 1, 1, 0],
+  ['categories/*/reports', 1, 1, 401],
+  ['suggestions', 0, 1, 0],
+  ['reports', 1, 1, 401]
 ];
-var FORMAT_FILES = {"csv":"index.csv","json-flat":"index.json-flat.json"};
-function formatFile(found, format) {
-  var file = found.formats && format ? FORMAT_FILES[format.value] : undefined;
-  if (!file || (format.value === 'json-flat' && !found.paginated)) return 'index.json';
-  return file;
+function fileOf(r, f) {
+  if (/(statistics|\/projects\/[^/]+\/languages)(\/~page\/\d+)?$/.test(r.dir)) return f === 'csv' ? 'index.csv' : f === 'json-flat' && 'index.json' + (r.paginated ? '-flat.json' : '');
 }
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
@@ -107,7 +104,8 @@ function mapRequest(request) {
   if (!found) return request;
   // Weblate negotiates the format before it checks permissions, and permissions before methods.
   var format = request.querystring.format;
-  if (format && format.value !== 'json' && format.value !== 'api' && !(found.formats && FORMAT_FILES[format.value])) return answer(404, "Not found.");
+  var file = 'index.json';
+  if (format && format.value !== 'json' && format.value !== 'api' && !(file = fileOf(found, format.value))) return answer(404, "Not found.");
   if (request.method === 'OPTIONS') return answer(405, 'Method "OPTIONS" not allowed.', found.allow);
   if (request.method !== 'GET' && request.method !== 'HEAD') return answer(401, DETAILS[401], found.allow);
   if (found.refused) return answer(found.refused, DETAILS[found.refused], found.allow);
@@ -117,7 +115,7 @@ function mapRequest(request) {
     if (!PAGE_NUMBER.test(asked.value)) return answer(404, "Invalid page.");
     page = PAGE + '/' + asked.value + '/';
   }
-  request.uri = found.dir + '/' + page + formatFile(found, request.querystring.format);
+  request.uri = found.dir + '/' + page + file;
   return request;
 }
 
@@ -156,7 +154,7 @@ function match(uri) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage, formats: route[4] === 1 };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
   }
   return null;
 }
