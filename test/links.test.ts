@@ -43,7 +43,9 @@ describe.each(trees)('links of %s', (_, contentDir) => {
   let outside: readonly string[];
 
   // The API tree; host configuration files sit beside it.
-  const apiFiles = () => [...files].filter(([path]) => path.startsWith('api/'));
+  // The API tree's JSON; host configuration files sit beside it, the statistics' CSV in it.
+  const apiFiles = () =>
+    [...files].filter(([path]) => path.startsWith('api/') && path.endsWith('.json'));
 
   const fileOfUrl = (url: string) => {
     const path = url.slice(base.length);

@@ -51,3 +51,8 @@ export const PAGE = defineShape([
   ['previous', 'unescaped', STRING_OR_NULL],
   ['results', 'json', arrayOf(LIST_ITEM)],
 ]);
+
+/** The items of a page as Weblate's flat renderers give them (FlatBaseRenderer: `results`), or null for a body that is no page. */
+export function resultsOfPage(body: JsonValue): JsonValue | null {
+  return body instanceof ShapedObject && body.shape === PAGE ? (body.values[3] as JsonValue) : null;
+}

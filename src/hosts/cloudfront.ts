@@ -12,7 +12,9 @@
  * `Access-Control-Allow-Origin: *` to every answer, as Weblate does. The
  * function is plain ES5 with the route table written into it.
  */
-import { shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf } from '../model/releases.ts';
+import { internalError } from '../errors.ts';
+import { CSV_TYPE, FORMAT_FILES, FORMAT_PATH_END } from '../api/formats.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { statusSiteFunctionParts, STATUS_SITE_FUNCTIONS } from './cloudfront-status-site.ts';
 import { contentTypeOf } from './published.ts';
@@ -41,8 +43,10 @@ export function renderCloudFrontFunction(settings: Settings): string {
   const version = shapesOf(shapesOf(settings.weblateVersion));
   const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
+  const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
   const pages = settings.pages ? statusSiteFunctionParts(version) : null;
+  const checks = formats ? checksWithFormats(parts.checks) : parts.checks;
   return `// ${generatedBy(settings, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
 // viewer response of the behaviour that serves the bucket.
@@ -55,7 +59,7 @@ var ALLOW = ${JSON.stringify(allows)};
 // [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}]
 var ROUTES = [
 ${routes.join(',\n')}
-];
+];${formats ? FORMAT_DECLARATIONS : ''}
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = ${functionHeaders({ 'Content-Type': PREFLIGHT_CONTENT_TYPE, ...PREFLIGHT_ANSWER_HEADERS })};
 ${parts.declarations}${pages ? pages.declarations : ''}
@@ -70,14 +74,14 @@ function mapRequest(request) {
   }
 ${pages ? `${pages.request}\n` : ''}  var found = match(request.uri);
   if (!found) return request;
-${parts.checks}
+${checks}
   var page = '';
   var asked = request.querystring.page;
   if (found.paginated && !found.pathPage && asked && asked.value !== '1') {
     if (!PAGE_NUMBER.test(asked.value)) return answer(404, ${JSON.stringify(INVALID_PAGE)});
     page = PAGE + '/' + asked.value + '/';
   }
-  request.uri = found.dir + '/' + page + 'index.json';
+  request.uri = found.dir + '/' + page + ${formats ? 'file' : "'index.json'"};
   return request;
 }
 
@@ -123,6 +127,30 @@ ${parts.answer}
 ${pages ? STATUS_SITE_FUNCTIONS : ''}`;
 }
 
+/** The check of an unknown format, as the flavours write it. */
+const FORMAT_CHECK = "if (format && format.value !== 'json' && format.value !== 'api')";
+
+/** The same check with the statistics' formats allowed, `file` the file a format names. */
+function checksWithFormats(checks: string): string {
+  if (!checks.includes(FORMAT_CHECK))
+    internalError('the CloudFront checks lost their format check');
+  return checks
+    .replace('var format = request.querystring.format;', "$&\n  var file = 'index.json';")
+    .replace(
+      FORMAT_CHECK,
+      `${FORMAT_CHECK.slice(0, -1)} && !(file = fileOf(found, format.value)))`,
+    );
+}
+
+/**
+ * The statistics' formats (5.10 and later), kept short for the function's 10 KB: the file a
+ * format names on a path of the routes that take them (json-flat of an object is its JSON).
+ */
+const FORMAT_DECLARATIONS = `
+function fileOf(r, f) {
+  if (/${FORMAT_PATH_END.source}/.test(r.dir)) return f === 'csv' ? '${FORMAT_FILES.csv}' : f === 'json-flat' && 'index.json' + (r.paginated ? '${FORMAT_FILES['json-flat'].slice('index.json'.length)}' : '');
+}`;
+
 /** A shell script that uploads the tree with the metadata S3 serves it with. */
 export function renderS3Upload(settings: Settings): string {
   const prefix = basePath(settings);
@@ -141,7 +169,13 @@ prefix=${shellQuote(prefix)}
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type ${shellQuote(JSON_TYPE)}
 aws s3 cp "$tree/${NOT_FOUND_FILE}" "s3://$bucket$prefix/${NOT_FOUND_FILE}" --no-follow-symlinks --content-type ${shellQuote(notFoundType(settings))}
-${settings.pages ? statusSiteUploads(shapesOf(settings.weblateVersion)) : ''}`;
+${hasTrait(settings.weblateVersion, 'statisticsFormats') ? csvUpload() : ''}${settings.pages ? statusSiteUploads(shapesOf(settings.weblateVersion)) : ''}`;
+}
+
+/** The statistics' CSV files (5.10 and later) again, with the type Weblate sends them with. */
+function csvUpload(): string {
+  return `aws s3 cp "$tree/api" "s3://$bucket$prefix/api" --recursive --no-follow-symlinks --exclude '*' --include '*.csv' --content-type ${shellQuote(CSV_TYPE)}
+`;
 }
 
 /** The type of the root's 404 page: the status site's HTML page, or the API's JSON body. */

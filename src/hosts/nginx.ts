@@ -32,6 +32,13 @@ import {
 } from '../api/answers.ts';
 import { ALLOW_ORIGIN, PREFLIGHT_ANSWER_HEADERS } from '../api/cors.ts';
 import {
+  CSV_TYPE,
+  EXTRA_FORMATS,
+  formatFileName,
+  formatRoutes,
+  type ExtraFormat,
+} from '../api/formats.ts';
+import {
   statusSiteLocations,
   statusSiteMaps,
   statusSiteNotFoundLocations,
@@ -54,6 +61,7 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
   const listen = options.listen ?? defaultListen(settings);
   const version = shapesOf(settings.weblateVersion);
   const notFound = errorText(version, ERRORS.notFound);
+  const formats = formatRoutes(routesOf(version), settings.weblateVersion);
   return [
     `# ${generatedBy(settings, 'nginx')}`,
     '# Include it in the http {} block, e.g. as /etc/nginx/conf.d/weblate-snapshot.conf,',
@@ -63,6 +71,7 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
     ...(version === '4' ? [] : authenticateMap()),
     ...corsMaps(basePath(settings)),
     ...(settings.pages ? statusSiteMaps(basePath(settings)) : []),
+    ...formatMaps(formats, basePath(settings), version, settings.pages),
     '',
     'server {',
     ...indent([
@@ -81,15 +90,19 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
       '    return 200;',
       '}',
       '',
-      '# ?format=json and ?format=api both answer JSON; Weblate has no other format.',
-      settings.pages
-        ? 'if ($weblate_snapshot_unknown_format) {'
-        : 'if ($arg_format !~ "^(json|api)?$") {',
+      ...(formats.length > 0
+        ? ['# ?format=json and ?format=api answer JSON; the statistics take csv and json-flat too.']
+        : ['# ?format=json and ?format=api both answer JSON; Weblate has no other format.']),
+      formats.length > 0
+        ? 'if ($weblate_snapshot_refused_format) {'
+        : settings.pages
+          ? 'if ($weblate_snapshot_unknown_format) {'
+          : 'if ($arg_format !~ "^(json|api)?$") {',
       `    return 404 ${quote(notFound)};`,
       '}',
       ...routesOf(version).flatMap((route) => [
         '',
-        ...routeLocation(route, basePath(settings), version),
+        ...routeLocation(route, basePath(settings), version, formats.includes(route)),
       ]),
       ...(settings.pages
         ? statusSiteLocations(basePath(settings), version).flatMap((location) => ['', ...location])
@@ -142,11 +155,13 @@ function pageMaps(): string[] {
   ];
 }
 
-function routeLocation(route: Route, base: string, version: WeblateVersion): string[] {
-  const dir = [
-    '/api',
-    ...route.pattern.map((part) => (isParam(part) ? paramPattern(part, version) : part)),
-  ].join('/');
+function routeLocation(
+  route: Route,
+  base: string,
+  version: WeblateVersion,
+  formats: boolean,
+): string[] {
+  const dir = routeDir(route, version);
   const pages = route.paginated
     ? `(?<weblate_snapshot_path_page>/${PAGE_SEGMENT}/[1-9][0-9]*)?`
     : '';
@@ -169,11 +184,82 @@ function routeLocation(route: Route, base: string, version: WeblateVersion): str
             route.paginated
               ? 'error_page 404 $weblate_snapshot_list_404;'
               : 'error_page 404 @weblate_snapshot_not_found;',
-            route.paginated
-              ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}index.json =404;'
-              : 'try_files $weblate_snapshot_dir/index.json =404;',
+            ...(formats ? formatFiles(route) : jsonFiles(route)),
           ]),
     ]),
+    '}',
+  ];
+}
+
+/** The route's path below the base: `/api/projects/<slug pattern>/statistics`. */
+function routeDir(route: Route, version: WeblateVersion): string {
+  return [
+    '/api',
+    ...route.pattern.map((part) => (isParam(part) ? paramPattern(part, version) : part)),
+  ].join('/');
+}
+
+function jsonFiles(route: Route): string[] {
+  return [
+    route.paginated
+      ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}index.json =404;'
+      : 'try_files $weblate_snapshot_dir/index.json =404;',
+  ];
+}
+
+/**
+ * A statistics route (5.10 and later): the file of its `?format=`, typed as Weblate types it.
+ * The location's own types replace the server's, so JSON is listed again.
+ */
+function formatFiles(route: Route): string[] {
+  const [csvType, charset] = CSV_TYPE.split('; charset=');
+  return [
+    `types { ${JSON_TYPE} json; ${csvType} csv; }`,
+    `charset ${charset};`,
+    `charset_types ${csvType};`,
+    route.paginated
+      ? 'try_files $weblate_snapshot_dir/${weblate_snapshot_page}$weblate_snapshot_format_file =404;'
+      : 'try_files $weblate_snapshot_dir/$weblate_snapshot_object_format_file =404;',
+  ];
+}
+
+/**
+ * With the statistics' formats (5.10 and later): the file each format names (json-flat is the
+ * JSON itself where the JSON is no page), and which `?format=` a path refuses: any but JSON's
+ * outside the statistics, under the API only when the status site is on (its pages ignore it).
+ */
+function formatMaps(
+  formats: readonly Route[],
+  base: string,
+  version: WeblateVersion,
+  pages: boolean,
+): string[] {
+  if (formats.length === 0) return [];
+  const paths = formats.map((route) => {
+    const paged = route.paginated ? `(?:/${PAGE_SEGMENT}/[1-9][0-9]*)?` : '';
+    return `${routeDir(route, version)}${paged}`;
+  });
+  const file = (format: ExtraFormat, route: Route) => formatFileName(route, format);
+  const paged = formats.find((route) => route.paginated)!;
+  const object = formats.find((route) => !route.paginated)!;
+  return [
+    '',
+    '# ?format=csv and ?format=json-flat of the statistics: the files beside their JSON.',
+    'map $arg_format $weblate_snapshot_format_file {',
+    '    default index.json;',
+    ...EXTRA_FORMATS.map((format) => `    ${format} ${file(format, paged)};`),
+    '}',
+    '',
+    'map $arg_format $weblate_snapshot_object_format_file {',
+    '    default index.json;',
+    ...EXTRA_FORMATS.map((format) => `    ${format} ${file(format, object)};`),
+    '}',
+    '',
+    'map "$arg_format&$uri" $weblate_snapshot_refused_format {',
+    `    default ${pages ? 0 : 1};`,
+    '    "~^(json|api)?&" 0;',
+    `    "~^(${EXTRA_FORMATS.join('|')})&${escapeRegex(base)}(?:${paths.join('|')})(?:/|/index\\.json)?$" 0;`,
+    ...(pages ? [`    "~^[^&]*&${escapeRegex(base)}/api(?:/|$)" 1;`] : []),
     '}',
   ];
 }

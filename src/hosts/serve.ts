@@ -17,13 +17,14 @@
  * and JSON types and its pages' Content-Security-Policy; serve cannot map `?format=csv` or name a CSV per project.
  * Its one 404 page, `404.html`, answers every miss: the site's HTML page when the site is on.
  */
-import { shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf } from '../model/releases.ts';
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 import type { Settings } from '../model/types.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
+import { CSV_TYPE, FORMAT_FILES } from '../api/formats.ts';
 import {
   BADGE_FILE,
   basePath,
@@ -73,10 +74,25 @@ export function serveConfig(settings: Settings): ServeConfig {
     ...(redirects.length > 0 ? { redirects } : {}),
     headers: [
       ...serveHeaders(version),
+      ...formatHeaders(settings),
       ...(settings.pages ? statusSiteHeaders(version) : []),
       notFoundHeaders(settings.pages),
     ],
   };
+}
+
+/**
+ * The CSV answers of the statistics (5.10 and later) as Weblate types them. serve cannot map a
+ * query: a reader asks for the file (`…/statistics/index.csv`); the preview maps `?format=csv`.
+ */
+function formatHeaders(settings: Settings): ServeHeaderRule[] {
+  if (!hasTrait(settings.weblateVersion, 'statisticsFormats')) return [];
+  return [
+    {
+      source: `api/**/${FORMAT_FILES.csv}`,
+      headers: [{ key: 'Content-Type', value: CSV_TYPE }],
+    },
+  ];
 }
 
 /** The text of serve.json. */

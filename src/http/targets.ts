@@ -11,7 +11,15 @@
 import { matchApiSegments, PAGE_NUMBER, type RouteMatch } from '../api/match.ts';
 import { refusalOf } from '../api/routes.ts';
 import { apiPath, fileOfPath } from '../api/urls.ts';
-import { ERRORS, methodNotAllowed, refusalError } from '../api/answers.ts';
+import { ERRORS, JSON_TYPE, methodNotAllowed, refusalError } from '../api/answers.ts';
+import {
+  CSV_TYPE,
+  FORMAT_FILES,
+  formatFileName,
+  isExtraFormat,
+  takesFormats,
+  type ExtraFormat,
+} from '../api/formats.ts';
 import { isCorsPath, isPreflight } from '../api/cors.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
@@ -52,7 +60,7 @@ export function resolvePreviewRequest(
   if (!target) return notFound(ERRORS.notFound.detail);
   const route = target.match.route;
   // 2026.8 negotiates the format before it checks permissions (and 4.x after the method, as before).
-  if (version !== '4' && !knownFormat(target.query)) return notFound(ERRORS.notFound.detail);
+  if (version !== '4' && !knownFormat(target)) return notFound(ERRORS.notFound.detail);
   if (method !== 'GET' && method !== 'HEAD') {
     if (version !== '4' && method !== 'OPTIONS')
       return {
@@ -114,17 +122,28 @@ export function parseApiTarget(
 }
 
 /** The file of a GET: `?format=` checked, `?page=N` of a paginated list mapped to its page file. */
-export function resolveFile({ match, query }: ApiTarget): FileAnswer {
-  if (!knownFormat(query)) return notFound(ERRORS.notFound.detail);
+export function resolveFile(target: ApiTarget): FileAnswer {
+  const { match, query } = target;
+  if (!knownFormat(target)) return notFound(ERRORS.notFound.detail);
   const asked = match.route.paginated && match.page === null ? query.get('page') : null;
   if (asked !== null && !PAGE_NUMBER.test(asked)) return notFound(ERRORS.invalidPage.detail);
   const page = match.page ?? (asked === null ? 1 : Number(asked));
   const missing = page > 1 ? ERRORS.invalidPage : ERRORS.notFound;
-  return {
-    kind: 'file',
-    file: fileOfPath(apiPath.page(match.path, page)),
-    missing: missing.detail,
-  };
+  const file = fileOfPath(apiPath.page(match.path, page));
+  const format = extraFormatOf(target);
+  // A tree of a release without the formats has no such file: its 404 is the unknown format's.
+  if (format)
+    return {
+      kind: 'file',
+      file: file.slice(0, -'index.json'.length) + formatFileName(match.route, format),
+      missing: ERRORS.notFound.detail,
+    };
+  return { kind: 'file', file, missing: missing.detail };
+}
+
+/** The content type of a file a GET answers with: CSV for a `?format=csv` file, else JSON. */
+export function typeOfFile(file: string): string {
+  return file.endsWith(FORMAT_FILES.csv) ? CSV_TYPE : JSON_TYPE;
 }
 
 /**
@@ -157,10 +176,16 @@ function pathOf(url: string): string {
   return queryAt < 0 ? url : url.slice(0, queryAt);
 }
 
-/** `?format=` absent, `json` or `api`: the renderers Weblate has for JSON. */
-function knownFormat(query: URLSearchParams): boolean {
+/** `?format=` absent, `json` or `api` (the renderers Weblate has for JSON), or a statistics format. */
+function knownFormat(target: ApiTarget): boolean {
+  const format = target.query.get('format');
+  return format === null || format === 'json' || format === 'api' || !!extraFormatOf(target);
+}
+
+/** `csv` or `json-flat` asked of a route whose view has those renderers, else null. */
+function extraFormatOf({ match, query }: ApiTarget): ExtraFormat | null {
   const format = query.get('format');
-  return format === null || format === 'json' || format === 'api';
+  return isExtraFormat(format) && takesFormats(match.route) ? format : null;
 }
 
 function notFound(detail: string): { kind: 'error'; status: 404; detail: string } {

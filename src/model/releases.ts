@@ -23,7 +23,13 @@ const LEGACY = {
   '4': { like: '4.14', without: [] },
   '2026.8': {
     like: '2026.9',
-    without: ['noStatsExports', 'translateChartRows', 'glossaryFreeWidgets'],
+    without: [
+      'noStatsExports',
+      'translateChartRows',
+      'languageChartRow',
+      'statisticsFormats',
+      'glossaryFreeWidgets',
+    ],
   },
 } as const satisfies Record<string, { like: string; without: readonly TraitName[] }>;
 
@@ -123,6 +129,13 @@ export const TRAITS = {
     test: 'test/regressions/issue-25-releases-fields.test.ts',
     fields: { project: ['machinery_settings'] },
   },
+  languageChartRow: {
+    since: '5.0',
+    what: "a chart at a language's prefix (/widget/<p>/-/<l>/, /widget/<p>/<c>/<l>/) shows that language's row alone",
+    source:
+      'weblate/trans/widgets.py MultiLanguageWidget (ProjectLanguageStats, TranslationStats); pinned to the 5.0 widget paths',
+    test: 'test/golden/release-5.10/widget/hello/-/cs/multi-auto.svg',
+  },
   largeStatistics: {
     since: '5.10',
     what: 'component statistics pages hold LargePagination pages (twice the page size)',
@@ -140,6 +153,13 @@ export const TRAITS = {
     what: 'error bodies by drf-standardized-errors: `{"type","errors":[{"code","detail","attr"}]}` (before: DRF\u2019s `{"detail"}`)',
     source: 'docs/changes/v5.rst 5.10 ("API error responses format has changed"), PR #13547',
     test: 'test/regressions/issue-25-releases-errors.test.ts',
+  },
+  statisticsFormats: {
+    since: '5.10',
+    what: 'statistics and project languages answer ?format=csv and ?format=json-flat (index.csv, index.json-flat.json)',
+    source:
+      'weblate/api/views.py renderer_classes with FlatJsonRenderer; weblate/api/renderers.py AutoCSVRenderer; PR #13814',
+    test: 'test/golden/release-5.10/api/translations/hello/app/cs/statistics/index.csv',
   },
   largePagination4: {
     since: '5.11',

@@ -22,7 +22,7 @@ import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
 import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
-import { hasTrait, releaseOfFields, type Release } from '../model/releases.ts';
+import { hasTrait, NEWEST_RELEASE, releaseOfFields, type Release } from '../model/releases.ts';
 
 export interface MappedContent {
   files: ContentFile[];
@@ -61,14 +61,18 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
 
 /**
  * The release the instance runs, as far as what it served tells: 4.x's as "4"; of today's, a
- * root with `suggestions` is 2026.8 or later ("2026.8"), and before that the component
+ * root with `suggestions` is 2026.8 or later: the newest release, or "2026.8" when its statistics
+ * do not answer `?format=csv` (a snapshot built as "2026.8"); and before that the component
  * statistics' pages tell 5.0-5.9 (the page size), 5.10 (twice it) and 5.11 on (four times);
  * of 5.0-5.9, statistics of 21 counters tell 5.0.1 and 5.1 ("5.1") from 5.2 on ("5.2"); and
  * fields a later release added to projects and components tell that release.
  */
 export function inferRelease(instance: PulledInstance): Release {
   if ((instance.flavour ?? '4') === '4') return '4';
-  if (!instance.rootKeys || instance.rootKeys.includes('suggestions')) return '2026.8';
+  if (!instance.rootKeys) return '2026.8';
+  // Releases from 2026.8 on build alike; only a snapshot built as "2026.8" lacks the formats.
+  if (instance.rootKeys.includes('suggestions'))
+    return instance.statisticsFormats === false ? '2026.8' : NEWEST_RELEASE;
   const factor = largePageFactor(instance.lists);
   const base =
     factor === 1

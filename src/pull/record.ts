@@ -200,6 +200,8 @@ const startShape = z.object({
   statisticsCounters: z.union([z.literal(21), z.literal(33)]).optional(),
   /** A component's keys as served, when any was read (later releases add fields). */
   componentKeys: z.array(z.string()).optional(),
+  /** Whether the statistics answered `?format=csv`, when asked (a root with `suggestions`). */
+  statisticsFormats: z.boolean().optional(),
 });
 
 const sweepShape = z.object({
@@ -247,6 +249,9 @@ function startOf(
     categories: Object.fromEntries(instance.categories ?? []),
     ...(instance.statisticsCounters ? { statisticsCounters: instance.statisticsCounters } : {}),
     ...(componentKeys ? { componentKeys: [...componentKeys] } : {}),
+    ...(instance.statisticsFormats === undefined
+      ? {}
+      : { statisticsFormats: instance.statisticsFormats }),
   };
 }
 

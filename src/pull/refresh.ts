@@ -132,6 +132,9 @@ function keepReleaseMarkers(start: WalkStart, record: PullRecord): WalkStart {
   if (counters !== undefined) start.statisticsCounters = counters;
   const keys = record.start?.componentKeys;
   if (keys !== undefined) start.componentKeys = keys;
+  const formats = record.start?.statisticsFormats;
+  if (start.statisticsFormats === undefined && formats !== undefined)
+    start.statisticsFormats = formats;
   return start;
 }
 

@@ -124,6 +124,8 @@ export interface PulledInstance {
   rootKeys?: readonly string[];
   /** How many counters its statistics have (21 before Weblate 5.2); absent when none was seen. */
   statisticsCounters?: 21 | 33;
+  /** Whether its statistics answer `?format=csv`; absent when not asked. */
+  statisticsFormats?: boolean;
   /** The keys a project and a component were served with, when one was read (they tell releases apart). */
   fieldsSeen?: { project?: readonly string[]; component?: readonly string[] };
 }
@@ -157,6 +159,8 @@ export interface WalkStart {
   statisticsCounters?: 21 | 33;
   /** A component's keys as an earlier pull saw them, for a pull that reads no component. */
   componentKeys?: readonly string[];
+  /** Whether statistics answer `?format=csv` (absent: not asked; only a 2026.8 root is asked). */
+  statisticsFormats?: boolean;
 }
 
 /** The API root as read, with the server's date. */
@@ -183,6 +187,7 @@ export async function startWalk(
     flavour === '4'
       ? new Map<string, ApiCategory[]>()
       : await readCategories(walker, root.categories, selected, partial);
+  const statisticsFormats = await askStatisticsFormats(fetcher, root, allProjects[0]);
   return {
     from,
     apiRoot,
@@ -195,7 +200,26 @@ export async function startWalk(
     flavour,
     categories,
     root,
+    ...(statisticsFormats === undefined ? {} : { statisticsFormats }),
   };
+}
+
+/**
+ * Whether the instance answers a project's statistics as CSV, asked only of a root with
+ * `suggestions` (2026.8 on): every such Weblate does, and a snapshot built as "2026.8" does not.
+ */
+async function askStatisticsFormats(
+  fetcher: Fetcher,
+  root: Readonly<Record<string, unknown>>,
+  project: ApiProject | undefined,
+): Promise<boolean | undefined> {
+  if (!('suggestions' in root) || project?.statistics_url === undefined) return undefined;
+  const url = new URL(project.statistics_url);
+  url.searchParams.set('format', 'csv');
+  return fetcher(
+    url.href,
+    (answer) => answer.status === 200 && answer.contentType.startsWith('text/csv'),
+  );
 }
 
 /**
@@ -264,6 +288,9 @@ export function finishWalk(start: WalkStart, projects: PulledProject[]): PulledI
     categories,
     rootKeys: Object.keys(start.root),
     ...(statisticsCounters ? { statisticsCounters } : {}),
+    ...(start.statisticsFormats === undefined
+      ? {}
+      : { statisticsFormats: start.statisticsFormats }),
     fieldsSeen: { ...(project ? { project } : {}), ...(component ? { component } : {}) },
   };
 }

@@ -19,6 +19,7 @@ import {
   isApiRequest,
   parseApiTarget,
   resolveFile,
+  typeOfFile,
   type ApiTarget,
 } from '../http/targets.ts';
 import {
@@ -27,6 +28,7 @@ import {
   type StatusSiteResponse,
 } from '../http/status-site-targets.ts';
 import type { Session } from '../session/session.ts';
+import { answersFormats, isExtraFormat } from '../api/formats.ts';
 import { bodyOf, detail, errorAnswer, json, notFound, type Answer } from './answer.ts';
 import { createKeyGate, type Credentials, type Keyring } from './auth.ts';
 import { readFields } from './body.ts';
@@ -187,7 +189,9 @@ async function answerRoute2026(
 ): Promise<Answer> {
   const route = api.match.route;
   const format = api.query.get('format');
-  if (format !== null && format !== 'json' && format !== 'api') return notFound();
+  const release = options.session.model.settings.weblateVersion;
+  const flat = isExtraFormat(format) && answersFormats(route, release);
+  if (format !== null && format !== 'json' && format !== 'api' && !flat) return notFound();
   const credentials = options.credentials();
   if (credentials.kind === 'throttled') return throttled(credentials.retryAfter);
   if (credentials.kind === 'invalid')
@@ -225,7 +229,8 @@ async function answerRead(session: Session, api: ApiTarget): Promise<Answer> {
   const chosen = resolveFile(target);
   if (chosen.kind === 'error') return detail(chosen.status, chosen.detail);
   const text = await readResource(session, target, chosen.file);
-  return text === null ? detail(404, chosen.missing) : { status: 200, body: text };
+  if (text === null) return detail(404, chosen.missing);
+  return { status: 200, body: text, headers: { 'Content-Type': typeOfFile(chosen.file) } };
 }
 
 /**
@@ -351,7 +356,8 @@ function toResponse(answer: Answer, method: string, version: Release): Response 
   const body = bodyOf(answer, version);
   if (body === undefined) return new Response(null, { status: answer.status, headers });
   const bytes = Buffer.from(body, 'utf8');
-  headers.set('Content-Type', JSON_TYPE);
+  // A read sets its file's type (CSV for ?format=csv); every other body is JSON.
+  if (!headers.has('Content-Type')) headers.set('Content-Type', JSON_TYPE);
   headers.set('Content-Length', String(bytes.length));
   return new Response(method === 'HEAD' ? null : bytes, { status: answer.status, headers });
 }

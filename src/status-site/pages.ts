@@ -18,6 +18,7 @@ import type {
   Translation,
 } from '../model/types.ts';
 import { compareStrings } from '../errors.ts';
+import { FORMAT_FILES } from '../api/formats.ts';
 import { emptyCounters, percent, type Counters } from '../model/statistics.ts';
 import { widgetSums, widgetTotal } from './widget-sums.ts';
 import {
@@ -537,10 +538,14 @@ export function badgeAlt(counters: Counters, review: boolean): string {
 }
 
 function exportsLinks(settings: Settings, project: Project, component: Component): string {
-  // Weblate 5.10 replaced the exports with the API's statistics (its ?format=csv needs a query).
+  // Weblate 5.10 replaced the exports with the API's statistics; their other formats are linked
+  // as files, which every host serves (?format= needs a host that maps queries).
   if (hasTrait(settings.weblateVersion, 'noStatsExports')) {
-    const list = apiPath.componentStatistics(project.slug, componentSegment(component));
-    return `<p>Statistics of every translation: <a href="${link(settings, list)}">API</a></p>\n`;
+    const list = link(
+      settings,
+      apiPath.componentStatistics(project.slug, componentSegment(component)),
+    );
+    return `<p>Statistics of every translation: <a href="${list}">API</a>, <a href="${list}${FORMAT_FILES.csv}">CSV</a>, <a href="${list}${FORMAT_FILES['json-flat']}">flat JSON</a></p>\n`;
   }
   const folder = link(settings, statusSitePath.exports(project.slug, componentWebPath(component)));
   return `<p>Statistics of every translation: <a href="${folder}">JSON</a>, <a href="${folder}index.csv">CSV</a></p>\n`;

@@ -9,7 +9,7 @@ import { emptyRootLists, rootListsOf, type ResourceKind } from '../api/routes.ts
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
-import { hasTrait } from '../model/releases.ts';
+import { hasTrait, type Release } from '../model/releases.ts';
 import { apiFolderHostFiles, hostFiles, type HostOptions } from '../hosts/index.ts';
 import {
   serializeFile,
@@ -19,6 +19,7 @@ import {
 } from '../output/serialize.ts';
 import { apiPath, apiUrl, componentSegment, fileOfPath } from '../api/urls.ts';
 import { createBodies, type Bodies } from '../api/bodies.ts';
+import { formatFiles } from '../api/formats.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
 import {
@@ -60,7 +61,8 @@ export function* fileGroups(
   cache = createFingerprintCache(),
 ): Generator<FileGroup> {
   const context = createContext(model, cache);
-  for (const group of apiGroups(context)) yield withApiFolderHostFiles(toFileGroup(group), model);
+  for (const group of apiGroups(context))
+    yield withApiFolderHostFiles(toFileGroup(group, model.settings.weblateVersion), model);
   yield* statusSiteGroups(context);
   yield rootFolderGroup(context, hosts);
   for (const extra of model.extras ?? []) yield extraGroup(extra);
@@ -385,11 +387,11 @@ export function instanceListPageText(
 }
 
 /** A group of resources as a group of files, rendered when asked. */
-export function toFileGroup(group: ApiGroup): FileGroup {
+export function toFileGroup(group: ApiGroup, release: Release): FileGroup {
   return {
     key: group.key,
     fingerprint: group.fingerprint,
-    render: () => toFiles(group.resources()),
+    render: () => toFiles(group.resources(), release),
   };
 }
 
@@ -418,6 +420,18 @@ function countApiFiles(model: Model): number {
       n('component-links', component.links.length);
   }
   total += 5 * model.translations.length + n('translations', model.translations.length);
+  return total + countFormatFiles(model);
+}
+
+/** The CSV of each statistics file, and the flat JSON of each page of component statistics. */
+function countFormatFiles(model: Model): number {
+  const { settings } = model;
+  if (!hasTrait(settings.weblateVersion, 'statisticsFormats')) return 0;
+  const pages = (component: Component) =>
+    pageCount(component.translations.length, listPageSize(settings, 'component-statistics'));
+  let total = model.languages.length + 2 * model.projects.length + model.categories.length;
+  total += model.translations.length;
+  for (const component of model.components) total += 2 * pages(component);
   return total;
 }
 
@@ -562,11 +576,12 @@ function* pageGroups<T>(
   }
 }
 
-function toFiles(resources: Resource[]): OutputFile[] {
-  return resources.map((resource) => ({
-    path: fileOfPath(resource.path),
-    data: serializeFileInParts(resource.body),
-  }));
+/** Each resource's JSON, and beside it the other formats it answers in the release. */
+function toFiles(resources: Resource[], release: Release): OutputFile[] {
+  return resources.flatMap((resource) => {
+    const json = { path: fileOfPath(resource.path), data: serializeFileInParts(resource.body) };
+    return [json, ...formatFiles(resource, json.data, release)];
+  });
 }
 
 function emptyList(context: Context, kind: ResourceKind, path: string): Resource {

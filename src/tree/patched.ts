@@ -47,7 +47,7 @@ export function patchedGroups(
   const deferred: InstanceList[] = [];
   const groups: FileGroup[] = [];
   const add = (apiGroups: Iterable<ApiGroup>) => {
-    for (const group of apiGroups) groups.push(toFileGroup(group));
+    for (const group of apiGroups) groups.push(toFileGroup(group, model.settings.weblateVersion));
   };
   const { settings } = model;
   const lists: ListExtent[] = [];
@@ -117,7 +117,9 @@ export function instanceListGroups(
   cache = createFingerprintCache(),
 ): { groups: FileGroup[]; extent: ListExtent } {
   const context = createContext(model, cache);
-  const groups = [...instanceListPages(context, name)].map(toFileGroup);
+  const groups = [...instanceListPages(context, name)].map((group) =>
+    toFileGroup(group, model.settings.weblateVersion),
+  );
   const length = name === 'translations' ? model.translations.length : model.components.length;
   return {
     groups,

@@ -10,7 +10,15 @@ import { Hasher } from '../model/fingerprint.ts';
 import { hasTrait, type Release } from '../model/releases.ts';
 import { widgetSums, widgetTotal } from '../status-site/widget-sums.ts';
 import { emptyCounters, percent } from '../model/statistics.ts';
-import type { Category, Component, Language, Model, Project, Translation } from '../model/types.ts';
+import type {
+  Category,
+  Component,
+  Language,
+  Model,
+  Project,
+  Settings,
+  Translation,
+} from '../model/types.ts';
 import {
   categoryWebPath,
   chartFile,
@@ -136,7 +144,17 @@ export function countStatusSiteFiles(model: Model): number {
       1 + (1 + charts + PROJECT_WIDGET_FILES.length) + 1 + exports + languages * (current ? 4 : 3);
   }
   total += model.components.length * (1 + (1 + charts) + exports) + model.translations.length * 3;
-  return total;
+  return total + languageChartFiles(model, charts);
+}
+
+/** From 5.0 the widget folders of a project's language and of a translation hold charts too. */
+function languageChartFiles(model: Model, charts: number): number {
+  if (!hasTrait(model.settings.weblateVersion, 'languageChartRow')) return 0;
+  let folders = model.translations.length;
+  for (const project of model.projects)
+    folders += new Set(project.components.flatMap((c) => c.translations.map((t) => t.language)))
+      .size;
+  return folders * charts;
 }
 
 /**
@@ -335,7 +353,18 @@ function* projectLanguageGroups(
     ],
   };
   const review = projectHasReview(project);
-  yield widgetGroup(widgetKey!, fingerprint, percent(shown.translated, shown.total, !review), null);
+  const share = percent(shown.translated, shown.total, !review);
+  // Current Weblate draws a chart at a language's prefix from that language's sums alone.
+  const row = () => [
+    {
+      name: language.name,
+      translated: shown.translated,
+      percent: share,
+      url: webUrl(model.settings, projectLanguageWebPath(model.settings, project, language)),
+    },
+  ];
+  const charts = hasTrait(model.settings.weblateVersion, 'languageChartRow');
+  yield widgetGroup(widgetKey!, fingerprint, share, charts ? row : null);
   if (translateKey)
     yield {
       key: translateKey,
@@ -395,22 +424,7 @@ function* componentStatusSiteGroups(
     render: () => [page(context, pageKey!, componentPage(context, component), component.project)],
   };
   const sum = aggregates.component(component);
-  const rows = () =>
-    component.translations.map((t) => ({
-      name: t.language.name,
-      translated: t.counters.translated,
-      percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
-      url: webUrl(
-        settings,
-        (hasTrait(settings.weblateVersion, 'translateChartRows')
-          ? webPath.translate
-          : webPath.translation)(
-          component.project.slug,
-          componentWebPath(component),
-          t.language.code,
-        ),
-      ),
-    }));
+  const rows = () => component.translations.map((t) => chartRow(settings, t));
   yield widgetGroup(
     widgetKey!,
     fingerprint,
@@ -466,7 +480,30 @@ function* translationStatusSiteGroups(
     translation.counters.total,
     !translationHasReview(translation),
   );
-  yield widgetGroup(widgetKey!, fingerprint, share, null);
+  const charts = hasTrait(model.settings.weblateVersion, 'languageChartRow');
+  yield widgetGroup(
+    widgetKey!,
+    fingerprint,
+    share,
+    charts ? () => [chartRow(model.settings, translation)] : null,
+  );
+}
+
+/** A translation's row in its component's charts (and, from 5.0, in its own). */
+function chartRow(settings: Settings, t: Translation): ChartRow {
+  const { component } = t;
+  const path = hasTrait(settings.weblateVersion, 'translateChartRows')
+    ? webPath.translate
+    : webPath.translation;
+  return {
+    name: t.language.name,
+    translated: t.counters.translated,
+    percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
+    url: webUrl(
+      settings,
+      path(component.project.slug, componentWebPath(component), t.language.code),
+    ),
+  };
 }
 
 /** The keys of a language's groups within a project: page, share page, badge, and (2026.8) translate page. */

@@ -14,6 +14,7 @@ prefix='/mirror'
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 aws s3 sync "$tree/api" "s3://$bucket$prefix/api" --delete --no-follow-symlinks --content-type 'application/json'
 aws s3 cp "$tree/404.html" "s3://$bucket$prefix/404.html" --no-follow-symlinks --content-type 'text/html; charset=utf-8'
+aws s3 cp "$tree/api" "s3://$bucket$prefix/api" --recursive --no-follow-symlinks --exclude '*' --include '*.csv' --content-type 'text/csv; charset=utf-8'
 # The status site: the home page, then each of its folders whole, a kind of file at a time with its type.
 aws s3 cp "$tree/index.html" "s3://$bucket$prefix/index.html" --no-follow-symlinks --content-type 'text/html; charset=utf-8'
 site() {

@@ -60,6 +60,9 @@ var ROUTES = [
   ['suggestions', 0, 1, 0],
   ['reports', 1, 1, 401]
 ];
+function fileOf(r, f) {
+  if (/(statistics|\/projects\/[^/]+\/languages)(\/~page\/\d+)?$/.test(r.dir)) return f === 'csv' ? 'index.csv' : f === 'json-flat' && 'index.json' + (r.paginated ? '-flat.json' : '');
+}
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
 var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
@@ -101,7 +104,8 @@ function mapRequest(request) {
   if (!found) return request;
   // Weblate negotiates the format before it checks permissions, and permissions before methods.
   var format = request.querystring.format;
-  if (format && format.value !== 'json' && format.value !== 'api') return answer(404, "Not found.");
+  var file = 'index.json';
+  if (format && format.value !== 'json' && format.value !== 'api' && !(file = fileOf(found, format.value))) return answer(404, "Not found.");
   if (request.method === 'OPTIONS') return answer(405, 'Method "OPTIONS" not allowed.', found.allow);
   if (request.method !== 'GET' && request.method !== 'HEAD') return answer(401, DETAILS[401], found.allow);
   if (found.refused) return answer(found.refused, DETAILS[found.refused], found.allow);
@@ -111,7 +115,7 @@ function mapRequest(request) {
     if (!PAGE_NUMBER.test(asked.value)) return answer(404, "Invalid page.");
     page = PAGE + '/' + asked.value + '/';
   }
-  request.uri = found.dir + '/' + page + 'index.json';
+  request.uri = found.dir + '/' + page + file;
   return request;
 }
 
