@@ -175,7 +175,8 @@ export async function startWalk(
   const { from } = options;
   const { root, date } = read ?? (await readRoot(fetcher, from));
   const apiRoot = root.projects.slice(0, -'projects/'.length);
-  const walker = createWalker(fetcher, linkResolver(apiRoot, from), options.onProgress);
+  const resolve = linkResolver(apiRoot, from);
+  const walker = createWalker(fetcher, resolve, options.onProgress);
   const [languages, allProjects] = await Promise.all([
     walker.list(root.languages ?? `${apiRoot}languages/`, languageShape, 'a language'),
     walker.list(root.projects, projectShape, 'a project'),
@@ -187,7 +188,7 @@ export async function startWalk(
     flavour === '4'
       ? new Map<string, ApiCategory[]>()
       : await readCategories(walker, root.categories, selected, partial);
-  const statisticsFormats = await askStatisticsFormats(fetcher, root, allProjects[0]);
+  const statisticsFormats = await askStatisticsFormats(fetcher, resolve, root, allProjects[0]);
   return {
     from,
     apiRoot,
@@ -210,11 +211,12 @@ export async function startWalk(
  */
 async function askStatisticsFormats(
   fetcher: Fetcher,
+  resolve: (link: string) => string,
   root: Readonly<Record<string, unknown>>,
   project: ApiProject | undefined,
 ): Promise<boolean | undefined> {
   if (!('suggestions' in root) || project?.statistics_url === undefined) return undefined;
-  const url = new URL(project.statistics_url);
+  const url = new URL(resolve(project.statistics_url));
   url.searchParams.set('format', 'csv');
   return fetcher(
     url.href,

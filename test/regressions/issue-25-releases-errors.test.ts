@@ -44,12 +44,13 @@ describe.each([
     },
   ],
 ])('errors of a %s tree', (release, notFound, unauthenticated) => {
-  it('the static 404 file has the release’s body', async () => {
+  it('the static 404 file of the API has the release’s body', async () => {
     const built = await buildInMemory(join(FIXTURES, 'release-2026.11/content'), {
       weblateVersion: release,
     });
     expect(built.report.errors).toEqual([]);
-    expect(built.files.get('404.html')).toBe(notFound);
+    // With the status site on, the root's 404.html is its page and the API's JSON lies in api/.
+    expect(built.files.get('api/404.html')).toBe(notFound);
   });
 
   it('the sidecar answers a missing object and an anonymous write in the release’s form', async () => {

@@ -3,6 +3,7 @@
  * statistics pages are against the other lists' pages (issue 25).
  */
 import { describe, expect, it } from 'vitest';
+import { NEWEST_RELEASE } from '../../../src/model/releases.ts';
 import { inferPageSize, inferRelease } from '../../../src/pull/map.ts';
 import type { ListObservation, PulledInstance } from '../../../src/pull/walk.ts';
 
@@ -57,8 +58,15 @@ describe('inferRelease', () => {
     expect(seen(['labels_url', 'machinery_settings'], ['key_filter'])).toBe('5.9');
   });
 
-  it('writes "2026.8" for a root with suggestions, or one not read', () => {
-    expect(inferRelease(instance([...ROOT_5, 'suggestions'], 8))).toBe('2026.8');
+  it('writes the newest release for a root with suggestions whose statistics answer CSV', () => {
+    const current = instance([...ROOT_5, 'suggestions'], 8);
+    expect(inferRelease(current)).toBe(NEWEST_RELEASE);
+    expect(inferRelease({ ...current, statisticsFormats: true })).toBe(NEWEST_RELEASE);
+  });
+
+  it('writes "2026.8" for a snapshot built as "2026.8" (no CSV), or a root not read', () => {
+    const legacy = { ...instance([...ROOT_5, 'suggestions'], 8), statisticsFormats: false };
+    expect(inferRelease(legacy)).toBe('2026.8');
     expect(inferRelease(instance(undefined, 8))).toBe('2026.8');
   });
 
