@@ -16,9 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../output/atomic.ts';
+import { appendFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { internalError } from '../errors.ts';
 import { CHECK_WIDTH, checkedLine, lineHolds, readJournalLines } from '../tree/journal.ts';
 import type { ManifestPosition } from '../tree/manifest.ts';
@@ -180,12 +179,42 @@ export async function writeRecord(outDir: string, record: DeployRecord): Promise
   const { target, settings, baseUrl } = record;
   // Sorted by key, so that a deploy finds a group's line by bisection without reading the others.
   const keys = [...record.groups.keys()].sort();
-  const body = keys.map((key) => formatLine(key, record.groups.get(key)!)).join('');
-  const sorted = { bytes: Buffer.byteLength(body), count: keys.length };
+  // In chunks: at a million translations the whole text would pass the longest string V8 makes.
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (let at = 0; at < keys.length; at += CHUNK_LINES) {
+    const text = keys
+      .slice(at, at + CHUNK_LINES)
+      .map((key) => formatLine(key, record.groups.get(key)!));
+    chunks.push(Buffer.from(text.join('')));
+    bytes += chunks[chunks.length - 1]!.length;
+  }
+  const sorted = { bytes, count: keys.length };
   const header = checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl, sorted })}`);
-  await writeFileAtomic(recordPath(outDir, record.target), header + body);
+  await writeChunks(recordPath(outDir, record.target), [Buffer.from(header), ...chunks]);
   record.lines = record.groups.size;
   record.wholeLines = record.groups.size;
+}
+
+/** Lines formatted into one chunk when the record is written whole. */
+const CHUNK_LINES = 4096;
+
+/** Writes `chunks` one after the other to a temporary file, then puts it in place. */
+async function writeChunks(file: string, chunks: readonly Buffer[]): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = join(dirname(file), `.${basename(file)}.tmp-${process.pid}`);
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      for (const chunk of chunks) await handle.write(chunk);
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** The record's `settings`: what every object is uploaded with (Cache-Control, the type table). */
