@@ -6,7 +6,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface CountingProxy {
+interface CountingProxy {
   url: string;
   /** Requests forwarded so far, by method. */
   counts: Map<string, number>;
