@@ -191,14 +191,16 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     run = new Run(options, figures, record, policy);
     const stopped = (await run.upload(plan, connect)) ?? (await run.remove(plan, connect));
     await run.flush(stopped !== null);
-    if (stopped === null && (options.verify || recordIsLong(record)))
+    const whole = stopped === null && (options.verify || recordIsLong(record));
+    // A record read in part (since a mark) is read whole to be written whole.
+    if (whole)
       await writeRecord(
         options.outDir,
         mark ? await readWholeRecord(options.outDir, target) : record,
       );
     // The next deploy reads only what the manifest changed after this point.
-    const moved = plan.changed.length + plan.removed.length > 0 || !samePosition(mark, position);
-    if (stopped === null && (moved || recordIsLong(record)))
+    const changed = plan.changed.length + plan.removed.length > 0;
+    if (stopped === null && (whole || changed || !samePosition(mark, position)))
       await appendMark(options.outDir, record, position);
     return stopped === null
       ? { ok: true, ...figures }

@@ -139,6 +139,27 @@ describe('deploy after one counter changed: the record read for what changed onl
     await expectBucketHoldsTree(out, 'earlier');
   });
 
+  it('reads everything after a deploy cut short, which leaves no mark, and sends only the rest', async () => {
+    const { out, changeCounter } = await built();
+    expect((await run(out, 'cut')).ok).toBe(true);
+    await changeCounter();
+    let puts = 0;
+    servers.proxy.fault = ({ method }) =>
+      method === 'PUT' && ++puts === 3 ? { status: 403, code: 'AccessDenied' } : null;
+    try {
+      expect((await run(out, 'cut')).ok).toBe(false);
+    } finally {
+      servers.proxy.fault = null;
+    }
+    const resumed = await run(out, 'cut');
+    expect(resumed.ok).toBe(true);
+    expect(resumed.groupsRead).toBeGreaterThan(200);
+    expect(resumed.uploaded).toBeGreaterThan(0);
+    expect(resumed.uploaded).toBeLessThanOrEqual(40);
+    await expectBucketHoldsTree(out, 'cut');
+    expect((await run(out, 'cut')).groupsRead).toBe(0);
+  });
+
   it('sends everything again when a line it looks up fails its check, as for any damaged record', async () => {
     const { out, changeCounter } = await built();
     const first = await run(out, 'damaged');
