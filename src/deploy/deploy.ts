@@ -255,15 +255,17 @@ async function readState(
   const mark = opened?.settings === settings && sameBaseUrl ? opened.mark : null;
   const first = await treeFiles(options.outDir, mark);
   if (!first.ok) return first;
-  if (first.value.changed) {
-    const { tree, changed, position, untouched } = first.value;
-    const recorded = recordOf(options.outDir, opened!, changed);
+  // Many groups changed (a language renamed): one read of the whole record beats a bisection each.
+  const { changed } = first.value;
+  if (changed && opened && changed.length <= Math.max(1000, opened.wholeLines / 16)) {
+    const { tree, position, untouched } = first.value;
+    const recorded = recordOf(options.outDir, opened, changed);
     const groupsRead = changed.length;
     // A damaged line found on the way: everything is read, as for a record that cannot be.
     if (recorded)
       return { ok: true, value: { tree, recorded, position, mark, groupsRead, untouched } };
   }
-  const all = first.value.changed ? await treeFiles(options.outDir, null) : first;
+  const all = changed ? await treeFiles(options.outDir, null) : first;
   if (!all.ok) return all;
   const { tree, position } = all.value;
   const recorded = await readRecord(options.outDir, target);
