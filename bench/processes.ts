@@ -1,14 +1,14 @@
 /**
  * What the benchmark's steps share: running a measured step in a process of
  * its own (bench/child.ts) or in the packed tool, starting a server script and waiting for the URL
- * it prints, flushing the disk between steps, deleting trees, and the
+ * it prints, flushing the disk between steps (or emptying the page cache), deleting trees, and the
  * counter the rebuilds and the mirror refresh change.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { installOffline, packCopy, userEnv } from './package.ts';
@@ -39,22 +39,70 @@ export function timeTool(bin: string): void {
 
 /**
  * `weblate-snapshot <command> args` from the packed tool, as a user or a scheduled job who
- * installed the package runs it, timed from spawn to exit. The tool is packed and installed once
- * per run, untimed, into a temporary folder (bench/package.ts).
+ * installed the package runs it, timed from spawn to exit, with its peak RSS (the kernel's
+ * high-water mark, read every 0.1 s while it runs; 0 without /proc). The tool is packed and
+ * installed once per run, untimed, into a temporary folder (bench/package.ts).
  */
 export async function packedCommand(
   command: string,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ ms: number; stdout: string }> {
+): Promise<{ ms: number; stdout: string; peakRssKiB: number }> {
   const bin = await (packedTool ??= installPackedTool());
   const started = performance.now();
-  const { stdout } = await run(process.execPath, [bin, command, ...args], {
+  const running = run(process.execPath, [bin, command, ...args], {
     cwd: ROOT,
     env: { ...userEnv(), ...env },
     maxBuffer: 1 << 26,
   });
-  return { ms: performance.now() - started, stdout };
+  let peakRssKiB = 0;
+  const pid = running.child.pid;
+  // Sampled while the process runs: the bench may time with timers, a test may not.
+  const sampler = setInterval(() => (peakRssKiB = Math.max(peakRssKiB, highWaterMark(pid))), 100);
+  try {
+    const { stdout } = await running;
+    return { ms: performance.now() - started, stdout, peakRssKiB };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** The folder the packed tool is installed in (its modules are among what a cold start reads). */
+export async function packedToolDir(): Promise<string> {
+  return dirname(dirname(await (packedTool ??= installPackedTool())));
+}
+
+/**
+ * Empties the page cache before a timed step, as a fresh runner starts: all of it when the bench
+ * may (as root, through /proc/sys/vm/drop_caches), else the cached pages of each file under
+ * `dirs` (`dd iflag=nocache`, which asks the kernel to drop them). `BENCH_COLD_CACHE=files` asks
+ * for the latter only (the tests: the machine's cache is not theirs to drop). Says which it did.
+ */
+export async function coldCache(dirs: readonly string[]): Promise<string> {
+  await settle();
+  try {
+    if (process.env.BENCH_COLD_CACHE !== 'files') {
+      writeFileSync('/proc/sys/vm/drop_caches', '1');
+      return 'page cache dropped (/proc/sys/vm/drop_caches)';
+    }
+  } catch {
+    // Not root, or /proc/sys is read-only: file by file.
+  }
+  const script = 'for f; do dd if="$f" iflag=nocache count=0 status=none; done';
+  for (const dir of dirs)
+    if (existsSync(dir))
+      await run('find', [dir, '-type', 'f', '-exec', 'sh', '-c', script, '_', '{}', '+']);
+  return `pages of the mirror, its state folder and the tool dropped, file by file (dd iflag=nocache)`;
+}
+
+/** The peak RSS of a running process in KiB (VmHWM); 0 once it is gone or without /proc. */
+function highWaterMark(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 async function installPackedTool(): Promise<string> {

@@ -14,7 +14,8 @@
  * The sidecar's changes feed is a snapshot's (empty), so a front before it
  * (feed-front.ts) serves one as Weblate would: an old entry, then one naming
  * the changed component. The pulls run between statistics sweeps; a last
- * pull with `--sweep-every 1`, untimed in the total, counts a sweep.
+ * pull with `--sweep-every 1`, untimed in the total, counts a sweep. The page cache is emptied
+ * before the timed pull and again before the timed build (processes.ts coldCache).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,9 @@ import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
   bumpFirstCounter,
   child,
+  coldCache,
   packedCommand,
+  packedToolDir,
   removeTree,
   settle,
   startServer,
@@ -46,6 +49,8 @@ export interface RefreshFigures {
   sweep: { ms: number; requests: number };
   pull: { ms: number; requests: number; written: number; kept: number };
   build: { ms: number; files: number; reportedMs: number };
+  /** How the page cache was emptied before the pull and again before the build. */
+  coldCache: string;
   deploy: { ms: number; uploaded: number; deleted: number };
   /** Pull, build and deploy, spawn to exit, one after the other. */
   totalMs: number;
@@ -155,7 +160,11 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
       upstream = await startUpstream(options, new URL(upstream.url).port);
     };
 
+    // A fresh runner starts with an empty page cache; the build is measured with one too.
+    const cold = [mirror, `${mirrorTree}.state`, await packedToolDir()];
+    const coldCacheHow = await coldCache(cold);
     const pulled = await packedCommand('pull', ['--from', from, '--out', mirror]);
+    await coldCache(cold);
     // A flag holds for its run only: the full build's --pages off is given again.
     const built2 = await packedCommand('build', [
       '--content',
@@ -209,6 +218,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
         files: figure(built2.stdout, /: ([\d,]+) files? rewritten/),
         reportedMs: 1000 * Number(/ in ([\d.]+) s\.$/m.exec(built2.stdout)?.[1] ?? Number.NaN),
       },
+      coldCache: coldCacheHow,
       deploy: {
         ms: deployed.ms,
         uploaded: figure(deployed.stdout, /: ([\d,]+) files? uploaded/),

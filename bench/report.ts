@@ -172,6 +172,7 @@ function formatRefresh(r: RefreshFigures): string[] {
     `Mirror refresh, one counter changed upstream (each step a new process, spawn to exit): ${seconds(r.totalMs)}`,
     `  pull (incremental): ${seconds(r.pull.ms)}, ${counted(r.pull.requests, 'request')}, ${counted(r.pull.written, 'file')} written, ${counted(r.pull.kept, 'component')} kept`,
     `  build (cold, from its cache): ${seconds(r.build.ms)} (${seconds(r.build.reportedMs)} in the process), ${counted(r.build.files, 'file')} rewritten`,
+    `  before the pull and again before the build: ${r.coldCache}`,
     `  deploy (to the local S3 server): ${seconds(r.deploy.ms)}, ${counted(r.deploy.uploaded, 'object')} uploaded, ${count(r.deploy.deleted)} deleted`,
     `  webhook to target (mirror --listen, a signed delivery naming the component changed again): ${seconds(r.webhook.ms)} (answered ${r.webhook.status})`,
     `  before the change, a re-pull with nothing changed: ${seconds(r.unchanged.ms)}, ${counted(r.unchanged.requests, 'request')}, ${counted(r.unchanged.written, 'file')} written`,
@@ -189,11 +190,13 @@ function formatStore(store: StoreFigures): string[] {
       uploaded: number;
       deleted: number;
       peakSpoolBytes: number;
+      requests?: number;
       maxRssKiB?: number;
     },
   ) =>
     `  ${name}: ${seconds(f.ms)}, ${counted(f.uploaded, 'object')} uploaded, ${count(f.deleted)} deleted, ` +
-    `peak local disk ${mib(f.peakSpoolBytes)}${f.maxRssKiB ? `, peak RSS ${mib(f.maxRssKiB * 1024)}` : ''}`;
+    `peak local disk ${mib(f.peakSpoolBytes)}${f.maxRssKiB ? `, peak RSS ${mib(f.maxRssKiB * 1024)}` : ''}` +
+    `${f.requests === undefined ? '' : `, ${counted(f.requests, 'request')} to the store`}`;
   const lines: string[] = [];
   if (store.s3)
     lines.push(

@@ -10,6 +10,7 @@
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startCountingProxy, totalRequests } from './counting-proxy.ts';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
 import { bumpFirstCounter, child, firstComponent, packedCommand, removeTree } from './processes.ts';
 
@@ -19,17 +20,17 @@ interface PublishFigures {
   deleted: number;
   /** The largest the run's scratch folder was seen (bytes of its files). */
   peakSpoolBytes: number;
+  /** Requests the run made of the store (the state's and lease's included). */
+  requests: number;
+  /** The run's peak RSS (against the S3 server: the deploy process's; in memory: the process's so far). */
+  maxRssKiB: number;
 }
 
 export interface StoreFigures {
   /** Against the local S3-protocol server. */
   s3?: { first: PublishFigures; refresh: PublishFigures };
   /** Against a store in the process that keeps keys, sizes and hashes. */
-  memory?: {
-    first: PublishFigures & { maxRssKiB: number };
-    refresh: PublishFigures & { maxRssKiB: number };
-    objects: number;
-  };
+  memory?: { first: PublishFigures; refresh: PublishFigures; objects: number };
 }
 
 interface StoreOptions {
@@ -50,7 +51,9 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
     };
   }
   const s3 = await startLocalS3(join(options.work, 's3-store'), ['bench']);
+  const proxy = await startCountingProxy(s3.url);
   const publish = async (name: string): Promise<PublishFigures> => {
+    proxy.counts.clear();
     const spool = join(options.work, `spool-${name}`);
     mkdirSync(spool, { recursive: true });
     let peakSpoolBytes = 0;
@@ -68,7 +71,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
           '--to',
           's3://bench/store',
           '--endpoint',
-          s3.url,
+          proxy.url,
           '--allow-base-url',
           '--concurrency',
           '32',
@@ -81,6 +84,8 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
         uploaded: figure(run.stdout, /: ([\d,]+) files? uploaded/),
         deleted: figure(run.stdout, /, ([\d,]+) keys? deleted/),
         peakSpoolBytes,
+        requests: totalRequests(proxy.counts),
+        maxRssKiB: run.peakRssKiB,
       };
     } finally {
       clearInterval(sampler);
@@ -101,6 +106,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
       writeFileSync(component, text);
     }
   } finally {
+    await proxy.close();
     await s3.stop();
   }
 }

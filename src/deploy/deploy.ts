@@ -8,8 +8,14 @@
  * store that keeps failing, an interruption) come back in the report; what
  * was done is in the record, so the same command resumes.
  */
-import { readFilesRecord, treePathOf } from '../tree/files-record.ts';
-import { appendManifest, isRecordedTree, readManifest } from '../tree/manifest.ts';
+import { readFilesOf, readFilesRecord, treePathOf } from '../tree/files-record.ts';
+import {
+  appendManifest,
+  isRecordedTree,
+  readManifestSince,
+  type ManifestPosition,
+} from '../tree/manifest.ts';
+import { internalError } from '../errors.ts';
 import { runPool } from '../pool.ts';
 import {
   describeSettingsInEffect,
@@ -29,9 +35,12 @@ import {
   type Upload,
 } from './plan.ts';
 import {
+  appendMark,
   appendRecord,
+  openRecord,
   readRecord,
   recordIsLong,
+  recordOf,
   uploadSettings,
   writeRecord,
   type DeployRecord,
@@ -91,6 +100,8 @@ interface DeployFigures {
   bytes: number;
   deleted: number;
   unchangedGroups: number;
+  /** Groups whose recorded state was read to plan the deploy: every group, or those changed since the last deploy's mark. */
+  groupsRead: number;
   /** With verify: files of the tree compared with the listing. */
   verified: number;
   /** With verify: keys under the prefix that this tree never had (left alone). */
@@ -115,6 +126,7 @@ export function noFigures(): DeployFigures {
     bytes: 0,
     deleted: 0,
     unchangedGroups: 0,
+    groupsRead: 0,
     verified: 0,
     foreign: 0,
   };
@@ -122,11 +134,12 @@ export function noFigures(): DeployFigures {
 
 export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<DeployReport> {
   const figures = noFigures();
-  const tree = await treeFiles(options.outDir);
-  if (!tree.ok) return { ok: false, message: tree.message, ...figures };
   const target = describeTarget(options.target);
   const settings = uploadSettings(options.cacheControl);
-  const recorded = await readRecord(options.outDir, target);
+  const read = await readState(options, target, settings);
+  if (!read.ok) return { ok: false, message: read.message, ...figures };
+  const { tree, recorded, position, mark, untouched } = read.value;
+  figures.groupsRead = read.value.groupsRead;
   const baseUrl = await checkTreeSettings(options, recorded);
   if (!baseUrl.ok) return { ok: false, message: baseUrl.message, ...figures };
   // Objects uploaded with other settings (another Cache-Control) all go up again.
@@ -150,13 +163,13 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     let plan: DeployPlan;
     if (options.verify) {
       const listed = await listTarget(connect(), options.target, policy);
-      plan = planVerify(options.outDir, tree.value, record, forced ? new Map() : listed, (path) =>
+      plan = planVerify(options.outDir, tree, record, forced ? new Map() : listed, (path) =>
         keyOf(options.target, path),
       );
       figures.foreign = countForeign(listed, plan, record, options);
       figures.verified = plan.changed.reduce((sum, group) => sum + group.files.size, 0);
     } else {
-      plan = planDeploy(options.outDir, tree.value, record, recorded === null || forced);
+      plan = planDeploy(options.outDir, tree, record, recorded === null || forced);
     }
     for (const { path, found } of plan.skipped.slice(0, SKIPPED_NAMED))
       options.onNotice?.(`Skipped ${path}: ${found} the build did not write (not published).`);
@@ -168,7 +181,7 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
       await forgetGroups(options.outDir, plan, options.dryRun);
       return { ok: false, message: missingMessage(options.outDir, plan.missing), ...figures };
     }
-    figures.unchangedGroups = plan.unchanged;
+    figures.unchangedGroups = plan.unchanged + untouched;
     figures.uploads = plan.changed.flatMap((group) => group.uploads.map((u) => u.path));
     figures.deletes = [
       ...plan.changed.flatMap((group) => group.deletes),
@@ -180,8 +193,17 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
     run = new Run(options, figures, record, policy);
     const stopped = (await run.upload(plan, connect)) ?? (await run.remove(plan, connect));
     await run.flush(stopped !== null);
-    if (stopped === null && (options.verify || recordIsLong(record)))
-      await writeRecord(options.outDir, record);
+    const whole = stopped === null && (options.verify || recordIsLong(record));
+    // A record read in part (since a mark) is read whole to be written whole.
+    if (whole)
+      await writeRecord(
+        options.outDir,
+        mark ? await readWholeRecord(options.outDir, target) : record,
+      );
+    // The next deploy reads only what the manifest changed after this point.
+    const changed = plan.changed.length + plan.removed.length > 0;
+    if (stopped === null && (whole || changed || !samePosition(mark, position)))
+      await appendMark(options.outDir, record, position);
     return stopped === null
       ? { ok: true, ...figures }
       : { ok: false, message: stopped, temporary: run.temporary, ...figures };
@@ -207,33 +229,113 @@ type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 /** Files found beside the tree's that are named one by one; the rest are counted. */
 const SKIPPED_NAMED = 10;
 
-/** The groups of the tree at `outDir` and their files, from its manifest and files record; refused when there is no tree, or one half updated. */
-async function treeFiles(outDir: string): Promise<Result<TreeFiles>> {
-  const manifest = (await isRecordedTree(outDir)) ? await readManifest(outDir) : null;
-  if (!manifest) {
+interface DeployState {
+  tree: TreeFiles;
+  recorded: DeployRecord | null;
+  /** Where the manifest stood when read. */
+  position: ManifestPosition;
+  /** The record's mark, when only what changed since it was read (the record then holds those groups only). */
+  mark: ManifestPosition | null;
+  groupsRead: number;
+  /** Groups of the tree left out of `tree.groups`: unchanged since the mark. */
+  untouched: number;
+}
+
+/**
+ * The tree's groups and files and the record of the target: when the record's mark says where
+ * the manifest stood at the last deploy and the manifest still starts so, only the groups it
+ * changed since; otherwise all of them.
+ */
+async function readState(
+  options: DeployOptions,
+  target: string,
+  settings: string,
+): Promise<Result<DeployState>> {
+  const opened = options.verify ? null : openRecord(options.outDir, target);
+  // A new base URL or other settings rewrite the record whole: it is read whole for them.
+  const sameBaseUrl = opened?.baseUrl === (await readTreeSettings(options.outDir))?.site.baseUrl;
+  const mark = opened?.settings === settings && sameBaseUrl ? opened.mark : null;
+  const first = await treeFiles(options.outDir, mark);
+  if (!first.ok) return first;
+  // Many groups changed (a language renamed): one read of the whole record beats a bisection each.
+  const { changed } = first.value;
+  if (changed && opened && changed.length <= Math.max(1000, opened.wholeLines / 16)) {
+    const { tree, position, untouched } = first.value;
+    const recorded = recordOf(options.outDir, opened, changed);
+    const groupsRead = changed.length;
+    // A damaged line found on the way: everything is read, as for a record that cannot be.
+    if (recorded)
+      return { ok: true, value: { tree, recorded, position, mark, groupsRead, untouched } };
+  }
+  const all = changed ? await treeFiles(options.outDir, null) : first;
+  if (!all.ok) return all;
+  const { tree, position } = all.value;
+  const recorded = await readRecord(options.outDir, target);
+  const groupsRead = Math.max(tree.groups.size, recorded?.groups.size ?? 0);
+  return { ok: true, value: { tree, recorded, position, mark: null, groupsRead, untouched: 0 } };
+}
+
+/** A record read whole after a deploy that read only part of it, to write it whole. */
+async function readWholeRecord(outDir: string, target: string): Promise<DeployRecord> {
+  return (
+    (await readRecord(outDir, target)) ??
+    internalError(`the deploy record of ${target} cannot be read back after the deploy`)
+  );
+}
+
+function samePosition(a: ManifestPosition | null, b: ManifestPosition): boolean {
+  return a !== null && a.length === b.length && a.crc === b.crc;
+}
+
+/**
+ * The groups of the tree at `outDir` and their files, from its manifest and files record (with
+ * `since`, those the manifest changed after it, when it still starts so: `changed` names them);
+ * refused when there is no tree, or one half updated.
+ */
+async function treeFiles(
+  outDir: string,
+  since: ManifestPosition | null,
+): Promise<
+  Result<{
+    tree: TreeFiles;
+    position: ManifestPosition;
+    untouched: number;
+    changed: string[] | null;
+  }>
+> {
+  const read = (await isRecordedTree(outDir)) ? await readManifestSince(outDir, since) : null;
+  if (!read) {
     return {
       ok: false,
       message: `${outDir} is not a tree built by npm run build (expected its manifest in ${outDir}.state/); build it first.`,
     };
   }
+  const { manifest, position, changes } = read;
   const groups = new Map<string, number>();
-  for (const [key, state] of manifest.groups) {
+  for (const [key, state] of changes ?? manifest.groups) {
     if (state === null) {
       return {
         ok: false,
         message: `${outDir} is being updated, or its last update was cut short (group ${key} is half written); run npm run build first.`,
       };
     }
-    groups.set(key, state);
+    if (state !== 'removed') groups.set(key, state);
   }
-  const files = readFilesRecord(outDir);
+  const files = changes ? readFilesOf(outDir, new Set(groups.keys())) : readFilesRecord(outDir);
   if (!files) {
     return {
       ok: false,
       message: `${outDir} was built before its files were recorded (no ${outDir}.state/files); run npm run build first.`,
     };
   }
-  return { ok: true, value: { groups, files } };
+  const isGroup = (key: string) => manifest.groups.has(key);
+  const tree = { groups, files, isGroup, partial: changes !== null };
+  // Groups not looked at are unchanged since the mark.
+  const untouched = manifest.groups.size - groups.size;
+  return {
+    ok: true,
+    value: { tree, position, untouched, changed: changes && [...changes.keys()] },
+  };
 }
 
 /**

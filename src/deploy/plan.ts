@@ -59,8 +59,13 @@ export interface DeployPlan {
 
 /** What the build wrote: the manifest's groups with their fingerprints, and each group's files. */
 export interface TreeFiles {
+  /** The groups to look at: every group of the manifest, or those changed since the last deploy. */
   groups: ReadonlyMap<string, number>;
   files: ReadonlyMap<string, GroupFiles>;
+  /** Whether the manifest holds a group (`groups` may hold only some). */
+  isGroup: (key: string) => boolean;
+  /** Whether `groups` holds only the groups changed since the last deploy. */
+  partial?: boolean;
 }
 
 /**
@@ -81,7 +86,7 @@ export function planDeploy(
       continue;
     }
     const names = publishedNames(key, tree.files);
-    plan.skipped.push(...undeclaredFiles(outDir, key, names, tree.groups));
+    plan.skipped.push(...undeclaredFiles(outDir, key, names, tree));
     plan.changed.push(planGroup(outDir, key, fingerprint, names, recorded, forced, plan));
   }
   for (const [key, recorded] of record.groups) {
@@ -111,7 +116,7 @@ export function planVerify(
   for (const [key, fingerprint] of groups) {
     const group: GroupPlan = { key, fingerprint, files: new Map(), uploads: [], deletes: [] };
     const names = publishedNames(key, tree.files);
-    plan.skipped.push(...undeclaredFiles(outDir, key, names, groups));
+    plan.skipped.push(...undeclaredFiles(outDir, key, names, tree));
     for (const name of names) {
       const path = treePathOf(key, name);
       const md5 = md5Of(outDir, path, key, plan);
@@ -243,11 +248,14 @@ function undeclaredFiles(
   outDir: string,
   key: string,
   names: readonly string[],
-  groups: ReadonlyMap<string, number>,
+  { isGroup, partial }: TreeFiles,
 ): { path: string; found: string }[] {
   // An extra file's group owns that file, not a folder.
   if (isFileKey(key)) return [];
   const declared = new Set(names);
+  // Looking at what changed only, the folders that hold none of the group's files are left out:
+  // the root's hold the whole status site. Every deploy that reads all groups looks in all.
+  const holding = partial ? foldersOf(names) : null;
   const found: { path: string; found: string }[] = [];
   const visit = (relative: string) => {
     let entries;
@@ -261,14 +269,23 @@ function undeclaredFiles(
       const name = `${relative}${entry.name}`;
       const path = treePathOf(key, name);
       if (entry.isDirectory()) {
-        if (!groups.has(`${key}${name}/`)) visit(`${name}/`);
-      } else if (!declared.has(name) && !groups.has(`/${path}`) && isPublished(path)) {
+        if (!isGroup(`${key}${name}/`) && (holding?.has(`${name}/`) ?? true)) visit(`${name}/`);
+      } else if (!declared.has(name) && !isGroup(`/${path}`) && isPublished(path)) {
         found.push({ path, found: entry.isSymbolicLink() ? 'a symbolic link' : 'a file' });
       }
     }
   };
   visit('');
   return found;
+}
+
+/** The folders (relative to the group's, with a `/` after) that hold a file of `names`. */
+function foldersOf(names: readonly string[]): Set<string> {
+  const folders = new Set<string>();
+  for (const name of names)
+    for (let at = name.indexOf('/'); at >= 0; at = name.indexOf('/', at + 1))
+      folders.add(name.slice(0, at + 1));
+  return folders;
 }
 
 /** What is at a path, without following a link there. */

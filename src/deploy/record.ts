@@ -9,14 +9,18 @@
  *
  * It is a journal (tree/journal.ts): a group's line is appended once its files are up (and its
  * keys that left the tree deleted), so a deploy cut short resumes where it stopped. It is written
- * whole again once stale lines pass a quarter of it.
+ * whole, its lines sorted by key, and again once the lines appended pass a quarter of those. A
+ * deploy that brought the target in line with the manifest appends a mark of where the manifest
+ * stood; the next one reads only the header, the lines appended, and, found by bisection in the
+ * sorted lines, those of the groups the manifest changed since the mark.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../output/atomic.ts';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { appendFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { internalError } from '../errors.ts';
-import { checkedLine, readJournalLines } from '../tree/journal.ts';
+import { CHECK_WIDTH, checkedLine, lineHolds, readJournalLines } from '../tree/journal.ts';
+import type { ManifestPosition } from '../tree/manifest.ts';
 import { stateDir } from '../tree/state-folder.ts';
 
 export interface DeployedGroup {
@@ -35,6 +39,23 @@ export interface DeployRecord {
   groups: Map<string, DeployedGroup>;
   /** Lines after the header: one per group once written whole, more as deploys append. */
   lines: number;
+  /** Lines written whole (sorted by key) before those appended; absent for a record of version 2. */
+  wholeLines?: number;
+}
+
+/** A record's header and the lines appended to it since it was written whole: what a deploy reads first. */
+interface OpenedRecord {
+  target: string;
+  settings: string;
+  baseUrl: string | null;
+  /** Where the manifest stood when the last deploy brought the target in line with it; null unless its mark is the record's last line. */
+  mark: ManifestPosition | null;
+  /** The groups the appended lines name (the last line of each wins). */
+  appended: Map<string, DeployedGroup | 'removed'>;
+  lines: number;
+  wholeLines: number;
+  /** Where the sorted lines are in the file. */
+  sorted: { start: number; end: number };
 }
 
 /** The record of deploys of the tree at `outDir` to `target`, or null when there is none (or it is not readable). */
@@ -50,12 +71,90 @@ export async function readRecord(outDir: string, target: string): Promise<Deploy
     baseUrl: header.baseUrl,
     groups: new Map(),
     lines: 0,
+    ...(header.sorted && { wholeLines: header.sorted.count }),
   };
   for (const line of lines.slice(1)) {
-    if (!applyLine(record, line)) return null;
     record.lines++;
+    // A mark says nothing of the groups.
+    if (line.startsWith('= ')) continue;
+    const [key, group] = parseLine(line) ?? [];
+    if (key === undefined || group === undefined) return null;
+    if (group === 'removed') record.groups.delete(key);
+    else record.groups.set(key, group);
   }
   return record;
+}
+
+/**
+ * The header of the record of `target` and the lines appended to it since it was written whole,
+ * without its sorted lines; null when there is none, it is not readable, or it is of version 2.
+ */
+export function openRecord(outDir: string, target: string): OpenedRecord | null {
+  const file = SortedRecord.open(recordPath(outDir, target));
+  if (!file) return null;
+  try {
+    const head = file.lineAt(0);
+    const header = head && parseHeader(head.text);
+    if (!header?.sorted || header.target !== target) return null;
+    const start = head!.next;
+    const end = start + header.sorted.bytes;
+    const lines = end <= file.size ? readJournalLines(file.read(end, file.size - end)) : null;
+    if (!Array.isArray(lines)) return null;
+    const opened: OpenedRecord = {
+      target,
+      settings: header.settings,
+      baseUrl: header.baseUrl,
+      mark: null,
+      appended: new Map(),
+      lines: header.sorted.count + lines.length,
+      wholeLines: header.sorted.count,
+      sorted: { start, end },
+    };
+    for (const line of lines) if (!openLine(opened, line)) return null;
+    return opened;
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * The record as it holds for the groups `keys` names only (the others are left out), read from the
+ * appended lines and by bisection in the sorted ones; null when one of those lines fails its check.
+ */
+export function recordOf(
+  outDir: string,
+  opened: OpenedRecord,
+  keys: Iterable<string>,
+): DeployRecord | null {
+  const { target, settings, baseUrl, lines, wholeLines } = opened;
+  const record: DeployRecord = { target, settings, baseUrl, groups: new Map(), lines, wholeLines };
+  const file = SortedRecord.open(recordPath(outDir, target));
+  if (!file) return null;
+  try {
+    for (const key of keys) {
+      const group = opened.appended.has(key)
+        ? opened.appended.get(key)!
+        : file.find(key, opened.sorted.start, opened.sorted.end);
+      if (group === null) return null;
+      if (group !== undefined && group !== 'removed') record.groups.set(key, group);
+    }
+    return record;
+  } finally {
+    file.close();
+  }
+}
+
+/** Appends the mark of a deploy that brought the target in line with the manifest standing at `position`. */
+export async function appendMark(
+  outDir: string,
+  record: DeployRecord,
+  position: ManifestPosition,
+): Promise<void> {
+  await appendFile(
+    recordPath(outDir, record.target),
+    checkedLine(`= ${position.length} ${position.crc}`),
+  );
+  record.lines++;
 }
 
 /** Appends groups now at the target (or gone from it) to the record, which is updated in memory too. */
@@ -78,10 +177,44 @@ export async function appendRecord(
 /** Writes the record whole (a new record, other settings, a verify, or a journal grown long). */
 export async function writeRecord(outDir: string, record: DeployRecord): Promise<void> {
   const { target, settings, baseUrl } = record;
-  let text = checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl })}`);
-  for (const [key, group] of record.groups) text += formatLine(key, group);
-  await writeFileAtomic(recordPath(outDir, record.target), text);
+  // Sorted by key, so that a deploy finds a group's line by bisection without reading the others.
+  const keys = [...record.groups.keys()].sort();
+  // In chunks: at a million translations the whole text would pass the longest string V8 makes.
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (let at = 0; at < keys.length; at += CHUNK_LINES) {
+    const text = keys
+      .slice(at, at + CHUNK_LINES)
+      .map((key) => formatLine(key, record.groups.get(key)!));
+    chunks.push(Buffer.from(text.join('')));
+    bytes += chunks[chunks.length - 1]!.length;
+  }
+  const sorted = { bytes, count: keys.length };
+  const header = checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl, sorted })}`);
+  await writeChunks(recordPath(outDir, record.target), [Buffer.from(header), ...chunks]);
   record.lines = record.groups.size;
+  record.wholeLines = record.groups.size;
+}
+
+/** Lines formatted into one chunk when the record is written whole. */
+const CHUNK_LINES = 4096;
+
+/** Writes `chunks` one after the other to a temporary file, then puts it in place. */
+async function writeChunks(file: string, chunks: readonly Buffer[]): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = join(dirname(file), `.${basename(file)}.tmp-${process.pid}`);
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      for (const chunk of chunks) await handle.write(chunk);
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** The record's `settings`: what every object is uploaded with (Cache-Control, the type table). */
@@ -89,15 +222,22 @@ export function uploadSettings(cacheControl: string | null): string {
   return JSON.stringify({ cacheControl, types: 1 });
 }
 
-/** Whether the journal is worth writing whole: once its stale lines pass a quarter of the groups (and a floor). */
+/**
+ * Whether the journal is worth writing whole: once the lines appended pass a quarter of those
+ * written whole (and a floor of 1,000, or of all of them when fewer), or when it is of version 2.
+ */
 export function recordIsLong(record: DeployRecord): boolean {
-  return record.lines - record.groups.size > Math.max(1000, record.groups.size / 4);
+  const whole = record.wholeLines;
+  return whole === undefined || record.lines - whole > Math.max(Math.min(1000, whole), whole / 4);
 }
 
 // --- internal ---
 
-// Version 2: each line, the header too, carries its check (tree/journal.ts).
-const HEADER = 'weblate-snapshot deploy record 2';
+// Version 3: lines written whole are sorted by key (their bytes and count in the header), and a
+// deploy that ends in line with the manifest appends a mark. Version 2 (each line, the header
+// too, carries its check) is read whole, and written whole again as version 3.
+const HEADER = 'weblate-snapshot deploy record 3';
+const EARLIER_HEADER = 'weblate-snapshot deploy record 2';
 
 /** The record's file in the state folder (one per target). */
 export function recordPath(outDir: string, target: string): string {
@@ -105,19 +245,33 @@ export function recordPath(outDir: string, target: string): string {
   return join(stateDir(outDir), `deploy-${id}`);
 }
 
-function parseHeader(
-  line: string,
-): { target: string; settings: string; baseUrl: string | null } | null {
-  if (!line.startsWith(`${HEADER}\t`)) return null;
+interface Header {
+  target: string;
+  settings: string;
+  baseUrl: string | null;
+  /** The sorted lines' bytes and number; null in a record of version 2. */
+  sorted: { bytes: number; count: number } | null;
+}
+
+function parseHeader(line: string): Header | null {
+  const earlier = line.startsWith(`${EARLIER_HEADER}\t`);
+  if (!earlier && !line.startsWith(`${HEADER}\t`)) return null;
   try {
     const value = JSON.parse(line.slice(HEADER.length + 1)) as {
       target?: unknown;
       settings?: unknown;
       baseUrl?: unknown;
+      sorted?: { bytes?: unknown; count?: unknown };
     };
     const baseUrl = typeof value.baseUrl === 'string' ? value.baseUrl : null;
+    const { bytes, count } = value.sorted ?? {};
+    const sorted =
+      Number.isSafeInteger(bytes) && Number.isSafeInteger(count)
+        ? { bytes: bytes as number, count: count as number }
+        : null;
+    if (!earlier && !sorted) return null;
     return typeof value.target === 'string' && typeof value.settings === 'string'
-      ? { target: value.target, settings: value.settings, baseUrl }
+      ? { target: value.target, settings: value.settings, baseUrl, sorted: earlier ? null : sorted }
       : null;
   } catch {
     return null;
@@ -140,23 +294,106 @@ function formatLine(key: string, group: DeployedGroup | 'removed'): string {
   return checkedLine(line);
 }
 
-function applyLine(record: DeployRecord, line: string): boolean {
+/** A group's line: its key and state; null when it is not one. */
+function parseLine(line: string): [string, DeployedGroup | 'removed'] | null {
   const [head = '', ...files] = line.split('\t');
   const space = head.indexOf(' ');
-  if (space < 0) return false;
+  if (space < 0) return null;
   const key = head.slice(space + 1);
-  if (head.startsWith('- ')) {
-    record.groups.delete(key);
-    return true;
-  }
+  if (head.startsWith('- ')) return [key, 'removed'];
   const fingerprint = Number.parseInt(head.slice(0, space), 36);
-  if (!Number.isSafeInteger(fingerprint)) return false;
+  if (!Number.isSafeInteger(fingerprint)) return null;
   const group: DeployedGroup = { fingerprint, files: new Map() };
   for (const entry of files) {
     const at = entry.lastIndexOf(' ');
-    if (at < 0) return false;
+    if (at < 0) return null;
     group.files.set(entry.slice(0, at), entry.slice(at + 1));
   }
-  record.groups.set(key, group);
-  return true;
+  return [key, group];
+}
+
+/** An appended line taken into an opened record: a mark, or a group's line (which makes the mark stale). */
+function openLine(opened: OpenedRecord, line: string): boolean {
+  const mark = /^= (\d+) (\d+)$/.exec(line);
+  if (mark) {
+    opened.mark = { length: Number(mark[1]), crc: Number(mark[2]) };
+    return true;
+  }
+  const entry = parseLine(line);
+  if (entry) opened.appended.set(entry[0], entry[1]);
+  opened.mark = null;
+  return entry !== null;
+}
+
+/** Bytes read at once when looking for a line's end. */
+const LINE_CHUNK = 4096;
+
+/** A record file read by position: its sorted lines searched by bisection. */
+class SortedRecord {
+  readonly size: number;
+
+  private constructor(private readonly fd: number) {
+    this.size = fstatSync(fd).size;
+  }
+
+  static open(path: string): SortedRecord | null {
+    try {
+      return new SortedRecord(openSync(path, 'r'));
+    } catch {
+      return null;
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  read(position: number, length: number): Buffer {
+    const bytes = Buffer.alloc(Math.max(0, length));
+    return bytes.subarray(0, readSync(this.fd, bytes, 0, bytes.length, position));
+  }
+
+  /** The checked line starting at `start`, its text and where the next starts; null when it fails its check or is cut short. */
+  lineAt(start: number): { text: string; next: number } | null {
+    for (let chunk = LINE_CHUNK; ; chunk *= 2) {
+      const bytes = this.read(start, chunk);
+      const end = bytes.indexOf(0x0a);
+      if (end >= 0)
+        return lineHolds(bytes, 0, end)
+          ? { text: bytes.toString('utf8', CHECK_WIDTH, end), next: start + end + 1 }
+          : null;
+      if (bytes.length < chunk) return null;
+    }
+  }
+
+  /** The group `key` among the sorted lines in [start, end): undefined when it has none, null when a line read fails its check. */
+  find(key: string, start: number, end: number): DeployedGroup | undefined | null {
+    // The key's line, if any, starts in [low, high); both are lines' starts (or the end).
+    let low = start;
+    let high = end;
+    while (low < high) {
+      let at = this.lineStartFrom(low + Math.floor((high - low) / 2), low);
+      // No line starts in the upper half: the one at `low` is the last left to look at.
+      if (at >= high) at = low;
+      const line = this.lineAt(at);
+      const entry = line && parseLine(line.text);
+      if (!entry || entry[1] === 'removed') return null;
+      if (entry[0] === key) return entry[1];
+      if (entry[0] < key) low = line.next;
+      else high = at;
+    }
+    return undefined;
+  }
+
+  /** The first line's start at or after `position` (`low` is one); the file's size when none. */
+  private lineStartFrom(position: number, low: number): number {
+    if (position <= low) return low;
+    for (let from = position - 1; ;) {
+      const bytes = this.read(from, LINE_CHUNK);
+      const at = bytes.indexOf(0x0a);
+      if (at >= 0) return from + at + 1;
+      if (bytes.length < LINE_CHUNK) return this.size;
+      from += bytes.length;
+    }
+  }
 }

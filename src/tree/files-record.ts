@@ -59,6 +59,51 @@ export function readFilesRecord(outDir: string): Map<string, GroupFiles> | null 
 }
 
 /**
+ * The recorded files of the groups named (later lines win), for a deploy that looks at a few
+ * groups of a large tree: only the lines of those groups and of the sets they name are decoded
+ * and checked. Null as for readFilesRecord, or when such a line fails its check.
+ */
+export function readFilesOf(
+  outDir: string,
+  keys: ReadonlySet<string>,
+): Map<string, GroupFiles> | null {
+  const bytes = readStateFile(filesRecordPath(outDir));
+  if (bytes === null || bytes.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
+  const wanted = new Map<number, Buffer[]>();
+  for (const key of keys) {
+    const encoded = Buffer.from(key);
+    wanted.set(encoded.length, [...(wanted.get(encoded.length) ?? []), encoded]);
+  }
+  const sets = new Map<string, [number, number]>();
+  const found = new Map<string, string>();
+  for (let start = HEADER.length + 1, end = bytes.indexOf(0x0a, start); end !== -1;) {
+    const space = bytes.indexOf(0x20, start + CHECK_WIDTH);
+    if (space < 0 || space >= end) return null;
+    if (bytes[start + CHECK_WIDTH] === 0x3d /* = */) {
+      sets.set(bytes.toString('latin1', start + CHECK_WIDTH + 1, space), [start, end]);
+    } else {
+      const key = wantedKey(bytes, space + 1, end, wanted);
+      if (key !== null) {
+        if (!lineHolds(bytes, start, end)) return null;
+        found.set(key, bytes.toString('latin1', start + CHECK_WIDTH, space));
+      }
+    }
+    start = end + 1;
+    end = bytes.indexOf(0x0a, start);
+  }
+  const groups = new Map<string, GroupFiles>();
+  for (const [key, id] of found) {
+    const [start, end] = sets.get(id) ?? [0, 0];
+    if (end === 0 || !lineHolds(bytes, start, end)) return null;
+    const line = bytes.toString('utf8', start + CHECK_WIDTH, end);
+    const names = parseNames(line.slice(line.indexOf(' ') + 1));
+    if (!names) return null;
+    groups.set(key, names);
+  }
+  return groups;
+}
+
+/**
  * The groups recorded from byte `offset` of the record on (wrapping round at
  * its end), until they list `maxFiles` files or every line was read once,
  * and the offset to go on from. Only the window's bytes are read: a large
@@ -267,6 +312,19 @@ function readSets(bytes: Buffer): Map<string, GroupFiles> | null {
     sets.set(line.slice(0, space), names);
   }
   return sets;
+}
+
+/** The key at `bytes[start, end)` when it is one of `wanted` (by byte length, then bytes); else null. */
+function wantedKey(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  wanted: ReadonlyMap<number, Buffer[]>,
+): string | null {
+  for (const key of wanted.get(end - start) ?? [])
+    if (bytes.compare(key, 0, key.length, start, end) === 0)
+      return bytes.toString('utf8', start, end);
+  return null;
 }
 
 function parseNames(text: string): GroupFiles | null {

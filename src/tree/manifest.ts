@@ -12,11 +12,12 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { RootHost } from '../hosts/index.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { compactFilesRecord } from './files-record.ts';
 import { GroupStates, type GroupState, type GroupStateMap } from './group-states.ts';
-import { checkedLine } from './journal.ts';
+import { checkedLine, readJournalLines } from './journal.ts';
 import { readStateFile, stateDir } from './state-folder.ts';
 
 export type { GroupState } from './group-states.ts';
@@ -54,14 +55,55 @@ export async function isRecordedTree(outDir: string): Promise<boolean> {
 
 /** Reads the manifest of the tree at `outDir`, or null when there is none or it cannot be understood. */
 export async function readManifest(outDir: string): Promise<Manifest | null> {
-  const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
   const text = readStateFile(manifestPath(outDir));
-  if (record === null || text === null) return null;
+  return text && readManifestText(outDir, text);
+}
+
+async function readManifestText(outDir: string, text: Buffer): Promise<Manifest | null> {
+  const record = await readFile(treePath(outDir), 'utf8').catch(() => null);
+  if (record === null) return null;
   const [tree = '', hostLine = ''] = record.split('\n');
   const host = /^host (\S+)$/.exec(hostLine)?.[1] as RootHost | undefined;
   if (text.toString('utf8', 0, HEADER.length + 1) !== `${HEADER}\n`) return null;
   const groups = readGroups(outDir, text);
   return groups && { tree: tree.trim(), host, groups: groups.states, journalLines: groups.lines };
+}
+
+/**
+ * Where a manifest stood when it was read: the bytes of its whole lines, and their CRC-32. The
+ * manifest only grows by appended lines until it is written whole, so a later reader whose first
+ * bytes still match knows that the lines after them are every change since.
+ */
+export interface ManifestPosition {
+  length: number;
+  crc: number;
+}
+
+/**
+ * The manifest as readManifest() reads it, where it stands, and, when it still starts with the
+ * bytes `since` describes, the groups its lines after them name (their last state, or removed);
+ * `changes` is null when it was written whole since (or `since` is null).
+ */
+export async function readManifestSince(
+  outDir: string,
+  since: ManifestPosition | null,
+): Promise<{
+  manifest: Manifest;
+  position: ManifestPosition;
+  changes: Map<string, GroupState | 'removed'> | null;
+} | null> {
+  const text = readStateFile(manifestPath(outDir));
+  const manifest = text && (await readManifestText(outDir, text));
+  if (!text || !manifest) return null;
+  const length = text.lastIndexOf(0x0a) + 1;
+  const position = { length, crc: crc32(text.subarray(0, length)) };
+  const holds =
+    since !== null &&
+    since.length >= HEADER.length + 1 &&
+    since.length <= length &&
+    text[since.length - 1] === 0x0a &&
+    crc32(text.subarray(0, since.length)) === since.crc;
+  return { manifest, position, changes: holds ? changedSince(text, since.length) : null };
 }
 
 /** Whether the tree at `outDir` was recorded by a version whose manifest lines carry no check. */
@@ -243,6 +285,24 @@ async function keepIndex(outDir: string): Promise<void> {
   const states = GroupStates.parse(text, HEADER.length + 1);
   if (states) await writeFileAtomic(indexPath(outDir), states.encodeIndex());
   else await rm(indexPath(outDir), { force: true });
+}
+
+/** The last state each line from byte `from` on gives a group; null when one is damaged or not a state. */
+function changedSince(text: Buffer, from: number): Map<string, GroupState | 'removed'> | null {
+  const lines = readJournalLines(text, from);
+  if (!Array.isArray(lines)) return null;
+  const changes = new Map<string, GroupState | 'removed'>();
+  for (const line of lines) {
+    const space = line.indexOf(' ');
+    const state = line.slice(0, space);
+    const fingerprint = Number.parseInt(state, 36);
+    if (space < 1) return null;
+    if (state === '-') changes.set(line.slice(space + 1), 'removed');
+    else if (state === '?') changes.set(line.slice(space + 1), null);
+    else if (Number.isSafeInteger(fingerprint)) changes.set(line.slice(space + 1), fingerprint);
+    else return null;
+  }
+  return changes;
 }
 
 function indexPath(outDir: string): string {

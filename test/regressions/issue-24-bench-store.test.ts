@@ -29,12 +29,22 @@ describe('npm run bench --store-only', () => {
         /^ {2}first publish: .+, [\d,]+ objects uploaded, 0 deleted, peak local disk /m,
       );
       expect(stdout).toMatch(
-        /^ {2}one counter changed, from an empty scratch folder: .+, [\d,]+ objects? uploaded, 0 deleted, peak local disk /m,
+        /^ {2}one counter changed, from an empty scratch folder: .+, [\d,]+ objects? uploaded, 0 deleted, peak local disk .+, peak RSS [\d.]+ MiB, [\d,]+ requests to the store$/m,
       );
       const saved = JSON.parse(readFileSync(join(dir, 'results-9.json'), 'utf8')) as {
-        store: Record<string, { first: { uploaded: number }; refresh: { uploaded: number } }>;
+        store: Record<
+          string,
+          {
+            first: { uploaded: number };
+            refresh: { uploaded: number; requests: number; maxRssKiB: number };
+          }
+        >;
       };
       const figures = saved.store[which === 's3' ? 's3' : 'memory']!;
+      // The refresh reads the state and takes the lease: a handful of requests beside its uploads.
+      expect(figures.refresh.requests).toBeGreaterThan(figures.refresh.uploaded);
+      expect(figures.refresh.requests).toBeLessThan(figures.refresh.uploaded + 20);
+      expect(figures.refresh.maxRssKiB).toBeGreaterThan(0);
       expect(figures.first.uploaded).toBeGreaterThan(50);
       expect(figures.refresh.uploaded).toBeGreaterThan(0);
       expect(figures.refresh.uploaded).toBeLessThan(figures.first.uploaded / 4);

@@ -1,6 +1,6 @@
 /**
  * Issue 24, item 3: between statistics sweeps an incremental pull trusts the
- * changes feed. Against the real sidecar serving 200 synthetic projects, with
+ * changes feed. Against the real sidecar serving 48 synthetic projects, with
  * a loopback front that answers the changes feed from entries the test
  * appends (the sidecar's own feed is a snapshot's: always empty), every
  * request counted: nothing changed costs at most 20 requests, one translation
@@ -19,7 +19,9 @@ import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { runCli } from '../support/run-cli.ts';
 import { AUTH, call, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
 
-const PROJECTS = 200;
+// Enough projects that a sweep (a request per project) would break both request bounds below
+// (20, and 40 + COMPONENTS), few enough that the full pulls stay short.
+const PROJECTS = 48;
 const COMPONENTS = 2;
 
 const running: { sidecar?: RunningSidecar; front?: FeedFront } = {};
@@ -31,7 +33,7 @@ afterEach(async () => {
   running.front = undefined;
 });
 
-/** The sidecar over 200 synthetic projects, the feed front before it, and one old entry in the feed (a live instance's history). */
+/** The sidecar over the synthetic projects, the feed front before it, and one old entry in the feed (a live instance's history). */
 async function upstream() {
   const dir = tempDir();
   const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
@@ -97,7 +99,7 @@ async function expectSameAsFull(from: string, out: string): Promise<void> {
 
 const TRANSLATION = 'project-00007/component-002';
 
-describe('an incremental pull between sweeps, 200 projects upstream', () => {
+describe('an incremental pull between sweeps, 48 projects upstream', () => {
   it('with nothing changed upstream makes at most 20 requests and rewrites no file', async () => {
     const up = await upstream();
     const out = join(tempDir(), 'mirror');

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   appendRecord,
+  openRecord,
   readRecord,
+  recordOf,
   writeRecord,
   type DeployRecord,
 } from '../../../src/deploy/record.ts';
@@ -60,7 +62,25 @@ describe('the deploy record', () => {
     appendFileSync(file, '8 /api/languages/\tindex.json BB');
     expect([...(await readRecord(out, TARGET))!.groups.keys()]).toEqual(['/api/']);
     expect(await readRecord(out, 's3://other')).toBeNull();
-    writeFileSync(file, readFileSync(file, 'utf8').replace('deploy record 2', 'deploy record 9'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace('deploy record 3', 'deploy record 9'));
     expect(await readRecord(out, TARGET)).toBeNull();
+  });
+
+  it('finds any group of its sorted lines by bisection, long lines and keys it lacks too', async () => {
+    const out = join(tempDir(), 'dist');
+    const record = fresh();
+    for (let n = 0; n < 500; n++) {
+      // Every seventh group holds enough files that its line outgrows a read of the file.
+      const files = new Map(
+        Array.from({ length: n % 7 === 0 ? 300 : 1 + (n % 3) }, (_, i) => [`f${i}.json`, `M${n}`]),
+      );
+      record.groups.set(`/api/g${(n * 7919) % 500}/`, { fingerprint: n, files });
+    }
+    await writeRecord(out, record);
+    await appendRecord(out, record, [['/api/g3/', 'removed']]);
+    const opened = openRecord(out, TARGET)!;
+    const keys = [...record.groups.keys(), '/api/g3/', '/a/', '/api/g250x/', '/zz/'];
+    const found = recordOf(out, opened, keys)!;
+    expect(new Map([...found.groups].sort())).toEqual(new Map([...record.groups].sort()));
   });
 });
