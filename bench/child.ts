@@ -9,8 +9,10 @@
  *   node --import tsx bench/child.ts floor FROM TO [--consume]
  *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
  *   node --import tsx bench/child.ts seed-deploy OUT BUCKET PREFIX ENDPOINT
+ *   node --import tsx bench/child.ts seed-state OUT CONTENT BUCKET PREFIX ENDPOINT
  *   node --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
  */
+import { createHash } from 'node:crypto';
 import {
   mkdirSync,
   mkdtempSync,
@@ -28,6 +30,9 @@ import { runPool } from '../src/pool.ts';
 import { Session, type ContentChange } from '../src/session/session.ts';
 import { DEFAULT_CACHE_CONTROL, deploy } from '../src/deploy/deploy.ts';
 import { publishContent } from '../src/deploy/publish.ts';
+import { s3Store } from '../src/deploy/s3.ts';
+import { encodeRunState, parseStateLocation } from '../src/deploy/store-state.ts';
+import { describeTarget } from '../src/deploy/target.ts';
 import type { ObjectStore } from '../src/deploy/store.ts';
 import { bumpFirstCounter } from './processes.ts';
 
@@ -91,6 +96,17 @@ if (step === 'build') {
   const started = performance.now();
   const seeded = await seedDeploy(outDir, { bucket, prefix, endpoint });
   report({ ms: performance.now() - started, ...seeded });
+} else if (step === 'seed-state') {
+  const [outDir, contentDir, bucket, prefix, endpoint] = args as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const started = performance.now();
+  const bytes = await seedState(outDir, contentDir, { bucket, prefix, endpoint });
+  report({ ms: performance.now() - started, bytes });
 } else if (step === 'store-publish') {
   const [contentDir, component, flag] = args as [string, string, string?];
   report(await storePublish(contentDir, component, flag === '--pages-off'));
@@ -252,6 +268,33 @@ async function seedDeploy(
   );
   if (!report.ok) throw new Error(report.message);
   return { files: report.uploaded, bytes: report.bytes };
+}
+
+/**
+ * The state `mirror --to s3://` keeps in the bucket, put there as a mirror
+ * run that published the seeded tree would have left it: the deploy record
+ * (seedDeploy's) and the pulled content, at the default key.
+ */
+async function seedState(
+  outDir: string,
+  contentDir: string,
+  target: { bucket: string; prefix: string; endpoint: string },
+): Promise<number> {
+  const body = await encodeRunState(outDir, describeTarget(target), contentDir);
+  if (body === null) throw new Error(`no deploy record in ${outDir}'s state folder`);
+  const state = parseStateLocation('default', target);
+  if (!state.ok) throw new Error(state.message);
+  const store = s3Store({ bucket: state.value.bucket, endpoint: target.endpoint, region: null });
+  try {
+    await store.put(state.value.key, body, {
+      contentType: 'application/octet-stream',
+      cacheControl: 'no-store',
+      md5: createHash('md5').update(body).digest('base64'),
+    });
+  } finally {
+    store.close();
+  }
+  return body.byteLength;
 }
 
 /**

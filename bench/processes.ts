@@ -19,9 +19,13 @@ export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).res
 export const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
 /** Runs a step of bench/child.ts in a process of its own; its last line of output (JSON). */
-export async function child(args: string[]): Promise<string> {
+export async function child(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
   // The floor's untimed reads and deletions run 32 at a time; the build keeps Node's defaults, as users have them.
-  const env = args[0] === 'floor' ? { ...process.env, UV_THREADPOOL_SIZE: '32' } : process.env;
+  const env = {
+    ...process.env,
+    ...(args[0] === 'floor' ? { UV_THREADPOOL_SIZE: '32' } : {}),
+    ...extraEnv,
+  };
   const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
     cwd: ROOT,
     maxBuffer: 1 << 26,

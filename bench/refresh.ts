@@ -191,6 +191,9 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
       '1',
     ]);
     const sweep = { ms: swept.ms, requests: figure(swept.stdout, / ([\d,]+) requests?/) };
+    // A mirror into a bucket keeps its state there: put it as a mirror run would have left it.
+    log('Webhook latency: the state a mirror keeps in the bucket …');
+    await child(['seed-state', mirrorTree, mirror, 'bench', 'mirror', s3.url], LOCAL_S3_KEYS);
     const webhook = await measureWebhook({
       upstream: from,
       s3: s3.url,

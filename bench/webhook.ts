@@ -1,6 +1,6 @@
 /**
  * The webhook-to-target latency (issue 23): `weblate-snapshot mirror --listen`
- * running over the mirror refresh's working folder, one counter changed
+ * into the bucket, starting from the state the refresh left there, one counter changed
  * upstream, then a delivery signed as Weblate's Webhooks add-on signs it,
  * naming the changed component; timed from the POST until the component's
  * statistics list in the bucket has other bytes (its ETag changed).
@@ -24,7 +24,7 @@ export interface WebhookFigures {
 interface WebhookOptions {
   upstream: string;
   s3: string;
-  /** The mirror's working folder, as the refresh left it (content, tree, records). */
+  /** Where the mirror's scratch folder and the webhook secret go (its state is in the bucket). */
   work: string;
   /** Build flags the refresh's builds took (a flag left out would rebuild the whole tree). */
   buildFlags: string[];

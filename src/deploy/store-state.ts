@@ -100,6 +100,21 @@ export function deployWithState(
   );
 }
 
+/**
+ * The state object a run leaves: the deploy record of `outDir`'s state
+ * folder for `target` and the carried folder's files; null without a record.
+ */
+export async function encodeRunState(
+  outDir: string,
+  target: string,
+  carried: string | undefined,
+): Promise<Buffer | null> {
+  const record = readStateFile(recordPath(outDir, target));
+  if (record === null) return null;
+  const files = carried ? await readCarried(carried) : new Map<string, Buffer>();
+  return encodeStateBundle(target, new Map([[RECORD, record], ...files]));
+}
+
 /** The key of the lease beside a state. */
 export function leaseKey(state: StateLocation): string {
   return `${state.key}.lease`;
@@ -331,10 +346,8 @@ async function saveRecord(
   target: string,
   policy: RetryPolicy,
 ): Promise<string | null> {
-  const record = readStateFile(recordPath(options.outDir, target));
-  if (record === null) return null;
-  const carried = options.carried ? await readCarried(options.carried) : new Map<string, Buffer>();
-  const body = await encodeStateBundle(target, new Map([[RECORD, record], ...carried]));
+  const body = await encodeRunState(options.outDir, target, options.carried);
+  if (body === null) return null;
   try {
     await withRetries(() => store.put(options.state.key, body, metadata(body)), policy);
     return null;
