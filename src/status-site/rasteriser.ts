@@ -53,6 +53,7 @@ export class Rasteriser {
   render(svg: string): Uint8Array {
     const known = this.take(svg);
     if (known) return known;
+    this.throwIfFailed(svg);
     // Bytes ahead that fill the allowance while another drawing is needed were skipped over.
     if (this.aheadBytes >= AHEAD_BYTES) this.dropAhead(AHEAD_BYTES / 2);
     // Needed now: to the front of the queue (a drawing already sent is only waited for).
@@ -87,7 +88,12 @@ export class Rasteriser {
 
   private take(svg: string): Uint8Array | undefined {
     const cached = this.cache.get(svg);
-    if (cached) return cached;
+    if (cached) {
+      // Last to be forgotten: a drawing many projects share (a badge at 100%) stays.
+      this.cache.delete(svg);
+      this.cache.set(svg, cached);
+      return cached;
+    }
     const png = this.ahead.get(svg);
     if (!png) return undefined;
     this.ahead.delete(svg);
@@ -106,7 +112,7 @@ export class Rasteriser {
     }
   }
 
-  /** Keeps the bytes by drawing; the oldest go first once the cache is full. */
+  /** Keeps the bytes by drawing; the least recently taken go first once the cache is full. */
   private remember(svg: string, png: Uint8Array): void {
     this.cache.set(svg, png);
     this.cacheBytes += png.byteLength;
@@ -124,11 +130,7 @@ export class Rasteriser {
       for (const slot of [...this.slots]) this.receive(slot);
       const png = this.take(svg);
       if (png) return png;
-      const failure = this.failures.get(svg);
-      if (failure !== undefined) {
-        this.failures.delete(svg);
-        throw new Error(`Internal error: resvg could not render a drawing: ${failure}`);
-      }
+      this.throwIfFailed(svg);
       if (!this.inFlight.has(svg)) throw new Error('Internal error: a drawing was never sent');
       if (Atomics.wait(this.counter, 0, seen, ANSWER_WAIT_MS) === 'timed-out')
         throw new Error(
@@ -136,6 +138,14 @@ export class Rasteriser {
             `(${this.sent.size} sent, ${this.slots.length} workers)`,
         );
     }
+  }
+
+  /** A drawing the worker could not render (asked for ahead, or now) is a bug of its drawing. */
+  private throwIfFailed(svg: string): void {
+    const failure = this.failures.get(svg);
+    if (failure === undefined) return;
+    this.failures.delete(svg);
+    throw new Error(`Internal error: resvg could not render a drawing: ${failure}`);
   }
 
   /** Takes the answers waiting on a worker's port, until it has none or has ended. */

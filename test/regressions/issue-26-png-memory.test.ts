@@ -88,10 +88,13 @@ describe('PNG widgets rendered off the main thread', () => {
     }
   }, 60_000);
 
-  it('throws an internal error for a drawing resvg refuses, and renders the next', () => {
-    expect(() => renderPng('<svg xmlns="http://www.w3.org/2000/svg" width="0"')).toThrow(
+  it('throws an internal error for a drawing resvg refuses, asked for ahead or not', () => {
+    const refused = (n: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${n}"`;
+    expect(() => renderPng(refused(0))).toThrow(
       /^Internal error: resvg could not render a drawing: /,
     );
+    preparePngs([refused(1)]);
+    expect(() => renderPng(refused(1))).toThrow(/^Internal error: resvg could not render/);
     expect(Buffer.from(renderPng(renderBadge(7)))).toEqual(renderHere(renderBadge(7)));
   });
 });
