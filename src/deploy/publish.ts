@@ -217,6 +217,7 @@ class Publish {
       else changed.push(group);
     }
     changed.sort((a, b) => depth(b.key) - depth(a.key));
+    for (const group of changed) group.prepare?.();
     for (const group of changed) {
       if (this.stopped()) break;
       await this.uploadGroup(group, record, listed);

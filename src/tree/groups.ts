@@ -33,6 +33,7 @@ import {
   countStatusSiteFiles,
   homeFile,
   homeFingerprint,
+  prepareStatusSite,
   statusSiteGroups,
 } from './status-site-groups.ts';
 
@@ -52,15 +53,23 @@ export interface FileGroup {
   fingerprint: number;
   /** The group's files, rendered on demand. A group always holds the same set of files. */
   render(): OutputFile[];
+  /** Starts background work the render will need (a caller about to render several groups calls each first). */
+  prepare?(): void;
 }
 
-/** Every group of the model's tree, in a fixed order: the API, the host configuration, then the extra files. */
+/**
+ * Every group of the model's tree, in a fixed order: the API, the host
+ * configuration, then the extra files. `renderingAll`: every group will be
+ * rendered (a whole new tree), so background work they need starts at once.
+ */
 export function* fileGroups(
   model: Model,
   hosts: HostOptions = {},
   cache = createFingerprintCache(),
+  renderingAll = false,
 ): Generator<FileGroup> {
   const context = createContext(model, cache);
+  if (renderingAll) prepareStatusSite(context);
   for (const group of apiGroups(context))
     yield withApiFolderHostFiles(toFileGroup(group, model.settings.weblateVersion), model);
   yield* statusSiteGroups(context);

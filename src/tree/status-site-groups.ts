@@ -47,7 +47,7 @@ import {
   renderMatrix,
   type ChartRow,
 } from '../status-site/badges.ts';
-import { renderPng } from '../status-site/png.ts';
+import { preparePngs, renderPng } from '../status-site/png.ts';
 import {
   renderBitmapWidget,
   renderOpenGraph,
@@ -78,6 +78,7 @@ interface FileGroup {
   key: string;
   fingerprint: number;
   render(): { path: string; data: FileText }[];
+  prepare?(): void;
 }
 
 /** What the status site's groups are made from: the model, its sums, the API bodies (for exports) and the fingerprints. */
@@ -99,6 +100,25 @@ export function* statusSiteGroups(context: StatusSiteGroupContext): Generator<Fi
   for (const category of context.model.categories) yield categoryStatusSiteGroup(context, category);
   for (const component of context.model.components)
     yield* componentStatusSiteGroups(context, component);
+}
+
+/**
+ * Starts rendering every project's PNG widgets in the background, in the
+ * order statusSiteGroups() renders them: for a whole new tree, whose status
+ * site comes after the API, so the renderings overlap the API's writing.
+ */
+export function prepareStatusSite(context: StatusSiteGroupContext): void {
+  if (!context.model.settings.pages || context.model.projects.length === 0) return;
+  preparePngs(drawingsOfProjects(context, context.model.projects), true);
+}
+
+/** The projects' PNG drawings, each drawn only when the rasteriser asks for the next. */
+function* drawingsOfProjects(
+  context: StatusSiteGroupContext,
+  projects: Iterable<Project>,
+): Generator<string> {
+  for (const project of projects)
+    yield* drawingsOf(projectDrawings(context, project, projectShare(context, project)));
 }
 
 /** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
@@ -283,8 +303,7 @@ function* projectStatusSiteGroups(
       percent: percent(counters.translated, counters.total, !review),
       url: webUrl(settings, projectLanguageWebPath(settings, project, language)),
     }));
-  const total = widgetTotal(settings, context.aggregates, project);
-  const share = percent(total.translated, total.total, !review);
+  const share = projectShare(context, project);
   const folder = widgetFolder(settings, project, null, null);
   // The matrix draws every translation's share: it moves with each translation, not only the sums.
   const cells = new Hasher().number(fingerprint);
@@ -293,9 +312,12 @@ function* projectStatusSiteGroups(
       cells
         .number(fingerprints.language(translation.language))
         .number(fingerprints.counters(translation.counters));
-  yield widgetGroup(folder, cells.digest(), share, rows, () =>
-    projectWidgetFiles(context, project, folder, share),
-  );
+  yield {
+    ...widgetGroup(folder, cells.digest(), share, rows, () =>
+      projectWidgetFiles(context, project, folder, share),
+    ),
+    prepare: () => preparePngs(drawingsOfProjects(context, [project])),
+  };
   const widgetsKey = statusSitePath.widgetsPage(project.slug);
   yield {
     key: widgetsKey,
@@ -582,7 +604,7 @@ function widgetGroup(
  * The widgets only a project's folder holds: the badge as PNG, the bitmap
  * widgets in each color, the language badge, the matrix in each color and
  * the Open Graph image. PNGs cost milliseconds each, so only a project has
- * them (png.ts keeps the bytes of a drawing already made).
+ * them (rendered in worker threads, asked for ahead by the group's prepare).
  */
 function projectWidgetFiles(
   context: StatusSiteGroupContext,
@@ -591,14 +613,6 @@ function projectWidgetFiles(
   share: number,
 ): { path: string; data: FileText }[] {
   const languages = context.aggregates.projectLanguages(project);
-  const figures: WidgetFigures = {
-    strings: project.components.reduce(
-      (sum, c) => sum + (c.translations.find((t) => t.isSource)?.counters.total ?? 0),
-      0,
-    ),
-    languages: languages.size,
-    percent: share,
-  };
   const cells = project.components.flatMap((component) =>
     component.translations.map((t) => ({
       component: component.name,
@@ -606,24 +620,58 @@ function projectWidgetFiles(
       percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
     })),
   );
-  const png = (name: string, svg: string) => ({
-    path: fileOf(folder + name),
-    data: [renderPng(svg)],
-  });
+  const drawings = projectDrawings(context, project, share);
+  const png = ([name, svg]: Drawing) => ({ path: fileOf(folder + name), data: [renderPng(svg)] });
   return [
-    png(PNG_BADGE_FILE, renderBadge(share)),
-    ...BITMAP_SIZES.flatMap((size) =>
-      BITMAP_COLORS.map((color) =>
-        png(bitmapFile(size, color), renderBitmapWidget(size, color, figures)),
-      ),
-    ),
+    png(drawings.badge),
+    ...drawings.bitmaps.map(png),
     { path: fileOf(folder + LANGUAGE_BADGE_FILE), data: renderLanguageBadge(languages.size) },
     ...CHART_COLORS.map((color) => ({
       path: fileOf(folder + matrixFile(color)),
       data: renderMatrix(color, cells),
     })),
-    png(OPEN_GRAPH_FILE, renderOpenGraph(project.name, figures)),
+    png(drawings.openGraph),
   ];
+}
+
+/** A PNG widget's file name and drawing. */
+type Drawing = [name: string, svg: string];
+
+/** The drawings of a project's PNG widgets. */
+function projectDrawings(
+  context: StatusSiteGroupContext,
+  project: Project,
+  share: number,
+): { badge: Drawing; bitmaps: Drawing[]; openGraph: Drawing } {
+  const figures: WidgetFigures = {
+    strings: project.components.reduce(
+      (sum, c) => sum + (c.translations.find((t) => t.isSource)?.counters.total ?? 0),
+      0,
+    ),
+    languages: context.aggregates.projectLanguages(project).size,
+    percent: share,
+  };
+  return {
+    badge: [PNG_BADGE_FILE, renderBadge(share)],
+    bitmaps: BITMAP_SIZES.flatMap((size) =>
+      BITMAP_COLORS.map((color): Drawing => [
+        bitmapFile(size, color),
+        renderBitmapWidget(size, color, figures),
+      ]),
+    ),
+    openGraph: [OPEN_GRAPH_FILE, renderOpenGraph(project.name, figures)],
+  };
+}
+
+/** The drawings in the order projectWidgetFiles() renders them. */
+function drawingsOf(drawings: ReturnType<typeof projectDrawings>): string[] {
+  return [drawings.badge, ...drawings.bitmaps, drawings.openGraph].map(([, svg]) => svg);
+}
+
+/** The share a project's badge and widgets show. */
+function projectShare(context: StatusSiteGroupContext, project: Project): number {
+  const total = widgetTotal(context.model.settings, context.aggregates, project);
+  return percent(total.translated, total.total, !projectHasReview(project));
 }
 
 function exportGroup(

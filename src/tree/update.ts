@@ -92,6 +92,7 @@ async function applyUpdate(
   let appended = await tree.journal(unknown);
   let filesWritten = 0;
   const rendered: [string, GroupFiles][] = [];
+  for (const group of dirty) group.prepare?.();
   for (const group of dirty) {
     const paths: string[] = [];
     for (const file of group.render()) {
