@@ -14,7 +14,7 @@
  * by the server itself before any location is looked at, as Weblate's CORS
  * middleware answers it before its views.
  */
-import { shapesOf } from '../model/releases.ts';
+import { shapesOf, type Release } from '../model/releases.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -60,7 +60,9 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
   const root = options.root ?? NGINX_DEFAULT_ROOT;
   const listen = options.listen ?? defaultListen(settings);
   const version = shapesOf(settings.weblateVersion);
-  const notFound = errorText(version, ERRORS.notFound);
+  // The error bodies follow the release (5.0-5.9 keep DRF's), the routes its shapes.
+  const release = settings.weblateVersion;
+  const notFound = errorText(release, ERRORS.notFound);
   const formats = formatRoutes(routesOf(version), settings.weblateVersion);
   return [
     `# ${generatedBy(settings, 'nginx')}`,
@@ -102,14 +104,14 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
       '}',
       ...routesOf(version).flatMap((route) => [
         '',
-        ...routeLocation(route, basePath(settings), version, formats.includes(route)),
+        ...routeLocation(route, basePath(settings), release, formats.includes(route)),
       ]),
       ...(settings.pages
         ? statusSiteLocations(basePath(settings), version).flatMap((location) => ['', ...location])
         : []),
       '',
       ...errorLocation('@weblate_snapshot_not_found', notFound),
-      ...errorLocation('@weblate_snapshot_invalid_page', errorText(version, ERRORS.invalidPage)),
+      ...errorLocation('@weblate_snapshot_invalid_page', errorText(release, ERRORS.invalidPage)),
       ...notFoundLocations(settings, notFound),
     ]),
     '}',
@@ -155,12 +157,8 @@ function pageMaps(): string[] {
   ];
 }
 
-function routeLocation(
-  route: Route,
-  base: string,
-  version: WeblateVersion,
-  formats: boolean,
-): string[] {
+function routeLocation(route: Route, base: string, release: Release, formats: boolean): string[] {
+  const version = shapesOf(release);
   const dir = routeDir(route, version);
   const pages = route.paginated
     ? `(?<weblate_snapshot_path_page>/${PAGE_SEGMENT}/[1-9][0-9]*)?`
@@ -171,7 +169,7 @@ function routeLocation(
     `# ${route.kind}`,
     `location ~ "${regex}" {`,
     ...indent([
-      ...methodChecks(version),
+      ...methodChecks(release),
       `add_header Allow "${route.allow}" always;`,
       `add_header Vary ${VARY} always;`,
       CORS_HEADER,
@@ -179,7 +177,7 @@ function routeLocation(
         ? []
         : ['add_header WWW-Authenticate $weblate_snapshot_authenticate always;']),
       ...(refusal
-        ? [`return ${refusal} ${quote(errorText(version, refusalError(refusal)))};`]
+        ? [`return ${refusal} ${quote(errorText(release, refusalError(refusal)))};`]
         : [
             route.paginated
               ? 'error_page 404 $weblate_snapshot_list_404;'
@@ -265,8 +263,8 @@ function formatMaps(
 }
 
 /** 4.x: every method but GET and HEAD is a 405. 2026.8: OPTIONS is, and any other an anonymous write, a 401. */
-function methodChecks(version: WeblateVersion): string[] {
-  if (version === '4') {
+function methodChecks(release: Release): string[] {
+  if (shapesOf(release) === '4') {
     return [
       'if ($request_method !~ ^(GET|HEAD)$) {',
       `    return 405 ${quote('{"detail":"Method \\"$request_method\\" not allowed."}\n')};`,
@@ -275,10 +273,10 @@ function methodChecks(version: WeblateVersion): string[] {
   }
   return [
     'if ($request_method = OPTIONS) {',
-    `    return 405 ${quote(errorText(version, readError(405, methodNotAllowed('OPTIONS'))))};`,
+    `    return 405 ${quote(errorText(release, readError(405, methodNotAllowed('OPTIONS'))))};`,
     '}',
     'if ($request_method !~ ^(GET|HEAD|OPTIONS)$) {',
-    `    return 401 ${quote(errorText(version, ERRORS.notAuthenticated))};`,
+    `    return 401 ${quote(errorText(release, ERRORS.notAuthenticated))};`,
     '}',
   ];
 }
