@@ -16,9 +16,10 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { appendFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { internalError } from '../errors.ts';
+import { writeFileAtomic } from '../output/atomic.ts';
 import { CHECK_WIDTH, checkedLine, lineHolds, readJournalLines } from '../tree/journal.ts';
 import type { ManifestPosition } from '../tree/manifest.ts';
 import { stateDir } from '../tree/state-folder.ts';
@@ -191,31 +192,13 @@ export async function writeRecord(outDir: string, record: DeployRecord): Promise
   }
   const sorted = { bytes, count: keys.length };
   const header = checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl, sorted })}`);
-  await writeChunks(recordPath(outDir, record.target), [Buffer.from(header), ...chunks]);
+  await writeFileAtomic(recordPath(outDir, record.target), [Buffer.from(header), ...chunks]);
   record.lines = record.groups.size;
   record.wholeLines = record.groups.size;
 }
 
 /** Lines formatted into one chunk when the record is written whole. */
 const CHUNK_LINES = 4096;
-
-/** Writes `chunks` one after the other to a temporary file, then puts it in place. */
-async function writeChunks(file: string, chunks: readonly Buffer[]): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.tmp-${process.pid}`);
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      for (const chunk of chunks) await handle.write(chunk);
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
 
 /** The record's `settings`: what every object is uploaded with (Cache-Control, the type table). */
 export function uploadSettings(cacheControl: string | null): string {

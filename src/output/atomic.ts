@@ -15,9 +15,10 @@ interface AtomicWriteOptions {
   scratch?: string;
 }
 
+/** `data` as chunks is written one after the other: a file too long for one string or buffer. */
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | readonly Uint8Array[],
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const folder = dirname(file);
@@ -30,7 +31,8 @@ export async function writeFileAtomic(
   try {
     const handle = await open(temporary, 'w');
     try {
-      await handle.writeFile(data);
+      if (Array.isArray(data)) for (const chunk of data) await handle.write(chunk);
+      else await handle.writeFile(data as string | Uint8Array);
       if (options.durable) await handle.sync();
     } finally {
       await handle.close();
