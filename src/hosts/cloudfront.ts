@@ -40,8 +40,13 @@ import {
 } from '../api/cors.ts';
 
 export function renderCloudFrontFunction(settings: Settings): string {
-  const version = shapesOf(shapesOf(settings.weblateVersion));
-  const parts = version === '4' ? PARTS_4 : PARTS_CURRENT;
+  const version = shapesOf(settings.weblateVersion);
+  const parts =
+    version === '4'
+      ? PARTS_4
+      : hasTrait(settings.weblateVersion, 'standardizedErrors')
+        ? PARTS_CURRENT
+        : PARTS_5_DRF;
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
   const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
@@ -284,6 +289,14 @@ const PARTS_4: FunctionParts = {
   };`,
 };
 
+/** The details and status lines of today's refusals (5.0 on). */
+const DETAIL_DECLARATIONS = `var DETAILS = {
+  401: ${JSON.stringify(ERRORS.notAuthenticated.detail)},
+  403: ${JSON.stringify(ERRORS.permissionDenied.detail)}
+};
+var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
+`;
+
 /**
  * 2026.8: the format first, then permissions (a write is a 401; OPTIONS stays
  * a 405), then what Weblate refuses an anonymous reader (its 401 or 403), in
@@ -296,12 +309,7 @@ const PARTS_CURRENT: FunctionParts = {
     `  ${routeEntry(route, version, allows)}, ${String(refusalOf(route, version) ?? 0)}]`,
   routeNote: ', the status Weblate refuses it with or 0',
   declarations: `var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
-var DETAILS = {
-  401: ${JSON.stringify(ERRORS.notAuthenticated.detail)},
-  403: ${JSON.stringify(ERRORS.permissionDenied.detail)}
-};
-var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
-`,
+${DETAIL_DECLARATIONS}`,
   checks: `  // Weblate negotiates the format before it checks permissions, and permissions before methods.
   var format = request.querystring.format;
   if (format && format.value !== 'json' && format.value !== 'api') return answer(404, ${JSON.stringify(NOT_FOUND)});
@@ -315,6 +323,19 @@ var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405
     statusDescription: STATUS_TEXT[status],
     headers: headers,
     body: JSON.stringify({ type: 'client_error', errors: [error] }) + '\\n'
+  };`,
+};
+
+/** 5.0-5.9: today's routes and checks, their errors in DRF's `{"detail": …}` (drf-standardized-errors came in 5.10). */
+const PARTS_5_DRF: FunctionParts = {
+  ...PARTS_CURRENT,
+  declarations: DETAIL_DECLARATIONS,
+  answer: `  if (status === 401) headers['www-authenticate'] = { value: 'Token' };
+  return {
+    statusCode: status,
+    statusDescription: STATUS_TEXT[status],
+    headers: headers,
+    body: JSON.stringify({ detail: detail }) + '\\n'
   };`,
 };
 
