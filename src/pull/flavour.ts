@@ -68,13 +68,12 @@ const rootMarker: Marker = ({ root }) =>
     ? { version: CURRENT, says: 'the API root lists categories' }
     : { version: '4', says: 'the API root lists no categories' };
 
-/** A language has an id from Weblate 5.0.1 on. */
-const languageMarker: Marker = ({ language }) =>
-  isObject(language)
-    ? 'id' in language
-      ? { version: CURRENT, says: 'a language has an id' }
-      : { version: '4', says: 'a language has no id' }
-    : null;
+/** A language has an id from Weblate 5.0.1 on; 5.0 itself served none beside its categories. */
+const languageMarker: Marker = ({ language, root }) => {
+  if (!isObject(language)) return null;
+  if ('id' in language) return { version: CURRENT, says: 'a language has an id' };
+  return 'categories' in root ? null : { version: '4', says: 'a language has no id' };
+};
 
 /** A project links its categories from Weblate 5.0 on. */
 const projectMarker: Marker = ({ project }) =>

@@ -64,7 +64,8 @@ export function mapInstance(instance: PulledInstance, catalog: Catalog): MappedC
  * root with `suggestions` is 2026.8 or later: the newest release, or "2026.8" when its statistics
  * do not answer `?format=csv` (a snapshot built as "2026.8"); and before that the component
  * statistics' pages tell 5.0-5.9 (the page size), 5.10 (twice it) and 5.11 on (four times);
- * of 5.0-5.9, statistics of 21 counters tell 5.0.1 and 5.1 ("5.1") from 5.2 on ("5.2"); and
+ * of 5.0-5.9, statistics of 21 counters tell 5.0.1 and 5.1 ("5.1", or "5.0" when its languages
+ * have no id) from 5.2 on ("5.2"); and
  * fields a later release added to projects and components tell that release.
  */
 export function inferRelease(instance: PulledInstance): Release {
@@ -77,12 +78,22 @@ export function inferRelease(instance: PulledInstance): Release {
   const base =
     factor === 1
       ? instance.statisticsCounters === 21
-        ? '5.1'
+        ? languagesWithoutIds(instance)
+          ? '5.0'
+          : '5.1'
         : '5.2'
       : factor === 2
         ? '5.10'
         : '5.11';
   return releaseOfFields(base, instance.fieldsSeen ?? {});
+}
+
+/** Weblate 5.0 before 5.0.1 served its languages without `id`. */
+function languagesWithoutIds(instance: PulledInstance): boolean {
+  return (
+    instance.languages.length > 0 &&
+    instance.languages.every((language) => !Object.hasOwn(language, 'id'))
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ const apiFiles = (tree: Map<string, string>) =>
 describe.each([
   ['4.14', null],
   ['4.18', null],
+  ['5.0', '5.0'],
   ['5.4', '5.4'],
   ['5.10', '5.10'],
   ['5.17', '5.11'],
