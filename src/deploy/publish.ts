@@ -210,7 +210,7 @@ class Publish {
   ): Promise<string[]> {
     const changed: FileGroup[] = [];
     const seen = new Set<string>();
-    for (const group of fileGroups(this.model, { host: this.options.host })) {
+    for (const group of fileGroups(this.model, { hosts: { host: this.options.host } })) {
       seen.add(group.key);
       if (record.groups.get(group.key)?.fingerprint === group.fingerprint)
         this.figures.unchangedGroups++;

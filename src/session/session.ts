@@ -388,7 +388,7 @@ export class Session {
     const result = await this.commit(disk.written ? [] : changes, files, model, () =>
       updateInPlace(
         this.tree,
-        fileGroups(model, { host: this.manifest.host }, this.fingerprints),
+        fileGroups(model, { hosts: { host: this.manifest.host }, cache: this.fingerprints }),
         this.manifest,
       ),
     );

@@ -57,19 +57,19 @@ export interface FileGroup {
   prepare?(): void;
 }
 
-/**
- * Every group of the model's tree, in a fixed order: the API, the host
- * configuration, then the extra files. `renderingAll`: every group will be
- * rendered (a whole new tree), so background work they need starts at once.
- */
-export function* fileGroups(
-  model: Model,
-  hosts: HostOptions = {},
-  cache = createFingerprintCache(),
-  renderingAll = false,
-): Generator<FileGroup> {
-  const context = createContext(model, cache);
-  if (renderingAll) prepareStatusSite(context);
+interface FileGroupsOptions {
+  hosts?: HostOptions | undefined;
+  /** Fingerprints already computed for objects of the model (a session keeps them). */
+  cache?: FingerprintCache | undefined;
+  /** Every group will be rendered (a whole new tree), so background work they need starts at once. */
+  renderingAll?: boolean | undefined;
+}
+
+/** Every group of the model's tree, in a fixed order: the API, the host configuration, then the extra files. */
+export function* fileGroups(model: Model, options: FileGroupsOptions = {}): Generator<FileGroup> {
+  const hosts = options.hosts ?? {};
+  const context = createContext(model, options.cache ?? createFingerprintCache());
+  if (options.renderingAll) prepareStatusSite(context);
   for (const group of apiGroups(context))
     yield withApiFolderHostFiles(toFileGroup(group, model.settings.weblateVersion), model);
   yield* statusSiteGroups(context);

@@ -86,7 +86,7 @@ export async function syncTree(
     hasFilesRecord(outDir)
   ) {
     const check = await checkTreeFiles(outDir, recorded, { all: options.verify });
-    const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, hosts), recorded);
+    const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, { hosts }), recorded);
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
     return {
       // Kept for further updates (a session): as a Map, whose keys a removal scans without making half a million strings each time.

@@ -32,7 +32,7 @@ export async function writeTree(
   const { onProgress } = options;
   try {
     const written = await writeGroups(
-      fileGroups(model, options.hosts, undefined, true),
+      fileGroups(model, { hosts: options.hosts, renderingAll: true }),
       target,
       (files) => {
         if (onProgress && files % 1000 === 0) onProgress(files, total);
