@@ -3,7 +3,7 @@ import { defineCommand, integerFlag, runIfMain, type CommandIO } from '../src/cl
 import { deployDisplay } from '../src/cli/deploy-progress.ts';
 import { contentFolder, outFolder } from '../src/cli/folders.ts';
 import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
-import { STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
+import { s3Stores, STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { deploy, type DeployReport } from '../src/deploy/deploy.ts';
 import { publishContent } from '../src/deploy/publish.ts';
@@ -110,17 +110,9 @@ export const command = defineCommand({
     const state = args.state === undefined ? null : parseStateLocation(args.state, target.value);
     if (state && !state.ok) throw new UsageError(state.message);
     const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
-    const region = storeRegion(args.region, io.env);
-    // The SDK warns on Node 20 in every process; the version is pinned (see package.json), so the warning says nothing new.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-    // Loaded here, not above: the other commands of the command line do without the SDK.
-    const { s3Store } = await import('../src/deploy/s3.ts');
-    const stop = new AbortController();
-    const interrupt = () => stop.abort();
-    process.once('SIGINT', interrupt);
-    process.once('SIGTERM', interrupt);
+    const storeOf = await s3Stores(target.value.endpoint, storeRegion(args.region, io.env));
     const display = deployDisplay(io);
-    const options = {
+    const options = (signal: AbortSignal) => ({
       outDir: out,
       target: target.value,
       cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
@@ -129,28 +121,23 @@ export const command = defineCommand({
       verify: args.verify,
       dryRun: args['dry-run'],
       allowBaseUrl: args['allow-base-url'],
-      signal: stop.signal,
+      signal,
       onProgress: display.progress,
       onNotice: display.notice,
-    };
-    const storeOf = (bucket: string) => () =>
-      s3Store({ bucket, endpoint: target.value.endpoint, region });
+    });
     const deps = {
-      store: storeOf(target.value.bucket),
+      store: () => storeOf(target.value.bucket),
       sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
       random: Math.random,
     };
-    const report: StateDeployReport = await (
+    const report: StateDeployReport = await untilInterrupted((signal) =>
       state
         ? deployWithState(
-            { ...options, state: state.value, waitMs },
-            { ...deps, stateStore: storeOf(state.value.bucket), now: Date.now },
+            { ...options(signal), state: state.value, waitMs },
+            { ...deps, stateStore: () => storeOf(state.value.bucket), now: Date.now },
           )
-        : deploy(options, deps)
-    ).finally(() => {
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
-    });
+        : deploy(options(signal), deps),
+    );
     display.finish();
     io.summary?.(deploySummary(report, target.value, out, args['dry-run']));
     if (args['dry-run']) {
@@ -243,40 +230,32 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
   const state = parseStateLocation(args.state ?? 'default', target);
   if (!state.ok) throw new UsageError(state.message);
   const waitMs = integerFlag('wait', args.wait, 0, 86_400) * 1000;
-  const region = storeRegion(args.region, io.env);
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { s3Store } = await import('../src/deploy/s3.ts');
-  const stop = new AbortController();
-  const interrupt = () => stop.abort();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
-  const storeOf = (bucket: string) => () => s3Store({ bucket, endpoint: target.endpoint, region });
-  const report = await publishContent(
-    {
-      contentDir: content,
-      settings,
-      target,
-      state: state.value,
-      waitMs,
-      cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
-      concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
-      retries: integerFlag('retries', args.retries, 0, 10),
-      verify: args.verify,
-      allowBaseUrl: args['allow-base-url'],
-      signal: stop.signal,
-      onNotice: (text) => io.err(`${text}\n`),
-    },
-    {
-      store: storeOf(target.bucket),
-      stateStore: storeOf(state.value.bucket),
-      sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
-      random: Math.random,
-      now: Date.now,
-    },
-  ).finally(() => {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-  });
+  const storeOf = await s3Stores(target.endpoint, storeRegion(args.region, io.env));
+  const report = await untilInterrupted((signal) =>
+    publishContent(
+      {
+        contentDir: content,
+        settings,
+        target,
+        state: state.value,
+        waitMs,
+        cacheControl: args['cache-control'] === '' ? null : args['cache-control'],
+        concurrency: integerFlag('concurrency', args.concurrency, 1, 64),
+        retries: integerFlag('retries', args.retries, 0, 10),
+        verify: args.verify,
+        allowBaseUrl: args['allow-base-url'],
+        signal,
+        onNotice: (text) => io.err(`${text}\n`),
+      },
+      {
+        store: () => storeOf(target.bucket),
+        stateStore: () => storeOf(state.value.bucket),
+        sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+        random: Math.random,
+        now: Date.now,
+      },
+    ),
+  );
   if (report.errors) {
     io.err(`${formatContentErrors(report.errors)}\n`);
     return 1;
@@ -292,6 +271,20 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
       `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged.\n`,
   );
   return 0;
+}
+
+/** Runs `work` with a signal that SIGINT or SIGTERM aborts, the handlers removed after. */
+async function untilInterrupted<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    return await work(stop.signal);
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
 }
 
 await runIfMain(import.meta, command);

@@ -5,7 +5,7 @@ import { HOST_OPTION, hostOption } from '../src/cli/host-option.ts';
 import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { parsePort, stopSignal } from '../src/cli/serving.ts';
 import { SETTINGS_OPTIONS, settingsOverrides } from '../src/cli/settings-options.ts';
-import { STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
+import { s3Stores, STORE_OPTIONS, storeEndpoint, storeRegion } from '../src/cli/store-options.ts';
 import { UPSTREAM_OPTIONS, upstreamToken } from '../src/cli/upstream-options.ts';
 import { parseStateLocation } from '../src/deploy/store-state.ts';
 import { parseTarget } from '../src/deploy/target.ts';
@@ -210,13 +210,11 @@ async function mirrorDeps(target: MirrorTarget, region: string | null): Promise<
     };
     return { store: none, stateStore: none };
   }
-  // The SDK warns on Node 20 in every process; the version is pinned (see package.json).
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { s3Store } = await import('../src/deploy/s3.ts');
   const { bucket, endpoint } = target.target;
+  const storeOf = await s3Stores(endpoint, region);
   return {
-    store: () => s3Store({ bucket, endpoint, region }),
-    stateStore: () => s3Store({ bucket: target.state?.bucket ?? bucket, endpoint, region }),
+    store: () => storeOf(bucket),
+    stateStore: () => storeOf(target.state?.bucket ?? bucket),
   };
 }
 

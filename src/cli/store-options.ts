@@ -3,6 +3,7 @@
  * region, read from the flags or the AWS environment the same way in both.
  */
 import { DEFAULT_CACHE_CONTROL } from '../deploy/deploy.ts';
+import type { ObjectStore } from '../deploy/store.ts';
 import { parseEndpoint, type DeployTarget } from '../deploy/target.ts';
 import { UsageError } from '../errors.ts';
 import type { CommandIO, OptionDef } from './command.ts';
@@ -40,6 +41,20 @@ export function storeEndpoint(
   const variable = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((name) => env[name]);
   if (variable === undefined) return null;
   return checked(parseEndpoint(env[variable]!), variable);
+}
+
+/**
+ * The stores of one endpoint and region, by bucket, through the AWS SDK. The SDK is loaded
+ * here, not at the top: the other commands of the command line do without it.
+ */
+export async function s3Stores(
+  endpoint: DeployTarget['endpoint'],
+  region: string | null,
+): Promise<(bucket: string) => ObjectStore> {
+  // The SDK warns on Node 20 in every process; the version is pinned (see package.json).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { s3Store } = await import('../deploy/s3.ts');
+  return (bucket) => s3Store({ bucket, endpoint, region });
 }
 
 /** --region, else the region the AWS environment names; null leaves it to the SDK's config. */
