@@ -47,7 +47,7 @@ import {
   type DeployedGroup,
 } from './record.ts';
 import { refusedUrl } from './published-url.ts';
-import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
+import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, type DeployTarget } from './target.ts';
 
@@ -150,14 +150,7 @@ export async function deploy(options: DeployOptions, deps: DeployDeps): Promise<
   if (baseUrl.value !== null) record.baseUrl = baseUrl.value;
   let store: ObjectStore | null = null;
   const connect = () => (store ??= deps.store());
-  const policy: RetryPolicy = {
-    retries: options.retries,
-    ...(deps.backoff ?? DEFAULT_BACKOFF),
-    sleep: deps.sleep,
-    random: deps.random,
-    onWait: (ms, error) =>
-      options.onNotice?.(`Waiting ${(ms / 1000).toFixed(1)} s: ${error.message}`),
-  };
+  const policy = sendingPolicy(options, deps);
   let run: Run | null = null;
   try {
     let plan: DeployPlan;
@@ -513,6 +506,8 @@ class Run {
           await this.earn(group.key, deployedGroup(group));
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
+        // A call cut short by an interruption is not the store's failure: the interruption stands.
+        if (this.options.signal?.aborted) return;
         if (this.failure === null) this.temporary = error.kind !== 'fatal';
         this.failure ??= error.message;
       }
@@ -557,8 +552,10 @@ class Run {
       if (!this.stopped()) await send();
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
-      this.temporary = error.kind !== 'fatal';
-      this.failure = error.message;
+      if (!this.options.signal?.aborted) {
+        this.temporary = error.kind !== 'fatal';
+        this.failure = error.message;
+      }
     }
     return this.outcome('deleted');
   }

@@ -30,7 +30,7 @@ import {
   type DeployRecord,
   type DeployedGroup,
 } from './record.ts';
-import { withRetries, DEFAULT_BACKOFF, type RetryPolicy } from './retry.ts';
+import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import {
   leaseKey,
@@ -137,14 +137,7 @@ class Publish {
     private readonly model: Model,
     private readonly outDir: string,
   ) {
-    this.policy = {
-      retries: options.retries,
-      ...(deps.backoff ?? DEFAULT_BACKOFF),
-      sleep: deps.sleep,
-      random: deps.random,
-      onWait: (ms, error) =>
-        options.onNotice?.(`Waiting ${(ms / 1000).toFixed(1)} s: ${error.message}`),
-    };
+    this.policy = sendingPolicy(options, deps);
   }
 
   async run(distrust: string | null): Promise<StateDeployReport> {
@@ -285,7 +278,8 @@ class Publish {
       })
       .catch((error: unknown) => {
         if (!(error instanceof StoreError)) throw error;
-        this.failure ??= error.message;
+        // A call cut short by an interruption is not the store's failure: the interruption stands.
+        if (!this.options.signal?.aborted) this.failure ??= error.message;
       })
       .finally(() => this.inFlight.delete(job));
     this.inFlight.add(job);
