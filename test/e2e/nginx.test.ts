@@ -8,7 +8,6 @@
  * skipped, loudly, elsewhere.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
@@ -19,11 +18,9 @@ import {
   freePort,
   get,
   itServesTheSnapshot,
-  nginxArgs,
-  nginxMainConfig,
-  startServer,
   type BuiltFixture,
   type Started,
+  startNginxForTree,
 } from './servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
@@ -59,16 +56,7 @@ describe.runIf(nginxFound).each(fixtures)('nginx serving %s', (_, contentDir) =>
   beforeAll(async () => {
     const port = await freePort();
     built = await buildFor(contentDir, port, out);
-    const prefix = join(work, 'nginx');
-    mkdirSync(join(prefix, 'temp'), { recursive: true });
-    const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
-    writeFileSync(
-      join(prefix, 'weblate-snapshot.conf'),
-      generated.replace(/^( {4}root ).*;$/m, `$1${out};`),
-    );
-    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    const args = nginxArgs(prefix);
-    server = await startServer('nginx', args, `${built.origin}/`);
+    server = await startNginxForTree(out, join(work, 'nginx'), built.origin);
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,7 +5,7 @@
  * request per resource and form, and a crawl that follows every link.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -359,6 +359,21 @@ export function itServesTheSnapshot(site: () => BuiltFixture): void {
  * `prefix`) included in http {}, logs and temporary folders under the prefix.
  */
 /** The command line that runs nginx in the foreground from a prefix folder holding nginx.conf. */
+/**
+ * nginx on loopback serving the tree at `out` with the configuration the build wrote for it (its
+ * root pointed at `out`), its own files under `prefix`.
+ */
+export function startNginxForTree(out: string, prefix: string, origin: string): Promise<Started> {
+  mkdirSync(join(prefix, 'temp'), { recursive: true });
+  const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
+  writeFileSync(
+    join(prefix, 'weblate-snapshot.conf'),
+    generated.replace(/^( {4}root ).*;$/m, `$1${out};`),
+  );
+  writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
+  return startServer('nginx', nginxArgs(prefix), `${origin}/`);
+}
+
 export function nginxArgs(prefix: string): string[] {
   return [
     '-p',

@@ -35,6 +35,7 @@ import {
   PREFLIGHT_REQUEST,
   startServer,
   type Started,
+  startNginxForTree,
 } from './servers.ts';
 
 const EVERY_NEED: StatusSiteNeed[] = [
@@ -247,15 +248,7 @@ describe.runIf(nginxFound).each(flavours)(
     let server: Started | undefined;
     beforeAll(async () => {
       site = await builtStatusSite(fixture, version, args);
-      const prefix = join(dirname(site.out), 'nginx');
-      mkdirSync(join(prefix, 'temp'), { recursive: true });
-      const generated = readFileSync(join(site.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
-      writeFileSync(
-        join(prefix, 'weblate-snapshot.conf'),
-        generated.replace(/^( {4}root ).*;$/m, `$1${site.out};`),
-      );
-      writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-      server = await startServer('nginx', nginxArgs(prefix), `${site.origin}/`);
+      server = await startNginxForTree(site.out, join(dirname(site.out), 'nginx'), site.origin);
     });
     afterAll(async () => {
       await server?.stop();

@@ -4,7 +4,6 @@
  * form where Weblate of those releases answers DRF's `{"detail": …}`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers.ts';
@@ -12,11 +11,9 @@ import {
   buildFor,
   freePort,
   get,
-  nginxArgs,
-  nginxMainConfig,
-  startServer,
   type BuiltFixture,
   type Started,
+  startNginxForTree,
 } from '../e2e/servers.ts';
 
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
@@ -42,15 +39,7 @@ describe.runIf(nginxFound || process.env.CI).each([
 
   beforeAll(async () => {
     built = await buildFor(CONTENT, await freePort(), out, ['--weblate-version', release]);
-    const prefix = join(work, 'nginx');
-    mkdirSync(join(prefix, 'temp'), { recursive: true });
-    const generated = readFileSync(join(out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
-    writeFileSync(
-      join(prefix, 'weblate-snapshot.conf'),
-      generated.replace(/^( {4}root ).*;$/m, `$1${out};`),
-    );
-    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    server = await startServer('nginx', nginxArgs(prefix), `${built.origin}/`);
+    server = await startNginxForTree(out, join(work, 'nginx'), built.origin);
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,7 +5,7 @@
  * were. Real nginx, serve and preview processes on 127.0.0.1 over a built tree of each flavour.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -16,10 +16,9 @@ import {
   buildFor,
   freePort,
   get,
-  nginxArgs,
-  nginxMainConfig,
   startServer,
   type Started,
+  startNginxForTree,
 } from '../e2e/servers.ts';
 
 const flavours = [
@@ -60,15 +59,7 @@ const SENT = [PAGE_POLICY, PAGE_POLICY, null, null];
 describe.each(flavours)('the pages of a %s tree', (_, fixture, args, page) => {
   it.runIf(spawnSync('nginx', ['-v']).status === 0)('carry the policy through nginx', async () => {
     const site = await built(fixture, args);
-    const prefix = join(dirname(site.out), 'nginx');
-    mkdirSync(join(prefix, 'temp'), { recursive: true });
-    const generated = readFileSync(join(site.out, 'hosts/nginx/weblate-snapshot.conf'), 'utf8');
-    writeFileSync(
-      join(prefix, 'weblate-snapshot.conf'),
-      generated.replace(/^( {4}root ).*;$/m, `$1${site.out};`),
-    );
-    writeFileSync(join(prefix, 'nginx.conf'), nginxMainConfig(prefix, ['weblate-snapshot.conf']));
-    servers.push(await startServer('nginx', nginxArgs(prefix), `${site.origin}/`));
+    servers.push(await startNginxForTree(site.out, join(dirname(site.out), 'nginx'), site.origin));
     expect(await policies(site.origin, page)).toEqual(SENT);
   });
 
