@@ -15,7 +15,12 @@ import { freePort } from '../e2e/servers.ts';
 it('stops at SIGINT while uploads wait to be tried again, and says how to resume', async () => {
   const dir = tempDir();
   const out = join(dir, 'dist');
-  const built = await runCli('build', ['--content', join(FIXTURES, 'minimal/content'), '--out', out]);
+  const built = await runCli('build', [
+    '--content',
+    join(FIXTURES, 'minimal/content'),
+    '--out',
+    out,
+  ]);
   expect(built.code).toBe(0);
   // A port that was free a moment ago: every connection is refused, so every upload waits.
   const port = await freePort();
