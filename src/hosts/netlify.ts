@@ -9,9 +9,10 @@
  * the API's Access-Control-Allow-Origin only, and the pages' Content-Security-Policy. Netlify answers OPTIONS itself:
  * no rule can answer a browser's preflight.
  */
-import { shapesOf } from '../model/releases.ts';
+import { shapesOf, type Release } from '../model/releases.ts';
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
-import { refusalOf, type Route } from '../api/routes.ts';
+import { refusalOf, routesOf, type Route } from '../api/routes.ts';
+import { EXTRA_FORMATS, formatFileName, formatRoutes } from '../api/formats.ts';
 import type { Settings } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
@@ -32,6 +33,7 @@ export function renderNetlifyRedirects(settings: Settings): string {
   const base = basePath(settings);
   return [
     `# ${generatedBy(settings, 'Netlify')}`,
+    ...formatRules(settings.weblateVersion, base),
     '# ?page=N of a list → its page file (first match wins, so these come first).',
     ...paginatedRoutes(shapesOf(settings.weblateVersion))
       .filter((route) => refusalOf(route, shapesOf(settings.weblateVersion)) === undefined)
@@ -105,6 +107,37 @@ function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
 }
 
 // --- internal ---
+
+/**
+ * From 5.10: `?format=csv` and `?format=json-flat` of the statistics → their files. A rule needs
+ * only its own parameters present, so a page's rules (`page` and `format`) come before the
+ * format's, and both before the page rules.
+ */
+function formatRules(release: Release, base: string): string[] {
+  const routes = formatRoutes(routesOf(shapesOf(release)), release);
+  if (routes.length === 0) return [];
+  const rule = (route: Route, query: string, to: readonly string[]) =>
+    `${[`${base}/api`, ...route.pattern].join('/')} ${query} ${['/api', ...route.pattern, ...to].join('/')} 200`;
+  return [
+    '# ?format=csv and ?format=json-flat of the statistics → their files (pages first).',
+    ...routes
+      .filter((route) => route.paginated)
+      .flatMap((route) =>
+        EXTRA_FORMATS.map((format) =>
+          rule(route, `page=:page format=${format}`, [
+            PAGE_SEGMENT,
+            ':page',
+            formatFileName(route, format),
+          ]),
+        ),
+      ),
+    ...routes.flatMap((route) =>
+      EXTRA_FORMATS.map((format) =>
+        rule(route, `format=${format}`, [formatFileName(route, format)]),
+      ),
+    ),
+  ];
+}
 
 function headerLines(headers: Readonly<Record<string, string>>): string[] {
   return Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
