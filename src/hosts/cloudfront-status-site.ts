@@ -3,7 +3,8 @@
  * `settings.pages` is on), from the status site's route table. CloudFront cannot look
  * for a key before it rewrites, so, as on Cloudflare Pages, a chart at a
  * language's prefix goes to the chart it stands for only where no file can
- * have that path. The viewer request sends 2026.8's 4.x widget paths to
+ * have that path, and only where the release draws no chart of that language's own
+ * (`languageCharts`: then it is a file, its own key). The viewer request sends 2026.8's 4.x widget paths to
  * their 301, a page folder to its `index.html` and an export folder to its
  * `index.json` or (by path or `?format=csv`) `index.csv`, and a folder
  * without its slash to a 301 to it; every other status site path is its own key.
@@ -24,7 +25,10 @@ import type { WeblateVersion } from '../model/defaults.ts';
 import { PAGE_POLICY } from './published.ts';
 
 /** The declarations, the viewer request's step and the viewer response's step of the site. */
-export function statusSiteFunctionParts(version: WeblateVersion): {
+export function statusSiteFunctionParts(
+  version: WeblateVersion,
+  languageCharts: boolean,
+): {
   declarations: string;
   request: string;
   response: string;
@@ -36,7 +40,7 @@ export function statusSiteFunctionParts(version: WeblateVersion): {
         return [
           `[${regexOf(route.pattern)}, 'r', ${JSON.stringify(targetOf(serves.to, route.pattern))}]`,
         ];
-      if (serves.kind === 'alias' && !serves.lookFirst)
+      if (serves.kind === 'alias' && !serves.lookFirst && !languageCharts)
         return [
           `[${regexOf(route.pattern)}, 'a', ${JSON.stringify(targetOf(serves.to, route.pattern))}]`,
         ];

@@ -50,7 +50,9 @@ export function renderCloudFrontFunction(settings: Settings): string {
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
   const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
-  const pages = settings.pages ? statusSiteFunctionParts(version) : null;
+  const pages = settings.pages
+    ? statusSiteFunctionParts(version, hasTrait(settings.weblateVersion, 'languageChartRow'))
+    : null;
   const checks = formats ? checksWithFormats(parts.checks) : parts.checks;
   return `// ${generatedBy(settings, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the

@@ -9,7 +9,7 @@
  * the API's Access-Control-Allow-Origin only, and the pages' Content-Security-Policy. Netlify answers OPTIONS itself:
  * no rule can answer a browser's preflight.
  */
-import { shapesOf, type Release } from '../model/releases.ts';
+import { hasTrait, shapesOf, type Release } from '../model/releases.ts';
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import { EXTRA_FORMATS, formatFileName, formatRoutes } from '../api/formats.ts';
@@ -19,7 +19,6 @@ import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 import { EXPORT_FILES, PAGE_FILE } from '../api/status-site-routes.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
 import { PAGE_POLICY } from './published.ts';
 import {
   aliasRules,
@@ -40,7 +39,7 @@ export function renderNetlifyRedirects(settings: Settings): string {
       .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
     ...depthRules(base, deepestPath(shapesOf(settings.weblateVersion))),
-    ...(settings.pages ? statusSiteRedirects(base, shapesOf(settings.weblateVersion)) : []),
+    ...(settings.pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
     '',
   ].join('\n');
 }
@@ -73,21 +72,24 @@ export function renderNetlifyHeaders(settings: Settings): string {
  * The status site's rules, after the API's: 2026.8's 301s from the 4.x widget
  * paths; a chart at a language's prefix to the chart it stands for (at the
  * root, where Netlify serves a file at the path before a rule, those a
- * component inside categories shares a path with too); under a base path,
+ * component inside categories shares a path with too), unless the release
+ * draws that language's own chart there (a file); under a base path,
  * an export's files asked by name to themselves; an export folder asked with
  * `?format=csv` to its CSV, otherwise to its JSON. Netlify serves a page
  * folder's `index.html` itself; under a base path, pages and files are sent
  * to their place in the tree.
  */
-function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
+function statusSiteRedirects(base: string, release: Release): string[] {
+  const version = shapesOf(release);
   const atRoot = base === '';
+  const aliases = hasTrait(release, 'languageChartRow') ? [] : aliasRules(version, atRoot);
   const rule = (from: string, to: string, status = 200, query = '') =>
     `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;
   const exportFolders = folderPaths(version, 'export');
   return [
     "# The status site: the 4.x widget paths (301), charts at a language's prefix, exports; pages are folders.",
     ...redirectRules(version).map(({ from, to }) => rule(from, `${base}${to}`, 301)),
-    ...aliasRules(version, atRoot).map(({ from, to }) => rule(from, to)),
+    ...aliases.map(({ from, to }) => rule(from, to)),
     ...(atRoot
       ? []
       : exportFolders.flatMap((folder) =>

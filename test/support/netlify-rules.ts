@@ -1,5 +1,6 @@
 /**
- * Netlify's `_redirects` read as Netlify documents it reads them, for the files a build writes:
+ * Netlify's `_redirects` read as Netlify documents it reads them, for the files a build writes
+ * (and Cloudflare Pages', which reads the same syntax but applies its rules first):
  * a file at the path (or its folder's `index.html`) is served before any rule that is not forced;
  * otherwise the first rule that matches wins, a path matching with or without its trailing slash,
  * `:name` one segment, `*` the rest, each `key=value` a query parameter that must be present
@@ -18,6 +19,8 @@ interface Rule {
 export function netlifyFileFor(
   files: ReadonlyMap<string, string>,
   url: string,
+  /** Cloudflare Pages reads the same rules, but applies them before it looks for a file. */
+  { rulesFirst = false } = {},
 ): { status: number; file: string | null; location?: string } {
   const { pathname, searchParams } = new URL(url, 'https://site.netlify.app');
   const rules = parseRedirects(files.get('_redirects') ?? '');
@@ -26,7 +29,7 @@ export function netlifyFileFor(
     file === '' ? 'index.html' : `${file.replace(/\/?$/, '/')}index.html`;
   const shadowed = [fileOf(pathname), index(fileOf(pathname))].find((file) => files.has(file));
   const forced = rules.some((rule) => rule.force && matchRule(rule, pathname, searchParams));
-  if (shadowed && !forced) return { status: 200, file: shadowed };
+  if (shadowed && !forced && !rulesFirst) return { status: 200, file: shadowed };
   for (const rule of rules) {
     const target = matchRule(rule, pathname, searchParams);
     if (target === null) continue;
@@ -35,7 +38,7 @@ export function netlifyFileFor(
     const file = fileOf(target);
     return files.has(file) ? { status: 200, file } : { status: 404, file: null };
   }
-  return { status: 404, file: null };
+  return shadowed ? { status: 200, file: shadowed } : { status: 404, file: null };
 }
 
 // --- internal ---
