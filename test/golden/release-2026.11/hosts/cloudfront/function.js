@@ -73,7 +73,6 @@ var DETAILS = {
 var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
 // The status site: [the path after BASE, what it is (r a 301, a a chart at a language's prefix, e an export's folder, p a page's), where to]
 var SITE = [
-  [/^\/widget\/([^\/.]+)\/-\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widget/$1/$3"],
   [/^\/widgets\/([^\/.]+)\/-\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2"],
   [/^\/widgets\/([^\/.]+)\/-\/(status-badge\.png|287x66-grey\.png|287x66-white\.png|287x66-black\.png|88x31-grey\.png|88x31-white\.png|88x31-black\.png|language-badge\.svg|matrix-auto\.svg|matrix-red\.svg|matrix-green\.svg|matrix-blue\.svg|open-graph\.png)$/, 'r', "/widget/$1/$2"],
   [/^\/widgets\/([^\/.]+)\/-\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2/$3"],
