@@ -1,6 +1,6 @@
 /**
  * `npm run types`: writes the TypeScript declarations and JSON Schemas of the
- * objects the API serves, in both flavours, for the developers of readers (a
+ * objects the API serves, per release, for the developers of readers (a
  * docs site's script); `--check` says whether a folder written before is
  * still what this version generates.
  */
@@ -17,7 +17,7 @@ export const command = defineCommand({
   name: 'types',
   description:
     'Write TypeScript declarations and JSON Schemas of the objects the snapshot serves, for the scripts that read it. ' +
-    'api-4.d.ts and api-2026.8.d.ts, and schemas/<flavour>/<kind>.schema.json, generated from the shapes the build writes.',
+    'api-<release>.d.ts for each release, and schemas/<release>/<kind>.schema.json, generated from the shapes the build writes.',
   options: {
     out: {
       type: 'string',

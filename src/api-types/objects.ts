@@ -7,6 +7,16 @@
  */
 import { internalError } from '../errors.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import {
+  hasTrait,
+  laterFields,
+  MINOR_RELEASES,
+  shapesOf,
+  statisticsShapesOf,
+  typesReleaseOf,
+  type FieldedObject,
+  type Release,
+} from '../model/releases.ts';
 import { PAGE } from '../api/pagination.ts';
 import {
   refusalOf,
@@ -49,7 +59,7 @@ export interface ResourceType {
 export interface FieldType {
   key: string;
   type: ValueType;
-  /** Absent in some releases of the shape (the API root's lists before 2026.8). */
+  /** Absent in some releases the types cover (the 2026.8 flavour's root lists, absent before 2026.8). */
   optional?: true;
 }
 
@@ -66,8 +76,9 @@ export interface ObjectType {
 }
 
 export interface ApiTypes {
-  version: WeblateVersion;
-  /** How the published files name the flavour: `Weblate 4.x`. */
+  /** The release whose types they are: a flavour (`4`, `2026.8`) or a release that changed them (`5.2`). */
+  version: Release;
+  /** How the published files name the flavour or releases: `Weblate 4.x`, `Weblate 5.4 to 5.7`. */
   flavourName: string;
   /** Every resource kind the flavour has a file for, in the route table's order. */
   resources: readonly ResourceType[];
@@ -77,19 +88,19 @@ export interface ApiTypes {
   page: readonly FieldType[];
 }
 
-/** The types of a flavour's API. */
-export function apiTypes(version: WeblateVersion): ApiTypes {
-  const resources = routesOf(version)
-    .filter((route) => refusalOf(route, version) === undefined)
+/** The types of a flavour's API, or of a release's (one of typesReleases). */
+export function apiTypes(version: Release): ApiTypes {
+  const shapes = shapesOf(version);
+  const resources = routesOf(shapes)
+    .filter((route) => refusalOf(route, shapes) === undefined && !isLaterRootList(route, version))
     .map((route) => ({
       kind: route.kind as ResourceKind,
       route,
-      body: bodyOf(route.kind as ResourceKind, version),
+      body: bodyOf(route.kind as ResourceKind, shapes),
     }));
-  const flavourName = version === '4' ? 'Weblate 4.x' : `Weblate ${version}`;
   return {
     version,
-    flavourName,
+    flavourName: flavourNameOf(version),
     resources,
     objects: collectObjects(version, resources),
     page: fieldsOf(PAGE),
@@ -118,18 +129,18 @@ type ObjectName =
   | 'Repository'
   | 'Lock';
 
-const OBJECTS: Record<ObjectName, (version: WeblateVersion) => Shape> = {
+const OBJECTS: Record<ObjectName, (version: Release) => Shape> = {
   ApiRoot: (version) =>
-    defineShape(ROOT_LISTS[version].map((name) => [name, 'unescaped'] as const)),
+    defineShape(rootListsOf(version).map((name) => [name, 'unescaped'] as const)),
   Plural: () => PLURAL.shape,
-  Language: (version) => LANGUAGE[version].shape,
-  Project: (version) => PROJECT[version].shape,
-  Component: (version) => COMPONENT[version].shape,
-  ComponentWithoutProject: (version) => COMPONENT_WITHOUT_PROJECT[version].shape,
-  Translation: (version) => TRANSLATION[version].shape,
-  TranslationWithoutComponent: (version) => TRANSLATION_WITHOUT_COMPONENT[version].shape,
-  TranslationStatistics: (version) => TRANSLATION_STATISTICS[version].shape,
-  Statistics: (version) => NAMED_STATISTICS[version].shape,
+  Language: (version) => LANGUAGE[shapesOf(version)].shape,
+  Project: (version) => PROJECT[shapesOf(version)].shape,
+  Component: (version) => COMPONENT[shapesOf(version)].shape,
+  ComponentWithoutProject: (version) => COMPONENT_WITHOUT_PROJECT[shapesOf(version)].shape,
+  Translation: (version) => TRANSLATION[shapesOf(version)].shape,
+  TranslationWithoutComponent: (version) => TRANSLATION_WITHOUT_COMPONENT[shapesOf(version)].shape,
+  TranslationStatistics: (version) => TRANSLATION_STATISTICS[statisticsShapesOf(version)].shape,
+  Statistics: (version) => NAMED_STATISTICS[statisticsShapesOf(version)].shape,
   ProjectLanguage: () => PROJECT_LANGUAGE_4.shape,
   Category: () => CATEGORY.shape,
   ProjectRepository: () => PROJECT_REPOSITORY.shape,
@@ -228,7 +239,7 @@ function fieldsOf(shape: Shape): FieldType[] {
 }
 
 /** Each object the resources name, directly or nested, with where it is served, listed and nested. */
-function collectObjects(version: WeblateVersion, resources: readonly ResourceType[]): ObjectType[] {
+function collectObjects(version: Release, resources: readonly ResourceType[]): ObjectType[] {
   const found = new Map<
     string,
     { name: string; fields: FieldType[]; servedAt: Route[]; listedAt: Route[]; nestedIn: string[] }
@@ -241,12 +252,12 @@ function collectObjects(version: WeblateVersion, resources: readonly ResourceTyp
     if (type.type !== 'object') return;
     let entry = found.get(type.name);
     if (!entry) {
-      const shape = OBJECTS[type.name as ObjectName] as
-        ((version: WeblateVersion) => Shape) | undefined;
+      const shape = OBJECTS[type.name as ObjectName] as ((version: Release) => Shape) | undefined;
       if (!shape) internalError(`a shape names the unknown object "${type.name}"`);
+      const fields = withoutLaterFields(type.name, fieldsOf(shape(version)), version);
       entry = {
         name: type.name,
-        fields: markOptional(type.name, fieldsOf(shape(version)), version),
+        fields: markOptional(type.name, fields, version),
         servedAt: [],
         listedAt: [],
         nestedIn: [],
@@ -272,9 +283,45 @@ function collectObjects(version: WeblateVersion, resources: readonly ResourceTyp
   return [...found.values()].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
-/** The API root's lists that only some releases of the shape have (rootListsOf), marked optional. */
-function markOptional(name: string, fields: FieldType[], version: WeblateVersion): FieldType[] {
-  if (name !== 'ApiRoot') return fields;
-  const always = new Set<string>(rootListsOf(version === '4' ? '4' : '5.0'));
+/** A list of the API root that a later release added (`/api/suggestions/` before 2026.8): no file. */
+function isLaterRootList(route: Route, version: Release): boolean {
+  const kind = route.kind as ResourceKind;
+  const lists: readonly ResourceKind[] = ROOT_LISTS[shapesOf(version)];
+  return lists.includes(kind) && !rootListsOf(version).includes(kind);
+}
+
+/**
+ * The API root's lists 5.x lacks (rootListsOf), marked optional in the 2026.8 flavour: its types
+ * were published when they covered 5.x as well, and keep their bytes.
+ */
+function markOptional(name: string, fields: FieldType[], version: Release): FieldType[] {
+  if (name !== 'ApiRoot' || version !== '2026.8') return fields;
+  const always = new Set<string>(rootListsOf('5.0'));
   return fields.map((field) => (always.has(field.key) ? field : { ...field, optional: true }));
+}
+
+/** The object each published object is a form of, for the fields later releases added (bodies.ts). */
+const FIELDED: Partial<Record<string, FieldedObject>> = {
+  Language: 'language',
+  Project: 'project',
+  Component: 'component',
+  ComponentWithoutProject: 'component',
+};
+
+/** An object's fields less those a release of today's shapes does not serve yet (laterFields). */
+function withoutLaterFields(name: string, fields: FieldType[], version: Release): FieldType[] {
+  const object = FIELDED[name];
+  if (!object || !hasTrait(version, 'shapes5')) return fields;
+  const later = laterFields(version, object);
+  return fields.filter((field) => !later.has(field.key));
+}
+
+/** `Weblate 4.x`, `Weblate 2026.8`, or the releases whose types they are: `Weblate 5.4 to 5.7`. */
+function flavourNameOf(version: Release): string {
+  // The two flavours keep the names their files were first published with.
+  if (version === '4') return 'Weblate 4.x';
+  if (version === '2026.8') return 'Weblate 2026.8';
+  const covered = MINOR_RELEASES.filter((minor) => typesReleaseOf(minor) === version);
+  const last = covered.at(-1);
+  return last && last !== version ? `Weblate ${version} to ${last}` : `Weblate ${version}`;
 }

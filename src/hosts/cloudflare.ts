@@ -20,7 +20,7 @@
  * `Access-Control-Allow-Origin: *`; Pages answers OPTIONS with its own 405,
  * so a browser's preflight cannot pass there.
  */
-import { shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf, type Release } from '../model/releases.ts';
 import { isParam, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routesOf, type Route } from '../api/routes.ts';
 import type { Settings } from '../model/types.ts';
@@ -62,7 +62,7 @@ export function renderCloudflareRedirects(settings: Settings): string {
     `${api}/*/index.json /api/:splat/index.json 200`,
     `${api}/*/ /api/:splat/index.json 200`,
     `${api}/* /api/:splat/index.json 200`,
-    ...(pages ? statusSiteRedirects(base, shapesOf(settings.weblateVersion)) : []),
+    ...(pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
     '',
   ].join('\n');
 }
@@ -71,12 +71,15 @@ export function renderCloudflareRedirects(settings: Settings): string {
  * The status site's dynamic rules. Pages follows a rule whether or not a
  * file is at the path, so a chart at a language's prefix goes to the chart it
  * stands for only where no file can have that path (not those a component
- * inside categories shares a path with). An export's files asked by name go
+ * inside categories shares a path with), and only where the release draws no
+ * chart of that language's own (a file, served as the others). An export's files asked by name go
  * to themselves, its folder to its JSON (Pages drops the query: the CSV is
  * asked by path); a page folder, with or without its slash, to the folder
  * (Pages serves its `index.html`); under a base path the files to theirs.
  */
-function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
+function statusSiteRedirects(base: string, release: Release): string[] {
+  const version = shapesOf(release);
+  const aliases = hasTrait(release, 'languageChartRow') ? [] : aliasRules(version, false);
   const exports = folderPrefixes(version, 'export');
   const files = new Set(fileFolders(version).map((folder) => `/${folder}`));
   const pagePrefixes = folderPrefixes(version, 'page').filter((prefix) => !files.has(prefix));
@@ -85,7 +88,7 @@ function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
   );
   return [
     ...redirectRules(version).map(({ from, to }) => `${base}${from} ${base}${to} 301`),
-    ...aliasRules(version, false).map(({ from, to }) => `${base}${from} ${to} 200`),
+    ...aliases.map(({ from, to }) => `${base}${from} ${to} 200`),
     ...exports.flatMap((prefix) =>
       Object.values(EXPORT_FILES).map(
         (name) => `${base}${prefix}/*/${name} ${prefix}/:splat/${name} 200`,

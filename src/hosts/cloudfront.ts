@@ -16,7 +16,7 @@ import { hasTrait, shapesOf } from '../model/releases.ts';
 import { internalError } from '../errors.ts';
 import { CSV_TYPE, FORMAT_FILES, FORMAT_PATH_END } from '../api/formats.ts';
 import { isParam, PAGE_NUMBER, paramPattern } from '../api/match.ts';
-import { statusSiteFunctionParts, STATUS_SITE_FUNCTIONS } from './cloudfront-status-site.ts';
+import { statusSiteFunctionParts } from './cloudfront-status-site.ts';
 import { contentTypeOf } from './published.ts';
 import {
   EXPORT_FILES,
@@ -50,7 +50,9 @@ export function renderCloudFrontFunction(settings: Settings): string {
   const allows = [...new Set(routesOf(version).map((route) => route.allow))];
   const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
-  const pages = settings.pages ? statusSiteFunctionParts(version) : null;
+  const pages = settings.pages
+    ? statusSiteFunctionParts(version, hasTrait(settings.weblateVersion, 'languageChartRow'))
+    : null;
   const checks = formats ? checksWithFormats(parts.checks) : parts.checks;
   return `// ${generatedBy(settings, 'CloudFront')}
 // Runtime cloudfront-js-2.0; associate it with both the viewer request and the
@@ -61,9 +63,9 @@ var PAGE_NUMBER = ${PAGE_NUMBER.toString()};
 var SLUG = /^${paramPattern(':project', version, 'raw')}$/;
 var PATH = /^${paramPattern(':component', version, 'raw')}$/;
 var ALLOW = ${JSON.stringify(allows)};
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated${parts.routeNote}]
+// 'segments after /api (* a slug or code, ** a component's path), Allow (index in ALLOW), paginated${parts.routeNote}'
 var ROUTES = [
-${routes.join(',\n')}
+${wrapped(routes, 100)}
 ];${formats ? FORMAT_DECLARATIONS : ''}
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = ${functionHeaders({ 'Content-Type': PREFLIGHT_CONTENT_TYPE, ...PREFLIGHT_ANSWER_HEADERS })};
@@ -92,10 +94,11 @@ ${checks}
 
 function addHeaders(event) {
   var found = match(event.request.uri);
-  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: ${JSON.stringify(ALLOW_ORIGIN['Access-Control-Allow-Origin'])} };
+  var headers = event.response.headers;
+  if (isApi(event.request.uri)) headers['access-control-allow-origin'] = { value: ${JSON.stringify(ALLOW_ORIGIN['Access-Control-Allow-Origin'])} };
   if (found) {
-    event.response.headers['vary'] = { value: ${JSON.stringify(VARY)} };
-    event.response.headers['allow'] = { value: found.allow };
+    headers['vary'] = { value: ${JSON.stringify(VARY)} };
+    headers['allow'] = { value: found.allow };
   }
 ${pages ? `${pages.response}\n` : ''}  return event.response;
 }
@@ -112,14 +115,14 @@ function match(uri) {
   var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
   if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var route = ROUTES[i];
+    var route = ROUTES[i].split(' ');
     var pattern = route[0] === '' ? [] : route[0].split('/');
-    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    if (pattern.length !== parts.length || (pathPage && route[2] !== '1')) continue;
     for (var k = 0; k < pattern.length; k++) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === '1', refused: +route[3] || 0, pathPage: pathPage };
   }
   return null;
 }
@@ -129,7 +132,7 @@ function answer(status, detail, allow) {
   if (allow) headers['allow'] = { value: allow };
 ${parts.answer}
 }
-${pages ? STATUS_SITE_FUNCTIONS : ''}`;
+${pages ? pages.functions : ''}`;
 }
 
 /** The check of an unknown format, as the flavours write it. */
@@ -273,7 +276,7 @@ interface FunctionParts {
 
 /** 4.x: a 405 for any method but GET and HEAD, then unknown formats; DRF's `{"detail": …}`. */
 const PARTS_4: FunctionParts = {
-  route: (route, version, allows) => `  ${routeEntry(route, version, allows)}]`,
+  route: (route, version, allows) => `'${routeEntry(route, version, allows)}'`,
   routeNote: '',
   declarations: '',
   checks: `  if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -305,9 +308,11 @@ var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405
  * to the key `docs%2Fguide`.
  */
 const PARTS_CURRENT: FunctionParts = {
-  route: (route, version, allows) =>
-    `  ${routeEntry(route, version, allows)}, ${String(refusalOf(route, version) ?? 0)}]`,
-  routeNote: ', the status Weblate refuses it with or 0',
+  route: (route, version, allows) => {
+    const refusal = refusalOf(route, version);
+    return `'${routeEntry(route, version, allows)}${refusal ? ` ${refusal}` : ''}'`;
+  },
+  routeNote: '[, the status Weblate refuses it with]',
   declarations: `var CODES = { 401: 'not_authenticated', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed' };
 ${DETAIL_DECLARATIONS}`,
   checks: `  // Weblate negotiates the format before it checks permissions, and permissions before methods.
@@ -339,10 +344,25 @@ const PARTS_5_DRF: FunctionParts = {
   };`,
 };
 
-/** A route as the start of an entry of ROUTES: its segments (`*` for a slug or code), Allow and paginated; the caller closes it. */
+/** Entries of an array, as many to a line as fit in `width` columns (indented by two). */
+function wrapped(entries: readonly string[], width: number): string {
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + entry.length + 2 <= width)
+      lines[lines.length - 1] = `${last}, ${entry}`;
+    else lines.push(`  ${entry}`);
+  }
+  return lines.join(',\n');
+}
+
+/**
+ * A route as the start of an entry of ROUTES, its fields split by a space (shorter than an array,
+ * for the 10 KB): its segments (`*` for a slug or code), Allow and paginated.
+ */
 function routeEntry(route: Route, version: WeblateVersion, allows: readonly string[]): string {
   const segments = route.pattern.map((part) =>
     isParam(part) ? (part === ':component' && version !== '4' ? '**' : '*') : part,
   );
-  return `[${JSON.stringify(segments.join('/')).replace(/"/g, "'")}, ${allows.indexOf(route.allow)}, ${route.paginated ? 1 : 0}`;
+  return `${segments.join('/')} ${allows.indexOf(route.allow)} ${route.paginated ? 1 : 0}`;
 }

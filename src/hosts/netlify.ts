@@ -9,16 +9,16 @@
  * the API's Access-Control-Allow-Origin only, and the pages' Content-Security-Policy. Netlify answers OPTIONS itself:
  * no rule can answer a browser's preflight.
  */
-import { shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf, type Release } from '../model/releases.ts';
 import { deepestPath, paginatedRoutes } from '../api/match.ts';
-import { refusalOf, type Route } from '../api/routes.ts';
+import { refusalOf, routesOf, type Route } from '../api/routes.ts';
+import { EXTRA_FORMATS, formatFileName, formatRoutes } from '../api/formats.ts';
 import type { Settings } from '../model/types.ts';
 import { PAGE_SEGMENT, basePath } from '../api/urls.ts';
 import { generatedBy } from './common.ts';
 import { JSON_TYPE, VARY } from '../api/answers.ts';
 import { ALLOW_ORIGIN } from '../api/cors.ts';
 import { EXPORT_FILES, PAGE_FILE } from '../api/status-site-routes.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
 import { PAGE_POLICY } from './published.ts';
 import {
   aliasRules,
@@ -32,13 +32,14 @@ export function renderNetlifyRedirects(settings: Settings): string {
   const base = basePath(settings);
   return [
     `# ${generatedBy(settings, 'Netlify')}`,
+    ...formatRules(settings.weblateVersion, base),
     '# ?page=N of a list → its page file (first match wins, so these come first).',
     ...paginatedRoutes(shapesOf(settings.weblateVersion))
       .filter((route) => refusalOf(route, shapesOf(settings.weblateVersion)) === undefined)
       .map((route) => pageRule(route, base)),
     '# Every other path → its index.json, one rule per depth.',
     ...depthRules(base, deepestPath(shapesOf(settings.weblateVersion))),
-    ...(settings.pages ? statusSiteRedirects(base, shapesOf(settings.weblateVersion)) : []),
+    ...(settings.pages ? statusSiteRedirects(base, settings.weblateVersion) : []),
     '',
   ].join('\n');
 }
@@ -71,21 +72,24 @@ export function renderNetlifyHeaders(settings: Settings): string {
  * The status site's rules, after the API's: 2026.8's 301s from the 4.x widget
  * paths; a chart at a language's prefix to the chart it stands for (at the
  * root, where Netlify serves a file at the path before a rule, those a
- * component inside categories shares a path with too); under a base path,
+ * component inside categories shares a path with too), unless the release
+ * draws that language's own chart there (a file); under a base path,
  * an export's files asked by name to themselves; an export folder asked with
  * `?format=csv` to its CSV, otherwise to its JSON. Netlify serves a page
  * folder's `index.html` itself; under a base path, pages and files are sent
  * to their place in the tree.
  */
-function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
+function statusSiteRedirects(base: string, release: Release): string[] {
+  const version = shapesOf(release);
   const atRoot = base === '';
+  const aliases = hasTrait(release, 'languageChartRow') ? [] : aliasRules(version, atRoot);
   const rule = (from: string, to: string, status = 200, query = '') =>
     `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;
   const exportFolders = folderPaths(version, 'export');
   return [
     "# The status site: the 4.x widget paths (301), charts at a language's prefix, exports; pages are folders.",
     ...redirectRules(version).map(({ from, to }) => rule(from, `${base}${to}`, 301)),
-    ...aliasRules(version, atRoot).map(({ from, to }) => rule(from, to)),
+    ...aliases.map(({ from, to }) => rule(from, to)),
     ...(atRoot
       ? []
       : exportFolders.flatMap((folder) =>
@@ -105,6 +109,37 @@ function statusSiteRedirects(base: string, version: WeblateVersion): string[] {
 }
 
 // --- internal ---
+
+/**
+ * From 5.10: `?format=csv` and `?format=json-flat` of the statistics → their files. A rule needs
+ * only its own parameters present, so a page's rules (`page` and `format`) come before the
+ * format's, and both before the page rules.
+ */
+function formatRules(release: Release, base: string): string[] {
+  const routes = formatRoutes(routesOf(shapesOf(release)), release);
+  if (routes.length === 0) return [];
+  const rule = (route: Route, query: string, to: readonly string[]) =>
+    `${[`${base}/api`, ...route.pattern].join('/')} ${query} ${['/api', ...route.pattern, ...to].join('/')} 200`;
+  return [
+    '# ?format=csv and ?format=json-flat of the statistics → their files (pages first).',
+    ...routes
+      .filter((route) => route.paginated)
+      .flatMap((route) =>
+        EXTRA_FORMATS.map((format) =>
+          rule(route, `page=:page format=${format}`, [
+            PAGE_SEGMENT,
+            ':page',
+            formatFileName(route, format),
+          ]),
+        ),
+      ),
+    ...routes.flatMap((route) =>
+      EXTRA_FORMATS.map((format) =>
+        rule(route, `format=${format}`, [formatFileName(route, format)]),
+      ),
+    ),
+  ];
+}
 
 function headerLines(headers: Readonly<Record<string, string>>): string[] {
   return Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);

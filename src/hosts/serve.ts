@@ -17,7 +17,7 @@
  * and JSON types and its pages' Content-Security-Policy; serve cannot map `?format=csv` or name a CSV per project.
  * Its one 404 page, `404.html`, answers every miss: the site's HTML page when the site is on.
  */
-import { hasTrait, shapesOf } from '../model/releases.ts';
+import { hasTrait, shapesOf, type Release } from '../model/releases.ts';
 import { deepestPath, isParam, pagePattern, paginatedRoutes } from '../api/match.ts';
 import { refusalOf, routeOf, routesOf, type Route } from '../api/routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -40,6 +40,7 @@ import {
   isStatusSiteParam,
   PAGE_FILE,
   statusSiteRoutesOf,
+  type StatusSiteRoute,
   type FolderShape,
 } from '../api/status-site-routes.ts';
 import { contentTypeOf, PAGE_POLICY } from './published.ts';
@@ -69,7 +70,7 @@ export function serveConfig(settings: Settings): ServeConfig {
     cleanUrls: false,
     rewrites: [
       ...serveRewrites(base, version),
-      ...(settings.pages ? statusSiteRewrites(base, version) : []),
+      ...(settings.pages ? statusSiteRewrites(base, settings.weblateVersion) : []),
     ],
     ...(redirects.length > 0 ? { redirects } : {}),
     headers: [
@@ -120,25 +121,28 @@ function serveRewrites(base: string, version: WeblateVersion): ServeConfig['rewr
  * result. So: a chart at a language's prefix goes to the chart it stands for
  * (of the charts whose path a component inside categories may share, only
  * the one-segment component's, and only at the root, where a file at the
- * path is found first); under a base path each file goes to its own path in
+ * path is found first), unless the release draws that language's own chart
+ * there, a file like the others; under a base path each file goes to its own path in
  * the tree, the exports' files asked by name too; then every export folder
  * goes to its `index.json` and page folder to its `index.html`, one rule per
  * depth. A parameter never matches a dot, so no rule takes a result for a
  * folder again.
  */
-function statusSiteRewrites(base: string, version: WeblateVersion): ServeConfig['rewrites'] {
+function statusSiteRewrites(base: string, release: Release): ServeConfig['rewrites'] {
+  const version = shapesOf(release);
   const routes = statusSiteRoutesOf(version);
+  const languageCharts = hasTrait(release, 'languageChartRow');
+  const isFile = (route: StatusSiteRoute) =>
+    route.serves.kind === 'file' || (languageCharts && route.serves.kind === 'alias');
   const aliases = routes.flatMap((route) => {
-    if (route.serves.kind !== 'alias') return [];
+    if (route.serves.kind !== 'alias' || languageCharts) return [];
     if (!route.serves.lookFirst) return expandDepths(route, version);
     return base === '' ? expandDepths(route, version).slice(0, 1) : [];
   });
   const files =
     base === ''
       ? []
-      : routes.flatMap((route) =>
-          route.serves.kind === 'file' ? expandDepths(route, version) : [],
-        );
+      : routes.flatMap((route) => (isFile(route) ? expandDepths(route, version) : []));
   const rule = (pattern: readonly string[], to: readonly string[]) => ({
     source: `${base}${sourceOf(pattern)}` || '/',
     destination: destinationOf(to),

@@ -6,7 +6,7 @@
 import type { WeblateVersion } from './defaults.ts';
 
 /** The minor releases, oldest first; a patch level (`5.4.3`) of one is accepted too. */
-const MINOR_RELEASES = [
+export const MINOR_RELEASES = [
   ...[14, 15, 16, 17, 18].map((minor) => `4.${minor}`),
   ...Array.from({ length: 18 }, (_, minor) => `5.${minor}`),
   ...[5, 6, 7, 8, 9, 10, 11].map((month) => `2026.${month}`),
@@ -56,6 +56,8 @@ interface Trait {
   test: string;
   /** Fields the release added to objects of today's shapes; earlier releases leave them out. */
   fields?: Partial<Record<FieldedObject, readonly string[]>>;
+  /** The trait changes the objects' fields or their layout, so the published types. */
+  changesTypes?: true;
 }
 
 /**
@@ -80,6 +82,7 @@ export const TRAITS = {
     what: 'categories, language ids, /widget/ URLs, /engage/<p>/-/<l>/, today\u2019s objects',
     source: 'docs/changes/v5.rst 5.0, 5.0.1, 5.2; weblate/api/serializers.py',
     test: 'test/golden/release-5.10/api/index.json',
+    changesTypes: true,
   },
   languageIds: {
     since: '5.0.1',
@@ -87,6 +90,7 @@ export const TRAITS = {
     source: 'docs/changes/v5.rst 5.0.1 ("Added object id to all API endpoints")',
     test: 'test/regressions/issue-25-releases-fields.test.ts',
     fields: { language: ['id'] },
+    changesTypes: true,
   },
   translateChartRows: {
     since: '5.0',
@@ -100,6 +104,7 @@ export const TRAITS = {
     source:
       'docs/changes/v5.rst 5.2 ("statistics now includes character and word counts for more string states")',
     test: 'test/regressions/issue-25-releases-statistics-5.1.test.ts',
+    changesTypes: true,
   },
   projectLabels: {
     since: '5.3',
@@ -107,6 +112,7 @@ export const TRAITS = {
     source: 'docs/changes/v5.rst 5.3 ("Added labels API")',
     test: 'test/regressions/issue-25-releases-fields.test.ts',
     fields: { project: ['labels_url'] },
+    changesTypes: true,
   },
   linkedComponentField: {
     since: '5.4',
@@ -114,6 +120,7 @@ export const TRAITS = {
     source: 'docs/changes/v5.rst 5.4 ("now includes information about linked component")',
     test: 'test/regressions/issue-25-releases-fields.test.ts',
     fields: { component: ['linked_component'] },
+    changesTypes: true,
   },
   keyFilter: {
     since: '5.8',
@@ -121,6 +128,7 @@ export const TRAITS = {
     source: 'docs/changes/v5.rst 5.8',
     test: 'test/regressions/issue-25-releases-fields.test.ts',
     fields: { component: ['key_filter'] },
+    changesTypes: true,
   },
   projectMachinerySettings: {
     since: '5.9',
@@ -128,6 +136,7 @@ export const TRAITS = {
     source: 'docs/changes/v5.rst 5.9',
     test: 'test/regressions/issue-25-releases-fields.test.ts',
     fields: { project: ['machinery_settings'] },
+    changesTypes: true,
   },
   languageChartRow: {
     since: '5.0',
@@ -185,6 +194,7 @@ export const TRAITS = {
     what: '`suggestions` and `reports` in the API root',
     source: 'weblate/api/urls.py; docs/changes.rst 2026.8',
     test: 'test/golden/release-2026.11/api/index.json',
+    changesTypes: true,
   },
 } as const satisfies Record<string, Trait>;
 
@@ -238,6 +248,29 @@ export function releaseOfFields(
 /** The statistics layout a release serves: 4.x's 21 counters before 5.2, today's 33 from it. */
 export function statisticsShapesOf(version: Release): WeblateVersion {
   return hasTrait(version, 'statistics33') ? '2026.8' : '4';
+}
+
+/**
+ * The release whose published types (`api-<release>.d.ts`) the objects of `version` fit: the
+ * newest of the traits that changed them, `4` before any, `2026.8` (the flavour) from 2026.8.
+ */
+export function typesReleaseOf(version: Release): Release {
+  if (legacyEntry(version)) return version;
+  let types: Release = '4';
+  for (const name of Object.keys(TRAITS) as TraitName[]) {
+    const trait: Trait = TRAITS[name];
+    if (trait.changesTypes && hasTrait(version, name) && compareReleases(trait.since, types) > 0)
+      types = trait.since;
+  }
+  return types;
+}
+
+/** Each release that has its own published types, oldest first: `4`, then each that changed them. */
+export function typesReleases(): Release[] {
+  const since = Object.values(TRAITS as Record<TraitName, Trait>)
+    .filter((trait) => trait.changesTypes)
+    .map((trait) => trait.since);
+  return ['4', ...new Set(since)].sort(compareReleases);
 }
 
 // --- internal ---

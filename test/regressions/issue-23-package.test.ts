@@ -88,9 +88,11 @@ describe('the package (issue 23)', () => {
         "import { build, CommandFailed, type Summary } from 'weblate-snapshot';",
         "import type { Translation } from 'weblate-snapshot/types/4';",
         "import type { Translation as Translation2026 } from 'weblate-snapshot/types/2026.8';",
+        "import type { Language as Language510 } from 'weblate-snapshot/types/5.10';",
         "export const run = (): Promise<Summary> => build({ content: 'content', baseUrl: 'https://x.org' });",
         'export const failed = (error: unknown) => error instanceof CommandFailed && error.exitCode;',
         'export type Read = Translation | Translation2026;',
+        'export const languageId = (language: Language510): number => language.id;',
       ].join('\n'),
     );
     const config = {

@@ -57,15 +57,18 @@ describe('the CloudFront Function of a 5.10 tree', () => {
     ).toBe(404);
   });
 
+  // Kept 800 bytes under CloudFront Functions' 10 KB, room for what a later release adds.
   it.each(['5.10', '2026.8', '2026.11'])(
-    "stays within CloudFront Functions' 10 KB with the status site (%s)",
+    "stays 800 bytes within CloudFront Functions' 10 KB with the status site (%s)",
     (release) => {
       const site = testSettings({
         baseUrl: 'https://l10n.example.org/mirror',
         weblateVersion: release,
         pages: true,
       });
-      expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(10 * 1024);
+      expect(Buffer.byteLength(renderCloudFrontFunction(site))).toBeLessThanOrEqual(
+        10 * 1024 - 800,
+      );
     },
   );
 

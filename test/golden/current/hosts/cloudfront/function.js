@@ -7,58 +7,23 @@ var PAGE_NUMBER = /^[1-9][0-9]*$/;
 var SLUG = /^[A-Za-z0-9_@-]+$/;
 var PATH = /^[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*$/;
 var ALLOW = ["GET, HEAD, OPTIONS","GET, POST, HEAD, OPTIONS","GET, PUT, PATCH, DELETE, HEAD, OPTIONS","GET, DELETE, HEAD, OPTIONS","GET, POST, PUT, PATCH, HEAD, OPTIONS"];
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated, the status Weblate refuses it with or 0]
+// 'segments after /api (* a slug or code, ** a component's path), Allow (index in ALLOW), paginated[, the status Weblate refuses it with]'
 var ROUTES = [
-  ['', 0, 0, 0],
-  ['projects', 1, 1, 0],
-  ['projects/*', 2, 0, 0],
-  ['projects/*/components', 1, 1, 0],
-  ['projects/*/languages', 0, 0, 0],
-  ['projects/*/statistics', 0, 0, 0],
-  ['projects/*/changes', 0, 1, 0],
-  ['projects/*/repository', 1, 0, 403],
-  ['components', 0, 1, 0],
-  ['components/*/**', 2, 0, 0],
-  ['components/*/**/translations', 1, 1, 0],
-  ['components/*/**/statistics', 0, 1, 0],
-  ['components/*/**/lock', 1, 0, 0],
-  ['components/*/**/links', 1, 1, 0],
-  ['components/*/**/changes', 0, 1, 0],
-  ['components/*/**/repository', 1, 0, 403],
-  ['translations', 0, 1, 0],
-  ['translations/*/**/*', 3, 0, 0],
-  ['translations/*/**/*/statistics', 0, 0, 0],
-  ['translations/*/**/*/changes', 0, 1, 0],
-  ['translations/*/**/*/units', 1, 1, 0],
-  ['translations/*/**/*/repository', 1, 0, 403],
-  ['languages', 1, 1, 0],
-  ['languages/*', 2, 0, 0],
-  ['languages/*/statistics', 0, 0, 0],
-  ['users', 1, 1, 0],
-  ['groups', 1, 1, 0],
-  ['roles', 1, 1, 0],
-  ['memory', 1, 1, 401],
-  ['component-lists', 1, 1, 0],
-  ['changes', 0, 1, 0],
-  ['units', 0, 1, 0],
-  ['screenshots', 1, 1, 0],
-  ['addons', 0, 1, 0],
-  ['projects/*/categories', 0, 1, 0],
-  ['projects/*/labels', 1, 1, 0],
-  ['projects/*/lock', 1, 0, 0],
-  ['projects/*/announcements', 1, 1, 0],
-  ['projects/*/reports', 1, 1, 401],
-  ['projects/*/machinery_settings', 4, 0, 401],
-  ['components/*/**/announcements', 1, 1, 0],
-  ['components/*/**/reports', 1, 1, 401],
-  ['translations/*/**/*/announcements', 1, 1, 0],
-  ['categories', 1, 1, 0],
-  ['categories/*', 2, 0, 0],
-  ['categories/*/statistics', 0, 0, 0],
-  ['categories/*/announcements', 1, 1, 0],
-  ['categories/*/reports', 1, 1, 401],
-  ['suggestions', 0, 1, 0],
-  ['reports', 1, 1, 401]
+  ' 0 0', 'projects 1 1', 'projects/* 2 0', 'projects/*/components 1 1', 'projects/*/languages 0 0',
+  'projects/*/statistics 0 0', 'projects/*/changes 0 1', 'projects/*/repository 1 0 403',
+  'components 0 1', 'components/*/** 2 0', 'components/*/**/translations 1 1',
+  'components/*/**/statistics 0 1', 'components/*/**/lock 1 0', 'components/*/**/links 1 1',
+  'components/*/**/changes 0 1', 'components/*/**/repository 1 0 403', 'translations 0 1',
+  'translations/*/**/* 3 0', 'translations/*/**/*/statistics 0 0', 'translations/*/**/*/changes 0 1',
+  'translations/*/**/*/units 1 1', 'translations/*/**/*/repository 1 0 403', 'languages 1 1',
+  'languages/* 2 0', 'languages/*/statistics 0 0', 'users 1 1', 'groups 1 1', 'roles 1 1',
+  'memory 1 1 401', 'component-lists 1 1', 'changes 0 1', 'units 0 1', 'screenshots 1 1',
+  'addons 0 1', 'projects/*/categories 0 1', 'projects/*/labels 1 1', 'projects/*/lock 1 0',
+  'projects/*/announcements 1 1', 'projects/*/reports 1 1 401',
+  'projects/*/machinery_settings 4 0 401', 'components/*/**/announcements 1 1',
+  'components/*/**/reports 1 1 401', 'translations/*/**/*/announcements 1 1', 'categories 1 1',
+  'categories/* 2 0', 'categories/*/statistics 0 0', 'categories/*/announcements 1 1',
+  'categories/*/reports 1 1 401', 'suggestions 0 1', 'reports 1 1 401'
 ];
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
@@ -98,10 +63,11 @@ function mapRequest(request) {
 
 function addHeaders(event) {
   var found = match(event.request.uri);
-  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: "*" };
+  var headers = event.response.headers;
+  if (isApi(event.request.uri)) headers['access-control-allow-origin'] = { value: "*" };
   if (found) {
-    event.response.headers['vary'] = { value: "Accept" };
-    event.response.headers['allow'] = { value: found.allow };
+    headers['vary'] = { value: "Accept" };
+    headers['allow'] = { value: found.allow };
   }
   return event.response;
 }
@@ -118,14 +84,14 @@ function match(uri) {
   var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
   if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var route = ROUTES[i];
+    var route = ROUTES[i].split(' ');
     var pattern = route[0] === '' ? [] : route[0].split('/');
-    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    if (pattern.length !== parts.length || (pathPage && route[2] !== '1')) continue;
     for (var k = 0; k < pattern.length; k++) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === '1', refused: +route[3] || 0, pathPage: pathPage };
   }
   return null;
 }

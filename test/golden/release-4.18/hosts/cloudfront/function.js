@@ -7,56 +7,26 @@ var PAGE_NUMBER = /^[1-9][0-9]*$/;
 var SLUG = /^[A-Za-z0-9_@-]+$/;
 var PATH = /^[A-Za-z0-9_@-]+$/;
 var ALLOW = ["GET, HEAD, OPTIONS","GET, POST, HEAD, OPTIONS","GET, PUT, PATCH, DELETE, HEAD, OPTIONS","GET, DELETE, HEAD, OPTIONS"];
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated]
+// 'segments after /api (* a slug or code, ** a component's path), Allow (index in ALLOW), paginated'
 var ROUTES = [
-  ['', 0, 0],
-  ['projects', 1, 1],
-  ['projects/*', 2, 0],
-  ['projects/*/components', 1, 1],
-  ['projects/*/languages', 0, 0],
-  ['projects/*/statistics', 0, 0],
-  ['projects/*/changes', 0, 1],
-  ['projects/*/repository', 1, 0],
-  ['components', 0, 1],
-  ['components/*/*', 2, 0],
-  ['components/*/*/translations', 1, 1],
-  ['components/*/*/statistics', 0, 1],
-  ['components/*/*/lock', 1, 0],
-  ['components/*/*/links', 1, 1],
-  ['components/*/*/changes', 0, 1],
-  ['components/*/*/repository', 1, 0],
-  ['translations', 0, 1],
-  ['translations/*/*/*', 3, 0],
-  ['translations/*/*/*/statistics', 0, 0],
-  ['translations/*/*/*/changes', 0, 1],
-  ['translations/*/*/*/units', 1, 1],
-  ['translations/*/*/*/repository', 1, 0],
-  ['languages', 1, 1],
-  ['languages/*', 2, 0],
-  ['languages/*/statistics', 0, 0],
-  ['users', 1, 1],
-  ['groups', 1, 1],
-  ['roles', 1, 1],
-  ['memory', 1, 1],
-  ['component-lists', 1, 1],
-  ['changes', 0, 1],
-  ['units', 0, 1],
-  ['screenshots', 1, 1],
-  ['addons', 0, 1]
+  ' 0 0', 'projects 1 1', 'projects/* 2 0', 'projects/*/components 1 1', 'projects/*/languages 0 0',
+  'projects/*/statistics 0 0', 'projects/*/changes 0 1', 'projects/*/repository 1 0',
+  'components 0 1', 'components/*/* 2 0', 'components/*/*/translations 1 1',
+  'components/*/*/statistics 0 1', 'components/*/*/lock 1 0', 'components/*/*/links 1 1',
+  'components/*/*/changes 0 1', 'components/*/*/repository 1 0', 'translations 0 1',
+  'translations/*/*/* 3 0', 'translations/*/*/*/statistics 0 0', 'translations/*/*/*/changes 0 1',
+  'translations/*/*/*/units 1 1', 'translations/*/*/*/repository 1 0', 'languages 1 1',
+  'languages/* 2 0', 'languages/*/statistics 0 0', 'users 1 1', 'groups 1 1', 'roles 1 1',
+  'memory 1 1', 'component-lists 1 1', 'changes 0 1', 'units 0 1', 'screenshots 1 1', 'addons 0 1'
 ];
 // A browser's preflight under the API, answered first (django-cors-headers).
 var PREFLIGHT = { 'content-type': { value: "text/html; charset=utf-8" }, 'access-control-allow-origin': { value: "*" }, 'access-control-allow-methods': { value: "DELETE, GET, OPTIONS, PATCH, POST, PUT" }, 'access-control-allow-headers': { value: "accept, authorization, content-type, user-agent, x-csrftoken, x-requested-with" }, 'access-control-max-age': { value: "86400" } };
-// The status site: [the path after BASE, what it is (r a 301, a a chart at a language's prefix, e an export's folder, p a page's), where to]
+// The status site: [the path after BASE, r a 301 | a a chart at a language's prefix | e an export | p a page, target]
 var SITE = [
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widgets/$1/-/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widgets/$1/-/$3/$4"],
   [/^(\/exports\/stats(?:\/[^\/.]+){1,2})(\/|\/index\.json|\/index\.csv)?$/, 'e'],
-  [/^()(\/|\/index\.html)?$/, 'p'],
-  [/^(\/languages(?:\/[^\/.]+){1,2})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/projects(?:\/[^\/.]+){1,3})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/translate(?:\/[^\/.]+){3,3})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/engage(?:\/[^\/.]+){2,2})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
+  [/^(|\/languages(?:\/[^\/.]+){1,2}|\/projects(?:\/[^\/.]+){1,3}|\/translate(?:\/[^\/.]+){3,3}|\/engage(?:\/[^\/.]+){2,2}|\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
 ];
 var CSV = /^\/exports\/stats\/([^\/]+)(?:\/(?:[^\/]+\/)*([^\/]+))?\/index\.csv$/;
 
@@ -90,17 +60,18 @@ function mapRequest(request) {
 
 function addHeaders(event) {
   var found = match(event.request.uri);
-  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: "*" };
+  var headers = event.response.headers;
+  if (isApi(event.request.uri)) headers['access-control-allow-origin'] = { value: "*" };
   if (found) {
-    event.response.headers['vary'] = { value: "Accept" };
-    event.response.headers['allow'] = { value: found.allow };
+    headers['vary'] = { value: "Accept" };
+    headers['allow'] = { value: found.allow };
   }
   var csv = CSV.exec(event.request.uri.slice(BASE.length));
   if (csv && event.response.statusCode === 200) {
-    event.response.headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
+    headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
   }
-  var type = event.response.headers['content-type'];
-  if (type && type.value.indexOf('text/html') === 0) event.response.headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
+  var type = headers['content-type'];
+  if (type && type.value.indexOf('text/html') === 0) headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
   return event.response;
 }
 
@@ -116,14 +87,14 @@ function match(uri) {
   var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
   if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var route = ROUTES[i];
+    var route = ROUTES[i].split(' ');
     var pattern = route[0] === '' ? [] : route[0].split('/');
-    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    if (pattern.length !== parts.length || (pathPage && route[2] !== '1')) continue;
     for (var k = 0; k < pattern.length; k++) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === '1', refused: +route[3] || 0, pathPage: pathPage };
   }
   return null;
 }

@@ -7,58 +7,23 @@ var PAGE_NUMBER = /^[1-9][0-9]*$/;
 var SLUG = /^[A-Za-z0-9_@-]+$/;
 var PATH = /^[A-Za-z0-9_@-]+(?:%252F[A-Za-z0-9_@-]+)*$/;
 var ALLOW = ["GET, HEAD, OPTIONS","GET, POST, HEAD, OPTIONS","GET, PUT, PATCH, DELETE, HEAD, OPTIONS","GET, DELETE, HEAD, OPTIONS","GET, POST, PUT, PATCH, HEAD, OPTIONS"];
-// [the segments after /api (* a slug or code, ** a component's path), Allow (an index of ALLOW), paginated, the status Weblate refuses it with or 0]
+// 'segments after /api (* a slug or code, ** a component's path), Allow (index in ALLOW), paginated[, the status Weblate refuses it with]'
 var ROUTES = [
-  ['', 0, 0, 0],
-  ['projects', 1, 1, 0],
-  ['projects/*', 2, 0, 0],
-  ['projects/*/components', 1, 1, 0],
-  ['projects/*/languages', 0, 0, 0],
-  ['projects/*/statistics', 0, 0, 0],
-  ['projects/*/changes', 0, 1, 0],
-  ['projects/*/repository', 1, 0, 403],
-  ['components', 0, 1, 0],
-  ['components/*/**', 2, 0, 0],
-  ['components/*/**/translations', 1, 1, 0],
-  ['components/*/**/statistics', 0, 1, 0],
-  ['components/*/**/lock', 1, 0, 0],
-  ['components/*/**/links', 1, 1, 0],
-  ['components/*/**/changes', 0, 1, 0],
-  ['components/*/**/repository', 1, 0, 403],
-  ['translations', 0, 1, 0],
-  ['translations/*/**/*', 3, 0, 0],
-  ['translations/*/**/*/statistics', 0, 0, 0],
-  ['translations/*/**/*/changes', 0, 1, 0],
-  ['translations/*/**/*/units', 1, 1, 0],
-  ['translations/*/**/*/repository', 1, 0, 403],
-  ['languages', 1, 1, 0],
-  ['languages/*', 2, 0, 0],
-  ['languages/*/statistics', 0, 0, 0],
-  ['users', 1, 1, 0],
-  ['groups', 1, 1, 0],
-  ['roles', 1, 1, 0],
-  ['memory', 1, 1, 401],
-  ['component-lists', 1, 1, 0],
-  ['changes', 0, 1, 0],
-  ['units', 0, 1, 0],
-  ['screenshots', 1, 1, 0],
-  ['addons', 0, 1, 0],
-  ['projects/*/categories', 0, 1, 0],
-  ['projects/*/labels', 1, 1, 0],
-  ['projects/*/lock', 1, 0, 0],
-  ['projects/*/announcements', 1, 1, 0],
-  ['projects/*/reports', 1, 1, 401],
-  ['projects/*/machinery_settings', 4, 0, 401],
-  ['components/*/**/announcements', 1, 1, 0],
-  ['components/*/**/reports', 1, 1, 401],
-  ['translations/*/**/*/announcements', 1, 1, 0],
-  ['categories', 1, 1, 0],
-  ['categories/*', 2, 0, 0],
-  ['categories/*/statistics', 0, 0, 0],
-  ['categories/*/announcements', 1, 1, 0],
-  ['categories/*/reports', 1, 1, 401],
-  ['suggestions', 0, 1, 0],
-  ['reports', 1, 1, 401]
+  ' 0 0', 'projects 1 1', 'projects/* 2 0', 'projects/*/components 1 1', 'projects/*/languages 0 0',
+  'projects/*/statistics 0 0', 'projects/*/changes 0 1', 'projects/*/repository 1 0 403',
+  'components 0 1', 'components/*/** 2 0', 'components/*/**/translations 1 1',
+  'components/*/**/statistics 0 1', 'components/*/**/lock 1 0', 'components/*/**/links 1 1',
+  'components/*/**/changes 0 1', 'components/*/**/repository 1 0 403', 'translations 0 1',
+  'translations/*/**/* 3 0', 'translations/*/**/*/statistics 0 0', 'translations/*/**/*/changes 0 1',
+  'translations/*/**/*/units 1 1', 'translations/*/**/*/repository 1 0 403', 'languages 1 1',
+  'languages/* 2 0', 'languages/*/statistics 0 0', 'users 1 1', 'groups 1 1', 'roles 1 1',
+  'memory 1 1 401', 'component-lists 1 1', 'changes 0 1', 'units 0 1', 'screenshots 1 1',
+  'addons 0 1', 'projects/*/categories 0 1', 'projects/*/labels 1 1', 'projects/*/lock 1 0',
+  'projects/*/announcements 1 1', 'projects/*/reports 1 1 401',
+  'projects/*/machinery_settings 4 0 401', 'components/*/**/announcements 1 1',
+  'components/*/**/reports 1 1 401', 'translations/*/**/*/announcements 1 1', 'categories 1 1',
+  'categories/* 2 0', 'categories/*/statistics 0 0', 'categories/*/announcements 1 1',
+  'categories/*/reports 1 1 401', 'suggestions 0 1', 'reports 1 1 401'
 ];
 function fileOf(r, f) {
   if (/(statistics|\/projects\/[^/]+\/languages)(\/~page\/\d+)?$/.test(r.dir)) return f === 'csv' ? 'index.csv' : f === 'json-flat' && 'index.json' + (r.paginated ? '-flat.json' : '');
@@ -71,21 +36,15 @@ var DETAILS = {
   403: "You do not have permission to perform this action."
 };
 var STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
-// The status site: [the path after BASE, what it is (r a 301, a a chart at a language's prefix, e an export's folder, p a page's), where to]
+// The status site: [the path after BASE, r a 301 | a a chart at a language's prefix | e an export | p a page, target]
 var SITE = [
-  [/^\/widget\/([^\/.]+)\/-\/([^\/.]+)\/((?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'a', "/widget/$1/$3"],
   [/^\/widgets\/([^\/.]+)\/-\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2"],
-  [/^\/widgets\/([^\/.]+)\/-\/(status-badge\.png|287x66-grey\.png|287x66-white\.png|287x66-black\.png|88x31-grey\.png|88x31-white\.png|88x31-black\.png|language-badge\.svg|matrix-auto\.svg|matrix-red\.svg|matrix-green\.svg|matrix-blue\.svg|open-graph\.png)$/, 'r', "/widget/$1/$2"],
+  [/^\/widgets\/([^\/.]+)\/-\/(status-badge\.png|287x66-(?:grey|white|black)\.png|88x31-(?:grey|white|black)\.png|language-badge\.svg|matrix-(?:auto|red|green|blue)\.svg|open-graph\.png)$/, 'r', "/widget/$1/$2"],
   [/^\/widgets\/([^\/.]+)\/-\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/-/$2/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$3/$2/$4"],
   [/^(\/exports\/stats(?:\/[^\/.]+){1,5})(\/|\/index\.json|\/index\.csv)?$/, 'e'],
-  [/^()(\/|\/index\.html)?$/, 'p'],
-  [/^(\/languages(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/projects(?:\/[^\/.]+){1,6})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/translate(?:\/[^\/.]+){3,6})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/engage(?:\/[^\/.]+){3,3})(\/|\/index\.html)?$/, 'p'],
-  [/^(\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
+  [/^(|\/languages(?:\/[^\/.]+){1,1}|\/projects(?:\/[^\/.]+){1,6}|\/translate(?:\/[^\/.]+){3,6}|\/engage(?:\/[^\/.]+){3,3}|\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
 ];
 var CSV = /^\/exports\/stats\/([^\/]+)(?:\/(?:[^\/]+\/)*([^\/]+))?\/index\.csv$/;
 
@@ -121,17 +80,18 @@ function mapRequest(request) {
 
 function addHeaders(event) {
   var found = match(event.request.uri);
-  if (isApi(event.request.uri)) event.response.headers['access-control-allow-origin'] = { value: "*" };
+  var headers = event.response.headers;
+  if (isApi(event.request.uri)) headers['access-control-allow-origin'] = { value: "*" };
   if (found) {
-    event.response.headers['vary'] = { value: "Accept" };
-    event.response.headers['allow'] = { value: found.allow };
+    headers['vary'] = { value: "Accept" };
+    headers['allow'] = { value: found.allow };
   }
   var csv = CSV.exec(event.request.uri.slice(BASE.length));
   if (csv && event.response.statusCode === 200) {
-    event.response.headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
+    headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
   }
-  var type = event.response.headers['content-type'];
-  if (type && type.value.indexOf('text/html') === 0) event.response.headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
+  var type = headers['content-type'];
+  if (type && type.value.indexOf('text/html') === 0) headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
   return event.response;
 }
 
@@ -147,14 +107,14 @@ function match(uri) {
   var pathPage = parts.length > 1 && parts[parts.length - 2] === PAGE && PAGE_NUMBER.test(parts[parts.length - 1]);
   if (pathPage) parts = parts.slice(0, -2);
   for (var i = 0; i < ROUTES.length; i++) {
-    var route = ROUTES[i];
+    var route = ROUTES[i].split(' ');
     var pattern = route[0] === '' ? [] : route[0].split('/');
-    if (pattern.length !== parts.length || (pathPage && !route[2])) continue;
+    if (pattern.length !== parts.length || (pathPage && route[2] !== '1')) continue;
     for (var k = 0; k < pattern.length; k++) {
       var part = pattern[k];
       if (part === '*' ? !SLUG.test(parts[k]) : part === '**' ? !PATH.test(parts[k]) : part !== parts[k]) break;
     }
-    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === 1, refused: route[3] || 0, pathPage: pathPage };
+    if (k === pattern.length) return { dir: dir, allow: ALLOW[route[1]], paginated: route[2] === '1', refused: +route[3] || 0, pathPage: pathPage };
   }
   return null;
 }
@@ -180,10 +140,6 @@ function mapSite(request) {
     if (!found) continue;
     var kind = SITE[i][1];
     if (kind === 'r') return moved(BASE + rest.replace(SITE[i][0], SITE[i][2]), request);
-    if (kind === 'a') {
-      request.uri = BASE + rest.replace(SITE[i][0], SITE[i][2]);
-      return request;
-    }
     if (found[2] === undefined) return moved(BASE + found[1] + '/', request);
     var format = request.querystring.format;
     var csv = found[2] === '/index.csv' || (found[2] === '/' && format && format.value === 'csv');
