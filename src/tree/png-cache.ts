@@ -18,7 +18,7 @@ export function pngCache(outDir: string, maxBytes = MAX_BYTES): PngStore {
 
 // --- internal ---
 
-/** Some 2,500 projects' eight PNGs (the Open Graph panel is most of a project's 50 KB). */
+/** Some 4,000 projects' eight PNGs (about 30 KB a project, most of it the Open Graph panel). */
 const MAX_BYTES = 128 * 1024 * 1024;
 
 interface Entry {
@@ -45,12 +45,17 @@ class PngCache implements PngStore {
     const entry = this.listed().get(key);
     if (!entry) return null;
     const png = checked(readStateFile(join(this.dir, entry.name)), entry.bytes);
-    if (png) entry.used = true;
-    else this.drop(key, entry);
+    if (!png) {
+      this.drop(key, entry);
+      return null;
+    }
+    // Last to go when room is made: a drawing many builds take (a badge at 100%) stays.
+    this.entries!.delete(key);
+    this.entries!.set(key, { ...entry, used: true });
     return png;
   }
 
-  /** Keeps a rendering when there is room, making room from those this process did not use. */
+  /** Keeps a rendering, making room for it (one larger than the whole allowance is not kept). */
   put(key: string, png: Uint8Array): void {
     const entries = this.listed();
     const old = entries.get(key);
@@ -86,12 +91,16 @@ class PngCache implements PngStore {
     return this.entries;
   }
 
-  /** Removes renderings no drawing of this process asked for, until `bytes` more fit. */
+  /**
+   * Removes renderings until `bytes` more fit: first those no drawing of this
+   * process asked for, then (a long session) the least recently used.
+   */
   private makeRoom(bytes: number): void {
-    for (const [key, entry] of this.entries!) {
-      if (this.total + bytes <= this.maxBytes) return;
-      if (!entry.used) this.drop(key, entry);
-    }
+    for (const onlyUnused of [true, false])
+      for (const [key, entry] of this.entries!) {
+        if (this.total + bytes <= this.maxBytes) return;
+        if (!onlyUnused || !entry.used) this.drop(key, entry);
+      }
   }
 
   private drop(key: string, entry: Entry): void {

@@ -109,7 +109,7 @@ describe('PNG widgets drawn again across processes', () => {
 });
 
 describe('the renderings kept in the state folder', () => {
-  it('stay within their size, making room from those this process did not use', () => {
+  it('stay within their size, making room from the unused, then the least recently used', () => {
     const out = join(tempDir(), 'out');
     const png = (byte: number) => new Uint8Array(96).fill(byte);
     // Room for two renderings of 100 bytes (96 and a CRC-32).
@@ -117,11 +117,15 @@ describe('the renderings kept in the state folder', () => {
     first.put('a', png(1));
     first.put('b', png(2));
     first.put('c', png(3));
-    expect(readdirSync(join(`${out}.state`, 'png')).sort()).toEqual(['a.100', 'b.100']);
-    const second = pngCache(out, 200);
-    expect(Buffer.from(second.get('b')!)).toEqual(Buffer.from(png(2)));
-    second.put('c', png(3));
     expect(readdirSync(join(`${out}.state`, 'png')).sort()).toEqual(['b.100', 'c.100']);
-    expect(second.has('a')).toBe(false);
+    // A new process makes room from the renderings it did not use first.
+    const second = pngCache(out, 200);
+    expect(Buffer.from(second.get('c')!)).toEqual(Buffer.from(png(3)));
+    second.put('d', png(4));
+    expect(readdirSync(join(`${out}.state`, 'png')).sort()).toEqual(['c.100', 'd.100']);
+    expect(second.has('b')).toBe(false);
+    // Then, a long session, from the least recently used.
+    second.put('e', png(5));
+    expect(readdirSync(join(`${out}.state`, 'png')).sort()).toEqual(['d.100', 'e.100']);
   });
 });
