@@ -130,6 +130,7 @@ function buildSummary(out: string, report: BuildReport): Record<string, unknown>
     groupsRendered: report.groupsRendered ?? null,
     groupsRemoved: report.groupsRemoved ?? null,
     repaired: report.repaired ?? 0,
+    pngsDrawn: report.pngsDrawn ?? 0,
     errors: errors.length,
     warnings: warnings.length,
     durationMs: Math.round(durationMs),

@@ -21,6 +21,7 @@ import { isRecordedTree } from './tree/manifest.ts';
 import { bringTreeInLine } from './tree/bring-in-line.ts';
 import { settingsToBuildWith, type SettingsInEffect } from './tree/settings.ts';
 import { writeTree } from './tree/write.ts';
+import { pngsDrawn } from './status-site/png.ts';
 
 interface BuildOptions {
   contentDir: string;
@@ -52,6 +53,8 @@ export interface BuildReport {
   settings?: SettingsInEffect | null;
   /** In place: files found missing or replaced in the tree, and written again. */
   repaired?: number;
+  /** A build into a folder: PNG widgets rendered (not taken from the tree's state folder or memory). */
+  pngsDrawn?: number;
 }
 
 interface BuildDeps {
@@ -112,6 +115,7 @@ export async function buildDirectory(
 ): Promise<BuildReport> {
   const clock = deps.clock ?? (() => performance.now());
   const started = clock();
+  const drawnBefore = pngsDrawn();
   const catalog = deps.catalog ?? loadCatalog();
   // A flag holds for this build only: one left out takes site.yaml's value, not the tree's.
   const { kept, overrides, host, sources } = await settingsToBuildWith(options.outDir, options, {
@@ -136,6 +140,7 @@ export async function buildDirectory(
       ...counts,
       mode: 'in-place',
       settings,
+      pngsDrawn: pngsDrawn() - drawnBefore,
     };
   }
   const takenAt = Date.now();
@@ -169,6 +174,7 @@ export async function buildDirectory(
     ...counts,
     mode: report.mode,
     settings,
+    pngsDrawn: pngsDrawn() - drawnBefore,
   };
 }
 

@@ -388,7 +388,11 @@ export class Session {
     const result = await this.commit(disk.written ? [] : changes, files, model, () =>
       updateInPlace(
         this.tree,
-        fileGroups(model, { hosts: { host: this.manifest.host }, cache: this.fingerprints }),
+        fileGroups(model, {
+          hosts: { host: this.manifest.host },
+          cache: this.fingerprints,
+          pngs: this.tree.pngs,
+        }),
         this.manifest,
       ),
     );

@@ -45,6 +45,7 @@ export class Rasteriser {
   private readonly failures = new Map<string, string>();
   private readonly sources: Iterator<string>[] = [];
   private nextId = 0;
+  private sentCount = 0;
   private idle: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: RasteriserOptions) {}
@@ -77,6 +78,11 @@ export class Rasteriser {
     }
     this.sources.push(drawings[Symbol.iterator]());
     this.pump();
+  }
+
+  /** Drawings sent to a worker so far: those rendered, not taken from memory. */
+  get drawn(): number {
+    return this.sentCount;
   }
 
   /** Ends every worker now (they end on their own when idle). */
@@ -223,6 +229,7 @@ export class Rasteriser {
 
   private send(slot: Slot, svg: string): void {
     const id = this.nextId++;
+    this.sentCount++;
     slot.pixels += pixelsOf(svg);
     slot.outstanding++;
     this.sent.set(id, { svg, slot });

@@ -35,6 +35,7 @@ export async function applyPatch(
   const groups = patchedGroups(patch.before, patch.after, patch.scope, options.fingerprints, {
     deferInstanceLists: options.deferInstanceLists,
     hosts: { host: manifest.host },
+    pngs: tree.pngs,
   });
   const stats = await updatePatched(tree, groups, manifest);
   if (journalIsLong(manifest)) await writeManifest(outDir, manifest);

@@ -22,6 +22,7 @@ import { createBodies, type Bodies } from '../api/bodies.ts';
 import { formatFiles } from '../api/formats.ts';
 import { listPage, listPageSize, pageCount } from '../api/pagination.ts';
 import type { Resource } from '../api/resources.ts';
+import type { PngStore } from '../status-site/png.ts';
 import {
   createFingerprintCache,
   createFingerprints,
@@ -63,12 +64,14 @@ interface FileGroupsOptions {
   cache?: FingerprintCache | undefined;
   /** Every group will be rendered (a whole new tree), so background work they need starts at once. */
   renderingAll?: boolean | undefined;
+  /** Where the PNG widgets' renderings are kept between processes. */
+  pngs?: PngStore | undefined;
 }
 
 /** Every group of the model's tree, in a fixed order: the API, the host configuration, then the extra files. */
 export function* fileGroups(model: Model, options: FileGroupsOptions = {}): Generator<FileGroup> {
   const hosts = options.hosts ?? {};
-  const context = createContext(model, options.cache ?? createFingerprintCache());
+  const context = createContext(model, options.cache ?? createFingerprintCache(), options.pngs);
   if (options.renderingAll) prepareStatusSite(context);
   for (const group of apiGroups(context))
     yield withApiFolderHostFiles(toFileGroup(group, model.settings.weblateVersion), model);
@@ -131,12 +134,18 @@ interface Context {
   bodies: Bodies;
   aggregates: Aggregates;
   fingerprints: Fingerprints;
+  pngs: PngStore | null;
 }
 
-export function createContext(model: Model, cache: FingerprintCache): Context {
+export function createContext(
+  model: Model,
+  cache: FingerprintCache,
+  pngs: PngStore | null = null,
+): Context {
   const aggregates = aggregate(model, cache.aggregates);
   const bodies = createBodies(model, aggregates);
-  return { model, bodies, aggregates, fingerprints: createFingerprints(model, bodies, cache) };
+  const fingerprints = createFingerprints(model, bodies, cache);
+  return { model, bodies, aggregates, fingerprints, pngs };
 }
 
 export function languageListGroups(context: Context): Generator<ApiGroup> {

@@ -12,6 +12,7 @@ import { apiPath, componentSegment } from '../api/urls.ts';
 import type { Category, Component, Model, Project, Translation } from '../model/types.ts';
 import { createFingerprintCache } from './fingerprints.ts';
 import type { HostOptions } from '../hosts/index.ts';
+import type { PngStore } from '../status-site/png.ts';
 import { patchedStatusSiteGroups, statusSiteKeysOf } from './status-site-groups.ts';
 import {
   categoryGroup,
@@ -41,9 +42,9 @@ export function patchedGroups(
   model: Model,
   scope: PatchScope,
   cache = createFingerprintCache(),
-  options: { deferInstanceLists?: boolean; hosts?: HostOptions } = {},
+  options: { deferInstanceLists?: boolean; hosts?: HostOptions; pngs?: PngStore | undefined } = {},
 ): PatchedGroups {
-  const context = createContext(model, cache);
+  const context = createContext(model, cache, options.pngs);
   const deferred: InstanceList[] = [];
   const groups: FileGroup[] = [];
   const add = (apiGroups: Iterable<ApiGroup>) => {

@@ -47,7 +47,7 @@ import {
   renderMatrix,
   type ChartRow,
 } from '../status-site/badges.ts';
-import { preparePngs, renderPng } from '../status-site/png.ts';
+import { preparePngs, renderPng, type PngStore } from '../status-site/png.ts';
 import {
   renderBitmapWidget,
   renderOpenGraph,
@@ -87,6 +87,8 @@ interface StatusSiteGroupContext {
   aggregates: Aggregates;
   bodies: Bodies;
   fingerprints: Fingerprints;
+  /** Where PNG renderings are kept between processes (none: each process draws its own). */
+  pngs: PngStore | null;
 }
 
 /** Every group of the status site, or none when the status site has its pages off. */
@@ -109,7 +111,7 @@ export function* statusSiteGroups(context: StatusSiteGroupContext): Generator<Fi
  */
 export function prepareStatusSite(context: StatusSiteGroupContext): void {
   if (!context.model.settings.pages || context.model.projects.length === 0) return;
-  preparePngs(drawingsOfProjects(context, context.model.projects), true);
+  preparePngs(drawingsOfProjects(context, context.model.projects), true, context.pngs);
 }
 
 /** The projects' PNG drawings, each drawn only when the rasteriser asks for the next. */
@@ -316,7 +318,7 @@ function* projectStatusSiteGroups(
     ...widgetGroup(folder, cells.digest(), share, rows, () =>
       projectWidgetFiles(context, project, folder, share),
     ),
-    prepare: () => preparePngs(drawingsOfProjects(context, [project])),
+    prepare: () => preparePngs(drawingsOfProjects(context, [project]), false, context.pngs),
   };
   const widgetsKey = statusSitePath.widgetsPage(project.slug);
   yield {
@@ -621,7 +623,10 @@ function projectWidgetFiles(
     })),
   );
   const drawings = projectDrawings(context, project, share);
-  const png = ([name, svg]: Drawing) => ({ path: fileOf(folder + name), data: [renderPng(svg)] });
+  const png = ([name, svg]: Drawing) => ({
+    path: fileOf(folder + name),
+    data: [renderPng(svg, context.pngs)],
+  });
   return [
     png(drawings.badge),
     ...drawings.bitmaps.map(png),

@@ -35,6 +35,7 @@ import {
 import { updateInPlace, type TreeInPlace } from './update.ts';
 import { settingsFingerprint } from './fingerprints.ts';
 import { writeTree } from './write.ts';
+import { pngCache } from './png-cache.ts';
 
 export interface SyncOptions {
   /** Write a whole new tree even when the one in place could be updated. */
@@ -86,7 +87,12 @@ export async function syncTree(
     hasFilesRecord(outDir)
   ) {
     const check = await checkTreeFiles(outDir, recorded, { all: options.verify });
-    const stats = await updateInPlace(treeInPlace(outDir), fileGroups(model, { hosts }), recorded);
+    const tree = treeInPlace(outDir);
+    const stats = await updateInPlace(
+      tree,
+      fileGroups(model, { hosts, pngs: tree.pngs }),
+      recorded,
+    );
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
     return {
       // Kept for further updates (a session): as a Map, whose keys a removal scans without making half a million strings each time.
@@ -113,6 +119,7 @@ export function treeInPlace(outDir: string): TreeInPlace {
     target: folderTarget(outDir),
     journal: manifestJournal(outDir),
     recordFiles: (groups) => appendFilesRecord(outDir, groups),
+    pngs: pngCache(outDir),
   };
 }
 
@@ -143,7 +150,13 @@ async function writeFreshTree(
   let written: { files: number; bytes: number };
   try {
     const target = kept ? keepingTarget(folderTarget(outDir), kept) : folderTarget(outDir);
-    written = await writeTree(model, target, { onProgress: options.onProgress, hosts, onGroup });
+    const { onProgress } = options;
+    written = await writeTree(model, target, {
+      onProgress,
+      hosts,
+      onGroup,
+      pngs: pngCache(outDir),
+    });
     await writer.close();
     await files.close();
   } catch (error) {

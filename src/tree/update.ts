@@ -13,12 +13,15 @@ import { namesInGroup, type GroupFiles } from './files-record.ts';
 import type { FileGroup } from './groups.ts';
 import type { GroupState, Journal, Manifest } from './manifest.ts';
 import type { PatchedGroups } from './patched.ts';
+import type { PngStore } from '../status-site/png.ts';
 
 /** Where an update in place goes: the files through the target, the journal lines to the manifest, the rendered groups' file names to the files record. */
 export interface TreeInPlace {
   target: OutputTarget;
   journal: Journal;
   recordFiles: (groups: Iterable<[key: string, names: GroupFiles]>) => Promise<void>;
+  /** Where the PNG widgets' renderings are kept between processes. */
+  pngs?: PngStore;
 }
 
 export interface UpdateStats {

@@ -6,6 +6,7 @@ import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { fileTextBytes } from '../output/serialize.ts';
 import type { OutputTarget } from '../output/target.ts';
+import type { PngStore } from '../status-site/png.ts';
 import { countTreeFiles, fileGroups, type FileGroup } from './groups.ts';
 
 interface WriteStats {
@@ -20,6 +21,8 @@ interface WriteTreeOptions {
   /** After each group, with the fingerprint its files were rendered from and their paths (the manifest of the new tree). */
   onGroup?:
     ((key: string, fingerprint: number, paths: string[]) => Promise<void> | void) | undefined;
+  /** Where the PNG widgets' renderings are kept between processes (a tree's state folder). */
+  pngs?: PngStore | undefined;
 }
 
 /** Writes every file of the model's tree to the target, then commits it; on failure the target is aborted. */
@@ -32,7 +35,7 @@ export async function writeTree(
   const { onProgress } = options;
   try {
     const written = await writeGroups(
-      fileGroups(model, { hosts: options.hosts, renderingAll: true }),
+      fileGroups(model, { hosts: options.hosts, renderingAll: true, pngs: options.pngs }),
       target,
       (files) => {
         if (onProgress && files % 1000 === 0) onProgress(files, total);
