@@ -287,7 +287,7 @@ class Publish {
         if (at === depth) window.push(group);
         else if (later && at > 0 && at < depth) later.push(group);
         this.hold(window.length + (later?.length ?? 0));
-        if (window.length < WINDOW) continue;
+        if (window.length < Math.min(WINDOW, limit)) continue;
         await this.uploadAll(window.splice(0));
         if (this.stopped()) return;
       }
