@@ -11,7 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { ObjectStore } from '../src/deploy/store.ts';
 
-export interface MemoryStore extends ObjectStore {
+interface MemoryStore extends ObjectStore {
   /** Calls made of the store (an upload is one, however it travels). */
   requests: number;
   /** The objects it holds and its process's peak RSS. */

@@ -145,12 +145,13 @@ export function writeSortedRecord(
   header: Omit<Header, 'sorted'>,
   lines: Iterable<string>,
   scratch: string,
+  runBytes = RUN_BYTES,
 ): { lines: number } {
   const runs: string[] = [];
   let bytes = 0;
   let count = 0;
   let run: [string, string][] = [];
-  let runBytes = 0;
+  let gathered = 0;
   const endRun = () => {
     const path = join(scratch, `record-run-${runs.length}`);
     const writer = new LineWriter(path, 'w');
@@ -158,16 +159,16 @@ export function writeSortedRecord(
     writer.close();
     runs.push(path);
     run = [];
-    runBytes = 0;
+    gathered = 0;
   };
   for (const text of lines) {
     const line = checkedLine(text);
     const size = Buffer.byteLength(line);
     run.push([keyOfLine(text)!, line]);
-    runBytes += size;
+    gathered += size;
     bytes += size;
     count++;
-    if (runBytes >= RUN_BYTES) endRun();
+    if (gathered >= runBytes) endRun();
   }
   if (run.length > 0 || runs.length === 0) endRun();
   mkdirSync(dirname(file), { recursive: true });
@@ -321,7 +322,7 @@ function* journalLines(file: string): Generator<JournalLine | null, void> {
     let carry = Buffer.alloc(0);
     let position = 0;
     for (;;) {
-      const chunk = Buffer.alloc(READ_BYTES);
+      const chunk = Buffer.allocUnsafe(READ_BYTES);
       const read = readSync(fd, chunk, 0, READ_BYTES, position + carry.length);
       if (read === 0) return;
       const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
