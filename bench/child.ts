@@ -10,7 +10,7 @@
  *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
  *   node --import tsx bench/child.ts seed-deploy OUT BUCKET PREFIX ENDPOINT
  *   node --import tsx bench/child.ts seed-state OUT CONTENT BUCKET PREFIX ENDPOINT
- *   node --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
+ *   node --expose-gc --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
  */
 import { createHash } from 'node:crypto';
 import {
@@ -184,8 +184,9 @@ async function storePublish(contentDir: string, component: string, pagesOff: boo
   }
 }
 
-/** Resets the kernel's high-water mark of this process's RSS to what it holds now (Linux). */
+/** Resets the kernel's high-water mark of this process's RSS to what it holds now (Linux), garbage collected first. */
 function resetPeakRss(): void {
+  (globalThis as { gc?: () => void }).gc?.();
   try {
     writeFileSync('/proc/self/clear_refs', '5');
   } catch {

@@ -206,14 +206,7 @@ class Publish {
     // A record of the same header is appended to; any other is written whole from a scratch file.
     const appending =
       old?.sorted != null && !this.listed && !forced && old.baseUrl === header.baseUrl;
-    const scratch = mkdtempSync(
-      join(this.options.spoolDir ?? tmpdir(), 'weblate-snapshot-record-'),
-    );
-    mkdirSync(stateDir(this.outDir), { recursive: true });
-    this.lines = new LineWriter(
-      appending ? old.file : join(scratch, 'lines'),
-      appending ? 'a' : 'w',
-    );
+    const scratch = this.openLines(appending);
     let deleted = false;
     try {
       await this.upload();
@@ -232,6 +225,18 @@ class Publish {
       'What was done is recorded in the state: run the same command again to go on from there.';
     // A store that failed may not fail again: a later run goes on from here.
     return { ok: false, message, temporary: this.failure !== null, ...this.figures };
+  }
+
+  /** Opens where the lines of the groups rendered go; the run's scratch folder. */
+  private openLines(appending: boolean): string {
+    const scratch = mkdtempSync(
+      join(this.options.spoolDir ?? tmpdir(), 'weblate-snapshot-record-'),
+    );
+    mkdirSync(stateDir(this.outDir), { recursive: true });
+    this.lines = appending
+      ? new LineWriter(this.old!.file, 'a')
+      : new LineWriter(join(scratch, 'lines'), 'w');
+    return scratch;
   }
 
   private refusedUrl(recorded: RecordIndex | null): string | null {
