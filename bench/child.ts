@@ -10,7 +10,7 @@
  *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
  *   node --import tsx bench/child.ts seed-deploy OUT BUCKET PREFIX ENDPOINT
  *   node --import tsx bench/child.ts seed-state OUT CONTENT BUCKET PREFIX ENDPOINT
- *   node --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
+ *   node --expose-gc --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
  */
 import { createHash } from 'node:crypto';
 import {
@@ -33,7 +33,7 @@ import { publishContent } from '../src/deploy/publish.ts';
 import { s3Store } from '../src/deploy/s3.ts';
 import { encodeRunState, parseStateLocation } from '../src/deploy/store-state.ts';
 import { describeTarget } from '../src/deploy/target.ts';
-import type { ObjectStore } from '../src/deploy/store.ts';
+import { startMemoryStore } from './memory-store.ts';
 import { bumpFirstCounter } from './processes.ts';
 
 const [step, ...args] = process.argv.slice(2);
@@ -116,17 +116,19 @@ if (step === 'build') {
 
 /**
  * The store target in memory (issue 24): a first publish of the content to
- * a store that keeps only each key's size and MD5 (and the state's bytes),
- * then one counter changed and a publish from a new scratch folder, as a
- * runner that kept nothing would run it. What is measured is the tool's
- * work, not a server's.
+ * a store that keeps only each key's hash, size and MD5 (and the state's
+ * bytes), in a process of its own, then one counter changed and a publish
+ * from a new scratch folder, as a runner that kept nothing would run it.
+ * What is measured is the tool's work, not a server's: the peak RSS of each
+ * run is this process's alone (its high-water mark is reset between them).
  */
 async function storePublish(contentDir: string, component: string, pagesOff: boolean) {
-  const store = memoryStore();
+  const store = startMemoryStore(process.execArgv);
   const run = async () => {
     const spoolDir = mkdtempSync(join(tmpdir(), 'bench-spool-'));
     let peakSpoolBytes = 0;
     store.requests = 0;
+    resetPeakRss();
     const started = performance.now();
     const published = await publishContent(
       {
@@ -163,73 +165,44 @@ async function storePublish(contentDir: string, component: string, pagesOff: boo
       bytes,
       peakSpoolBytes,
       requests: store.requests,
-      maxRssKiB: process.resourceUsage().maxRSS,
+      maxRssKiB: peakRssKiB(),
     };
   };
-  const first = await run();
-  const text = readFileSync(component, 'utf8');
-  writeFileSync(component, bumpFirstCounter(text));
   try {
-    return { first, refresh: await run(), objects: store.size };
+    const first = await run();
+    const text = readFileSync(component, 'utf8');
+    writeFileSync(component, bumpFirstCounter(text));
+    try {
+      const refresh = await run();
+      const { objects, maxRssKiB } = await store.stats();
+      return { first, refresh, objects, storeMaxRssKiB: maxRssKiB };
+    } finally {
+      writeFileSync(component, text);
+    }
   } finally {
-    writeFileSync(component, text);
+    await store.stop();
   }
 }
 
-/**
- * A store that keeps each object's size and MD5 only, as one short string per key (at 1,000,000
- * translations it holds millions: the store's memory is not the tool's), and the bytes of the
- * state and its lease. It counts the requests made of it.
- */
-function memoryStore(): ObjectStore & { readonly size: number; requests: number } {
-  const objects = new Map<string, string>();
-  const kept = new Map<string, Buffer>();
-  const keep = (key: string, body: Buffer, md5: string) => {
-    objects.set(key, `${body.length} ${md5}`);
-    if (key.includes('/.weblate-snapshot/')) kept.set(key, body);
-  };
-  const store = {
-    requests: 0,
-    get size() {
-      return objects.size;
-    },
-    put: async (key: string, body: Buffer, metadata: { md5: string }) => {
-      store.requests++;
-      keep(key, body, metadata.md5);
-    },
-    putIfAbsent: async (key: string, body: Buffer, metadata: { md5: string }) => {
-      store.requests++;
-      if (objects.has(key)) return false;
-      keep(key, body, metadata.md5);
-      return true;
-    },
-    get: async (key: string) => {
-      store.requests++;
-      return kept.get(key) ?? null;
-    },
-    remove: async (keys: string[]) => {
-      store.requests++;
-      for (const key of keys) {
-        objects.delete(key);
-        kept.delete(key);
-      }
-      return [];
-    },
-    list: async (prefix: string) => {
-      store.requests++;
-      return {
-        objects: [...objects]
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([key, value]) => {
-            const [size = '0', md5 = ''] = value.split(' ');
-            return { key, etag: Buffer.from(md5, 'base64').toString('hex'), size: Number(size) };
-          }),
-        next: null,
-      };
-    },
-    close: () => undefined,
-  };
-  return store;
+/** Resets the kernel's high-water mark of this process's RSS to what it holds now (Linux), garbage collected first. */
+function resetPeakRss(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux: the peak is the process's since it started.
+  }
+}
+
+/** This process's peak RSS since it started or since resetPeakRss(), in KiB. */
+function peakRssKiB(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]);
+  } catch {
+    // Not Linux.
+  }
+  return process.resourceUsage().maxRSS;
 }
 
 /** Bytes of the files under a folder (the spool holds a handful). */

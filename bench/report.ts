@@ -206,7 +206,8 @@ function formatStore(store: StoreFigures): string[] {
     );
   if (store.memory)
     lines.push(
-      `Store target in memory (keys, sizes and hashes only; ${count(store.memory.objects)} objects):`,
+      `Store target in memory (key hashes, sizes and MD5s in a process of its own; ${count(store.memory.objects)} objects, ` +
+        `its peak RSS ${mib(store.memory.storeMaxRssKiB * 1024)}):`,
       row('first publish', store.memory.first),
       row('one counter changed, from an empty scratch folder', store.memory.refresh),
     );

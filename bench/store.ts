@@ -5,8 +5,9 @@
  * publish from a new, empty scratch folder (a runner that kept nothing), each
  * a process of its own timed from spawn to exit, with the peak size of its
  * scratch folder (TMPDIR) sampled while it runs. In memory (bench/child.ts
- * store-publish): the same two runs against a store that keeps only keys,
- * sizes and hashes, for a scale where the server would be what is measured.
+ * store-publish): the same two runs against a store in a process of its own
+ * (bench/memory-store.ts) that keeps only key hashes, sizes and MD5s, for a
+ * scale where the server would be what is measured.
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,15 +23,21 @@ interface PublishFigures {
   peakSpoolBytes: number;
   /** Requests the run made of the store (the state's and lease's included). */
   requests: number;
-  /** The run's peak RSS (against the S3 server: the deploy process's; in memory: the process's so far). */
+  /** The run's peak RSS (the deploy process's; in memory: the process's since the run began). */
   maxRssKiB: number;
 }
 
 export interface StoreFigures {
   /** Against the local S3-protocol server. */
   s3?: { first: PublishFigures; refresh: PublishFigures };
-  /** Against a store in the process that keeps keys, sizes and hashes. */
-  memory?: { first: PublishFigures; refresh: PublishFigures; objects: number };
+  /** Against a store in a process of its own that keeps key hashes, sizes and MD5s. */
+  memory?: {
+    first: PublishFigures;
+    refresh: PublishFigures;
+    objects: number;
+    /** The store process's own peak RSS (not the tool's). */
+    storeMaxRssKiB: number;
+  };
 }
 
 interface StoreOptions {

@@ -7,11 +7,12 @@
  * as a deploy of a tree does; the record left is the one such a deploy would
  * leave, so either way of publishing can follow the other.
  */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
-import type { ContentError } from '../errors.ts';
+import { internalError, type ContentError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
 import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
@@ -19,17 +20,31 @@ import { encodeFileText } from '../output/serialize.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { openTreeContent } from '../tree/extra-groups.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
+import { createFingerprintCache } from '../tree/fingerprints.ts';
 import { fileGroups, type FileGroup } from '../tree/groups.ts';
+import { stateDir } from '../tree/state-folder.ts';
 import { noFigures } from './deploy.ts';
 import { md5OfBytes } from './plan.ts';
 import { refusedUrl } from './published-url.ts';
 import {
-  readRecord,
+  formatLine,
+  parseLine,
+  recordIsLong,
+  recordPath,
   uploadSettings,
-  writeRecord,
-  type DeployRecord,
   type DeployedGroup,
+  type Header,
 } from './record.ts';
+import {
+  GroupTable,
+  groupAt,
+  indexRecord,
+  keptLines,
+  LineWriter,
+  writeSortedRecord,
+  writtenLines,
+  type RecordIndex,
+} from './record-stream.ts';
 import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import {
@@ -56,10 +71,18 @@ interface PublishOptions extends Omit<StateRunOptions, 'outDir' | 'dryRun'> {
   signal?: AbortSignal;
   /** After each upload, with the count so far. */
   onUpload?: (uploaded: number) => void;
+  /** The most changed groups held between the plan and their rendering (50,000 by default). */
+  heldGroups?: number;
 }
 
 type PublishReport =
-  | (StateDeployReport & { errors?: undefined; warnings: ContentError[]; translations: number })
+  | (StateDeployReport & {
+      errors?: undefined;
+      warnings: ContentError[];
+      translations: number;
+      /** The most file groups the run held at once, waiting to be rendered. */
+      held: number;
+    })
   | { errors: ContentError[] };
 
 /** Opens the content and publishes its snapshot to the target, through the state in the store. */
@@ -73,10 +96,11 @@ export async function publishContent(
   const spool = await mkdtemp(join(options.spoolDir ?? tmpdir(), 'weblate-snapshot-publish-'));
   const outDir = join(spool, 'tree');
   try {
+    const publish = new Publish(options, deps, model, outDir);
     const report = await withStoreState({ ...options, outDir }, deps, (distrust) =>
-      new Publish(options, deps, model, outDir).run(distrust),
+      publish.run(distrust),
     );
-    return { ...report, warnings, translations: model.translations.length };
+    return { ...report, warnings, translations: model.translations.length, held: publish.peakHeld };
   } finally {
     await rm(spool, { recursive: true, force: true });
   }
@@ -96,8 +120,10 @@ export async function publishInRun(
 ): Promise<PublishReport> {
   const opened = await openContent(options, deps);
   if (!opened.ok) return { errors: opened.errors };
-  const report = await new Publish(options, deps, opened.model, outDir).run(distrust);
-  return { ...report, warnings: opened.warnings, translations: opened.model.translations.length };
+  const publish = new Publish(options, deps, opened.model, outDir);
+  const report = await publish.run(distrust);
+  const { warnings, model } = opened;
+  return { ...report, warnings, translations: model.translations.length, held: publish.peakHeld };
 }
 
 // --- internal ---
@@ -112,24 +138,45 @@ function openContent(options: PublishOptions, deps: { catalog?: Catalog }) {
 
 /** Keys deleted per request (the most S3 takes). */
 const DELETE_BATCH = 1000;
+/** The most changed groups held between the plan and their rendering; more are found again in one pass over the model per depth. */
+const HELD_GROUPS = 50_000;
+/** Groups whose background work (PNG drawings) starts before the first of them is rendered. */
+const WINDOW = 256;
 
 /** A deploy's figures; `uploads` stays empty: at a million translations the list alone would take a gigabyte. */
 type Figures = Omit<StateDeployReport, 'ok' | 'message' | 'busy'>;
 
-/** One publish: the plan from fingerprints, the uploads as groups are rendered, then the deletes. */
+/** A group rendered: its files' MD5s as they stand at the target, and uploads not yet over. */
+interface Rendered {
+  key: string;
+  fingerprint: number;
+  files: Map<string, string>;
+  /** Files the group had that it no longer has: deleted after every upload. */
+  gone: string[];
+  open: number;
+}
+
+/**
+ * One publish: the plan from fingerprints, the uploads as groups are rendered, then the deletes.
+ * The record is never held whole: its groups are indexed by key hash, and each rendered group's
+ * line is written once its uploads are over, to the record itself (a journal appended to) or to
+ * a scratch file the record is written whole from.
+ */
 class Publish {
+  /** The most file groups held at once (waiting to be rendered). */
+  peakHeld = 0;
   private readonly figures: Figures = noFigures();
   private readonly policy: RetryPolicy;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly cache = createFingerprintCache();
   private failure: string | null = null;
   private store: ObjectStore | null = null;
-  /** The groups rendered: their record, the fingerprint they earn once settled, and how many files left them. */
-  private readonly pending: {
-    key: string;
-    group: DeployedGroup;
-    fingerprint: number;
-    gone: string[];
-  }[] = [];
+  private old: RecordIndex | null = null;
+  private listed: ReadonlyMap<string, string> | null = null;
+  /** Where the lines of the groups rendered go. */
+  private lines: LineWriter | null = null;
+  /** Groups rendered whose gone files wait for the deletes before their line is written. */
+  private readonly withGone: Rendered[] = [];
 
   constructor(
     private readonly options: PublishOptions,
@@ -143,35 +190,34 @@ class Publish {
   async run(distrust: string | null): Promise<StateDeployReport> {
     const target = describeTarget(this.options.target);
     const settings = uploadSettings(this.options.cacheControl);
-    const recorded = distrust === null ? await readRecord(this.outDir, target) : null;
-    const refused = this.refusedUrl(recorded);
+    const old = distrust === null ? indexRecord(this.outDir, target) : null;
+    const refused = this.refusedUrl(old);
     if (refused) return { ok: false, message: refused, ...this.figures };
     // Objects uploaded with other settings (another Cache-Control) all go up again.
-    const forced = recorded !== null && recorded.settings !== settings;
+    const forced = old !== null && old.settings !== settings;
     // Without a record (or with --verify) what the target holds comes from a listing.
-    const listed = forced
+    this.listed = forced
       ? new Map<string, string>()
-      : this.options.verify || recorded === null
+      : this.options.verify || old === null
         ? await this.list()
         : null;
-    const record: DeployRecord = {
-      target,
-      settings,
-      baseUrl: this.model.settings.baseUrl,
-      groups: recorded?.groups ?? new Map<string, DeployedGroup>(),
-      lines: 0,
-    };
-    // Every group is rendered again, and the keys the record knows that left are still deleted.
-    if (listed) for (const group of record.groups.values()) group.fingerprint = -1;
+    this.old = old;
+    const header = { target, settings, baseUrl: this.model.settings.baseUrl };
+    // A record of the same header is appended to; any other is written whole from a scratch file.
+    const appending =
+      old?.sorted != null && !this.listed && !forced && old.baseUrl === header.baseUrl;
+    const scratch = this.openLines(appending);
+    let deleted = false;
     try {
-      const removed = await this.upload(record, listed);
-      const deleted = !this.stopped() && (await this.remove(record, removed));
-      this.settle(record, removed, deleted);
-      if (listed) this.figures.foreign = countForeign(listed, record, this.options);
+      await this.upload();
+      deleted = !this.stopped() && (await this.remove());
     } finally {
-      await writeRecord(this.outDir, record);
+      this.settle(deleted, appending);
+      this.writeRecord(header, appending, deleted, scratch);
       this.store?.close();
+      rmSync(scratch, { recursive: true, force: true });
     }
+    if (this.listed) this.figures.foreign = this.countForeign(target);
     const stopped = this.failure ?? (this.options.signal?.aborted ? 'Interrupted.' : null);
     if (stopped === null) return { ok: true, ...this.figures };
     const message =
@@ -181,7 +227,19 @@ class Publish {
     return { ok: false, message, temporary: this.failure !== null, ...this.figures };
   }
 
-  private refusedUrl(recorded: DeployRecord | null): string | null {
+  /** Opens where the lines of the groups rendered go; the run's scratch folder. */
+  private openLines(appending: boolean): string {
+    const scratch = mkdtempSync(
+      join(this.options.spoolDir ?? tmpdir(), 'weblate-snapshot-record-'),
+    );
+    mkdirSync(stateDir(this.outDir), { recursive: true });
+    this.lines = appending
+      ? new LineWriter(this.old!.file, 'a')
+      : new LineWriter(join(scratch, 'lines'), 'w');
+    return scratch;
+  }
+
+  private refusedUrl(recorded: RecordIndex | null): string | null {
     if (this.options.allowBaseUrl) return null;
     const last = recorded?.baseUrl ? { target: recorded.target, baseUrl: recorded.baseUrl } : null;
     const tree = { overrides: this.options.settings ?? {}, site: this.model.settings };
@@ -192,86 +250,167 @@ class Publish {
     return this.failure !== null || this.options.signal?.aborted === true;
   }
 
-  /**
-   * Renders each group whose fingerprint moved and uploads its changed files,
-   * deepest groups first (a new object goes up before the lists that link to
-   * it); the keys of the groups that left.
-   */
-  private async upload(
-    record: DeployRecord,
-    listed: ReadonlyMap<string, string> | null,
-  ): Promise<string[]> {
-    const changed: FileGroup[] = [];
-    const seen = new Set<string>();
-    for (const group of fileGroups(this.model, { hosts: { host: this.options.host } })) {
-      seen.add(group.key);
-      if (record.groups.get(group.key)?.fingerprint === group.fingerprint)
-        this.figures.unchangedGroups++;
-      else changed.push(group);
-    }
-    changed.sort((a, b) => depth(b.key) - depth(a.key));
-    for (const group of changed) group.prepare?.();
-    for (const group of changed) {
-      if (this.stopped()) break;
-      await this.uploadGroup(group, record, listed);
-    }
-    await Promise.all(this.inFlight);
-    return [...record.groups.keys()].filter((key) => !seen.has(key));
+  private groups(): Generator<FileGroup> {
+    return fileGroups(this.model, { hosts: { host: this.options.host }, cache: this.cache });
   }
 
   /**
-   * Starts the uploads of one group. Its record holds no fingerprint, and
-   * each file not yet up (and each that left, until deleted) no MD5, until
-   * the run settles it: a run cut short sends the rest next time.
+   * Renders each group whose fingerprint moved and uploads its changed files, deepest groups
+   * first (a new object goes up before the lists that link to it). The plan keeps each group's
+   * depth (0 when unchanged); when too many changed to hold, each depth is found again in a
+   * pass of its own over the model (the shallow ones, when few, in the last).
    */
-  private async uploadGroup(
-    group: FileGroup,
-    record: DeployRecord,
-    listed: ReadonlyMap<string, string> | null,
-  ): Promise<void> {
-    const before = record.groups.get(group.key)?.files ?? new Map<string, string>();
+  private async upload(): Promise<void> {
+    await this.uploadChanged();
+    await Promise.all(this.inFlight);
+  }
+
+  private async uploadChanged(): Promise<void> {
+    const limit = this.options.heldGroups ?? HELD_GROUPS;
+    const depths = new DepthList();
+    const counts: number[] = [];
+    let held: FileGroup[] | null = [];
+    for (const group of this.groups()) {
+      const depth = this.changed(group) ? depthOf(group.key) : 0;
+      depths.push(depth);
+      if (depth === 0) continue;
+      counts[depth] = (counts[depth] ?? 0) + 1;
+      if (held && held.push(group) > limit) held = null;
+      this.hold(held?.length ?? 0);
+    }
+    if (held) return this.uploadAll(held.sort(deepestFirst));
+    for (let depth = counts.length - 1; depth > 0; depth--) {
+      if (!counts[depth]) continue;
+      const shallower = counts.slice(0, depth).reduce((sum, count) => sum + (count ?? 0), 0);
+      const later: FileGroup[] | null = shallower <= limit ? [] : null;
+      const window: FileGroup[] = [];
+      let ordinal = 0;
+      for (const group of this.groups()) {
+        const at = depths.at(ordinal++);
+        if (at > 0 && at !== Math.min(depthOf(group.key), 255))
+          internalError('the groups changed between passes');
+        if (at === depth) window.push(group);
+        else if (later && at > 0 && at < depth) later.push(group);
+        this.hold(window.length + (later?.length ?? 0));
+        if (window.length < Math.min(WINDOW, limit)) continue;
+        await this.uploadAll(window.splice(0));
+        if (this.stopped()) return;
+      }
+      await this.uploadAll(window);
+      if (later) return this.uploadAll(later.sort(deepestFirst));
+    }
+  }
+
+  /** Whether the group is to be rendered: its fingerprint moved, or the target is compared with a listing. */
+  private changed(group: FileGroup): boolean {
+    const slot = this.old?.groups.find(group.key) ?? -1;
+    if (slot < 0) return true;
+    this.old!.groups.mark(slot, GroupTable.SEEN);
+    if (this.listed || this.old!.groups.fingerprint(slot) !== group.fingerprint) return true;
+    this.figures.unchangedGroups++;
+    return false;
+  }
+
+  private hold(groups: number): void {
+    this.peakHeld = Math.max(this.peakHeld, groups);
+  }
+
+  /** Starts the groups' background work, then renders and uploads them one after the other. */
+  private async uploadAll(groups: readonly FileGroup[]): Promise<void> {
+    for (let at = 0; at < groups.length; at += WINDOW) {
+      const window = groups.slice(at, at + WINDOW);
+      for (const group of window) group.prepare?.();
+      for (const group of window) {
+        if (this.stopped()) break;
+        await this.uploadGroup(group);
+      }
+    }
+  }
+
+  /**
+   * Starts the uploads of one group. Its line, once they are over, holds no fingerprint, and each
+   * file not yet up (and each that left, until deleted) no MD5: a run cut short sends the rest
+   * next time.
+   */
+  private async uploadGroup(group: FileGroup): Promise<void> {
+    const before = this.recorded(group.key);
     const files = group.render().filter((file) => isPublished(file.path));
     const names = namesInGroup(
       group.key,
       files.map((file) => file.path),
     );
-    const after: DeployedGroup = { fingerprint: -1, files: new Map() };
     const kept = new Set(names);
     const gone = [...before.keys()].filter((name) => !kept.has(name));
-    for (const name of gone) after.files.set(name, UNKNOWN);
-    record.groups.set(group.key, after);
-    this.pending.push({ key: group.key, group: after, fingerprint: group.fingerprint, gone });
+    const rendered: Rendered = {
+      key: group.key,
+      fingerprint: group.fingerprint,
+      files: new Map(gone.map((name) => [name, UNKNOWN])),
+      gone,
+      open: 1,
+    };
     for (const [i, file] of files.entries()) {
       const name = names[i]!;
       const body = encodeFileText(file.data);
       const md5 = md5OfBytes(body);
       const key = keyOf(this.options.target, file.path);
-      const there = listed ? hexToBase64(listed.get(key)) : before.get(name);
-      after.files.set(name, there === md5 ? md5 : UNKNOWN);
+      const there = this.listed ? hexToBase64(this.listed.get(key)) : before.get(name);
+      rendered.files.set(name, there === md5 ? md5 : UNKNOWN);
       if (there === md5) continue;
-      await this.put(key, file.path, body, md5, () => after.files.set(name, md5));
+      rendered.open++;
+      await this.put(key, file.path, body, md5, (up) => {
+        if (up) rendered.files.set(name, md5);
+        this.close(rendered);
+      });
     }
+    this.close(rendered);
   }
 
-  /** Starts one upload once fewer than `concurrency` are in flight. */
+  /** The files the record holds for a group (and marks it rendered, so that its old line goes). */
+  private recorded(key: string): Map<string, string> {
+    const slot = this.old?.groups.find(key) ?? -1;
+    if (slot < 0) return new Map<string, string>();
+    this.old!.groups.mark(slot, GroupTable.RENDERED);
+    const entry = groupAt(this.old!.file, this.old!.groups.offset(slot));
+    if (entry?.[0] !== key) internalError(`the deploy record lost the line of ${key}`);
+    return entry[1].files;
+  }
+
+  /** One upload of the group over: once all are, its line is written (or waits for the deletes). */
+  private close(rendered: Rendered): void {
+    if (--rendered.open > 0) return;
+    if (rendered.gone.length > 0) this.withGone.push(rendered);
+    else this.writeLine(rendered, false);
+  }
+
+  /** The group's line: its fingerprint once every file is up (and every gone one deleted). */
+  private writeLine(rendered: Rendered, goneDeleted: boolean): void {
+    if (goneDeleted) for (const name of rendered.gone) rendered.files.delete(name);
+    const whole = rendered.gone.length === 0 || goneDeleted;
+    const up = whole && [...rendered.files.values()].every((md5) => md5 !== UNKNOWN);
+    const fingerprint = up ? rendered.fingerprint : -1;
+    this.lines!.raw(formatLine(rendered.key, { fingerprint, files: rendered.files }));
+  }
+
+  /** Starts one upload once fewer than `concurrency` are in flight; `done` is told whether it went up. */
   private async put(
     key: string,
     path: string,
     body: Buffer,
     md5: string,
-    done: () => void,
+    done: (up: boolean) => void,
   ): Promise<void> {
     while (this.inFlight.size >= this.options.concurrency) await Promise.race(this.inFlight);
-    if (this.stopped()) return;
+    if (this.stopped()) return done(false);
     const store = (this.store ??= this.deps.store());
     const metadata = {
       contentType: contentTypeOf(path, body),
       cacheControl: this.options.cacheControl,
       md5,
     };
+    let up = false;
     const job: Promise<void> = withRetries(() => store.put(key, body, metadata), this.policy)
       .then(() => {
-        done();
+        up = true;
         this.figures.uploaded++;
         this.figures.bytes += body.length;
         this.options.onUpload?.(this.figures.uploaded);
@@ -281,17 +420,20 @@ class Publish {
         // A call cut short by an interruption is not the store's failure: the interruption stands.
         if (!this.options.signal?.aborted) this.failure ??= error.message;
       })
-      .finally(() => this.inFlight.delete(job));
+      .finally(() => {
+        this.inFlight.delete(job);
+        done(up);
+      });
     this.inFlight.add(job);
   }
 
   /** Deletes the keys that left (files of changed groups, and groups gone): whether all went. */
-  private async remove(record: DeployRecord, removed: string[]): Promise<boolean> {
+  private async remove(): Promise<boolean> {
     const paths: string[] = [];
-    for (const { key, gone } of this.pending)
+    for (const { key, gone } of this.withGone)
       for (const name of gone) paths.push(treePathOf(key, name));
-    for (const key of removed)
-      for (const name of record.groups.get(key)!.files.keys()) paths.push(treePathOf(key, name));
+    for (const [key, group] of this.removedGroups())
+      for (const name of group.files.keys()) paths.push(treePathOf(key, name));
     this.figures.deletes = paths;
     const keys = paths.map((path) => keyOf(this.options.target, path));
     const store = keys.length > 0 ? (this.store ??= this.deps.store()) : null;
@@ -307,15 +449,74 @@ class Publish {
     return true;
   }
 
-  /** The record once the run is over: groups fully up (and their gone keys deleted) get their fingerprint. */
-  private settle(record: DeployRecord, removed: string[], deleted: boolean): void {
-    if (deleted) for (const key of removed) record.groups.delete(key);
-    for (const { group, fingerprint, gone } of this.pending) {
-      if (gone.length > 0 && !deleted) continue;
-      for (const name of gone) group.files.delete(name);
-      if ([...group.files.values()].every((md5) => md5 !== UNKNOWN))
-        group.fingerprint = fingerprint;
+  /** The groups the record holds that the model no longer has, in the record's order. */
+  private *removedGroups(): Generator<[string, DeployedGroup]> {
+    const old = this.old;
+    if (!old) return;
+    const removed = (key: string, offset: number) => {
+      const slot = old.groups.find(key);
+      return old.groups.offset(slot) === offset && !old.groups.marked(slot, GroupTable.SEEN);
+    };
+    for (const text of keptLines(old, removed)) {
+      const entry = parseLine(text);
+      if (entry && entry[1] !== 'removed') yield [entry[0], entry[1]];
     }
+  }
+
+  /** Once the run is over: the lines of the groups that waited for the deletes, and of the groups gone. */
+  private settle(deleted: boolean, appending: boolean): void {
+    for (const rendered of this.withGone) this.writeLine(rendered, deleted);
+    if (appending && deleted)
+      for (const [key] of this.removedGroups()) this.lines!.raw(formatLine(key, 'removed'));
+    this.lines!.close();
+  }
+
+  /**
+   * The record once the run is over. Appended to, it is written whole (sorted) only once long;
+   * otherwise it is written whole from the lines the run wrote and the old lines still true: of
+   * groups not rendered, and of groups gone whose keys were not deleted.
+   */
+  private writeRecord(
+    header: Omit<Header, 'sorted'>,
+    appending: boolean,
+    deleted: boolean,
+    scratch: string,
+  ): void {
+    const file = recordPath(this.outDir, header.target);
+    const old = this.old;
+    if (appending) {
+      const lines = old!.lines + this.lines!.lines;
+      if (!recordIsLong({ lines, wholeLines: old!.sorted!.count })) return;
+      const now = indexRecord(this.outDir, header.target);
+      if (!now) internalError('the deploy record written does not hold');
+      writeSortedRecord(file, header, keptLines(now, latestLine(now)), scratch);
+      return;
+    }
+    const stillTrue = (key: string, offset: number) => {
+      if (!latestLine(old!)(key, offset)) return false;
+      const slot = old!.groups.find(key);
+      if (old!.groups.marked(slot, GroupTable.RENDERED)) return false;
+      return old!.groups.marked(slot, GroupTable.SEEN) || !deleted;
+    };
+    const written = writtenLines(this.lines!.file);
+    const lines = old ? chain(keptLines(old, stillTrue), written) : written;
+    writeSortedRecord(file, header, lines, scratch);
+  }
+
+  /** Keys listed under the prefix that neither the record left nor the state and its lease hold, left alone. */
+  private countForeign(target: string): number {
+    const listed = this.listed!;
+    const { state } = this.options;
+    let known = [state.key, leaseKey(state)].filter((key) => listed.has(key)).length;
+    const now = indexRecord(this.outDir, target);
+    if (!now) return listed.size - known;
+    for (const text of keptLines(now, latestLine(now))) {
+      const entry = parseLine(text);
+      if (!entry || entry[1] === 'removed') continue;
+      for (const name of entry[1].files.keys())
+        if (listed.has(keyOf(this.options.target, treePathOf(entry[0], name)))) known++;
+    }
+    return listed.size - known;
   }
 
   private async list(): Promise<Map<string, string>> {
@@ -340,18 +541,42 @@ function hexToBase64(hex: string | undefined): string | undefined {
   return hex && /^[0-9a-f]{32}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64') : undefined;
 }
 
-/** Keys listed under the prefix that neither the published snapshot nor its state and lease hold, left alone. */
-function countForeign(
-  listed: ReadonlyMap<string, string>,
-  record: DeployRecord,
-  options: PublishOptions,
-): number {
-  const known = new Set<string>([options.state.key, leaseKey(options.state)]);
-  for (const [key, group] of record.groups)
-    for (const name of group.files.keys()) known.add(keyOf(options.target, treePathOf(key, name)));
-  return [...listed.keys()].filter((key) => !known.has(key)).length;
+/** Whether a line of the record is its group's last (an earlier one was replaced by an appended one). */
+function latestLine(index: RecordIndex): (key: string, offset: number) => boolean {
+  return (key, offset) => {
+    const slot = index.groups.find(key);
+    return slot >= 0 && index.groups.offset(slot) === offset;
+  };
 }
 
-function depth(key: string): number {
+function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
+/** Each group's depth in the plan, a byte each (0: unchanged). */
+class DepthList {
+  private bytes = new Uint8Array(1 << 16);
+  private length = 0;
+
+  push(depth: number): void {
+    if (this.length === this.bytes.length) {
+      const larger = new Uint8Array(this.bytes.length * 2);
+      larger.set(this.bytes);
+      this.bytes = larger;
+    }
+    this.bytes[this.length++] = Math.min(depth, 255);
+  }
+
+  at(index: number): number {
+    if (index >= this.length) internalError('the groups changed between passes');
+    return this.bytes[index]!;
+  }
+}
+
+function deepestFirst(a: FileGroup, b: FileGroup): number {
+  return depthOf(b.key) - depthOf(a.key);
+}
+
+function depthOf(key: string): number {
   return key.split('/').length;
 }

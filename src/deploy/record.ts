@@ -190,8 +190,7 @@ export async function writeRecord(outDir: string, record: DeployRecord): Promise
     chunks.push(Buffer.from(text.join('')));
     bytes += chunks[chunks.length - 1]!.length;
   }
-  const sorted = { bytes, count: keys.length };
-  const header = checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl, sorted })}`);
+  const header = headerLine({ target, settings, baseUrl, sorted: { bytes, count: keys.length } });
   await writeFileAtomic(recordPath(outDir, record.target), [Buffer.from(header), ...chunks]);
   record.lines = record.groups.size;
   record.wholeLines = record.groups.size;
@@ -209,7 +208,7 @@ export function uploadSettings(cacheControl: string | null): string {
  * Whether the journal is worth writing whole: once the lines appended pass a quarter of those
  * written whole (and a floor of 1,000, or of all of them when fewer), or when it is of version 2.
  */
-export function recordIsLong(record: DeployRecord): boolean {
+export function recordIsLong(record: Pick<DeployRecord, 'lines' | 'wholeLines'>): boolean {
   const whole = record.wholeLines;
   return whole === undefined || record.lines - whole > Math.max(Math.min(1000, whole), whole / 4);
 }
@@ -228,7 +227,7 @@ export function recordPath(outDir: string, target: string): string {
   return join(stateDir(outDir), `deploy-${id}`);
 }
 
-interface Header {
+export interface Header {
   target: string;
   settings: string;
   baseUrl: string | null;
@@ -236,7 +235,13 @@ interface Header {
   sorted: { bytes: number; count: number } | null;
 }
 
-function parseHeader(line: string): Header | null {
+/** The record's first line, as written whole. */
+export function headerLine(header: Header & { sorted: { bytes: number; count: number } }): string {
+  const { target, settings, baseUrl, sorted } = header;
+  return checkedLine(`${HEADER}\t${JSON.stringify({ target, settings, baseUrl, sorted })}`);
+}
+
+export function parseHeader(line: string): Header | null {
   const earlier = line.startsWith(`${EARLIER_HEADER}\t`);
   if (!earlier && !line.startsWith(`${HEADER}\t`)) return null;
   try {
@@ -262,7 +267,7 @@ function parseHeader(line: string): Header | null {
 }
 
 /** `<fingerprint> <key>\t<file> <md5>\t…` or `- <key>`. */
-function formatLine(key: string, group: DeployedGroup | 'removed'): string {
+export function formatLine(key: string, group: DeployedGroup | 'removed'): string {
   if (/[\s]/.test(key))
     internalError(`a group key with white space cannot be recorded: ${JSON.stringify(key)}`);
   if (group === 'removed') return checkedLine(`- ${key}`);
@@ -278,7 +283,7 @@ function formatLine(key: string, group: DeployedGroup | 'removed'): string {
 }
 
 /** A group's line: its key and state; null when it is not one. */
-function parseLine(line: string): [string, DeployedGroup | 'removed'] | null {
+export function parseLine(line: string): [string, DeployedGroup | 'removed'] | null {
   const [head = '', ...files] = line.split('\t');
   const space = head.indexOf(' ');
   if (space < 0) return null;

@@ -1,0 +1,402 @@
+/**
+ * The deploy record read and written without holding it (a publish at a million translations
+ * has ten million files): the record is read in one pass into a table of its groups by a 64-bit
+ * hash of the key (fingerprint and where the group's line is), a group's files are read back
+ * from its line when the group is rendered, and the new record is written from the lines kept
+ * and those the run made, sorted in runs on disk and merged.
+ */
+import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { internalError } from '../errors.ts';
+import { CHECK_WIDTH, checkedLine, lineHolds } from '../tree/journal.ts';
+import {
+  headerLine,
+  parseHeader,
+  parseLine,
+  recordPath,
+  type DeployedGroup,
+  type Header,
+} from './record.ts';
+
+/** A record read in one pass: its header, its groups by key hash, and its lines. */
+export interface RecordIndex extends Header {
+  file: string;
+  groups: GroupTable;
+  /** Lines after the header (marks included). */
+  lines: number;
+}
+
+/** The record of `target` in the state folder of `outDir`, indexed; null when there is none or a line fails its check. */
+export function indexRecord(outDir: string, target: string): RecordIndex | null {
+  const file = recordPath(outDir, target);
+  let index: RecordIndex | null = null;
+  for (const line of journalLines(file)) {
+    if (line === null) return null;
+    if (index === null) {
+      const header = parseHeader(line.text);
+      if (!header || header.target !== target) return null;
+      index = { ...header, file, groups: new GroupTable(header.sorted?.count ?? 0), lines: 0 };
+      continue;
+    }
+    index.lines++;
+    if (line.text.startsWith('= ')) continue;
+    const key = keyOfLine(line.text);
+    if (key === null) return null;
+    const fingerprint = fingerprintOfLine(line.text);
+    if (line.text.startsWith('- ')) index.groups.forget(key);
+    else if (fingerprint === null) return null;
+    else index.groups.set(key, fingerprint, line.offset);
+  }
+  return index;
+}
+
+/** The group whose line starts at `offset` of the record; null when it does not hold (the file changed). */
+export function groupAt(file: string, offset: number): [string, DeployedGroup] | null {
+  const fd = openSync(file, 'r');
+  try {
+    for (let size = 4096; ; size *= 2) {
+      const bytes = Buffer.alloc(size);
+      const read = readSync(fd, bytes, 0, size, offset);
+      const end = bytes.subarray(0, read).indexOf(0x0a);
+      if (end < 0 && read === size) continue;
+      if (end < 0 || !lineHolds(bytes, 0, end)) return null;
+      const entry = parseLine(bytes.toString('utf8', CHECK_WIDTH, end));
+      return entry && entry[1] !== 'removed' ? [entry[0], entry[1]] : null;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The group lines of the record that `keep` chooses (by key and offset), as they stand. */
+export function* keptLines(
+  index: Pick<RecordIndex, 'file'>,
+  keep: (key: string, offset: number) => boolean,
+): Generator<string> {
+  let first = true;
+  for (const line of journalLines(index.file)) {
+    if (line === null) internalError('the deploy record changed while it was read');
+    if (first || line.text.startsWith('= ') || line.text.startsWith('- ')) {
+      first = false;
+      continue;
+    }
+    const key = keyOfLine(line.text);
+    if (key !== null && keep(key, line.offset)) yield line.text;
+  }
+}
+
+/** The text of each line of a file of checked lines written by a LineWriter. */
+export function* writtenLines(file: string): Generator<string> {
+  for (const line of journalLines(file)) {
+    if (line === null) internalError(`a line of ${file} changed after it was written`);
+    yield line.text;
+  }
+}
+
+/** Appends checked lines to a file, a megabyte at a time. */
+export class LineWriter {
+  lines = 0;
+  bytes = 0;
+  private readonly fd: number;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+
+  constructor(
+    readonly file: string,
+    flags: 'a' | 'w',
+  ) {
+    this.fd = openSync(file, flags);
+  }
+
+  /** `text` as a line of the record (its check added). */
+  write(text: string): void {
+    this.raw(checkedLine(text));
+  }
+
+  raw(line: string): void {
+    this.pending.push(line);
+    const bytes = Buffer.byteLength(line);
+    this.pendingBytes += bytes;
+    this.bytes += bytes;
+    this.lines++;
+    if (this.pendingBytes >= WRITE_BYTES) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length > 0) writeSync(this.fd, this.pending.join(''));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * Writes the record whole from `lines` (group lines without their check, each key once), sorted by
+ * key as writeRecord sorts them: in runs of a few megabytes sorted in memory and written to
+ * `scratch`, then merged behind the header into a temporary file renamed over the record.
+ */
+export function writeSortedRecord(
+  file: string,
+  header: Omit<Header, 'sorted'>,
+  lines: Iterable<string>,
+  scratch: string,
+  runBytes = RUN_BYTES,
+): { lines: number } {
+  const runs: string[] = [];
+  let bytes = 0;
+  let count = 0;
+  let run: [string, string][] = [];
+  let gathered = 0;
+  const endRun = () => {
+    const path = join(scratch, `record-run-${runs.length}`);
+    const writer = new LineWriter(path, 'w');
+    for (const [, line] of run.sort(byKey)) writer.raw(line);
+    writer.close();
+    runs.push(path);
+    run = [];
+    gathered = 0;
+  };
+  for (const text of lines) {
+    const line = checkedLine(text);
+    const size = Buffer.byteLength(line);
+    run.push([keyOfLine(text)!, line]);
+    gathered += size;
+    bytes += size;
+    count++;
+    if (gathered >= runBytes) endRun();
+  }
+  if (run.length > 0 || runs.length === 0) endRun();
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = join(dirname(file), `.${basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
+  const out = new LineWriter(temporary, 'w');
+  try {
+    out.raw(headerLine({ ...header, sorted: { bytes, count } }));
+    mergeRuns(runs, out);
+    out.close();
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  } finally {
+    for (const path of runs) rmSync(path, { force: true });
+  }
+  return { lines: count };
+}
+
+/** Group keys by a 64-bit hash, with each group's fingerprint, where its line is, and two marks. */
+export class GroupTable {
+  static readonly SEEN = 1;
+  static readonly RENDERED = 2;
+  private capacity: number;
+  private used = 0;
+  private h1: Uint32Array;
+  private h2: Uint32Array;
+  /** 0 for an empty slot; otherwise 1 + the marks. */
+  private state: Uint8Array;
+  private fingerprints: Float64Array;
+  /** Where the group's line starts; -1 once a later line removed the group. */
+  private offsets: Float64Array;
+
+  constructor(expected: number) {
+    this.capacity = 1 << Math.max(10, Math.ceil(Math.log2((expected + 1) * 1.5)));
+    [this.h1, this.h2, this.state, this.fingerprints, this.offsets] = this.arrays(this.capacity);
+  }
+
+  set(key: string, fingerprint: number, offset: number): void {
+    if ((this.used + 1) * 4 > this.capacity * 3) this.grow();
+    const slot = this.slotOf(key);
+    if (this.state[slot] === 0) {
+      this.used++;
+      this.state[slot] = 1;
+      this.h1[slot] = hash1;
+      this.h2[slot] = hash2;
+    }
+    this.fingerprints[slot] = fingerprint;
+    this.offsets[slot] = offset;
+  }
+
+  forget(key: string): void {
+    const slot = this.slotOf(key);
+    if (this.state[slot] !== 0) this.offsets[slot] = -1;
+  }
+
+  /** The group's slot, or -1 when the record does not hold it. */
+  find(key: string): number {
+    const slot = this.slotOf(key);
+    return this.state[slot] !== 0 && this.offsets[slot]! >= 0 ? slot : -1;
+  }
+
+  fingerprint(slot: number): number {
+    return this.fingerprints[slot]!;
+  }
+
+  offset(slot: number): number {
+    return this.offsets[slot]!;
+  }
+
+  mark(slot: number, mark: number): void {
+    this.state[slot]! |= mark << 1;
+  }
+
+  marked(slot: number, mark: number): boolean {
+    return (this.state[slot]! & (mark << 1)) !== 0;
+  }
+
+  /** The slots of the groups held. */
+  *slots(): Generator<number> {
+    for (let slot = 0; slot < this.capacity; slot++)
+      if (this.state[slot] !== 0 && this.offsets[slot]! >= 0) yield slot;
+  }
+
+  private slotOf(key: string): number {
+    hashKey(key);
+    const mask = this.capacity - 1;
+    for (let slot = hash1 & mask; ; slot = (slot + 1) & mask)
+      if (this.state[slot] === 0 || (this.h1[slot] === hash1 && this.h2[slot] === hash2))
+        return slot;
+  }
+
+  private grow(): void {
+    const [h1, h2, state, fingerprints, offsets] = [
+      this.h1,
+      this.h2,
+      this.state,
+      this.fingerprints,
+      this.offsets,
+    ];
+    const old = this.capacity;
+    this.capacity *= 2;
+    [this.h1, this.h2, this.state, this.fingerprints, this.offsets] = this.arrays(this.capacity);
+    const mask = this.capacity - 1;
+    for (let from = 0; from < old; from++) {
+      if (state[from] === 0) continue;
+      let slot = h1[from]! & mask;
+      while (this.state[slot] !== 0) slot = (slot + 1) & mask;
+      this.h1[slot] = h1[from]!;
+      this.h2[slot] = h2[from]!;
+      this.state[slot] = state[from]!;
+      this.fingerprints[slot] = fingerprints[from]!;
+      this.offsets[slot] = offsets[from]!;
+    }
+  }
+
+  private arrays(capacity: number) {
+    return [
+      new Uint32Array(capacity),
+      new Uint32Array(capacity),
+      new Uint8Array(capacity),
+      new Float64Array(capacity),
+      new Float64Array(capacity),
+    ] as const;
+  }
+}
+
+// --- internal ---
+
+/** Bytes gathered before a write. */
+const WRITE_BYTES = 1 << 20;
+/** Bytes of lines sorted in memory at once when the record is written whole. */
+const RUN_BYTES = 16 << 20;
+/** Bytes read at once from a journal. */
+const READ_BYTES = 1 << 20;
+
+interface JournalLine {
+  text: string;
+  offset: number;
+}
+
+/** Each whole line of a journal file with where it starts; null for a line that fails its check (and the end). */
+function* journalLines(file: string): Generator<JournalLine | null, void> {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return;
+  }
+  try {
+    let carry = Buffer.alloc(0);
+    let position = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(READ_BYTES);
+      const read = readSync(fd, chunk, 0, READ_BYTES, position + carry.length);
+      if (read === 0) return;
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
+      const length = carry.length + read;
+      let start = 0;
+      for (let end = bytes.indexOf(0x0a, start); end >= 0 && end < length;) {
+        if (end > start) {
+          if (!lineHolds(bytes, start, end)) {
+            yield null;
+            return;
+          }
+          yield {
+            text: bytes.toString('utf8', CHECK_WIDTH + start, end),
+            offset: position + start,
+          };
+        }
+        start = end + 1;
+        end = bytes.indexOf(0x0a, start);
+      }
+      carry = Buffer.from(bytes.subarray(start, length));
+      position += start;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Merges sorted run files into `out`, the smallest key first. */
+function mergeRuns(runs: readonly string[], out: LineWriter): void {
+  const readers = runs.map((path) => journalLines(path));
+  const next = (reader: Generator<JournalLine | null, void>) => reader.next().value ?? null;
+  const heads = readers.map(next);
+  const keys = heads.map((head) => (head ? keyOfLine(head.text)! : null));
+  for (;;) {
+    let smallest = -1;
+    for (let i = 0; i < heads.length; i++)
+      if (keys[i] !== null && (smallest < 0 || keys[i]! < keys[smallest]!)) smallest = i;
+    if (smallest < 0) return;
+    out.write(heads[smallest]!.text);
+    const head = next(readers[smallest]!);
+    heads[smallest] = head;
+    keys[smallest] = head ? keyOfLine(head.text)! : null;
+  }
+}
+
+function byKey(a: [string, string], b: [string, string]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+/** The key of a group's line (`<fingerprint> <key>\t…` or `- <key>`); null when it has none. */
+function keyOfLine(text: string): string | null {
+  const space = text.indexOf(' ');
+  if (space < 0) return null;
+  const tab = text.indexOf('\t', space);
+  return text.slice(space + 1, tab < 0 ? text.length : tab);
+}
+
+function fingerprintOfLine(text: string): number | null {
+  const fingerprint = Number.parseInt(text.slice(0, text.indexOf(' ')), 36);
+  return Number.isSafeInteger(fingerprint) ? fingerprint : null;
+}
+
+let hash1 = 0;
+let hash2 = 0;
+
+/** Two 32-bit hashes of the key (FNV-1a and a multiply-xor lane) into hash1 and hash2. */
+function hashKey(key: string): void {
+  let a = 0x811c9dc5;
+  let b = 0x41c6ce57;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    a = Math.imul(a ^ code, 16777619);
+    b = Math.imul(b ^ code, 2654435761) ^ (b >>> 15);
+  }
+  hash1 = a >>> 0;
+  hash2 = (Math.imul(b ^ (b >>> 13), 3266489909) ^ a) >>> 0;
+}
