@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './test/support/sequencer.ts';
 import { PROCESS_SUITES } from './test/support/suites.ts';
 
 export default defineConfig({
@@ -9,6 +10,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Test files start servers and child processes; two cores, two workers.
     maxWorkers: 2,
+    // The slowest suites first, so that none of them starts last and lengthens the run.
+    sequence: { sequencer: SlowestFirst },
     // Compiles the sources once, for the tests that start commands as processes.
     globalSetup: ['test/support/compile.ts'],
     projects: [

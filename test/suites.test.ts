@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from './helpers.ts';
-import { PROCESS_SUITES } from './support/suites.ts';
+import { PROCESS_SUITES, SLOWEST_SUITES } from './support/suites.ts';
 
 /** What starts a server of the tool, or the sidecar, in a process of its own. */
 const STARTS_A_SERVER = /\b(startSidecar|useLocalS3|startOnFreePort|scriptArgs)\(/;
@@ -27,4 +27,9 @@ it('lists every suite that starts servers or many processes among the process su
   });
   expect(slow).toEqual([]);
   expect(quick.length).toBeGreaterThan(50);
+});
+
+it('names only suites that exist among the slowest, which start first', () => {
+  const all = new Set(fg.sync('test/**/*.test.ts', { cwd: ROOT }));
+  expect(SLOWEST_SUITES.filter((file) => !all.has(file))).toEqual([]);
 });
