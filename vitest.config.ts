@@ -17,7 +17,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'quick', include: ['test/**/*.test.ts'], exclude: PROCESS_SUITES },
+        test: {
+          name: 'quick',
+          include: ['test/**/*.test.ts'],
+          exclude: PROCESS_SUITES,
+          // One module graph per worker, not per file: importing the sources again for each of
+          // these files took more time than most of their tests. None of them leaves the
+          // environment or the working folder changed, nor mocks a module (test/suites.test.ts).
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'processes', include: PROCESS_SUITES } },
     ],
