@@ -50,6 +50,13 @@ export const command = defineCommand({
         'wrong keys one client address may send in a minute before it is answered 429 (0: no limit)',
       default: String(KEY_FAILURES),
     },
+    'request-timeout': {
+      type: 'string',
+      valueName: 'SECONDS',
+      description:
+        'how soon a client must send a whole request (a 408 after that); its headers within half of it',
+      default: '20',
+    },
     'read-only': { type: 'boolean', description: 'refuse every write (then no key is needed)' },
     force: {
       type: 'boolean',
@@ -74,6 +81,7 @@ export const command = defineCommand({
   async run(args, io) {
     const port = parsePort(args.port);
     const keyFailures = integerFlag('key-failures', args['key-failures'], 0, 1_000_000);
+    const requestTimeout = integerFlag('request-timeout', args['request-timeout'], 2, 3600);
     const content = contentFolder(args.content);
     const out = outFolder(args.out);
     const loaded = await loadKeys({
@@ -96,6 +104,7 @@ export const command = defineCommand({
       readOnly: args['read-only'],
       keyFailures,
       strictLists: args['strict-lists'],
+      requestTimeoutMs: requestTimeout * 1000,
       log: io.err,
     });
     if (!started.ok) {

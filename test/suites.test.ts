@@ -8,13 +8,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from './helpers.ts';
-import { PROCESS_SUITES } from './support/suites.ts';
+import { PROCESS_SUITES, SLOWEST_SUITES } from './support/suites.ts';
 
 /** What starts a server of the tool, or the sidecar, in a process of its own. */
 const STARTS_A_SERVER = /\b(startSidecar|useLocalS3|startOnFreePort|scriptArgs)\(/;
 /** What runs one command as a process: a quick suite keeps those to a few a file. */
 const RUNS_A_COMMAND = /\b(runScript|runBin|runProgram)\(/g;
 const COMMANDS_PER_QUICK_SUITE = 3;
+/**
+ * What a quick suite may not do: they share one module graph and process per worker (`isolate:
+ * false` in vitest.config.ts), so a change to the environment or a mocked module would leak into
+ * the next file.
+ */
+const LEAKS_INTO_THE_NEXT_FILE =
+  /process\.env\.\w+ =|process\.env\[[^\]]+\] =|Object\.assign\(process\.env|delete process\.env|vi\.(mock|stubEnv|stubGlobal|useFakeTimers)\(/;
 
 it('lists every suite that starts servers or many processes among the process suites', () => {
   const all = fg.sync('test/**/*.test.ts', { cwd: ROOT });
@@ -27,4 +34,18 @@ it('lists every suite that starts servers or many processes among the process su
   });
   expect(slow).toEqual([]);
   expect(quick.length).toBeGreaterThan(50);
+});
+
+it('names only suites that exist among the slowest, which start first', () => {
+  const all = new Set(fg.sync('test/**/*.test.ts', { cwd: ROOT }));
+  expect(SLOWEST_SUITES.filter((file) => !all.has(file))).toEqual([]);
+});
+
+it('keeps the quick suites from changing what the next file in their worker sees', () => {
+  const listed = new Set(fg.sync(PROCESS_SUITES, { cwd: ROOT }));
+  const quick = fg.sync('test/**/*.test.ts', { cwd: ROOT }).filter((file) => !listed.has(file));
+  const leaking = quick.filter((file) =>
+    LEAKS_INTO_THE_NEXT_FILE.test(readFileSync(join(ROOT, file), 'utf8')),
+  );
+  expect(leaking).toEqual([]);
 });

@@ -23,6 +23,8 @@ interface ServeOptions {
   version: Release;
   /** Where to report a failure inside a request (a bug); silent by default. */
   log?: ((text: string) => void) | undefined;
+  /** How soon a whole request must arrive (20 s unless told); its headers, within half of it. */
+  requestTimeoutMs?: number | undefined;
 }
 
 export interface HttpServer {
@@ -44,7 +46,9 @@ export async function serveHttp(
   const log = options.log ?? (() => undefined);
   let active = 0;
   let idle: (() => void) | null = null;
-  const server = createServer(SERVER_OPTIONS, (request, response) => {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timeouts = { headersTimeout: requestTimeout / 2, requestTimeout };
+  const server = createServer({ ...SERVER_OPTIONS, ...timeouts }, (request, response) => {
     // The first request came: from now on node's own timeouts apply.
     request.socket.setTimeout(0);
     active++;
@@ -55,7 +59,7 @@ export async function serveHttp(
       });
   });
   server.maxConnections = MAX_CONNECTIONS;
-  guardConnections(server);
+  guardConnections(server, timeouts.headersTimeout);
   const cutLingering = answerUnparsableRequests(server, version);
   const bind = options.bind ?? '127.0.0.1';
   const bound = await bindServer(server, options.port, bind);
@@ -102,10 +106,10 @@ const MAX_CONNECTIONS = 512;
 /** Connections one address may hold, so that one client cannot take every connection. */
 const MAX_CONNECTIONS_PER_CLIENT = 64;
 
-/** A connection must send a request's headers this soon (the next one's too, after an answer). */
-const HEADERS_TIMEOUT_MS = 10_000;
-
-/** A request must arrive whole, body included, this soon (1 MiB at 50 KB/s). */
+/**
+ * A request must arrive whole, body included, this soon (1 MiB at 50 KB/s); its headers within
+ * half of it (the next request's too, after an answer).
+ */
 const REQUEST_TIMEOUT_MS = 20_000;
 
 /** An idle connection between requests is closed after this long. */
@@ -116,8 +120,6 @@ const CLOSE_GRACE_MS = 3_000;
 
 const SERVER_OPTIONS = {
   maxHeaderSize: 16 * 1024,
-  headersTimeout: HEADERS_TIMEOUT_MS,
-  requestTimeout: REQUEST_TIMEOUT_MS,
   keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
   connectionsCheckingInterval: 1000,
   requireHostHeader: false,
@@ -127,13 +129,13 @@ const SERVER_OPTIONS = {
  * Closes a connection as it comes when its address already holds its share, and one that sends
  * nothing: node's headers timeout starts only with a request's first byte.
  */
-function guardConnections(server: Server): void {
+function guardConnections(server: Server, headersTimeout: number): void {
   const held = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const count = held.get(address) ?? 0;
     if (count >= MAX_CONNECTIONS_PER_CLIENT) return void socket.destroy();
-    socket.setTimeout(HEADERS_TIMEOUT_MS);
+    socket.setTimeout(headersTimeout);
     held.set(address, count + 1);
     socket.once('close', () => {
       const left = (held.get(address) ?? 1) - 1;

@@ -20,6 +20,8 @@ interface ListenOptions {
   log?: (text: string) => void;
   /** The release whose error bodies the bridge's own answers take (4 unless told). */
   version?: Release;
+  /** How soon a whole request must arrive (20 s unless told); its headers, within half of it. */
+  requestTimeoutMs?: number | undefined;
 }
 
 type ListenResult = { ok: true; listening: HttpServer } | { ok: false; message: string };

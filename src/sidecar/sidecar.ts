@@ -38,6 +38,8 @@ interface SidecarOptions {
   strictLists?: boolean;
   /** Wrong keys one client address may send in a minute before it is answered 429 (0: no limit). */
   keyFailures?: number | undefined;
+  /** How soon a whole request must arrive (20 s unless told); its headers, within half of it. */
+  requestTimeoutMs?: number | undefined;
   /** Where failures inside requests are reported. */
   log?: (text: string) => void;
 }
@@ -107,6 +109,7 @@ export async function startSidecar(options: SidecarOptions): Promise<StartResult
     bind: options.bind ?? '127.0.0.1',
     port: options.port,
     version: session.model.settings.weblateVersion,
+    requestTimeoutMs: options.requestTimeoutMs,
     ...(options.log ? { log: options.log } : {}),
   });
   if (!started.ok) {
