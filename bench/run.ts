@@ -29,7 +29,7 @@ import {
   startServer,
   TSX,
 } from './processes.ts';
-import { measureRefresh, type RefreshFigures } from './refresh.ts';
+import { childBuild, measureRefresh, type ChildBuild, type RefreshFigures } from './refresh.ts';
 import { measureStore, type StoreFigures } from './store.ts';
 
 interface BenchOptions {
@@ -129,6 +129,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   cpSync(pristine, join(work, 'content'), { recursive: true });
   const result: BenchResult = { scale: { ...options.scale, translations }, content, rounds: [] };
   let out = '';
+  // The latest round's full build, which the mirror's first build is compared with.
+  let generated: ChildBuild | null = null;
 
   try {
     if (options.storeOnly) {
@@ -146,10 +148,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log(
         `Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`,
       );
-      await child(['build', join(work, 'content'), out, '--full']);
+      await settle();
+      const upstreamBuild = childBuild(
+        await child(['build', join(work, 'content'), out, '--full']),
+      );
+      log(`Built the upstream tree in ${(upstreamBuild.ms / 1000).toFixed(2)} s`);
       result.refresh = await measureRefresh({
         content: join(work, 'content'),
         tree: out,
+        generated: upstreamBuild,
         work,
         pages: options.scale.pages !== false,
         log,
@@ -163,7 +170,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const floor = join(roundDir, 'floor');
       await settle();
       log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
-      const built = JSON.parse(await child(['build', join(work, 'content'), out, '--full']));
+      const line = await child(['build', join(work, 'content'), out, '--full']);
+      const built = JSON.parse(line);
+      generated = childBuild(line);
       const build: BuildFigures = {
         ms: built.ms,
         files: built.files,
@@ -208,9 +217,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
+    if (!generated) throw new Error('Internal error: the mirror refresh comes after a round');
     result.refresh = await measureRefresh({
       content: join(work, 'content'),
       tree: out,
+      generated,
       work,
       pages: options.scale.pages !== false,
       log,
