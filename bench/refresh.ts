@@ -6,7 +6,9 @@
  *
  * Untimed set-up: the upstream instance is the sidecar on loopback over the
  * benchmark's content and tree (read-only); a full pull mirrors it, a full
- * build builds the mirror (and its build cache), and the local S3-protocol
+ * build builds the mirror (and its build cache), reported beside the
+ * upstream's own full build (a user's first mirror build against the same
+ * instance built from its generated content), and the local S3-protocol
  * server (bench/s3-server.ts) takes a deploy record of the whole tree made
  * without sending it (bench/child.ts seed-deploy). Before the change, a
  * re-pull with nothing changed is counted too. The counter is changed in the
