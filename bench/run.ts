@@ -13,10 +13,12 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statfsSync,
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { UsageError } from '../src/errors.ts';
 import { translationCount, writeSyntheticContent, type SyntheticScale } from './synthetic.ts';
 import {
   bumpFirstCounter,
@@ -116,6 +118,48 @@ interface LoadFigures {
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const dir = resolve(options.dir);
+  const release = holdRunLock(dir);
+  try {
+    return await measureAll(dir, options);
+  } finally {
+    release();
+  }
+}
+
+// --- internal ---
+
+/**
+ * One run at a time in a folder. A second run would set the first one's working folder aside
+ * and share the disk with its builds and deletions: its figures (and the first's) would be
+ * those of a busy disk.
+ */
+function holdRunLock(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'run.lock');
+  const holder = lockHolder(lock);
+  if (holder !== null)
+    throw new UsageError(
+      `another benchmark (process ${holder}) is running in ${dir}; wait for it to end, or give another --dir`,
+    );
+  writeFileSync(lock, `${process.pid}\n`);
+  return () => rmSync(lock, { force: true });
+}
+
+/** The process holding the lock while it runs; null without a lock, or when its process is gone. */
+function lockHolder(lock: string): number | null {
+  if (!existsSync(lock)) return null;
+  const pid = Number(readFileSync(lock, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
+async function measureAll(dir: string, options: BenchOptions): Promise<BenchResult> {
   const { log } = options;
   const translations = translationCount(options.scale);
   const { projects, components, languages } = options.scale;
@@ -234,8 +278,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       if (name.startsWith('work.old-')) await removeTree(join(dir, name));
   }
 }
-
-// --- internal ---
 
 function finish(result: BenchResult, options: BenchOptions): BenchResult {
   options.measured?.(result);
