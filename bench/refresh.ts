@@ -6,7 +6,9 @@
  *
  * Untimed set-up: the upstream instance is the sidecar on loopback over the
  * benchmark's content and tree (read-only); a full pull mirrors it, a full
- * build builds the mirror (and its build cache), and the local S3-protocol
+ * build builds the mirror (and its build cache), reported beside the
+ * upstream's own full build (a user's first mirror build against the same
+ * instance built from its generated content), and the local S3-protocol
  * server (bench/s3-server.ts) takes a deploy record of the whole tree made
  * without sending it (bench/child.ts seed-deploy). Before the change, a
  * re-pull with nothing changed is counted too. The counter is changed in the
@@ -35,11 +37,23 @@ import {
   type RunningServer,
 } from './processes.ts';
 
+/** A full build in a process of its own (bench/child.ts build): wall time, CPU, and what it wrote. */
+export interface ChildBuild {
+  ms: number;
+  userMs: number;
+  systemMs: number;
+  files: number;
+  bytes: number;
+}
+
 export interface RefreshFigures {
   setup: {
     pullMs: number;
     pullRequests: number;
-    buildMs: number;
+    /** The mirror's first build: the pulled content, as a user's first mirror build. */
+    build: ChildBuild;
+    /** The build of the same instance from its generated content, to compare with. */
+    generated: ChildBuild;
     seedMs: number;
     seededFiles: number;
   };
@@ -62,6 +76,8 @@ interface RefreshOptions {
   /** The upstream content and its built tree (the sidecar serves them). */
   content: string;
   tree: string;
+  /** The latest full build of the upstream content, which the mirror's first build is compared with. */
+  generated: ChildBuild;
   /** Where the mirror, its tree and the S3 server's objects go. */
   work: string;
   /** Whether the mirror's tree holds the status site. */
@@ -99,7 +115,9 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     log(
       `Mirror refresh: full pull ${seconds(fullPull.ms)} (${figure(fullPull.stdout, / ([\d,]+) requests?/)} requests); a full build of the mirror …`,
     );
-    const built = JSON.parse(
+    // Flushed first, as before every timed build: the upstream tree and the pull were just written.
+    await settle();
+    const built = childBuild(
       await child([
         'build',
         mirror,
@@ -123,7 +141,8 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
     const setup = {
       pullMs: fullPull.ms,
       pullRequests: figure(fullPull.stdout, / ([\d,]+) requests?/),
-      buildMs: built.ms,
+      build: built,
+      generated: options.generated,
       seedMs: seeded.ms,
       seededFiles: seeded.files,
     };
@@ -260,6 +279,12 @@ async function startUpstream(options: RefreshOptions, port = '0'): Promise<Runni
     ],
     {},
   );
+}
+
+/** The figures of a `bench/child.ts build` line. */
+export function childBuild(line: string): ChildBuild {
+  const { ms, userMs, systemMs, files, bytes } = JSON.parse(line) as ChildBuild;
+  return { ms, userMs, systemMs, files, bytes };
 }
 
 /** A count printed in a command's summary. */

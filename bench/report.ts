@@ -1,5 +1,5 @@
 /** The benchmark's figures as a table, and the issue's targets checked against them. */
-import type { RefreshFigures } from './refresh.ts';
+import type { ChildBuild, RefreshFigures } from './refresh.ts';
 import type { StoreFigures } from './store.ts';
 import type { BenchResult } from './run.ts';
 
@@ -177,9 +177,20 @@ function formatRefresh(r: RefreshFigures): string[] {
     `  webhook to target (mirror --listen, a signed delivery naming the component changed again): ${seconds(r.webhook.ms)} (answered ${r.webhook.status})`,
     `  before the change, a re-pull with nothing changed: ${seconds(r.unchanged.ms)}, ${counted(r.unchanged.requests, 'request')}, ${counted(r.unchanged.written, 'file')} written`,
     `  after it, a sweep with nothing changed (--sweep-every 1): ${seconds(r.sweep.ms)}, ${counted(r.sweep.requests, 'request')}`,
-    `  set-up (untimed): full pull ${seconds(r.setup.pullMs)} (${count(r.setup.pullRequests)} requests), full build of the mirror ${seconds(r.setup.buildMs)}, ` +
+    `  set-up (untimed): full pull ${seconds(r.setup.pullMs)} (${count(r.setup.pullRequests)} requests), full build of the mirror ${seconds(r.setup.build.ms)}, ` +
       `deploy record of ${count(r.setup.seededFiles)} files seeded in ${seconds(r.setup.seedMs)}`,
+    `  a user's first mirror build (the set-up's, pulled content): ${childBuildLine(r.setup.build)}`,
+    `    the same instance from its generated content: ${childBuildLine(r.setup.generated)}; ` +
+      `mirror/generated ${(r.setup.build.ms / r.setup.generated.ms).toFixed(2)}×`,
   ];
+}
+
+/** Wall time, then CPU: a build that waits on the disk shows a wall time far above its CPU. */
+function childBuildLine(b: ChildBuild): string {
+  return (
+    `${seconds(b.ms)} (CPU ${seconds(b.userMs)} user, ${seconds(b.systemMs)} system), ` +
+    `${counted(b.files, 'file')}, ${mib(b.bytes)}`
+  );
 }
 
 function formatStore(store: StoreFigures): string[] {

@@ -13,10 +13,12 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statfsSync,
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { UsageError } from '../src/errors.ts';
 import { translationCount, writeSyntheticContent, type SyntheticScale } from './synthetic.ts';
 import {
   bumpFirstCounter,
@@ -29,7 +31,7 @@ import {
   startServer,
   TSX,
 } from './processes.ts';
-import { measureRefresh, type RefreshFigures } from './refresh.ts';
+import { childBuild, measureRefresh, type ChildBuild, type RefreshFigures } from './refresh.ts';
 import { measureStore, type StoreFigures } from './store.ts';
 
 interface BenchOptions {
@@ -116,6 +118,48 @@ interface LoadFigures {
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const dir = resolve(options.dir);
+  const release = holdRunLock(dir);
+  try {
+    return await measureAll(dir, options);
+  } finally {
+    release();
+  }
+}
+
+// --- internal ---
+
+/**
+ * One run at a time in a folder. A second run would set the first one's working folder aside
+ * and share the disk with its builds and deletions: its figures (and the first's) would be
+ * those of a busy disk.
+ */
+function holdRunLock(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'run.lock');
+  const holder = lockHolder(lock);
+  if (holder !== null)
+    throw new UsageError(
+      `another benchmark (process ${holder}) is running in ${dir}; wait for it to end, or give another --dir`,
+    );
+  writeFileSync(lock, `${process.pid}\n`);
+  return () => rmSync(lock, { force: true });
+}
+
+/** The process holding the lock while it runs; null without a lock, or when its process is gone. */
+function lockHolder(lock: string): number | null {
+  if (!existsSync(lock)) return null;
+  const pid = Number(readFileSync(lock, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
+async function measureAll(dir: string, options: BenchOptions): Promise<BenchResult> {
   const { log } = options;
   const translations = translationCount(options.scale);
   const { projects, components, languages } = options.scale;
@@ -129,6 +173,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   cpSync(pristine, join(work, 'content'), { recursive: true });
   const result: BenchResult = { scale: { ...options.scale, translations }, content, rounds: [] };
   let out = '';
+  // The latest round's full build, which the mirror's first build is compared with.
+  let generated: ChildBuild | null = null;
 
   try {
     if (options.storeOnly) {
@@ -146,10 +192,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log(
         `Building the upstream tree of ${translations.toLocaleString('en-US')} translations (untimed) …`,
       );
-      await child(['build', join(work, 'content'), out, '--full']);
+      await settle();
+      const upstreamBuild = childBuild(
+        await child(['build', join(work, 'content'), out, '--full']),
+      );
+      log(`Built the upstream tree in ${(upstreamBuild.ms / 1000).toFixed(2)} s`);
       result.refresh = await measureRefresh({
         content: join(work, 'content'),
         tree: out,
+        generated: upstreamBuild,
         work,
         pages: options.scale.pages !== false,
         log,
@@ -163,7 +214,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const floor = join(roundDir, 'floor');
       await settle();
       log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
-      const built = JSON.parse(await child(['build', join(work, 'content'), out, '--full']));
+      const line = await child(['build', join(work, 'content'), out, '--full']);
+      const built = JSON.parse(line);
+      generated = childBuild(line);
       const build: BuildFigures = {
         ms: built.ms,
         files: built.files,
@@ -208,9 +261,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.sidecarDelete = await measureSidecarDeletes(join(work, 'content'), out);
     log(`GET throughput of the sidecar and of serve, ${options.getSeconds} s each …`);
     result.get = await measureGets(join(work, 'content'), out, options.getSeconds);
+    if (!generated) throw new Error('Internal error: the mirror refresh comes after a round');
     result.refresh = await measureRefresh({
       content: join(work, 'content'),
       tree: out,
+      generated,
       work,
       pages: options.scale.pages !== false,
       log,
@@ -223,8 +278,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       if (name.startsWith('work.old-')) await removeTree(join(dir, name));
   }
 }
-
-// --- internal ---
 
 function finish(result: BenchResult, options: BenchOptions): BenchResult {
   options.measured?.(result);

@@ -122,6 +122,14 @@ describe('npm run bench --build-only', () => {
     expect(stdout).toMatch(
       /^ {2}after it, a sweep with nothing changed \(--sweep-every 1\): .+, 11 requests$/m,
     );
+    // A user's first mirror build beside the build of the same instance from its generated content.
+    const first =
+      /^ {2}a user's first mirror build \(the set-up's, pulled content\): .+ \(CPU .+ user, .+ system\), ([\d,]+) files, /m;
+    const generated =
+      /^ {4}the same instance from its generated content: .+ \(CPU .+ user, .+ system\), ([\d,]+) files, .+; mirror\/generated \d+\.\d\d×$/m;
+    expect(stdout).toMatch(first);
+    expect(stdout).toMatch(generated);
+    expect(first.exec(stdout)![1]).toBe(generated.exec(stdout)![1]);
     const results = JSON.parse(readFileSync(join(dir, 'results-18-nopages.json'), 'utf8'));
     expect(results.refresh.totalMs).toBe(
       results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms,
