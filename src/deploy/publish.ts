@@ -9,8 +9,15 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Catalog } from '../catalog/catalog.ts';
+import { join, relative } from 'node:path';
+import type { CacheKey } from '../cache/cache-file.ts';
+import {
+  modelFromCache,
+  recordBuild,
+  recordCachedModel,
+  STORE_STAMP,
+} from '../cache/cold-build.ts';
+import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import type { ContentError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
 import type { HostOptions } from '../hosts/index.ts';
@@ -18,6 +25,7 @@ import type { Model } from '../model/types.ts';
 import { encodeFileText } from '../output/serialize.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { openTreeContent } from '../tree/extra-groups.ts';
+import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
 import { fileGroups, type FileGroup } from '../tree/groups.ts';
 import { noFigures } from './deploy.ts';
@@ -58,25 +66,39 @@ interface PublishOptions extends Omit<StateRunOptions, 'outDir' | 'dryRun'> {
   onUpload?: (uploaded: number) => void;
 }
 
+interface ContentFigures {
+  warnings: ContentError[];
+  translations: number;
+  /** The content files read and checked: `all`, or only those the state's build cache could not vouch for. */
+  parsed: number | 'all';
+}
+
 type PublishReport =
-  | (StateDeployReport & { errors?: undefined; warnings: ContentError[]; translations: number })
-  | { errors: ContentError[] };
+  (StateDeployReport & ContentFigures & { errors?: undefined }) | { errors: ContentError[] };
 
 /** Opens the content and publishes its snapshot to the target, through the state in the store. */
 export async function publishContent(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
 ): Promise<PublishReport> {
-  const opened = await openContent(options, deps);
-  if (!opened.ok) return { errors: opened.errors };
-  const { model, warnings } = opened;
   const spool = await mkdtemp(join(options.spoolDir ?? tmpdir(), 'weblate-snapshot-publish-'));
   const outDir = join(spool, 'tree');
+  // What the run found in the content, beside the deploy's report.
+  const found: { errors?: ContentError[]; content?: ContentFigures } = {};
   try {
-    const report = await withStoreState({ ...options, outDir }, deps, (distrust) =>
-      new Publish(options, deps, model, outDir).run(distrust),
-    );
-    return { ...report, warnings, translations: model.translations.length };
+    const run = { ...options, outDir, cache: true };
+    const report = await withStoreState(run, deps, async (distrust) => {
+      const published = await publishInRun(options, deps, outDir, distrust);
+      if (published.errors) {
+        found.errors = published.errors;
+        return { ...noFigures(), ok: false, message: '', stateUnchanged: true };
+      }
+      const { warnings, translations, parsed, ...deployed } = published;
+      found.content = { warnings, translations, parsed };
+      return deployed;
+    });
+    if (found.errors) return { errors: found.errors };
+    return { ...report, ...(found.content ?? { warnings: [], translations: 0, parsed: 0 }) };
   } finally {
     await rm(spool, { recursive: true, force: true });
   }
@@ -85,8 +107,9 @@ export async function publishContent(
 /**
  * Opens the content and publishes it inside a run that already holds the
  * store's state (a mirror's, which pulls first): `outDir` is the scratch tree
- * whose state folder holds the deploy record, `distrust` why it is not to be
- * trusted. Content errors come back with nothing published.
+ * whose state folder holds the deploy record and the build cache the state
+ * carried, `distrust` why the record is not to be trusted. Content errors
+ * come back with nothing published.
  */
 export async function publishInRun(
   options: PublishOptions,
@@ -94,20 +117,55 @@ export async function publishInRun(
   outDir: string,
   distrust: string | null,
 ): Promise<PublishReport> {
-  const opened = await openContent(options, deps);
+  const opened = await openContent(options, deps, outDir);
   if (!opened.ok) return { errors: opened.errors };
-  const report = await new Publish(options, deps, opened.model, outDir).run(distrust);
-  return { ...report, warnings: opened.warnings, translations: opened.model.translations.length };
+  const { model, fingerprints } = opened;
+  const report = await new Publish(options, deps, model, outDir, fingerprints).run(distrust);
+  await opened.record();
+  const { warnings, parsed } = opened;
+  return { ...report, warnings, translations: model.translations.length, parsed };
 }
 
 // --- internal ---
 
-function openContent(options: PublishOptions, deps: { catalog?: Catalog }) {
-  return openTreeContent(options.contentDir, {
-    settings: options.settings,
-    catalog: deps.catalog,
-    strict: options.strict,
-  });
+/**
+ * The content's model: through the build cache the state carried when it
+ * vouches for the content (only the component files whose text changed are
+ * read as YAML), else opened whole; and how to leave the cache for the next
+ * run once the publish is over.
+ */
+async function openContent(options: PublishOptions, deps: { catalog?: Catalog }, outDir: string) {
+  const catalog = deps.catalog ?? loadCatalog();
+  const { contentDir, strict } = options;
+  const key = storeCacheKey(options);
+  const cached = await modelFromCache({ contentDir, outDir, key, catalog, strict });
+  if (cached === 'untrusted') options.onNotice?.(UNTRUSTED_CACHE);
+  if (cached && cached !== 'untrusted')
+    return { ...cached, ok: true as const, record: () => recordCachedModel(outDir, key, cached) };
+  const takenAt = Date.now();
+  const opened = await openTreeContent(contentDir, { settings: options.settings, catalog, strict });
+  if (!opened.ok) return opened;
+  const { model, signatures, warnings } = opened;
+  const fingerprints = createFingerprintCache();
+  // The cache names files relative to the content folder, which a next run may find elsewhere.
+  const relativeWarnings = warnings.map((w) => ({ ...w, file: relative(contentDir, w.file) }));
+  const recorded = { outDir, key, model, signatures, takenAt, fingerprints, stamp: STORE_STAMP };
+  const record = () => recordBuild({ ...recorded, warnings: relativeWarnings });
+  return { ok: true as const, model, fingerprints, warnings, parsed: 'all' as const, record };
+}
+
+const UNTRUSTED_CACHE =
+  'Not using the build cache in the state: it is damaged, or was written with other settings or ' +
+  'by another version of this tool; reading all the content.';
+
+/** What the state's build cache holds for: the settings the publish takes (the content folder is wherever the run finds it). */
+function storeCacheKey(options: PublishOptions): CacheKey {
+  const settings = {
+    site: options.settings ?? {},
+    host: options.host ?? null,
+    strict: !!options.strict,
+  };
+  return { contentDir: '', settings: JSON.stringify(settings) };
 }
 
 /** Keys deleted per request (the most S3 takes). */
@@ -136,6 +194,7 @@ class Publish {
     private readonly deps: StateDeps,
     private readonly model: Model,
     private readonly outDir: string,
+    private readonly fingerprints: FingerprintCache,
   ) {
     this.policy = sendingPolicy(options, deps);
   }
@@ -203,7 +262,10 @@ class Publish {
   ): Promise<string[]> {
     const changed: FileGroup[] = [];
     const seen = new Set<string>();
-    for (const group of fileGroups(this.model, { hosts: { host: this.options.host } })) {
+    for (const group of fileGroups(this.model, {
+      hosts: { host: this.options.host },
+      cache: this.fingerprints,
+    })) {
       seen.add(group.key);
       if (record.groups.get(group.key)?.fingerprint === group.fingerprint)
         this.figures.unchangedGroups++;

@@ -165,6 +165,7 @@ async function refreshInStore(
     outDir: tree,
     retries: options.deploy.retries,
     carried: content,
+    cache: true,
     onNotice: options.onNotice,
   };
   const storeDeps = {
