@@ -80,7 +80,19 @@ export interface StateRunOptions {
   carried?: string | undefined;
   /** The build cache beside `outDir` travels with the record (a publish of content, whose scratch tree is its own). */
   cache?: boolean | undefined;
+  /** The folders still hold the state this process last wrote: read it again only if the store holds another. */
+  kept?: KeptState | undefined;
+  /** Told the MD5 (base64) of the state object once written back. */
+  onSaved?: ((md5: string) => void) | undefined;
   onNotice?: ((text: string) => void) | undefined;
+}
+
+/** What a long-running process kept of the state it wrote last. */
+interface KeptState {
+  /** The MD5 of the state object it wrote, base64. */
+  md5: string;
+  /** Empties the folders the state fills, when the store holds another state (or none). */
+  discard: () => Promise<void>;
 }
 
 type StateOptions = DeployOptions & StateRunOptions;
@@ -154,9 +166,13 @@ export async function withStoreState(
     if (lease) renewal = renewLease(store, leaseKey(options.state), lease.lease, deps);
     const target = describeTarget(options.target);
     const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
+    const kept = !lease?.stale && (await stillKept(store, options, policy));
+    if (options.kept && !kept) await options.kept.discard();
     const distrust = lease?.stale
       ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
-      : await restoreRecord(store, options, target, policy);
+      : kept
+        ? null
+        : await restoreRecord(store, options, target, policy);
     if (distrust)
       options.onNotice?.(
         `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
@@ -280,6 +296,23 @@ function busy(where: string, held: Lease): string {
   );
 }
 
+/**
+ * Whether the state object is still the one this process wrote last, as its
+ * folders hold it: a listing of its key gives the ETag (the MD5 of an object
+ * put whole) without reading the object.
+ */
+async function stillKept(
+  store: ObjectStore,
+  options: StateRunOptions,
+  policy: RetryPolicy,
+): Promise<boolean> {
+  if (!options.kept) return false;
+  const { key } = options.state;
+  const page = await withRetries(() => store.list(key, null), policy);
+  const etag = page.objects.find((object) => object.key === key)?.etag;
+  return etag !== undefined && Buffer.from(etag, 'hex').toString('base64') === options.kept.md5;
+}
+
 /** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
 async function restoreRecord(
   store: ObjectStore,
@@ -376,7 +409,9 @@ async function saveRecord(
   });
   if (body === null) return null;
   try {
-    await withRetries(() => store.put(options.state.key, body, metadata(body)), policy);
+    const sent = metadata(body);
+    await withRetries(() => store.put(options.state.key, body, sent), policy);
+    options.onSaved?.(sent.md5);
     return null;
   } catch (error) {
     // An older state would be trusted by the next run: better none, so that it lists the target.
