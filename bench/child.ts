@@ -261,7 +261,7 @@ async function seedState(
   contentDir: string,
   target: { bucket: string; prefix: string; endpoint: string },
 ): Promise<number> {
-  const body = await encodeRunState(outDir, describeTarget(target), contentDir);
+  const body = await encodeRunState(outDir, describeTarget(target), { folder: contentDir });
   if (body === null) throw new Error(`no deploy record in ${outDir}'s state folder`);
   const state = parseStateLocation('default', target);
   if (!state.ok) throw new Error(state.message);

@@ -265,8 +265,12 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
     io.err(`${report.message}\n`);
     return report.busy ? 75 : 1;
   }
+  const read =
+    report.parsed === 'all'
+      ? ''
+      : `; ${countOf(report.parsed, 'content file')} read, the rest vouched for by the build cache in the state`;
   io.out(
-    `Published ${content}/ (${countOf(report.translations, 'translation')}) to ${describeTarget(target)}: ` +
+    `Published ${content}/ (${countOf(report.translations, 'translation')}${read}) to ${describeTarget(target)}: ` +
       `${countOf(report.uploaded, 'file')} uploaded (${formatBytes(report.bytes)}), ` +
       `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged.\n`,
   );

@@ -13,6 +13,8 @@ import { formatContentError, TemporaryError, UsageError } from '../src/errors.ts
 import { deliveryJudge, readSecret, secretProblem } from '../src/mirror/delivery.ts';
 import { listenForDeliveries } from '../src/mirror/listen.ts';
 import {
+  dropScratch,
+  keptScratch,
   refreshMirror,
   type MirrorDeps,
   type MirrorOptions,
@@ -235,13 +237,15 @@ async function keepMirroring(
   io: CommandIO,
 ): Promise<number> {
   const failure: { bug: Error | null } = { bug: null };
+  // A bucket's scratch folder stays between refreshes while the state is the one this process wrote.
+  const keep = keptScratch();
   let failed = () => {};
   const stopped = Promise.race([stopSignal(), new Promise<void>((done) => (failed = done))]);
   const queue = refreshQueue(async (places) => {
     const named = places ? ` of ${places.map(describePlace).join(', ')}` : '';
     io.out(`Refreshing${named}.\n`);
     try {
-      const outcome = await refreshMirror(options, deps, places, (step) =>
+      const outcome = await refreshMirror({ ...options, keep }, deps, places, (step) =>
         io.out(`${stepLine(step)}\n`),
       );
       if (!outcome.ok) {
@@ -269,6 +273,7 @@ async function keepMirroring(
   if (timer) clearInterval(timer);
   await listener?.listener.close();
   await queue.idle();
+  await dropScratch(keep);
   if (failure.bug) throw failure.bug;
   return 0;
 }

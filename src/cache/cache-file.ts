@@ -157,6 +157,16 @@ export function setWarnings(
   else warnings.delete(file);
 }
 
+/** The cache's files beside the tree at `outDir` (whole file, then journal), whether there or not. */
+export function buildCacheFiles(outDir: string): string[] {
+  return [basePath(outDir), journalPath(outDir)];
+}
+
+/** Whether a cache file is beside the tree, trusted or not. */
+export function hasBuildCache(outDir: string): boolean {
+  return existsSync(basePath(outDir));
+}
+
 export async function removeBuildCache(outDir: string): Promise<void> {
   await rm(journalPath(outDir), { force: true });
   await rm(basePath(outDir), { force: true });

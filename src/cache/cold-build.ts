@@ -4,10 +4,10 @@
  * applied as a session's would be (tree/apply-patch.ts). Anything else is left to the full build.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf } from '../content/files.ts';
-import { statContentFiles } from '../content/load.ts';
+import { loadExtraFiles, statContentFiles } from '../content/load.ts';
 import { compareStrings, type ContentError } from '../errors.ts';
 import { hashBytes, hashText, type FileSignature } from '../content/signatures.ts';
 import type { Model } from '../model/types.ts';
@@ -22,6 +22,7 @@ import type { UpdateStats } from '../tree/update.ts';
 import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
 import {
   appendBuildCache,
+  hasBuildCache,
   readBuildCache,
   removeBuildCache,
   setWarnings,
@@ -129,11 +130,13 @@ interface Recorded {
   takenAt: number;
   /** Fingerprints already computed for objects of the model, if any. */
   fingerprints?: FingerprintCache;
+  /** What the cache is kept in step with, when not the tree's manifest (STORE_STAMP). */
+  stamp?: string;
 }
 
 /** After a build that read the whole content: the cache written whole (or removed, for a model the format cannot carry). */
 export async function recordBuild(recorded: Recorded): Promise<void> {
-  const stamp = await manifestStamp(recorded.outDir);
+  const stamp = recorded.stamp ?? (await manifestStamp(recorded.outDir));
   const { fingerprints, aggregates } = createContext(
     recorded.model,
     recorded.fingerprints ?? createFingerprintCache(),
@@ -152,6 +155,97 @@ export async function recordBuild(recorded: Recorded): Promise<void> {
     translations: recorded.model.translations.length,
     warnings,
     model,
+  });
+}
+
+/**
+ * The stamp of a cache with no tree beside it (one carried in a store's
+ * state): it holds for the model alone, which the deploy record then compares
+ * with what the target holds.
+ */
+export const STORE_STAMP = 'no tree';
+
+/** A model read through a cache carried in a store's state, and what to record of it after. */
+interface CachedModel {
+  model: Model;
+  /** Versions already known of the model's objects. */
+  fingerprints: FingerprintCache;
+  /** Every warning, with its file in `contentDir`. */
+  warnings: ContentError[];
+  /** The content files whose text changed, read and checked again. */
+  parsed: number;
+  cache: BuildCache;
+  changes: FileChange[];
+}
+
+type ModelOptions = Omit<ColdBuildOptions, 'verify'>;
+
+/**
+ * The model of the content through a cache carried away from its tree (in a
+ * store's state, to a fresh checkout whose files all have new times): every
+ * file is read and its hash compared, and only the component files whose text
+ * changed are checked and patched in. The cache's key names no content folder
+ * (its warnings name files relative to it). `untrusted` when a cache is there
+ * but damaged or written for other settings or code; null when there is none
+ * or the content changed in a way only a full open handles.
+ */
+export async function modelFromCache(
+  options: ModelOptions,
+): Promise<CachedModel | 'untrusted' | null> {
+  const { contentDir, outDir } = options;
+  const takenAt = Date.now();
+  const [cache, listing] = await Promise.all([
+    readBuildCache(outDir, options.key),
+    statContentFiles(contentDir),
+  ]);
+  if (!cache) return hasBuildCache(outDir) ? 'untrusted' : null;
+  if (cache.stamp !== STORE_STAMP) return 'untrusted';
+  const changes = await compareContent(contentDir, listing, cache, takenAt, { byHash: true });
+  const last = changes && replayed(cache, options);
+  if (!changes || !last) return null;
+  const edited = new Map(changes.map((c) => [c.path, c.text ?? null]));
+  const patched =
+    edited.size === 0
+      ? { ...last, warnings: new Map<string, ContentError[]>() }
+      : patch(last.model, edited, options);
+  if (!patched || (options.strict && patched.warnings.size > 0)) return null;
+  const extras = await loadExtraFiles(contentDir);
+  if (extras.errors.length > 0) return null;
+  for (const change of changes) {
+    const found = patched.warnings.get(change.path) ?? [];
+    const kept = found.map((w) => ({ ...w, file: relative(contentDir, w.file) }));
+    change.warnings = kept;
+    setWarnings(cache.warnings, change.path, kept);
+  }
+  const model =
+    extras.extras.length > 0 ? { ...patched.model, extras: extras.extras } : patched.model;
+  const warnings = allWarnings(cache.warnings).map((w) => ({
+    ...w,
+    file: join(contentDir, w.file),
+  }));
+  return { model, fingerprints: last.fingerprints, warnings, parsed: edited.size, cache, changes };
+}
+
+/** After a publish through modelFromCache(): the changes journaled, or the cache written whole once the journal is long. */
+export async function recordCachedModel(
+  outDir: string,
+  key: CacheKey,
+  cached: CachedModel,
+): Promise<void> {
+  const { cache, changes, model } = cached;
+  if (changes.length === 0) return;
+  const translations = model.translations.length;
+  if (cache.batches < MAX_BATCHES && cache.replay.size + changes.length <= MAX_REPLAYED)
+    return appendBuildCache(outDir, changes, STORE_STAMP, translations);
+  await recordBuild({
+    outDir,
+    key,
+    model,
+    signatures: signaturesAfter(cache, changes),
+    warnings: allWarnings(cache.warnings),
+    takenAt: Date.now(),
+    fingerprints: cached.fingerprints,
+    stamp: STORE_STAMP,
   });
 }
 
@@ -180,6 +274,7 @@ async function compareContent(
   listing: ContentListing,
   cache: BuildCache,
   takenAt: number,
+  options: { byHash?: boolean } = {},
 ): Promise<FileChange[] | null> {
   if (listing.refused.length > 0) return null;
   const changes: FileChange[] = [];
@@ -192,15 +287,16 @@ async function compareContent(
     const known = cache.signatures.get(file.relativePath);
     const sameStat =
       known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
-    if (sameStat && file.mtimeMs < known.takenAt - RACY_MS) continue;
+    if (sameStat && file.mtimeMs < known.takenAt - RACY_MS && !options.byHash) continue;
     const bytes = await readFile(join(contentDir, file.relativePath));
     const text = bytes.toString('utf8');
     // An extra file's bytes need not be text; patch() leaves its change to the full build.
     const hash = 'extra' in place ? hashBytes(bytes) : hashText(text);
     const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash, takenAt };
     if (known?.hash !== signature.hash) changes.push({ path: file.relativePath, signature, text });
-    // The same text: its new signature is kept when it lets the next build trust the file without reading it.
-    else if (!sameStat || file.mtimeMs < takenAt - RACY_MS)
+    // The same text: its new signature is kept when it lets the next build trust the file without
+    // reading it (never by hash alone: a fresh checkout's times say nothing).
+    else if (!options.byHash && (!sameStat || file.mtimeMs < takenAt - RACY_MS))
       changes.push({ path: file.relativePath, signature });
   }
   for (const path of cache.signatures.keys())

@@ -10,8 +10,15 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Catalog } from '../catalog/catalog.ts';
+import { join, relative } from 'node:path';
+import type { CacheKey } from '../cache/cache-file.ts';
+import {
+  modelFromCache,
+  recordBuild,
+  recordCachedModel,
+  STORE_STAMP,
+} from '../cache/cold-build.ts';
+import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { internalError, type ContentError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
 import type { HostOptions } from '../hosts/index.ts';
@@ -20,7 +27,7 @@ import { encodeFileText } from '../output/serialize.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { openTreeContent } from '../tree/extra-groups.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
-import { createFingerprintCache } from '../tree/fingerprints.ts';
+import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
 import { fileGroups, type FileGroup } from '../tree/groups.ts';
 import { stateDir } from '../tree/state-folder.ts';
 import { noFigures } from './deploy.ts';
@@ -75,32 +82,42 @@ interface PublishOptions extends Omit<StateRunOptions, 'outDir' | 'dryRun'> {
   heldGroups?: number;
 }
 
+interface ContentFigures {
+  warnings: ContentError[];
+  translations: number;
+  /** The content files read and checked: `all`, or only those the state's build cache could not vouch for. */
+  parsed: number | 'all';
+  /** The most file groups the run held at once, waiting to be rendered. */
+  held: number;
+}
+
 type PublishReport =
-  | (StateDeployReport & {
-      errors?: undefined;
-      warnings: ContentError[];
-      translations: number;
-      /** The most file groups the run held at once, waiting to be rendered. */
-      held: number;
-    })
-  | { errors: ContentError[] };
+  (StateDeployReport & ContentFigures & { errors?: undefined }) | { errors: ContentError[] };
 
 /** Opens the content and publishes its snapshot to the target, through the state in the store. */
 export async function publishContent(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
 ): Promise<PublishReport> {
-  const opened = await openContent(options, deps);
-  if (!opened.ok) return { errors: opened.errors };
-  const { model, warnings } = opened;
   const spool = await mkdtemp(join(options.spoolDir ?? tmpdir(), 'weblate-snapshot-publish-'));
   const outDir = join(spool, 'tree');
+  // What the run found in the content, beside the deploy's report.
+  const found: { errors?: ContentError[]; content?: ContentFigures } = {};
   try {
-    const publish = new Publish(options, deps, model, outDir);
-    const report = await withStoreState({ ...options, outDir }, deps, (distrust) =>
-      publish.run(distrust),
-    );
-    return { ...report, warnings, translations: model.translations.length, held: publish.peakHeld };
+    const run = { ...options, outDir, cache: true };
+    const report = await withStoreState(run, deps, async (distrust) => {
+      const published = await publishInRun(options, deps, outDir, distrust);
+      if (published.errors) {
+        found.errors = published.errors;
+        return { ...noFigures(), ok: false, message: '', stateUnchanged: true };
+      }
+      const { warnings, translations, parsed, held, ...deployed } = published;
+      found.content = { warnings, translations, parsed, held };
+      return deployed;
+    });
+    if (found.errors) return { errors: found.errors };
+    const none = { warnings: [], translations: 0, parsed: 0, held: 0 };
+    return { ...report, ...(found.content ?? none) };
   } finally {
     await rm(spool, { recursive: true, force: true });
   }
@@ -109,8 +126,9 @@ export async function publishContent(
 /**
  * Opens the content and publishes it inside a run that already holds the
  * store's state (a mirror's, which pulls first): `outDir` is the scratch tree
- * whose state folder holds the deploy record, `distrust` why it is not to be
- * trusted. Content errors come back with nothing published.
+ * whose state folder holds the deploy record and the build cache the state
+ * carried, `distrust` why the record is not to be trusted. Content errors
+ * come back with nothing published.
  */
 export async function publishInRun(
   options: PublishOptions,
@@ -118,22 +136,56 @@ export async function publishInRun(
   outDir: string,
   distrust: string | null,
 ): Promise<PublishReport> {
-  const opened = await openContent(options, deps);
+  const opened = await openContent(options, deps, outDir);
   if (!opened.ok) return { errors: opened.errors };
-  const publish = new Publish(options, deps, opened.model, outDir);
+  const { model, fingerprints, warnings, parsed } = opened;
+  const publish = new Publish(options, deps, model, outDir, fingerprints);
   const report = await publish.run(distrust);
-  const { warnings, model } = opened;
-  return { ...report, warnings, translations: model.translations.length, held: publish.peakHeld };
+  await opened.record();
+  const translations = model.translations.length;
+  return { ...report, warnings, translations, parsed, held: publish.peakHeld };
 }
 
 // --- internal ---
 
-function openContent(options: PublishOptions, deps: { catalog?: Catalog }) {
-  return openTreeContent(options.contentDir, {
-    settings: options.settings,
-    catalog: deps.catalog,
-    strict: options.strict,
-  });
+/**
+ * The content's model: through the build cache the state carried when it
+ * vouches for the content (only the component files whose text changed are
+ * read as YAML), else opened whole; and how to leave the cache for the next
+ * run once the publish is over.
+ */
+async function openContent(options: PublishOptions, deps: { catalog?: Catalog }, outDir: string) {
+  const catalog = deps.catalog ?? loadCatalog();
+  const { contentDir, strict } = options;
+  const key = storeCacheKey(options);
+  const cached = await modelFromCache({ contentDir, outDir, key, catalog, strict });
+  if (cached === 'untrusted') options.onNotice?.(UNTRUSTED_CACHE);
+  if (cached && cached !== 'untrusted')
+    return { ...cached, ok: true as const, record: () => recordCachedModel(outDir, key, cached) };
+  const takenAt = Date.now();
+  const opened = await openTreeContent(contentDir, { settings: options.settings, catalog, strict });
+  if (!opened.ok) return opened;
+  const { model, signatures, warnings } = opened;
+  const fingerprints = createFingerprintCache();
+  // The cache names files relative to the content folder, which a next run may find elsewhere.
+  const relativeWarnings = warnings.map((w) => ({ ...w, file: relative(contentDir, w.file) }));
+  const recorded = { outDir, key, model, signatures, takenAt, fingerprints, stamp: STORE_STAMP };
+  const record = () => recordBuild({ ...recorded, warnings: relativeWarnings });
+  return { ok: true as const, model, fingerprints, warnings, parsed: 'all' as const, record };
+}
+
+const UNTRUSTED_CACHE =
+  'Not using the build cache in the state: it is damaged, or was written with other settings or ' +
+  'by another version of this tool; reading all the content.';
+
+/** What the state's build cache holds for: the settings the publish takes (the content folder is wherever the run finds it). */
+function storeCacheKey(options: PublishOptions): CacheKey {
+  const settings = {
+    site: options.settings ?? {},
+    host: options.host ?? null,
+    strict: !!options.strict,
+  };
+  return { contentDir: '', settings: JSON.stringify(settings) };
 }
 
 /** Keys deleted per request (the most S3 takes). */
@@ -168,7 +220,6 @@ class Publish {
   private readonly figures: Figures = noFigures();
   private readonly policy: RetryPolicy;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly cache = createFingerprintCache();
   private failure: string | null = null;
   private store: ObjectStore | null = null;
   private old: RecordIndex | null = null;
@@ -183,6 +234,7 @@ class Publish {
     private readonly deps: StateDeps,
     private readonly model: Model,
     private readonly outDir: string,
+    private readonly fingerprints: FingerprintCache,
   ) {
     this.policy = sendingPolicy(options, deps);
   }
@@ -251,7 +303,7 @@ class Publish {
   }
 
   private groups(): Generator<FileGroup> {
-    return fileGroups(this.model, { hosts: { host: this.options.host }, cache: this.cache });
+    return fileGroups(this.model, { hosts: { host: this.options.host }, cache: this.fingerprints });
   }
 
   /**

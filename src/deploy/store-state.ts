@@ -2,16 +2,17 @@
  * A deploy whose state lives in the store (`--state`), for runners that keep
  * nothing between runs. The run takes a lease object beside the state, so a
  * second run at the same time waits or stops instead of interleaving; reads
- * the deploy record from the state object into the tree's state folder (and,
- * for a mirror, the pulled content into its folder); deploys; writes them
- * back; and gives the lease up. A state that is
- * missing, damaged, of another target, or left by a run that never finished
+ * the deploy record from the state object into the tree's state folder (with,
+ * for a publish of content, the build cache it left there; for a mirror, the
+ * pulled content into its folder too); deploys; writes them back; and gives
+ * the lease up. A state that is missing, damaged, of another target, or left by a run that never finished
  * (its lease ran out) is not trusted: the deploy compares the tree with a
  * listing of the target instead, and says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
+import { buildCacheFiles } from '../cache/cache-file.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { readStateFile } from '../tree/state-folder.ts';
 import { deploy, noFigures, type DeployOptions, type DeployReport } from './deploy.ts';
@@ -77,7 +78,21 @@ export interface StateRunOptions {
   dryRun?: boolean | undefined;
   /** A folder whose files travel in the state with the record (a mirror's pulled content). */
   carried?: string | undefined;
+  /** The build cache beside `outDir` travels with the record (a publish of content, whose scratch tree is its own). */
+  cache?: boolean | undefined;
+  /** The folders still hold the state this process last wrote: read it again only if the store holds another. */
+  kept?: KeptState | undefined;
+  /** Told the MD5 (base64) of the state object once written back. */
+  onSaved?: ((md5: string) => void) | undefined;
   onNotice?: ((text: string) => void) | undefined;
+}
+
+/** What a long-running process kept of the state it wrote last. */
+interface KeptState {
+  /** The MD5 of the state object it wrote, base64. */
+  md5: string;
+  /** Empties the folders the state fills, when the store holds another state (or none). */
+  discard: () => Promise<void>;
 }
 
 type StateOptions = DeployOptions & StateRunOptions;
@@ -107,12 +122,13 @@ export function deployWithState(
 export async function encodeRunState(
   outDir: string,
   target: string,
-  carried: string | undefined,
+  carried: { folder?: string | undefined; cache?: boolean | undefined },
 ): Promise<Buffer | null> {
   const record = readStateFile(recordPath(outDir, target));
   if (record === null) return null;
-  const files = carried ? await readCarried(carried) : new Map<string, Buffer>();
-  return encodeStateBundle(target, new Map([[RECORD, record], ...files]));
+  const files = carried.folder ? await readCarried(carried.folder) : new Map<string, Buffer>();
+  const cache = carried.cache ? readCache(outDir) : new Map<string, Buffer>();
+  return encodeStateBundle(target, new Map([[RECORD, record], ...cache, ...files]));
 }
 
 /** The key of the lease beside a state. */
@@ -150,9 +166,13 @@ export async function withStoreState(
     if (lease) renewal = renewLease(store, leaseKey(options.state), lease.lease, deps);
     const target = describeTarget(options.target);
     const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
+    const kept = !lease?.stale && (await stillKept(store, options, policy));
+    if (options.kept && !kept) await options.kept.discard();
     const distrust = lease?.stale
       ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
-      : await restoreRecord(store, options, target, policy);
+      : kept
+        ? null
+        : await restoreRecord(store, options, target, policy);
     if (distrust)
       options.onNotice?.(
         `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
@@ -276,6 +296,23 @@ function busy(where: string, held: Lease): string {
   );
 }
 
+/**
+ * Whether the state object is still the one this process wrote last, as its
+ * folders hold it: a listing of its key gives the ETag (the MD5 of an object
+ * put whole) without reading the object.
+ */
+async function stillKept(
+  store: ObjectStore,
+  options: StateRunOptions,
+  policy: RetryPolicy,
+): Promise<boolean> {
+  if (!options.kept) return false;
+  const { key } = options.state;
+  const page = await withRetries(() => store.list(key, null), policy);
+  const etag = page.objects.find((object) => object.key === key)?.etag;
+  return etag !== undefined && Buffer.from(etag, 'hex').toString('base64') === options.kept.md5;
+}
+
 /** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
 async function restoreRecord(
   store: ObjectStore,
@@ -291,10 +328,11 @@ async function restoreRecord(
   if (decoded.target !== target) return `the state at ${where} is of ${decoded.target}`;
   const record = decoded.files.get(RECORD);
   if (!record) return `the state at ${where} holds no deploy record`;
-  const outside = [...decoded.files.keys()].find((name) => !carriedPath(name));
+  const outside = [...decoded.files.keys()].find((name) => !carriedPath(name, options.outDir));
   if (outside !== undefined)
     return `the state at ${where} names a file outside its folder: ${outside}`;
   await writeFileAtomic(recordPath(options.outDir, target), record);
+  if (options.cache) await restoreCache(options.outDir, decoded.files);
   if (options.carried) await restoreCarried(options.carried, decoded.files);
   return null;
 }
@@ -308,9 +346,28 @@ async function keepLocalRecord(outDir: string, target: string) {
   };
 }
 
-/** Whether a name of the state is the record or a carried file that stays inside its folder. */
-function carriedPath(name: string): boolean {
+/** The build cache's files beside `outDir` that are there, by their names in the state. */
+function readCache(outDir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const file of buildCacheFiles(outDir)) {
+    const body = readStateFile(file);
+    if (body !== null) files.set(basename(file), body);
+  }
+  return files;
+}
+
+/** Writes the build cache's files of the state beside `outDir`. */
+async function restoreCache(outDir: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
+  for (const file of buildCacheFiles(outDir)) {
+    const body = files.get(basename(file));
+    if (body) await writeFileAtomic(file, body);
+  }
+}
+
+/** Whether a name of the state is the record, a build cache file, or a carried file that stays inside its folder. */
+function carriedPath(name: string, outDir: string): boolean {
   if (name === RECORD) return true;
+  if (buildCacheFiles(outDir).some((file) => basename(file) === name)) return true;
   const path = name.slice(CARRIED.length);
   return (
     name.startsWith(CARRIED) &&
@@ -346,10 +403,15 @@ async function saveRecord(
   target: string,
   policy: RetryPolicy,
 ): Promise<string | null> {
-  const body = await encodeRunState(options.outDir, target, options.carried);
+  const body = await encodeRunState(options.outDir, target, {
+    folder: options.carried,
+    cache: options.cache,
+  });
   if (body === null) return null;
   try {
-    await withRetries(() => store.put(options.state.key, body, metadata(body)), policy);
+    const sent = metadata(body);
+    await withRetries(() => store.put(options.state.key, body, sent), policy);
+    options.onSaved?.(sent.md5);
     return null;
   } catch (error) {
     // An older state would be trusted by the next run: better none, so that it lists the target.

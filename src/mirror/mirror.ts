@@ -62,6 +62,28 @@ export interface MirrorOptions {
   deploy: { cacheControl: string | null; concurrency: number; retries: number };
   allowBaseUrl?: boolean;
   onNotice?: (text: string) => void;
+  /** For a bucket, a long-running mirror's scratch folder, kept between its refreshes (keptScratch()). */
+  keep?: KeptScratch | undefined;
+}
+
+/**
+ * The scratch folder of a bucket's refresh, kept by a long-running mirror
+ * for its next refresh while the state in the store is the one it wrote
+ * there (its MD5): that refresh then neither reads the state nor restores it.
+ */
+interface KeptScratch {
+  dir: string | null;
+  md5: string | null;
+}
+
+export function keptScratch(): KeptScratch {
+  return { dir: null, md5: null };
+}
+
+/** Removes a kept scratch folder (when the mirror stops). */
+export async function dropScratch(kept: KeptScratch): Promise<void> {
+  if (kept.dir !== null) await rm(kept.dir, { recursive: true, force: true });
+  kept.dir = kept.md5 = null;
 }
 
 export interface MirrorDeps {
@@ -150,9 +172,10 @@ async function refreshInStore(
   only: readonly ChangedPlace[] | undefined,
   onStep: (step: MirrorStepReport) => void,
 ): Promise<MirrorOutcome> {
-  if (options.work !== undefined) await mkdir(options.work, { recursive: true });
-  const scratch = await mkdtemp(join(options.work ?? tmpdir(), 'weblate-mirror-'));
+  const { keep } = options;
+  const scratch = keep?.dir ?? (await newScratch(options.work));
   const { content, tree } = mirrorPlaces(scratch, target);
+  let saved: string | null = null;
   let failure: Failure | null = null;
   const stop = (outcome: Failure): StateDeployReport => {
     failure = outcome;
@@ -165,7 +188,10 @@ async function refreshInStore(
     outDir: tree,
     retries: options.deploy.retries,
     carried: content,
+    cache: true,
     onNotice: options.onNotice,
+    kept: keep?.md5 ? { md5: keep.md5, discard: () => emptyFolder(scratch) } : undefined,
+    onSaved: (md5: string) => (saved = md5),
   };
   const storeDeps = {
     ...deps,
@@ -213,8 +239,23 @@ async function refreshInStore(
     onStep({ step: 'deploy', report });
     return { ok: true };
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    // Kept only as the state just written holds it; otherwise the next refresh starts afresh.
+    if (keep && saved !== null) Object.assign(keep, { dir: scratch, md5: saved });
+    else {
+      await rm(scratch, { recursive: true, force: true });
+      if (keep) Object.assign(keep, keptScratch());
+    }
   }
+}
+
+async function newScratch(work: string | undefined): Promise<string> {
+  if (work !== undefined) await mkdir(work, { recursive: true });
+  return mkdtemp(join(work ?? tmpdir(), 'weblate-mirror-'));
+}
+
+async function emptyFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir);
 }
 
 /** The tree brought in line with the content, as `build` does, holding the tree's lock. */
