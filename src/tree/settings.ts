@@ -166,6 +166,7 @@ const FLAGS: Record<keyof SettingsOverrides, string> = {
   pagination: '--pagination',
   weblateVersion: '--weblate-version',
   pages: '--pages',
+  pngWidgets: '--png-widgets',
 };
 
 function sourceText(
@@ -189,6 +190,7 @@ const SETTING_LABELS: [keyof Settings, string][] = [
   ['pagination', 'pagination'],
   ['weblateVersion', 'Weblate version'],
   ['pages', 'pages'],
+  ['pngWidgets', 'PNG widgets'],
   ['editUrl', 'edit URL'],
   ['title', 'title'],
 ];
