@@ -51,21 +51,17 @@ export function aliasRules(version: WeblateVersion, lookFirst: boolean): StatusS
 /**
  * What sits in the widget folders and is no SVG: each PNG widget's path, and
  * the pages under a widget folder (4.x's widgets page, `/widgets/:project`),
- * for hosts that type a whole folder as SVG and must type these again. The
- * PNGs of the folders below a project's only when they are written
- * (`png_widgets: all`): each path is a rule, and hosts count rules.
+ * for hosts that type a whole folder as SVG and must type these again. Not
+ * the PNGs below a project's folder (`png_widgets: all`): a rule each would
+ * pass the hosts' limits, so those hosts type by extension then.
  */
-export function notSvgInWidgetFolders(
-  version: WeblateVersion,
-  everyFolder: boolean,
-): { png: string[]; pages: string[] } {
+export function notSvgInWidgetFolders(version: WeblateVersion): { png: string[]; pages: string[] } {
   const routes = statusSiteRoutesOf(version);
   const folders = new Set(fileFolders(version).filter((folder) => folder.startsWith('widget')));
   const pngs = PROJECT_WIDGET_FILES.filter((name) => name.endsWith('.png'));
   return {
     png: routes.flatMap((route) =>
-      route.pattern.includes(':image') &&
-      (everyFolder || !BELOW_PROJECT_WIDGETS.includes(route.kind))
+      route.pattern.includes(':image') && !BELOW_PROJECT_WIDGETS.includes(route.kind)
         ? pngs.map((name) => pathOf(route.pattern.map((part) => (part === ':image' ? name : part))))
         : [],
     ),

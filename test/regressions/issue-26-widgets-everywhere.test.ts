@@ -9,7 +9,8 @@ import { appendFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
+import { renderCloudflareHeaders } from '../../src/hosts/cloudflare.ts';
+import { FIXTURES, scriptArgs, tempDir, testSettings } from '../helpers.ts';
 import { buildFor, freePort, get, startNginxForTree, type Started } from '../e2e/servers.ts';
 
 const run = promisify(execFile);
@@ -97,6 +98,26 @@ describe.each(flavours)('the PNG widgets below a project (flavour $flavour)', (c
         expect(existsSync(join(site.out, folder, name)), folder + name).toBe(false);
     }
   });
+});
+
+describe("Cloudflare Pages' _headers with png_widgets: all", () => {
+  it.each(['4', '2026.11'] as const)(
+    'stay within 100 rules, typing the widgets by extension (flavour %s)',
+    (version) => {
+      const settings = testSettings({
+        baseUrl: 'https://l10n.example.org/mirror',
+        weblateVersion: version,
+        pages: true,
+        pngWidgets: 'all',
+      });
+      const headers = renderCloudflareHeaders(settings);
+      // A rule is a path line; its headers are indented below it.
+      expect(headers.split('\n').filter((line) => line.startsWith('/')).length).toBeLessThanOrEqual(
+        100,
+      );
+      expect(headers).not.toContain('image/svg+xml');
+    },
+  );
 });
 
 describe('--png-widgets', () => {
