@@ -40,6 +40,15 @@ const SIZED = [
   ['88x31-black.png', 88, 31],
 ] as const;
 
+/** Whether the project's widgets page offers a folder's PNG badge and bitmap widgets (each color). */
+function offersPngs(out: string, base: string, folder: string): boolean[] {
+  const project = folder.split('/')[1]!;
+  const page = readFileSync(join(out, 'widgets', project, 'index.html'), 'utf8');
+  return ['status-badge.png', '287x66-grey.png', '88x31-grey.png', '88x31-black.png'].map((name) =>
+    page.includes(`${base}/${folder}${name}`),
+  );
+}
+
 const servers: Started[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.stop();
@@ -81,6 +90,9 @@ describe.each(flavours)('the PNG widgets below a project (flavour $flavour)', (c
       const badge = pngSize(readFileSync(join(site.out, folder, 'status-badge.png')));
       expect(badge).toEqual([Number(/width="(\d+)"/.exec(svg)![1]), 20]);
     }
+    // The widgets page lists components and languages within the project, not translations.
+    for (const folder of case_.folders.slice(0, 2))
+      expect(offersPngs(site.out, case_.base, folder), folder).toEqual([true, true, true, true]);
     if (spawnSync('nginx', ['-v']).status !== 0) return;
     servers.push(await startNginxForTree(site.out, join(dirname(site.out), 'nginx'), site.origin));
     for (const folder of case_.folders) {
@@ -97,6 +109,13 @@ describe.each(flavours)('the PNG widgets below a project (flavour $flavour)', (c
       for (const name of ['status-badge.png', ...SIZED.map(([file]) => file)])
         expect(existsSync(join(site.out, folder, name)), folder + name).toBe(false);
     }
+    for (const folder of case_.folders.slice(0, 2))
+      expect(offersPngs(site.out, case_.base, folder), folder).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
   });
 });
 
