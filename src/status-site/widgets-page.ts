@@ -166,6 +166,7 @@ function componentWidgets(settings: Settings, component: Component, alt: string)
     image: widgetFolder(settings, project, null, component),
     alt,
     target: webPath.component(project.slug, componentWebPath(component)),
+    languageBadge: true,
   });
 }
 
@@ -183,10 +184,26 @@ function languageWidgets(
   });
 }
 
-/** The badge of a widget folder (`image` names the folder), then the PNG widgets it holds. */
-function folderWidgets(settings: Settings, folder: WidgetChoice): WidgetChoice[] {
-  const badge = { ...folder, image: folder.image + BADGE_FILE };
-  if (settings.pngWidgets !== 'all') return [badge];
+/**
+ * The badge of a widget folder (`image` names the folder), then the PNG
+ * badge, the language badge (a component's) and the bitmap widgets it holds.
+ */
+function folderWidgets(
+  settings: Settings,
+  folder: WidgetChoice & { languageBadge?: true },
+): WidgetChoice[] {
+  const { languageBadge, ...choice } = folder;
+  const badge = { ...choice, image: folder.image + BADGE_FILE };
+  const languages = languageBadge
+    ? [
+        {
+          name: `${folder.name}: language badge`,
+          image: folder.image + LANGUAGE_BADGE_FILE,
+          target: folder.target,
+        },
+      ]
+    : [];
+  if (settings.pngWidgets !== 'all') return [badge, ...languages];
   const bitmaps = BITMAP_SIZES.map((size): WidgetChoice => ({
     name: `${folder.name}: ${size === '287x66' ? 'big' : 'small'} status badge`,
     image: folder.image + bitmapFile(size, BITMAP_COLORS[0]),
@@ -200,6 +217,7 @@ function folderWidgets(settings: Settings, folder: WidgetChoice): WidgetChoice[]
   return [
     badge,
     { ...badge, name: `${folder.name} (PNG)`, image: folder.image + PNG_BADGE_FILE },
+    ...languages,
     ...bitmaps,
   ];
 }

@@ -183,7 +183,8 @@ export function countStatusSiteFiles(model: Model): number {
     total +=
       1 + (1 + charts + PROJECT_WIDGET_FILES.length) + 1 + exports + languages * (current ? 4 : 3);
   }
-  total += model.components.length * (1 + (1 + charts) + exports) + model.translations.length * 3;
+  // A component's page, widget folder (badge, charts, language badge) and exports.
+  total += model.components.length * (1 + (2 + charts) + exports) + model.translations.length * 3;
   return total + languageChartFiles(model, charts) + pngWidgetFiles(model);
 }
 
@@ -486,6 +487,13 @@ function* componentStatusSiteGroups(
       fingerprint,
       percent(sum.translated, sum.total, !projectHasReview(component.project)),
       rows,
+      // Its language badge, as Weblate serves one for any object: an SVG, cheap to write.
+      () => [
+        {
+          path: fileOf(widgetKey! + LANGUAGE_BADGE_FILE),
+          data: renderLanguageBadge(component.translations.length),
+        },
+      ],
     ),
     () => componentPngs(context, component),
   );
@@ -609,7 +617,7 @@ function translationKeys(model: Model, translation: Translation): string[] {
 
 /**
  * A folder of a badge and, for a project or a component, its charts in every
- * kind and color, and (`more`) a project's other widgets.
+ * kind and color, and (`more`) its other widgets.
  */
 function widgetGroup(
   key: string,

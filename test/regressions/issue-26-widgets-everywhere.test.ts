@@ -21,12 +21,15 @@ const flavours = [
     fixture: 'minimal',
     base: '',
     folders: ['widgets/hello/-/app/', 'widgets/hello/cs/', 'widgets/hello/cs/app/'],
+    /** How many translations the component (the first folder's) has. */
+    languages: 2,
   },
   {
     flavour: '2026.8',
     fixture: 'current',
     base: '/mirror',
     folders: ['widget/docs/guides/manual/', 'widget/docs/-/cs/', 'widget/docs/guides/manual/cs/'],
+    languages: 3,
   },
 ] as const;
 
@@ -100,6 +103,18 @@ describe.each(flavours)('the PNG widgets below a project (flavour $flavour)', (c
       expect(answer.status, folder).toBe(200);
       expect(answer.headers.get('content-type')).toBe('image/png');
     }
+  });
+
+  it('give a component its language badge by default, counting its translations', async () => {
+    const site = await built(case_.fixture, '');
+    const component = case_.folders[0];
+    const badge = readFileSync(join(site.out, component, 'language-badge.svg'), 'utf8');
+    expect(badge).toContain(`<title>languages: ${case_.languages}</title>`);
+    const page = readFileSync(
+      join(site.out, 'widgets', component.split('/')[1]!, 'index.html'),
+      'utf8',
+    );
+    expect(page).toContain(`${case_.base}/${component}language-badge.svg`);
   });
 
   it('are not written by default', async () => {
