@@ -160,6 +160,19 @@ describe('--png-widgets', () => {
     expect(existsSync(join(site.out, 'widgets/hello/cs/app/287x66-grey.png'))).toBe(true);
   });
 
+  it('is said among the settings in effect, and leaving it out takes the PNGs away', async () => {
+    const out = join(tempDir('wsnap-widgets-'), 'dist');
+    const build = [...scriptArgs('build'), '--content', contentWith('minimal', ''), '--out', out];
+    const first = await run(process.execPath, [...build, '--png-widgets', 'all']);
+    expect(first.stdout + first.stderr).toContain(
+      'PNG widgets all (--png-widgets; site.yaml: projects)',
+    );
+    expect(existsSync(join(out, 'widgets/hello/cs/app/88x31-grey.png'))).toBe(true);
+    const second = await run(process.execPath, build);
+    expect(second.stdout + second.stderr).toContain('(PNG widgets all → projects)');
+    expect(existsSync(join(out, 'widgets/hello/cs/app/88x31-grey.png'))).toBe(false);
+  });
+
   it('refuses another value, naming the flag, and writes nothing', async () => {
     const out = join(tempDir('wsnap-widgets-'), 'dist');
     const content = contentWith('minimal', '');
