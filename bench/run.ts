@@ -538,8 +538,9 @@ async function load(url: string, paths: string[], seconds: number): Promise<Load
   };
 }
 
-/** What sets a run's content and results apart from the default's: `-2026.8` for the current flavour, `-nopages` without the status site. */
+/** What sets a run's content and results apart from the default's: `-2026.8` for the current flavour, `-nopages` without the status site, `-allpngs` with every folder's PNG widgets. */
 export function benchSuffix(scale: SyntheticScale): string {
   const version = scale.weblateVersion ?? '4';
-  return `${version === '4' ? '' : `-${version}`}${scale.pages === false ? '-nopages' : ''}`;
+  const pngs = scale.pngWidgets === 'all' ? '-allpngs' : '';
+  return `${version === '4' ? '' : `-${version}`}${scale.pages === false ? '-nopages' : ''}${pngs}`;
 }

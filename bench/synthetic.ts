@@ -20,6 +20,8 @@ export interface SyntheticScale {
   weblateVersion?: Release;
   /** Whether the tree holds the status site (on unless told: the web URL is the base URL). */
   pages?: boolean;
+  /** Which widget folders hold the PNG widgets (`projects` unless told). */
+  pngWidgets?: 'projects' | 'all';
 }
 
 /** Languages a large instance translates into, right-to-left and `@` codes among them. */
@@ -116,9 +118,10 @@ export async function writeSyntheticContent(dir: string, scale: SyntheticScale):
   await mkdir(join(dir, 'projects'), { recursive: true });
   const flavour = version === '4' ? '' : `weblate_version: "${version}"\n`;
   const pages = scale.pages === false ? 'pages: false\n' : '';
+  const pngs = scale.pngWidgets === 'all' ? 'png_widgets: all\n' : '';
   await writeFile(
     join(dir, 'site.yaml'),
-    `base_url: https://l10n.example.org\npage_size: 50\n${flavour}${pages}`,
+    `base_url: https://l10n.example.org\npage_size: 50\n${flavour}${pages}${pngs}`,
   );
   let files = 1;
   for (let p = 1; p <= scale.projects; p++) {

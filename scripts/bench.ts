@@ -74,6 +74,12 @@ const command = defineCommand({
       description: 'whether the tree holds the status site (pages, badges, exports)',
       default: 'on',
     },
+    'png-widgets': {
+      type: 'string',
+      valueName: 'projects|all',
+      description: "which widget folders hold the PNG widgets: projects' only, or every object's",
+      default: 'projects',
+    },
     'refresh-only': {
       type: 'boolean',
       description: 'measure only the mirror refresh (its upstream tree is built first, untimed)',
@@ -107,6 +113,11 @@ const command = defineCommand({
     if (args.pages !== 'on' && args.pages !== 'off')
       throw new UsageError(`--pages expects "on" or "off" (got "${args.pages}")`);
     const pages = args.pages === 'on';
+    if (args['png-widgets'] !== 'projects' && args['png-widgets'] !== 'all')
+      throw new UsageError(
+        `--png-widgets expects "projects" or "all" (got "${args['png-widgets']}")`,
+      );
+    const pngWidgets: 'projects' | 'all' = args['png-widgets'] === 'all' ? 'all' : 'projects';
     const scale = args.projects
       ? {
           projects: integer('projects', args.projects),
@@ -114,8 +125,14 @@ const command = defineCommand({
           languages: integer('languages', args.languages),
           weblateVersion,
           pages,
+          pngWidgets,
         }
-      : { ...scaleFor(integer('translations', args.translations)), weblateVersion, pages };
+      : {
+          ...scaleFor(integer('translations', args.translations)),
+          weblateVersion,
+          pages,
+          pngWidgets,
+        };
     if (args.tool) timeTool(args.tool);
     await runBench({
       scale,

@@ -28,6 +28,7 @@ export function testSettings(settings: Partial<Settings> & { baseUrl: string }):
     pagination: 'path',
     weblateVersion: '4',
     pages: false,
+    pngWidgets: 'projects',
     editUrl: null,
     title: null,
     ...settings,

@@ -44,6 +44,13 @@ export interface StatusSiteRoute {
   flavours: readonly WeblateVersion[];
 }
 
+/** The routes of the widgets below a project's folder, whose files only `png_widgets: all` writes. */
+export const BELOW_PROJECT_WIDGETS: readonly string[] = [
+  'component-widget',
+  'language-widget',
+  'translation-widget',
+];
+
 /** The file a page folder holds. */
 export const PAGE_FILE = 'index.html';
 /** The files a stats export folder holds: JSON, and CSV for `?format=csv`. */
@@ -230,7 +237,7 @@ const PARAM_SHAPES: Readonly<Record<string, { one: string; deep?: number }>> = {
   /** One component slug, as the 4.x widget paths that 2026.8 redirects name it. */
   ':slug': { one: SLUG },
   ':chart': { one: `(?:${CHARTS.join('|')})` },
-  /** The widgets only a project's folder holds (PNG badges, the language badge, the matrix, Open Graph). */
+  /** A project's other widgets (PNG badges, the language badge, the matrix, Open Graph); with `png_widgets: all` the PNG badges of every folder. */
   ':image': { one: `(?:${PROJECT_WIDGET_FILES.map(escape).join('|')})` },
   /** The badge or a chart, as the redirects of 2026.8 carry them. */
   ':widget': { one: `(?:${[escape(BADGE_FILE), ...CHARTS].join('|')})` },
@@ -329,6 +336,24 @@ const SITE_ROUTES: readonly StatusSiteRoute[] = [
     flavours: V4,
   },
   {
+    kind: 'component-widget',
+    pattern: ['widgets', ':project', '-', ':component', ':image'],
+    serves: FILE,
+    flavours: V4,
+  },
+  {
+    kind: 'language-widget',
+    pattern: ['widgets', ':project', ':language', ':image'],
+    serves: FILE,
+    flavours: V4,
+  },
+  {
+    kind: 'translation-widget',
+    pattern: ['widgets', ':project', ':language', ':component', ':image'],
+    serves: FILE,
+    flavours: V4,
+  },
+  {
     kind: 'component-chart',
     pattern: ['widgets', ':project', '-', ':component', ':chart'],
     serves: FILE,
@@ -372,6 +397,24 @@ const SITE_ROUTES: readonly StatusSiteRoute[] = [
   {
     kind: 'project-widget',
     pattern: ['widget', ':project', ':image'],
+    serves: FILE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'language-widget',
+    pattern: ['widget', ':project', '-', ':language', ':image'],
+    serves: FILE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'translation-widget',
+    pattern: ['widget', ':project', ':component', ':language', ':image'],
+    serves: FILE,
+    flavours: CURRENT,
+  },
+  {
+    kind: 'component-widget',
+    pattern: ['widget', ':project', ':component', ':image'],
     serves: FILE,
     flavours: CURRENT,
   },

@@ -38,6 +38,12 @@ export const SETTINGS_OPTIONS = {
     description:
       'write the status site at the web paths (overrides site.yaml; default on when the web URL is the base URL)',
   },
+  'png-widgets': {
+    type: 'string',
+    valueName: 'projects|all',
+    description:
+      "which widget folders hold the PNG widgets: projects' only, or also components', languages' and translations' (overrides site.yaml; default projects)",
+  },
 } as const satisfies Record<string, OptionDef>;
 
 export function settingsOverrides(values: {
@@ -47,6 +53,7 @@ export function settingsOverrides(values: {
   pagination?: string | undefined;
   'weblate-version'?: string | undefined;
   pages?: string | undefined;
+  'png-widgets'?: string | undefined;
 }): SettingsOverrides {
   const url = (flag: string, value: string | undefined, options: { api?: boolean } = {}) => {
     if (value === undefined) return undefined;
@@ -75,6 +82,9 @@ export function settingsOverrides(values: {
   const pages = values.pages;
   if (pages !== undefined && pages !== 'on' && pages !== 'off')
     throw new UsageError(`--pages expects "on" or "off" (got "${pages}")`);
+  const pngWidgets = values['png-widgets'];
+  if (pngWidgets !== undefined && pngWidgets !== 'projects' && pngWidgets !== 'all')
+    throw new UsageError(`--png-widgets expects "projects" or "all" (got "${pngWidgets}")`);
   return {
     baseUrl: url('base-url', values['base-url'], { api: true }),
     webUrl: url('web-url', values['web-url']),
@@ -82,5 +92,6 @@ export function settingsOverrides(values: {
     pagination,
     weblateVersion: version,
     pages: pages === undefined ? undefined : pages === 'on',
+    pngWidgets,
   };
 }

@@ -119,6 +119,7 @@ export const siteSchema = z.strictObject({
   pagination: z.enum(['path', 'query'], { error: 'expected "path" or "query"' }).optional(),
   weblate_version: weblateVersion.optional(),
   pages: flag.optional(),
+  png_widgets: z.enum(['projects', 'all'], { error: 'expected "projects" or "all"' }).optional(),
   edit_url: httpUrl().optional(),
   title: name(100).optional(),
 });

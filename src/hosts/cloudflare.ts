@@ -134,15 +134,18 @@ export function renderCloudflareHeaders(settings: Settings): string {
     ...paginatedRoutes(version)
       .filter((route) => routes.includes(route))
       .flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
-    ...(settings.pages ? statusSiteHeaders(basePath(settings), version) : []),
+    ...(settings.pages
+      ? statusSiteHeaders(basePath(settings), version, settings.pngWidgets === 'all')
+      : []),
     '',
   ].join('\n');
 }
 
 /** The SVG's charset, a CSV export's type and the name Weblate gives it (placeholders fill header values), the pages' policy. */
-function statusSiteHeaders(base: string, version: WeblateVersion): string[] {
-  const svg = fileFolders(version).filter((folder) => folder.startsWith('widget'));
-  const notSvg = notSvgInWidgetFolders(version);
+function statusSiteHeaders(base: string, version: WeblateVersion, allPngs: boolean): string[] {
+  // With PNGs in every widget folder, a rule for each would pass the 100: Pages types by extension.
+  const svg = allPngs ? [] : fileFolders(version).filter((folder) => folder.startsWith('widget'));
+  const notSvg = allPngs ? { png: [], pages: [] } : notSvgInWidgetFolders(version);
   const csv = statusSiteRoutesOf(version).flatMap((route) =>
     route.serves.kind === 'export' ? expandDepths(route, version) : [],
   );

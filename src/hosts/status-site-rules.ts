@@ -11,6 +11,7 @@ import {
   folderShapes,
   statusSiteRoutesOf,
   type FolderShape,
+  BELOW_PROJECT_WIDGETS,
 } from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
 
@@ -50,7 +51,9 @@ export function aliasRules(version: WeblateVersion, lookFirst: boolean): StatusS
 /**
  * What sits in the widget folders and is no SVG: each PNG widget's path, and
  * the pages under a widget folder (4.x's widgets page, `/widgets/:project`),
- * for hosts that type a whole folder as SVG and must type these again.
+ * for hosts that type a whole folder as SVG and must type these again. Not
+ * the PNGs below a project's folder (`png_widgets: all`): a rule each would
+ * pass the hosts' limits, so those hosts type by extension then.
  */
 export function notSvgInWidgetFolders(version: WeblateVersion): { png: string[]; pages: string[] } {
   const routes = statusSiteRoutesOf(version);
@@ -58,7 +61,7 @@ export function notSvgInWidgetFolders(version: WeblateVersion): { png: string[];
   const pngs = PROJECT_WIDGET_FILES.filter((name) => name.endsWith('.png'));
   return {
     png: routes.flatMap((route) =>
-      route.pattern.includes(':image')
+      route.pattern.includes(':image') && !BELOW_PROJECT_WIDGETS.includes(route.kind)
         ? pngs.map((name) => pathOf(route.pattern.map((part) => (part === ':image' ? name : part))))
         : [],
     ),

@@ -23,6 +23,8 @@ export interface Settings {
   weblateVersion: Release;
   /** Whether the tree holds the status site at the web paths (on by default when the web links point at the snapshot). */
   pages: boolean;
+  /** Which widget folders hold the PNG widgets: a project's only, or every object's (each PNG costs milliseconds). */
+  pngWidgets: 'projects' | 'all';
   /** Where translating happens (a Weblate instance's web URL), for the status site's translate pages to link to; null: not said. */
   editUrl: string | null;
   /** The instance's name, on every page of the status site and in its titles; null: not said (a default is shown). */

@@ -64,6 +64,7 @@ export interface SettingsOverrides {
   pagination?: 'path' | 'query' | undefined;
   weblateVersion?: Release | undefined;
   pages?: boolean | undefined;
+  pngWidgets?: 'projects' | 'all' | undefined;
 }
 
 type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
@@ -198,6 +199,7 @@ function resolveSettings(
       overrides.weblateVersion ?? data.weblate_version ?? SITE_DEFAULTS.weblate_version,
     // The status site belongs where the web links lead: on when they point at the snapshot itself.
     pages: overrides.pages ?? data.pages ?? web === base,
+    pngWidgets: overrides.pngWidgets ?? data.png_widgets ?? 'projects',
     editUrl: data.edit_url === undefined ? null : trim(data.edit_url),
     title: data.title ?? null,
   };

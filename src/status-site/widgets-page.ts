@@ -90,15 +90,15 @@ export function widgetsPage(context: WidgetsPageContext, project: Project): stri
       section(
         'components',
         'Components',
-        components.map((c) =>
-          componentBadge(settings, c, badgeAlt(context.aggregates.component(c), review)),
+        components.flatMap((c) =>
+          componentWidgets(settings, c, badgeAlt(context.aggregates.component(c), review)),
         ),
       ) +
       section(
         'languages',
         'Languages',
-        languages.map((l) =>
-          languageBadge(
+        languages.flatMap((l) =>
+          languageWidgets(
             settings,
             project,
             l,
@@ -158,28 +158,68 @@ function projectWidgets(settings: Settings, project: Project, alt: string): Widg
 
 // --- internal ---
 
-function componentBadge(settings: Settings, component: Component, alt: string): WidgetChoice {
+/** A component's badge, and its PNG widgets when the tree holds them (`png_widgets: all`). */
+function componentWidgets(settings: Settings, component: Component, alt: string): WidgetChoice[] {
   const project = component.project;
-  return {
+  return folderWidgets(settings, {
     name: component.name,
-    image: widgetFolder(settings, project, null, component) + BADGE_FILE,
+    image: widgetFolder(settings, project, null, component),
     alt,
     target: webPath.component(project.slug, componentWebPath(component)),
-  };
+    languageBadge: true,
+  });
 }
 
-function languageBadge(
+function languageWidgets(
   settings: Settings,
   project: Project,
   language: Language,
   alt: string,
-): WidgetChoice {
-  return {
+): WidgetChoice[] {
+  return folderWidgets(settings, {
     name: language.name,
-    image: widgetFolder(settings, project, language, null) + BADGE_FILE,
+    image: widgetFolder(settings, project, language, null),
     alt,
     target: projectLanguageWebPath(settings, project, language),
-  };
+  });
+}
+
+/**
+ * The badge of a widget folder (`image` names the folder), then the PNG
+ * badge, the language badge (a component's) and the bitmap widgets it holds.
+ */
+function folderWidgets(
+  settings: Settings,
+  folder: WidgetChoice & { languageBadge?: true },
+): WidgetChoice[] {
+  const { languageBadge, ...choice } = folder;
+  const badge = { ...choice, image: folder.image + BADGE_FILE };
+  const languages = languageBadge
+    ? [
+        {
+          name: `${folder.name}: language badge`,
+          image: folder.image + LANGUAGE_BADGE_FILE,
+          target: folder.target,
+        },
+      ]
+    : [];
+  if (settings.pngWidgets !== 'all') return [badge, ...languages];
+  const bitmaps = BITMAP_SIZES.map((size): WidgetChoice => ({
+    name: `${folder.name}: ${size === '287x66' ? 'big' : 'small'} status badge`,
+    image: folder.image + bitmapFile(size, BITMAP_COLORS[0]),
+    target: folder.target,
+    size: size === '287x66' ? [287, 66] : [88, 31],
+    others: BITMAP_COLORS.slice(1).map((color) => ({
+      color,
+      image: folder.image + bitmapFile(size, color),
+    })),
+  }));
+  return [
+    badge,
+    { ...badge, name: `${folder.name} (PNG)`, image: folder.image + PNG_BADGE_FILE },
+    ...languages,
+    ...bitmaps,
+  ];
 }
 
 /** A widget: its name, the image, and the three snippets, each in a labelled read-only box. */

@@ -142,7 +142,7 @@ export function createFingerprints(
 
 function settingsFingerprintOf(model: Model): number {
   const { settings } = model;
-  return new Hasher()
+  const h = new Hasher()
     .text(OUTPUT_FORMAT)
     .text(settings.baseUrl)
     .text(settings.webUrl)
@@ -151,8 +151,10 @@ function settingsFingerprintOf(model: Model): number {
     .text(settings.weblateVersion)
     .flag(settings.pages)
     .text(settings.editUrl ?? '')
-    .text(settings.title ?? '')
-    .digest();
+    .text(settings.title ?? '');
+  // Only `all` is hashed, so trees built before the setting keep their fingerprints.
+  if (settings.pngWidgets === 'all') h.text('png widgets: all');
+  return h.digest();
 }
 
 function hashCounters(h: Hasher, c: Counters): Hasher {

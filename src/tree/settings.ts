@@ -110,8 +110,9 @@ export interface SettingsInEffect {
 /**
  * The settings in effect in one line, each with where it came from, when one
  * differs from what site.yaml gives (null otherwise): the base URL, web URL,
- * flavour and pages always, page size and pagination when they differ. A
- * setting kept from the tree's build is named with how to change it.
+ * flavour and pages always, page size, pagination and PNG widgets when
+ * they differ. A setting kept from the tree's build is named with how to
+ * change it.
  */
 export function describeSettingsInEffect(
   outDir: string,
@@ -157,6 +158,7 @@ const SAID_SETTINGS: [keyof SettingsOverrides, string, boolean][] = [
   ['pages', 'pages', true],
   ['pageSize', 'page size', false],
   ['pagination', 'pagination', false],
+  ['pngWidgets', 'PNG widgets', false],
 ];
 
 const FLAGS: Record<keyof SettingsOverrides, string> = {
@@ -166,6 +168,7 @@ const FLAGS: Record<keyof SettingsOverrides, string> = {
   pagination: '--pagination',
   weblateVersion: '--weblate-version',
   pages: '--pages',
+  pngWidgets: '--png-widgets',
 };
 
 function sourceText(
@@ -189,6 +192,7 @@ const SETTING_LABELS: [keyof Settings, string][] = [
   ['pagination', 'pagination'],
   ['weblateVersion', 'Weblate version'],
   ['pages', 'pages'],
+  ['pngWidgets', 'PNG widgets'],
   ['editUrl', 'edit URL'],
   ['title', 'title'],
 ];

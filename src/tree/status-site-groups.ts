@@ -111,7 +111,25 @@ export function* statusSiteGroups(context: StatusSiteGroupContext): Generator<Fi
  */
 export function prepareStatusSite(context: StatusSiteGroupContext): void {
   if (!context.model.settings.pages || context.model.projects.length === 0) return;
-  preparePngs(drawingsOfProjects(context, context.model.projects), true, context.pngs);
+  const all = context.model.settings.pngWidgets === 'all';
+  preparePngs(
+    all ? drawingsOfAll(context) : drawingsOfProjects(context, context.model.projects),
+    true,
+    context.pngs,
+  );
+}
+
+/** Every object's PNG drawings (`png_widgets: all`), in the order statusSiteGroups() renders them. */
+function* drawingsOfAll(context: StatusSiteGroupContext): Generator<string> {
+  for (const project of context.model.projects) {
+    yield* drawingsOfProjects(context, [project]);
+    for (const language of languagesOf(project))
+      yield* svgsOf(projectLanguagePngs(context, project, language));
+  }
+  for (const component of context.model.components) {
+    yield* svgsOf(componentPngs(context, component));
+    for (const translation of component.translations) yield* svgsOf(translationPngs(translation));
+  }
 }
 
 /** The projects' PNG drawings, each drawn only when the rasteriser asks for the next. */
@@ -165,8 +183,17 @@ export function countStatusSiteFiles(model: Model): number {
     total +=
       1 + (1 + charts + PROJECT_WIDGET_FILES.length) + 1 + exports + languages * (current ? 4 : 3);
   }
-  total += model.components.length * (1 + (1 + charts) + exports) + model.translations.length * 3;
-  return total + languageChartFiles(model, charts);
+  // A component's page, widget folder (badge, charts, language badge) and exports.
+  total += model.components.length * (1 + (2 + charts) + exports) + model.translations.length * 3;
+  return total + languageChartFiles(model, charts) + pngWidgetFiles(model);
+}
+
+/** With `png_widgets: all`, the PNGs of every component's, project language's and translation's widget folder. */
+function pngWidgetFiles(model: Model): number {
+  if (model.settings.pngWidgets !== 'all') return 0;
+  let folders = model.components.length + model.translations.length;
+  for (const project of model.projects) folders += languagesOf(project).length;
+  return folders * (1 + BITMAP_SIZES.length * BITMAP_COLORS.length);
 }
 
 /** From 5.0 the widget folders of a project's language and of a translation hold charts too. */
@@ -388,7 +415,11 @@ function* projectLanguageGroups(
     },
   ];
   const charts = hasTrait(model.settings.weblateVersion, 'languageChartRow');
-  yield widgetGroup(widgetKey!, fingerprint, share, charts ? row : null);
+  yield withPngWidgets(
+    context,
+    widgetGroup(widgetKey!, fingerprint, share, charts ? row : null),
+    () => projectLanguagePngs(context, project, language),
+  );
   if (translateKey)
     yield {
       key: translateKey,
@@ -449,11 +480,22 @@ function* componentStatusSiteGroups(
   };
   const sum = aggregates.component(component);
   const rows = () => component.translations.map((t) => chartRow(settings, t));
-  yield widgetGroup(
-    widgetKey!,
-    fingerprint,
-    percent(sum.translated, sum.total, !projectHasReview(component.project)),
-    rows,
+  yield withPngWidgets(
+    context,
+    widgetGroup(
+      widgetKey!,
+      fingerprint,
+      percent(sum.translated, sum.total, !projectHasReview(component.project)),
+      rows,
+      // Its language badge, as Weblate serves one for any object: an SVG, cheap to write.
+      () => [
+        {
+          path: fileOf(widgetKey! + LANGUAGE_BADGE_FILE),
+          data: renderLanguageBadge(component.translations.length),
+        },
+      ],
+    ),
+    () => componentPngs(context, component),
   );
   const translations = () =>
     [...component.translations]
@@ -505,11 +547,15 @@ function* translationStatusSiteGroups(
     !translationHasReview(translation),
   );
   const charts = hasTrait(model.settings.weblateVersion, 'languageChartRow');
-  yield widgetGroup(
-    widgetKey!,
-    fingerprint,
-    share,
-    charts ? () => [chartRow(model.settings, translation)] : null,
+  yield withPngWidgets(
+    context,
+    widgetGroup(
+      widgetKey!,
+      fingerprint,
+      share,
+      charts ? () => [chartRow(model.settings, translation)] : null,
+    ),
+    () => translationPngs(translation),
   );
 }
 
@@ -571,7 +617,7 @@ function translationKeys(model: Model, translation: Translation): string[] {
 
 /**
  * A folder of a badge and, for a project or a component, its charts in every
- * kind and color, and (`more`) a project's other widgets.
+ * kind and color, and (`more`) its other widgets.
  */
 function widgetGroup(
   key: string,
@@ -658,14 +704,78 @@ function projectDrawings(
   };
   return {
     badge: [PNG_BADGE_FILE, renderBadge(share)],
-    bitmaps: BITMAP_SIZES.flatMap((size) =>
-      BITMAP_COLORS.map((color): Drawing => [
-        bitmapFile(size, color),
-        renderBitmapWidget(size, color, figures),
-      ]),
-    ),
+    bitmaps: bitmapDrawings(figures),
     openGraph: [OPEN_GRAPH_FILE, renderOpenGraph(project.name, figures)],
   };
+}
+
+/** The bitmap widgets' drawings, each size in each color. */
+function bitmapDrawings(figures: WidgetFigures): Drawing[] {
+  return BITMAP_SIZES.flatMap((size) =>
+    BITMAP_COLORS.map((color): Drawing => [
+      bitmapFile(size, color),
+      renderBitmapWidget(size, color, figures),
+    ]),
+  );
+}
+
+/**
+ * With `png_widgets: all`, a widget folder of a component, a project's
+ * language or a translation also holds the badge as PNG and the bitmap
+ * widgets (not the Open Graph image: pages share their project's), drawn
+ * ahead by the group's prepare. The default leaves the group as it is.
+ */
+function withPngWidgets(
+  context: StatusSiteGroupContext,
+  group: FileGroup,
+  drawings: () => Drawing[],
+): FileGroup {
+  if (context.model.settings.pngWidgets !== 'all') return group;
+  return {
+    ...group,
+    render: () => [
+      ...group.render(),
+      ...drawings().map(([name, svg]) => ({
+        path: fileOf(group.key + name),
+        data: [renderPng(svg, context.pngs)],
+      })),
+    ],
+    prepare: () => preparePngs(svgsOf(drawings()), false, context.pngs),
+  };
+}
+
+/** The PNG widgets of a share and figures: the badge, then the bitmap widgets. */
+function objectPngs(share: number, figures: WidgetFigures): Drawing[] {
+  return [[PNG_BADGE_FILE, renderBadge(share)], ...bitmapDrawings(figures)];
+}
+
+function componentPngs(context: StatusSiteGroupContext, component: Component): Drawing[] {
+  const sum = context.aggregates.component(component);
+  const share = percent(sum.translated, sum.total, !projectHasReview(component.project));
+  const strings = component.translations.find((t) => t.isSource)?.counters.total ?? 0;
+  return objectPngs(share, { strings, languages: component.translations.length, percent: share });
+}
+
+/** A project's language: the sums its badge shows, its strings in that language. */
+function projectLanguagePngs(
+  context: StatusSiteGroupContext,
+  project: Project,
+  language: Language,
+): Drawing[] {
+  const { settings } = context.model;
+  const shown = widgetSums(settings, context.aggregates, project).get(language) ?? emptyCounters();
+  const share = percent(shown.translated, shown.total, !projectHasReview(project));
+  return objectPngs(share, { strings: shown.total, languages: 1, percent: share });
+}
+
+function translationPngs(translation: Translation): Drawing[] {
+  const { counters } = translation;
+  const share = percent(counters.translated, counters.total, !translationHasReview(translation));
+  return objectPngs(share, { strings: counters.total, languages: 1, percent: share });
+}
+
+function svgsOf(drawings: readonly Drawing[]): string[] {
+  return drawings.map(([, svg]) => svg);
 }
 
 /** The drawings in the order projectWidgetFiles() renders them. */
