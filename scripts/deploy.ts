@@ -8,6 +8,7 @@ import { countOf, formatBytes } from '../src/cli/progress.ts';
 import { deploy, type DeployReport } from '../src/deploy/deploy.ts';
 import { publishContent } from '../src/deploy/publish.ts';
 import { describeTarget, keyOf, parseTarget, type DeployTarget } from '../src/deploy/target.ts';
+import { sleepUnlessAborted } from '../src/pull/waits.ts';
 import {
   deployWithState,
   parseStateLocation,
@@ -127,7 +128,7 @@ export const command = defineCommand({
     });
     const deps = {
       store: () => storeOf(target.value.bucket),
-      sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+      sleep: sleepUnlessAborted,
       random: Math.random,
     };
     const report: StateDeployReport = await untilInterrupted((signal) =>
@@ -250,7 +251,7 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
       {
         store: () => storeOf(target.bucket),
         stateStore: () => storeOf(state.value.bucket),
-        sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+        sleep: sleepUnlessAborted,
         random: Math.random,
         now: Date.now,
       },

@@ -87,7 +87,8 @@ export interface DeployProgress {
 interface DeployDeps {
   /** The store, made only when something is to be sent (a dry run never asks). */
   store: () => ObjectStore;
-  sleep: (ms: number) => Promise<void>;
+  /** A wait, ended early when given a signal that aborts (the lease's polling gives none). */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   /** First backoff and its ceiling, in milliseconds (tests shorten them). */
   backoff?: { backoffMs: number; maxBackoffMs: number };

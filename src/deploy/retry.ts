@@ -13,7 +13,8 @@ export interface RetryPolicy {
   /** First wait after a failure; doubled each time, jittered, up to `maxBackoffMs`. */
   backoffMs: number;
   maxBackoffMs: number;
-  sleep: (ms: number) => Promise<void>;
+  /** A wait, ended early when given a signal that aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   /** Told about every wait. */
   onWait?: (ms: number, error: StoreError) => void;
@@ -34,7 +35,7 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
       const base = error.kind === 'throttled' ? 4 * policy.backoffMs : policy.backoffMs;
       const ms = backoffMs(attempt, base, policy.maxBackoffMs, policy.random);
       policy.onWait?.(ms, error);
-      await waitUnlessAborted(policy.sleep(ms), policy.signal);
+      await waitUnlessAborted(policy.sleep(ms, policy.signal), policy.signal);
       if (policy.signal?.aborted) throw lastFailure(error, attempt);
     }
   }
@@ -48,7 +49,7 @@ export function sendingPolicy(
     onNotice?: ((text: string) => void) | undefined;
   },
   deps: {
-    sleep: (ms: number) => Promise<void>;
+    sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
     random: () => number;
     backoff?: { backoffMs: number; maxBackoffMs: number } | undefined;
   },

@@ -59,7 +59,7 @@ export interface StateDeps {
   store: () => ObjectStore;
   /** The store of the state's bucket. */
   stateStore: () => ObjectStore;
-  sleep: (ms: number) => Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   now: () => number;
   backoff?: { backoffMs: number; maxBackoffMs: number };

@@ -30,6 +30,7 @@ import { restampRecord } from '../pull/record.ts';
 import type { ChangedPlace } from '../pull/refresh.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { lockTree } from '../tree/lock.ts';
+import { sleepUnlessAborted } from '../pull/waits.ts';
 
 /** Where a mirror publishes: a bucket and prefix, or a folder a web server serves. */
 export type MirrorTarget =
@@ -195,7 +196,7 @@ async function refreshInStore(
   };
   const storeDeps = {
     ...deps,
-    sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+    sleep: sleepUnlessAborted,
     random: Math.random,
     now: Date.now,
   };

@@ -27,6 +27,7 @@ import { readRecord, recordPull, RECORD_FILE, type PullRecord } from './record.t
 import { refreshApi, type ChangedPlace } from './refresh.ts';
 import { DEFAULT_SWEEP_EVERY, nextSweepRecord, parseSweepEvery, type SweepEvery } from './sweep.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
+import { sleepUnlessAborted } from './waits.ts';
 import {
   checkOutputFolder,
   pulledMarker,
@@ -100,16 +101,7 @@ export type PullReport =
 export function defaultPullDeps(): PullDeps {
   return {
     fetch: (url, init) => fetch(url, init),
-    sleep: (ms, signal) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-          signal.removeEventListener('abort', done);
-          clearTimeout(timer);
-          resolve();
-        }
-        signal.addEventListener('abort', done, { once: true });
-      }),
+    sleep: sleepUnlessAborted,
     now: () => Date.now(),
     random: () => Math.random(),
   };

@@ -1,8 +1,23 @@
 /**
  * How long to wait, and when: exponential backoff with jitter for transient
  * failures, Retry-After of a 429, and the rate-limit budget announced by
- * Weblate's X-RateLimit-* headers. Pure arithmetic; the clock is passed in.
+ * Weblate's X-RateLimit-* headers. Pure arithmetic, the clock passed in;
+ * and the one real wait, which an abort ends.
  */
+
+/** Waits `ms`, or less once `signal` aborts: an interrupted run is not held until the timer runs out. */
+export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', done);
+      clearTimeout(timer);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** The delay before retry number `attempt` (0-based): doubling from `baseMs` up to `maxMs`, then jittered to 50–100 %. */
 export function backoffMs(
