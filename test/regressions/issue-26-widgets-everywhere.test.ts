@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { renderCloudflareHeaders } from '../../src/hosts/cloudflare.ts';
 import { FIXTURES, scriptArgs, tempDir, testSettings } from '../helpers.ts';
 import { buildFor, freePort, get, startNginxForTree, type Started } from '../e2e/servers.ts';
+import { decodePng, hex } from '../support/png.ts';
 
 const run = promisify(execFile);
 
@@ -33,14 +34,14 @@ const flavours = [
   },
 ] as const;
 
-/** The PNGs each of those folders holds, and the width and height Weblate draws them at. */
+/** The PNGs each of those folders holds: the width and height Weblate draws them at, their background. */
 const SIZED = [
-  ['287x66-grey.png', 287, 66],
-  ['287x66-white.png', 287, 66],
-  ['287x66-black.png', 287, 66],
-  ['88x31-grey.png', 88, 31],
-  ['88x31-white.png', 88, 31],
-  ['88x31-black.png', 88, 31],
+  ['287x66-grey.png', 287, 66, '#e6e6e6', [4, 33]],
+  ['287x66-white.png', 287, 66, '#ffffff', [4, 33]],
+  ['287x66-black.png', 287, 66, '#222222', [4, 33]],
+  ['88x31-grey.png', 88, 31, '#e6e6e6', [3, 15]],
+  ['88x31-white.png', 88, 31, '#ffffff', [3, 15]],
+  ['88x31-black.png', 88, 31, '#222222', [3, 15]],
 ] as const;
 
 /** Whether the project's widgets page offers a folder's PNG badge and bitmap widgets (each color). */
@@ -72,25 +73,26 @@ async function built(fixture: string, siteLines: string, args: string[] = []) {
   return buildFor(content, port, out, args);
 }
 
-/** A PNG's width and height, from its IHDR chunk. */
-function pngSize(bytes: Buffer): [number, number] {
-  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
-  expect(bytes.toString('latin1', 12, 16)).toBe('IHDR');
-  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+/** A PNG's width and height, and the color at a point of its background. */
+function pngAt(bytes: Buffer, [x, y]: readonly [number, number]): [number, number, string] {
+  const image = decodePng(bytes);
+  return [image.width, image.height, hex(image.at(x, y))];
 }
 
 describe.each(flavours)('the PNG widgets below a project (flavour $flavour)', (case_) => {
   it('are written with png_widgets: all, at their sizes, and nginx serves them as PNG', async () => {
     const site = await built(case_.fixture, 'png_widgets: all\n');
     for (const folder of case_.folders) {
-      for (const [name, width, height] of SIZED)
-        expect(pngSize(readFileSync(join(site.out, folder, name))), folder + name).toEqual([
-          width,
-          height,
-        ]);
+      for (const [name, width, height, background, point] of SIZED) {
+        const png = readFileSync(join(site.out, folder, name));
+        expect(pngAt(png, point), folder + name).toEqual([width, height, background]);
+      }
       // The PNG badge is the SVG badge's drawing: as wide, 20 high.
       const svg = readFileSync(join(site.out, folder, 'svg-badge.svg'), 'utf8');
-      const badge = pngSize(readFileSync(join(site.out, folder, 'status-badge.png')));
+      const badge = pngAt(readFileSync(join(site.out, folder, 'status-badge.png')), [0, 0]).slice(
+        0,
+        2,
+      );
       expect(badge).toEqual([Number(/width="(\d+)"/.exec(svg)![1]), 20]);
     }
     // The widgets page lists components and languages within the project, not translations.
