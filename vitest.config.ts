@@ -14,6 +14,8 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     // Compiles the sources once, for the tests that start commands as processes.
     globalSetup: ['test/support/compile.ts'],
+    // Removes the temporary folders each test file made, wherever in it they were made.
+    setupFiles: ['test/support/temp-dirs.ts'],
     projects: [
       {
         extends: true,

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { build, type BuildReport } from '../src/build.ts';
 import type { SettingsOverrides } from '../src/resolve/resolve.ts';
 import type { Settings } from '../src/model/types.ts';
@@ -63,12 +63,23 @@ export function scriptArgs(script: string): string[] {
     : [...TSX, join(ROOT, `scripts/${script}.ts`)];
 }
 
-/** A temporary folder removed after the test file. */
+/**
+ * A temporary folder removed after the test file (by test/support/temp-dirs.ts: an `afterAll`
+ * registered here, from inside a test, would never run).
+ */
 export function tempDir(prefix = 'wsnap-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  madeFolders.add(dir);
   return dir;
 }
+
+/** Removes every folder tempDir() made so far. */
+export function removeTempDirs(): void {
+  for (const dir of madeFolders) rmSync(dir, { recursive: true, force: true });
+  madeFolders.clear();
+}
+
+const madeFolders = new Set<string>();
 
 /** Writes files (relative path → text) under `dir`, in the given order. */
 export function writeFiles(dir: string, files: Record<string, string>): void {
