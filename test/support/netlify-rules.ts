@@ -7,7 +7,7 @@
  * (`:name` binds it). Rules see the path as sent; a file is looked up with it decoded once.
  */
 
-interface Rule {
+export interface Rule {
   from: string;
   query: [string, string][];
   to: string;
@@ -41,9 +41,7 @@ export function netlifyFileFor(
   return shadowed ? { status: 200, file: shadowed } : { status: 404, file: null };
 }
 
-// --- internal ---
-
-function parseRedirects(text: string): Rule[] {
+export function parseRedirects(text: string): Rule[] {
   return text
     .split('\n')
     .map((line) => line.trim())
@@ -62,9 +60,11 @@ function parseRedirects(text: string): Rule[] {
     });
 }
 
+// --- internal ---
+
 const withoutSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
 
-function matchRule(rule: Rule, pathname: string, query: URLSearchParams): string | null {
+export function matchRule(rule: Rule, pathname: string, query: URLSearchParams): string | null {
   const names: string[] = [];
   const source = withoutSlash(rule.from)
     .split('/')

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from '../../../src/hosts/netlify.ts';
 import { FIXTURES, testSettings } from '../../helpers.ts';
+import { matchRule, parseRedirects } from '../../support/netlify-rules.ts';
 import {
   builtStatusSiteCases,
   casesFor,
@@ -30,62 +31,6 @@ import {
   fixtureTree,
   type FixtureTree,
 } from './tree.ts';
-
-interface Rule {
-  from: string;
-  query: [string, string][];
-  to: string;
-  status: number;
-  force: boolean;
-}
-
-function parseRedirects(text: string): Rule[] {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const tokens = line.split(/\s+/);
-      const status = /^(\d{3})(!?)$/.exec(tokens.at(-1)!);
-      const body = status ? tokens.slice(0, -1) : tokens;
-      const to = body.at(-1)!;
-      const query = body.slice(1, -1).map((token) => token.split('=') as [string, string]);
-      return {
-        from: body[0]!,
-        query,
-        to,
-        status: status ? Number(status[1]) : 301,
-        force: status?.[2] === '!',
-      };
-    });
-}
-
-const withoutSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
-
-function matchRule(rule: Rule, pathname: string, query: URLSearchParams): string | null {
-  const names: string[] = [];
-  const source = withoutSlash(rule.from)
-    .split('/')
-    .map((part) => {
-      if (part === '*') return names.push('splat') && '(.*)';
-      if (part.startsWith(':')) return names.push(part.slice(1)) && '([^/]+)';
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('/');
-  const found = new RegExp(`^${source}$`).exec(withoutSlash(pathname));
-  if (!found) return null;
-  const values = new Map(names.map((name, i) => [name, found[i + 1]!]));
-  for (const [key, value] of rule.query) {
-    const given = query.get(key);
-    if (given === null) return null;
-    if (value.startsWith(':')) values.set(value.slice(1), given);
-    else if (value !== given) return null;
-  }
-  return rule.to.replace(
-    /:([A-Za-z]\w*)/g,
-    (placeholder, name: string) => values.get(name) ?? placeholder,
-  );
-}
 
 interface Answer {
   status: number;
