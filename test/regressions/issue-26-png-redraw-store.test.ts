@@ -3,19 +3,30 @@
  * whose scratch folder starts empty, draws only the PNG widgets whose drawing changed. The deploy
  * record in the store's state keeps the key of each PNG's drawing beside its MD5; a PNG whose
  * drawing has the key recorded for its file is already at the target and is neither drawn nor
- * sent. The bucket stays what a fresh full publish leaves.
+ * sent. The bucket stays what a fresh full publish leaves. A mirror into a bucket publishes the
+ * same way, and its deploy step says so too.
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { formatLine, parseLine } from '../../src/deploy/record.ts';
 import { CHECK_WIDTH } from '../../src/tree/journal.ts';
 import { tempDir, writeFiles } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { startSidecar, type RunningSidecar } from '../sidecar/support.ts';
 
 const BUCKET = 'png-redraw';
 const servers = useLocalS3(BUCKET);
 const WIDGETS = 'widgets/hello/-/';
+
+let sidecar: RunningSidecar | undefined;
+let front: FeedFront | undefined;
+afterEach(async () => {
+  await sidecar?.stop();
+  await front?.close();
+  sidecar = front = undefined;
+});
 
 beforeAll(() => {
   Object.assign(process.env, TEST_AWS_ENV);
@@ -126,4 +137,45 @@ describe('deploy --content in a new process: PNG widgets drawn again', () => {
       { fingerprint: 7, files: new Map([['status-badge.png', 'bWQ1/+==']]) },
     ]);
   });
+});
+
+describe('mirror --to s3://… in a new process: PNG widgets drawn again', () => {
+  /** `mirror` in a process of its own, from an empty work folder: its deploy step's --json record. */
+  async function mirror(from: string, prefix: string): Promise<Record<string, unknown>> {
+    const args = [
+      ...['--from', from, '--to', `s3://${BUCKET}/${prefix}`, '--endpoint', servers.proxy.url],
+      ...['--work', join(tempDir(), 'work'), '--base-url', 'https://snapshot.example.org'],
+      '--json',
+    ];
+    const run = await runScript('mirror', args, { env: TEST_AWS_ENV });
+    expect(run.stderr.replace(/^Not using the state: .*\n/, '')).toBe('');
+    expect(run.code).toBe(0);
+    const { steps } = JSON.parse(run.stdout) as { steps: Record<string, unknown>[] };
+    return steps.find((step) => step.step === 'deploy')!;
+  }
+
+  it('draws no PNG when a counter moves and no drawing does', async () => {
+    const dir = tempDir();
+    const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
+    writeContent(space.content, 10_000, 5_050);
+    sidecar = await startSidecar(space);
+    front = await startFeedFront(sidecar.origin);
+    const from = `${front.url}${new URL(sidecar.api).pathname}`;
+    expect(await mirror(from, 'mirror')).toMatchObject({ pngsDrawn: PROJECT_PNGS });
+
+    await sidecar.stop();
+    writeContent(space.content, 10_000, 5_051);
+    sidecar = await startSidecar(space);
+    front.upstream = sidecar.origin;
+    front.record({
+      component: `${sidecar.api}components/hello/app/`,
+      translation: null,
+      action: 2,
+    });
+    const second = await mirror(from, 'mirror');
+    expect(second.uploaded).toBeGreaterThan(0);
+    expect(second.pngsDrawn).toBe(0);
+    expect(await mirror(from, 'mirror-fresh')).toMatchObject({ pngsDrawn: PROJECT_PNGS });
+    expect(await objectsUnder('mirror')).toEqual(await objectsUnder('mirror-fresh'));
+  }, 180_000);
 });
