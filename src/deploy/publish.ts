@@ -420,13 +420,10 @@ class Publish {
       );
       return { files, names };
     };
-    this.drawings.rendering(reusable.values());
+    this.drawings.rendering(reusable);
     let rendered = render();
-    const misplaced = rendered.files.some((file, i) => {
-      const drawing = this.drawings.drawingOf(file.data);
-      return drawing?.standIn && reusable.get(rendered.names[i]!) !== drawing.key;
-    });
-    this.drawings.rendering([]);
+    const misplaced = this.drawings.misplaced(rendered.files, rendered.names);
+    this.drawings.rendering(new Map());
     if (misplaced) rendered = render();
     return rendered;
   }

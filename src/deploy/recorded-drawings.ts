@@ -16,8 +16,9 @@ interface FileDrawing {
 export class RecordedDrawings implements PngStore {
   /** Keys recorded for the groups about to be rendered, the latest last: drawings not asked for ahead. */
   private readonly expected = new Set<string>();
-  /** Keys recorded for the files of the group being rendered: the only ones left undrawn. */
-  private current: ReadonlySet<string> = new Set();
+  /** The keys recorded for the files of the group being rendered, by file: the only ones left undrawn. */
+  private current: ReadonlyMap<string, string> = new Map();
+  private currentKeys: ReadonlySet<string> = new Set();
   private readonly keys = new WeakMap<Uint8Array, FileDrawing>();
 
   /** Keys recorded for groups whose drawings are about to be asked for ahead of their rendering. */
@@ -33,18 +34,30 @@ export class RecordedDrawings implements PngStore {
     }
   }
 
-  /** The keys recorded for the files of the group rendered next (none: draw every PNG). */
-  rendering(keys: Iterable<string>): void {
-    this.current = new Set(keys);
+  /** The keys recorded for the files of the group rendered next, by file (none: draw every PNG). */
+  rendering(keys: ReadonlyMap<string, string>): void {
+    this.current = keys;
+    this.currentKeys = new Set(keys.values());
+  }
+
+  /**
+   * Whether a file of the group rendered came back undrawn though its own recorded key is another
+   * (two files of the group share a drawing): then the group is to be rendered with every PNG drawn.
+   */
+  misplaced(files: readonly { data: FileText }[], names: readonly string[]): boolean {
+    return files.some((file, i) => {
+      const drawing = this.drawingOf(file.data);
+      return drawing?.standIn === true && this.current.get(names[i]!) !== drawing.key;
+    });
   }
 
   /** A hint for the drawings asked for ahead; get() decides for the group being rendered. */
   has(key: string): boolean {
-    return this.current.has(key) || this.expected.has(key);
+    return this.currentKeys.has(key) || this.expected.has(key);
   }
 
   get(key: string): Uint8Array | null {
-    if (!this.current.has(key)) return null;
+    if (!this.currentKeys.has(key)) return null;
     const standIn = new Uint8Array(0);
     this.keys.set(standIn, { key, standIn: true });
     return standIn;

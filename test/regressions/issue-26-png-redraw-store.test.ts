@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { formatLine, parseLine } from '../../src/deploy/record.ts';
+import { RecordedDrawings } from '../../src/deploy/recorded-drawings.ts';
+import { renderBadge } from '../../src/status-site/badges.ts';
+import { renderPng } from '../../src/status-site/png.ts';
 import { CHECK_WIDTH } from '../../src/tree/journal.ts';
 import { tempDir, writeFiles } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
@@ -136,6 +139,27 @@ describe('deploy --content in a new process: PNG widgets drawn again', () => {
       '/widgets/hello/-/',
       { fingerprint: 7, files: new Map([['status-badge.png', 'bWQ1/+==']]) },
     ]);
+  });
+
+  it('leaves undrawn only a drawing recorded for its own file, while its group is rendered', () => {
+    const drawings = new RecordedDrawings();
+    const [half, most] = [renderBadge(50), renderBadge(60)];
+    const drawn = renderPng(half, drawings);
+    const key = drawings.drawingOf([drawn])!.key;
+    expect(drawings.drawingOf([drawn])).toEqual({ key, standIn: false });
+    expect(drawn.byteLength).toBeGreaterThan(0);
+
+    drawings.rendering(new Map([['status-badge.png', key]]));
+    const undrawn = renderPng(half, drawings);
+    expect(undrawn.byteLength).toBe(0);
+    expect(drawings.drawingOf([undrawn])).toEqual({ key, standIn: true });
+    expect(drawings.misplaced([{ data: [undrawn] }], ['status-badge.png'])).toBe(false);
+    // The same drawing in another file of the group, whose record holds another key: drawn after all.
+    expect(drawings.misplaced([{ data: [undrawn] }], ['88x31-white.png'])).toBe(true);
+    expect(renderPng(most, drawings).byteLength).toBeGreaterThan(0);
+
+    drawings.rendering(new Map());
+    expect(Buffer.from(renderPng(half, drawings))).toEqual(Buffer.from(drawn));
   });
 });
 
