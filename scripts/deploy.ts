@@ -262,6 +262,7 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
     return 1;
   }
   if (report.warnings.length > 0) io.err(`${formatContentWarnings(report.warnings)}\n`);
+  io.summary?.(publishSummary(report, target, content));
   if (!report.ok) {
     io.err(`${report.message}\n`);
     return report.busy ? 75 : 1;
@@ -276,6 +277,30 @@ async function publish(args: PublishArgs, target: DeployTarget, io: CommandIO): 
       `${countOf(report.deleted, 'key')} deleted, ${countOf(report.unchangedGroups, 'group')} unchanged.\n`,
   );
   return 0;
+}
+
+/** --json's summary of a publish of content: what its line says, in numbers. */
+function publishSummary(
+  report: Exclude<Awaited<ReturnType<typeof publishContent>>, { errors: unknown[] }>,
+  target: DeployTarget,
+  content: string,
+): Record<string, unknown> {
+  const { translations, parsed, uploaded, bytes, deleted, unchangedGroups } = report;
+  const message = report.ok ? {} : { message: report.message };
+  const pngsDrawn = report.pngsDrawn ?? 0;
+  const to = describeTarget(target);
+  return {
+    content,
+    to,
+    translations,
+    parsed,
+    uploaded,
+    bytes,
+    deleted,
+    unchangedGroups,
+    pngsDrawn,
+    ...message,
+  };
 }
 
 /** Runs `work` with a signal that SIGINT or SIGTERM aborts, the handlers removed after. */

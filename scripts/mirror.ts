@@ -307,6 +307,7 @@ function stepSummary(step: MirrorStepReport): Record<string, unknown> {
     bytes: step.report.bytes,
     deleted: step.report.deleted,
     unchangedGroups: step.report.unchangedGroups,
+    pngsDrawn: step.report.pngsDrawn ?? 0,
   };
 }
 

@@ -107,6 +107,8 @@ interface DeployFigures {
   verified: number;
   /** With verify: keys under the prefix that this tree never had (left alone). */
   foreign: number;
+  /** PNG widgets drawn: a publish of content draws those whose drawing the record does not hold. */
+  pngsDrawn?: number;
 }
 
 export type DeployReport =

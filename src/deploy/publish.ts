@@ -25,6 +25,7 @@ import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import { encodeFileText } from '../output/serialize.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
+import { pngsDrawn } from '../status-site/png.ts';
 import { openTreeContent } from '../tree/extra-groups.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
 import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
@@ -52,6 +53,7 @@ import {
   writtenLines,
   type RecordIndex,
 } from './record-stream.ts';
+import { RecordedDrawings } from './recorded-drawings.ts';
 import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import {
@@ -203,6 +205,8 @@ interface Rendered {
   key: string;
   fingerprint: number;
   files: Map<string, string>;
+  /** The drawing key of each PNG, kept in the group's line once the file is at the target. */
+  drawings: Map<string, string>;
   /** Files the group had that it no longer has: deleted after every upload. */
   gone: string[];
   open: number;
@@ -228,6 +232,8 @@ class Publish {
   private lines: LineWriter | null = null;
   /** Groups rendered whose gone files wait for the deletes before their line is written. */
   private readonly withGone: Rendered[] = [];
+  /** The PNG widgets whose drawing the record holds for their file: not drawn again. */
+  private readonly drawings = new RecordedDrawings();
 
   constructor(
     private readonly options: PublishOptions,
@@ -260,10 +266,12 @@ class Publish {
       old?.sorted != null && !this.listed && !forced && old.baseUrl === header.baseUrl;
     const scratch = this.openLines(appending);
     let deleted = false;
+    const drawnBefore = pngsDrawn();
     try {
       await this.upload();
       deleted = !this.stopped() && (await this.remove());
     } finally {
+      this.figures.pngsDrawn = pngsDrawn() - drawnBefore;
       this.settle(deleted, appending);
       this.writeRecord(header, appending, deleted, scratch);
       this.store?.close();
@@ -303,7 +311,11 @@ class Publish {
   }
 
   private groups(): Generator<FileGroup> {
-    return fileGroups(this.model, { hosts: { host: this.options.host }, cache: this.fingerprints });
+    return fileGroups(this.model, {
+      hosts: { host: this.options.host },
+      cache: this.fingerprints,
+      pngs: this.drawings,
+    });
   }
 
   /**
@@ -367,16 +379,53 @@ class Publish {
     this.peakHeld = Math.max(this.peakHeld, groups);
   }
 
-  /** Starts the groups' background work, then renders and uploads them one after the other. */
+  /**
+   * Starts the groups' background work, then renders and uploads them one after the other. Their
+   * lines are read first, so that the PNGs whose drawing the record holds are not drawn ahead.
+   */
   private async uploadAll(groups: readonly FileGroup[]): Promise<void> {
     for (let at = 0; at < groups.length; at += WINDOW) {
       const window = groups.slice(at, at + WINDOW);
+      const recorded = window.map((group) => this.recorded(group.key));
+      for (const group of recorded) this.drawings.expect(this.reusable(group).values());
       for (const group of window) group.prepare?.();
-      for (const group of window) {
+      for (const [i, group] of window.entries()) {
         if (this.stopped()) break;
-        await this.uploadGroup(group);
+        await this.uploadGroup(group, recorded[i]!);
       }
     }
+  }
+
+  /** The drawing keys the record holds for files of a group that are at the target, by file. */
+  private reusable(group: DeployedGroup | null): Map<string, string> {
+    const reusable = new Map<string, string>();
+    // Compared with a listing, every file's bytes are checked, so each is drawn.
+    if (!group?.drawings || this.listed) return reusable;
+    for (const [name, key] of group.drawings)
+      if ((group.files.get(name) ?? UNKNOWN) !== UNKNOWN) reusable.set(name, key);
+    return reusable;
+  }
+
+  /**
+   * The group's published files and their names. A PNG whose drawing the record holds for its
+   * file comes back undrawn; if one comes back for another file (two files of the group share a
+   * drawing), the group is rendered again with every PNG drawn.
+   */
+  private renderGroup(group: FileGroup, reusable: ReadonlyMap<string, string>) {
+    const render = () => {
+      const files = group.render().filter((file) => isPublished(file.path));
+      const names = namesInGroup(
+        group.key,
+        files.map((file) => file.path),
+      );
+      return { files, names };
+    };
+    this.drawings.rendering(reusable);
+    let rendered = render();
+    const misplaced = this.drawings.misplaced(rendered.files, rendered.names);
+    this.drawings.rendering(new Map());
+    if (misplaced) rendered = render();
+    return rendered;
   }
 
   /**
@@ -384,24 +433,29 @@ class Publish {
    * file not yet up (and each that left, until deleted) no MD5: a run cut short sends the rest
    * next time.
    */
-  private async uploadGroup(group: FileGroup): Promise<void> {
-    const before = this.recorded(group.key);
-    const files = group.render().filter((file) => isPublished(file.path));
-    const names = namesInGroup(
-      group.key,
-      files.map((file) => file.path),
-    );
+  private async uploadGroup(group: FileGroup, recorded: DeployedGroup | null): Promise<void> {
+    this.markRendered(group.key);
+    const before = recorded?.files ?? new Map<string, string>();
+    const { files, names } = this.renderGroup(group, this.reusable(recorded));
     const kept = new Set(names);
     const gone = [...before.keys()].filter((name) => !kept.has(name));
     const rendered: Rendered = {
       key: group.key,
       fingerprint: group.fingerprint,
       files: new Map(gone.map((name) => [name, UNKNOWN])),
+      drawings: new Map(),
       gone,
       open: 1,
     };
     for (const [i, file] of files.entries()) {
       const name = names[i]!;
+      const drawing = this.drawings.drawingOf(file.data);
+      if (drawing) rendered.drawings.set(name, drawing.key);
+      // Not drawn: the record holds its drawing, so the target has its bytes.
+      if (drawing?.standIn) {
+        rendered.files.set(name, before.get(name)!);
+        continue;
+      }
       const body = encodeFileText(file.data);
       const md5 = md5OfBytes(body);
       const key = keyOf(this.options.target, file.path);
@@ -417,14 +471,19 @@ class Publish {
     this.close(rendered);
   }
 
-  /** The files the record holds for a group (and marks it rendered, so that its old line goes). */
-  private recorded(key: string): Map<string, string> {
+  /** What the record holds for a group; null when it has none. */
+  private recorded(key: string): DeployedGroup | null {
     const slot = this.old?.groups.find(key) ?? -1;
-    if (slot < 0) return new Map<string, string>();
-    this.old!.groups.mark(slot, GroupTable.RENDERED);
+    if (slot < 0) return null;
     const entry = groupAt(this.old!.file, this.old!.groups.offset(slot));
     if (entry?.[0] !== key) internalError(`the deploy record lost the line of ${key}`);
-    return entry[1].files;
+    return entry[1];
+  }
+
+  /** Marks a group rendered, so that its old line goes from the record. */
+  private markRendered(key: string): void {
+    const slot = this.old?.groups.find(key) ?? -1;
+    if (slot >= 0) this.old!.groups.mark(slot, GroupTable.RENDERED);
   }
 
   /** One upload of the group over: once all are, its line is written (or waits for the deletes). */
@@ -440,7 +499,13 @@ class Publish {
     const whole = rendered.gone.length === 0 || goneDeleted;
     const up = whole && [...rendered.files.values()].every((md5) => md5 !== UNKNOWN);
     const fingerprint = up ? rendered.fingerprint : -1;
-    this.lines!.raw(formatLine(rendered.key, { fingerprint, files: rendered.files }));
+    const { files } = rendered;
+    // A drawing key vouches for bytes only once they are at the target.
+    const drawings = new Map(
+      [...rendered.drawings].filter(([name]) => files.has(name) && files.get(name) !== UNKNOWN),
+    );
+    const group = drawings.size > 0 ? { fingerprint, files, drawings } : { fingerprint, files };
+    this.lines!.raw(formatLine(rendered.key, group));
   }
 
   /** Starts one upload once fewer than `concurrency` are in flight; `done` is told whether it went up. */

@@ -3,7 +3,8 @@
  * tree's state folder beside its manifest, one file per target. For each
  * group of the manifest it holds the fingerprint the group had when its files
  * went up, and the MD5 of each file (what S3 reports as the ETag of a
- * single-part upload). A later deploy compares it with the manifest and
+ * single-part upload), with a PNG widget's drawing key when a publish of content drew it (so the
+ * next one need not draw it again). A later deploy compares it with the manifest and
  * uploads only the files of groups that changed, and of those only the files
  * whose bytes changed, without listing the bucket.
  *
@@ -28,6 +29,8 @@ export interface DeployedGroup {
   fingerprint: number;
   /** Each published file of the group, by its path relative to the group's folder: its MD5, base64. */
   files: Map<string, string>;
+  /** The key of the drawing each PNG widget at the target was rendered from (status-site/png.ts), by file. */
+  drawings?: Map<string, string>;
 }
 
 export interface DeployRecord {
@@ -266,7 +269,11 @@ export function parseHeader(line: string): Header | null {
   }
 }
 
-/** `<fingerprint> <key>\t<file> <md5>\t…` or `- <key>`. */
+/**
+ * `<fingerprint> <key>\t<file> <md5>\t…` or `- <key>`; a PNG's MD5 may be followed by
+ * `:<drawing key>` (neither base64 alphabet has a colon, so an earlier version reads an MD5 that
+ * matches nothing and uploads the file again).
+ */
 export function formatLine(key: string, group: DeployedGroup | 'removed'): string {
   if (/[\s]/.test(key))
     internalError(`a group key with white space cannot be recorded: ${JSON.stringify(key)}`);
@@ -277,7 +284,10 @@ export function formatLine(key: string, group: DeployedGroup | 'removed'): strin
       internalError(
         `a file name with a tab or line break cannot be recorded: ${JSON.stringify(file)}`,
       );
-    line += `\t${file} ${md5}`;
+    const drawing = group.drawings?.get(file);
+    if (drawing !== undefined && !/^[\w-]+$/.test(drawing))
+      internalError(`a drawing key cannot be recorded: ${JSON.stringify(drawing)}`);
+    line += drawing === undefined ? `\t${file} ${md5}` : `\t${file} ${md5}:${drawing}`;
   }
   return checkedLine(line);
 }
@@ -295,7 +305,10 @@ export function parseLine(line: string): [string, DeployedGroup | 'removed'] | n
   for (const entry of files) {
     const at = entry.lastIndexOf(' ');
     if (at < 0) return null;
-    group.files.set(entry.slice(0, at), entry.slice(at + 1));
+    const name = entry.slice(0, at);
+    const colon = entry.indexOf(':', at);
+    group.files.set(name, entry.slice(at + 1, colon < 0 ? entry.length : colon));
+    if (colon >= 0) (group.drawings ??= new Map()).set(name, entry.slice(colon + 1));
   }
   return [key, group];
 }

@@ -37,6 +37,7 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-26-not-found-page.test.ts',
   'test/regressions/issue-26-not-found-servers.test.ts',
   'test/regressions/issue-26-page-policy.test.ts',
+  'test/regressions/issue-26-png-redraw-store.test.ts',
   'test/regressions/issue-26-pull-edit-url.test.ts',
   'test/regressions/issue-26-widgets-everywhere.test.ts',
 ];
