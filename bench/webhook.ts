@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from '../src/deploy/retry.ts';
 import { s3Store } from '../src/deploy/s3.ts';
 import { ROOT } from './processes.ts';
 import { LOCAL_S3_KEYS } from './s3-server.ts';
@@ -106,8 +107,16 @@ function localStore(endpoint: string): ReturnType<typeof s3Store> {
   };
 }
 
+/** A store under a mirror's load may answer a listing 500 now and then: tried again, as the tool does. */
+const LIST_POLICY: RetryPolicy = {
+  retries: 5,
+  ...DEFAULT_BACKOFF,
+  sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+  random: Math.random,
+};
+
 async function etagOf(store: ReturnType<typeof s3Store>, key: string): Promise<string | null> {
-  const { objects } = await store.list(key, null);
+  const { objects } = await withRetries(() => store.list(key, null), LIST_POLICY);
   return objects.find((object) => object.key === key)?.etag ?? null;
 }
 
