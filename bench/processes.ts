@@ -77,6 +77,11 @@ export async function packedCommand(
   }
 }
 
+/** The bin the run times: the one `--tool` names, else this repository packed and installed. */
+export function toolBin(): Promise<string> {
+  return (packedTool ??= installPackedTool());
+}
+
 /** The folder the packed tool is installed in (its modules are among what a cold start reads). */
 export async function packedToolDir(): Promise<string> {
   return dirname(dirname(await (packedTool ??= installPackedTool())));

@@ -10,8 +10,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from '../src/deploy/retry.ts';
 import { s3Store } from '../src/deploy/s3.ts';
-import { ROOT } from './processes.ts';
+import { userEnv } from './package.ts';
+import { ROOT, toolBin } from './processes.ts';
 import { LOCAL_S3_KEYS } from './s3-server.ts';
 
 export interface WebhookFigures {
@@ -39,7 +41,7 @@ export async function measureWebhook(options: WebhookOptions): Promise<WebhookFi
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const secretFile = join(options.work, 'webhook-secret');
   writeFileSync(secretFile, `${secret}\n`);
-  const mirror = startMirror(options, secretFile);
+  const mirror = startMirror(options, secretFile, await toolBin());
   try {
     const url = (await mirror.waitFor(/deliveries at (http:\/\/\S+\/)\n/))[1]!;
     await mirror.waitFor(/^deploy: .*\n/m);
@@ -106,21 +108,29 @@ function localStore(endpoint: string): ReturnType<typeof s3Store> {
   };
 }
 
+/** A store under a mirror's load may answer a listing 500 now and then: tried again, as the tool does. */
+const LIST_POLICY: RetryPolicy = {
+  retries: 5,
+  ...DEFAULT_BACKOFF,
+  sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+  random: Math.random,
+};
+
 async function etagOf(store: ReturnType<typeof s3Store>, key: string): Promise<string | null> {
-  const { objects } = await store.list(key, null);
+  const { objects } = await withRetries(() => store.list(key, null), LIST_POLICY);
   return objects.find((object) => object.key === key)?.etag ?? null;
 }
 
-/** The packed command line's mirror, as a service runs it; its output, waited on line by line. */
-function startMirror(options: WebhookOptions, secretFile: string) {
+/** The mirror of the tool the run times (`bin`), as a service runs it; its output, waited on line by line. */
+function startMirror(options: WebhookOptions, secretFile: string, bin: string) {
   const args = [
     ...['mirror', '--from', options.upstream, '--to', 's3://bench/mirror'],
     ...['--endpoint', options.s3, '--work', options.work, '--allow-base-url'],
     ...['--listen', '0', '--webhook-secret-file', secretFile, ...options.buildFlags],
   ];
-  const child = spawn(process.execPath, [join(ROOT, 'bin/weblate-snapshot.js'), ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...LOCAL_S3_KEYS, AWS_EC2_METADATA_DISABLED: 'true' },
+    env: { ...userEnv(), ...LOCAL_S3_KEYS, AWS_EC2_METADATA_DISABLED: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../output/atomic.ts';
 import { readStateFile } from '../tree/state-folder.ts';
 import { deploy, noFigures, type DeployOptions, type DeployReport } from './deploy.ts';
 import { recordPath } from './record.ts';
-import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
+import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { decodeStateBundle, encodeStateBundle } from './state-bundle.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, parseTarget, type DeployTarget } from './target.ts';
@@ -147,12 +147,8 @@ export async function withStoreState(
   work: (distrust: string | null) => Promise<StateDeployReport>,
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
-  const policy: RetryPolicy = {
-    retries: options.retries,
-    ...(deps.backoff ?? DEFAULT_BACKOFF),
-    sleep: deps.sleep,
-    random: deps.random,
-  };
+  // Without the run's signal: after an interrupt the record is still written back, the lease given up.
+  const policy = sendingPolicy({ retries: options.retries, onNotice: options.onNotice }, deps);
   const where = describeState(options.state);
   const owner = randomBytes(12).toString('hex');
   let lease: LeaseTaken | null = null;
@@ -194,7 +190,8 @@ export async function withStoreState(
   } finally {
     if (renewal) clearInterval(renewal);
     // A deploy that threw may have sent files its state does not know of: none is better than that one.
-    if (lease?.ok && !ended) await store.remove([options.state.key]).catch(() => undefined);
+    if (lease?.ok && !ended)
+      await withRetries(() => store.remove([options.state.key]), policy).catch(() => undefined);
     if (lease?.ok) await giveUpLease(store, leaseKey(options.state), owner, policy);
     store.close();
   }
@@ -415,7 +412,7 @@ async function saveRecord(
     return null;
   } catch (error) {
     // An older state would be trusted by the next run: better none, so that it lists the target.
-    await store.remove([options.state.key]).catch(() => undefined);
+    await withRetries(() => store.remove([options.state.key]), policy).catch(() => undefined);
     return `The deploy ended, but its state could not be written to ${describeState(options.state)}: ${(error as Error).message}`;
   }
 }

@@ -37,7 +37,6 @@ import {
   PAGE_FILE,
 } from '../api/status-site-routes.ts';
 import { BADGE_FILE } from '../api/urls.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
 import { contentTypeOf, PAGE_POLICY } from './published.ts';
 import {
   aliasRules,
@@ -80,7 +79,8 @@ export function renderCloudflareRedirects(settings: Settings): string {
 function statusSiteRedirects(base: string, release: Release): string[] {
   const version = shapesOf(release);
   const aliases = hasTrait(release, 'languageChartRow') ? [] : aliasRules(version, false);
-  const exports = folderPrefixes(version, 'export');
+  // A release without stats exports leaves their paths to the 404 page, as any other miss.
+  const exports = hasTrait(release, 'noStatsExports') ? [] : folderPrefixes(version, 'export');
   const files = new Set(fileFolders(version).map((folder) => `/${folder}`));
   const pagePrefixes = folderPrefixes(version, 'page').filter((prefix) => !files.has(prefix));
   const insideFiles = folderPaths(version, 'page').filter((path) =>
@@ -135,19 +135,25 @@ export function renderCloudflareHeaders(settings: Settings): string {
       .filter((route) => routes.includes(route))
       .flatMap((route) => allowRule(`${pathOf(api, route)}/${PAGE_SEGMENT}/*`, route.allow)),
     ...(settings.pages
-      ? statusSiteHeaders(basePath(settings), version, settings.pngWidgets === 'all')
+      ? statusSiteHeaders(
+          basePath(settings),
+          settings.weblateVersion,
+          settings.pngWidgets === 'all',
+        )
       : []),
     '',
   ].join('\n');
 }
 
 /** The SVG's charset, a CSV export's type and the name Weblate gives it (placeholders fill header values), the pages' policy. */
-function statusSiteHeaders(base: string, version: WeblateVersion, allPngs: boolean): string[] {
+function statusSiteHeaders(base: string, release: Release, allPngs: boolean): string[] {
+  const version = shapesOf(release);
   // With PNGs in every widget folder, a rule for each would pass the 100: Pages types by extension.
   const svg = allPngs ? [] : fileFolders(version).filter((folder) => folder.startsWith('widget'));
   const notSvg = allPngs ? { png: [], pages: [] } : notSvgInWidgetFolders(version);
+  const exports = !hasTrait(release, 'noStatsExports');
   const csv = statusSiteRoutesOf(version).flatMap((route) =>
-    route.serves.kind === 'export' ? expandDepths(route, version) : [],
+    exports && route.serves.kind === 'export' ? expandDepths(route, version) : [],
   );
   // Pages matches the requested path only: a page's path under the base path.
   const pages = ['/', ...folderPrefixes(version, 'page').map((prefix) => `${prefix}/*`)];

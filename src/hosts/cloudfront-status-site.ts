@@ -7,7 +7,8 @@
  * (`languageCharts`: then it is a file, its own key). The viewer request sends 2026.8's 4.x widget paths to
  * their 301, a page folder to its `index.html` and an export folder to its
  * `index.json` or (by path or `?format=csv`) `index.csv`, and a folder
- * without its slash to a 301 to it; every other status site path is its own key.
+ * without its slash to a 301 to it; every other status site path is its own key (an export's
+ * too, in a release without `exports`: a key no bucket holds, the site's 404).
  * The viewer response names a CSV export as Weblate does, and gives an HTML
  * answer (a page) the pages' Content-Security-Policy. Kept short: the
  * function must stay within CloudFront's 10 KB.
@@ -27,7 +28,7 @@ import { PAGE_POLICY } from './published.ts';
 /** The declarations, the viewer request's and response's steps, and the functions of the site. */
 export function statusSiteFunctionParts(
   version: WeblateVersion,
-  languageCharts: boolean,
+  { languageCharts, exports }: { languageCharts: boolean; exports: boolean },
 ): {
   declarations: string;
   request: string;
@@ -50,7 +51,7 @@ export function statusSiteFunctionParts(
   ];
   const rules = [
     ...routes,
-    ...folderShapes(version, 'export').map(
+    ...(exports ? folderShapes(version, 'export') : []).map(
       (shape) => `[${folderRegex([shape], [EXPORT_FILES.json, EXPORT_FILES.csv])}, 'e']`,
     ),
     // The page folders in one expression: their prefixes differ, so at most one part matches.
@@ -62,21 +63,25 @@ export function statusSiteFunctionParts(
 var SITE = [
 ${rules.map((rule) => `  ${rule}`).join(',\n')}
 ];
-var CSV = /^\\/exports\\/stats\\/([^\\/]+)(?:\\/(?:[^\\/]+\\/)*([^\\/]+))?\\/${escape(EXPORT_FILES.csv)}$/;
-`,
+${exports ? CSV_DECLARATION : ''}`,
     request: `  var site = mapSite(request);
   if (site) return site;`,
-    response: `  var csv = CSV.exec(event.request.uri.slice(BASE.length));
-  if (csv && event.response.statusCode === 200) {
-    headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
-  }
-  var type = headers['content-type'];
+    response: `${exports ? CSV_RESPONSE : ''}  var type = headers['content-type'];
   if (type && type.value.indexOf('text/html') === 0) headers['content-security-policy'] = { value: ${JSON.stringify(PAGE_POLICY)} };`,
     functions: statusSiteFunctions(aliases),
   };
 }
 
 // --- internal ---
+
+/** Which requests are a CSV export, and the name Weblate gives its file. */
+const CSV_DECLARATION = `var CSV = /^\\/exports\\/stats\\/([^\\/]+)(?:\\/(?:[^\\/]+\\/)*([^\\/]+))?\\/${escape(EXPORT_FILES.csv)}$/;
+`;
+const CSV_RESPONSE = `  var csv = CSV.exec(event.request.uri.slice(BASE.length));
+  if (csv && event.response.statusCode === 200) {
+    headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
+  }
+`;
 
 /** The site's functions, beside mapRequest and addHeaders (the step of an alias where there are any). */
 function statusSiteFunctions(aliases: boolean): string {

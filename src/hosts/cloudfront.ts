@@ -51,7 +51,10 @@ export function renderCloudFrontFunction(settings: Settings): string {
   const formats = hasTrait(settings.weblateVersion, 'statisticsFormats');
   const routes = routesOf(version).map((route) => parts.route(route, version, allows));
   const pages = settings.pages
-    ? statusSiteFunctionParts(version, hasTrait(settings.weblateVersion, 'languageChartRow'))
+    ? statusSiteFunctionParts(version, {
+        languageCharts: hasTrait(settings.weblateVersion, 'languageChartRow'),
+        exports: !hasTrait(settings.weblateVersion, 'noStatsExports'),
+      })
     : null;
   const checks = formats ? checksWithFormats(parts.checks) : parts.checks;
   return `// ${generatedBy(settings, 'CloudFront')}

@@ -85,7 +85,8 @@ function statusSiteRedirects(base: string, release: Release): string[] {
   const aliases = hasTrait(release, 'languageChartRow') ? [] : aliasRules(version, atRoot);
   const rule = (from: string, to: string, status = 200, query = '') =>
     `${base}${from}${query ? ` ${query}` : ''} ${to} ${status}`;
-  const exportFolders = folderPaths(version, 'export');
+  // A release without stats exports leaves their paths to the 404 page, as any other miss.
+  const exportFolders = hasTrait(release, 'noStatsExports') ? [] : folderPaths(version, 'export');
   return [
     "# The status site: the 4.x widget paths (301), charts at a language's prefix, exports; pages are folders.",
     ...redirectRules(version).map(({ from, to }) => rule(from, `${base}${to}`, 301)),

@@ -21,11 +21,12 @@ import {
   type StatusSiteRoute,
 } from '../api/status-site-routes.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
+import { hasTrait, shapesOf, type Release } from '../model/releases.ts';
 import { NOT_FOUND_FILE } from './common.ts';
 import { contentTypeOf, PAGE_POLICY } from './published.ts';
 
-/** Maps for the http context: which `?format=` is unknown (the API's only), and what an export serves. */
-export function statusSiteMaps(base: string): string[] {
+/** Maps for the http context: which `?format=` is unknown (the API's only), and what an export serves (in a release with exports). */
+export function statusSiteMaps(base: string, release: Release): string[] {
   return [
     '',
     '# The status site: only the API takes ?format= as a renderer (pages ignore it, an export reads csv).',
@@ -34,18 +35,7 @@ export function statusSiteMaps(base: string): string[] {
     '    "~^(json|api)?&" 0;',
     `    "~^[^&]*&${escapeRegex(base)}/api(?:/|$)" 1;`,
     '}',
-    '',
-    '# A stats export: its CSV by path or ?format=csv, its JSON otherwise (as Weblate falls back).',
-    'map "$weblate_snapshot_end&$arg_format" $weblate_snapshot_export {',
-    `    default ${EXPORT_FILES.json};`,
-    `    "~^/index\\.csv&" ${EXPORT_FILES.csv};`,
-    `    "/&csv" ${EXPORT_FILES.csv};`,
-    '}',
-    '',
-    'map $weblate_snapshot_export $weblate_snapshot_disposition {',
-    '    default "";',
-    `    ${EXPORT_FILES.csv} "attachment; filename=$weblate_snapshot_csv_name";`,
-    '}',
+    ...(hasTrait(release, 'noStatsExports') ? [] : EXPORT_MAPS),
     '',
     '# The slug of a component at the end of its path through categories.',
     'map $weblate_snapshot_component $weblate_snapshot_component_slug {',
@@ -74,10 +64,15 @@ export function statusSiteTypes(): string[] {
  * One location per route of the status site: redirects, then charts at a language's
  * prefix (which look for their own file first), then files, then folders;
  * and below each of the status site's folders a prefix location that answers what no
- * route matched with the site's HTML 404.
+ * route matched with the site's HTML 404. A release without stats exports has no route for
+ * them: the catch-all answers them so.
  */
-export function statusSiteLocations(base: string, version: WeblateVersion): string[][] {
-  const routes = statusSiteRoutesOf(version);
+export function statusSiteLocations(base: string, release: Release): string[][] {
+  const version = shapesOf(release);
+  const exports = !hasTrait(release, 'noStatsExports');
+  const routes = statusSiteRoutesOf(version).filter(
+    (route) => exports || route.serves.kind !== 'export',
+  );
   const order: StatusSiteRoute['serves']['kind'][] = [
     'redirect',
     'alias',
@@ -120,6 +115,22 @@ export function statusSiteNotFoundLocations(): string[][] {
 }
 
 // --- internal ---
+
+/** What an export folder serves, and the name Weblate gives its CSV. */
+const EXPORT_MAPS = [
+  '',
+  '# A stats export: its CSV by path or ?format=csv, its JSON otherwise (as Weblate falls back).',
+  'map "$weblate_snapshot_end&$arg_format" $weblate_snapshot_export {',
+  `    default ${EXPORT_FILES.json};`,
+  `    "~^/index\\.csv&" ${EXPORT_FILES.csv};`,
+  `    "/&csv" ${EXPORT_FILES.csv};`,
+  '}',
+  '',
+  'map $weblate_snapshot_export $weblate_snapshot_disposition {',
+  '    default "";',
+  `    ${EXPORT_FILES.csv} "attachment; filename=$weblate_snapshot_csv_name";`,
+  '}',
+];
 
 const SITE_NOT_FOUND_LOCATION = '@weblate_snapshot_site_not_found';
 /** A location's misses (its `return 404` and its try_files' `=404`) answered with the site's 404 page. */

@@ -72,7 +72,7 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
     ...pageMaps(),
     ...(version === '4' ? [] : authenticateMap()),
     ...corsMaps(basePath(settings)),
-    ...(settings.pages ? statusSiteMaps(basePath(settings)) : []),
+    ...(settings.pages ? statusSiteMaps(basePath(settings), settings.weblateVersion) : []),
     ...formatMaps(formats, basePath(settings), version, settings.pages),
     '',
     'server {',
@@ -107,7 +107,7 @@ export function renderNginxConfig(settings: Settings, options: NginxOptions = {}
         ...routeLocation(route, basePath(settings), release, formats.includes(route)),
       ]),
       ...(settings.pages
-        ? statusSiteLocations(basePath(settings), version).flatMap((location) => ['', ...location])
+        ? statusSiteLocations(basePath(settings), release).flatMap((location) => ['', ...location])
         : []),
       '',
       ...errorLocation('@weblate_snapshot_not_found', notFound),

@@ -76,7 +76,7 @@ export function serveConfig(settings: Settings): ServeConfig {
     headers: [
       ...serveHeaders(version),
       ...formatHeaders(settings),
-      ...(settings.pages ? statusSiteHeaders(version) : []),
+      ...(settings.pages ? statusSiteHeaders(settings.weblateVersion) : []),
       notFoundHeaders(settings.pages),
     ],
   };
@@ -132,6 +132,8 @@ function statusSiteRewrites(base: string, release: Release): ServeConfig['rewrit
   const version = shapesOf(release);
   const routes = statusSiteRoutesOf(version);
   const languageCharts = hasTrait(release, 'languageChartRow');
+  // A release without stats exports leaves their paths to the 404 page, as any other miss.
+  const exportShapes = hasTrait(release, 'noStatsExports') ? [] : folderShapes(version, 'export');
   const isFile = (route: StatusSiteRoute) =>
     route.serves.kind === 'file' || (languageCharts && route.serves.kind === 'alias');
   const aliases = routes.flatMap((route) => {
@@ -154,7 +156,7 @@ function statusSiteRewrites(base: string, release: Release): ServeConfig['rewrit
   const exportFiles =
     base === ''
       ? []
-      : folderShapes(version, 'export').flatMap((shape) =>
+      : exportShapes.flatMap((shape) =>
           depths(shape).flatMap((depth) =>
             [EXPORT_FILES.json, EXPORT_FILES.csv].map((name) =>
               rule([...folderPattern(shape, depth), name], [...folderPattern(shape, depth), name]),
@@ -165,7 +167,7 @@ function statusSiteRewrites(base: string, release: Release): ServeConfig['rewrit
     ...aliases.map(({ pattern, to }) => rule(pattern, to!)),
     ...files.map(({ pattern }) => rule(pattern, pattern)),
     ...exportFiles,
-    ...folderShapes(version, 'export').flatMap((shape) => folder(shape, EXPORT_FILES.json)),
+    ...exportShapes.flatMap((shape) => folder(shape, EXPORT_FILES.json)),
     ...folderShapes(version, 'page').flatMap((shape) => folder(shape, PAGE_FILE)),
   ];
 }
@@ -193,9 +195,9 @@ function statusSiteRedirects(
 }
 
 /** Types serve's own table gives otherwise: SVG without its charset, the exports' JSON with one. */
-function statusSiteHeaders(version: WeblateVersion): ServeHeaderRule[] {
+function statusSiteHeaders(release: Release): ServeHeaderRule[] {
   const widgets = new Set(
-    statusSiteRoutesOf(version).flatMap((route) =>
+    statusSiteRoutesOf(shapesOf(release)).flatMap((route) =>
       route.serves.kind === 'file' && route.pattern[0]!.startsWith('widget')
         ? [route.pattern[0]!]
         : [],
@@ -207,10 +209,14 @@ function statusSiteHeaders(version: WeblateVersion): ServeHeaderRule[] {
       source: `${folder}/**/*.svg`,
       headers: [{ key: 'Content-Type', value: contentTypeOf(BADGE_FILE) }],
     })),
-    {
-      source: `exports/stats/**/${EXPORT_FILES.json}`,
-      headers: [{ key: 'Content-Type', value: JSON_TYPE }],
-    },
+    ...(hasTrait(release, 'noStatsExports')
+      ? []
+      : [
+          {
+            source: `exports/stats/**/${EXPORT_FILES.json}`,
+            headers: [{ key: 'Content-Type', value: JSON_TYPE }],
+          },
+        ]),
     // Only pages are called index.html: the API's files are index.json.
     {
       source: `**/${PAGE_FILE}`,

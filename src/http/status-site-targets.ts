@@ -22,7 +22,7 @@ import { SITE_ROOT_NAMES } from '../api/urls.ts';
 import { isCorsPath } from '../api/cors.ts';
 import type { StatusSiteMatch } from '../api/status-site-routes.ts';
 import { contentTypeOf, PAGE_POLICY } from '../hosts/published.ts';
-import type { WeblateVersion } from '../model/defaults.ts';
+import { hasTrait, shapesOf, type Release } from '../model/releases.ts';
 import type { Settings } from '../model/types.ts';
 import { notFoundPage } from '../status-site/pages.ts';
 import { decodeSegment } from './targets.ts';
@@ -40,16 +40,16 @@ type StatusSiteAnswer =
 
 /**
  * `method` and `url` as the request has them; `base` the path of the status site's
- * base URL (`` or `/l10n`), which is the status site's root too. Null for the
- * API's paths, which are answered as before; a 404 for any method on a path
+ * base URL (`` or `/l10n`), which is the status site's root too; `release` the tree's. Null
+ * for the API's paths, which are answered as before; a 404 for any method on a path
  * that is neither the API's nor the site's, as Weblate answers a URL it has no
- * route for.
+ * route for (a release without stats exports has none for them).
  */
 export function resolveStatusSiteRequest(
   method: string,
   url: string,
   base: string,
-  version: WeblateVersion,
+  release: Release,
 ): StatusSiteAnswer | null {
   const queryAt = url.indexOf('?');
   const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
@@ -67,7 +67,10 @@ export function resolveStatusSiteRequest(
   const segments = raw.map(decodeSegment);
   if (!segments.every((segment): segment is string => segment !== null)) return NOT_FOUND;
   const end = !slash && INDEX_FILES.has(segments.at(-1) ?? '') ? segments.pop()! : '';
-  const matches = matchStatusSiteSegments(segments, version);
+  const exports = !hasTrait(release, 'noStatsExports');
+  const matches = matchStatusSiteSegments(segments, shapesOf(release)).filter(
+    (match) => exports || match.route.serves.kind !== 'export',
+  );
   if (matches[0]?.route.serves.kind === 'redirect') {
     const to = matches[0].route.serves.to;
     return slash || end

@@ -184,7 +184,7 @@ async function answer(
   if (isApiPreflight(method, url, request.headers['access-control-request-method'], tree.base))
     return sendPreflight(response);
   const site = tree.settings
-    ? resolveStatusSiteRequest(method, url, tree.base, tree.version)
+    ? resolveStatusSiteRequest(method, url, tree.base, tree.settings.weblateVersion)
     : null;
   if (site && tree.settings) {
     const answered = await readStatusSiteAnswer(outDir, site, tree.settings);

@@ -106,12 +106,7 @@ export function createSidecarApp(options: SidecarAppOptions): SidecarApp {
     }
     const page =
       settings.pages && path !== null
-        ? resolveStatusSiteRequest(
-            method,
-            path,
-            basePath(settings),
-            shapesOf(shapesOf(settings.weblateVersion)),
-          )
+        ? resolveStatusSiteRequest(method, path, basePath(settings), settings.weblateVersion)
         : null;
     if (page)
       return statusSiteResponse(

@@ -5,17 +5,18 @@
  * refused with 401 and changes nothing. Exit 75 when the upstream or the store is down, 1 for a
  * bad flag.
  */
-import { spawn } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_TEMPORARY } from '../../src/cli/command.ts';
-import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
-import { childOutput, type ChildOutput } from '../support/child-output.ts';
+import { tempDir } from '../helpers.ts';
+import { useMirrorListener } from '../support/mirror-listener.ts';
 import { runScript } from '../support/run-script.ts';
 import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
-import { AUTH, call, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { useUpstream } from '../support/upstream.ts';
+import { signedDelivery, writeWebhookSecret } from '../support/webhook-delivery.ts';
+import { AUTH, call } from '../sidecar/support.ts';
 
 const BUCKET = 'mirror';
 const servers = useLocalS3(BUCKET);
@@ -25,71 +26,19 @@ const BASE = ['--base-url', 'https://l10n.example.org'];
 const NO_RETRIES = ['--retries', '0'];
 const GONE = 'l10n/api/translations/beta/docs/he/index.json';
 
-let sidecar: RunningSidecar | undefined;
-let mirrorChild: { stop: () => Promise<void> } | undefined;
-afterEach(async () => {
-  await mirrorChild?.stop();
-  await sidecar?.stop();
-  mirrorChild = sidecar = undefined;
-});
-
-async function upstream(): Promise<RunningSidecar> {
-  const dir = tempDir();
-  const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
-  cpSync(join(FIXTURES, 'features/content'), space.content, { recursive: true });
-  sidecar = await startSidecar(space);
-  return sidecar;
-}
+const startUpstream = useUpstream();
+const startMirror = useMirrorListener();
 
 const mirror = (args: string[]) => runScript('mirror', args, { env: TEST_AWS_ENV });
-
-/** The delivery Weblate's add-on sends: Standard Webhooks headers, a fractional timestamp, `v1,` HMAC. */
-function signed(key: Buffer, body: string, options: { id?: string; seconds?: number } = {}) {
-  const id = options.id ?? randomUUID().replaceAll('-', '');
-  const timestamp = `${options.seconds ?? Date.now() / 1000}`;
-  const whole = Math.floor(Number(timestamp));
-  const signature = createHmac('sha256', key).update(`${id}.${whole}.${body}`).digest('base64');
-  return {
-    id,
-    headers: {
-      'Content-Type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': timestamp,
-      'webhook-signature': `v1,${signature}`,
-    },
-  };
-}
 
 async function post(url: string, body: string, headers: Record<string, string>) {
   const response = await fetch(url, { method: 'POST', body, headers });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** `mirror --listen 0` as a process; resolves once it listens and its first refresh printed `last` (its last step). */
-async function startMirror(
-  args: string[],
-  last: 'build' | 'deploy',
-): Promise<{ url: string; output: ChildOutput }> {
-  const child = spawn(process.execPath, [...scriptArgs('mirror'), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...TEST_AWS_ENV },
-  });
-  const output = childOutput(child);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  mirrorChild = {
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-  const [, url] = await output.waitFor(/deliveries at (http:\/\/\S+\/)\n/, 'the listener');
-  await output.waitFor(new RegExp(`^${last}: `, 'm'), 'the first refresh');
-  return { url: url!, output };
-}
-
 describe('weblate-snapshot mirror', () => {
   it('mirrors the sidecar into a bucket with a line a step, then only what changed', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const work = join(tempDir(), 'work');
     const to = ['--to', `s3://${BUCKET}/once`, '--endpoint', servers.s3.url];
     const first = await mirror(['--from', up.api, ...to, '--work', work, ...BASE]);
@@ -107,7 +56,7 @@ describe('weblate-snapshot mirror', () => {
   });
 
   it('mirrors into a folder a web server serves, leaving its other files alone', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const dir = tempDir();
     const www = join(dir, 'www');
     const result = await mirror(['--from', up.api, '--to', www, '--work', join(dir, 'w'), ...BASE]);
@@ -126,11 +75,9 @@ describe('weblate-snapshot mirror', () => {
   });
 
   it('refreshes on a signed delivery and refuses a forged, stale or replayed one with 401', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const dir = tempDir();
-    const key = randomBytes(32);
-    const secretFile = join(dir, 'secret');
-    writeFileSync(secretFile, `whsec_${key.toString('base64')}\n`);
+    const { key, file: secretFile } = writeWebhookSecret(dir);
     const { url, output } = await startMirror(
       [
         ...['--from', up.api, '--to', `s3://${BUCKET}/l10n`, '--endpoint', servers.s3.url],
@@ -151,8 +98,8 @@ describe('weblate-snapshot mirror', () => {
       translation: 'he',
     });
 
-    const forged = signed(randomBytes(32), body);
-    const stale = signed(key, body, { seconds: Date.now() / 1000 - 3600 });
+    const forged = signedDelivery(randomBytes(32), body);
+    const stale = signedDelivery(key, body, { seconds: Date.now() / 1000 - 3600 });
     for (const headers of [forged.headers, stale.headers, { 'Content-Type': 'application/json' }]) {
       const answer = await post(url, body, headers);
       expect(answer.status).toBe(401);
@@ -160,7 +107,7 @@ describe('weblate-snapshot mirror', () => {
     }
     expect(output.text()).not.toContain('Refreshing of');
 
-    const good = signed(key, body);
+    const good = signedDelivery(key, body);
     expect(await post(url, body, good.headers)).toEqual({
       status: 202,
       body: { accepted: good.id },
@@ -178,14 +125,13 @@ describe('weblate-snapshot mirror', () => {
   });
 
   it('answers other bad requests 4xx in JSON, never 500', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const dir = tempDir();
-    const key = randomBytes(32);
-    writeFileSync(join(dir, 'secret'), `whsec_${key.toString('base64')}`);
+    const { key, file: secretFile } = writeWebhookSecret(dir);
     const { url } = await startMirror(
       [
         ...['--from', up.api, '--to', join(dir, 'www'), '--work', join(dir, 'work')],
-        ...['--listen', '0', '--webhook-secret-file', join(dir, 'secret'), ...BASE],
+        ...['--listen', '0', '--webhook-secret-file', secretFile, ...BASE],
       ],
       'build',
     );
@@ -193,14 +139,14 @@ describe('weblate-snapshot mirror', () => {
     expect(get.status).toBe(405);
     const elsewhere = await fetch(`${url}hooks`, { method: 'POST', body: '{}' });
     expect(elsewhere.status).toBe(404);
-    const notJson = signed(key, '[1, 2]');
+    const notJson = signedDelivery(key, '[1, 2]');
     expect((await post(url, '[1, 2]', notJson.headers)).status).toBe(400);
     const big = 'x'.repeat(2 * 1024 * 1024);
-    expect((await post(url, big, signed(key, big).headers)).status).toBe(413);
+    expect((await post(url, big, signedDelivery(key, big).headers)).status).toBe(413);
   });
 
   it('takes the store from AWS_ENDPOINT_URL_S3 without --endpoint, as deploy does', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const work = join(tempDir(), 'work');
     const result = await runScript(
       'mirror',
@@ -214,7 +160,7 @@ describe('weblate-snapshot mirror', () => {
   });
 
   it('exits 75 when the upstream is down and when the store is down', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const dir = tempDir();
     const down = await mirror([
       ...['--from', 'http://127.0.0.1:9/api/', '--to', join(dir, 'www'), '--work', join(dir, 'a')],

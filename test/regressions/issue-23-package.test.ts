@@ -7,7 +7,7 @@
  * S3-protocol server, a mirror refreshed by a signed webhook delivery, and the programmatic API.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import { freePort } from '../e2e/servers.ts';
 import { ROOT, tempDir } from '../helpers.ts';
 import { childOutput } from '../support/child-output.ts';
 import { listBucket, TEST_AWS_ENV } from '../support/s3-proxy.ts';
+import { signedDelivery, writeWebhookSecret } from '../support/webhook-delivery.ts';
 
 const run = promisify(execFile);
 const COMMANDS = ['build', 'check', 'serve', 'sidecar', 'pull', 'deploy', 'mirror', 'types'];
@@ -171,9 +172,7 @@ describe('the package (issue 23)', () => {
       const dir = join(work, node === process.execPath ? 'mirror20' : 'mirror24');
       const sidecar = await startInstalledSidecar(node, dir);
       const prefix = node === process.execPath ? 'mirror20' : 'mirror24';
-      const secretFile = join(work, `${prefix}.secret`);
-      const key = randomBytes(32);
-      writeFileSync(secretFile, `whsec_${key.toString('base64')}\n`);
+      const { key, file: secretFile } = writeWebhookSecret(work, `${prefix}.secret`);
       const mirrorArgs = [
         ...['mirror', '--from', sidecar.api, '--to', `s3://${BUCKET}/${prefix}`],
         ...['--endpoint', s3.url, '--work', join(dir, 'work'), '--allow-base-url'],
@@ -280,21 +279,10 @@ async function startInstalled(
   return { output, stop, matches };
 }
 
-/** A delivery signed as Weblate's Webhooks add-on signs it (Standard Webhooks); its answer's status. */
+/** A delivery signed as Weblate's Webhooks add-on signs it; its answer's status. */
 async function postSigned(url: string, body: string, key: Buffer): Promise<number> {
-  const id = randomBytes(12).toString('hex');
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  const response = await fetch(url, {
-    method: 'POST',
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': `v1,${signature}`,
-    },
-  });
+  const { headers } = signedDelivery(key, body);
+  const response = await fetch(url, { method: 'POST', body, headers });
   await response.arrayBuffer();
   return response.status;
 }

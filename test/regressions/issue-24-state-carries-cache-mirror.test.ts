@@ -5,39 +5,27 @@
  * state object, and the bucket still follows the upstream. When another run
  * wrote the state meanwhile, the next refresh reads it again.
  */
-import { spawn } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, scriptArgs, tempDir } from '../helpers.ts';
-import { childOutput, type ChildOutput } from '../support/child-output.ts';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.ts';
+import { useMirrorListener } from '../support/mirror-listener.ts';
 import { runScript } from '../support/run-script.ts';
 import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
-import { AUTH, call, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { useUpstream } from '../support/upstream.ts';
+import { signedDelivery, writeWebhookSecret } from '../support/webhook-delivery.ts';
+import { AUTH, call } from '../sidecar/support.ts';
 
 const BUCKET = 'keeps-scratch';
 const servers = useLocalS3(BUCKET);
 const BASE = ['--base-url', 'https://l10n.example.org'];
 const STATE_PATH = `/${BUCKET}/l10n/.weblate-snapshot/state`;
 
-let sidecar: RunningSidecar | undefined;
-let mirrorChild: { stop: () => Promise<void> } | undefined;
-afterEach(async () => {
-  await mirrorChild?.stop();
-  await sidecar?.stop();
-  mirrorChild = sidecar = undefined;
-});
+const startUpstream = useUpstream();
+const startMirror = useMirrorListener();
 
-async function upstream(): Promise<RunningSidecar> {
-  const dir = tempDir();
-  const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
-  cpSync(join(FIXTURES, 'features/content'), space.content, { recursive: true });
-  sidecar = await startSidecar(space);
-  return sidecar;
-}
-
-/** A delivery as Weblate's add-on signs it. */
+/** A delivery of a change to a translation of beta/docs, as Weblate's add-on sends it. */
 function delivery(key: Buffer, translation: string) {
   const body = JSON.stringify({
     change_id: randomBytes(4).readUInt32LE(),
@@ -46,35 +34,7 @@ function delivery(key: Buffer, translation: string) {
     component: 'docs',
     translation,
   });
-  const id = randomUUID().replaceAll('-', '');
-  const seconds = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', key).update(`${id}.${seconds}.${body}`).digest('base64');
-  const headers = {
-    'Content-Type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': `${seconds}`,
-    'webhook-signature': `v1,${signature}`,
-  };
-  return { body, headers };
-}
-
-/** `mirror --listen 0` as a process, once its first refresh is over. */
-async function startMirror(args: string[]): Promise<{ url: string; output: ChildOutput }> {
-  const child = spawn(process.execPath, [...scriptArgs('mirror'), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...TEST_AWS_ENV },
-  });
-  const output = childOutput(child);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  mirrorChild = {
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-  const [, url] = await output.waitFor(/deliveries at (http:\/\/\S+\/)\n/, 'the listener');
-  await output.waitFor(/^deploy: /m, 'the first refresh');
-  return { url: url!, output };
+  return { body, headers: signedDelivery(key, body).headers };
 }
 
 /** Requests that read the state object itself (not its lease, not a listing). */
@@ -83,16 +43,18 @@ const stateReads = () =>
 
 describe('mirror --listen --to s3://…: the scratch folder kept between refreshes', () => {
   it('does not read the state again while it is the one this process wrote, and does once another run wrote it', async () => {
-    const up = await upstream();
+    const up = await startUpstream();
     const dir = tempDir();
-    const key = randomBytes(32);
-    writeFileSync(join(dir, 'secret'), `whsec_${key.toString('base64')}\n`);
+    const { key, file: secretFile } = writeWebhookSecret(dir);
     const work = join(dir, 'work');
     const to = ['--to', `s3://${BUCKET}/l10n`, '--endpoint', servers.proxy.url];
-    const { url, output } = await startMirror([
-      ...['--from', up.api, ...to, '--work', work, ...BASE],
-      ...['--listen', '0', '--webhook-secret-file', join(dir, 'secret')],
-    ]);
+    const { url, output, stop } = await startMirror(
+      [
+        ...['--from', up.api, ...to, '--work', work, ...BASE],
+        ...['--listen', '0', '--webhook-secret-file', secretFile],
+      ],
+      'deploy',
+    );
     // The first refresh found no state (one read), and keeps its scratch folder.
     expect(stateReads()).toHaveLength(1);
     expect(readdirSync(work)).toHaveLength(1);
@@ -136,7 +98,7 @@ describe('mirror --listen --to s3://…: the scratch folder kept between refresh
     expect(keys.has('l10n/api/projects/beta/index.json')).toBe(true);
 
     // The scratch folder goes when the mirror stops.
-    await mirrorChild!.stop();
+    await stop();
     expect(existsSync(work) ? readdirSync(work) : []).toEqual([]);
   });
 });

@@ -43,10 +43,8 @@ var SITE = [
   [/^\/widgets\/([^\/.]+)\/-\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$2/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/-/$2/$3"],
   [/^\/widgets\/([^\/.]+)\/([^\/.]+)\/([^\/.]+)\/(svg-badge\.svg|(?:multi|horizontal)-(?:auto|red|green|blue)\.svg)$/, 'r', "/widget/$1/$3/$2/$4"],
-  [/^(\/exports\/stats(?:\/[^\/.]+){1,5})(\/|\/index\.json|\/index\.csv)?$/, 'e'],
   [/^(|\/languages(?:\/[^\/.]+){1,1}|\/projects(?:\/[^\/.]+){1,6}|\/translate(?:\/[^\/.]+){3,6}|\/engage(?:\/[^\/.]+){3,3}|\/widgets(?:\/[^\/.]+){1,1})(\/|\/index\.html)?$/, 'p']
 ];
-var CSV = /^\/exports\/stats\/([^\/]+)(?:\/(?:[^\/]+\/)*([^\/]+))?\/index\.csv$/;
 
 function handler(event) {
   if (event.context.eventType === 'viewer-response') return addHeaders(event);
@@ -85,10 +83,6 @@ function addHeaders(event) {
   if (found) {
     headers['vary'] = { value: "Accept" };
     headers['allow'] = { value: found.allow };
-  }
-  var csv = CSV.exec(event.request.uri.slice(BASE.length));
-  if (csv && event.response.statusCode === 200) {
-    headers['content-disposition'] = { value: 'attachment; filename=stats-' + csv[1] + (csv[2] ? '-' + csv[2] : '') + '.csv' };
   }
   var type = headers['content-type'];
   if (type && type.value.indexOf('text/html') === 0) headers['content-security-policy'] = { value: "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" };
