@@ -196,6 +196,7 @@ async function measureAll(dir: string, options: BenchOptions): Promise<BenchResu
         content: join(work, 'content'),
         work,
         components: options.scale.components,
+        translations,
         log,
       });
       return finish(result, options);
