@@ -40,7 +40,10 @@ interface UpstreamAnswer {
 
 type ModelAnswerer = (method: string, url: string) => UpstreamAnswer;
 
-/** Answers a request-target (path and query, as sent) from the model, as the read-only sidecar over its tree would. */
+/**
+ * Answers a request-target (path and query, as sent) from the model, as the read-only sidecar
+ * over its tree would.
+ */
 export function createModelAnswerer(model: Model): ModelAnswerer {
   const { settings } = model;
   const version = shapesOf(settings.weblateVersion);
@@ -117,7 +120,7 @@ function groupFinder(model: Model): (file: string) => FileGroup | null {
   const categories = new Map(model.categories.map((c) => [String(c.id), c]));
 
   const candidates = (file: string): Iterable<ApiGroup> | FileGroup | null => {
-    // The file's segments, decoded once (fileOfPath); a component inside categories is encoded again.
+    // The file's segments are decoded once (fileOfPath): a component in categories is encoded again.
     const [, list, ...rest] = file.split('/').slice(0, -1);
     const object = rest[0] === '~page' ? [] : rest;
     if (object.length === 0) {
@@ -148,7 +151,10 @@ function groupFinder(model: Model): (file: string) => FileGroup | null {
     return listOrRoot(file, list);
   };
 
-  /** A page of the project or category list, found among every group (they come early), or the root's group for a list it holds. */
+  /**
+   * A page of the project or category list, found among every group (they come early), or the
+   * root's group for an empty list it holds (`/api/users/`).
+   */
   const listOrRoot = (file: string, list: string | undefined): FileGroup | null => {
     const items =
       list === 'projects' ? model.projects : list === 'categories' ? model.categories : null;

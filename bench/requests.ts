@@ -140,7 +140,7 @@ export async function measureRequests(options: RequestOptions): Promise<RequestF
 
 // --- internal ---
 
-/** A full pull and a sweep read many resources: as many at once as the upstream's one thread serves well. */
+/** A full pull and a sweep read many resources: 8 at once keep the upstream's one thread busy. */
 const CONCURRENCY = ['--concurrency', '8'];
 
 /**
