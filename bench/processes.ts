@@ -111,7 +111,7 @@ export async function coldCache(dirs: readonly string[]): Promise<string> {
 }
 
 /** The peak RSS of a running process in KiB (VmHWM); 0 once it is gone or without /proc. */
-function highWaterMark(pid: number | undefined): number {
+export function highWaterMark(pid: number | undefined): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);

@@ -288,7 +288,7 @@ export function childBuild(line: string): ChildBuild {
 }
 
 /** A count printed in a command's summary. */
-function figure(text: string, pattern: RegExp): number {
+export function figure(text: string, pattern: RegExp): number {
   const match = pattern.exec(text);
   if (!match) throw new Error(`expected ${pattern} in:\n${text}`);
   return Number(match[1]!.replace(/,/g, ''));

@@ -1,5 +1,6 @@
 /** The benchmark's figures as a table, and the issue's targets checked against them. */
 import type { ChildBuild, RefreshFigures } from './refresh.ts';
+import type { RequestFigures } from './requests.ts';
 import type { StoreFigures } from './store.ts';
 import type { BenchResult } from './run.ts';
 
@@ -50,6 +51,8 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
     });
   }
   if (near(100_000) && result.refresh) checks.push(...refreshTargets(result.refresh));
+  if ((near(100_000) || near(1_000_000)) && result.requests)
+    checks.push(...requestTargets(result.requests, near(100_000)));
   if (near(100_000) && result.sidecarDelete) {
     const { medianMs } = result.sidecarDelete;
     checks.push({
@@ -117,6 +120,7 @@ export function formatBench(result: BenchResult): string {
     );
   }
   if (result.refresh) lines.push('', ...formatRefresh(result.refresh));
+  if (result.requests) lines.push('', ...formatRequests(result.requests));
   if (result.store) lines.push('', ...formatStore(result.store));
   const targets = benchTargets(result);
   if (targets.length > 0) {
@@ -164,6 +168,40 @@ function refreshTargets(r: RefreshFigures): TargetCheck[] {
       figure: `${r.deploy.uploaded} objects`,
       met: r.deploy.uploaded <= 20,
     },
+  ];
+}
+
+/** The issue's request bounds, the same at 100,000 and 1,000,000; the sweep's only at 100,000. */
+function requestTargets(r: RequestFigures, sweep: boolean): TargetCheck[] {
+  const checks = [
+    {
+      target: 'a re-pull with nothing changed, between sweeps, in at most 20 requests',
+      figure: `${r.unchanged.requests} requests`,
+      met: r.unchanged.requests <= 20,
+    },
+    {
+      target: `one counter changed, between sweeps: at most 40 + ${r.components} (components of the project) requests`,
+      figure: `${r.changed.requests} requests`,
+      met: r.changed.requests <= 40 + r.components,
+    },
+  ];
+  if (sweep)
+    checks.push({
+      target: "a sweep (every project's statistics) with nothing changed in at most 400 requests",
+      figure: `${r.sweep.requests} requests`,
+      met: r.sweep.requests <= 400,
+    });
+  return checks;
+}
+
+function formatRequests(r: RequestFigures): string[] {
+  return [
+    'Requests to the upstream (served from memory; each pull a new process of the packed tool):',
+    `  a re-pull with nothing changed: ${counted(r.unchanged.requests, 'request')}, ${counted(r.unchanged.written, 'file')} written (${seconds(r.unchanged.ms)})`,
+    `  one counter changed upstream: ${counted(r.changed.requests, 'request')}, ${counted(r.changed.written, 'file')} written, ${counted(r.changed.kept, 'component')} kept (${seconds(r.changed.ms)})`,
+    `  then a sweep with nothing changed (--sweep-every 1): ${counted(r.sweep.requests, 'request')} (${seconds(r.sweep.ms)})`,
+    `  set-up (untimed): the upstream opened in ${seconds(r.setup.openMs)}, peak RSS ${mib(r.upstreamPeakRssKiB * 1024)}; ` +
+      `full pull ${seconds(r.setup.pullMs)}, ${counted(r.setup.pullRequests, 'request')}, peak RSS ${mib(r.setup.pullPeakRssKiB * 1024)}`,
   ];
 }
 

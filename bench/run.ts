@@ -32,6 +32,7 @@ import {
   TSX,
 } from './processes.ts';
 import { childBuild, measureRefresh, type ChildBuild, type RefreshFigures } from './refresh.ts';
+import { measureRequests, type RequestFigures } from './requests.ts';
 import { measureStore, type StoreFigures } from './store.ts';
 
 interface BenchOptions {
@@ -46,6 +47,8 @@ interface BenchOptions {
   buildOnly: boolean;
   /** Measure only the mirror refresh (its upstream tree built untimed). */
   refreshOnly?: boolean;
+  /** Count only the requests a refresh makes of an upstream served from memory (no tree built). */
+  requestsOnly?: boolean;
   /** Measure only the store target, against the local S3 server or a store in memory. */
   storeOnly?: 's3' | 'memory' | undefined;
   log: (line: string) => void;
@@ -67,6 +70,7 @@ export interface BenchResult {
   sidecarDelete?: { medianMs: number; p90Ms: number; requests: number };
   get?: { sidecar: LoadFigures; serve: LoadFigures; urls: number; seconds: number };
   refresh?: RefreshFigures;
+  requests?: RequestFigures;
   store?: StoreFigures;
 }
 
@@ -183,6 +187,16 @@ async function measureAll(dir: string, options: BenchOptions): Promise<BenchResu
         work,
         pages: options.scale.pages !== false,
         which: options.storeOnly,
+        log,
+      });
+      return finish(result, options);
+    }
+    if (options.requestsOnly) {
+      result.requests = await measureRequests({
+        content: join(work, 'content'),
+        work,
+        components: options.scale.components,
+        translations,
         log,
       });
       return finish(result, options);

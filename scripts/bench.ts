@@ -84,6 +84,12 @@ const command = defineCommand({
       type: 'boolean',
       description: 'measure only the mirror refresh (its upstream tree is built first, untimed)',
     },
+    'requests-only': {
+      type: 'boolean',
+      description:
+        'count only the requests a refresh makes of the upstream (served from memory, no tree built): ' +
+        'nothing changed, one counter changed, a sweep',
+    },
     'store-only': {
       type: 'string',
       valueName: 's3|memory',
@@ -99,7 +105,7 @@ const command = defineCommand({
     },
   },
   epilog:
-    'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only\n  npm run bench -- --store-only s3\n  npm run bench -- --translations 1000000 --store-only memory',
+    'Examples:\n  npm run bench\n  npm run bench -- --translations 1000000 --build-only\n  npm run bench -- --weblate-version 2026.8\n  npm run bench -- --refresh-only\n  npm run bench -- --translations 1000000 --requests-only\n  npm run bench -- --store-only s3\n  npm run bench -- --translations 1000000 --store-only memory',
   async run(args, io) {
     const integer = (name: string, text: string) => {
       const value = Number(text);
@@ -141,6 +147,7 @@ const command = defineCommand({
       getSeconds: integer('get-seconds', args['get-seconds']),
       buildOnly: args['build-only'],
       refreshOnly: args['refresh-only'],
+      requestsOnly: args['requests-only'],
       storeOnly: storeOnly(args['store-only']),
       log: (line) => io.err(`${line}\n`),
       measured: (result) => {
