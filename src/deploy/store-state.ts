@@ -10,6 +10,7 @@
  * listing of the target instead, and says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { buildCacheFiles } from '../cache/cache-file.ts';
@@ -19,6 +20,14 @@ import { deploy, noFigures, type DeployOptions, type DeployReport } from './depl
 import { recordPath } from './record.ts';
 import { DEFAULT_BACKOFF, withRetries, type RetryPolicy } from './retry.ts';
 import { decodeStateBundle, encodeStateBundle } from './state-bundle.ts';
+import { isStateRoot, parseStateRoot, partsPrefix } from './state-parts.ts';
+import {
+  listParts,
+  readStateParts,
+  writeStateParts,
+  type StateFile,
+  type StateParts,
+} from './state-transfer.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, parseTarget, type DeployTarget } from './target.ts';
 
@@ -109,7 +118,7 @@ export function deployWithState(
   options: StateOptions,
   deps: StateDeps,
 ): Promise<StateDeployReport> {
-  const ownKeys = [options.state.key, leaseKey(options.state)];
+  const ownKeys = ownStateKeys(options.state);
   return withStoreState(options, deps, (distrust) =>
     deploy({ ...options, verify: options.verify || distrust !== null, ownKeys }, deps),
   );
@@ -131,8 +140,13 @@ export async function encodeRunState(
   return encodeStateBundle(target, new Map([[RECORD, record], ...cache, ...files]));
 }
 
+/** The keys a state at `state` is kept in: its root, its lease, and (ending in `/`) the prefix of its parts. */
+export function ownStateKeys(state: StateLocation): string[] {
+  return [state.key, leaseKey(state), partsPrefix(state.key)];
+}
+
 /** The key of the lease beside a state. */
-export function leaseKey(state: StateLocation): string {
+function leaseKey(state: StateLocation): string {
   return `${state.key}.lease`;
 }
 
@@ -147,11 +161,13 @@ export async function withStoreState(
   work: (distrust: string | null) => Promise<StateDeployReport>,
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
-  const policy: RetryPolicy = {
+  const policy: StatePolicy = {
     retries: options.retries,
     ...(deps.backoff ?? DEFAULT_BACKOFF),
     sleep: deps.sleep,
     random: deps.random,
+    held: null,
+    damaged: new Set(),
   };
   const where = describeState(options.state);
   const owner = randomBytes(12).toString('hex');
@@ -208,6 +224,9 @@ const POLL_MS = 5000;
 const RECORD = 'deploy-record';
 /** The prefix of the carried folder's files in the state object. */
 const CARRIED = 'carried/';
+
+/** Retries, and what the run knows of the state's parts in the store. */
+type StatePolicy = RetryPolicy & StateParts;
 
 interface Lease {
   owner: string;
@@ -304,13 +323,17 @@ function busy(where: string, held: Lease): string {
 async function stillKept(
   store: ObjectStore,
   options: StateRunOptions,
-  policy: RetryPolicy,
+  policy: StatePolicy,
 ): Promise<boolean> {
   if (!options.kept) return false;
   const { key } = options.state;
   const page = await withRetries(() => store.list(key, null), policy);
   const etag = page.objects.find((object) => object.key === key)?.etag;
-  return etag !== undefined && Buffer.from(etag, 'hex').toString('base64') === options.kept.md5;
+  const kept =
+    etag !== undefined && Buffer.from(etag, 'hex').toString('base64') === options.kept.md5;
+  // The parts of the state this process wrote are all there still, as far as the store says.
+  if (kept) policy.held = await listParts(store, key, policy);
+  return kept;
 }
 
 /** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
@@ -318,20 +341,60 @@ async function restoreRecord(
   store: ObjectStore,
   options: StateRunOptions,
   target: string,
-  policy: RetryPolicy,
+  policy: StatePolicy,
 ): Promise<string | null> {
   const where = describeState(options.state);
-  const bundle = await withRetries(() => store.get(options.state.key), policy);
-  if (bundle === null) return `there is no state at ${where} yet`;
+  const body = await withRetries(() => store.get(options.state.key), policy);
+  if (body === null) return `there is no state at ${where} yet`;
+  if (!isStateRoot(body)) return restoreBundle(body, options, target);
+  const parsed = parseStateRoot(body);
+  if (!parsed.ok) return `the state at ${where} is damaged: ${parsed.reason}`;
+  const names = parsed.root.files.map((file) => file.name);
+  const refused = refuseFiles(where, parsed.root.target, names, options.outDir, target);
+  if (refused) return refused;
+  const place = (name: string) => placeOf(name, options, target);
+  const failed = await readStateParts(store, options.state.key, parsed.root, place, policy);
+  return failed && `the state at ${where} is damaged: ${failed}`;
+}
+
+/** Why the files a state names are not to be used here, if they are not. */
+function refuseFiles(
+  where: string,
+  stateTarget: string,
+  names: readonly string[],
+  outDir: string,
+  target: string,
+): string | null {
+  if (stateTarget !== target) return `the state at ${where} is of ${stateTarget}`;
+  if (!names.includes(RECORD)) return `the state at ${where} holds no deploy record`;
+  const outside = names.find((name) => !carriedPath(name, outDir));
+  return outside === undefined
+    ? null
+    : `the state at ${where} names a file outside its folder: ${outside}`;
+}
+
+/** Where a file of the state goes on disk, or null when this run does not take it. */
+function placeOf(name: string, options: StateRunOptions, target: string): string | null {
+  if (name === RECORD) return recordPath(options.outDir, target);
+  if (name.startsWith(CARRIED))
+    return options.carried ? join(options.carried, ...name.slice(CARRIED.length).split('/')) : null;
+  const cache = buildCacheFiles(options.outDir).find((file) => basename(file) === name);
+  return options.cache && cache ? cache : null;
+}
+
+/** Restores a state of one object, as versions before the state's parts wrote it. */
+async function restoreBundle(
+  bundle: Buffer,
+  options: StateRunOptions,
+  target: string,
+): Promise<string | null> {
+  const where = describeState(options.state);
   const decoded = await decodeStateBundle(bundle);
   if (!decoded.ok) return `the state at ${where} is damaged: ${decoded.reason}`;
-  if (decoded.target !== target) return `the state at ${where} is of ${decoded.target}`;
-  const record = decoded.files.get(RECORD);
-  if (!record) return `the state at ${where} holds no deploy record`;
-  const outside = [...decoded.files.keys()].find((name) => !carriedPath(name, options.outDir));
-  if (outside !== undefined)
-    return `the state at ${where} names a file outside its folder: ${outside}`;
-  await writeFileAtomic(recordPath(options.outDir, target), record);
+  const names = [...decoded.files.keys()];
+  const refused = refuseFiles(where, decoded.target, names, options.outDir, target);
+  if (refused) return refused;
+  await writeFileAtomic(recordPath(options.outDir, target), decoded.files.get(RECORD)!);
   if (options.cache) await restoreCache(options.outDir, decoded.files);
   if (options.carried) await restoreCarried(options.carried, decoded.files);
   return null;
@@ -396,28 +459,55 @@ async function readCarried(dir: string): Promise<Map<string, Buffer>> {
   return files;
 }
 
-/** Writes the deploy record back into the state object: null, or why it could not be. */
+/** Writes the deploy record back into the state: null, or why it could not be. */
 async function saveRecord(
   store: ObjectStore,
   options: StateRunOptions,
   target: string,
-  policy: RetryPolicy,
+  policy: StatePolicy,
 ): Promise<string | null> {
-  const body = await encodeRunState(options.outDir, target, {
-    folder: options.carried,
-    cache: options.cache,
-  });
-  if (body === null) return null;
+  const files = await runStateFiles(options.outDir, target, options);
+  if (files === null) return null;
   try {
-    const sent = metadata(body);
-    await withRetries(() => store.put(options.state.key, body, sent), policy);
-    options.onSaved?.(sent.md5);
+    await writeStateParts(store, options.state.key, { target, files }, policy, async (root) => {
+      const sent = metadata(root);
+      await withRetries(() => store.put(options.state.key, root, sent), policy);
+      options.onSaved?.(sent.md5);
+    });
     return null;
   } catch (error) {
     // An older state would be trusted by the next run: better none, so that it lists the target.
     await store.remove([options.state.key]).catch(() => undefined);
     return `The deploy ended, but its state could not be written to ${describeState(options.state)}: ${(error as Error).message}`;
   }
+}
+
+/** The files a run's state carries, in the order they are written; null without a deploy record. */
+async function runStateFiles(
+  outDir: string,
+  target: string,
+  carried: { carried?: string | undefined; cache?: boolean | undefined },
+): Promise<StateFile[] | null> {
+  const record = recordPath(outDir, target);
+  if (!existsSync(record)) return null;
+  const files: StateFile[] = [{ name: RECORD, path: record }];
+  if (carried.cache)
+    for (const path of buildCacheFiles(outDir))
+      if (existsSync(path)) files.push({ name: basename(path), path });
+  if (carried.carried) files.push(...(await carriedFiles(carried.carried)));
+  return files;
+}
+
+/** The files of the carried folder by their names in the state, sorted, so that parts recur from run to run. */
+async function carriedFiles(dir: string): Promise<StateFile[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return { name: `${CARRIED}${relative(dir, path).split(sep).join('/')}`, path };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function metadata(body: Buffer) {
