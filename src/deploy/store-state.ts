@@ -2,12 +2,13 @@
  * A deploy whose state lives in the store (`--state`), for runners that keep
  * nothing between runs. The run takes a lease object beside the state, so a
  * second run at the same time waits or stops instead of interleaving; reads
- * the deploy record from the state object into the tree's state folder (with,
- * for a publish of content, the build cache it left there; for a mirror, the
- * pulled content into its folder too); deploys; writes them back; and gives
- * the lease up. A state that is missing, damaged, of another target, or left by a run that never finished
- * (its lease ran out) is not trusted: the deploy compares the tree with a
- * listing of the target instead, and says why.
+ * the deploy record from the state (a root and its parts, state-parts.ts)
+ * into the tree's state folder (with, for a publish of content, the build
+ * cache it left there; for a mirror, the pulled content into its folder
+ * too); deploys; writes back the parts that changed; and gives the lease up.
+ * A state that is missing, damaged, of another target, or left by a run that
+ * never finished (its lease ran out) is not trusted: the deploy compares the
+ * tree with a listing of the target instead, and says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
