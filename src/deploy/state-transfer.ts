@@ -35,13 +35,6 @@ export interface StateFile {
   path: string;
 }
 
-/** What writing a state did: the root's bytes, and the parts sent and bytes sent. */
-export interface StateWritten {
-  root: Buffer;
-  partsSent: number;
-  bytesSent: number;
-}
-
 /**
  * Sends the parts of `files` the store lacks, then the root at `key` (put by
  * `putRoot`, which knows its metadata), then removes the parts no longer
@@ -54,12 +47,11 @@ export async function writeStateParts(
   state: { target: string; files: readonly StateFile[] },
   policy: RetryPolicy & StateParts,
   putRoot: (root: Buffer) => Promise<void>,
-): Promise<StateWritten> {
+): Promise<void> {
   const before = policy.held ?? (await listParts(store, key, policy));
   const held = new Set([...before].filter((sha256) => !policy.damaged.has(sha256)));
   const root: StateRoot = { target: state.target, files: [], parts: [] };
   const sending = new Bounded(SENDS_AT_ONCE);
-  let bytesSent = 0;
   const take = (part: Buffer) => {
     const sha256 = sha256Of(part);
     root.parts.push({ sha256, size: part.length });
@@ -67,7 +59,6 @@ export async function writeStateParts(
     held.add(sha256);
     return sending.add(async () => {
       const body = await gzipAsync(part);
-      bytesSent += body.length;
       await withRetries(() => store.put(partKey(key, sha256), body, partMetadata(body)), policy);
     });
   };
@@ -93,7 +84,6 @@ export async function writeStateParts(
     key,
     [...before].filter((sha256) => !named.has(sha256)),
   );
-  return { root: body, partsSent: sending.count, bytesSent };
 }
 
 /**
@@ -200,7 +190,6 @@ async function fetchChecked(
 
 /** Runs tasks with at most `limit` at once; `add` waits for a free place. */
 class Bounded {
-  count = 0;
   private readonly running = new Set<Promise<void>>();
   private failure: Error | null = null;
 
@@ -209,7 +198,6 @@ class Bounded {
   async add(task: () => Promise<void>): Promise<void> {
     while (this.running.size >= this.limit) await Promise.race(this.running);
     this.rethrow();
-    this.count++;
     const run: Promise<void> = task()
       .catch((error: unknown) => void (this.failure ??= asError(error)))
       .finally(() => this.running.delete(run));
