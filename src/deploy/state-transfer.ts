@@ -62,19 +62,7 @@ export async function writeStateParts(
       await withRetries(() => store.put(partKey(key, sha256), body, partMetadata(body)), policy);
     });
   };
-  const cutter = new PartCutter();
-  for (const file of state.files) {
-    let size = 0;
-    for await (const block of createReadStream(file.path, {
-      highWaterMark: BLOCK,
-    }) as AsyncIterable<Buffer>) {
-      size += block.length;
-      for (const part of cutter.push(block)) await take(part);
-    }
-    root.files.push({ name: file.name, size });
-  }
-  const last = cutter.end();
-  if (last) await take(last);
+  root.files = await cutFiles(state.files, take);
   await sending.drain();
   const body = encodeStateRoot(root);
   await putRoot(body);
@@ -141,6 +129,27 @@ function partMetadata(body: Buffer) {
     cacheControl: 'no-store',
     md5: createHash('md5').update(body).digest('base64'),
   };
+}
+
+/** Streams the files through the cutter, each part to `take` in turn; the files' names and sizes. */
+async function cutFiles(
+  files: readonly StateFile[],
+  take: (part: Buffer) => Promise<void>,
+): Promise<StateRoot['files']> {
+  const cutter = new PartCutter();
+  const sizes: StateRoot['files'] = [];
+  for (const file of files) {
+    let size = 0;
+    const blocks = createReadStream(file.path, { highWaterMark: BLOCK });
+    for await (const block of blocks as AsyncIterable<Buffer>) {
+      size += block.length;
+      for (const part of cutter.push(block)) await take(part);
+    }
+    sizes.push({ name: file.name, size });
+  }
+  const last = cutter.end();
+  if (last) await take(last);
+  return sizes;
 }
 
 /** The parts the store holds under the state's prefix, by their SHA-256. */
