@@ -92,14 +92,14 @@ export interface StateRunOptions {
   cache?: boolean | undefined;
   /** The folders still hold the state this process last wrote: read it again only if the store holds another. */
   kept?: KeptState | undefined;
-  /** Told the MD5 (base64) of the state object once written back. */
+  /** Told the MD5 (base64) of the state's root once written back. */
   onSaved?: ((md5: string) => void) | undefined;
   onNotice?: ((text: string) => void) | undefined;
 }
 
 /** What a long-running process kept of the state it wrote last. */
 interface KeptState {
-  /** The MD5 of the state object it wrote, base64. */
+  /** The MD5 of the state's root it wrote, base64. */
   md5: string;
   /** Empties the folders the state fills, when the store holds another state (or none). */
   discard: () => Promise<void>;
@@ -126,7 +126,8 @@ export function deployWithState(
 }
 
 /**
- * The state object a run leaves: the deploy record of `outDir`'s state
+ * A state of one object, as versions before the parts wrote it (the bench
+ * seeds a mirror's state with it): the deploy record of `outDir`'s state
  * folder for `target` and the carried folder's files; null without a record.
  */
 export async function encodeRunState(
@@ -221,9 +222,9 @@ export async function withStoreState(
 
 /** How often a waiting run looks at the lease again. */
 const POLL_MS = 5000;
-/** The deploy record's name in the state object. */
+/** The deploy record's name in the state. */
 const RECORD = 'deploy-record';
-/** The prefix of the carried folder's files in the state object. */
+/** The prefix of the carried folder's files in the state. */
 const CARRIED = 'carried/';
 
 /** Retries, and what the run knows of the state's parts in the store. */
@@ -317,7 +318,7 @@ function busy(where: string, held: Lease): string {
 }
 
 /**
- * Whether the state object is still the one this process wrote last, as its
+ * Whether the state's root is still the one this process wrote last, as its
  * folders hold it: a listing of its key gives the ETag (the MD5 of an object
  * put whole) without reading the object.
  */
