@@ -245,7 +245,8 @@ function serve(): void {
         return null;
       case 'list':
         // Only the state's keys are kept whole: a listing of the published objects cannot be made.
-        if (table.count > kept.size) return 'the bench store in memory lists only an empty store';
+        if (table.count > kept.size && !request.prefix.includes(STATE_FOLDER))
+          return 'the bench store in memory lists only an empty store or the state';
         return [...kept]
           .filter(([key]) => key.startsWith(request.prefix))
           .map(([key, { body, md5 }]) => ({

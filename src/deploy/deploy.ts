@@ -67,7 +67,7 @@ export interface DeployOptions {
   verify?: boolean;
   /** Decide what to do, and do none of it. */
   dryRun?: boolean;
-  /** Keys the tool keeps beside the snapshot (its state, its lease): never counted as foreign. */
+  /** Keys the tool keeps beside the snapshot (its state, its lease) and, ending in `/`, prefixes of them (the state's parts): never counted as foreign. */
   ownKeys?: readonly string[];
   /** Deploy a tree whose links lead to a loopback, private or file: address, or elsewhere than the last deploy there. */
   allowBaseUrl?: boolean | undefined;
@@ -433,7 +433,10 @@ function countForeign(
     for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(group.key, name)));
   for (const [key, group] of record.groups)
     for (const name of group.files.keys()) known.add(keyOf(target, treePathOf(key, name)));
-  return [...listed.keys()].filter((key) => !known.has(key)).length;
+  const prefixes = (ownKeys ?? []).filter((key) => key.endsWith('/'));
+  return [...listed.keys()].filter(
+    (key) => !known.has(key) && !prefixes.some((prefix) => key.startsWith(prefix)),
+  ).length;
 }
 
 /**

@@ -57,7 +57,7 @@ import { RecordedDrawings } from './recorded-drawings.ts';
 import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import {
-  leaseKey,
+  ownStateKeys,
   withStoreState,
   type StateDeployReport,
   type StateDeps,
@@ -624,7 +624,9 @@ class Publish {
   private countForeign(target: string): number {
     const listed = this.listed!;
     const { state } = this.options;
-    let known = [state.key, leaseKey(state)].filter((key) => listed.has(key)).length;
+    const [root, lease, parts] = ownStateKeys(state) as [string, string, string];
+    let known = [root, lease].filter((key) => listed.has(key)).length;
+    for (const key of listed.keys()) if (key.startsWith(parts)) known++;
     const now = indexRecord(this.outDir, target);
     if (!now) return listed.size - known;
     for (const text of keptLines(now, latestLine(now))) {

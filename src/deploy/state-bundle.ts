@@ -1,5 +1,6 @@
 /**
- * The state a deploy keeps in the store (`--state`): one gzipped object
+ * The state a deploy kept in the store (`--state`) before its parts
+ * (state-parts.ts), still read when found there: one gzipped object
  * whose first line names the target and lists each file it carries with its
  * size and SHA-256, followed by the files' bytes. Reading it back checks
  * every size and hash, so a damaged or cut-short object is refused with the

@@ -2,14 +2,16 @@
  * A deploy whose state lives in the store (`--state`), for runners that keep
  * nothing between runs. The run takes a lease object beside the state, so a
  * second run at the same time waits or stops instead of interleaving; reads
- * the deploy record from the state object into the tree's state folder (with,
- * for a publish of content, the build cache it left there; for a mirror, the
- * pulled content into its folder too); deploys; writes them back; and gives
- * the lease up. A state that is missing, damaged, of another target, or left by a run that never finished
- * (its lease ran out) is not trusted: the deploy compares the tree with a
- * listing of the target instead, and says why.
+ * the deploy record from the state (a root and its parts, state-parts.ts)
+ * into the tree's state folder (with, for a publish of content, the build
+ * cache it left there; for a mirror, the pulled content into its folder
+ * too); deploys; writes back the parts that changed; and gives the lease up.
+ * A state that is missing, damaged, of another target, or left by a run that
+ * never finished (its lease ran out) is not trusted: the deploy compares the
+ * tree with a listing of the target instead, and says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { buildCacheFiles } from '../cache/cache-file.ts';
@@ -19,6 +21,14 @@ import { deploy, noFigures, type DeployOptions, type DeployReport } from './depl
 import { recordPath } from './record.ts';
 import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
 import { decodeStateBundle, encodeStateBundle } from './state-bundle.ts';
+import { isStateRoot, parseStateRoot, partsPrefix } from './state-parts.ts';
+import {
+  listParts,
+  readStateParts,
+  writeStateParts,
+  type StateFile,
+  type StateParts,
+} from './state-transfer.ts';
 import { StoreError, type ObjectStore } from './store.ts';
 import { describeTarget, keyOf, parseTarget, type DeployTarget } from './target.ts';
 
@@ -82,14 +92,14 @@ export interface StateRunOptions {
   cache?: boolean | undefined;
   /** The folders still hold the state this process last wrote: read it again only if the store holds another. */
   kept?: KeptState | undefined;
-  /** Told the MD5 (base64) of the state object once written back. */
+  /** Told the MD5 (base64) of the state's root once written back. */
   onSaved?: ((md5: string) => void) | undefined;
   onNotice?: ((text: string) => void) | undefined;
 }
 
 /** What a long-running process kept of the state it wrote last. */
 interface KeptState {
-  /** The MD5 of the state object it wrote, base64. */
+  /** The MD5 of the state's root it wrote, base64. */
   md5: string;
   /** Empties the folders the state fills, when the store holds another state (or none). */
   discard: () => Promise<void>;
@@ -109,14 +119,15 @@ export function deployWithState(
   options: StateOptions,
   deps: StateDeps,
 ): Promise<StateDeployReport> {
-  const ownKeys = [options.state.key, leaseKey(options.state)];
+  const ownKeys = ownStateKeys(options.state);
   return withStoreState(options, deps, (distrust) =>
     deploy({ ...options, verify: options.verify || distrust !== null, ownKeys }, deps),
   );
 }
 
 /**
- * The state object a run leaves: the deploy record of `outDir`'s state
+ * A state of one object, as versions before the parts wrote it (the bench
+ * seeds a mirror's state with it): the deploy record of `outDir`'s state
  * folder for `target` and the carried folder's files; null without a record.
  */
 export async function encodeRunState(
@@ -131,8 +142,13 @@ export async function encodeRunState(
   return encodeStateBundle(target, new Map([[RECORD, record], ...cache, ...files]));
 }
 
+/** The keys a state at `state` is kept in: its root, its lease, and (ending in `/`) the prefix of its parts. */
+export function ownStateKeys(state: StateLocation): string[] {
+  return [state.key, leaseKey(state), partsPrefix(state.key)];
+}
+
 /** The key of the lease beside a state. */
-export function leaseKey(state: StateLocation): string {
+function leaseKey(state: StateLocation): string {
   return `${state.key}.lease`;
 }
 
@@ -148,7 +164,11 @@ export async function withStoreState(
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
   // Without the run's signal: after an interrupt the record is still written back, the lease given up.
-  const policy = sendingPolicy({ retries: options.retries, onNotice: options.onNotice }, deps);
+  const policy: StatePolicy = {
+    ...sendingPolicy({ retries: options.retries, onNotice: options.onNotice }, deps),
+    held: null,
+    damaged: new Set(),
+  };
   const where = describeState(options.state);
   const owner = randomBytes(12).toString('hex');
   let lease: LeaseTaken | null = null;
@@ -201,10 +221,13 @@ export async function withStoreState(
 
 /** How often a waiting run looks at the lease again. */
 const POLL_MS = 5000;
-/** The deploy record's name in the state object. */
+/** The deploy record's name in the state. */
 const RECORD = 'deploy-record';
-/** The prefix of the carried folder's files in the state object. */
+/** The prefix of the carried folder's files in the state. */
 const CARRIED = 'carried/';
+
+/** Retries, and what the run knows of the state's parts in the store. */
+type StatePolicy = RetryPolicy & StateParts;
 
 interface Lease {
   owner: string;
@@ -294,20 +317,24 @@ function busy(where: string, held: Lease): string {
 }
 
 /**
- * Whether the state object is still the one this process wrote last, as its
+ * Whether the state's root is still the one this process wrote last, as its
  * folders hold it: a listing of its key gives the ETag (the MD5 of an object
  * put whole) without reading the object.
  */
 async function stillKept(
   store: ObjectStore,
   options: StateRunOptions,
-  policy: RetryPolicy,
+  policy: StatePolicy,
 ): Promise<boolean> {
   if (!options.kept) return false;
   const { key } = options.state;
   const page = await withRetries(() => store.list(key, null), policy);
   const etag = page.objects.find((object) => object.key === key)?.etag;
-  return etag !== undefined && Buffer.from(etag, 'hex').toString('base64') === options.kept.md5;
+  const kept =
+    etag !== undefined && Buffer.from(etag, 'hex').toString('base64') === options.kept.md5;
+  // The parts of the state this process wrote are all there still, as far as the store says.
+  if (kept) policy.held = await listParts(store, key, policy);
+  return kept;
 }
 
 /** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
@@ -315,20 +342,60 @@ async function restoreRecord(
   store: ObjectStore,
   options: StateRunOptions,
   target: string,
-  policy: RetryPolicy,
+  policy: StatePolicy,
 ): Promise<string | null> {
   const where = describeState(options.state);
-  const bundle = await withRetries(() => store.get(options.state.key), policy);
-  if (bundle === null) return `there is no state at ${where} yet`;
+  const body = await withRetries(() => store.get(options.state.key), policy);
+  if (body === null) return `there is no state at ${where} yet`;
+  if (!isStateRoot(body)) return restoreBundle(body, options, target);
+  const parsed = parseStateRoot(body);
+  if (!parsed.ok) return `the state at ${where} is damaged: ${parsed.reason}`;
+  const names = parsed.root.files.map((file) => file.name);
+  const refused = refuseFiles(where, parsed.root.target, names, options.outDir, target);
+  if (refused) return refused;
+  const place = (name: string) => placeOf(name, options, target);
+  const failed = await readStateParts(store, options.state.key, parsed.root, place, policy);
+  return failed && `the state at ${where} is damaged: ${failed}`;
+}
+
+/** Why the files a state names are not to be used here, if they are not. */
+function refuseFiles(
+  where: string,
+  stateTarget: string,
+  names: readonly string[],
+  outDir: string,
+  target: string,
+): string | null {
+  if (stateTarget !== target) return `the state at ${where} is of ${stateTarget}`;
+  if (!names.includes(RECORD)) return `the state at ${where} holds no deploy record`;
+  const outside = names.find((name) => !carriedPath(name, outDir));
+  return outside === undefined
+    ? null
+    : `the state at ${where} names a file outside its folder: ${outside}`;
+}
+
+/** Where a file of the state goes on disk, or null when this run does not take it. */
+function placeOf(name: string, options: StateRunOptions, target: string): string | null {
+  if (name === RECORD) return recordPath(options.outDir, target);
+  if (name.startsWith(CARRIED))
+    return options.carried ? join(options.carried, ...name.slice(CARRIED.length).split('/')) : null;
+  const cache = buildCacheFiles(options.outDir).find((file) => basename(file) === name);
+  return options.cache && cache ? cache : null;
+}
+
+/** Restores a state of one object, as versions before the state's parts wrote it. */
+async function restoreBundle(
+  bundle: Buffer,
+  options: StateRunOptions,
+  target: string,
+): Promise<string | null> {
+  const where = describeState(options.state);
   const decoded = await decodeStateBundle(bundle);
   if (!decoded.ok) return `the state at ${where} is damaged: ${decoded.reason}`;
-  if (decoded.target !== target) return `the state at ${where} is of ${decoded.target}`;
-  const record = decoded.files.get(RECORD);
-  if (!record) return `the state at ${where} holds no deploy record`;
-  const outside = [...decoded.files.keys()].find((name) => !carriedPath(name, options.outDir));
-  if (outside !== undefined)
-    return `the state at ${where} names a file outside its folder: ${outside}`;
-  await writeFileAtomic(recordPath(options.outDir, target), record);
+  const names = [...decoded.files.keys()];
+  const refused = refuseFiles(where, decoded.target, names, options.outDir, target);
+  if (refused) return refused;
+  await writeFileAtomic(recordPath(options.outDir, target), decoded.files.get(RECORD)!);
   if (options.cache) await restoreCache(options.outDir, decoded.files);
   if (options.carried) await restoreCarried(options.carried, decoded.files);
   return null;
@@ -393,28 +460,55 @@ async function readCarried(dir: string): Promise<Map<string, Buffer>> {
   return files;
 }
 
-/** Writes the deploy record back into the state object: null, or why it could not be. */
+/** Writes the deploy record back into the state: null, or why it could not be. */
 async function saveRecord(
   store: ObjectStore,
   options: StateRunOptions,
   target: string,
-  policy: RetryPolicy,
+  policy: StatePolicy,
 ): Promise<string | null> {
-  const body = await encodeRunState(options.outDir, target, {
-    folder: options.carried,
-    cache: options.cache,
-  });
-  if (body === null) return null;
+  const files = await runStateFiles(options.outDir, target, options);
+  if (files === null) return null;
   try {
-    const sent = metadata(body);
-    await withRetries(() => store.put(options.state.key, body, sent), policy);
-    options.onSaved?.(sent.md5);
+    await writeStateParts(store, options.state.key, { target, files }, policy, async (root) => {
+      const sent = metadata(root);
+      await withRetries(() => store.put(options.state.key, root, sent), policy);
+      options.onSaved?.(sent.md5);
+    });
     return null;
   } catch (error) {
     // An older state would be trusted by the next run: better none, so that it lists the target.
     await withRetries(() => store.remove([options.state.key]), policy).catch(() => undefined);
     return `The deploy ended, but its state could not be written to ${describeState(options.state)}: ${(error as Error).message}`;
   }
+}
+
+/** The files a run's state carries, in the order they are written; null without a deploy record. */
+async function runStateFiles(
+  outDir: string,
+  target: string,
+  carried: { carried?: string | undefined; cache?: boolean | undefined },
+): Promise<StateFile[] | null> {
+  const record = recordPath(outDir, target);
+  if (!existsSync(record)) return null;
+  const files: StateFile[] = [{ name: RECORD, path: record }];
+  if (carried.cache)
+    for (const path of buildCacheFiles(outDir))
+      if (existsSync(path)) files.push({ name: basename(path), path });
+  if (carried.carried) files.push(...(await carriedFiles(carried.carried)));
+  return files;
+}
+
+/** The files of the carried folder by their names in the state, sorted, so that parts recur from run to run. */
+async function carriedFiles(dir: string): Promise<StateFile[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return { name: `${CARRIED}${relative(dir, path).split(sep).join('/')}`, path };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function metadata(body: Buffer) {
