@@ -15,8 +15,8 @@ interface SharePreview {
 /** The page with the preview tags at the end of its head; its title is the one `<title>` holds. */
 export function withShareMeta(html: string, preview: SharePreview): string {
   const end = html.indexOf('</head>');
-  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
-  if (end < 0 || title === undefined) throw new Error('Internal error: a page without a head');
+  const title = titleOf(html, end);
+  if (end < 0 || title === null) throw new Error('Internal error: a page without a head');
   const tags = [
     `<meta property="og:type" content="website">`,
     `<meta property="og:title" content="${title}">`,
@@ -31,4 +31,12 @@ export function withShareMeta(html: string, preview: SharePreview): string {
         ]),
   ];
   return `${html.slice(0, end)}${tags.join('\n')}\n${html.slice(end)}`;
+}
+
+/** The text of the head's `<title>`, found by position (a pattern searched the whole page, for each page). */
+function titleOf(html: string, headEnd: number): string | null {
+  const start = html.indexOf('<title>');
+  if (start < 0 || start > headEnd) return null;
+  const end = html.indexOf('<', start + 7);
+  return end >= 0 && html.startsWith('</title>', end) ? html.slice(start + 7, end) : null;
 }
