@@ -237,7 +237,6 @@ function translationSource(
   };
 }
 
-/** A memo of the last key asked for only: what it holds is garbage soon after the key changes. */
 /** How many bytes of components' JSON one build keeps (all of them at 100,000 translations in 4.x). */
 const COMPONENT_BYTES_KEPT = 64 * 2 ** 20;
 
@@ -260,6 +259,7 @@ function keptUpTo<K>(budget: number): {
   };
 }
 
+/** A memo of the last key asked for only: what it holds is garbage soon after the key changes. */
 function lastOne<K, V>(): (key: K, make: () => V) => V {
   let last: { key: K; value: V } | null = null;
   return (key, make) => {

@@ -36,7 +36,7 @@ export function withShareMeta(html: string, preview: SharePreview): [string, str
   return [html.slice(0, end), `${tags.join('\n')}\n`, html.slice(end)];
 }
 
-/** The text of the head's `<title>`, found by position (a pattern searched the whole page, for each page). */
+/** The text of the head's `<title>`, found by position: no pattern is run for each page. */
 function titleOf(html: string, headEnd: number): string | null {
   const start = html.indexOf('<title>');
   if (start < 0 || start > headEnd) return null;
