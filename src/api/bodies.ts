@@ -87,9 +87,12 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const projects = new Map<Project, RawJson>();
   const categories = new Map<Category, RawJson>();
   // A component is nested in each of its translations. Its lists write them together, so the
-  // last one is kept; /api/translations/ goes by id, across all components, so no cache would
-  // hit there, and one that kept many would only turn each into garbage for a full collection.
+  // last one is kept. /api/translations/ goes by id, often across all components, so the first
+  // components' bytes are also kept up to a budget (serializing a component again for each of
+  // its translations there was a fifth of the main thread's rendering); none is ever dropped,
+  // which would only turn it into garbage for a full collection.
   const lastComponent = lastOne<Component, RawJson>();
+  const keptComponents = keptUpTo<Component>(COMPONENT_BYTES_KEPT);
 
   const language = (l: Language) => cached(languages, l, () => languageBody(settings, l));
   const release = settings.weblateVersion;
@@ -103,11 +106,15 @@ export function createBodies(model: Model, aggregates: Aggregates): Bodies {
   const project = (p: Project) =>
     cached(projects, p, () => fillLayout(projectLayout, { settings, project: p }));
   const componentJson = (c: Component) =>
+    keptComponents.get(c) ??
     lastComponent(c, () =>
-      RawJson.of(
-        fillLayout(
-          componentLayout,
-          componentSource(settings, c, language(c.sourceLanguage), project(c.project)),
+      keptComponents.offer(
+        c,
+        RawJson.of(
+          fillLayout(
+            componentLayout,
+            componentSource(settings, c, language(c.sourceLanguage), project(c.project)),
+          ),
         ),
       ),
     );
@@ -227,6 +234,28 @@ function translationSource(
     p: c.project.slug,
     c: componentSegment(c),
     web: componentWebPath(c),
+  };
+}
+
+/** How many bytes of components' JSON one build keeps (all of them at 100,000 translations in 4.x). */
+const COMPONENT_BYTES_KEPT = 64 * 2 ** 20;
+
+/** A map that keeps what it is offered until its values hold `budget` bytes, then keeps nothing more. */
+function keptUpTo<K>(budget: number): {
+  get(key: K): RawJson | undefined;
+  offer(key: K, value: RawJson): RawJson;
+} {
+  const kept = new Map<K, RawJson>();
+  let bytes = 0;
+  return {
+    get: (key) => kept.get(key),
+    offer(key, value) {
+      if (bytes + value.bytes.length <= budget) {
+        kept.set(key, value);
+        bytes += value.bytes.length;
+      }
+      return value;
+    },
   };
 }
 

@@ -200,11 +200,17 @@ export const TRAITS = {
 
 export type TraitName = keyof typeof TRAITS;
 
+/** Each release's answers of hasTrait() so far. */
+const TRAITS_OF = new Map<Release, Map<TraitName, boolean>>();
+
 /** Whether a snapshot of `version` shows the trait. */
 export function hasTrait(version: Release, trait: TraitName): boolean {
-  const legacy = legacyEntry(version);
-  if (legacy) return !legacy.without.includes(trait) && hasTrait(legacy.like, trait);
-  return compareReleases(version, TRAITS[trait].since) >= 0;
+  // Asked for nearly every file a build writes: each answer is worked out once per release.
+  let traits = TRAITS_OF.get(version);
+  if (!traits) TRAITS_OF.set(version, (traits = new Map<TraitName, boolean>()));
+  let has = traits.get(trait);
+  if (has === undefined) traits.set(trait, (has = workOutTrait(version, trait)));
+  return has;
 }
 
 /**
@@ -274,6 +280,12 @@ export function typesReleases(): Release[] {
 }
 
 // --- internal ---
+
+function workOutTrait(version: Release, trait: TraitName): boolean {
+  const legacy = legacyEntry(version);
+  if (legacy) return !legacy.without.includes(trait) && hasTrait(legacy.like, trait);
+  return compareReleases(version, TRAITS[trait].since) >= 0;
+}
 
 function legacyEntry(version: Release): { like: string; without: readonly TraitName[] } | null {
   return Object.hasOwn(LEGACY, version) ? LEGACY[version as keyof typeof LEGACY] : null;

@@ -16,8 +16,8 @@ import { encodeFileText, joinFileText, type FileText } from './serialize.ts';
 import { BatchEncoder, startWriterThreads, type WriterThread } from './writer-thread.ts';
 
 export interface OutputTarget {
-  /** A new tree: writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. */
-  write(path: string, data: FileText): Promise<void>;
+  /** A new tree: writes one file; `path` is relative to the output root and uses `/`. May return before the bytes are on disk. Resolves to the file's size in bytes. */
+  write(path: string, data: FileText): Promise<number>;
   /** A new tree: waits for every write, then makes the whole tree visible at once. */
   commit(): Promise<void>;
   /** A new tree: drops everything written; the previous tree stays as it was. */
@@ -41,7 +41,9 @@ export function memoryTarget(): MemoryTarget {
   return {
     files,
     async write(path, data) {
-      pending.set(path, joinFileText(data));
+      const text = joinFileText(data);
+      pending.set(path, text);
+      return Buffer.byteLength(text);
     },
     async commit() {
       files.clear();
@@ -121,10 +123,10 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
   return {
     async write(path, data) {
       if (failure) throw asError(failure);
-      if (!encoder.add(path, data)) {
-        await flush();
-        encoder.add(path, data);
-      }
+      const size = encoder.add(path, data);
+      if (size >= 0) return size;
+      await flush();
+      return encoder.add(path, data);
     },
     async commit() {
       await mkdir(staging, { recursive: true });

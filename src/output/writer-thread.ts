@@ -38,18 +38,22 @@ export class BatchEncoder {
     return this.paths.length;
   }
 
-  /** Adds a file; false when it does not fit (flush first; a file larger than the capacity gets a batch of its own). */
-  add(path: string, data: FileText): boolean {
+  /**
+   * Adds a file and returns its size in bytes; -1 when it does not fit (flush first; a file
+   * larger than the capacity gets a batch of its own).
+   */
+  add(path: string, data: FileText): number {
     const worst = mostBytes(data);
     if (this.used + worst > this.buffer.length) {
-      if (this.paths.length > 0) return false;
+      if (this.paths.length > 0) return -1;
       this.buffer = Buffer.allocUnsafeSlow(Math.max(this.capacity, worst));
     }
+    const start = this.used;
     if (typeof data === 'string') this.used += this.buffer.write(data, this.used);
     else for (const part of data) this.used += this.addPart(part);
     this.paths.push(path);
     this.ends.push(this.used);
-    return true;
+    return this.used - start;
   }
 
   /** A string is encoded; bytes are copied as they are. */

@@ -186,6 +186,8 @@ const LEGEND =
 
 /** A number with thousands separated by commas, the same on every machine. */
 export function formatNumber(value: number): string {
+  // Most figures on a page are under a thousand: no separator, and no regular expression run.
+  if (Number.isInteger(value) && value < 1000 && value > -1000) return String(value);
   return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 

@@ -50,7 +50,7 @@ export function keepingTarget(target: OutputTarget, kept: KeptFiles): OutputTarg
     async write(path, data) {
       kept.files.delete(path);
       kept.links.delete(path);
-      await target.write(path, data);
+      return target.write(path, data);
     },
     async commit() {
       for (const [path, bytes] of kept.files) await target.write(path, [bytes]);

@@ -142,7 +142,7 @@ function* drawingsOfProjects(
 }
 
 /** The home page (`/`): it lives in the root folder, whose group is the tree's (groups.ts). */
-export function homeFile(context: StatusSiteGroupContext): { path: string; data: string } {
+export function homeFile(context: StatusSiteGroupContext): { path: string; data: FileText } {
   return {
     path: 'index.html',
     data: withShareMeta(homePage(context), {
@@ -815,7 +815,7 @@ function page(
   key: string,
   html: string,
   project: Project | null,
-): { path: string; data: string } {
+): { path: string; data: FileText } {
   const settings = context.model.settings;
   const image =
     project === null

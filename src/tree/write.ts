@@ -4,7 +4,6 @@
  */
 import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
-import { fileTextBytes } from '../output/serialize.ts';
 import type { OutputTarget } from '../output/target.ts';
 import type { PngStore } from '../status-site/png.ts';
 import { countTreeFiles, fileGroups, type FileGroup } from './groups.ts';
@@ -63,10 +62,10 @@ async function writeGroups(
   for (const group of groups) {
     const paths: string[] = [];
     for (const file of group.render()) {
-      await target.write(file.path, file.data);
+      // The target tells the size: it has just encoded the text (measuring it again cost a scan of every file).
+      stats.bytes += await target.write(file.path, file.data);
       paths.push(file.path);
       stats.files++;
-      stats.bytes += fileTextBytes(file.data);
       onFile(stats.files);
     }
     await onGroup?.(group.key, group.fingerprint, paths);

@@ -6,10 +6,10 @@ import { BatchEncoder } from '../../../src/output/writer-thread.ts';
 import { readTree, tempDir } from '../../helpers.ts';
 
 describe('BatchEncoder', () => {
-  it('packs files back to back as UTF-8 and says where each ends', () => {
+  it('packs files back to back as UTF-8, says where each ends and how many bytes each took', () => {
     const encoder = new BatchEncoder(64);
-    expect(encoder.add('a', 'ab')).toBe(true);
-    expect(encoder.add('b', 'čř')).toBe(true);
+    expect(encoder.add('a', 'ab')).toBe(2);
+    expect(encoder.add('b', 'čř')).toBe(4);
     const batch = encoder.take();
     expect(batch.paths).toEqual(['a', 'b']);
     expect([...batch.ends]).toEqual([2, 6]);
@@ -18,19 +18,19 @@ describe('BatchEncoder', () => {
 
   it('refuses a file that may not fit, and takes one larger than a batch alone', () => {
     const encoder = new BatchEncoder(16);
-    expect(encoder.add('a', 'x'.repeat(4))).toBe(true);
-    expect(encoder.add('b', 'y'.repeat(5))).toBe(false); // 4 used + up to 15 more > 16
+    expect(encoder.add('a', 'x'.repeat(4))).toBe(4);
+    expect(encoder.add('b', 'y'.repeat(5))).toBe(-1); // 4 used + up to 15 more > 16
     encoder.take();
-    expect(encoder.add('big', 'z'.repeat(100))).toBe(true);
+    expect(encoder.add('big', 'z'.repeat(100))).toBe(100);
     expect(Buffer.from(encoder.take().bytes).toString()).toBe('z'.repeat(100));
   });
 
   it('packs a file given in parts as the parts written one after the other, sized by all of them', () => {
     const encoder = new BatchEncoder(16);
-    expect(encoder.add('a', 'xx')).toBe(true);
-    expect(encoder.add('b', ['č', 'ř', 'yyy'])).toBe(false); // 2 used + up to 15 more > 16
+    expect(encoder.add('a', 'xx')).toBe(2);
+    expect(encoder.add('b', ['č', 'ř', 'yyy'])).toBe(-1); // 2 used + up to 15 more > 16
     encoder.take();
-    expect(encoder.add('b', ['č', 'ř', 'yyy'])).toBe(true);
+    expect(encoder.add('b', ['č', 'ř', 'yyy'])).toBe(7);
     const batch = encoder.take();
     expect([...batch.ends]).toEqual([7]);
     expect(Buffer.from(batch.bytes).toString('utf8')).toBe('čřyyy');
@@ -38,8 +38,8 @@ describe('BatchEncoder', () => {
 
   it('copies parts already encoded as they are, sized by their bytes', () => {
     const encoder = new BatchEncoder(16);
-    expect(encoder.add('a', ['{"a":', Buffer.from('"čř"'), '}'])).toBe(true); // at most 3 * 5 + 6 + 3 * 1 = 24 bytes: a buffer of 24
-    expect(encoder.add('b', [Buffer.from('x'.repeat(13))])).toBe(false); // 12 used + 13 > 24
+    expect(encoder.add('a', ['{"a":', Buffer.from('"čř"'), '}'])).toBe(12); // at most 3 * 5 + 6 + 3 * 1 = 24 bytes: a buffer of 24
+    expect(encoder.add('b', [Buffer.from('x'.repeat(13))])).toBe(-1); // 12 used + 13 > 24
     const batch = encoder.take();
     expect([...batch.ends]).toEqual([12]);
     expect(Buffer.from(batch.bytes).toString('utf8')).toBe('{"a":"čř"}');
