@@ -17,7 +17,13 @@ import {
 } from '../model/aggregates.ts';
 import { deserialize, serialize } from 'node:v8';
 import { COMPONENT_FIELD_DEFAULTS, COMPONENT_FIELD_DEFAULTS_2026 } from '../model/defaults.ts';
-import { createIntern, internSettings, isDefault, type Intern } from '../model/intern.ts';
+import {
+  createIntern,
+  inheritedKey,
+  internSettings,
+  isDefault,
+  type Intern,
+} from '../model/intern.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
 import type {
@@ -446,9 +452,7 @@ function distinctInherited(
   const inherited: Inherited[] = [];
   const indexes = new Map<string, number>();
   const inheritedOf = Int32Array.from(components, (c) => {
-    const key = JSON.stringify(c.inherited, (name, value: unknown) =>
-      name === 'secondary_language' && value ? (value as Language).code : value,
-    );
+    const key = inheritedKey(c.inherited);
     let index = indexes.get(key);
     if (index === undefined) indexes.set(key, (index = inherited.push(c.inherited) - 1));
     return index;

@@ -8,7 +8,7 @@
  * (revisions, times of change) are not worth a table entry and are not passed.
  */
 import { COMPONENT_FIELD_DEFAULTS, COMPONENT_FIELD_DEFAULTS_2026 } from './defaults.ts';
-import type { ComponentSettings } from './types.ts';
+import type { ComponentSettings, Inherited, Language } from './types.ts';
 
 export type Intern = <T extends string | null | undefined>(text: T) => T;
 
@@ -75,4 +75,26 @@ export function isDefault(value: unknown, fallback: unknown): boolean {
   const [a, b] = [value as Record<string, unknown>, fallback as Record<string, unknown>];
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+/**
+ * One object for each distinct value of components' inheritable settings: most components of an
+ * instance inherit the same, and each value holds every message template twice (own and in effect).
+ */
+export function createInheritedTable(): (inherited: Inherited) => Inherited {
+  const table = new Map<string, Inherited>();
+  return (inherited) => {
+    const key = inheritedKey(inherited);
+    const kept = table.get(key);
+    if (kept !== undefined) return kept;
+    table.set(key, inherited);
+    return inherited;
+  };
+}
+
+/** What tells two values of inheritable settings apart (a language by its code: one object per code in a model). */
+export function inheritedKey(inherited: Inherited): string {
+  return JSON.stringify(inherited, (name, value: unknown) =>
+    name === 'secondary_language' && value ? (value as Language).code : value,
+  );
 }

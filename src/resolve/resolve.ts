@@ -13,6 +13,7 @@ import { emptyCounters, type Counters } from '../model/statistics.ts';
 import type {
   Category,
   Component,
+  Inherited,
   Language,
   Model,
   Project,
@@ -36,7 +37,12 @@ import {
   type InheritableInput,
 } from './inherit.ts';
 import { FILE_FORMAT_FLAGS } from '../model/flags.ts';
-import { createIntern, internSettings, type Intern } from '../model/intern.ts';
+import {
+  createInheritedTable,
+  createIntern,
+  internSettings,
+  type Intern,
+} from '../model/intern.ts';
 import type { LoadedContent } from '../content/load.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
@@ -116,6 +122,7 @@ export function resolveContent(
     problems,
     present,
     intern: createIntern(),
+    shareInherited: createInheritedTable(),
   };
   const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
@@ -143,6 +150,8 @@ export interface ComponentContext {
   present?: PresentFiles;
   /** The texts of the model being resolved, each kept once (a patch may bring its own). */
   intern?: Intern;
+  /** The components' inheritable settings, each distinct value once. */
+  shareInherited?: (inherited: Inherited) => Inherited;
 }
 
 // --- internal ---
@@ -360,7 +369,10 @@ export function resolveComponent(
     sourceLanguage,
     category,
     settings,
-    inherited: { ...inherited, effectiveCheckFlags: intern(inherited.effectiveCheckFlags) },
+    inherited: (context.shareInherited ?? createInheritedTable())({
+      ...inherited,
+      effectiveCheckFlags: intern(inherited.effectiveCheckFlags),
+    }),
     licenseUrl: intern(d.licenseUrl),
     licenseUrl2026: intern(
       d.givenLicenseUrl !== undefined

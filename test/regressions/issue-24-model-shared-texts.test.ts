@@ -133,6 +133,12 @@ describe('the model of many components holds each repeated text once', () => {
     }
   });
 
+  it('keeps one object for the inheritable settings that components share', () => {
+    // Each holds every message template twice; the content's components inherit the same few.
+    const resolved = count(join(dir, 'resolved.heapsnapshot'), 'effectiveCheckFlags', 'effective');
+    expect(resolved.uses).toBeLessThan((PROJECTS * COMPONENTS) / 4);
+  });
+
   it('keeps one copy of a message template in the decoded model, its counters unboxed', () => {
     const decoded = count(join(dir, 'decoded.heapsnapshot'), 'pull_message', 'filemask');
     expect(decoded.strings).toBe(1);
