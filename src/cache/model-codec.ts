@@ -37,7 +37,11 @@ import type {
   Settings,
   Translation,
 } from '../model/types.ts';
-import type { FingerprintCache, Fingerprints } from '../tree/fingerprints.ts';
+import {
+  createFingerprintCache,
+  type FingerprintCache,
+  type Fingerprints,
+} from '../tree/fingerprints.ts';
 
 /** What encodeModel() needs of the versions: each component's and translation's. */
 type KnownFingerprints = Pick<Fingerprints, 'component' | 'translation'>;
@@ -134,8 +138,7 @@ export function decodeModel(parts: readonly Buffer[]): {
     decodeComponent(c, index, head, { projects, categories, intern }),
   );
   const fingerprints: FingerprintCache = {
-    components: new Map(),
-    translations: new Map(),
+    ...createFingerprintCache(),
     aggregates: decodeSums(head.sums, projects, languages),
   };
   components.forEach((component, index) => {
