@@ -100,7 +100,12 @@ class ChunkDispatch {
       this.settle = (error) => {
         this.settle = () => undefined;
         this.waiting.length = 0;
-        for (const worker of this.threads.keys()) void worker.terminate();
+        for (const worker of this.threads.keys()) {
+          // A thread ends a moment later, and until then its listeners would hold every result.
+          worker.removeAllListeners();
+          worker.on('error', ignoreError);
+          void worker.terminate();
+        }
         this.threads.clear();
         if (error) reject(error);
         else resolve(this.results);
@@ -186,6 +191,9 @@ class ChunkDispatch {
     if (this.threads.size === 0) void this.checkOnMainThread();
   }
 }
+
+/** For a thread ended on purpose; made out here so that it holds no dispatch alive. */
+function ignoreError(): void {}
 
 /** check-thread.ts, or its compiled JavaScript beside this file. */
 function defaultThreadEntry(): URL {

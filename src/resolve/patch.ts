@@ -12,6 +12,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Component, Language, Model, Project, Translation } from '../model/types.ts';
 import type { CheckedFile } from '../content/files.ts';
 import { checkLanguageIds, languageResolver } from './languages.ts';
+import { createIntern } from '../model/intern.ts';
 import {
   checkCaseCollisions,
   checkPluralIds,
@@ -73,6 +74,7 @@ export function patchComponents(
     languages: resolver,
     version: shapesOf(version),
     problems,
+    intern: createIntern(),
   };
   const replaced: Component[] = [];
   const drafts: ComponentDraft[] = [];

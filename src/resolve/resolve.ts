@@ -13,6 +13,7 @@ import { emptyCounters, type Counters } from '../model/statistics.ts';
 import type {
   Category,
   Component,
+  Inherited,
   Language,
   Model,
   Project,
@@ -36,6 +37,12 @@ import {
   type InheritableInput,
 } from './inherit.ts';
 import { FILE_FORMAT_FLAGS } from '../model/flags.ts';
+import {
+  createInheritedTable,
+  createIntern,
+  internSettings,
+  type Intern,
+} from '../model/intern.ts';
 import type { LoadedContent } from '../content/load.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
@@ -114,6 +121,8 @@ export function resolveContent(
     version,
     problems,
     present,
+    intern: createIntern(),
+    shareInherited: createInheritedTable(),
   };
   const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
@@ -139,6 +148,10 @@ export interface ComponentContext {
   version: WeblateVersion;
   problems: Problem[];
   present?: PresentFiles;
+  /** The texts of the model being resolved, each kept once (a patch may bring its own). */
+  intern?: Intern;
+  /** The components' inheritable settings, each distinct value once. */
+  shareInherited?: (inherited: Inherited) => Inherited;
 }
 
 // --- internal ---
@@ -306,6 +319,7 @@ export function resolveComponent(
 ): ComponentDraft | null {
   const { projects, languages, problems, version } = context;
   const present = context.present ?? NONE_PRESENT;
+  const intern = context.intern ?? createIntern();
   const d = checked.data;
   const file = checked.file;
   if (!checkSlug(checked.place.component, file, 'component', problems)) return null;
@@ -338,8 +352,10 @@ export function resolveComponent(
   });
   const category = version === '4' ? null : componentCategory(checked, project, present, problems);
   if (!sourceLanguage) return null;
+  const settings = internSettings(d.settings, intern);
   const inherited = componentSettings(
     checked,
+    settings,
     project,
     category,
     version === '4' ? null : languages,
@@ -352,13 +368,17 @@ export function resolveComponent(
     project,
     sourceLanguage,
     category,
-    settings: d.settings,
-    inherited,
-    licenseUrl: d.licenseUrl,
-    licenseUrl2026:
+    settings,
+    inherited: (context.shareInherited ?? createInheritedTable())({
+      ...inherited,
+      effectiveCheckFlags: intern(inherited.effectiveCheckFlags),
+    }),
+    licenseUrl: intern(d.licenseUrl),
+    licenseUrl2026: intern(
       d.givenLicenseUrl !== undefined
         ? d.givenLicenseUrl
         : spdxLicenseUrl(inherited.effective.license),
+    ),
     linkedComponent: null,
     locked: d.locked,
     links,
@@ -380,12 +400,15 @@ export function resolveComponent(
     const isSource = language === sourceLanguage;
     sourceListed ||= isSource;
     draft.translations.push({
-      translation: makeTranslation(component, language, entry, isSource),
+      translation: makeTranslation(component, language, entry, isSource, intern),
       key: entry.code,
     });
   }
   if (!sourceListed) {
-    draft.translations.push({ translation: derivedSourceTranslation(component, d), key: null });
+    draft.translations.push({
+      translation: derivedSourceTranslation(component, d, intern),
+      key: null,
+    });
   }
   return draft;
 }
@@ -428,6 +451,7 @@ function componentCategory(
  */
 function componentSettings(
   checked: CheckedFile<'component'>,
+  s: Component['settings'],
   project: Project,
   category: Category | null,
   languages: LanguageResolver | null,
@@ -437,8 +461,7 @@ function componentSettings(
   const given: Partial<Record<InheritableSetting, unknown>> = {};
   for (const key of d.givenKeys) {
     if (!(INHERITABLE_SETTINGS as readonly string[]).includes(key)) continue;
-    if (key !== 'secondary_language')
-      given[key as InheritableSetting] = d.settings[key as keyof typeof d.settings];
+    if (key !== 'secondary_language') given[key as InheritableSetting] = s[key as keyof typeof s];
     else if (languages) {
       const language = languages.resolve(
         d.current.secondaryLanguage!,
@@ -449,7 +472,6 @@ function componentSettings(
       if (language) given.secondary_language = language;
     }
   }
-  const s = d.settings;
   return inheritSettings(
     {
       given: given as InheritableInput['given'],
@@ -500,13 +522,15 @@ function makeTranslation(
   language: Language,
   entry: PreparedTranslation,
   isSource: boolean,
+  intern: Intern,
 ): Translation {
-  const languageCode = entry.languageCode ?? language.code;
-  const filename =
+  const languageCode = intern(entry.languageCode ?? language.code);
+  const filename = intern(
     entry.filename ??
-    (isSource
-      ? component.settings.template
-      : component.settings.filemask.replace('*', languageCode));
+      (isSource
+        ? component.settings.template
+        : component.settings.filemask.replace('*', languageCode)),
+  );
   return {
     id: entry.id,
     component,
@@ -517,7 +541,7 @@ function makeTranslation(
     isSource,
     isTemplate: filename === component.settings.template,
     counters: entry.counters,
-    lastAuthor: entry.lastAuthor,
+    lastAuthor: intern(entry.lastAuthor),
     contentFingerprint: entry.fingerprint,
   };
 }
@@ -527,7 +551,11 @@ function makeTranslation(
  * strings are the source strings, all translated; they are read-only unless
  * the component has a monolingual template that may be edited.
  */
-function derivedSourceTranslation(component: Component, prepared: PreparedComponent): Translation {
+function derivedSourceTranslation(
+  component: Component,
+  prepared: PreparedComponent,
+  intern: Intern,
+): Translation {
   const { source } = prepared;
   const editable = component.settings.template !== '' && component.settings.edit_template;
   const counters: Counters = {
@@ -549,7 +577,7 @@ function derivedSourceTranslation(component: Component, prepared: PreparedCompon
     counters,
     lastAuthor: null,
   });
-  return makeTranslation(component, component.sourceLanguage, entry, true);
+  return makeTranslation(component, component.sourceLanguage, entry, true, intern);
 }
 
 /** `project/component`: how repository links and ids name a component. */

@@ -57,7 +57,32 @@ export function createFingerprintCache(options: { kept?: boolean } = {}): Finger
   const aggregates = createAggregateMemo();
   return options.kept
     ? { components: new WeakMap(), translations: new WeakMap(), aggregates }
-    : { components: new Map(), translations: new Map(), aggregates };
+    : { components: new Map(), translations: new TranslationMemo(), aggregates };
+}
+
+/**
+ * Translations' fingerprints kept in an array per component, in the order of its translations:
+ * a map entry and a boxed number per translation took some 45 bytes each, 45 MB at a million.
+ */
+class TranslationMemo implements Memo<Translation> {
+  private readonly byComponent = new Map<Component, number[]>();
+
+  get(translation: Translation): number | undefined {
+    const values = this.byComponent.get(translation.component);
+    const value = values?.[translation.component.translations.indexOf(translation)];
+    return value === undefined || Number.isNaN(value) ? undefined : value;
+  }
+
+  set(translation: Translation, value: number): void {
+    const { component } = translation;
+    const index = component.translations.indexOf(translation);
+    // One not (or not yet) in its component's list is computed each time it is asked for.
+    if (index < 0) return;
+    let values = this.byComponent.get(component);
+    if (values === undefined) this.byComponent.set(component, (values = []));
+    while (values.length < index) values.push(Number.NaN);
+    values[index] = value;
+  }
 }
 
 export interface Fingerprints {
