@@ -13,9 +13,9 @@ import { describeComponent, languagesOf, type ComponentRecord } from './record.t
 import type { KeptComponent, PulledComponent, SettleComponent, WalkStart } from './walk.ts';
 import { isContentPlace, renderContentFile } from './write.ts';
 
-export const STAGE_DIR = '.pull-staged';
+const STAGE_DIR = '.pull-staged';
 
-export interface Stage {
+interface Stage {
   /** Given to the walk: each component read is mapped, written to the stage, and summed up. */
   settle(start: WalkStart): SettleComponent;
   /** The record's entry of each staged component (its file not yet stamped), by file path. */
