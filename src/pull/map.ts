@@ -20,7 +20,7 @@ import { mapLanguages } from './map-languages.ts';
 import { dropUnsafeLinks } from './map-links.ts';
 import type { ApiLanguage, ApiProject } from './shapes.ts';
 import type { ContentFile } from './content-file.ts';
-import type { PulledInstance, PulledProject, ListObservation } from './walk.ts';
+import type { PulledComponent, PulledInstance, PulledProject, ListObservation } from './walk.ts';
 import { PROJECT_FIELD_DEFAULTS, SITE_DEFAULTS } from '../model/defaults.ts';
 import { hasTrait, NEWEST_RELEASE, releaseOfFields, type Release } from '../model/releases.ts';
 
@@ -194,27 +194,59 @@ function flavour2026Context(
   pulledProjects: ReadonlySet<string>,
   warnings: string[],
 ): Flavour2026Context {
-  const codes = new Map<number, string>();
-  const note = (language: ApiLanguage) =>
-    language.id !== undefined && !codes.has(language.id) && codes.set(language.id, language.code);
-  instance.languages.forEach(note);
+  const { context, note } = languageContext(instance, pulledProjects, warnings);
   for (const { components } of instance.projects) {
     for (const c of components) {
       if ('kept' in c) c.languages.forEach(note);
       else [c.component.source_language, ...c.translations.map((t) => t.language)].forEach(note);
     }
   }
+  return context;
+}
+
+/**
+ * Maps a component as soon as its reads are complete (a full pull), from what
+ * the walk read first: the languages and categories, and the component's own
+ * languages, noted before it is mapped. Undefined for 4.x, which needs none of it.
+ */
+export function earlyComponentMapper(
+  start: Pick<PulledInstance, 'languages' | 'categories' | 'flavour'>,
+  pulledProjects: ReadonlySet<string>,
+): (projectSlug: string, pulled: PulledComponent) => ReturnType<typeof mapComponent> {
+  const current =
+    (start.flavour ?? '4') === '4' ? undefined : languageContext(start, pulledProjects, []);
+  return (projectSlug, pulled) => {
+    if (current)
+      [pulled.component.source_language, ...pulled.translations.map((t) => t.language)].forEach(
+        current.note,
+      );
+    return mapComponent(projectSlug, pulled, pulledProjects, current?.context);
+  };
+}
+
+/** The context of today's objects with the instance's languages noted; `note` adds more (the first code of an id wins). */
+function languageContext(
+  instance: Pick<PulledInstance, 'languages' | 'categories'>,
+  pulledProjects: ReadonlySet<string>,
+  warnings: string[],
+): { context: Flavour2026Context; note: (language: ApiLanguage) => void } {
+  const codes = new Map<number, string>();
+  const note = (language: ApiLanguage) => {
+    if (language.id !== undefined && !codes.has(language.id)) codes.set(language.id, language.code);
+  };
+  instance.languages.forEach(note);
   const slugs = new Map(
     [...(instance.categories?.values() ?? [])]
       .flat()
       .map((category) => [category.url, category.slug]),
   );
-  return {
-    languageCode: (id) => codes.get(id) ?? null,
-    categorySlug: (url) => slugs.get(url) ?? null,
+  const context = {
+    languageCode: (id: number) => codes.get(id) ?? null,
+    categorySlug: (url: string) => slugs.get(url) ?? null,
     pulledProjects,
     warnings,
   };
+  return { context, note };
 }
 
 function mapSite(instance: PulledInstance, warnings: string[]): Record<string, unknown> {

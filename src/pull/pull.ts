@@ -28,6 +28,7 @@ import { refreshApi, type ChangedPlace } from './refresh.ts';
 import { DEFAULT_SWEEP_EVERY, nextSweepRecord, parseSweepEvery, type SweepEvery } from './sweep.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
 import { sleepUnlessAborted } from './waits.ts';
+import { openStage } from './stage.ts';
 import {
   checkOutputFolder,
   pulledMarker,
@@ -142,6 +143,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     () => false,
   );
   const state = await openState(options.outDir, options.from, { full: options.full === true });
+  const stage = await openStage(options.outDir);
   // A re-run without --full resumes a --full pull as one.
   const full = options.full === true || state.full;
   // What the server sent reaches the terminal with its control characters escaped.
@@ -190,12 +192,19 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
           sweepEvery: sweepSetting(every),
           onNotice: notify,
         })
-      : { instance: await walkApi(fetcher.fetch, walk), swept: true, listed: false };
+      : {
+          instance: await walkApi(fetcher.fetch, walk, (start) => stage.settle(start)),
+          swept: true,
+          listed: false,
+        };
     const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
     mapped.files[0]!.comment = pulledMarker(options.from);
     // The record describes the files: it goes before they change, and comes back once they are checked.
     await rm(join(options.outDir, RECORD_FILE), { force: true });
-    const written = await writeContentFiles(options.outDir, mapped.files, mapped.kept);
+    const written = withPlaced(
+      await writeContentFiles(options.outDir, mapped.files, mapped.kept),
+      await stage.place(),
+    );
     await state.remove();
     const errors = await checkPulled(options.outDir, written, record, deps.catalog);
     if (errors.length > 0) {
@@ -216,6 +225,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       instance: record && options.only ? { ...instance, date: record.date } : instance,
       mapped,
       previous: record,
+      settled: stage.records,
       sweep: nextSweepRecord(every, record?.sweep, { swept, listed, now: instance.date }),
     });
     const files = {
@@ -235,6 +245,7 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     };
   } catch (error) {
     await fetcher.stop();
+    await stage.drop();
     await state.close();
     if (!(error instanceof PullError)) throw error;
     if (error.options.resumable === false) {
@@ -252,6 +263,18 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
 }
 
 // --- internal ---
+
+/** What writing did, with the staged component files moved into place. */
+function withPlaced(
+  written: WrittenContent,
+  placed: { written: string[]; unchanged: number },
+): WrittenContent {
+  return {
+    written: [...written.written, ...placed.written].sort(),
+    unchanged: written.unchanged + placed.unchanged,
+    removed: written.removed,
+  };
+}
 
 /**
  * The written content checked as the build would check it: all of it after

@@ -62,6 +62,8 @@ export async function recordPull(
     mapped: MappedContent;
     previous: PullRecord | null;
     sweep: SweepRecord;
+    /** Entries of components written as soon as they were read (kept by this pull), by file path. */
+    settled?: ReadonlyMap<string, ComponentRecord>;
   },
 ): Promise<void> {
   const { instance, mapped, previous } = pull;
@@ -86,13 +88,14 @@ export async function recordPull(
     );
     for (const component of components) {
       const slug = 'kept' in component ? component.slug : component.component.slug;
-      const file = await fileStamp(join(outDir, componentPath(project.slug, slug)));
+      const path = componentPath(project.slug, slug);
+      const file = await fileStamp(join(outDir, path));
       if ('kept' in component) {
-        entries.push({ ...before.get(slug)!, file });
+        entries.push({ ...(pull.settled?.get(path) ?? before.get(slug)!), file });
         for (const language of component.languages) record.languages[language.code] = language;
         continue;
       }
-      const notes = mapped.notes.get(componentPath(project.slug, slug)) ?? {
+      const notes = mapped.notes.get(path) ?? {
         warnings: [],
         hidden: [],
       };
@@ -152,6 +155,36 @@ export function categoriesDigest(
 export async function fileStamp(file: string): Promise<{ size: number; mtimeMs: number } | null> {
   const info = await lstat(file).catch(() => null);
   return info ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+}
+
+/** A component's entry in the record; `file`: the stamp of the file written for it. */
+export function describeComponent(
+  pulled: PulledComponent,
+  file: { size: number; mtimeMs: number } | null,
+  notes: { warnings: string[]; hidden: string[] },
+): ComponentRecord {
+  return {
+    slug: pulled.component.slug,
+    object: digest(pulled.component),
+    // As listed: what an incremental pull compares with the list it reads.
+    statistics: digest([...pulled.statistics.values()]),
+    file,
+    links: pulled.links.map((project) => project.slug),
+    languages: languagesOf(pulled).map((language) => language.code),
+    translations: pulled.translations.length,
+    lists: compactLists(pulled.lists),
+    warnings: notes.warnings,
+    hidden: notes.hidden,
+  };
+}
+
+/** The source language, then each translation's, once each. */
+export function languagesOf(pulled: PulledComponent): ApiLanguage[] {
+  const languages = new Map<string, ApiLanguage>([
+    [pulled.component.source_language.code, pulled.component.source_language],
+  ]);
+  for (const t of pulled.translations) languages.set(t.language.code, t.language);
+  return [...languages.values()];
 }
 
 // --- internal ---
@@ -253,35 +286,6 @@ function startOf(
       ? {}
       : { statisticsFormats: instance.statisticsFormats }),
   };
-}
-
-function describeComponent(
-  pulled: PulledComponent,
-  file: { size: number; mtimeMs: number } | null,
-  notes: { warnings: string[]; hidden: string[] },
-): ComponentRecord {
-  return {
-    slug: pulled.component.slug,
-    object: digest(pulled.component),
-    // As listed: what an incremental pull compares with the list it reads.
-    statistics: digest([...pulled.statistics.values()]),
-    file,
-    links: pulled.links.map((project) => project.slug),
-    languages: languagesOf(pulled).map((language) => language.code),
-    translations: pulled.translations.length,
-    lists: compactLists(pulled.lists),
-    warnings: notes.warnings,
-    hidden: notes.hidden,
-  };
-}
-
-/** The source language, then each translation's, once each. */
-function languagesOf(pulled: PulledComponent): ApiLanguage[] {
-  const languages = new Map<string, ApiLanguage>([
-    [pulled.component.source_language.code, pulled.component.source_language],
-  ]);
-  for (const t of pulled.translations) languages.set(t.language.code, t.language);
-  return [...languages.values()];
 }
 
 /** What the page size and style are told from: the lists cut into pages, and the longest one. */

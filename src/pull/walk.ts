@@ -130,10 +130,25 @@ export interface PulledInstance {
   fieldsSeen?: { project?: readonly string[]; component?: readonly string[] };
 }
 
-export async function walkApi(fetcher: Fetcher, options: WalkOptions): Promise<PulledInstance> {
+/**
+ * Takes a component as soon as its reads are complete; what it gives back is
+ * what the walk keeps of it (a full pull writes it and keeps only a summary).
+ */
+export type SettleComponent = (
+  project: ApiProject,
+  pulled: PulledComponent,
+) => Promise<PulledComponent | KeptComponent>;
+
+/** `settle`: made once the walk's start is read, it takes each component read. */
+export async function walkApi(
+  fetcher: Fetcher,
+  options: WalkOptions,
+  settle?: (start: WalkStart) => SettleComponent,
+): Promise<PulledInstance> {
   const start = await startWalk(fetcher, options);
+  const settled = settle?.(start);
   const projects = await Promise.all(
-    start.selected.map((project) => start.walker.project(project)),
+    start.selected.map((project) => start.walker.project(project, settled)),
   );
   return finishWalk(start, projects);
 }
@@ -534,16 +549,16 @@ function createWalker(
     return components;
   };
 
-  /** A project: its statistics (null when it serves none) read before its components. */
-  const project = async (p: ApiProject): Promise<PulledProject> => {
+  /** A project: its statistics (null when it serves none) read before its components; each component, read, to `settle`. */
+  const project = async (p: ApiProject, settle?: SettleComponent): Promise<PulledProject> => {
     const statistics =
       p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
     const components = await listComponents(p);
-    return {
-      project: p,
-      statistics,
-      components: await Promise.all(components.map((c) => component(c))),
+    const read = async (c: ApiComponent) => {
+      const pulled = await component(c);
+      return settle ? settle(p, pulled) : pulled;
     };
+    return { project: p, statistics, components: await Promise.all(components.map(read)) };
   };
 
   /** A list read with how it was cut (for a component's statistics, read before deciding to read the rest). */

@@ -90,6 +90,11 @@ export async function writeContentFiles(
   return { written: written.sort(), unchanged: files.length - written.length, removed };
 }
 
+/** Whether `path` (relative, with `/`) is a place of the content layout: no `..`, no dot file. */
+export function isContentPlace(path: string): boolean {
+  return CONTENT_PLACE.test(path);
+}
+
 // --- internal ---
 
 /** The first symbolic link found under `dir` (folders searched in turn, links never followed), or null. */
@@ -109,7 +114,7 @@ const CONTENT_PLACE =
   /^(site\.yaml|languages\/[^/.][^/]*\.yaml|projects\/[^/.][^/]*\/(project\.yaml|(components|categories)\/[^/.][^/]*\.yaml))$/;
 
 function checkPlace(path: string): void {
-  if (!CONTENT_PLACE.test(path))
+  if (!isContentPlace(path))
     internalError(`a pulled file would be written outside the content layout: ${path}`);
 }
 

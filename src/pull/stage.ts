@@ -1,0 +1,87 @@
+/**
+ * A full pull writes each component's file as soon as its reads are
+ * complete, so that what it read need not stay in memory: into a staging
+ * folder inside the content folder, `.pull-staged/`, whose files are moved
+ * into place only once the whole pull is read and mapped. A pull that fails
+ * drops the folder, leaving the content as it was.
+ */
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runPool } from '../pool.ts';
+import { earlyComponentMapper } from './map.ts';
+import { describeComponent, languagesOf, type ComponentRecord } from './record.ts';
+import type { KeptComponent, PulledComponent, SettleComponent, WalkStart } from './walk.ts';
+import { isContentPlace, renderContentFile } from './write.ts';
+
+const STAGE_DIR = '.pull-staged';
+
+interface Stage {
+  /** Given to the walk: each component read is mapped, written to the stage, and summed up. */
+  settle(start: WalkStart): SettleComponent;
+  /** The record's entry of each staged component (its file not yet stamped), by file path. */
+  readonly records: ReadonlyMap<string, ComponentRecord>;
+  /** Moves each staged file into place unless the same text is there already. */
+  place(): Promise<{ written: string[]; unchanged: number }>;
+  /** Removes the staging folder and what is in it. */
+  drop(): Promise<void>;
+}
+
+/** A new staging folder in `outDir`; one an interrupted run left is removed first. */
+export async function openStage(outDir: string): Promise<Stage> {
+  const folder = join(outDir, STAGE_DIR);
+  await rm(folder, { recursive: true, force: true });
+  const records = new Map<string, ComponentRecord>();
+  return {
+    settle(start) {
+      const map = earlyComponentMapper(start, new Set(start.selected.map((p) => p.slug)));
+      return async (project, pulled) => {
+        const mapped = map(project.slug, pulled);
+        const path = mapped.file.path;
+        // A name the content layout refuses stays in memory: the mapping of the whole refuses it.
+        if (!isContentPlace(path) || records.has(path)) return pulled;
+        const notes = { warnings: mapped.warnings, hidden: mapped.hidden?.fields ?? [] };
+        records.set(path, describeComponent(pulled, null, notes));
+        const staged = join(folder, path);
+        await mkdir(dirname(staged), { recursive: true });
+        await writeFile(staged, renderContentFile(mapped.file));
+        return summary(pulled, notes);
+      };
+    },
+    records,
+    async place() {
+      const written: string[] = [];
+      await runPool([...records.keys()], 32, async (path) => {
+        if (await moveUnlessSame(join(folder, path), join(outDir, path))) written.push(path);
+      });
+      await rm(folder, { recursive: true, force: true });
+      return { written: written.sort(), unchanged: records.size - written.length };
+    },
+    drop: () => rm(folder, { recursive: true, force: true }),
+  };
+}
+
+// --- internal ---
+
+/** What the rest of the pull needs of a component whose file is staged. */
+function summary(
+  pulled: PulledComponent,
+  notes: { warnings: string[]; hidden: string[] },
+): KeptComponent {
+  return {
+    kept: true,
+    slug: pulled.component.slug,
+    languages: languagesOf(pulled),
+    translations: pulled.translations.length,
+    lists: pulled.lists,
+    ...notes,
+  };
+}
+
+/** Renames `staged` over `target` when their texts differ (a file is never rewritten with the same text); true when moved. */
+async function moveUnlessSame(staged: string, target: string): Promise<boolean> {
+  const text = await readFile(staged, 'utf8');
+  if ((await readFile(target, 'utf8').catch(() => null)) === text) return false;
+  await mkdir(dirname(target), { recursive: true });
+  await rename(staged, target);
+  return true;
+}
