@@ -28,6 +28,21 @@ export interface FeedFront {
   close(): Promise<void>;
 }
 
+/**
+ * A front before an upstream's API whose feed already holds an old entry, as an
+ * instance's does, and the API's URL through the front (which stays when the upstream restarts).
+ */
+export async function startFeedFrontOver(api: string): Promise<{ front: FeedFront; from: string }> {
+  const front = await startFeedFront(new URL(api).origin);
+  front.entries.push({
+    component: `${api}components/project-00001/component-001/`,
+    translation: null,
+    action: 2,
+    timestamp: '2020-01-01T00:00:00Z',
+  });
+  return { front, from: `${front.url}${new URL(api).pathname}` };
+}
+
 export async function startFeedFront(upstream: string, pageSize = 50): Promise<FeedFront> {
   const front: Omit<FeedFront, 'url' | 'close'> = {
     upstream,

@@ -22,7 +22,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mirrorPlaces, type MirrorTarget } from '../src/mirror/mirror.ts';
-import { startFeedFront } from './feed-front.ts';
+import { startFeedFrontOver } from './feed-front.ts';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
 import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
@@ -91,16 +91,9 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   const mirrorWork = join(work, 'mirror');
   const { content: mirror, tree: mirrorTree } = mirrorPlaces(mirrorWork, MIRROR_TARGET);
   let upstream = await startUpstream(options);
-  const front = await startFeedFront(new URL(upstream.url).origin);
-  // The mirror pulls through the front, whose URL stays when the sidecar starts again.
-  const from = `${front.url}${new URL(upstream.url).pathname}`;
+  // The mirror pulls through the front, whose URL stays when the upstream starts again.
+  const { front, from } = await startFeedFrontOver(upstream.url);
   const changed = 'project-00002/component-003';
-  front.entries.push({
-    component: `${upstream.url}components/project-00001/component-001/`,
-    translation: null,
-    action: 2,
-    timestamp: '2020-01-01T00:00:00Z',
-  });
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);

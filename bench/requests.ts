@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFeedFront } from './feed-front.ts';
+import { startFeedFrontOver } from './feed-front.ts';
 import {
   bumpFirstCounter,
   highWaterMark,
@@ -61,15 +61,9 @@ export async function measureRequests(options: RequestOptions): Promise<RequestF
   log('Upstream requests: opening the upstream content in memory …');
   let upstream = await startModelUpstream(options.content);
   log(`Upstream requests: opened in ${seconds(upstream.openMs)} (${upstream.url})`);
-  const front = await startFeedFront(new URL(upstream.url).origin);
-  const from = `${front.url}${new URL(upstream.url).pathname}`;
+  // The mirror pulls through the front, whose URL stays when the upstream starts again.
+  const { front, from } = await startFeedFrontOver(upstream.url);
   const changed = 'project-00002/component-003';
-  front.entries.push({
-    component: `${upstream.url}components/project-00001/component-001/`,
-    translation: null,
-    action: 2,
-    timestamp: '2020-01-01T00:00:00Z',
-  });
   let upstreamPeak = 0;
   try {
     log('Upstream requests: a full pull (untimed set-up) …');
