@@ -73,7 +73,11 @@ describe('the action run as a runner runs it', () => {
     });
     expect(elsewhere.code).toBe(0);
     const states = await listBucket(servers.s3.url, BUCKET, 'states/');
-    expect([...states.keys()]).toEqual(['states/site']);
+    // The state's root, and its parts under the root's own prefix.
+    const [root, ...parts] = [...states.keys()].sort();
+    expect(root).toBe('states/site');
+    expect(parts.length).toBeGreaterThan(0);
+    for (const part of parts) expect(part).toMatch(/^states\/site\.parts\/[0-9a-f]{64}$/);
   });
 
   it('refuses to run without its required inputs', async () => {
