@@ -18,7 +18,8 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   if (result.rounds.length > 0 && (near(100_000) || near(1_000_000))) {
     const best = bestRound(result);
     const gib = best.build.maxRssKiB / 2 ** 20;
-    const [ratioGoal, rssGoal] = near(100_000) ? [1.5, 1] : [2, 2];
+    // The same at both scales: issue 24 asks a million for what 100,000 had to meet.
+    const [ratioGoal, rssGoal] = [1.5, 1];
     checks.push({
       target: `full build within ${ratioGoal}× the raw-write floor`,
       figure: `${best.ratio.toFixed(2)}×`,
