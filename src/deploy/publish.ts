@@ -227,6 +227,8 @@ class Publish {
   private failure: string | null = null;
   private store: ObjectStore | null = null;
   private old: RecordIndex | null = null;
+  /** The groups gone that remove() found, in the record's order: their lines say so once the deletes went. */
+  private readonly removedKeys: string[] = [];
   private listed: ReadonlyMap<string, string> | null = null;
   /** Where the lines of the groups rendered go. */
   private lines: LineWriter | null = null;
@@ -549,8 +551,10 @@ class Publish {
     const paths: string[] = [];
     for (const { key, gone } of this.withGone)
       for (const name of gone) paths.push(treePathOf(key, name));
-    for (const [key, group] of this.removedGroups())
+    for (const [key, group] of this.removedGroups()) {
+      this.removedKeys.push(key);
       for (const name of group.files.keys()) paths.push(treePathOf(key, name));
+    }
     this.figures.deletes = paths;
     const keys = paths.map((path) => keyOf(this.options.target, path));
     const store = keys.length > 0 ? (this.store ??= this.deps.store()) : null;
@@ -584,7 +588,7 @@ class Publish {
   private settle(deleted: boolean, appending: boolean): void {
     for (const rendered of this.withGone) this.writeLine(rendered, deleted);
     if (appending && deleted)
-      for (const [key] of this.removedGroups()) this.lines!.raw(formatLine(key, 'removed'));
+      for (const key of this.removedKeys) this.lines!.raw(formatLine(key, 'removed'));
     this.lines!.close();
   }
 
