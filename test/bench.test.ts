@@ -17,9 +17,20 @@ import {
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { child } from '../bench/processes.ts';
+import { startLocalS3 } from '../bench/s3-server.ts';
+import { buildDirectory } from '../src/build.ts';
+import { recordPath } from '../src/deploy/record.ts';
+import { s3Store } from '../src/deploy/s3.ts';
+import { isStateRoot } from '../src/deploy/state-parts.ts';
+import { withStoreState } from '../src/deploy/store-state.ts';
+import { describeTarget } from '../src/deploy/target.ts';
+import { noFigures } from '../src/deploy/deploy.ts';
 import { RELEASE_RANGE } from '../src/model/releases.ts';
-import { ROOT, tempDir, TSX } from './helpers.ts';
+import { FIXTURES, readTree, ROOT, tempDir, TSX } from './helpers.ts';
 import { runScript } from './support/run-script.ts';
+import { TEST_AWS_ENV } from './support/s3-proxy.ts';
+import { readStateFiles } from './support/state-files.ts';
 
 const run = promisify(execFile);
 
@@ -182,6 +193,52 @@ describe('npm run bench --weblate-version 2026.8', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`--weblate-version expects ${RELEASE_RANGE} (got "5")`);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("the bench's seeded mirror state", () => {
+  it('is a root and parts, written by the tool, which a refresh reads back whole', async () => {
+    const dir = tempDir('wsnap-bench-seed-');
+    const [content, out] = [join(FIXTURES, 'minimal/content'), join(dir, 'dist')];
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+    const s3 = await startLocalS3(join(dir, 's3'), ['bench']);
+    const store = () => s3Store({ bucket: 'bench', endpoint: s3.url, region: null });
+    try {
+      await child(['seed-deploy', out, 'bench', 'mirror', s3.url]);
+      await child(['seed-state', out, content, 'bench', 'mirror', s3.url], TEST_AWS_ENV);
+      Object.assign(process.env, TEST_AWS_ENV);
+      const key = 'mirror/.weblate-snapshot/state';
+      const client = store();
+      expect(isStateRoot((await client.get(key))!)).toBe(true);
+      const seeded = await readStateFiles(client, key).finally(() => client.close());
+      expect([...seeded.files.keys()]).toContain('deploy-record');
+      const carried = [...seeded.files.keys()].filter((name) => name.startsWith('carried/'));
+      expect(carried.sort()).toEqual(
+        [...readTree(content).keys()].map((p) => `carried/${p}`).sort(),
+      );
+
+      // A refresh on a runner that kept nothing: the state is trusted, the content comes back.
+      const distrusts: (string | null)[] = [];
+      const work = { out: join(dir, 'refresh/dist'), content: join(dir, 'refresh/content') };
+      const target = { bucket: 'bench', prefix: 'mirror', endpoint: s3.url };
+      const state = { bucket: 'bench', key };
+      const deps = { store, stateStore: store, sleep: async () => {}, random: Math.random };
+      const report = await withStoreState(
+        { state, waitMs: 0, target, outDir: work.out, retries: 0, carried: work.content },
+        { ...deps, now: Date.now },
+        async (distrust) => {
+          distrusts.push(distrust);
+          return { ...noFigures(), ok: true, message: '', stateUnchanged: true };
+        },
+      );
+      expect(report.ok).toBe(true);
+      expect(distrusts).toEqual([null]);
+      expect(readTree(work.content)).toEqual(readTree(content));
+      const record = readFileSync(recordPath(work.out, describeTarget(target)));
+      expect(record).toEqual(seeded.files.get('deploy-record'));
+    } finally {
+      await s3.stop();
+    }
   });
 });
 
