@@ -6,17 +6,10 @@
  * never checked here: timing is the benchmark's job, not the tests'.
  */
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { child } from '../bench/processes.ts';
 import { startLocalS3 } from '../bench/s3-server.ts';
 import { buildDirectory } from '../src/build.ts';
@@ -28,6 +21,7 @@ import { describeTarget } from '../src/deploy/target.ts';
 import { noFigures } from '../src/deploy/deploy.ts';
 import { RELEASE_RANGE } from '../src/model/releases.ts';
 import { FIXTURES, readTree, ROOT, tempDir, TSX } from './helpers.ts';
+import { compiledTool } from './support/compiled-tool.ts';
 import { runScript } from './support/run-script.ts';
 import { TEST_AWS_ENV } from './support/s3-proxy.ts';
 import { readStateFiles } from './support/state-files.ts';
@@ -99,7 +93,7 @@ describe('npm run bench --build-only', () => {
         '--refresh-only',
         // Packing the tool (what the benchmark times by default) is the package test's.
         '--tool',
-        compiledBin(),
+        compiledTool(),
         '--pages',
         'off',
         '--dir',
@@ -162,6 +156,9 @@ describe('npm run bench --weblate-version 2026.8', () => {
       '--build-only',
       '--weblate-version',
       '2026.8',
+      // The first test packs the tool, as the benchmark does by default; this one need not.
+      '--tool',
+      compiledTool(),
       '--dir',
       dir,
     ];
@@ -241,18 +238,3 @@ describe("the bench's seeded mirror state", () => {
     }
   });
 });
-
-// --- internal ---
-
-/**
- * The package's bin over the sources compiled before the tests (test/support/compile.ts), laid out
- * as the package lays them out (bin/ beside lib/): each command the bench times starts as the
- * installed package starts, without tsx compiling the sources again in every process.
- */
-function compiledBin(): string {
-  const tool = tempDir('wsnap-bench-tool-');
-  mkdirSync(join(tool, 'bin'), { recursive: true });
-  copyFileSync(join(ROOT, 'bin/weblate-snapshot.js'), join(tool, 'bin/weblate-snapshot.js'));
-  symlinkSync(inject('compiledRoot'), join(tool, 'lib'));
-  return join(tool, 'bin/weblate-snapshot.js');
-}
