@@ -12,7 +12,6 @@
  *   node --import tsx bench/child.ts seed-state OUT CONTENT BUCKET PREFIX ENDPOINT
  *   node --expose-gc --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
  */
-import { createHash } from 'node:crypto';
 import {
   mkdirSync,
   mkdtempSync,
@@ -28,11 +27,10 @@ import { dirname, join } from 'node:path';
 import { buildDirectory } from '../src/build.ts';
 import { runPool } from '../src/pool.ts';
 import { Session, type ContentChange } from '../src/session/session.ts';
-import { DEFAULT_CACHE_CONTROL, deploy } from '../src/deploy/deploy.ts';
+import { DEFAULT_CACHE_CONTROL, deploy, noFigures } from '../src/deploy/deploy.ts';
 import { publishContent } from '../src/deploy/publish.ts';
 import { s3Store } from '../src/deploy/s3.ts';
-import { encodeRunState, parseStateLocation } from '../src/deploy/store-state.ts';
-import { describeTarget } from '../src/deploy/target.ts';
+import { parseStateLocation, withStoreState } from '../src/deploy/store-state.ts';
 import { startMemoryStore } from './memory-store.ts';
 import { bumpFirstCounter } from './processes.ts';
 
@@ -113,8 +111,8 @@ if (step === 'build') {
     string,
   ];
   const started = performance.now();
-  const bytes = await seedState(outDir, contentDir, { bucket, prefix, endpoint });
-  report({ ms: performance.now() - started, bytes });
+  await seedState(outDir, contentDir, { bucket, prefix, endpoint });
+  report({ ms: performance.now() - started });
 } else if (step === 'store-publish') {
   const [contentDir, component, flag] = args as [string, string, string?];
   report(await storePublish(contentDir, component, flag === '--pages-off'));
@@ -254,28 +252,36 @@ async function seedDeploy(
 /**
  * The state `mirror --to s3://` keeps in the bucket, put there as a mirror
  * run that published the seeded tree would have left it: the deploy record
- * (seedDeploy's) and the pulled content, at the default key.
+ * (seedDeploy's) and the pulled content, at the default key, written by the
+ * tool's own state writer (a root and its parts) around a run that sends
+ * nothing.
  */
 async function seedState(
   outDir: string,
   contentDir: string,
   target: { bucket: string; prefix: string; endpoint: string },
-): Promise<number> {
-  const body = await encodeRunState(outDir, describeTarget(target), { folder: contentDir });
-  if (body === null) throw new Error(`no deploy record in ${outDir}'s state folder`);
+): Promise<void> {
   const state = parseStateLocation('default', target);
   if (!state.ok) throw new Error(state.message);
-  const store = s3Store({ bucket: state.value.bucket, endpoint: target.endpoint, region: null });
-  try {
-    await store.put(state.value.key, body, {
-      contentType: 'application/octet-stream',
-      cacheControl: 'no-store',
-      md5: createHash('md5').update(body).digest('base64'),
-    });
-  } finally {
-    store.close();
-  }
-  return body.byteLength;
+  const store = () =>
+    s3Store({ bucket: state.value.bucket, endpoint: target.endpoint, region: null });
+  let saved = false;
+  const report = await withStoreState(
+    {
+      state: state.value,
+      waitMs: 0,
+      target,
+      outDir,
+      retries: 0,
+      carried: contentDir,
+      onSaved: () => (saved = true),
+    },
+    { store, stateStore: store, sleep: async () => undefined, random: Math.random, now: Date.now },
+    // The record is seedDeploy's, already in the state folder: the run has nothing to send.
+    async () => ({ ...noFigures(), ok: true, message: '' }),
+  );
+  if (!report.ok) throw new Error(report.message);
+  if (!saved) throw new Error(`no deploy record in ${outDir}'s state folder`);
 }
 
 /**

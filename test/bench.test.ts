@@ -6,20 +6,25 @@
  * never checked here: timing is the benchmark's job, not the tests'.
  */
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { child } from '../bench/processes.ts';
+import { startLocalS3 } from '../bench/s3-server.ts';
+import { buildDirectory } from '../src/build.ts';
+import { recordPath } from '../src/deploy/record.ts';
+import { s3Store } from '../src/deploy/s3.ts';
+import { isStateRoot } from '../src/deploy/state-parts.ts';
+import { withStoreState } from '../src/deploy/store-state.ts';
+import { describeTarget } from '../src/deploy/target.ts';
+import { noFigures } from '../src/deploy/deploy.ts';
 import { RELEASE_RANGE } from '../src/model/releases.ts';
-import { ROOT, tempDir, TSX } from './helpers.ts';
+import { FIXTURES, readTree, ROOT, tempDir, TSX } from './helpers.ts';
+import { compiledTool } from './support/compiled-tool.ts';
 import { runScript } from './support/run-script.ts';
+import { TEST_AWS_ENV } from './support/s3-proxy.ts';
+import { readStateFiles } from './support/state-files.ts';
 
 const run = promisify(execFile);
 
@@ -71,71 +76,6 @@ describe('npm run bench --build-only', () => {
     }
     expect(readdirSync(dir).sort()).toEqual(['content-1x4x3', 'results-16.json']);
   });
-
-  it('with --refresh-only, times an incremental pull, a cold build and a deploy after one counter changed upstream', async () => {
-    const dir = tempDir('wsnap-bench-');
-    const { stdout } = await run(
-      process.execPath,
-      [
-        ...TSX,
-        join(ROOT, 'scripts/bench.ts'),
-        '--projects',
-        '2',
-        '--components',
-        '3',
-        '--languages',
-        '2',
-        '--refresh-only',
-        // Packing the tool (what the benchmark times by default) is the package test's.
-        '--tool',
-        compiledBin(),
-        '--pages',
-        'off',
-        '--dir',
-        dir,
-      ],
-      {
-        cwd: ROOT,
-        // The machine's page cache is not the test's to drop: only the mirror's files are evicted.
-        env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true', BENCH_COLD_CACHE: 'files' },
-      },
-    );
-    expect(stdout).toMatch(
-      /^ {2}before the pull and again before the build: pages of the mirror, its state folder and the tool dropped, file by file/m,
-    );
-    expect(stdout).toMatch(
-      /^Mirror refresh, one counter changed upstream \(each step a new process, spawn to exit\): /m,
-    );
-    // Between sweeps: the root, the feed, the language list, then the changed project and its components.
-    expect(stdout).toMatch(
-      /^ {2}pull \(incremental\): .+, \d+ requests, 1 file written, 5 components kept$/m,
-    );
-    expect(stdout).toMatch(/^ {2}build \(cold, from its cache\): .+, 8 files rewritten$/m);
-    expect(stdout).toMatch(
-      /^ {2}deploy \(to the local S3 server\): .+, 8 objects uploaded, 0 deleted$/m,
-    );
-    expect(stdout).toMatch(
-      /^ {2}before the change, a re-pull with nothing changed: .+, 3 requests, 0 files written$/m,
-    );
-    // A sweep: the root, the lists, the feed, the two projects' statistics, and the component
-    // list and reads of the changed component, which the feed still names (it is read with a margin).
-    expect(stdout).toMatch(
-      /^ {2}after it, a sweep with nothing changed \(--sweep-every 1\): .+, 11 requests$/m,
-    );
-    // A user's first mirror build beside the build of the same instance from its generated content.
-    const first =
-      /^ {2}a user's first mirror build \(the set-up's, pulled content\): .+ \(CPU .+ user, .+ system\), ([\d,]+) files, /m;
-    const generated =
-      /^ {4}the same instance from its generated content: .+ \(CPU .+ user, .+ system\), ([\d,]+) files, .+; mirror\/generated \d+\.\d\d×$/m;
-    expect(stdout).toMatch(first);
-    expect(stdout).toMatch(generated);
-    expect(first.exec(stdout)![1]).toBe(generated.exec(stdout)![1]);
-    const results = JSON.parse(readFileSync(join(dir, 'results-18-nopages.json'), 'utf8'));
-    expect(results.refresh.totalMs).toBe(
-      results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms,
-    );
-    expect(readdirSync(dir).sort()).toEqual(['content-2x3x2-nopages', 'results-18-nopages.json']);
-  });
 });
 
 describe('npm run bench --weblate-version 2026.8', () => {
@@ -151,6 +91,9 @@ describe('npm run bench --weblate-version 2026.8', () => {
       '--build-only',
       '--weblate-version',
       '2026.8',
+      // The first test packs the tool, as the benchmark does by default; this one need not.
+      '--tool',
+      compiledTool(),
       '--dir',
       dir,
     ];
@@ -185,17 +128,48 @@ describe('npm run bench --weblate-version 2026.8', () => {
   });
 });
 
-// --- internal ---
+describe("the bench's seeded mirror state", () => {
+  it('is a root and parts, written by the tool, which a refresh reads back whole', async () => {
+    const dir = tempDir('wsnap-bench-seed-');
+    const [content, out] = [join(FIXTURES, 'minimal/content'), join(dir, 'dist')];
+    expect((await buildDirectory({ contentDir: content, outDir: out })).errors).toEqual([]);
+    const s3 = await startLocalS3(join(dir, 's3'), ['bench']);
+    const store = () => s3Store({ bucket: 'bench', endpoint: s3.url, region: null });
+    try {
+      await child(['seed-deploy', out, 'bench', 'mirror', s3.url]);
+      await child(['seed-state', out, content, 'bench', 'mirror', s3.url], TEST_AWS_ENV);
+      Object.assign(process.env, TEST_AWS_ENV);
+      const key = 'mirror/.weblate-snapshot/state';
+      const client = store();
+      expect(isStateRoot((await client.get(key))!)).toBe(true);
+      const seeded = await readStateFiles(client, key).finally(() => client.close());
+      expect([...seeded.files.keys()]).toContain('deploy-record');
+      const carried = [...seeded.files.keys()].filter((name) => name.startsWith('carried/'));
+      expect(carried.sort()).toEqual(
+        [...readTree(content).keys()].map((p) => `carried/${p}`).sort(),
+      );
 
-/**
- * The package's bin over the sources compiled before the tests (test/support/compile.ts), laid out
- * as the package lays them out (bin/ beside lib/): each command the bench times starts as the
- * installed package starts, without tsx compiling the sources again in every process.
- */
-function compiledBin(): string {
-  const tool = tempDir('wsnap-bench-tool-');
-  mkdirSync(join(tool, 'bin'), { recursive: true });
-  copyFileSync(join(ROOT, 'bin/weblate-snapshot.js'), join(tool, 'bin/weblate-snapshot.js'));
-  symlinkSync(inject('compiledRoot'), join(tool, 'lib'));
-  return join(tool, 'bin/weblate-snapshot.js');
-}
+      // A refresh on a runner that kept nothing: the state is trusted, the content comes back.
+      const distrusts: (string | null)[] = [];
+      const work = { out: join(dir, 'refresh/dist'), content: join(dir, 'refresh/content') };
+      const target = { bucket: 'bench', prefix: 'mirror', endpoint: s3.url };
+      const state = { bucket: 'bench', key };
+      const deps = { store, stateStore: store, sleep: async () => {}, random: Math.random };
+      const report = await withStoreState(
+        { state, waitMs: 0, target, outDir: work.out, retries: 0, carried: work.content },
+        { ...deps, now: Date.now },
+        async (distrust) => {
+          distrusts.push(distrust);
+          return { ...noFigures(), ok: true, message: '', stateUnchanged: true };
+        },
+      );
+      expect(report.ok).toBe(true);
+      expect(distrusts).toEqual([null]);
+      expect(readTree(work.content)).toEqual(readTree(content));
+      const record = readFileSync(recordPath(work.out, describeTarget(target)));
+      expect(record).toEqual(seeded.files.get('deploy-record'));
+    } finally {
+      await s3.stop();
+    }
+  });
+});

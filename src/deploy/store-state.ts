@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { buildCacheFiles } from '../cache/cache-file.ts';
 import { writeFileAtomic } from '../output/atomic.ts';
@@ -20,7 +20,7 @@ import { readStateFile } from '../tree/state-folder.ts';
 import { deploy, noFigures, type DeployOptions, type DeployReport } from './deploy.ts';
 import { recordPath } from './record.ts';
 import { sendingPolicy, withRetries, type RetryPolicy } from './retry.ts';
-import { decodeStateBundle, encodeStateBundle } from './state-bundle.ts';
+import { decodeStateBundle } from './state-bundle.ts';
 import { isStateRoot, parseStateRoot, partsPrefix } from './state-parts.ts';
 import {
   listParts,
@@ -123,23 +123,6 @@ export function deployWithState(
   return withStoreState(options, deps, (distrust) =>
     deploy({ ...options, verify: options.verify || distrust !== null, ownKeys }, deps),
   );
-}
-
-/**
- * A state of one object, as versions before the parts wrote it (the bench
- * seeds a mirror's state with it): the deploy record of `outDir`'s state
- * folder for `target` and the carried folder's files; null without a record.
- */
-export async function encodeRunState(
-  outDir: string,
-  target: string,
-  carried: { folder?: string | undefined; cache?: boolean | undefined },
-): Promise<Buffer | null> {
-  const record = readStateFile(recordPath(outDir, target));
-  if (record === null) return null;
-  const files = carried.folder ? await readCarried(carried.folder) : new Map<string, Buffer>();
-  const cache = carried.cache ? readCache(outDir) : new Map<string, Buffer>();
-  return encodeStateBundle(target, new Map([[RECORD, record], ...cache, ...files]));
 }
 
 /** The keys a state at `state` is kept in: its root, its lease, and (ending in `/`) the prefix of its parts. */
@@ -410,16 +393,6 @@ async function keepLocalRecord(outDir: string, target: string) {
   };
 }
 
-/** The build cache's files beside `outDir` that are there, by their names in the state. */
-function readCache(outDir: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const file of buildCacheFiles(outDir)) {
-    const body = readStateFile(file);
-    if (body !== null) files.set(basename(file), body);
-  }
-  return files;
-}
-
 /** Writes the build cache's files of the state beside `outDir`. */
 async function restoreCache(outDir: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
   for (const file of buildCacheFiles(outDir)) {
@@ -446,18 +419,6 @@ async function restoreCarried(dir: string, files: ReadonlyMap<string, Buffer>): 
   for (const [name, body] of files)
     if (name.startsWith(CARRIED))
       await writeFileAtomic(join(dir, ...name.slice(CARRIED.length).split('/')), body);
-}
-
-/** The files of the carried folder, by their names in the state. */
-async function readCarried(dir: string): Promise<Map<string, Buffer>> {
-  const files = new Map<string, Buffer>();
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(`${CARRIED}${relative(dir, path).split(sep).join('/')}`, await readFile(path));
-  }
-  return files;
 }
 
 /** Writes the deploy record back into the state: null, or why it could not be. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledTool } from '../support/compiled-tool.ts';
 
 const run = promisify(execFile);
 
@@ -18,7 +19,15 @@ describe('npm run bench --requests-only', () => {
     const dir = tempDir('wsnap-bench-');
     // The bench changes a counter of project-00002/component-003.
     const scale = ['--projects', '2', '--components', '3', '--languages', '2'];
-    const args = [join(ROOT, 'scripts/bench.ts'), ...scale, '--requests-only', '--dir', dir];
+    const tool = ['--tool', compiledTool()];
+    const args = [
+      join(ROOT, 'scripts/bench.ts'),
+      ...scale,
+      '--requests-only',
+      ...tool,
+      '--dir',
+      dir,
+    ];
     const { stdout } = await run(process.execPath, [...TSX, ...args], { cwd: ROOT });
 
     expect(stdout).toMatch(/^Requests to the upstream \(served from memory/m);

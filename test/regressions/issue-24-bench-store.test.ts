@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledTool } from '../support/compiled-tool.ts';
 
 const run = promisify(execFile);
 
@@ -19,7 +20,8 @@ describe('npm run bench --store-only', () => {
     async (which) => {
       const dir = tempDir('wsnap-bench-');
       const scale = ['--projects', '1', '--components', '3', '--languages', '2'];
-      const args = [join(ROOT, 'scripts/bench.ts'), ...scale, '--store-only', which];
+      const tool = ['--tool', compiledTool()];
+      const args = [join(ROOT, 'scripts/bench.ts'), ...scale, '--store-only', which, ...tool];
       const { stdout } = await run(process.execPath, [...TSX, ...args, '--dir', dir], {
         cwd: ROOT,
       });

@@ -2,13 +2,22 @@
  * Issue 24: the bench's webhook latency ran the repository's bin (through tsx when it has no
  * lib/) whatever tool the run timed; with `--tool BIN` the mirror that takes the delivery is
  * that bin's, as every other step of the refresh is. The tool here is the compiled bin behind a
- * wrapper that writes down each command it is started for.
+ * wrapper that writes down each command it is started for. The same run's figures of the mirror
+ * refresh (pull, build and deploy to the local S3 server after one counter changed) are checked
+ * here too, sharing the suite's one run of `--refresh-only`.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
 
 const run = promisify(execFile);
@@ -35,25 +44,71 @@ function loggingTool(): { bin: string; commands: () => string[] } {
 }
 
 describe('npm run bench --refresh-only --tool BIN', () => {
-  it('takes the webhook delivery with the mirror of that tool', async () => {
-    const dir = tempDir('wsnap-bench-');
+  // One run of the refresh for both tests: it is the slowest bench run of the suite.
+  const ran = { dir: '', stdout: '', commands: [] as string[] };
+  beforeAll(async () => {
+    ran.dir = tempDir('wsnap-bench-');
     const tool = loggingTool();
     const scale = ['--projects', '2', '--components', '3', '--languages', '2'];
-    const { stdout } = await run(
+    ({ stdout: ran.stdout } = await run(
       process.execPath,
       [
         ...[...TSX, join(ROOT, 'scripts/bench.ts'), ...scale, '--refresh-only'],
-        ...['--tool', tool.bin, '--pages', 'off', '--dir', dir],
+        ...['--tool', tool.bin, '--pages', 'off', '--dir', ran.dir],
       ],
       {
         cwd: ROOT,
         // The machine's page cache is not the test's to drop: only the mirror's files are evicted.
         env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true', BENCH_COLD_CACHE: 'files' },
       },
+    ));
+    ran.commands = tool.commands();
+  });
+
+  it('takes the webhook delivery with the mirror of that tool', () => {
+    expect(ran.stdout).toMatch(
+      /^ {2}webhook to target \(mirror --listen, .+\): .+ \(answered 202\)$/m,
     );
-    expect(stdout).toMatch(/^ {2}webhook to target \(mirror --listen, .+\): .+ \(answered 202\)$/m);
-    const commands = tool.commands();
-    expect(commands).toContain('pull');
-    expect(commands.filter((command) => command === 'mirror')).toHaveLength(1);
+    expect(ran.commands).toContain('pull');
+    expect(ran.commands.filter((command) => command === 'mirror')).toHaveLength(1);
+  });
+
+  it('times an incremental pull, a cold build and a deploy after one counter changed upstream', () => {
+    const { stdout, dir } = ran;
+    expect(stdout).toMatch(
+      /^ {2}before the pull and again before the build: pages of the mirror, its state folder and the tool dropped, file by file/m,
+    );
+    expect(stdout).toMatch(
+      /^Mirror refresh, one counter changed upstream \(each step a new process, spawn to exit\): /m,
+    );
+    // Between sweeps: the root, the feed, the language list, then the changed project and its components.
+    expect(stdout).toMatch(
+      /^ {2}pull \(incremental\): .+, \d+ requests, 1 file written, 5 components kept$/m,
+    );
+    expect(stdout).toMatch(/^ {2}build \(cold, from its cache\): .+, 8 files rewritten$/m);
+    expect(stdout).toMatch(
+      /^ {2}deploy \(to the local S3 server\): .+, 8 objects uploaded, 0 deleted$/m,
+    );
+    expect(stdout).toMatch(
+      /^ {2}before the change, a re-pull with nothing changed: .+, 3 requests, 0 files written$/m,
+    );
+    // A sweep: the root, the lists, the feed, the two projects' statistics, and the component
+    // list and reads of the changed component, which the feed still names (it is read with a margin).
+    expect(stdout).toMatch(
+      /^ {2}after it, a sweep with nothing changed \(--sweep-every 1\): .+, 11 requests$/m,
+    );
+    // A user's first mirror build beside the build of the same instance from its generated content.
+    const first =
+      /^ {2}a user's first mirror build \(the set-up's, pulled content\): .+ \(CPU .+ user, .+ system\), ([\d,]+) files, /m;
+    const generated =
+      /^ {4}the same instance from its generated content: .+ \(CPU .+ user, .+ system\), ([\d,]+) files, .+; mirror\/generated \d+\.\d\d×$/m;
+    expect(stdout).toMatch(first);
+    expect(stdout).toMatch(generated);
+    expect(first.exec(stdout)![1]).toBe(generated.exec(stdout)![1]);
+    const results = JSON.parse(readFileSync(join(dir, 'results-18-nopages.json'), 'utf8'));
+    expect(results.refresh.totalMs).toBe(
+      results.refresh.pull.ms + results.refresh.build.ms + results.refresh.deploy.ms,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['content-2x3x2-nopages', 'results-18-nopages.json']);
   });
 });

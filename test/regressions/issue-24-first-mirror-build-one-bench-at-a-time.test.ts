@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.ts';
+import { compiledTool } from '../support/compiled-tool.ts';
 import { runScript } from '../support/run-script.ts';
 
 const TINY = ['--projects', '1', '--components', '1', '--languages', '1', '--rounds', '1'];
@@ -36,7 +37,8 @@ describe('npm run bench, one run at a time in a folder', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid;
     writeFileSync(join(dir, 'run.lock'), `${gone}\n`);
 
-    const result = await runScript('bench', [...TINY, '--build-only', '--dir', dir]);
+    const tool = ['--tool', compiledTool()];
+    const result = await runScript('bench', [...TINY, '--build-only', ...tool, '--dir', dir]);
 
     expect(result.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['content-1x1x1', 'results-2.json']);

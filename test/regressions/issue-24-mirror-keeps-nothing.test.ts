@@ -12,28 +12,23 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { EXIT_TEMPORARY } from '../../src/cli/command.ts';
 import { DEFAULT_CACHE_CONTROL } from '../../src/deploy/deploy.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { refreshMirror, type MirrorStepReport } from '../../src/mirror/mirror.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
+import { useContentBucket } from '../support/content-bucket.ts';
 import { runScript } from '../support/run-script.ts';
-import {
-  listBucket,
-  putObject,
-  readBucket,
-  TEST_AWS_ENV,
-  useLocalS3,
-} from '../support/s3-proxy.ts';
+import { listBucket, putObject, TEST_AWS_ENV } from '../support/s3-proxy.ts';
 import { startSidecar, type RunningSidecar, type Workspace } from '../sidecar/support.ts';
 
 const BUCKET = 'keeps-nothing';
 const STATE = '/.weblate-snapshot/state';
 const APP = 'projects/alpha/components/strings.yaml';
 const BASE = ['--base-url', 'https://l10n.example.org'];
-const servers = useLocalS3(BUCKET);
+const { servers, objectsUnder } = useContentBucket(BUCKET);
 
 let sidecar: RunningSidecar | undefined;
 let front: FeedFront | undefined;
@@ -41,11 +36,6 @@ afterEach(async () => {
   await sidecar?.stop();
   await front?.close();
   sidecar = front = undefined;
-});
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
 });
 
 /** The features fixture served by the sidecar behind a front whose URL outlives a restart. */
@@ -84,16 +74,6 @@ const mirrorCli = (from: string, prefix: string, work: string, more: string[] = 
     ],
     { env: TEST_AWS_ENV },
   );
-
-/** The objects under a prefix by their key below it, the state and its lease left out. */
-async function objectsUnder(prefix: string) {
-  const objects = await readBucket(servers.s3.url, BUCKET, `${prefix}/`);
-  return Object.fromEntries(
-    [...objects]
-      .filter(([key]) => !key.includes(STATE))
-      .map(([key, object]) => [key.slice(prefix.length + 1), object]),
-  );
-}
 
 describe('mirror --to s3://… with nothing kept between runs', () => {
   it('refreshes from the state in the store at the cost of what changed, leaving the bucket as a fresh full publish', async () => {

@@ -7,65 +7,36 @@
  * bounded (its scratch folder measured after every upload).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { LocalS3 } from '../../bench/s3-server.ts';
+import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
 import { publishContent } from '../../src/deploy/publish.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
-import { FIXTURES, tempDir } from '../helpers.ts';
-import type { Proxy } from '../support/proxy.ts';
+import { tempDir } from '../helpers.ts';
+import { changeCounter as changeCounterIn, useContentBucket } from '../support/content-bucket.ts';
 import { runCli } from '../support/run-cli.ts';
-import { putObject, readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { putObject, TEST_AWS_ENV } from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
 const APP = 'projects/hello/components/app.yaml';
 const STATE = '.weblate-snapshot/state';
-const servers = useLocalS3(BUCKET);
-let s3: LocalS3;
-let proxy: Proxy;
+const { servers, checkout: contentCopy, publish, objectsUnder } = useContentBucket(BUCKET);
 
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-  ({ s3, proxy } = servers);
-});
-
-function contentCopy(fixture = 'features'): string {
-  const content = join(tempDir(), 'content');
-  cpSync(join(FIXTURES, fixture, 'content'), content, { recursive: true });
-  return content;
-}
-
+/** A deploy of a tree (`--out`) to the prefix, with `more` flags. */
 const deployCli = (prefix: string, ...more: string[]) =>
-  runCli('deploy', ['--to', `s3://${BUCKET}/${prefix}`, '--endpoint', proxy.url, ...more], {
+  runCli('deploy', ['--to', `s3://${BUCKET}/${prefix}`, '--endpoint', servers.proxy.url, ...more], {
     env: TEST_AWS_ENV,
   });
 
-/** The objects under a prefix by their key below it (body, Content-Type, Cache-Control), the state left out. */
-async function objectsUnder(prefix: string) {
-  const objects = await readBucket(s3.url, BUCKET, `${prefix}/`);
-  return Object.fromEntries(
-    [...objects]
-      .filter(([key]) => !key.includes('/.weblate-snapshot/'))
-      .map(([key, object]) => [key.slice(prefix.length + 1), object]),
-  );
-}
+const puts = () => servers.proxy.log.filter((r) => r.method === 'PUT' && !r.url.includes(STATE));
 
-const puts = () => proxy.log.filter((r) => r.method === 'PUT' && !r.url.includes(STATE));
-
-function changeCounter(content: string): void {
-  const file = join(content, APP);
-  const text = readFileSync(file, 'utf8');
-  expect(text).toContain('translated: 4\n');
-  writeFileSync(file, text.replace('translated: 4\n', 'translated: 3\n'));
-}
+const changeCounter = (content: string) => changeCounterIn(content, APP);
 
 describe('deploy --content: publishing with no tree on disk', () => {
   it('fills the bucket byte for byte as a deploy of the tree built on disk does, and that deploy then sends nothing', async () => {
     const content = contentCopy();
-    const published = await deployCli('content', '--content', content);
+    const published = await publish('content', content);
     expect(published.code).toBe(0);
     expect(published.stdout).toMatch(
       /^Published .* to s3:\/\/snap\/content at .*: \d+ files uploaded/,
@@ -79,7 +50,7 @@ describe('deploy --content: publishing with no tree on disk', () => {
     expect(fromContent).toEqual(await objectsUnder('tree'));
 
     // The record a publish leaves is the one a deploy of the tree reads.
-    proxy.log.length = 0;
+    servers.proxy.log.length = 0;
     const after = await deployCli('content', '--out', out, '--state', 'default');
     expect(after.stderr).toBe('');
     expect(after.stdout).toContain('0 files uploaded');
@@ -88,12 +59,12 @@ describe('deploy --content: publishing with no tree on disk', () => {
 
   it('after one counter changed upstream, uploads only what changed and leaves the bucket as a fresh full publish', async () => {
     const content = contentCopy('minimal');
-    expect((await deployCli('refresh', '--content', content)).code).toBe(0);
+    expect((await publish('refresh', content)).code).toBe(0);
     const before = await objectsUnder('refresh');
     changeCounter(content);
-    proxy.log.length = 0;
+    servers.proxy.log.length = 0;
 
-    const refresh = await deployCli('refresh', '--content', content);
+    const refresh = await publish('refresh', content);
     expect(refresh.stderr).toBe('');
     expect(refresh.code).toBe(0);
     const now = await objectsUnder('refresh');
@@ -108,44 +79,44 @@ describe('deploy --content: publishing with no tree on disk', () => {
     ).toEqual(changed.sort());
     expect(refresh.stdout).toContain(`${changed.length} files uploaded`);
 
-    expect((await deployCli('full', '--content', content)).code).toBe(0);
+    expect((await publish('full', content)).code).toBe(0);
     expect(now).toEqual(await objectsUnder('full'));
   });
 
   it('removes the keys of a translation that left, after the uploads', async () => {
     const content = contentCopy('minimal');
-    expect((await deployCli('removed', '--content', content)).code).toBe(0);
+    expect((await publish('removed', content)).code).toBe(0);
     const app = join(content, APP);
     writeFileSync(
       app,
       readFileSync(app, 'utf8').replace(/translations:\n[\s\S]*$/, 'translations: {}\n'),
     );
-    proxy.log.length = 0;
-    const run = await deployCli('removed', '--content', content);
+    servers.proxy.log.length = 0;
+    const run = await publish('removed', content);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(' 0 keys deleted');
-    const methods = proxy.log.filter((r) => !r.url.includes(STATE)).map((r) => r.method);
+    const methods = servers.proxy.log.filter((r) => !r.url.includes(STATE)).map((r) => r.method);
     expect(methods.lastIndexOf('PUT')).toBeLessThan(methods.indexOf('POST'));
 
-    expect((await deployCli('removed-full', '--content', content)).code).toBe(0);
+    expect((await publish('removed-full', content)).code).toBe(0);
     expect(await objectsUnder('removed')).toEqual(await objectsUnder('removed-full'));
   });
 
   it('with --verify mends an object changed behind its back; with another Cache-Control sends every object again', async () => {
     const content = contentCopy('minimal');
-    expect((await deployCli('mend', '--content', content)).code).toBe(0);
+    expect((await publish('mend', content)).code).toBe(0);
     const published = await objectsUnder('mend');
     const [victim] = Object.keys(published).filter((key) => key.endsWith('index.json'));
-    await putObject(s3.url, BUCKET, `mend/${victim!}`, 'changed by hand');
-    proxy.log.length = 0;
+    await putObject(servers.s3.url, BUCKET, `mend/${victim!}`, 'changed by hand');
+    servers.proxy.log.length = 0;
 
-    const verified = await deployCli('mend', '--content', content, '--verify');
+    const verified = await publish('mend', content, '--verify');
     expect(verified.code).toBe(0);
     expect(puts().map((r) => r.url.replace(/^\/snap\/mend\/|\?.*$/g, ''))).toEqual([victim]);
     expect(await objectsUnder('mend')).toEqual(published);
 
-    proxy.log.length = 0;
-    const recached = await deployCli('mend', '--content', content, '--cache-control', 'no-cache');
+    servers.proxy.log.length = 0;
+    const recached = await publish('mend', content, '--cache-control', 'no-cache');
     expect(recached.code).toBe(0);
     expect(puts()).toHaveLength(Object.keys(published).length);
     const now = await objectsUnder('mend');
@@ -159,7 +130,7 @@ describe('deploy --content: publishing with no tree on disk', () => {
     const report = await publishContent(
       {
         contentDir: content,
-        target: { bucket: BUCKET, prefix: 'disk', endpoint: proxy.url },
+        target: { bucket: BUCKET, prefix: 'disk', endpoint: servers.proxy.url },
         state: { bucket: BUCKET, key: `disk/${STATE}` },
         waitMs: 0,
         cacheControl: null,
@@ -169,8 +140,8 @@ describe('deploy --content: publishing with no tree on disk', () => {
         onUpload: () => (peak = Math.max(peak, diskUse(spoolDir))),
       },
       {
-        store: () => s3Store({ bucket: BUCKET, endpoint: proxy.url, region: null }),
-        stateStore: () => s3Store({ bucket: BUCKET, endpoint: proxy.url, region: null }),
+        store: () => s3Store({ bucket: BUCKET, endpoint: servers.proxy.url, region: null }),
+        stateStore: () => s3Store({ bucket: BUCKET, endpoint: servers.proxy.url, region: null }),
         sleep: async () => undefined,
         random: () => 0.5,
         now: Date.now,

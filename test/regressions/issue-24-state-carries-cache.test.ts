@@ -8,56 +8,21 @@
  * are read whole, the latter said.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { encodeStateBundle } from '../../src/deploy/state-bundle.ts';
-import { FIXTURES, tempDir } from '../helpers.ts';
-import { runCli } from '../support/run-cli.ts';
+import { changeCounter as changeCounterIn, useContentBucket } from '../support/content-bucket.ts';
 import { readStateFiles } from '../support/state-files.ts';
-import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'carries-cache';
 const APP = 'projects/alpha/components/strings.yaml';
 const STATE = '.weblate-snapshot/state';
-const servers = useLocalS3(BUCKET);
+const { servers, checkout, publish, objectsUnder } = useContentBucket(BUCKET);
 const FROM_CACHE = 'the rest vouched for by the build cache in the state';
 
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
-
-/** A fresh copy of `content` (or of the features fixture), as a new checkout has it. */
-function checkout(content = join(FIXTURES, 'features/content')): string {
-  const copy = join(tempDir(), 'content');
-  cpSync(content, copy, { recursive: true });
-  return copy;
-}
-
-function changeCounter(content: string): void {
-  const file = join(content, APP);
-  const text = readFileSync(file, 'utf8');
-  expect(text).toContain('translated: 4\n');
-  writeFileSync(file, text.replace('translated: 4\n', 'translated: 3\n'));
-}
-
-const publish = (prefix: string, content: string) =>
-  runCli(
-    'deploy',
-    ['--content', content, '--to', `s3://${BUCKET}/${prefix}`, '--endpoint', servers.proxy.url],
-    { env: TEST_AWS_ENV },
-  );
-
-async function objectsUnder(prefix: string) {
-  const objects = await readBucket(servers.s3.url, BUCKET, `${prefix}/`);
-  return Object.fromEntries(
-    [...objects]
-      .filter(([key]) => !key.includes('/.weblate-snapshot/'))
-      .map(([key, object]) => [key.slice(prefix.length + 1), object]),
-  );
-}
+const changeCounter = (content: string) => changeCounterIn(content, APP);
 
 const md5 = (body: Buffer) => createHash('md5').update(body).digest('base64');
 
@@ -105,14 +70,7 @@ describe('deploy --content: the build cache in the state', () => {
       site,
       readFileSync(site, 'utf8').replace(/^base_url: .*$/m, 'base_url: https://moved.example.org'),
     );
-    const run = await runCli(
-      'deploy',
-      [
-        ...['--content', content, '--to', `s3://${BUCKET}/settings`],
-        ...['--endpoint', servers.proxy.url, '--allow-base-url'],
-      ],
-      { env: TEST_AWS_ENV },
-    );
+    const run = await publish('settings', content, '--allow-base-url');
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(FROM_CACHE);
     expect(await publish('settings-fresh', content)).toMatchObject({ code: 0 });

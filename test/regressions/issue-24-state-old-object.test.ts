@@ -4,33 +4,20 @@
  * cache), sends only what changed, and leaves the state as a root and parts.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { encodeStateBundle } from '../../src/deploy/state-bundle.ts';
 import { isStateRoot, partsPrefix } from '../../src/deploy/state-parts.ts';
-import { FIXTURES, tempDir } from '../helpers.ts';
-import { runCli } from '../support/run-cli.ts';
-import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { changeCounter, useContentBucket } from '../support/content-bucket.ts';
+import { listBucket } from '../support/s3-proxy.ts';
 import { readStateFiles } from '../support/state-files.ts';
 
 const BUCKET = 'old-state';
 const STATE = 'site/.weblate-snapshot/state';
 const APP = 'projects/alpha/components/strings.yaml';
-const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
-
-const publish = (content: string) =>
-  runCli(
-    'deploy',
-    ['--content', content, '--to', `s3://${BUCKET}/site`, '--endpoint', servers.s3.url],
-    { env: TEST_AWS_ENV },
-  );
+const bucket = useContentBucket(BUCKET);
+const { servers } = bucket;
+const publish = (content: string) => bucket.publish('site', content);
 
 /** Puts the state back as one object of the same files, with no parts beside it. */
 async function asOneObject(): Promise<void> {
@@ -52,13 +39,11 @@ async function asOneObject(): Promise<void> {
 
 describe('a state of one object', () => {
   it('is read, only what changed is sent, and the state is left in parts', async () => {
-    const content = join(tempDir(), 'content');
-    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+    const content = bucket.checkout();
     expect((await publish(content)).code).toBe(0);
     await asOneObject();
 
-    const file = join(content, APP);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('translated: 4\n', 'translated: 3\n'));
+    changeCounter(content, APP);
     const run = await publish(content);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');

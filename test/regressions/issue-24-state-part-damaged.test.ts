@@ -5,31 +5,17 @@
  * state it writes after sends that part again, so the next run trusts it.
  */
 import { createHash } from 'node:crypto';
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { parseStateRoot, partKey } from '../../src/deploy/state-parts.ts';
-import { FIXTURES, tempDir } from '../helpers.ts';
-import { runCli } from '../support/run-cli.ts';
-import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { useContentBucket } from '../support/content-bucket.ts';
 
 const BUCKET = 'part-damaged';
 const STATE = 'site/.weblate-snapshot/state';
-const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
-
-const publish = (content: string) =>
-  runCli(
-    'deploy',
-    ['--content', content, '--to', `s3://${BUCKET}/site`, '--endpoint', servers.s3.url],
-    { env: TEST_AWS_ENV },
-  );
+const bucket = useContentBucket(BUCKET);
+const { servers } = bucket;
+const publish = (content: string) => bucket.publish('site', content);
 
 /** Puts `body` over the state's first part. */
 async function damageFirstPart(body: Buffer): Promise<void> {
@@ -50,8 +36,7 @@ describe('a damaged part of the state', () => {
     ['not gzip', Buffer.from('not gzip at all'), 'is not gzip data'],
     ['other bytes', gzipSync('other bytes'), 'does not match its SHA-256'],
   ])('(%s) is said, the target listed instead, and the part sent again', async (_, body, said) => {
-    const content = join(tempDir(), 'content');
-    cpSync(join(FIXTURES, 'features/content'), content, { recursive: true });
+    const content = bucket.checkout();
     expect((await publish(content)).code).toBe(0);
     await damageFirstPart(body);
 

@@ -4,30 +4,20 @@
  * own, not as foreign keys "this tree never had"; a key someone else put
  * there still counts. For a deploy of a tree and a publish of content alike.
  */
-import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
 import { publishContent } from '../../src/deploy/publish.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
-import { FIXTURES, tempDir } from '../helpers.ts';
+import { tempDir } from '../helpers.ts';
+import { useContentBucket } from '../support/content-bucket.ts';
 import { runCli } from '../support/run-cli.ts';
-import { putObject, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { putObject, TEST_AWS_ENV } from '../support/s3-proxy.ts';
 
 const BUCKET = 'verify-keys';
 const STATE = '.weblate-snapshot/state';
-const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
-
-function contentCopy(): string {
-  const content = join(tempDir(), 'content');
-  cpSync(join(FIXTURES, 'minimal/content'), content, { recursive: true });
-  return content;
-}
+const { servers, checkout } = useContentBucket(BUCKET);
+const contentCopy = () => checkout('minimal');
 
 const deployCli = (out: string, prefix: string, ...more: string[]) =>
   runCli(

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RELEASE_RANGE } from '../../src/model/releases.ts';
 import { tempDir } from '../helpers.ts';
+import { compiledTool } from '../support/compiled-tool.ts';
 import { runScript } from '../support/run-script.ts';
 
 const TINY = ['--projects', '1', '--components', '3', '--languages', '2', '--build-only'];
@@ -22,6 +23,7 @@ describe('npm run bench --weblate-version <release>', () => {
       ...TINY,
       '--weblate-version',
       release,
+      ...['--tool', compiledTool()],
       '--dir',
       dir,
     ]);

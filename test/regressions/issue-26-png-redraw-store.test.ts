@@ -7,7 +7,7 @@
  * same way, and its deploy step says so too.
  */
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { formatLine, parseLine } from '../../src/deploy/record.ts';
 import { RecordedDrawings } from '../../src/deploy/recorded-drawings.ts';
@@ -16,11 +16,12 @@ import { renderPng } from '../../src/status-site/png.ts';
 import { CHECK_WIDTH } from '../../src/tree/journal.ts';
 import { tempDir, writeFiles } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
-import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { useContentBucket } from '../support/content-bucket.ts';
+import { TEST_AWS_ENV } from '../support/s3-proxy.ts';
 import { startSidecar, type RunningSidecar } from '../sidecar/support.ts';
 
 const BUCKET = 'png-redraw';
-const servers = useLocalS3(BUCKET);
+const { servers, objectsUnder } = useContentBucket(BUCKET);
 const WIDGETS = 'widgets/hello/-/';
 
 let sidecar: RunningSidecar | undefined;
@@ -29,11 +30,6 @@ afterEach(async () => {
   await sidecar?.stop();
   await front?.close();
   sidecar = front = undefined;
-});
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
 });
 
 /** A project of one component whose source has `total` strings, `translated` of them in Czech. */
@@ -64,16 +60,6 @@ async function publish(prefix: string, content: string): Promise<Record<string, 
   expect(run.stderr.replace(/^Not using the state: .*\n/, '')).toBe('');
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as Record<string, unknown>;
-}
-
-/** The published objects under a prefix (the state and its lease left out), by path. */
-async function objectsUnder(prefix: string) {
-  const objects = await readBucket(servers.s3.url, BUCKET, `${prefix}/`);
-  return Object.fromEntries(
-    [...objects]
-      .filter(([key]) => !key.includes('/.weblate-snapshot/'))
-      .map(([key, object]) => [key.slice(prefix.length + 1), object]),
-  );
 }
 
 /** The PNGs whose bytes differ between two publishes. */
