@@ -142,8 +142,10 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     () => true,
     () => false,
   );
+  const staging = await openStage(options.outDir);
+  if (!staging.ok) return failure(staging.message, { requests: 0, resumed: 0, durationMs: 0 });
+  const { stage } = staging;
   const state = await openState(options.outDir, options.from, { full: options.full === true });
-  const stage = await openStage(options.outDir);
   // A re-run without --full resumes a --full pull as one.
   const full = options.full === true || state.full;
   // What the server sent reaches the terminal with its control characters escaped.

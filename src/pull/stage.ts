@@ -3,9 +3,11 @@
  * complete, so that what it read need not stay in memory: into a staging
  * folder inside the content folder, `.pull-staged/`, whose files are moved
  * into place only once the whole pull is read and mapped. A pull that fails
- * drops the folder, leaving the content as it was.
+ * drops the folder, leaving the content as it was. The folder holds a marker
+ * file from its start: a folder of that name without one is the user's, and
+ * the pull stops before it touches anything.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runPool } from '../pool.ts';
 import { earlyComponentMapper } from './map.ts';
@@ -14,6 +16,8 @@ import type { KeptComponent, PulledComponent, SettleComponent, WalkStart } from 
 import { isContentPlace, renderContentFile } from './write.ts';
 
 const STAGE_DIR = '.pull-staged';
+/** Written into the staging folder before anything else, so that only a folder a pull made is ever removed. */
+const STAGE_MARKER = '.made-by-pull';
 
 interface Stage {
   /** Given to the walk: each component read is mapped, written to the stage, and summed up. */
@@ -26,11 +30,44 @@ interface Stage {
   drop(): Promise<void>;
 }
 
-/** A new staging folder in `outDir`; one an interrupted run left is removed first. */
-export async function openStage(outDir: string): Promise<Stage> {
+/**
+ * A new staging folder in `outDir`; one an interrupted run left is removed
+ * first. A folder of that name that a pull did not make is left as it is, and why comes back.
+ */
+export async function openStage(
+  outDir: string,
+): Promise<{ ok: true; stage: Stage } | { ok: false; message: string }> {
   const folder = join(outDir, STAGE_DIR);
+  if (!(await madeByPull(folder)))
+    return {
+      ok: false,
+      message: `${folder} was not made by a pull (it has no ${STAGE_MARKER}), and a pull stages its files there; move it out of ${outDir}, or give another --out.`,
+    };
   await rm(folder, { recursive: true, force: true });
+  return { ok: true, stage: stageIn(outDir, folder) };
+}
+
+// --- internal ---
+
+/** Whether `folder` is missing, or a folder (not a link) with the marker a pull writes first. */
+async function madeByPull(folder: string): Promise<boolean> {
+  const info = await lstat(folder).catch(() => null);
+  if (info === null) return true;
+  if (!info.isDirectory()) return false;
+  const marker = await lstat(join(folder, STAGE_MARKER)).catch(() => null);
+  return marker !== null && marker.isFile();
+}
+
+function stageIn(outDir: string, folder: string): Stage {
   const records = new Map<string, ComponentRecord>();
+  let made: Promise<void> | null = null;
+  const make = async () => {
+    await mkdir(folder);
+    await writeFile(
+      join(folder, STAGE_MARKER),
+      'Made by npm run pull to stage its files; removed when the pull ends.\n',
+    );
+  };
   return {
     settle(start) {
       const map = earlyComponentMapper(start, new Set(start.selected.map((p) => p.slug)));
@@ -42,6 +79,7 @@ export async function openStage(outDir: string): Promise<Stage> {
         const notes = { warnings: mapped.warnings, hidden: mapped.hidden?.fields ?? [] };
         records.set(path, describeComponent(pulled, null, notes));
         const staged = join(folder, path);
+        await (made ??= make());
         await mkdir(dirname(staged), { recursive: true });
         await writeFile(staged, renderContentFile(mapped.file));
         return summary(pulled, notes);
@@ -59,8 +97,6 @@ export async function openStage(outDir: string): Promise<Stage> {
     drop: () => rm(folder, { recursive: true, force: true }),
   };
 }
-
-// --- internal ---
 
 /** What the rest of the pull needs of a component whose file is staged. */
 function summary(
