@@ -7,6 +7,7 @@
  * file from its start: a folder of that name without one is the user's, and
  * the pull stops before it touches anything.
  */
+import { readFileSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runPool } from '../pool.ts';
@@ -24,6 +25,8 @@ interface Stage {
   settle(start: WalkStart): SettleComponent;
   /** The record's entry of each staged component (its file not yet stamped), by file path. */
   readonly records: ReadonlyMap<string, ComponentRecord>;
+  /** The text of a staged file, by its path in the content. */
+  read: (path: string) => string;
   /** Moves each staged file into place unless the same text is there already. */
   place(): Promise<{ written: string[]; unchanged: number }>;
   /** Removes the staging folder and what is in it. */
@@ -86,6 +89,7 @@ function stageIn(outDir: string, folder: string): Stage {
       };
     },
     records,
+    read: (path) => readFileSync(join(folder, path), 'utf8'),
     async place() {
       const written: string[] = [];
       await runPool([...records.keys()], 32, async (path) => {
