@@ -567,10 +567,12 @@ function createWalker(
     const statistics =
       p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
     const components = await listComponents(p);
-    const read = async (c: ApiComponent) => {
-      const pulled = await component(c);
-      return settle ? settle(p, pulled) : pulled;
-    };
+    // The slot is held until the component is settled: a full pull's writes cannot fall behind its reads.
+    const read = (c: ApiComponent) =>
+      componentSlots.run(async () => {
+        const pulled = await readComponent(c);
+        return settle ? settle(p, pulled) : pulled;
+      });
     return { project: p, statistics, components: await Promise.all(components.map(read)) };
   };
 
