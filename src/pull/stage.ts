@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { runPool } from '../pool.ts';
 import { earlyComponentMapper } from './map.ts';
 import { describeComponent, languagesOf, type ComponentRecord } from './record.ts';
+import type { ApiLanguage } from './shapes.ts';
 import type { KeptComponent, PulledComponent, SettleComponent, WalkStart } from './walk.ts';
 import { isContentPlace, renderContentFile } from './write.ts';
 
@@ -63,6 +64,7 @@ async function madeByPull(folder: string): Promise<boolean> {
 
 function stageIn(outDir: string, folder: string): Stage {
   const records = new Map<string, ComponentRecord>();
+  const sameLanguage = languageInterner();
   let made: Promise<void> | null = null;
   const make = async () => {
     await mkdir(folder);
@@ -85,7 +87,7 @@ function stageIn(outDir: string, folder: string): Stage {
         await (made ??= make());
         await mkdir(dirname(staged), { recursive: true });
         await writeFile(staged, renderContentFile(mapped.file));
-        return summary(pulled, notes);
+        return summary(pulled, notes, sameLanguage);
       };
     },
     records,
@@ -106,14 +108,30 @@ function stageIn(outDir: string, folder: string): Stage {
 function summary(
   pulled: PulledComponent,
   notes: { warnings: string[]; hidden: string[] },
+  sameLanguage: (language: ApiLanguage) => ApiLanguage,
 ): KeptComponent {
   return {
     kept: true,
     slug: pulled.component.slug,
-    languages: languagesOf(pulled),
+    languages: languagesOf(pulled).map(sameLanguage),
     translations: pulled.translations.length,
     lists: pulled.lists,
     ...notes,
+  };
+}
+
+/**
+ * One object for each language as served: every translation brings its own
+ * copy, and the summaries of a million translations would hold a million.
+ */
+function languageInterner(): (language: ApiLanguage) => ApiLanguage {
+  const seen = new Map<string, ApiLanguage>();
+  return (language) => {
+    const text = JSON.stringify(language);
+    const first = seen.get(text);
+    if (first) return first;
+    seen.set(text, language);
+    return language;
   };
 }
 
