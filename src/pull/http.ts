@@ -450,7 +450,7 @@ function seconds(ms: number): string {
 }
 
 /** At most `limit` jobs at once; the others wait in order. */
-function createSlots(limit: number) {
+export function createSlots(limit: number) {
   let active = 0;
   const queue: (() => void)[] = [];
   // A freed slot passes straight to the next waiter, so no newcomer can slip in between.

@@ -8,7 +8,6 @@
 import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFile, placeOf } from '../content/files.ts';
-import { openContent } from '../resolve/open.ts';
 import { escapeControls, type ContentError } from '../errors.ts';
 import { loadCatalog, type Catalog } from '../catalog/catalog.ts';
 import { PullError } from './errors.ts';
@@ -23,14 +22,17 @@ import {
 } from './http.ts';
 import { mapInstance, type MappedContent } from './map.ts';
 import { openState, STATE_FILE, type ResumeState } from './state.ts';
-import { readRecord, recordPull, RECORD_FILE, type PullRecord } from './record.ts';
+import { readRecord, recordPull, RECORD_FILE } from './record.ts';
 import { refreshApi, type ChangedPlace } from './refresh.ts';
 import { DEFAULT_SWEEP_EVERY, nextSweepRecord, parseSweepEvery, type SweepEvery } from './sweep.ts';
 import { walkApi, type Fetcher, type WalkProgress } from './walk.ts';
 import { sleepUnlessAborted } from './waits.ts';
 import { openStage } from './stage.ts';
+import { checkInParts } from './check.ts';
 import {
   checkOutputFolder,
+  contentAfterWrite,
+  contentOnDisk,
   pulledMarker,
   writeContentFiles,
   type WrittenContent,
@@ -142,8 +144,10 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
     () => true,
     () => false,
   );
+  const staging = await openStage(options.outDir);
+  if (!staging.ok) return failure(staging.message, { requests: 0, resumed: 0, durationMs: 0 });
+  const { stage } = staging;
   const state = await openState(options.outDir, options.from, { full: options.full === true });
-  const stage = await openStage(options.outDir);
   // A re-run without --full resumes a --full pull as one.
   const full = options.full === true || state.full;
   // What the server sent reaches the terminal with its control characters escaped.
@@ -197,8 +201,30 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
           swept: true,
           listed: false,
         };
-    const mapped = mapInstance(instance, deps.catalog ?? loadCatalog());
+    const catalog = deps.catalog ?? loadCatalog();
+    const mapped = mapInstance(instance, catalog);
     mapped.files[0]!.comment = pulledMarker(options.from);
+    const failed = (errors: ContentError[]): PullReport => ({
+      ok: false,
+      message: `The content pulled into ${options.outDir} does not pass the checks of the build:`,
+      errors,
+      warnings: mapped.warnings.map(escapeControls),
+      temporary: false,
+      ...stats(),
+    });
+    // A full pull checks what it would write before writing: content that fails leaves the folder as it was.
+    if (!record) {
+      const after = await contentAfterWrite(options.outDir, mapped.files, mapped.kept, {
+        paths: stage.records.keys(),
+        read: (path) => stage.read(path),
+      });
+      const errors = checkInParts(options.outDir, after, catalog);
+      if (errors.length > 0) {
+        await stage.drop();
+        await state.remove();
+        return failed(errors);
+      }
+    }
     // The record describes the files: it goes before they change, and comes back once they are checked.
     await rm(join(options.outDir, RECORD_FILE), { force: true });
     const written = withPlaced(
@@ -206,18 +232,8 @@ export async function pull(options: PullOptions, deps: PullDeps): Promise<PullRe
       await stage.place(),
     );
     await state.remove();
-    const errors = await checkPulled(options.outDir, written, record, deps.catalog);
-    if (errors.length > 0) {
-      const message = `The content pulled into ${options.outDir} does not pass the checks of the build:`;
-      return {
-        ok: false,
-        message,
-        errors,
-        warnings: mapped.warnings.map(escapeControls),
-        temporary: false,
-        ...stats(),
-      };
-    }
+    const errors = record ? await checkWritten(options.outDir, written, catalog) : [];
+    if (errors.length > 0) return failed(errors);
     await recordPull(options.outDir, {
       from: options.from,
       selection,
@@ -277,24 +293,19 @@ function withPlaced(
 }
 
 /**
- * The written content checked as the build would check it: all of it after
- * a full pull, or when an incremental one wrote more than component files;
- * otherwise each file it wrote on its own (the files it kept passed before;
- * the build checks the rest).
+ * What an incremental pull wrote, checked as the build would check it: each
+ * file it wrote on its own when it wrote only component files (the files it
+ * kept passed before; the build checks the rest), else the whole content.
  */
-async function checkPulled(
+async function checkWritten(
   outDir: string,
   written: WrittenContent,
-  record: PullRecord | null,
-  catalog: Catalog | undefined,
+  catalog: Catalog,
 ): Promise<ContentError[]> {
   const onlyComponents =
     written.removed === 0 &&
     written.written.every((path) => /^projects\/[^/]+\/components\//.test(path));
-  if (!record || !onlyComponents) {
-    const checked = await openContent(outDir, { catalog });
-    return checked.ok ? [] : checked.errors;
-  }
+  if (!onlyComponents) return checkInParts(outDir, await contentOnDisk(outDir), catalog);
   const errors: ContentError[] = [];
   for (const path of written.written) {
     const place = placeOf(path);

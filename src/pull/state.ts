@@ -3,9 +3,12 @@
  * `<out>/.pull-state.jsonl` (one line per URL, after a header line naming
  * the API), so a re-run reads it from there instead of asking the server
  * again. The file is read line by line, so it may be of any size, and
- * deleted once the pull completes. A line cut short by a crash is dropped on
- * the next run. No credential is ever written to it.
+ * deleted once the pull completes; a resumed pull keeps where each answer's
+ * line is, not the answer, and reads it again when the walk asks for it.
+ * A line cut short by a crash is dropped on the next run. No credential is
+ * ever written to it.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { constants, mkdir, open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonAnswer } from './http.ts';
@@ -31,8 +34,9 @@ export interface ResumeState {
   remove(): Promise<void>;
 }
 
-interface ParsedState {
-  answers: Map<string, JsonAnswer>;
+interface ParsedState<T = JsonAnswer> {
+  /** By URL: the answer, or where its line is in the file. */
+  answers: Map<string, T>;
   /** Bytes of the text made of whole lines (a torn last line is cut off). */
   wholeBytes: number;
   /** The API the file was written for, or null when there is no valid header. */
@@ -43,7 +47,7 @@ interface ParsedState {
 
 /** Reads the text of a resume file; every whole line after the header is one answer. */
 export function parseState(text: string): ParsedState {
-  const parser = stateParser();
+  const parser = stateParser(answerOf);
   const end = text.lastIndexOf('\n') + 1;
   for (const line of text.slice(0, end).split('\n').slice(0, -1))
     parser.line(line, Buffer.byteLength(line) + 1);
@@ -75,6 +79,7 @@ export async function openState(
   const kept = resumable ? parsed : { answers: new Map(), wholeBytes: 0, full: options.full };
   return stateOn(file, handle, {
     answers: kept.answers,
+    lines: kept.answers.size > 0 ? openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW) : null,
     bytes: kept.wholeBytes,
     full: kept.full === true,
     notice,
@@ -86,9 +91,15 @@ export async function openState(
 /** The longest line read back: longer than any answer a pull keeps (64 MiB), so only damage is longer. */
 const MAX_LINE_BYTES = 256 * 2 ** 20;
 
+/** Where an answer's line is in the resume file. */
+interface LinePlace {
+  offset: number;
+  bytes: number;
+}
+
 /** The resume file read in chunks, line by line (none, when there is no file). */
-async function readStateFile(file: string): Promise<ParsedState> {
-  const parser = stateParser();
+async function readStateFile(file: string): Promise<ParsedState<LinePlace>> {
+  const parser = stateParser((_, offset, bytes) => ({ offset, bytes }));
   const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
@@ -115,15 +126,20 @@ async function readStateFile(file: string): Promise<ParsedState> {
   return parser.result();
 }
 
-/** Takes the lines of a resume file one by one: the header, then answers (the last of a URL wins). */
-function stateParser() {
-  const state: ParsedState = { answers: new Map(), wholeBytes: 0, from: null, full: false };
+/**
+ * Takes the lines of a resume file one by one: the header, then answers (the
+ * last of a URL wins), each kept as `entry` makes it of the line's record and place.
+ */
+function stateParser<T>(
+  entry: (record: Record<string, unknown>, offset: number, bytes: number) => T,
+) {
+  const state: ParsedState<T> = { answers: new Map(), wholeBytes: 0, from: null, full: false };
   return {
     line(text: string, bytes: number) {
       const record = parseLine(text);
       if (state.wholeBytes === 0) readHeader(state, record);
       else if (record && typeof record.url === 'string' && typeof record.status === 'number')
-        state.answers.set(record.url, answerOf(record));
+        state.answers.set(record.url, entry(record, state.wholeBytes, bytes));
       state.wholeBytes += bytes;
     },
     result: () => state,
@@ -134,7 +150,7 @@ function header(from: string, full: boolean): Record<string, unknown> {
   return { 'pull-state': 1, from, ...(full ? { full: true } : {}) };
 }
 
-function readHeader(state: ParsedState, record: Record<string, unknown> | null): void {
+function readHeader(state: ParsedState<unknown>, record: Record<string, unknown> | null): void {
   if (!record || typeof record.from !== 'string' || record['pull-state'] !== 1) return;
   state.from = record.from;
   state.full = record.full === true;
@@ -154,7 +170,9 @@ function stateOn(
   file: string,
   handle: FileHandle,
   kept: {
-    answers: Map<string, JsonAnswer>;
+    answers: Map<string, LinePlace>;
+    /** The resume file open for reading the answers' lines again; null when it has none. */
+    lines: number | null;
     bytes: number;
     full: boolean;
     notice: string | null;
@@ -166,11 +184,21 @@ function stateOn(
   const close = async () => {
     if (closed) return;
     closed = true;
+    if (kept.lines !== null) closeSync(kept.lines);
     await writes.catch(() => undefined);
     await handle.close();
   };
   return {
-    get: (url) => answers.get(url),
+    get(url) {
+      const place = answers.get(url);
+      if (!place || kept.lines === null || closed) return undefined;
+      const line = Buffer.alloc(place.bytes);
+      readSync(kept.lines, line, 0, place.bytes, place.offset);
+      const record = parseLine(line.toString('utf8'));
+      // The line read as this run found it: anything else is a bug.
+      if (!record) throw new Error(`Internal error: the line of ${url} in ${file} changed`);
+      return answerOf(record);
+    },
     keep(url, answer) {
       if (closed) return Promise.resolve(); // a late answer after a stop: fetched again next time
       const line = `${JSON.stringify({ url, status: answer.status, body: answer.body, ...(answer.date ? { date: answer.date } : {}) })}\n`;

@@ -11,7 +11,7 @@
  * incremental pull (refresh.ts) takes the same first steps (startWalk) and
  * reads only what changed.
  */
-import type { JsonAnswer } from './http.ts';
+import { createSlots, type JsonAnswer } from './http.ts';
 import { PullError } from './errors.ts';
 import { detectFlavour, statisticsCountersOf, type FlavourEvidence } from './flavour.ts';
 import type { WeblateVersion } from '../model/defaults.ts';
@@ -317,6 +317,14 @@ type Walker = ReturnType<typeof createWalker>;
 
 // --- internal ---
 
+/**
+ * Components read at once: enough to keep every connection busy, few enough
+ * that what they hold until their reads are complete stays small. Without a
+ * bound every component's reads wait in the queue at once, and those that
+ * finish late hold their translations meanwhile.
+ */
+const COMPONENTS_AT_ONCE = 32;
+
 /** Lists longer than this many pages are refused (a loop, or not Weblate). */
 const MAX_PAGES = 100_000;
 
@@ -499,8 +507,13 @@ function createWalker(
     );
   };
 
+  const componentSlots = createSlots(COMPONENTS_AT_ONCE);
+
   /** A component's translations, statistics, lock and links; its statistics list may be given, already read. */
-  const component = async (
+  const component = (c: ApiComponent, read?: ReadList<ApiStatistics>): Promise<PulledComponent> =>
+    componentSlots.run(() => readComponent(c, read));
+
+  const readComponent = async (
     c: ApiComponent,
     read?: ReadList<ApiStatistics>,
   ): Promise<PulledComponent> => {
@@ -554,10 +567,12 @@ function createWalker(
     const statistics =
       p.statistics_url === undefined ? null : await fetchOptional(p.statistics_url);
     const components = await listComponents(p);
-    const read = async (c: ApiComponent) => {
-      const pulled = await component(c);
-      return settle ? settle(p, pulled) : pulled;
-    };
+    // The slot is held until the component is settled: a full pull's writes cannot fall behind its reads.
+    const read = (c: ApiComponent) =>
+      componentSlots.run(async () => {
+        const pulled = await readComponent(c);
+        return settle ? settle(p, pulled) : pulled;
+      });
     return { project: p, statistics, components: await Promise.all(components.map(read)) };
   };
 

@@ -4,13 +4,16 @@
  * longer has are removed. A folder that holds anything else is refused, so a
  * pull never overwrites hand-written content.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../output/atomic.ts';
 import { runPool } from '../pool.ts';
 import { stringify } from 'yaml';
-import { internalError } from '../errors.ts';
+import { listContentFiles } from '../content/walk.ts';
+import { compareStrings, internalError } from '../errors.ts';
 import { STATE_FILE } from './state.ts';
+import type { ContentFiles } from './check.ts';
 import { type ContentFile } from './content-file.ts';
 
 /** The first line of a pulled site.yaml; it marks the folder as one a pull may update. */
@@ -88,6 +91,40 @@ export async function writeContentFiles(
   });
   const removed = await removeOthers(outDir, new Set([...files.map((file) => file.path), ...kept]));
   return { written: written.sort(), unchanged: files.length - written.length, removed };
+}
+
+/** The content files of `outDir` as they are, each read from the disk when asked for. */
+export async function contentOnDisk(outDir: string): Promise<ContentFiles> {
+  const listing = await listContentFiles(outDir);
+  return {
+    ...listing,
+    paths: listing.files,
+    read: (path) => readFileSync(join(outDir, path), 'utf8'),
+  };
+}
+
+/**
+ * The content files `outDir` would hold once `files` are written and the
+ * `staged` ones moved in, every other file of the content layout not `kept`
+ * removed (as writeContentFiles() and the stage do it), without writing anything.
+ */
+export async function contentAfterWrite(
+  outDir: string,
+  files: readonly ContentFile[],
+  kept: readonly string[],
+  staged: { paths: Iterable<string>; read: (path: string) => string },
+): Promise<ContentFiles> {
+  const { paths: onDisk, refused, read } = await contentOnDisk(outDir);
+  const texts = new Map(files.map((file) => [file.path, renderContentFile(file)]));
+  const fromStage = new Set(staged.paths);
+  const keep = new Set(kept);
+  const left = onDisk.filter((path) => !isContentPlace(path) || keep.has(path));
+  const paths = new Set([...left, ...texts.keys(), ...fromStage]);
+  return {
+    paths: [...paths].sort(compareStrings),
+    refused,
+    read: (path) => (fromStage.has(path) ? staged.read(path) : (texts.get(path) ?? read(path))),
+  };
 }
 
 /** Whether `path` (relative, with `/`) is a place of the content layout: no `..`, no dot file. */

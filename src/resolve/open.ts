@@ -1,8 +1,9 @@
 /**
  * Opening a content folder: every file read and checked (content/load.ts),
  * then resolved across files into the model, every error of both steps
- * together. The build, the check command, pull's final check and a kept-open
- * session (at start and after a failed write) all open content here.
+ * together. The build, the check command and a kept-open session (at start
+ * and after a failed write) all open content here; pull checks in parts
+ * (pull/check.ts).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -79,6 +79,8 @@ type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentEr
 /**
  * Builds the model from checked files. `readText` gives a file's text again
  * when an error must be pinned to a line (errors are rare; texts are not kept).
+ * `onComponents` sees the components resolved, whether or not all is well:
+ * a check of the content in parts carries their ids and links between parts.
  */
 export function resolveContent(
   content: LoadedContent,
@@ -86,6 +88,7 @@ export function resolveContent(
   catalog: Catalog,
   readText: (file: string) => string,
   contentDir: string,
+  onComponents?: (drafts: readonly ComponentDraft[]) => void,
 ): ResolveResult {
   const problems: Problem[] = [];
   const settings = resolveSettings(content.site, overrides, problems, contentDir, content.siteFile);
@@ -127,6 +130,7 @@ export function resolveContent(
   const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
   for (const draft of components) linkRepository(draft.component, byPath, problems, present);
+  onComponents?.(components);
   checkUniqueIds(projects, components, categories, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (version !== '4') checkLanguageIds([...definitions.values(), ...languages.used()], problems);
