@@ -8,6 +8,7 @@
  * a body larger than `maxBodyBytes` is cut off, and a redirect is followed
  * only to a URL under `scope` (the API given with --from, where the key goes).
  */
+import { setMaxListeners } from 'node:events';
 import { PullError } from './errors.ts';
 import { backoffMs, createRateBudget, readRateLimit, retryAfterMs } from './waits.ts';
 
@@ -89,6 +90,9 @@ const MAX_THROTTLED = 10;
 
 export function createHttpClient(options: HttpOptions, deps: HttpDeps): HttpClient {
   const stopper = new AbortController();
+  // Each request in flight and each wait listens to this one signal and lets go when it ends;
+  // more than ten at once is normal here, so Node's leak warning would only alarm the user.
+  setMaxListeners(0, stopper.signal);
   const slots = createSlots(options.concurrency);
   const budget = createRateBudget();
   const pending = new Set<Promise<unknown>>();
