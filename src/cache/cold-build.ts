@@ -176,6 +176,8 @@ interface CachedModel {
   parsed: number;
   cache: BuildCache;
   changes: FileChange[];
+  /** The cache's model before the changed files were patched in, and what the patch touched. */
+  patch: { before: Model; scope: PatchScope };
 }
 
 type ModelOptions = Omit<ColdBuildOptions, 'verify'>;
@@ -206,7 +208,7 @@ export async function modelFromCache(
   const edited = new Map(changes.map((c) => [c.path, c.text ?? null]));
   const patched =
     edited.size === 0
-      ? { ...last, warnings: new Map<string, ContentError[]>() }
+      ? { ...last, scope: emptyScope(), warnings: new Map<string, ContentError[]>() }
       : patch(last.model, edited, options);
   if (!patched || (options.strict && patched.warnings.size > 0)) return null;
   const extras = await loadExtraFiles(contentDir);
@@ -223,7 +225,9 @@ export async function modelFromCache(
     ...w,
     file: join(contentDir, w.file),
   }));
-  return { model, fingerprints: last.fingerprints, warnings, parsed: edited.size, cache, changes };
+  const { fingerprints } = last;
+  const done = { before: last.model, scope: patched.scope };
+  return { model, fingerprints, warnings, parsed: edited.size, cache, changes, patch: done };
 }
 
 /** After a publish through modelFromCache(): the changes journaled, or the cache written whole once the journal is long. */
@@ -347,6 +351,10 @@ function patch(
   }
   const result = patchComponents(model, patches, options.catalog, () => '');
   return result.ok === true ? { ...result, warnings } : null;
+}
+
+function emptyScope(): PatchScope {
+  return { components: [], replaced: [], projects: new Set(), languages: new Set() };
 }
 
 /** Every warning, in the order a full build reports them (by file, then as each file gave them). */

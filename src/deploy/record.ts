@@ -136,15 +136,44 @@ export function recordOf(
   if (!file) return null;
   try {
     for (const key of keys) {
-      const group = opened.appended.has(key)
-        ? opened.appended.get(key)!
+      const line = opened.appended.has(key)
+        ? { group: opened.appended.get(key)! }
         : file.find(key, opened.sorted.start, opened.sorted.end);
-      if (group === null) return null;
+      if (line === null) return null;
+      const group = line?.group;
       if (group !== undefined && group !== 'removed') record.groups.set(key, group);
     }
     return record;
   } finally {
     file.close();
+  }
+}
+
+/**
+ * The fingerprint of each of `keys` that has a line among the sorted lines of the record `file`
+ * (written whole, its header `header`), and where that line starts, found by bisection; null
+ * when a line read fails its check.
+ */
+export function sortedLinesOf(
+  file: string,
+  header: Header & { sorted: { bytes: number } },
+  keys: Iterable<string>,
+): Map<string, { fingerprint: number; offset: number }> | null {
+  const record = SortedRecord.open(file);
+  if (!record) return null;
+  try {
+    const head = record.lineAt(0);
+    if (!head) return null;
+    const end = head.next + header.sorted.bytes;
+    const found = new Map<string, { fingerprint: number; offset: number }>();
+    for (const key of keys) {
+      const line = record.find(key, head.next, end);
+      if (line === null) return null;
+      if (line) found.set(key, { fingerprint: line.group.fingerprint, offset: line.offset });
+    }
+    return found;
+  } finally {
+    record.close();
   }
 }
 
@@ -367,8 +396,15 @@ class SortedRecord {
     }
   }
 
-  /** The group `key` among the sorted lines in [start, end): undefined when it has none, null when a line read fails its check. */
-  find(key: string, start: number, end: number): DeployedGroup | undefined | null {
+  /**
+   * The group `key` among the sorted lines in [start, end) and where its line starts: undefined
+   * when it has none, null when a line read fails its check.
+   */
+  find(
+    key: string,
+    start: number,
+    end: number,
+  ): { group: DeployedGroup; offset: number } | undefined | null {
     // The key's line, if any, starts in [low, high); both are lines' starts (or the end).
     let low = start;
     let high = end;
@@ -379,7 +415,7 @@ class SortedRecord {
       const line = this.lineAt(at);
       const entry = line && parseLine(line.text);
       if (!entry || entry[1] === 'removed') return null;
-      if (entry[0] === key) return entry[1];
+      if (entry[0] === key) return { group: entry[1], offset: at };
       if (entry[0] < key) low = line.next;
       else high = at;
     }

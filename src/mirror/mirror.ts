@@ -201,7 +201,7 @@ async function refreshInStore(
     now: Date.now,
   };
   try {
-    const report = await withStoreState(state, storeDeps, async (distrust) => {
+    const report = await withStoreState(state, storeDeps, async (distrust, inLine) => {
       // The content came back from a checked state: its files are the ones the pull record describes.
       if (distrust === null) await restampRecord(content);
       const pulled = await pullInto(options, content, only);
@@ -219,6 +219,7 @@ async function refreshInStore(
         storeDeps,
         tree,
         distrust,
+        inLine,
       );
       if (published.errors)
         return stop({
