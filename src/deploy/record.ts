@@ -166,7 +166,8 @@ export function sortedLinesOf(
     if (!head) return null;
     const end = head.next + header.sorted.bytes;
     const found = new Map<string, { fingerprint: number; offset: number }>();
-    for (const key of keys) {
+    // In the record's order, so that each bisection reads mostly blocks the one before read.
+    for (const key of [...keys].sort()) {
       const line = record.find(key, head.next, end);
       if (line === null) return null;
       if (line) found.set(key, { fingerprint: line.group.fingerprint, offset: line.offset });
@@ -357,10 +358,18 @@ function openLine(opened: OpenedRecord, line: string): boolean {
 
 /** Bytes read at once when looking for a line's end. */
 const LINE_CHUNK = 4096;
+/** The blocks a record file is read in when searched, and how many of them are kept. */
+const BLOCK = 1 << 16;
+const KEPT_BLOCKS = 256;
 
-/** A record file read by position: its sorted lines searched by bisection. */
+/**
+ * A record file read by position: its sorted lines searched by bisection. Small reads go through
+ * the last blocks read: the bisections of many keys start with the same lines, and keys near
+ * each other end in the same blocks.
+ */
 class SortedRecord {
   readonly size: number;
+  private readonly blocks = new Map<number, Buffer>();
 
   private constructor(private readonly fd: number) {
     this.size = fstatSync(fd).size;
@@ -379,8 +388,32 @@ class SortedRecord {
   }
 
   read(position: number, length: number): Buffer {
-    const bytes = Buffer.alloc(Math.max(0, length));
-    return bytes.subarray(0, readSync(this.fd, bytes, 0, bytes.length, position));
+    const end = Math.min(position + Math.max(0, length), this.size);
+    if (end - position > BLOCK) {
+      const bytes = Buffer.alloc(end - position);
+      return bytes.subarray(0, readSync(this.fd, bytes, 0, bytes.length, position));
+    }
+    const pieces: Buffer[] = [];
+    for (let at = position; at < end;) {
+      const index = Math.floor(at / BLOCK);
+      const block = this.block(index);
+      const piece = block.subarray(at - index * BLOCK, Math.min(end - index * BLOCK, BLOCK));
+      if (piece.length === 0) break;
+      pieces.push(piece);
+      at += piece.length;
+    }
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+  }
+
+  /** The block `index` of the file, read once while kept (the oldest read goes first). */
+  private block(index: number): Buffer {
+    let block = this.blocks.get(index);
+    if (block) return block;
+    if (this.blocks.size >= KEPT_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
+    block = Buffer.allocUnsafe(BLOCK);
+    block = block.subarray(0, readSync(this.fd, block, 0, BLOCK, index * BLOCK));
+    this.blocks.set(index, block);
+    return block;
   }
 
   /** The checked line starting at `start`, its text and where the next starts; null when it fails its check or is cut short. */
