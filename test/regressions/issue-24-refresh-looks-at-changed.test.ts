@@ -11,6 +11,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bumpFirstCounter, firstComponent } from '../../bench/processes.ts';
+import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -41,10 +43,13 @@ function changeCounter(content: string, from: number, to: number): void {
   writeFileSync(file, text.replace(`translated: ${from}\n`, `translated: ${to}\n`));
 }
 
-const publish = (prefix: string, content: string) =>
+const publish = (prefix: string, content: string, flags: string[] = []) =>
   runCli(
     'deploy',
-    ['--content', content, '--to', `s3://${BUCKET}/${prefix}`, '--endpoint', servers.proxy.url],
+    [
+      ...['--content', content, '--to', `s3://${BUCKET}/${prefix}`],
+      ...['--endpoint', servers.proxy.url, ...flags],
+    ],
     { env: TEST_AWS_ENV },
   );
 
@@ -112,5 +117,28 @@ describe('deploy --content: a refresh looks at what changed', () => {
     expect(unchangedGroups(next.stdout)).toBeGreaterThan(groups / 2);
     expect((await publish('cut-fresh', content)).code).toBe(0);
     expect(await objectsUnder('cut')).toEqual(await objectsUnder('cut-fresh'));
+  });
+
+  it('compares only the pages of the list of all translations that hold the changed component', async () => {
+    // 2 × 5 components of 11 translations: 110, in 22 pages of 5 or in one of 1,000.
+    const pristine = join(tempDir(), 'content');
+    await writeSyntheticContent(pristine, { projects: 2, components: 5, languages: 10 });
+    const unchanged: number[] = [];
+    for (const size of ['5', '1000']) {
+      const prefix = `pages-${size}`;
+      const flags = ['--page-size', size];
+      expect((await publish(prefix, checkout(pristine), flags)).code).toBe(0);
+      const content = checkout(pristine);
+      const component = firstComponent(content);
+      writeFileSync(component, bumpFirstCounter(readFileSync(component, 'utf8')));
+      const refresh = await publish(prefix, content, flags);
+      expect(refresh.code).toBe(0);
+      unchanged.push(unchangedGroups(refresh.stdout));
+      expect((await publish(`${prefix}-fresh`, content, flags)).code).toBe(0);
+      expect(await objectsUnder(prefix)).toEqual(await objectsUnder(`${prefix}-fresh`));
+    }
+    // Smaller pages add pages of the changed component's own lists (15 more groups); looking at
+    // every page of the list of all translations would add 13 more.
+    expect(unchanged[0]! - unchanged[1]!).toBeLessThan(21);
   });
 });
