@@ -3,12 +3,13 @@
  * content that left the target in line with the build cache's model says so
  * in the state; the next run, from a fresh checkout with one counter changed,
  * looks only at the groups the changed component file can reach (their
- * record lines found by bisection), not at every group of the model, and the
+ * record lines found by bisection), not at every group of the model nor at
+ * every page of a list of all translations whose length held, and the
  * bucket still equals a fresh full publish byte for byte. A run cut short
  * does not say so, and the run after it compares every group and sends the
- * rest.
+ * rest; a list that lost a page has its last page deleted.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bumpFirstCounter, firstComponent } from '../../bench/processes.ts';
@@ -140,5 +141,33 @@ describe('deploy --content: a refresh looks at what changed', () => {
     // Smaller pages add pages of the changed component's own lists (15 more groups); looking at
     // every page of the list of all translations would add 13 more.
     expect(unchanged[0]! - unchanged[1]!).toBeLessThan(21);
+  });
+
+  it('deletes the page a shorter list no longer has, as a fresh full publish leaves it', async () => {
+    const pristine = checkout();
+    mkdirSync(join(pristine, 'projects/gamma'));
+    writeFileSync(join(pristine, 'projects/gamma/project.yaml'), 'name: Gamma\nid: 3\n');
+    const app = join(pristine, APP);
+    writeFileSync(
+      app,
+      readFileSync(app, 'utf8').replace('links: [beta]\n', 'links: [beta, gamma]\n'),
+    );
+    const flags = ['--page-size', '1'];
+    expect((await publish('links', pristine, flags)).code).toBe(0);
+    const secondPage = 'api/components/alpha/strings/links/~page/2/index.json';
+    expect(Object.keys(await objectsUnder('links'))).toContain(secondPage);
+
+    const content = checkout(pristine);
+    const shorter = join(content, APP);
+    writeFileSync(
+      shorter,
+      readFileSync(shorter, 'utf8').replace('links: [beta, gamma]\n', 'links: [beta]\n'),
+    );
+    const refresh = await publish('links', content, flags);
+    expect(refresh.code).toBe(0);
+    expect(refresh.stdout).toMatch(/, [1-9]\d* keys? deleted/);
+    expect((await publish('links-fresh', content, flags)).code).toBe(0);
+    expect(await objectsUnder('links')).toEqual(await objectsUnder('links-fresh'));
+    expect(Object.keys(await objectsUnder('links'))).not.toContain(secondPage);
   });
 });
