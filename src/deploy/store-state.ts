@@ -92,8 +92,8 @@ export interface StateRunOptions {
   cache?: boolean | undefined;
   /** The folders still hold the state this process last wrote: read it again only if the store holds another. */
   kept?: KeptState | undefined;
-  /** Told the MD5 (base64) of the state's root once written back. */
-  onSaved?: ((md5: string) => void) | undefined;
+  /** Told the MD5 (base64) of the state's root once written back, and whether it says the target is in line. */
+  onSaved?: ((md5: string, inLine: boolean) => void) | undefined;
   onNotice?: ((text: string) => void) | undefined;
 }
 
@@ -101,6 +101,8 @@ export interface StateRunOptions {
 interface KeptState {
   /** The MD5 of the state's root it wrote, base64. */
   md5: string;
+  /** Whether that root says the target is in line with the build cache's model. */
+  inLine?: boolean | undefined;
   /** Empties the folders the state fills, when the store holds another state (or none). */
   discard: () => Promise<void>;
 }
@@ -190,13 +192,12 @@ export async function withStoreState(
     const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
     const kept = !lease?.stale && (await stillKept(store, options, policy));
     if (options.kept && !kept) await options.kept.discard();
-    // A process that kept its folders does not read the root again, so it does not know the flag.
     const { distrust, inLine } = lease?.stale
       ? distrusted(
           `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`,
         )
       : kept
-        ? { distrust: null, inLine: false }
+        ? { distrust: null, inLine: options.kept?.inLine === true }
         : await restoreRecord(store, options, target, policy);
     if (distrust)
       options.onNotice?.(
@@ -495,7 +496,7 @@ async function saveRecord(
     await writeStateParts(store, options.state.key, state, policy, async (root) => {
       const sent = metadata(root);
       await withRetries(() => store.put(options.state.key, root, sent), policy);
-      options.onSaved?.(sent.md5);
+      options.onSaved?.(sent.md5, inLine);
     });
     return null;
   } catch (error) {
