@@ -4,6 +4,7 @@
  * applied as a session's would be (tree/apply-patch.ts). Anything else is left to the full build.
  */
 import { readFile } from 'node:fs/promises';
+import { runPool } from '../pool.ts';
 import { join, relative } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkFile, placeOf } from '../content/files.ts';
@@ -176,6 +177,8 @@ interface CachedModel {
   parsed: number;
   cache: BuildCache;
   changes: FileChange[];
+  /** The cache's model before the changed files were patched in, and what the patch touched. */
+  patch: { before: Model; scope: PatchScope };
 }
 
 type ModelOptions = Omit<ColdBuildOptions, 'verify'>;
@@ -206,7 +209,7 @@ export async function modelFromCache(
   const edited = new Map(changes.map((c) => [c.path, c.text ?? null]));
   const patched =
     edited.size === 0
-      ? { ...last, warnings: new Map<string, ContentError[]>() }
+      ? { ...last, scope: emptyScope(), warnings: new Map<string, ContentError[]>() }
       : patch(last.model, edited, options);
   if (!patched || (options.strict && patched.warnings.size > 0)) return null;
   const extras = await loadExtraFiles(contentDir);
@@ -223,7 +226,9 @@ export async function modelFromCache(
     ...w,
     file: join(contentDir, w.file),
   }));
-  return { model, fingerprints: last.fingerprints, warnings, parsed: edited.size, cache, changes };
+  const { fingerprints } = last;
+  const done = { before: last.model, scope: patched.scope };
+  return { model, fingerprints, warnings, parsed: edited.size, cache, changes, patch: done };
 }
 
 /** After a publish through modelFromCache(): the changes journaled, or the cache written whole once the journal is long. */
@@ -253,6 +258,8 @@ export async function recordCachedModel(
 
 /** Batches appended before the cache is written whole again. */
 const MAX_BATCHES = 32;
+/** Content files read at once when compared with the cache. */
+const READS_AT_ONCE = 16;
 /** Component files replayed on the cached model before it is written whole again. */
 const MAX_REPLAYED = 256;
 /**
@@ -277,8 +284,8 @@ async function compareContent(
   options: { byHash?: boolean } = {},
 ): Promise<FileChange[] | null> {
   if (listing.refused.length > 0) return null;
-  const changes: FileChange[] = [];
   const seen = new Set<string>();
+  const toRead: { file: ContentListing['files'][number]; extra: boolean }[] = [];
   for (const file of listing.files) {
     const place = placeOf(file.relativePath);
     if ('ignored' in place) continue;
@@ -288,20 +295,44 @@ async function compareContent(
     const sameStat =
       known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
     if (sameStat && file.mtimeMs < known.takenAt - RACY_MS && !options.byHash) continue;
-    const bytes = await readFile(join(contentDir, file.relativePath));
-    const text = bytes.toString('utf8');
-    // An extra file's bytes need not be text; patch() leaves its change to the full build.
-    const hash = 'extra' in place ? hashBytes(bytes) : hashText(text);
-    const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash, takenAt };
-    if (known?.hash !== signature.hash) changes.push({ path: file.relativePath, signature, text });
-    // The same text: its new signature is kept when it lets the next build trust the file without
-    // reading it (never by hash alone: a fresh checkout's times say nothing).
-    else if (!options.byHash && (!sameStat || file.mtimeMs < takenAt - RACY_MS))
-      changes.push({ path: file.relativePath, signature });
+    toRead.push({ file, extra: 'extra' in place });
   }
+  // Read a few at a time (a fresh checkout reads them all), the changes kept in the listing's order.
+  const found: (FileChange | null)[] = [];
+  await runPool([...toRead.keys()], READS_AT_ONCE, async (at) => {
+    const { file, extra } = toRead[at]!;
+    const bytes = await readFile(join(contentDir, file.relativePath));
+    found[at] = compareFile(file, bytes, extra, cache.signatures.get(file.relativePath), {
+      takenAt,
+      byHash: options.byHash === true,
+    });
+  });
+  const changes = found.filter((change) => change != null);
   for (const path of cache.signatures.keys())
     if (!seen.has(path)) changes.push({ path, signature: null });
   return changes;
+}
+
+/** A content file read again against its signature in the cache: its change, or null when none is kept. */
+function compareFile(
+  file: ContentListing['files'][number],
+  bytes: Buffer,
+  extra: boolean,
+  known: TimedSignature | undefined,
+  options: { takenAt: number; byHash: boolean },
+): FileChange | null {
+  const { takenAt, byHash } = options;
+  const text = bytes.toString('utf8');
+  // An extra file's bytes need not be text; patch() leaves its change to the full build.
+  const hash = extra ? hashBytes(bytes) : hashText(text);
+  const signature: TimedSignature = { size: file.size, mtimeMs: file.mtimeMs, hash, takenAt };
+  if (known?.hash !== signature.hash) return { path: file.relativePath, signature, text };
+  // The same text: its new signature is kept when it lets the next build trust the file without
+  // reading it (never by hash alone: a fresh checkout's times say nothing).
+  const sameStat = known.size === file.size && known.mtimeMs === file.mtimeMs;
+  if (!byHash && (!sameStat || file.mtimeMs < takenAt - RACY_MS))
+    return { path: file.relativePath, signature };
+  return null;
 }
 
 /**
@@ -347,6 +378,10 @@ function patch(
   }
   const result = patchComponents(model, patches, options.catalog, () => '');
   return result.ok === true ? { ...result, warnings } : null;
+}
+
+function emptyScope(): PatchScope {
+  return { components: [], replaced: [], projects: new Set(), languages: new Set() };
 }
 
 /** Every warning, in the order a full build reports them (by file, then as each file gave them). */

@@ -23,6 +23,8 @@ import { internalError, type ContentError } from '../errors.ts';
 import { contentTypeOf, isPublished } from '../hosts/published.ts';
 import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
+import type { PatchScope } from '../resolve/patch.ts';
+import { apiPath } from '../api/urls.ts';
 import { encodeFileText } from '../output/serialize.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
 import { pngsDrawn } from '../status-site/png.ts';
@@ -30,6 +32,7 @@ import { openTreeContent } from '../tree/extra-groups.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
 import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
 import { fileGroups, type FileGroup } from '../tree/groups.ts';
+import { patchedGroups } from '../tree/patched.ts';
 import { stateDir } from '../tree/state-folder.ts';
 import { noFigures } from './deploy.ts';
 import { md5OfBytes } from './plan.ts';
@@ -47,6 +50,7 @@ import {
   GroupTable,
   groupAt,
   indexRecord,
+  indexRecordOf,
   keptLines,
   LineWriter,
   writeSortedRecord,
@@ -107,8 +111,8 @@ export async function publishContent(
   const found: { errors?: ContentError[]; content?: ContentFigures } = {};
   try {
     const run = { ...options, outDir, cache: true };
-    const report = await withStoreState(run, deps, async (distrust) => {
-      const published = await publishInRun(options, deps, outDir, distrust);
+    const report = await withStoreState(run, deps, async (distrust, inLine) => {
+      const published = await publishInRun(options, deps, outDir, distrust, inLine);
       if (published.errors) {
         found.errors = published.errors;
         return { ...noFigures(), ok: false, message: '', stateUnchanged: true };
@@ -129,19 +133,23 @@ export async function publishContent(
  * Opens the content and publishes it inside a run that already holds the
  * store's state (a mirror's, which pulls first): `outDir` is the scratch tree
  * whose state folder holds the deploy record and the build cache the state
- * carried, `distrust` why the record is not to be trusted. Content errors
- * come back with nothing published.
+ * carried, `distrust` why the record is not to be trusted, `inLine` whether
+ * the state says the target is in line with the cache's model. Content
+ * errors come back with nothing published.
  */
 export async function publishInRun(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
   outDir: string,
   distrust: string | null,
+  inLine = false,
 ): Promise<PublishReport> {
   const opened = await openContent(options, deps, outDir);
   if (!opened.ok) return { errors: opened.errors };
   const { model, fingerprints, warnings, parsed } = opened;
-  const publish = new Publish(options, deps, model, outDir, fingerprints);
+  // The target in line with the cached model: only what the content changed since is looked at.
+  const patch = inLine ? opened.patch : null;
+  const publish = new Publish(options, deps, model, outDir, fingerprints, patch);
   const report = await publish.run(distrust);
   await opened.record();
   const translations = model.translations.length;
@@ -173,7 +181,8 @@ async function openContent(options: PublishOptions, deps: { catalog?: Catalog },
   const relativeWarnings = warnings.map((w) => ({ ...w, file: relative(contentDir, w.file) }));
   const recorded = { outDir, key, model, signatures, takenAt, fingerprints, stamp: STORE_STAMP };
   const record = () => recordBuild({ ...recorded, warnings: relativeWarnings });
-  return { ok: true as const, model, fingerprints, warnings, parsed: 'all' as const, record };
+  const parsed = 'all' as const;
+  return { ok: true as const, model, fingerprints, warnings, parsed, record, patch: null };
 }
 
 const UNTRUSTED_CACHE =
@@ -236,6 +245,8 @@ class Publish {
   private readonly withGone: Rendered[] = [];
   /** The PNG widgets whose drawing the record holds for their file: not drawn again. */
   private readonly drawings = new RecordedDrawings();
+  /** The groups a patch of the content may have changed, when only those are looked at. */
+  private patched: FileGroup[] | null = null;
 
   constructor(
     private readonly options: PublishOptions,
@@ -243,6 +254,8 @@ class Publish {
     private readonly model: Model,
     private readonly outDir: string,
     private readonly fingerprints: FingerprintCache,
+    /** The model before the content files changed since the last run, when the target is in line with it. */
+    private readonly patch: { before: Model; scope: PatchScope } | null,
   ) {
     this.policy = sendingPolicy(options, deps);
   }
@@ -250,7 +263,7 @@ class Publish {
   async run(distrust: string | null): Promise<StateDeployReport> {
     const target = describeTarget(this.options.target);
     const settings = uploadSettings(this.options.cacheControl);
-    const old = distrust === null ? indexRecord(this.outDir, target) : null;
+    const old = distrust === null ? this.readRecord(target, settings) : null;
     const refused = this.refusedUrl(old);
     if (refused) return { ok: false, message: refused, ...this.figures };
     // Objects uploaded with other settings (another Cache-Control) all go up again.
@@ -281,7 +294,7 @@ class Publish {
     }
     if (this.listed) this.figures.foreign = this.countForeign(target);
     const stopped = this.failure ?? (this.options.signal?.aborted ? 'Interrupted.' : null);
-    if (stopped === null) return { ok: true, ...this.figures };
+    if (stopped === null) return { ok: true, inLine: true, ...this.figures };
     const message =
       `${stopped}\nStopped with ${this.figures.uploaded} files uploaded and ${this.figures.deleted} keys deleted. ` +
       'What was done is recorded in the state: run the same command again to go on from there.';
@@ -301,6 +314,42 @@ class Publish {
     return scratch;
   }
 
+  /**
+   * The record, indexed: whole, or, when the target is in line with the model before the patch,
+   * for the groups the patch may have changed only (found by bisection), which are then the only
+   * ones looked at.
+   */
+  private readRecord(target: string, settings: string): RecordIndex | null {
+    const patched = this.patchedOnly(target, settings);
+    if (!patched) return indexRecord(this.outDir, target);
+    this.patched = patched.groups;
+    return patched.index;
+  }
+
+  /**
+   * The groups the patch may have changed, and the record indexed for them; null when the whole
+   * model is to be compared: with --verify, when the record's header differs, or when the patch
+   * removed groups the record holds (what lies under them is found in the whole record).
+   */
+  private patchedOnly(target: string, settings: string) {
+    if (!this.patch || this.options.verify) return null;
+    const { before, scope } = this.patch;
+    const hosts = { host: this.options.host };
+    const patched = patchedGroups(before, this.model, scope, this.fingerprints, {
+      hosts,
+      pngs: this.drawings,
+    });
+    const groups = [...new Map(patched.groups.map((group) => [group.key, group])).values()];
+    const live = new Set(groups.map((group) => group.key));
+    const pastEnds = patched.lists.map((list) => apiPath.page(list.path, list.pages + 1));
+    const gone = [...patched.removed, ...pastEnds].filter((key) => !live.has(key));
+    const index = indexRecordOf(this.outDir, target, [...live, ...gone]);
+    if (!index || index.settings !== settings || index.baseUrl !== this.model.settings.baseUrl)
+      return null;
+    if (gone.some((key) => index.groups.find(key) >= 0)) return null;
+    return { groups, index };
+  }
+
   private refusedUrl(recorded: RecordIndex | null): string | null {
     if (this.options.allowBaseUrl) return null;
     const last = recorded?.baseUrl ? { target: recorded.target, baseUrl: recorded.baseUrl } : null;
@@ -312,7 +361,8 @@ class Publish {
     return this.failure !== null || this.options.signal?.aborted === true;
   }
 
-  private groups(): Generator<FileGroup> {
+  private groups(): Iterable<FileGroup> {
+    if (this.patched) return this.patched;
     return fileGroups(this.model, {
       hosts: { host: this.options.host },
       cache: this.fingerprints,
@@ -573,7 +623,8 @@ class Publish {
   /** The groups the record holds that the model no longer has, in the record's order. */
   private *removedGroups(): Generator<[string, DeployedGroup]> {
     const old = this.old;
-    if (!old) return;
+    // Looking only at what a patch changed, there are none: patchedOnly() saw to it.
+    if (!old || this.patched) return;
     const removed = (key: string, offset: number) => {
       const slot = old.groups.find(key);
       return old.groups.offset(slot) === offset && !old.groups.marked(slot, GroupTable.SEEN);

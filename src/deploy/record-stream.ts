@@ -15,6 +15,7 @@ import {
   parseHeader,
   parseLine,
   recordPath,
+  sortedLinesOf,
   type DeployedGroup,
   type Header,
 } from './record.ts';
@@ -39,15 +40,34 @@ export function indexRecord(outDir: string, target: string): RecordIndex | null 
       index = { ...header, file, groups: new GroupTable(header.sorted?.count ?? 0), lines: 0 };
       continue;
     }
-    index.lines++;
-    if (line.text.startsWith('= ')) continue;
-    const key = keyOfLine(line.text);
-    if (key === null) return null;
-    const fingerprint = fingerprintOfLine(line.text);
-    if (line.text.startsWith('- ')) index.groups.forget(key);
-    else if (fingerprint === null) return null;
-    else index.groups.set(key, fingerprint, line.offset);
+    if (!indexLine(index, line)) return null;
   }
+  return index;
+}
+
+/**
+ * The record of `target` indexed for the groups `keys` only, as indexRecord() indexes it whole:
+ * their lines found by bisection among the sorted lines, then the lines appended after those
+ * read. Null when there is none, it has no sorted lines (an earlier version's), or a line read
+ * fails its check.
+ */
+export function indexRecordOf(
+  outDir: string,
+  target: string,
+  keys: readonly string[],
+): RecordIndex | null {
+  const file = recordPath(outDir, target);
+  const head = firstLine(file);
+  const header = head ? parseHeader(head.text) : null;
+  if (!head || !header?.sorted || header.target !== target) return null;
+  const sorted = sortedLinesOf(file, { ...header, sorted: header.sorted }, keys);
+  if (!sorted) return null;
+  const groups = new GroupTable(keys.length);
+  for (const [key, line] of sorted) groups.set(key, line.fingerprint, line.offset);
+  const index: RecordIndex = { ...header, file, groups, lines: header.sorted.count };
+  const wanted = new Set(keys);
+  const appended = Buffer.byteLength(head.text) + CHECK_WIDTH + 1 + header.sorted.bytes;
+  for (const line of journalLines(file, appended)) if (!indexLine(index, line, wanted)) return null;
   return index;
 }
 
@@ -310,8 +330,36 @@ interface JournalLine {
   offset: number;
 }
 
-/** Each whole line of a journal file with where it starts; null for a line that fails its check (and the end). */
-function* journalLines(file: string): Generator<JournalLine | null, void> {
+/**
+ * Takes a line after the header into the index (those of `wanted` keys only, when given): false
+ * when it fails its check or is not a line of the record.
+ */
+function indexLine(index: RecordIndex, line: JournalLine | null, wanted?: Set<string>): boolean {
+  if (line === null) return false;
+  index.lines++;
+  if (line.text.startsWith('= ')) return true;
+  const key = keyOfLine(line.text);
+  if (key === null) return false;
+  if (wanted && !wanted.has(key)) return true;
+  const fingerprint = fingerprintOfLine(line.text);
+  if (line.text.startsWith('- ')) index.groups.forget(key);
+  else if (fingerprint === null) return false;
+  else index.groups.set(key, fingerprint, line.offset);
+  return true;
+}
+
+/** A journal file's first line; null when there is none or it fails its check. */
+function firstLine(file: string): JournalLine | null {
+  // Left by a break, the generator closes the file.
+  for (const line of journalLines(file)) return line;
+  return null;
+}
+
+/**
+ * Each whole line of a journal file from `from` (a line's start) with where it starts; null for a
+ * line that fails its check (and the end).
+ */
+function* journalLines(file: string, from = 0): Generator<JournalLine | null, void> {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -320,7 +368,7 @@ function* journalLines(file: string): Generator<JournalLine | null, void> {
   }
   try {
     let carry = Buffer.alloc(0);
-    let position = 0;
+    let position = from;
     for (;;) {
       const chunk = Buffer.allocUnsafe(READ_BYTES);
       const read = readSync(fd, chunk, 0, READ_BYTES, position + carry.length);

@@ -136,15 +136,45 @@ export function recordOf(
   if (!file) return null;
   try {
     for (const key of keys) {
-      const group = opened.appended.has(key)
-        ? opened.appended.get(key)!
+      const line = opened.appended.has(key)
+        ? { group: opened.appended.get(key)! }
         : file.find(key, opened.sorted.start, opened.sorted.end);
-      if (group === null) return null;
+      if (line === null) return null;
+      const group = line?.group;
       if (group !== undefined && group !== 'removed') record.groups.set(key, group);
     }
     return record;
   } finally {
     file.close();
+  }
+}
+
+/**
+ * The fingerprint of each of `keys` that has a line among the sorted lines of the record `file`
+ * (written whole, its header `header`), and where that line starts, found by bisection; null
+ * when a line read fails its check.
+ */
+export function sortedLinesOf(
+  file: string,
+  header: Header & { sorted: { bytes: number } },
+  keys: Iterable<string>,
+): Map<string, { fingerprint: number; offset: number }> | null {
+  const record = SortedRecord.open(file);
+  if (!record) return null;
+  try {
+    const head = record.lineAt(0);
+    if (!head) return null;
+    const end = head.next + header.sorted.bytes;
+    const found = new Map<string, { fingerprint: number; offset: number }>();
+    // In the record's order, so that each bisection reads mostly blocks the one before read.
+    for (const key of [...keys].sort()) {
+      const line = record.find(key, head.next, end);
+      if (line === null) return null;
+      if (line) found.set(key, { fingerprint: line.group.fingerprint, offset: line.offset });
+    }
+    return found;
+  } finally {
+    record.close();
   }
 }
 
@@ -328,10 +358,18 @@ function openLine(opened: OpenedRecord, line: string): boolean {
 
 /** Bytes read at once when looking for a line's end. */
 const LINE_CHUNK = 4096;
+/** The blocks a record file is read in when searched, and how many of them are kept. */
+const BLOCK = 1 << 16;
+const KEPT_BLOCKS = 256;
 
-/** A record file read by position: its sorted lines searched by bisection. */
+/**
+ * A record file read by position: its sorted lines searched by bisection. Small reads go through
+ * the last blocks read: the bisections of many keys start with the same lines, and keys near
+ * each other end in the same blocks.
+ */
 class SortedRecord {
   readonly size: number;
+  private readonly blocks = new Map<number, Buffer>();
 
   private constructor(private readonly fd: number) {
     this.size = fstatSync(fd).size;
@@ -350,8 +388,32 @@ class SortedRecord {
   }
 
   read(position: number, length: number): Buffer {
-    const bytes = Buffer.alloc(Math.max(0, length));
-    return bytes.subarray(0, readSync(this.fd, bytes, 0, bytes.length, position));
+    const end = Math.min(position + Math.max(0, length), this.size);
+    if (end - position > BLOCK) {
+      const bytes = Buffer.alloc(end - position);
+      return bytes.subarray(0, readSync(this.fd, bytes, 0, bytes.length, position));
+    }
+    const pieces: Buffer[] = [];
+    for (let at = position; at < end;) {
+      const index = Math.floor(at / BLOCK);
+      const block = this.block(index);
+      const piece = block.subarray(at - index * BLOCK, Math.min(end - index * BLOCK, BLOCK));
+      if (piece.length === 0) break;
+      pieces.push(piece);
+      at += piece.length;
+    }
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+  }
+
+  /** The block `index` of the file, read once while kept (the oldest read goes first). */
+  private block(index: number): Buffer {
+    let block = this.blocks.get(index);
+    if (block) return block;
+    if (this.blocks.size >= KEPT_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
+    block = Buffer.allocUnsafe(BLOCK);
+    block = block.subarray(0, readSync(this.fd, block, 0, BLOCK, index * BLOCK));
+    this.blocks.set(index, block);
+    return block;
   }
 
   /** The checked line starting at `start`, its text and where the next starts; null when it fails its check or is cut short. */
@@ -367,8 +429,15 @@ class SortedRecord {
     }
   }
 
-  /** The group `key` among the sorted lines in [start, end): undefined when it has none, null when a line read fails its check. */
-  find(key: string, start: number, end: number): DeployedGroup | undefined | null {
+  /**
+   * The group `key` among the sorted lines in [start, end) and where its line starts: undefined
+   * when it has none, null when a line read fails its check.
+   */
+  find(
+    key: string,
+    start: number,
+    end: number,
+  ): { group: DeployedGroup; offset: number } | undefined | null {
     // The key's line, if any, starts in [low, high); both are lines' starts (or the end).
     let low = start;
     let high = end;
@@ -379,7 +448,7 @@ class SortedRecord {
       const line = this.lineAt(at);
       const entry = line && parseLine(line.text);
       if (!entry || entry[1] === 'removed') return null;
-      if (entry[0] === key) return entry[1];
+      if (entry[0] === key) return { group: entry[1], offset: at };
       if (entry[0] < key) low = line.next;
       else high = at;
     }

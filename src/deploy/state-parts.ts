@@ -14,6 +14,11 @@ export interface StateRoot {
   target: string;
   files: { name: string; size: number }[];
   parts: { sha256: string; size: number }[];
+  /**
+   * The run that wrote it left the target in line with the model its build cache holds, every
+   * group's line whole: the next run may look only at what changed in the content since.
+   */
+  inLine?: true;
 }
 
 /** The key of a part: under `<state key>.parts/`, beside the lease. */
@@ -48,7 +53,7 @@ export function parseStateRoot(
   } catch {
     return { ok: false, reason: 'its root is not JSON' };
   }
-  const { target, files, parts } = value;
+  const { target, files, parts, inLine } = value;
   if (
     typeof target !== 'string' ||
     !Array.isArray(files) ||
@@ -59,7 +64,7 @@ export function parseStateRoot(
     return { ok: false, reason: 'its root lacks a target, files or parts' };
   if (sum(files.map((f) => f.size)) !== sum(parts.map((p) => p.size)))
     return { ok: false, reason: 'its parts do not add up to its files' };
-  return { ok: true, root: { target, files, parts } };
+  return { ok: true, root: { target, files, parts, ...(inLine === true && { inLine }) } };
 }
 
 /**

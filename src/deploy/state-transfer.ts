@@ -44,7 +44,7 @@ export interface StateFile {
 export async function writeStateParts(
   store: ObjectStore,
   key: string,
-  state: { target: string; files: readonly StateFile[] },
+  state: { target: string; files: readonly StateFile[]; inLine?: boolean },
   policy: RetryPolicy & StateParts,
   putRoot: (root: Buffer) => Promise<void>,
 ): Promise<void> {
@@ -63,6 +63,7 @@ export async function writeStateParts(
     });
   };
   root.files = await cutFiles(state.files, take);
+  if (state.inLine) root.inLine = true;
   await sending.drain();
   const body = encodeStateRoot(root);
   await putRoot(body);

@@ -92,8 +92,8 @@ export interface StateRunOptions {
   cache?: boolean | undefined;
   /** The folders still hold the state this process last wrote: read it again only if the store holds another. */
   kept?: KeptState | undefined;
-  /** Told the MD5 (base64) of the state's root once written back. */
-  onSaved?: ((md5: string) => void) | undefined;
+  /** Told the MD5 (base64) of the state's root once written back, and whether it says the target is in line. */
+  onSaved?: ((md5: string, inLine: boolean) => void) | undefined;
   onNotice?: ((text: string) => void) | undefined;
 }
 
@@ -101,6 +101,8 @@ export interface StateRunOptions {
 interface KeptState {
   /** The MD5 of the state's root it wrote, base64. */
   md5: string;
+  /** Whether that root says the target is in line with the build cache's model. */
+  inLine?: boolean | undefined;
   /** Empties the folders the state fills, when the store holds another state (or none). */
   discard: () => Promise<void>;
 }
@@ -110,9 +112,14 @@ type StateOptions = DeployOptions & StateRunOptions;
 /**
  * A deploy report; `busy` when another run held the lease and nothing was
  * done; `stateUnchanged` when the run stopped before the target (the state
- * is left as it was).
+ * is left as it was); `inLine` when the target is in line with the model of
+ * the build cache the run leaves, every group's line in the record whole.
  */
-export type StateDeployReport = DeployReport & { busy?: true; stateUnchanged?: true };
+export type StateDeployReport = DeployReport & {
+  busy?: true;
+  stateUnchanged?: true;
+  inLine?: true;
+};
 
 /** A deploy that reads its record from the store's state first and writes it back after. */
 export function deployWithState(
@@ -138,12 +145,13 @@ function leaseKey(state: StateLocation): string {
 /**
  * Runs `work` holding the lease, with the state's deploy record in the
  * state folder of `outDir` (`distrust`: why there is none to trust, when
- * so), and writes the record back after.
+ * so; `inLine`: the state says the run that wrote it left the target in line
+ * with its build cache's model), and writes the record back after.
  */
 export async function withStoreState(
   options: StateRunOptions,
   deps: StateDeps,
-  work: (distrust: string | null) => Promise<StateDeployReport>,
+  work: (distrust: string | null, inLine: boolean) => Promise<StateDeployReport>,
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
   // Without the run's signal: after an interrupt the record is still written back, the lease given up.
@@ -167,19 +175,21 @@ export async function withStoreState(
     const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
     const kept = !lease?.stale && (await stillKept(store, options, policy));
     if (options.kept && !kept) await options.kept.discard();
-    const distrust = lease?.stale
-      ? `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`
+    const { distrust, inLine } = lease?.stale
+      ? distrusted(
+          `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`,
+        )
       : kept
-        ? null
+        ? { distrust: null, inLine: options.kept?.inLine === true }
         : await restoreRecord(store, options, target, policy);
     if (distrust)
       options.onNotice?.(
         `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
       );
-    const report = await work(distrust).finally(() => localRecord?.put());
+    const report = await work(distrust, inLine).finally(() => localRecord?.put());
     ended = true;
     if (options.dryRun || report.stateUnchanged) return report;
-    const saved = await saveRecord(store, options, target, policy);
+    const saved = await saveRecord(store, options, target, policy, report.inLine === true);
     return saved === null ? report : { ...report, ok: false, message: saved };
   } catch (error) {
     if (error instanceof StoreError)
@@ -320,25 +330,36 @@ async function stillKept(
   return kept;
 }
 
-/** Puts the state's deploy record in the tree's state folder: null, or why the state is not trusted. */
+/** What a run found in the state: why it is not trusted (null: it is), and whether it says the target is in line. */
+interface Restored {
+  distrust: string | null;
+  inLine: boolean;
+}
+
+function distrusted(reason: string | null): Restored {
+  return { distrust: reason, inLine: false };
+}
+
+/** Puts the state's deploy record in the tree's state folder. */
 async function restoreRecord(
   store: ObjectStore,
   options: StateRunOptions,
   target: string,
   policy: StatePolicy,
-): Promise<string | null> {
+): Promise<Restored> {
   const where = describeState(options.state);
   const body = await withRetries(() => store.get(options.state.key), policy);
-  if (body === null) return `there is no state at ${where} yet`;
-  if (!isStateRoot(body)) return restoreBundle(body, options, target);
+  if (body === null) return distrusted(`there is no state at ${where} yet`);
+  if (!isStateRoot(body)) return distrusted(await restoreBundle(body, options, target));
   const parsed = parseStateRoot(body);
-  if (!parsed.ok) return `the state at ${where} is damaged: ${parsed.reason}`;
+  if (!parsed.ok) return distrusted(`the state at ${where} is damaged: ${parsed.reason}`);
   const names = parsed.root.files.map((file) => file.name);
   const refused = refuseFiles(where, parsed.root.target, names, options.outDir, target);
-  if (refused) return refused;
+  if (refused) return distrusted(refused);
   const place = (name: string) => placeOf(name, options, target);
   const failed = await readStateParts(store, options.state.key, parsed.root, place, policy);
-  return failed && `the state at ${where} is damaged: ${failed}`;
+  if (failed) return distrusted(`the state at ${where} is damaged: ${failed}`);
+  return { distrust: null, inLine: parsed.root.inLine === true };
 }
 
 /** Why the files a state names are not to be used here, if they are not. */
@@ -427,14 +448,16 @@ async function saveRecord(
   options: StateRunOptions,
   target: string,
   policy: StatePolicy,
+  inLine: boolean,
 ): Promise<string | null> {
   const files = await runStateFiles(options.outDir, target, options);
   if (files === null) return null;
   try {
-    await writeStateParts(store, options.state.key, { target, files }, policy, async (root) => {
+    const state = { target, files, inLine };
+    await writeStateParts(store, options.state.key, state, policy, async (root) => {
       const sent = metadata(root);
       await withRetries(() => store.put(options.state.key, root, sent), policy);
-      options.onSaved?.(sent.md5);
+      options.onSaved?.(sent.md5, inLine);
     });
     return null;
   } catch (error) {

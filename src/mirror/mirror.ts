@@ -75,16 +75,19 @@ export interface MirrorOptions {
 interface KeptScratch {
   dir: string | null;
   md5: string | null;
+  /** Whether the state it wrote says the target is in line with the build cache's model. */
+  inLine: boolean;
 }
 
 export function keptScratch(): KeptScratch {
-  return { dir: null, md5: null };
+  return { dir: null, md5: null, inLine: false };
 }
 
 /** Removes a kept scratch folder (when the mirror stops). */
 export async function dropScratch(kept: KeptScratch): Promise<void> {
   if (kept.dir !== null) await rm(kept.dir, { recursive: true, force: true });
   kept.dir = kept.md5 = null;
+  kept.inLine = false;
 }
 
 export interface MirrorDeps {
@@ -176,7 +179,8 @@ async function refreshInStore(
   const { keep } = options;
   const scratch = keep?.dir ?? (await newScratch(options.work));
   const { content, tree } = mirrorPlaces(scratch, target);
-  let saved: string | null = null;
+  // Set by onSaved(), which TypeScript cannot see run: typed by hand.
+  let saved = null as { md5: string; inLine: boolean } | null;
   let failure: Failure | null = null;
   const stop = (outcome: Failure): StateDeployReport => {
     failure = outcome;
@@ -191,8 +195,10 @@ async function refreshInStore(
     carried: content,
     cache: true,
     onNotice: options.onNotice,
-    kept: keep?.md5 ? { md5: keep.md5, discard: () => emptyFolder(scratch) } : undefined,
-    onSaved: (md5: string) => (saved = md5),
+    kept: keep?.md5
+      ? { md5: keep.md5, inLine: keep.inLine, discard: () => emptyFolder(scratch) }
+      : undefined,
+    onSaved: (md5: string, inLine: boolean) => (saved = { md5, inLine }),
   };
   const storeDeps = {
     ...deps,
@@ -201,7 +207,7 @@ async function refreshInStore(
     now: Date.now,
   };
   try {
-    const report = await withStoreState(state, storeDeps, async (distrust) => {
+    const report = await withStoreState(state, storeDeps, async (distrust, inLine) => {
       // The content came back from a checked state: its files are the ones the pull record describes.
       if (distrust === null) await restampRecord(content);
       const pulled = await pullInto(options, content, only);
@@ -219,6 +225,7 @@ async function refreshInStore(
         storeDeps,
         tree,
         distrust,
+        inLine,
       );
       if (published.errors)
         return stop({
@@ -241,7 +248,7 @@ async function refreshInStore(
     return { ok: true };
   } finally {
     // Kept only as the state just written holds it; otherwise the next refresh starts afresh.
-    if (keep && saved !== null) Object.assign(keep, { dir: scratch, md5: saved });
+    if (keep && saved !== null) Object.assign(keep, { dir: scratch, ...saved });
     else {
       await rm(scratch, { recursive: true, force: true });
       if (keep) Object.assign(keep, keptScratch());

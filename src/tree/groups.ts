@@ -349,7 +349,11 @@ export function translationGroup(context: Context, translation: Translation): Ap
   };
 }
 
-export function instanceListPages(context: Context, name: InstanceList): Generator<ApiGroup> {
+export function instanceListPages(
+  context: Context,
+  name: InstanceList,
+  only?: ReadonlySet<number>,
+): Generator<ApiGroup> {
   const { model, fingerprints, bodies } = context;
   return name === 'translations'
     ? pageGroups(
@@ -359,6 +363,7 @@ export function instanceListPages(context: Context, name: InstanceList): Generat
         model.translations,
         fingerprints.translation,
         (t) => bodies.translation(t),
+        only,
       )
     : pageGroups(
         context,
@@ -367,6 +372,7 @@ export function instanceListPages(context: Context, name: InstanceList): Generat
         model.components,
         fingerprints.component,
         (c) => bodies.component(c),
+        only,
       );
 }
 
@@ -573,11 +579,13 @@ function* pageGroups<T>(
   items: readonly T[],
   version: (item: T) => number,
   render: (item: T) => JsonValue,
+  only?: ReadonlySet<number>,
 ): Generator<ApiGroup> {
   const { settings } = context.model;
   const size = listPageSize(settings, kind);
   const total = pageCount(items.length, size);
   for (let page = 1; page <= total; page++) {
+    if (only && !only.has(page)) continue;
     const h = new Hasher()
       .number(context.fingerprints.settings)
       .text(kind)

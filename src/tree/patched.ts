@@ -70,12 +70,20 @@ export function patchedGroups(
     ),
   );
   // An instance-wide list whose length changed has every page changed (each carries the count): it may be left for later.
-  const instanceList = (name: InstanceList, length: number, lengthBefore: number) => {
+  // Of one whose length held, only the pages with an item of a patched component.
+  const touched = new Set([...scope.components, ...scope.replaced]);
+  const instanceList = <T>(name: InstanceList, items: T[], itemsBefore: T[], ownPage: Owner<T>) => {
+    const [length, lengthBefore] = [items.length, itemsBefore.length];
     if (options.deferInstanceLists && length !== lengthBefore) deferred.push(name);
-    else add(instanceListPages(context, name));
+    else {
+      const size = listPageSize(settings, name);
+      const only =
+        length === lengthBefore ? pagesTouched(items, itemsBefore, size, ownPage) : undefined;
+      add(instanceListPages(context, name, only));
+    }
     list(name, apiPath.list(name), length);
   };
-  instanceList('components', model.components.length, before.components.length);
+  instanceList('components', model.components, before.components, (c) => touched.has(c));
   for (const component of scope.components) {
     add(componentGroups(context, component));
     add(component.translations.map((t) => translationGroup(context, t)));
@@ -88,7 +96,9 @@ export function patchedGroups(
     list('component-statistics', apiPath.componentStatistics(p, c), component.translations.length);
     list('component-links', apiPath.componentLinks(p, c), component.links.length);
   }
-  instanceList('translations', model.translations.length, before.translations.length);
+  instanceList('translations', model.translations, before.translations, (t) =>
+    touched.has(t.component),
+  );
   groups.push(...patchedStatusSiteGroups(context, scope));
   // The root folder holds the home page, which shows every project's and language's sums.
   if (model.settings.pages) groups.push(rootFolderGroup(context, options.hosts ?? {}));
@@ -138,6 +148,22 @@ interface ListExtent {
 }
 
 // --- internal ---
+
+/** Whether an item of a list belongs to a patched component. */
+type Owner<T> = (item: T) => boolean;
+
+/** The pages of a list whose items may have changed: another item at a place, or one of a patched component. */
+function pagesTouched<T>(
+  items: T[],
+  itemsBefore: T[],
+  size: number,
+  touched: Owner<T>,
+): Set<number> {
+  const pages = new Set<number>();
+  for (let i = 0; i < items.length; i++)
+    if (items[i] !== itemsBefore[i] || touched(items[i]!)) pages.add(Math.floor(i / size) + 1);
+  return pages;
+}
 
 /** The categories the components sit in, and the categories those sit in. */
 function categoriesAround(components: readonly Component[]): Set<Category> {

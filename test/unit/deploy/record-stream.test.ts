@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   GroupTable,
   groupAt,
   indexRecord,
+  indexRecordOf,
   writeSortedRecord,
 } from '../../../src/deploy/record-stream.ts';
 import { CHECK_WIDTH } from '../../../src/tree/journal.ts';
@@ -64,6 +65,36 @@ describe('the deploy record streamed', () => {
     }
     expect(index.groups.find('/api/translations/p/none/')).toBe(-1);
     expect([...index.groups.slots()]).toHaveLength(2000);
+  });
+
+  it('indexed for a few keys, by bisection and the lines appended, holds of them what the whole index holds', async () => {
+    const out = join(tempDir(), 'dist');
+    const made = record(2000);
+    await writeRecord(out, made);
+    const keys = [...made.groups.keys()];
+    const file = recordPath(out, TARGET);
+    const changed = { fingerprint: 7, files: new Map([['index.json', 'md5-new']]) };
+    appendFileSync(file, formatLine(keys[10]!, changed));
+    appendFileSync(file, formatLine(keys[20]!, 'removed'));
+    appendFileSync(file, formatLine('/api/translations/p/new/cs/', changed));
+    appendFileSync(file, formatLine(keys[30]!, 'removed'));
+    appendFileSync(file, formatLine(keys[30]!, changed));
+    const wanted = [
+      ...[keys[0]!, keys[10]!, keys[20]!, keys[30]!, keys[1999]!],
+      ...['/api/translations/p/new/cs/', '/api/translations/p/none/'],
+    ];
+    const whole = indexRecord(out, TARGET)!;
+    const some = indexRecordOf(out, TARGET, wanted)!;
+    expect(some).toMatchObject({ ...HEADER, lines: whole.lines });
+    for (const key of wanted) {
+      const [slot, wholeSlot] = [some.groups.find(key), whole.groups.find(key)];
+      expect(slot < 0, key).toBe(wholeSlot < 0);
+      if (slot < 0) continue;
+      expect(some.groups.fingerprint(slot)).toBe(whole.groups.fingerprint(wholeSlot));
+      expect(some.groups.offset(slot)).toBe(whole.groups.offset(wholeSlot));
+    }
+    expect(some.groups.find(keys[20]!)).toBe(-1);
+    expect(some.groups.find(keys[5]!)).toBe(-1);
   });
 
   it('is not trusted when a line fails its check, nor when it is of another target', async () => {
