@@ -87,6 +87,8 @@ export function formatBench(result: BenchResult): string {
       `  ${count(Math.round(build.translationsPerSecond))} translations/s, ${count(Math.round(build.filesPerSecond))} files/s, ` +
         `${build.megabytesPerSecond.toFixed(1)} MB/s, peak RSS ${mib(build.maxRssKiB * 1024)}`,
       `  raw-write floor (same bytes, same paths): ${seconds(floor.writeMs)}; build/floor ${ratio.toFixed(2)}×`,
+      `  CPU user + system: build ${seconds(build.userMs)} + ${seconds(build.systemMs)}, ` +
+        `floor ${seconds(floor.userMs)} + ${seconds(floor.systemMs)}; build/floor ${cpuRatio(build, floor)}`,
     );
   });
   if (result.rebuilds) {
@@ -267,6 +269,17 @@ function formatStore(store: StoreFigures): string[] {
 /** The round with the lowest build/floor ratio (each round is reported). */
 function bestRound(result: BenchResult) {
   return result.rounds.reduce((best, round) => (round.ratio < best.ratio ? round : best));
+}
+
+/** The build's CPU over the floor's; a tiny tree's floor may take less than the clock's tick. */
+function cpuRatio(build: Cpu, floor: Cpu): string {
+  const floorMs = floor.userMs + floor.systemMs;
+  return floorMs > 0 ? `${((build.userMs + build.systemMs) / floorMs).toFixed(2)}×` : 'n/a';
+}
+
+interface Cpu {
+  userMs: number;
+  systemMs: number;
 }
 
 function seconds(ms: number): string {

@@ -82,11 +82,17 @@ interface BuildFigures {
   translationsPerSecond: number;
   filesPerSecond: number;
   megabytesPerSecond: number;
+  /** CPU of the whole process, every thread: on a loaded machine it says more than the time. */
+  userMs: number;
+  systemMs: number;
 }
 interface FloorFigures {
   writeMs: number;
   files: number;
   bytes: number;
+  /** CPU of the timed writing alone. */
+  userMs: number;
+  systemMs: number;
 }
 interface RebuildFigures {
   ms: number;
@@ -239,6 +245,8 @@ async function measureAll(dir: string, options: BenchOptions): Promise<BenchResu
         translationsPerSecond: translations / (built.ms / 1000),
         filesPerSecond: built.files / (built.ms / 1000),
         megabytesPerSecond: built.bytes / 2 ** 20 / (built.ms / 1000),
+        userMs: built.userMs,
+        systemMs: built.systemMs,
       };
       log(
         `Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`,
