@@ -35,6 +35,7 @@ import { fileGroups, type FileGroup } from '../tree/groups.ts';
 import { patchedGroups } from '../tree/patched.ts';
 import { stateDir } from '../tree/state-folder.ts';
 import { noFigures } from './deploy.ts';
+import { withHeapNearLive } from './heap.ts';
 import { md5OfBytes } from './plan.ts';
 import { refusedUrl } from './published-url.ts';
 import {
@@ -137,7 +138,18 @@ export async function publishContent(
  * the state says the target is in line with the cache's model. Content
  * errors come back with nothing published.
  */
-export async function publishInRun(
+export function publishInRun(
+  options: PublishOptions,
+  deps: StateDeps & { catalog?: Catalog },
+  outDir: string,
+  distrust: string | null,
+): Promise<PublishReport> {
+  return withHeapNearLive(() => openAndPublish(options, deps, outDir, distrust));
+}
+
+// --- internal ---
+
+async function openAndPublish(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
   outDir: string,
@@ -155,8 +167,6 @@ export async function publishInRun(
   const translations = model.translations.length;
   return { ...report, warnings, translations, parsed, held: publish.peakHeld };
 }
-
-// --- internal ---
 
 /**
  * The content's model: through the build cache the state carried when it
