@@ -143,8 +143,9 @@ export function publishInRun(
   deps: StateDeps & { catalog?: Catalog },
   outDir: string,
   distrust: string | null,
+  inLine = false,
 ): Promise<PublishReport> {
-  return withHeapNearLive(() => openAndPublish(options, deps, outDir, distrust));
+  return withHeapNearLive(() => openAndPublish(options, deps, outDir, distrust, inLine));
 }
 
 // --- internal ---
@@ -154,7 +155,7 @@ async function openAndPublish(
   deps: StateDeps & { catalog?: Catalog },
   outDir: string,
   distrust: string | null,
-  inLine = false,
+  inLine: boolean,
 ): Promise<PublishReport> {
   const opened = await openContent(options, deps, outDir);
   if (!opened.ok) return { errors: opened.errors };
