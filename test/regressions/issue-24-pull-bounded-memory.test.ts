@@ -7,45 +7,24 @@
  * place at the end, so a pull that fails midway still changes nothing.
  */
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createModelAnswerer } from '../../bench/model-upstream.ts';
-import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { openContent } from '../../src/resolve/open.ts';
+import { describe, expect, it } from 'vitest';
 import { readTree, tempDir } from '../helpers.ts';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
+import { useSyntheticUpstream } from '../support/synthetic-upstream.ts';
 
 const SCALE = { projects: 2, components: 5, languages: 5 };
 /** The last component's links: the pull reads them late, after other components are complete. */
 const LATE = /^\/api\/components\/project-00002\/component-005\/links\/?$/;
 const FIRST = 'projects/project-00001/components/component-001.yaml';
 
-const running: LoopbackServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const startSynthetic = useSyntheticUpstream();
 
 /** The synthetic instance served from memory; `late` answers the late request instead. */
-async function startUpstream(late: (response: ServerResponse) => Promise<boolean>) {
-  const content = tempDir();
-  await writeSyntheticContent(content, SCALE);
-  const opened = await openContent(content);
-  if (!opened.ok) throw new Error(`the synthetic content has ${opened.errors.length} errors`);
-  const answer = createModelAnswerer(opened.model);
-  const server = await startLoopbackServer(
-    async (request: IncomingMessage, response: ServerResponse) => {
-      const url = request.url ?? '/';
-      if (LATE.test(url.split('?')[0]!) && (await late(response))) return;
-      const answered = answer(request.method ?? 'GET', url);
-      response.writeHead(answered.status, { 'Content-Type': answered.contentType });
-      response.end(answered.body);
-    },
-  );
-  running.push(server);
-  return `${server.url}/api/`;
+function startUpstream(late: (response: ServerResponse) => Promise<boolean>) {
+  return startSynthetic(SCALE, (path, response) => LATE.test(path) && late(response));
 }
 
 /** Whether `file` appears within a bounded number of looks. */

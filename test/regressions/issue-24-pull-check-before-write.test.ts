@@ -7,50 +7,33 @@
  * and column, and the folder left as it was.
  */
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createModelAnswerer } from '../../bench/model-upstream.ts';
-import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { openContent } from '../../src/resolve/open.ts';
+import { describe, expect, it } from 'vitest';
 import { readTree, tempDir } from '../helpers.ts';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
+import { useSyntheticUpstream } from '../support/synthetic-upstream.ts';
 
 const SCALE = { projects: 3, components: 5, languages: 5 };
 /** A component in the middle of the walk, whose counters the upstream may serve spoilt. */
 const MIDDLE = /^\/api\/components\/project-00002\/component-003\/(translations|statistics)\/?$/;
 const MIDDLE_FILE = 'projects/project-00002/components/component-003.yaml';
 
-const running: LoopbackServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const startSynthetic = useSyntheticUpstream();
 
 /** The synthetic instance served from memory; with `spoilt.on`, one language of MIDDLE claims more translated strings than there are. */
-async function startUpstream(spoilt: { on: boolean }) {
-  const content = tempDir();
-  await writeSyntheticContent(content, SCALE);
-  const opened = await openContent(content);
-  if (!opened.ok) throw new Error(`the synthetic content has ${opened.errors.length} errors`);
-  const answer = createModelAnswerer(opened.model);
-  const server = await startLoopbackServer(
-    async (request: IncomingMessage, response: ServerResponse) => {
-      const url = request.url ?? '/';
-      const answered = answer(request.method ?? 'GET', url);
-      let body = answered.body;
-      if (spoilt.on && MIDDLE.test(url.split('?')[0]!)) {
-        const page = JSON.parse(body.toString('utf8')) as { results: Record<string, number>[] };
-        const counters = page.results[1]!;
-        counters.translated = counters.total! + 7;
-        body = Buffer.from(JSON.stringify(page));
-      }
-      response.writeHead(answered.status, { 'Content-Type': answered.contentType });
-      response.end(body);
-    },
-  );
-  running.push(server);
-  return `${server.url}/api/`;
+function startUpstream(spoilt: { on: boolean }) {
+  return startSynthetic(SCALE, (path, response, answer) => {
+    if (!spoilt.on || !MIDDLE.test(path)) return false;
+    const answered = answer();
+    const page = JSON.parse(answered.body.toString('utf8')) as {
+      results: Record<string, number>[];
+    };
+    const counters = page.results[1]!;
+    counters.translated = counters.total! + 7;
+    response.writeHead(answered.status, { 'Content-Type': answered.contentType });
+    response.end(JSON.stringify(page));
+    return true;
+  });
 }
 
 describe('the check of a full pull (issue 24)', () => {

@@ -7,62 +7,44 @@
  * that no component is complete before a retry, and holds the first retry
  * answered for a while: the components the pull starts meanwhile are counted.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createModelAnswerer } from '../../bench/model-upstream.ts';
-import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { openContent } from '../../src/resolve/open.ts';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.ts';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
+import { useSyntheticUpstream } from '../support/synthetic-upstream.ts';
 
 const SCALE = { projects: 3, components: 40, languages: 2 };
 const LINKS = /^\/api\/components\/[^/]+\/[^/]+\/links\/?$/;
 const TRANSLATIONS = /^\/api\/components\/([^/]+\/[^/]+)\/translations\/?$/;
 
-const running: LoopbackServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const startSynthetic = useSyntheticUpstream();
 
 /** The synthetic instance; links fail the first time, and the first retry is answered once the pull has had a bounded while to start every component it would. */
 async function startUpstream(started: Set<string>) {
-  const content = tempDir();
-  await writeSyntheticContent(content, SCALE);
-  const opened = await openContent(content);
-  if (!opened.ok) throw new Error(`the synthetic content has ${opened.errors.length} errors`);
-  const answer = createModelAnswerer(opened.model);
   const seen = { whileHeld: -1, released: false };
   const failed = new Set<string>();
-  const server = await startLoopbackServer(
-    async (request: IncomingMessage, response: ServerResponse) => {
-      const path = (request.url ?? '/').split('?')[0]!;
-      const component = TRANSLATIONS.exec(path)?.[1];
-      if (component) started.add(component);
-      if (LINKS.test(path) && !failed.has(path)) {
-        failed.add(path);
-        response.writeHead(503, { 'Content-Type': 'application/json' });
-        response.end('{"detail":"Try again."}');
-        return;
+  const from = await startSynthetic(SCALE, async (path, response) => {
+    const component = TRANSLATIONS.exec(path)?.[1];
+    if (component) started.add(component);
+    if (LINKS.test(path) && !failed.has(path)) {
+      failed.add(path);
+      response.writeHead(503, { 'Content-Type': 'application/json' });
+      response.end('{"detail":"Try again."}');
+      return true;
+    }
+    if (LINKS.test(path)) {
+      // Bounded: up to 2 s for the pull to start every component it would; none is complete meanwhile.
+      for (let look = 0; look < 80 && !seen.released; look++) {
+        if (started.size === SCALE.projects * SCALE.components) break;
+        await sleep(25);
       }
-      if (LINKS.test(path)) {
-        // Bounded: up to 2 s for the pull to start every component it would; none is complete meanwhile.
-        for (let look = 0; look < 80 && !seen.released; look++) {
-          if (started.size === SCALE.projects * SCALE.components) break;
-          await sleep(25);
-        }
-        if (!seen.released) seen.whileHeld = started.size;
-        seen.released = true;
-      }
-      const answered = answer(request.method ?? 'GET', request.url ?? '/');
-      response.writeHead(answered.status, { 'Content-Type': answered.contentType });
-      response.end(answered.body);
-    },
-  );
-  running.push(server);
-  return { from: `${server.url}/api/`, seen };
+      if (!seen.released) seen.whileHeld = started.size;
+      seen.released = true;
+    }
+    return false;
+  });
+  return { from, seen };
 }
 
 describe('the walk of a full pull (issue 24)', () => {

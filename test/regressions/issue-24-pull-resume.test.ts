@@ -5,46 +5,25 @@
  * again when the walk asks for it; what it writes must not change.
  */
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createModelAnswerer } from '../../bench/model-upstream.ts';
-import { writeSyntheticContent } from '../../bench/synthetic.ts';
+import { describe, expect, it } from 'vitest';
 import { STATE_FILE } from '../../src/pull/state.ts';
-import { openContent } from '../../src/resolve/open.ts';
 import { readTree, tempDir } from '../helpers.ts';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
+import { useSyntheticUpstream } from '../support/synthetic-upstream.ts';
 
 const SCALE = { projects: 3, components: 4, languages: 4 };
 /** Requests of the last project's components: cut off while `broken.on`. */
 const LATE = /^\/api\/components\/project-00003\/component-00[34]\/links\/?$/;
 
-const running: LoopbackServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const startSynthetic = useSyntheticUpstream();
 
-async function startUpstream(broken: { on: boolean }) {
-  const content = tempDir();
-  await writeSyntheticContent(content, SCALE);
-  const opened = await openContent(content);
-  if (!opened.ok) throw new Error(`the synthetic content has ${opened.errors.length} errors`);
-  const answer = createModelAnswerer(opened.model);
-  const server = await startLoopbackServer(
-    async (request: IncomingMessage, response: ServerResponse) => {
-      const url = request.url ?? '/';
-      if (broken.on && LATE.test(url.split('?')[0]!)) {
-        response.socket?.destroy();
-        return;
-      }
-      const answered = answer(request.method ?? 'GET', url);
-      response.writeHead(answered.status, { 'Content-Type': answered.contentType });
-      response.end(answered.body);
-    },
-  );
-  running.push(server);
-  return `${server.url}/api/`;
+function startUpstream(broken: { on: boolean }) {
+  return startSynthetic(SCALE, (path, response) => {
+    if (!broken.on || !LATE.test(path)) return false;
+    response.socket?.destroy();
+    return true;
+  });
 }
 
 /** The content files of `dir`: the record says when the pull ran, which differs between runs. */
