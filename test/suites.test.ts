@@ -11,7 +11,8 @@ import { ROOT } from './helpers.ts';
 import { PROCESS_SUITES, SLOWEST_SUITES } from './support/suites.ts';
 
 /** What starts a server of the tool, or the sidecar, in a process of its own. */
-const STARTS_A_SERVER = /\b(startSidecar|useLocalS3|useContentBucket|useSyntheticUpstream|startOnFreePort|scriptArgs)\(/;
+const STARTS_A_SERVER =
+  /\b(startSidecar|useLocalS3|useContentBucket|useSyntheticUpstream|startOnFreePort|scriptArgs)\(/;
 /** What runs one command as a process: a quick suite keeps those to a few a file. */
 const RUNS_A_COMMAND = /\b(runScript|runBin|runProgram)\(/g;
 const COMMANDS_PER_QUICK_SUITE = 3;
