@@ -158,7 +158,7 @@ describe("the bench's seeded mirror state", () => {
       const report = await withStoreState(
         { state, waitMs: 0, target, outDir: work.out, retries: 0, carried: work.content },
         { ...deps, now: Date.now },
-        async (distrust) => {
+        async ({ distrust }) => {
           distrusts.push(distrust);
           return { ...noFigures(), ok: true, message: '', stateUnchanged: true };
         },

@@ -89,8 +89,14 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
   }
 }
 
-/** Every file under `dir`, relative path → text, in sorted order. */
-export function readTree(dir: string): Map<string, string> {
+/**
+ * Every file under `dir`, relative path → text, in sorted order; `without` names files left out
+ * (a pull's record or resume file says when it ran, which differs between runs).
+ */
+export function readTree(
+  dir: string,
+  { without = [] }: { without?: string[] } = {},
+): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (current: string) => {
     for (const name of readdirSync(current).sort()) {
@@ -100,6 +106,7 @@ export function readTree(dir: string): Map<string, string> {
     }
   };
   walk(dir);
+  for (const path of without) files.delete(path);
   return files;
 }
 

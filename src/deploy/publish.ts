@@ -64,6 +64,7 @@ import { StoreError, type ObjectStore } from './store.ts';
 import {
   ownStateKeys,
   withStoreState,
+  type RestoredState,
   type StateDeployReport,
   type StateDeps,
   type StateRunOptions,
@@ -112,8 +113,8 @@ export async function publishContent(
   const found: { errors?: ContentError[]; content?: ContentFigures } = {};
   try {
     const run = { ...options, outDir, cache: true };
-    const report = await withStoreState(run, deps, async (distrust, inLine) => {
-      const published = await publishInRun(options, deps, outDir, distrust, inLine);
+    const report = await withStoreState(run, deps, async (restored) => {
+      const published = await publishInRun(options, deps, outDir, restored);
       if (published.errors) {
         found.errors = published.errors;
         return { ...noFigures(), ok: false, message: '', stateUnchanged: true };
@@ -134,18 +135,16 @@ export async function publishContent(
  * Opens the content and publishes it inside a run that already holds the
  * store's state (a mirror's, which pulls first): `outDir` is the scratch tree
  * whose state folder holds the deploy record and the build cache the state
- * carried, `distrust` why the record is not to be trusted, `inLine` whether
- * the state says the target is in line with the cache's model. Content
- * errors come back with nothing published.
+ * carried, `restored` what the run found in that state. Content errors come
+ * back with nothing published.
  */
 export function publishInRun(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
   outDir: string,
-  distrust: string | null,
-  inLine = false,
+  restored: RestoredState,
 ): Promise<PublishReport> {
-  return withHeapNearLive(() => openAndPublish(options, deps, outDir, distrust, inLine));
+  return withHeapNearLive(() => openAndPublish(options, deps, outDir, restored));
 }
 
 // --- internal ---
@@ -154,8 +153,7 @@ async function openAndPublish(
   options: PublishOptions,
   deps: StateDeps & { catalog?: Catalog },
   outDir: string,
-  distrust: string | null,
-  inLine: boolean,
+  { distrust, inLine }: RestoredState,
 ): Promise<PublishReport> {
   const opened = await openContent(options, deps, outDir);
   if (!opened.ok) return { errors: opened.errors };

@@ -127,7 +127,7 @@ export function deployWithState(
   deps: StateDeps,
 ): Promise<StateDeployReport> {
   const ownKeys = ownStateKeys(options.state);
-  return withStoreState(options, deps, (distrust) =>
+  return withStoreState(options, deps, ({ distrust }) =>
     deploy({ ...options, verify: options.verify || distrust !== null, ownKeys }, deps),
   );
 }
@@ -144,14 +144,13 @@ function leaseKey(state: StateLocation): string {
 
 /**
  * Runs `work` holding the lease, with the state's deploy record in the
- * state folder of `outDir` (`distrust`: why there is none to trust, when
- * so; `inLine`: the state says the run that wrote it left the target in line
- * with its build cache's model), and writes the record back after.
+ * state folder of `outDir` and what the run found in the state (`RestoredState`),
+ * and writes the record back after.
  */
 export async function withStoreState(
   options: StateRunOptions,
   deps: StateDeps,
-  work: (distrust: string | null, inLine: boolean) => Promise<StateDeployReport>,
+  work: (restored: RestoredState) => Promise<StateDeployReport>,
 ): Promise<StateDeployReport> {
   const store = deps.stateStore();
   // Without the run's signal: after an interrupt the record is still written back, the lease given up.
@@ -175,18 +174,18 @@ export async function withStoreState(
     const localRecord = options.dryRun ? await keepLocalRecord(options.outDir, target) : null;
     const kept = !lease?.stale && (await stillKept(store, options, policy));
     if (options.kept && !kept) await options.kept.discard();
-    const { distrust, inLine } = lease?.stale
+    const restored: RestoredState = lease?.stale
       ? distrusted(
           `the last run at ${where} did not finish (its lease from ${lease.stale.started} ran out)`,
         )
       : kept
         ? { distrust: null, inLine: options.kept?.inLine === true }
         : await restoreRecord(store, options, target, policy);
-    if (distrust)
+    if (restored.distrust)
       options.onNotice?.(
-        `Not using the state: ${distrust}; comparing the tree with a listing of ${target} instead.`,
+        `Not using the state: ${restored.distrust}; comparing the tree with a listing of ${target} instead.`,
       );
-    const report = await work(distrust, inLine).finally(() => localRecord?.put());
+    const report = await work(restored).finally(() => localRecord?.put());
     ended = true;
     if (options.dryRun || report.stateUnchanged) return report;
     const saved = await saveRecord(store, options, target, policy, report.inLine === true);
@@ -330,13 +329,15 @@ async function stillKept(
   return kept;
 }
 
-/** What a run found in the state: why it is not trusted (null: it is), and whether it says the target is in line. */
-interface Restored {
+/** What a run found in the state. */
+export interface RestoredState {
+  /** Why the state's deploy record is not to be trusted; null when it is. */
   distrust: string | null;
+  /** Whether the state says the run that wrote it left the target in line with its build cache's model. */
   inLine: boolean;
 }
 
-function distrusted(reason: string | null): Restored {
+function distrusted(reason: string | null): RestoredState {
   return { distrust: reason, inLine: false };
 }
 
@@ -346,7 +347,7 @@ async function restoreRecord(
   options: StateRunOptions,
   target: string,
   policy: StatePolicy,
-): Promise<Restored> {
+): Promise<RestoredState> {
   const where = describeState(options.state);
   const body = await withRetries(() => store.get(options.state.key), policy);
   if (body === null) return distrusted(`there is no state at ${where} yet`);

@@ -207,9 +207,9 @@ async function refreshInStore(
     now: Date.now,
   };
   try {
-    const report = await withStoreState(state, storeDeps, async (distrust, inLine) => {
+    const report = await withStoreState(state, storeDeps, async (restored) => {
       // The content came back from a checked state: its files are the ones the pull record describes.
-      if (distrust === null) await restampRecord(content);
+      if (restored.distrust === null) await restampRecord(content);
       const pulled = await pullInto(options, content, only);
       if (!pulled.ok) return stop(pulled);
       onStep({ step: 'pull', report: pulled });
@@ -224,8 +224,7 @@ async function refreshInStore(
         },
         storeDeps,
         tree,
-        distrust,
-        inLine,
+        restored,
       );
       if (published.errors)
         return stop({

@@ -50,7 +50,7 @@ async function run(outDir: string, kept: Kept | null, leavesInLine: boolean, tex
       onSaved: (md5, inLine) => (saved = { md5, inLine }),
     },
     { store, stateStore: store, sleep: async () => {}, random: () => 0.5, now: Date.now },
-    async (_distrust, inLine) => {
+    async ({ inLine }) => {
       told = inLine;
       const record = recordPath(outDir, describeTarget(target));
       mkdirSync(dirname(record), { recursive: true });
