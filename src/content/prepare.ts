@@ -11,6 +11,7 @@ import type { ComponentSettings } from '../model/types.ts';
 import { internalError } from '../errors.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import { derivedId } from '../model/ids.ts';
+import type { Intern } from '../model/intern.ts';
 import { type ComponentFile, type TranslationEntry } from './schema.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
@@ -140,6 +141,26 @@ export function translationEntry(fields: Omit<PreparedTranslation, 'fingerprint'
     code: fields.code, id: fields.id, languageCode: fields.languageCode, filename: fields.filename,
     revision: fields.revision, counters: fields.counters, lastAuthor: fields.lastAuthor, fingerprint: h.digest(),
   };
+}
+
+/**
+ * Keeps once, through `intern`, the texts that many prepared components repeat: their settings'
+ * message templates, their translations' codes, file names and authors. A checked file arrives
+ * as a copy (a structured clone, or strings detached from its text), so until the model is built
+ * from them a million translations would hold each of these hundreds of thousands of times.
+ */
+export function sharePreparedTexts(component: PreparedComponent, intern: Intern): void {
+  const settings = component.settings as unknown as Record<string, unknown>;
+  for (const key in settings) {
+    const value = settings[key];
+    if (typeof value === 'string') settings[key] = intern(value);
+  }
+  for (const entry of component.translations) {
+    entry.code = intern(entry.code);
+    entry.languageCode = intern(entry.languageCode);
+    entry.filename = intern(entry.filename);
+    entry.lastAuthor = intern(entry.lastAuthor);
+  }
 }
 
 /** The `license_url` Weblate shows for a license when none is set: the SPDX page of a known license id, else null. */
