@@ -14,7 +14,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { checkAndHash, type CheckedText, type FilePlace } from './files.ts';
+import { createIntern } from '../model/intern.ts';
+import { checkAndHash, shareCheckedTexts, type CheckedText, type FilePlace } from './files.ts';
 
 export interface CheckJob {
   /** The path to read, as messages show it. */
@@ -88,6 +89,8 @@ class ChunkDispatch {
   private readonly waiting: CheckChunk[];
   private remaining: number;
   private readonly results: CheckedText[] = [];
+  /** The texts that checked files repeat, kept once as each chunk comes in (not once all are in). */
+  private readonly intern = createIntern();
   /** Each live thread, with the ids of the chunks it holds. */
   private readonly threads = new Map<Worker, Set<number>>();
   private onMainThread = false;
@@ -168,7 +171,10 @@ class ChunkDispatch {
 
   private store(id: number, results: CheckedText[]): void {
     const start = id * CHUNK_SIZE;
-    results.forEach((result, offset) => (this.results[start + offset] = result));
+    results.forEach((result, offset) => {
+      shareCheckedTexts(result, this.intern);
+      this.results[start + offset] = result;
+    });
     if (--this.remaining === 0) this.settle();
   }
 

@@ -8,7 +8,8 @@ import type { ContentError } from '../errors.ts';
 import { closest, describeValue } from './describe.ts';
 import { formatPath, locate, type FieldPath } from './locate.ts';
 import { readYaml, type YamlSource } from './yaml.ts';
-import { prepareComponent, type PreparedComponent } from './prepare.ts';
+import { prepareComponent, sharePreparedTexts, type PreparedComponent } from './prepare.ts';
+import type { Intern } from '../model/intern.ts';
 import { checkComponentFile, componentWarnings } from './rules.ts';
 import { hashText } from './signatures.ts';
 import {
@@ -126,6 +127,12 @@ export interface CheckedText {
 /** Checks a file's text and hashes it: what is done with each file a load reads. */
 export function checkAndHash(file: string, place: FilePlace, text: string): CheckedText {
   return { result: checkFile(file, place, text), hash: hashText(text) };
+}
+
+/** A checked component file's repeated texts kept once through `intern` (prepare.ts#sharePreparedTexts); other files are left as they are. */
+export function shareCheckedTexts({ result }: CheckedText, intern: Intern): void {
+  const checked = result.ok ? result.checked : result.salvaged;
+  if (checked?.place.kind === 'component') sharePreparedTexts(checked.data as PreparedComponent, intern);
 }
 
 /** Builds a ContentError for a field path of a parsed file. */

@@ -11,6 +11,7 @@ import type { ComponentSettings } from '../model/types.ts';
 import { internalError } from '../errors.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import { derivedId } from '../model/ids.ts';
+import type { Intern } from '../model/intern.ts';
 import { type ComponentFile, type TranslationEntry } from './schema.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
@@ -116,7 +117,12 @@ export function prepareComponent(data: ComponentFile, project: string, component
   // Every field but the translations (each has a fingerprint of its own).
   const h = new Hasher().text(path);
   for (const [key, value] of Object.entries(prepared)) if (key !== 'translations') h.text(key).value(value);
-  return { ...prepared, fingerprint: h.digest() };
+  const p = prepared;
+  return {
+    name: p.name, id: p.id, explicitId: p.explicitId, sourceTranslationId: p.sourceTranslationId, sourceLanguage: p.sourceLanguage,
+    settings: p.settings, givenLicenseUrl: p.givenLicenseUrl, licenseUrl: p.licenseUrl, current: p.current, givenKeys: p.givenKeys,
+    locked: p.locked, links: p.links, source: p.source, translations: p.translations, fingerprint: h.digest(),
+  };
 }
 
 /** A translation entry made from its fields, with its fingerprint (also for the derived source translation). */
@@ -130,7 +136,31 @@ export function translationEntry(fields: Omit<PreparedTranslation, 'fingerprint'
     .number(c.failing_checks_words).number(c.approved).number(c.approved_words).number(c.approved_chars)
     .number(c.readonly).number(c.readonly_words).number(c.readonly_chars).number(c.have_suggestion)
     .number(c.have_comment).number(c.recent_changes).text(c.last_change ?? '\u0000');
-  return { ...fields, fingerprint: h.digest() };
+  // Spelled out, not spread: a spread past a few shapes gives each object a hidden class of its own.
+  return {
+    code: fields.code, id: fields.id, languageCode: fields.languageCode, filename: fields.filename,
+    revision: fields.revision, counters: fields.counters, lastAuthor: fields.lastAuthor, fingerprint: h.digest(),
+  };
+}
+
+/**
+ * Keeps once, through `intern`, the texts that many prepared components repeat: their settings'
+ * message templates, their translations' codes, file names and authors. A checked file arrives
+ * as a copy (a structured clone, or strings detached from its text), so until the model is built
+ * from them a million translations would hold each of these hundreds of thousands of times.
+ */
+export function sharePreparedTexts(component: PreparedComponent, intern: Intern): void {
+  const settings = component.settings as unknown as Record<string, unknown>;
+  for (const key in settings) {
+    const value = settings[key];
+    if (typeof value === 'string') settings[key] = intern(value);
+  }
+  for (const entry of component.translations) {
+    entry.code = intern(entry.code);
+    entry.languageCode = intern(entry.languageCode);
+    entry.filename = intern(entry.filename);
+    entry.lastAuthor = intern(entry.lastAuthor);
+  }
 }
 
 /** The `license_url` Weblate shows for a license when none is set: the SPDX page of a known license id, else null. */
@@ -159,19 +189,22 @@ function inheritSwitches(d: ComponentFile): Partial<Record<InheritableSetting, b
 }
 
 function componentSettings(d: ComponentFile): ComponentSettings {
-  const settings = { ...COMPONENT_FIELD_DEFAULTS, ...COMPONENT_FIELD_DEFAULTS_2026 } as unknown as ComponentSettings;
+  // Built key by key in one order from an empty object, so that every component's settings share one hidden class.
+  const settings = {} as Record<string, unknown>;
   const values = d as unknown as Record<string, unknown>;
-  for (const key of Object.keys(settings) as (keyof ComponentSettings)[]) {
+  for (const [key, fallback] of SETTING_DEFAULTS) {
     const value = values[key];
-    if (value === undefined) continue;
-    (settings as Record<string, unknown>)[key] = copyValue(value);
+    settings[key] = value === undefined ? fallback : copyValue(value);
   }
   if (settings.is_glossary) {
     if (d.manage_units === undefined) settings.manage_units = GLOSSARY_FIELD_DEFAULTS.manage_units;
     if (d.new_lang === undefined) settings.new_lang = GLOSSARY_FIELD_DEFAULTS.new_lang;
   }
-  return settings;
+  return settings as unknown as ComponentSettings;
 }
+
+/** Every component setting with its default, in the order a component's settings list them. */
+const SETTING_DEFAULTS: readonly [string, unknown][] = Object.entries({ ...COMPONENT_FIELD_DEFAULTS, ...COMPONENT_FIELD_DEFAULTS_2026 });
 
 /** A value of the file, its strings detached (lists and maps of parameters too). */
 function copyValue(value: unknown): unknown {

@@ -64,9 +64,9 @@ export function checkInParts(
     const components = part.flatMap(({ path, place }) => check(path, place) ?? []);
     const content = assembleContent([...frame, ...components], sorted.places);
     const own = new Set(part.map(({ path }) => named(path)));
-    const resolved = resolveContent(content, {}, catalog, readText, contentDir, (drafts) =>
-      across.add(drafts),
-    );
+    const resolved = resolveContent(content, {}, catalog, readText, contentDir, {
+      onComponents: (drafts) => across.add(drafts),
+    });
     if (!resolved.ok) resolveErrors.add(resolved.errors, own);
   }
   const placeErrors = sorted.unplaced.map(({ path, message }) => fileError(named(path), message));

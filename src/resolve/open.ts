@@ -21,8 +21,8 @@ type OpenedContent =
   | {
       ok: true;
       model: Model;
-      /** Every checked file by its path relative to the content folder. */
-      files: Map<string, CheckedFile>;
+      /** Every checked file by its path relative to the content folder; null unless `keepFiles`. */
+      files: Map<string, CheckedFile> | null;
       /** What vouches for each file as it was read (content/signatures.ts), by the same path. */
       signatures: Map<string, FileSignature>;
       /** What the content most likely left out by mistake; with `strict`, these are errors instead. */
@@ -38,6 +38,12 @@ interface OpenOptions {
   threads?: CheckOptions | undefined;
   /** Warnings are errors. */
   strict?: boolean | undefined;
+  /**
+   * Whether the checked files are kept beside the model (a session patches
+   * from them). Else each component file is let go once resolved, so the
+   * opening holds little more than the model at its end.
+   */
+  keepFiles?: boolean | undefined;
 }
 
 export async function openContent(
@@ -45,12 +51,17 @@ export async function openContent(
   options: OpenOptions = {},
 ): Promise<OpenedContent> {
   const loaded = await loadContent(contentDir, options.threads);
+  const keepFiles = options.keepFiles ?? false;
+  const files = keepFiles ? loaded.files : null;
+  // The content's lists are then the only hold on the checked files, and the resolve drops each.
+  if (!keepFiles) loaded.files.clear();
   const resolved = resolveContent(
     loaded.content,
     options.settings ?? {},
     options.catalog ?? loadCatalog(),
     readText,
     contentDir,
+    { release: !keepFiles },
   );
   const errors = [
     ...loaded.errors,
@@ -61,7 +72,7 @@ export async function openContent(
   return {
     ok: true,
     model: loaded.extras.length > 0 ? { ...resolved.model, extras: loaded.extras } : resolved.model,
-    files: loaded.files,
+    files,
     signatures: loaded.signatures,
     warnings: loaded.warnings,
   };

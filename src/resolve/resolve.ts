@@ -76,11 +76,24 @@ export interface SettingsOverrides {
 
 type ResolveResult = { ok: true; model: Model } | { ok: false; errors: ContentError[] };
 
+/** How a resolve treats what it is given, and who sees the components resolved. */
+interface ResolveOptions {
+  /**
+   * Sees the components resolved, whether or not all is well: a check of the
+   * content in parts carries their ids and links between parts.
+   */
+  onComponents?: ((drafts: readonly ComponentDraft[]) => void) | undefined;
+  /**
+   * The content's component files are the resolve's to let go: each leaves
+   * `content.components` once resolved, so that a caller holding no other
+   * reference never holds every checked file and the whole model at once.
+   */
+  release?: boolean | undefined;
+}
+
 /**
  * Builds the model from checked files. `readText` gives a file's text again
  * when an error must be pinned to a line (errors are rare; texts are not kept).
- * `onComponents` sees the components resolved, whether or not all is well:
- * a check of the content in parts carries their ids and links between parts.
  */
 export function resolveContent(
   content: LoadedContent,
@@ -88,7 +101,7 @@ export function resolveContent(
   catalog: Catalog,
   readText: (file: string) => string,
   contentDir: string,
-  onComponents?: (drafts: readonly ComponentDraft[]) => void,
+  options: ResolveOptions = {},
 ): ResolveResult {
   const problems: Problem[] = [];
   const settings = resolveSettings(content.site, overrides, problems, contentDir, content.siteFile);
@@ -127,10 +140,10 @@ export function resolveContent(
     intern: createIntern(),
     shareInherited: createInheritedTable(),
   };
-  const components = resolveComponents(content.components, context);
+  const components = resolveComponents(content.components, context, options.release ?? false);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
   for (const draft of components) linkRepository(draft.component, byPath, problems, present);
-  onComponents?.(components);
+  options.onComponents?.(components);
   checkUniqueIds(projects, components, categories, problems);
   checkPluralIds([...definitions.values(), ...languages.used()], problems);
   if (version !== '4') checkLanguageIds([...definitions.values(), ...languages.used()], problems);
@@ -167,7 +180,6 @@ interface ProjectDraft {
 
 export interface ComponentDraft {
   component: Component;
-  checked: CheckedFile<'component'>;
   /** Translations with the key they are listed under (null for the derived source translation). */
   translations: { translation: Translation; key: string | null }[];
 }
@@ -289,11 +301,15 @@ function resolveProjects(
 }
 
 function resolveComponents(
-  files: readonly CheckedFile<'component'>[],
+  files: CheckedFile<'component'>[],
   context: ComponentContext,
+  release: boolean,
 ): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
-  for (const checked of files) {
+  // Taken from the end of a reversed list, in the files' order: a file released is held no more.
+  const waiting = release ? files.reverse() : [...files].reverse();
+  while (waiting.length > 0) {
+    const checked = waiting.pop()!;
     const project = context.projects.get(checked.place.project);
     if (!project) continue; // reported as a folder without project.yaml
     const draft = resolveComponent(checked, project, context);
@@ -390,7 +406,7 @@ export function resolveComponent(
     file,
     contentFingerprint: d.fingerprint,
   };
-  const draft: ComponentDraft = { component, checked, translations: [] };
+  const draft: ComponentDraft = { component, translations: [] };
   let sourceListed = false;
   for (const entry of d.translations) {
     const language = languages.resolve(
@@ -405,7 +421,7 @@ export function resolveComponent(
     sourceListed ||= isSource;
     draft.translations.push({
       translation: makeTranslation(component, language, entry, isSource, intern),
-      key: entry.code,
+      key: intern(entry.code),
     });
   }
   if (!sourceListed) {

@@ -164,6 +164,7 @@ export class Session {
     const opened = await openTreeContent(settings.contentDir, {
       settings: settings.settings,
       catalog: settings.catalog,
+      keepFiles: true,
     });
     if (!opened.ok) return opened;
     const read = await readSiteSettings(settings.contentDir, overrides);
@@ -179,7 +180,7 @@ export class Session {
       full: settings.full,
     });
     if (!('manifest' in synced)) return { ok: false, ...synced };
-    const session = new Session(settings, opened.files, opened.model, synced.manifest, lock);
+    const session = new Session(settings, keptFiles(opened), opened.model, synced.manifest, lock);
     return {
       ok: true,
       session,
@@ -480,12 +481,13 @@ export class Session {
       const opened = await openContent(this.options.contentDir, {
         settings: this.options.settings,
         catalog: this.options.catalog,
+        keepFiles: true,
       });
       if (!opened.ok) return;
       this.manifest = await reconcileTree(this.options.outDir, opened.model, {
         rootHost: this.options.rootHost,
       });
-      this.files = opened.files;
+      this.files = keptFiles(opened);
       this.current = opened.model;
       this.staleLists.clear();
     } catch {
@@ -502,6 +504,11 @@ export class Session {
 
 /** Pages of a deferred list rewritten between two looks at waiting writes. */
 const LIST_REFRESH_CHUNK = 100;
+
+/** The checked files a session keeps to patch from (opened with `keepFiles`). */
+function keptFiles(opened: { files: Map<string, CheckedFile> | null }): Map<string, CheckedFile> {
+  return opened.files ?? internalError('the session opened its content without keeping its files');
+}
 
 /** The tree brought in line again after a failed write (its settings are those the session opened it with). */
 async function reconcileTree(
