@@ -417,6 +417,8 @@ function decodeTranslations(
   const encoded = deserialize(part) as EncodedTranslations;
   const { numbers: n, texts: joined } = encoded;
   const shared = encoded.shared.map(intern);
+  // Translations of a component mostly show one revision: kept once per chunk.
+  const revisions = createIntern();
   // Split, each text would be a view of the joined string: some 40 bytes more per text.
   const texts = joined.split(SEPARATOR).map(ownCopy);
   if (texts.length !== (n.length / WIDTH) * TEXTS)
@@ -434,7 +436,7 @@ function decodeTranslations(
       language: languages[n[o + 2]!]!,
       languageCode: shared[n[o + LANGUAGE_CODE]!]!,
       filename: shared[n[o + FILENAME]!]!,
-      revision: texts[s]!,
+      revision: revisions(texts[s]!),
       isSource: (flags & IS_SOURCE) !== 0,
       isTemplate: (flags & IS_TEMPLATE) !== 0,
       counters,

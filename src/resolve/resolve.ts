@@ -328,7 +328,8 @@ export function resolveComponent(
   const { projects, languages, problems, version } = context;
   const present = context.present ?? NONE_PRESENT;
   const intern = context.intern ?? createIntern();
-  const made = { intern, pack: context.pack ?? createCounterPacker() };
+  // A component's translations mostly show one revision (its repository's): kept once per component.
+  const made = { intern, pack: context.pack ?? createCounterPacker(), revisions: createIntern() };
   const d = checked.data;
   const file = checked.file;
   if (!checkSlug(checked.place.component, file, 'component', problems)) return null;
@@ -525,10 +526,12 @@ export function checkSharedPaths(
   }
 }
 
-/** What a translation's texts and counters are kept in: shared texts once, counters compactly. */
+/** What a translation's texts and counters are kept in: repeated texts once, counters compactly. */
 interface Keeping {
   intern: Intern;
   pack: CounterPacker;
+  /** The component's revisions (a model's are too many distinct texts for one table). */
+  revisions: Intern;
 }
 
 /** A model translation over prepared counters (never changed: models are read-only). */
@@ -537,7 +540,7 @@ function makeTranslation(
   language: Language,
   entry: PreparedTranslation,
   isSource: boolean,
-  { intern, pack }: Keeping,
+  { intern, pack, revisions }: Keeping,
 ): Translation {
   const languageCode = intern(entry.languageCode ?? language.code);
   const filename = intern(
@@ -552,7 +555,7 @@ function makeTranslation(
     language,
     languageCode,
     filename,
-    revision: entry.revision,
+    revision: revisions(entry.revision),
     isSource,
     isTemplate: filename === component.settings.template,
     counters: pack(entry.counters),

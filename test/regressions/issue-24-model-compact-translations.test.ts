@@ -5,10 +5,11 @@
  * cache, as a view of a larger string (some 40 bytes more each). A real process opens synthetic
  * content on the main thread, then decodes its model from the build cache's form, and writes a
  * heap snapshot after each; the snapshots show small counters and flat texts. The counters read
- * the same after the round trip through the cache, field by field.
+ * the same after the round trip through the cache, field by field. The translations of a
+ * component mostly show one revision (its repository's), held once rather than once each.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,26 +21,42 @@ import { createContext } from '../../src/tree/groups.ts';
 import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
 import { ROOT, TSX, tempDir } from '../helpers.ts';
 
-/** Opens the content on the main thread, keeps only the model, snapshots; then the same for the decoded model. */
+/**
+ * Opens the content on the main thread, keeps only the model, snapshots, and writes the model in
+ * the build cache's form; a second process reads that back and snapshots the decoded model alone
+ * (in the first, V8's allocation sites may keep a resolved translation, and through it the model).
+ */
 const SCRIPT = (dir: string) => `
-import { writeHeapSnapshot } from 'node:v8';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize, writeHeapSnapshot } from 'node:v8';
 const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
 const { openContent } = await import(src + '/resolve/open.ts');
 const { encodeModel, decodeModel } = await import(src + '/cache/model-codec.ts');
 const { createContext } = await import(src + '/tree/groups.ts');
 const { createFingerprintCache } = await import(src + '/tree/fingerprints.ts');
-const opened = await openContent(${JSON.stringify(join(dir, 'content'))}, { threads: { threads: 0 } });
-if (!opened.ok) throw new Error(JSON.stringify(opened.errors));
-let model = opened.model;
-globalThis.kept = model;
-writeHeapSnapshot(${JSON.stringify(join(dir, 'resolved.heapsnapshot'))});
-const { fingerprints, aggregates } = createContext(model, createFingerprintCache());
-const parts = encodeModel(model, fingerprints, aggregates);
-globalThis.kept = model = null;
-globalThis.kept = decodeModel(parts).model;
-writeHeapSnapshot(${JSON.stringify(join(dir, 'decoded.heapsnapshot'))});
-console.log(globalThis.kept.translations.length);
+const partsFile = ${JSON.stringify(join(dir, 'model.parts'))};
+if (process.argv[2] === 'open') {
+  const opened = await openContent(${JSON.stringify(join(dir, 'content'))}, { threads: { threads: 0 } });
+  if (!opened.ok) throw new Error(JSON.stringify(opened.errors));
+  globalThis.kept = opened.model;
+  writeHeapSnapshot(${JSON.stringify(join(dir, 'resolved.heapsnapshot'))});
+  const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
+  writeFileSync(partsFile, serialize(encodeModel(opened.model, fingerprints, aggregates)));
+} else {
+  globalThis.kept = decodeModel(deserialize(readFileSync(partsFile))).model;
+  writeHeapSnapshot(${JSON.stringify(join(dir, 'decoded.heapsnapshot'))});
+  console.log(globalThis.kept.translations.length);
+}
 `;
+
+/** Runs SCRIPT's two steps; the number of translations of the decoded model. */
+function snapshotModels(dir: string): number {
+  writeFileSync(join(dir, 'measure.mts'), SCRIPT(dir));
+  const run = (step: string) =>
+    execFileSync(process.execPath, [...TSX, join(dir, 'measure.mts'), step], { encoding: 'utf8' });
+  run('open');
+  return Number(run('decode'));
+}
 
 interface Snapshot {
   snapshot: {
@@ -57,23 +74,23 @@ interface Snapshot {
 
 /**
  * What the objects of a heap snapshot with an `owner` property (translations: `isTemplate`) point
- * to by `property`: each target's kind and own size.
+ * to by `property`: each target's kind, own size, place in the snapshot and (a string's) text.
  */
 function targets(
   file: string,
   property: string,
   owner = 'isTemplate',
-): { kind: string; size: number }[] {
+): { kind: string; size: number; node: number; text: string }[] {
   const heap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
   const { node_fields: fields, node_types, edge_fields, edge_types } = heap.snapshot.meta;
-  const [type, size, edgeCount] = ['type', 'self_size', 'edge_count'].map((f) =>
+  const [type, nodeName, size, edgeCount] = ['type', 'name', 'self_size', 'edge_count'].map((f) =>
     fields.indexOf(f),
-  ) as [number, number, number];
+  ) as [number, number, number, number];
   const [edgeType, edgeName, edgeTo] = ['type', 'name_or_index', 'to_node'].map((f) =>
     edge_fields.indexOf(f),
   ) as [number, number, number];
   const named = edge_types[0].indexOf('property');
-  const found: { kind: string; size: number }[] = [];
+  const found: { kind: string; size: number; node: number; text: string }[] = [];
   let edge = 0;
   for (let node = 0; node < heap.nodes.length; node += fields.length) {
     let [owned, target] = [false, -1];
@@ -88,6 +105,8 @@ function targets(
       found.push({
         kind: node_types[0][heap.nodes[target + type]!]!,
         size: heap.nodes[target + size]!,
+        node: target,
+        text: heap.strings[heap.nodes[target + nodeName]!]!,
       });
   }
   return found;
@@ -104,11 +123,7 @@ describe('the model holds each translation compactly', () => {
       languages: 3,
       seed: 24,
     });
-    writeFileSync(join(dir, 'measure.mts'), SCRIPT(dir));
-    const out = execFileSync(process.execPath, [...TSX, join(dir, 'measure.mts')], {
-      encoding: 'utf8',
-    });
-    translations = Number(out);
+    translations = snapshotModels(dir);
   }, 120_000);
 
   it('keeps counters in a small object per translation, resolved and decoded', () => {
@@ -152,6 +167,43 @@ describe('the model holds each translation compactly', () => {
       expect(Object.keys(countersOf(t.counters))).toHaveLength(21);
       expect(countersOf(t.counters)).toEqual(countersOf(before.counters));
     });
+  });
+});
+
+describe('the model holds a revision that translations of a component share once', () => {
+  const dir = tempDir();
+  let translations = 0;
+  const COMPONENTS = 2 * 6;
+
+  beforeAll(async () => {
+    await writeSyntheticContent(join(dir, 'content'), {
+      projects: 2,
+      components: 6,
+      languages: 4,
+      seed: 24,
+    });
+    // As Weblate shows them: every translation of a component at its repository's revision.
+    for (const project of readdirSync(join(dir, 'content/projects'))) {
+      const folder = join(dir, 'content/projects', project, 'components');
+      for (const name of readdirSync(folder)) {
+        const file = join(folder, name);
+        const revision = `${project}-${name}`.padEnd(40, '0');
+        const text = readFileSync(file, 'utf8');
+        writeFileSync(file, text.replace(/revision: \S+/g, `revision: ${revision}`));
+      }
+    }
+    translations = snapshotModels(dir);
+  }, 120_000);
+
+  it('keeps one copy per component, resolved and decoded', () => {
+    for (const snapshot of ['resolved', 'decoded']) {
+      const revisions = targets(join(dir, `${snapshot}.heapsnapshot`), 'revision', 'isTemplate');
+      expect(revisions.length).toBeGreaterThanOrEqual(translations);
+      // Source translations not listed in the file show none ('').
+      const strings = revisions.filter((r) => r.kind === 'string' && r.text !== '');
+      expect(strings.length, snapshot).toBeGreaterThan(translations / 2);
+      expect(new Set(strings.map((r) => r.node)).size, snapshot).toBeLessThanOrEqual(COMPONENTS);
+    }
   });
 });
 
