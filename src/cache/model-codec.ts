@@ -24,6 +24,8 @@ import {
   isDefault,
   type Intern,
 } from '../model/intern.ts';
+import { ownCopy } from '../model/text-copy.ts';
+import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
 import type { Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
 import type {
@@ -148,8 +150,9 @@ export function decodeModel(parts: readonly Buffer[]): {
     component.project.components.push(component);
   });
   const translations: Translation[] = [];
+  const pack = createCounterPacker();
   for (const part of parts.slice(1))
-    decodeTranslations(part, { components, languages, intern }, translations, fingerprints);
+    decodeTranslations(part, { components, languages, intern, pack }, translations, fingerprints);
   if (translations.length !== head.translations)
     throw new Error(`expected ${head.translations} translations (got ${translations.length})`);
   return {
@@ -310,13 +313,14 @@ function settingsDiff(settings: ComponentSettings): Record<string, unknown> {
   return diff;
 }
 
-/** What a component's and a translation's references point to once decoded, and the texts kept once. */
+/** What a component's and a translation's references point to once decoded, the texts kept once, the counters compactly. */
 interface Decoded {
   projects: Project[];
   categories: Category[];
   components: Component[];
   languages: Language[];
   intern: Intern;
+  pack: CounterPacker;
 }
 
 function decodeComponent(
@@ -401,22 +405,28 @@ function encodeTranslations(
 
 function decodeTranslations(
   part: Buffer,
-  { components, languages, intern }: Pick<Decoded, 'components' | 'languages' | 'intern'>,
+  {
+    components,
+    languages,
+    intern,
+    pack,
+  }: Pick<Decoded, 'components' | 'languages' | 'intern' | 'pack'>,
   into: Translation[],
   fingerprints: FingerprintCache,
 ): void {
   const encoded = deserialize(part) as EncodedTranslations;
   const { numbers: n, texts: joined } = encoded;
   const shared = encoded.shared.map(intern);
-  const texts = joined.split(SEPARATOR);
+  // Translations of a component mostly show one revision: kept once per chunk.
+  const revisions = createIntern();
+  // Split, each text would be a view of the joined string: some 40 bytes more per text.
+  const texts = joined.split(SEPARATOR).map(ownCopy);
   if (texts.length !== (n.length / WIDTH) * TEXTS)
     throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {
     const flags = n[o + 3]!;
-    const counters = countersAt(
-      n,
-      o + 4,
-      flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp),
+    const counters = pack(
+      countersAt(n, o + 4, flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp)),
     );
     const component = components[n[o + 1]!]!;
     const author = n[o + LAST_AUTHOR]!;
@@ -426,7 +436,7 @@ function decodeTranslations(
       language: languages[n[o + 2]!]!,
       languageCode: shared[n[o + LANGUAGE_CODE]!]!,
       filename: shared[n[o + FILENAME]!]!,
-      revision: texts[s]!,
+      revision: revisions(texts[s]!),
       isSource: (flags & IS_SOURCE) !== 0,
       isTemplate: (flags & IS_TEMPLATE) !== 0,
       counters,

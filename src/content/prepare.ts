@@ -12,6 +12,7 @@ import { internalError } from '../errors.ts';
 import { Hasher } from '../model/fingerprint.ts';
 import { derivedId } from '../model/ids.ts';
 import type { Intern } from '../model/intern.ts';
+import { ownCopy } from '../model/text-copy.ts';
 import { type ComponentFile, type TranslationEntry } from './schema.ts';
 import {
   COMPONENT_FIELD_DEFAULTS,
@@ -82,9 +83,7 @@ export interface PreparedTranslation {
  * for as long as any slice of it lives: 40 characters of a revision would
  * otherwise hold a 4 KB file in memory.
  */
-function detach<T extends string | null | undefined>(text: T): T {
-  return (typeof text === 'string' ? (' ' + text).slice(1) : text) as T;
-}
+const detach = ownCopy;
 
 /** Prepares the component at `projects/<project>/components/<component>.yaml`. */
 export function prepareComponent(data: ComponentFile, project: string, component: string): PreparedComponent {

@@ -5,7 +5,8 @@
  * and a decoded build cache arrive as copies (a structured clone or a parse
  * shares no string), so a model of a million translations would otherwise hold
  * the same texts hundreds of thousands of times. Texts met once or rarely
- * (revisions, times of change) are not worth a table entry and are not passed.
+ * (times of change) are not worth a table entry and are not passed; a table
+ * of one component's revisions is (its translations mostly show one).
  */
 import { COMPONENT_FIELD_DEFAULTS, COMPONENT_FIELD_DEFAULTS_2026 } from './defaults.ts';
 import type { ComponentSettings, Inherited, Language } from './types.ts';

@@ -5,6 +5,7 @@
  * Internally a timestamp is the UTC time as `YYYY-MM-DDTHH:MM:SS.ffffff`
  * (always six digits), so comparing two strings compares the instants.
  */
+import { ownCopy } from './text-copy.ts';
 
 /** A normalized UTC timestamp: `YYYY-MM-DDTHH:MM:SS.ffffff`. */
 export type Timestamp = string & { readonly __timestamp: unique symbol };
@@ -58,8 +59,8 @@ export function parseTimestamp(text: string): ParsedTimestamp {
     `${pad(utcYear, 4)}-${pad(utc.getUTCMonth() + 1, 2)}-${pad(utc.getUTCDate(), 2)}` +
     `T${pad(utc.getUTCHours(), 2)}:${pad(utc.getUTCMinutes(), 2)}:${pad(utc.getUTCSeconds(), 2)}` +
     `.${fraction.padEnd(6, '0')}`;
-  // Flattened: built by concatenation, it would otherwise be held as a tree of its parts.
-  return { ok: true, value: (' ' + iso).slice(1) as Timestamp };
+  // Copied: built by concatenation, it would otherwise be held as a tree of its parts.
+  return { ok: true, value: ownCopy(iso) as Timestamp };
 }
 
 /** The text Weblate writes: `2024-05-02T10:20:05.499000Z`, or `2024-05-02T10:20:05Z` at zero microseconds. */
@@ -88,7 +89,7 @@ function parseCanonical(text: string): Timestamp | null {
     day = Number(match[2]);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   const iso = `${text.slice(0, 19)}.${(match[4] ?? '').padEnd(6, '0')}`;
-  return (' ' + iso).slice(1) as Timestamp;
+  return ownCopy(iso) as Timestamp;
 }
 
 function parseOffset(zone: string): number | null {

@@ -13,6 +13,7 @@ import type { Component, Language, Model, Project, Translation } from '../model/
 import type { CheckedFile } from '../content/files.ts';
 import { checkLanguageIds, languageResolver } from './languages.ts';
 import { createIntern } from '../model/intern.ts';
+import { createCounterPacker } from '../model/packed-counters.ts';
 import {
   checkCaseCollisions,
   checkPluralIds,
@@ -75,6 +76,7 @@ export function patchComponents(
     version: shapesOf(version),
     problems,
     intern: createIntern(),
+    pack: createCounterPacker(),
   };
   const replaced: Component[] = [];
   const drafts: ComponentDraft[] = [];

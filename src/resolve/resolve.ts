@@ -43,6 +43,7 @@ import {
   internSettings,
   type Intern,
 } from '../model/intern.ts';
+import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
 import type { LoadedContent } from '../content/load.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
@@ -139,6 +140,7 @@ export function resolveContent(
     present,
     intern: createIntern(),
     shareInherited: createInheritedTable(),
+    pack: createCounterPacker(),
   };
   const components = resolveComponents(content.components, context, options.release ?? false);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
@@ -169,6 +171,8 @@ export interface ComponentContext {
   intern?: Intern;
   /** The components' inheritable settings, each distinct value once. */
   shareInherited?: (inherited: Inherited) => Inherited;
+  /** The translations' counters, held compactly (a patch may bring its own). */
+  pack?: CounterPacker;
 }
 
 // --- internal ---
@@ -340,6 +344,8 @@ export function resolveComponent(
   const { projects, languages, problems, version } = context;
   const present = context.present ?? NONE_PRESENT;
   const intern = context.intern ?? createIntern();
+  // A component's translations mostly show one revision (its repository's): kept once per component.
+  const made = { intern, pack: context.pack ?? createCounterPacker(), revisions: createIntern() };
   const d = checked.data;
   const file = checked.file;
   if (!checkSlug(checked.place.component, file, 'component', problems)) return null;
@@ -420,13 +426,13 @@ export function resolveComponent(
     const isSource = language === sourceLanguage;
     sourceListed ||= isSource;
     draft.translations.push({
-      translation: makeTranslation(component, language, entry, isSource, intern),
+      translation: makeTranslation(component, language, entry, isSource, made),
       key: intern(entry.code),
     });
   }
   if (!sourceListed) {
     draft.translations.push({
-      translation: derivedSourceTranslation(component, d, intern),
+      translation: derivedSourceTranslation(component, d, made),
       key: null,
     });
   }
@@ -536,13 +542,21 @@ export function checkSharedPaths(
   }
 }
 
-/** A model translation over prepared counters (shared, never changed: models are read-only). */
+/** What a translation's texts and counters are kept in: repeated texts once, counters compactly. */
+interface Keeping {
+  intern: Intern;
+  pack: CounterPacker;
+  /** The component's revisions (a model's are too many distinct texts for one table). */
+  revisions: Intern;
+}
+
+/** A model translation over prepared counters (never changed: models are read-only). */
 function makeTranslation(
   component: Component,
   language: Language,
   entry: PreparedTranslation,
   isSource: boolean,
-  intern: Intern,
+  { intern, pack, revisions }: Keeping,
 ): Translation {
   const languageCode = intern(entry.languageCode ?? language.code);
   const filename = intern(
@@ -557,10 +571,10 @@ function makeTranslation(
     language,
     languageCode,
     filename,
-    revision: entry.revision,
+    revision: revisions(entry.revision),
     isSource,
     isTemplate: filename === component.settings.template,
-    counters: entry.counters,
+    counters: pack(entry.counters),
     lastAuthor: intern(entry.lastAuthor),
     contentFingerprint: entry.fingerprint,
   };
@@ -574,7 +588,7 @@ function makeTranslation(
 function derivedSourceTranslation(
   component: Component,
   prepared: PreparedComponent,
-  intern: Intern,
+  keeping: Keeping,
 ): Translation {
   const { source } = prepared;
   const editable = component.settings.template !== '' && component.settings.edit_template;
@@ -597,7 +611,7 @@ function derivedSourceTranslation(
     counters,
     lastAuthor: null,
   });
-  return makeTranslation(component, component.sourceLanguage, entry, true, intern);
+  return makeTranslation(component, component.sourceLanguage, entry, true, keeping);
 }
 
 /** `project/component`: how repository links and ids name a component. */

@@ -1,0 +1,219 @@
+/**
+ * Issue 24: the model of a million translations in bounded memory. Each translation held its
+ * counters as a plain object of 21 fields (some 200 bytes without pointer compression), and the
+ * revision and time of change of a file checked on the main thread, or decoded from the build
+ * cache, as a view of a larger string (some 40 bytes more each). A real process opens synthetic
+ * content on the main thread, then decodes its model from the build cache's form, and writes a
+ * heap snapshot after each; the snapshots show small counters and flat texts. The counters read
+ * the same after the round trip through the cache, field by field. The translations of a
+ * component mostly show one revision (its repository's), held once rather than once each.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticContent } from '../../bench/synthetic.ts';
+import { decodeModel, encodeModel } from '../../src/cache/model-codec.ts';
+import { isPacked } from '../../src/model/packed-counters.ts';
+import { openContent } from '../../src/resolve/open.ts';
+import { createContext } from '../../src/tree/groups.ts';
+import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
+import { ROOT, TSX, tempDir } from '../helpers.ts';
+
+/**
+ * Opens the content on the main thread, keeps only the model, snapshots, and writes the model in
+ * the build cache's form; a second process reads that back and snapshots the decoded model alone
+ * (in the first, V8's allocation sites may keep a resolved translation, and through it the model).
+ */
+const SCRIPT = (dir: string) => `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize, writeHeapSnapshot } from 'node:v8';
+const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
+const { openContent } = await import(src + '/resolve/open.ts');
+const { encodeModel, decodeModel } = await import(src + '/cache/model-codec.ts');
+const { createContext } = await import(src + '/tree/groups.ts');
+const { createFingerprintCache } = await import(src + '/tree/fingerprints.ts');
+const partsFile = ${JSON.stringify(join(dir, 'model.parts'))};
+if (process.argv[2] === 'open') {
+  const opened = await openContent(${JSON.stringify(join(dir, 'content'))}, { threads: { threads: 0 } });
+  if (!opened.ok) throw new Error(JSON.stringify(opened.errors));
+  globalThis.kept = opened.model;
+  writeHeapSnapshot(${JSON.stringify(join(dir, 'resolved.heapsnapshot'))});
+  const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
+  writeFileSync(partsFile, serialize(encodeModel(opened.model, fingerprints, aggregates)));
+} else {
+  globalThis.kept = decodeModel(deserialize(readFileSync(partsFile))).model;
+  writeHeapSnapshot(${JSON.stringify(join(dir, 'decoded.heapsnapshot'))});
+  console.log(globalThis.kept.translations.length);
+}
+`;
+
+/** Runs SCRIPT's two steps; the number of translations of the decoded model. */
+function snapshotModels(dir: string): number {
+  writeFileSync(join(dir, 'measure.mts'), SCRIPT(dir));
+  const run = (step: string) =>
+    execFileSync(process.execPath, [...TSX, join(dir, 'measure.mts'), step], { encoding: 'utf8' });
+  run('open');
+  return Number(run('decode'));
+}
+
+interface Snapshot {
+  snapshot: {
+    meta: {
+      node_fields: string[];
+      node_types: [string[]];
+      edge_fields: string[];
+      edge_types: [string[]];
+    };
+  };
+  nodes: number[];
+  edges: number[];
+  strings: string[];
+}
+
+/**
+ * What the objects of a heap snapshot with an `owner` property (translations: `isTemplate`) point
+ * to by `property`: each target's kind, own size, place in the snapshot and (a string's) text.
+ */
+function targets(
+  file: string,
+  property: string,
+  owner = 'isTemplate',
+): { kind: string; size: number; node: number; text: string }[] {
+  const heap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
+  const { node_fields: fields, node_types, edge_fields, edge_types } = heap.snapshot.meta;
+  const [type, nodeName, size, edgeCount] = ['type', 'name', 'self_size', 'edge_count'].map((f) =>
+    fields.indexOf(f),
+  ) as [number, number, number, number];
+  const [edgeType, edgeName, edgeTo] = ['type', 'name_or_index', 'to_node'].map((f) =>
+    edge_fields.indexOf(f),
+  ) as [number, number, number];
+  const named = edge_types[0].indexOf('property');
+  const found: { kind: string; size: number; node: number; text: string }[] = [];
+  let edge = 0;
+  for (let node = 0; node < heap.nodes.length; node += fields.length) {
+    let [owned, target] = [false, -1];
+    const end = edge + heap.nodes[node + edgeCount]! * edge_fields.length;
+    for (; edge < end; edge += edge_fields.length) {
+      if (heap.edges[edge + edgeType] !== named) continue;
+      const name = heap.strings[heap.edges[edge + edgeName]!];
+      if (name === owner) owned = true;
+      if (name === property) target = heap.edges[edge + edgeTo]!;
+    }
+    if (owned && target >= 0)
+      found.push({
+        kind: node_types[0][heap.nodes[target + type]!]!,
+        size: heap.nodes[target + size]!,
+        node: target,
+        text: heap.strings[heap.nodes[target + nodeName]!]!,
+      });
+  }
+  return found;
+}
+
+describe('the model holds each translation compactly', () => {
+  const dir = tempDir();
+  let translations = 0;
+
+  beforeAll(async () => {
+    await writeSyntheticContent(join(dir, 'content'), {
+      projects: 3,
+      components: 8,
+      languages: 3,
+      seed: 24,
+    });
+    translations = snapshotModels(dir);
+  }, 120_000);
+
+  it('keeps counters in a small object per translation, resolved and decoded', () => {
+    for (const snapshot of ['resolved', 'decoded']) {
+      const counters = targets(join(dir, `${snapshot}.heapsnapshot`), 'counters');
+      expect(counters.length).toBeGreaterThanOrEqual(translations);
+      // A plain object of 21 fields takes 192 bytes or more; a view of a shared row takes 48.
+      expect(Math.max(...counters.map((c) => c.size)), snapshot).toBeLessThanOrEqual(64);
+    }
+  });
+
+  it('keeps each revision and time of change as a flat string of its own', () => {
+    for (const snapshot of ['resolved', 'decoded']) {
+      const file = join(dir, `${snapshot}.heapsnapshot`);
+      // The model keeps no sums: what has a last change is a translation's counters.
+      for (const texts of [
+        targets(file, 'revision'),
+        targets(file, 'last_change', 'last_change'),
+      ]) {
+        expect(texts.length).toBeGreaterThanOrEqual(translations);
+        // Not a view of the file's text or of the cache's joined texts, nor a tree of parts.
+        const views = texts.filter(
+          (t) => t.kind === 'sliced string' || t.kind === 'concatenated string',
+        );
+        expect(views.length, snapshot).toBe(0);
+        expect(texts.filter((t) => t.kind === 'string').length).toBeGreaterThan(translations / 2);
+      }
+    }
+  });
+
+  it('reads the same counters after a round trip through the build cache', async () => {
+    const opened = await openContent(join(dir, 'content'), { threads: { threads: 0 } });
+    if (!opened.ok) throw new Error('the content does not open');
+    const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
+    const decoded = decodeModel(encodeModel(opened.model, fingerprints, aggregates)!).model;
+    expect(decoded.translations.length).toBe(opened.model.translations.length);
+    decoded.translations.forEach((t, i) => {
+      const before = opened.model.translations[i]!;
+      expect(isPacked(t.counters) && isPacked(before.counters)).toBe(true);
+      // The views keep their rows private: compared field by field, not as objects.
+      expect(Object.keys(countersOf(t.counters))).toHaveLength(21);
+      expect(countersOf(t.counters)).toEqual(countersOf(before.counters));
+    });
+  });
+});
+
+describe('the model holds a revision that translations of a component share once', () => {
+  const dir = tempDir();
+  let translations = 0;
+  const COMPONENTS = 2 * 6;
+
+  beforeAll(async () => {
+    await writeSyntheticContent(join(dir, 'content'), {
+      projects: 2,
+      components: 6,
+      languages: 4,
+      seed: 24,
+    });
+    // As Weblate shows them: every translation of a component at its repository's revision.
+    for (const project of readdirSync(join(dir, 'content/projects'))) {
+      const folder = join(dir, 'content/projects', project, 'components');
+      for (const name of readdirSync(folder)) {
+        const file = join(folder, name);
+        const revision = `${project}-${name}`.padEnd(40, '0');
+        const text = readFileSync(file, 'utf8');
+        writeFileSync(file, text.replace(/revision: \S+/g, `revision: ${revision}`));
+      }
+    }
+    translations = snapshotModels(dir);
+  }, 120_000);
+
+  it('keeps one copy per component, resolved and decoded', () => {
+    for (const snapshot of ['resolved', 'decoded']) {
+      const revisions = targets(join(dir, `${snapshot}.heapsnapshot`), 'revision', 'isTemplate');
+      expect(revisions.length).toBeGreaterThanOrEqual(translations);
+      // Source translations not listed in the file show none ('').
+      const strings = revisions.filter((r) => r.kind === 'string' && r.text !== '');
+      expect(strings.length, snapshot).toBeGreaterThan(translations / 2);
+      expect(new Set(strings.map((r) => r.node)).size, snapshot).toBeLessThanOrEqual(COMPONENTS);
+    }
+  });
+});
+
+/** Every counter by name, read through whatever holds them. */
+function countersOf(counters: object): Record<string, unknown> {
+  const names = [
+    ...Object.keys(counters),
+    ...Object.getOwnPropertyNames(Object.getPrototypeOf(counters)),
+  ].filter((name) => name !== 'constructor');
+  return Object.fromEntries(
+    names.map((name) => [name, (counters as Record<string, unknown>)[name]]),
+  );
+}
