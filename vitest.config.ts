@@ -15,7 +15,7 @@ export default defineConfig({
     // Compiles the sources once, for the tests that start commands as processes.
     globalSetup: ['test/support/compile.ts'],
     // Removes the temporary folders each test file made, wherever in it they were made.
-    setupFiles: ['test/support/temp-dirs.ts'],
+    setupFiles: ['test/support/temp-dirs.ts', 'test/support/counters-equality.ts'],
     projects: [
       {
         extends: true,
