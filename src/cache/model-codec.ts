@@ -360,6 +360,7 @@ function decodeComponent(
   };
 }
 
+/** The head, then each chunk encoded only once the reader reaches it. */
 function* chunksAfter(
   head: Buffer,
   translations: readonly Translation[],
