@@ -322,7 +322,7 @@ describe('the model as the cache keeps it', () => {
       });
       if (!opened.ok) throw new Error('the fixture does not open');
       const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
-      const decoded = decodeModel(encodeModel(opened.model, fingerprints, aggregates)!);
+      const decoded = decodeModel([...encodeModel(opened.model, fingerprints, aggregates)!]);
       expect(decoded.model).toEqual(opened.model);
       for (const t of decoded.model.translations)
         expect(decoded.fingerprints.translations.get(t)).toBe(fingerprints.translation(t));

@@ -107,7 +107,8 @@ interface BaseContents {
   translations: number;
   warnings: ReadonlyMap<string, ContentError[]>;
   signatures: ReadonlyMap<string, FileSignature>;
-  model: readonly Buffer[];
+  /** The model's parts, each written as soon as it is produced. */
+  model: Iterable<Buffer>;
 }
 
 /** Writes the cache whole (the journal goes first, so a crash between the two leaves a cache that is not trusted). */

@@ -50,12 +50,16 @@ type KnownFingerprints = Pick<Fingerprints, 'component' | 'translation'>;
 /** What encodeModel() needs of the sums: each project's. */
 type KnownSums = Pick<Aggregates, 'project' | 'projectLanguages'>;
 
-/** The model as parts to write one after another; null when it holds a text the format cannot carry (a NUL character). */
+/**
+ * The model as parts to write one after another; null when it holds a text the format cannot
+ * carry (a NUL character). The head comes first, then each chunk of translations, encoded only
+ * as it is asked for: at a million translations the chunks held at once would take some 500 MB.
+ */
 export function encodeModel(
   model: Model,
   fingerprints: KnownFingerprints,
   sums: KnownSums,
-): Buffer[] | null {
+): Iterable<Buffer> | null {
   const languages = [...model.languages];
   const languageIndex = new Map(languages.map((language, index) => [language, index]));
   const indexOfLanguage = (language: Language) => {
@@ -88,16 +92,10 @@ export function encodeModel(
       c.licenseUrl2026,
     ];
   });
-  const chunks: Buffer[] = [];
-  for (let start = 0; start < model.translations.length; start += CHUNK) {
-    const chunk = encodeTranslations(
-      model.translations.slice(start, start + CHUNK),
-      componentIndex,
-      indexOfLanguage,
-      fingerprints,
-    );
-    if (!chunk) return null;
-    chunks.push(chunk);
+  // The head lists every language the chunks refer to, in the order the chunks first do.
+  for (const t of model.translations) {
+    if (!carriesTexts(t)) return null;
+    indexOfLanguage(t.language);
   }
   const head: Head = {
     settings: model.settings,
@@ -116,7 +114,9 @@ export function encodeModel(
     translations: model.translations.length,
     sums: encodeSums(model.projects, sums, indexOfLanguage),
   };
-  return [serialize(head), ...chunks];
+  return chunksAfter(serialize(head), model.translations, (translations) =>
+    encodeTranslations(translations, componentIndex, indexOfLanguage, fingerprints),
+  );
 }
 
 /** Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did not write (the caller then reads the content). */
@@ -364,12 +364,34 @@ function decodeComponent(
   };
 }
 
+/** The head, then each chunk encoded only once the reader reaches it. */
+function* chunksAfter(
+  head: Buffer,
+  translations: readonly Translation[],
+  encode: (chunk: readonly Translation[]) => Buffer,
+): Generator<Buffer> {
+  yield head;
+  for (let start = 0; start < translations.length; start += CHUNK)
+    yield encode(translations.slice(start, start + CHUNK));
+}
+
+/** Whether the texts of a translation that a chunk joins with the separator are free of it. */
+function carriesTexts(t: Translation): boolean {
+  const { revision, languageCode, filename, lastAuthor } = t;
+  const texts = [revision, t.counters.last_change, languageCode, filename, lastAuthor];
+  return !texts.some(holdsSeparator);
+}
+
+function holdsSeparator(text: string | null): boolean {
+  return text !== null && text.includes(SEPARATOR);
+}
+
 function encodeTranslations(
   translations: readonly Translation[],
   componentIndex: ReadonlyMap<Component, number>,
   indexOfLanguage: (language: Language) => number,
   fingerprints: KnownFingerprints,
-): Buffer | null {
+): Buffer {
   const numbers = new Float64Array(translations.length * WIDTH);
   const texts: string[] = [];
   const shared: string[] = [];
@@ -398,7 +420,6 @@ function encodeTranslations(
     texts.push(t.revision, c.last_change ?? '');
     o += WIDTH;
   }
-  if ([...texts, ...shared].some((text) => text.includes(SEPARATOR))) return null;
   const encoded: EncodedTranslations = { numbers, texts: texts.join(SEPARATOR), shared };
   return serialize(encoded);
 }

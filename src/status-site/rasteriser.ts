@@ -29,6 +29,8 @@ interface RasteriserOptions {
 
 /** Renders drawings to PNG bytes: now (blocking until the bytes are in) or ahead of need. */
 export class Rasteriser {
+  /** Workers started so far: each holds the pixmaps of what it drew until it ends. */
+  workersStarted = 0;
   private readonly counter = new Int32Array(new SharedArrayBuffer(4));
   private readonly slots: Slot[] = [];
   /** Drawings asked for and not yet sent to a worker; the first is needed soonest. */
@@ -237,6 +239,7 @@ export class Rasteriser {
   }
 
   private start(): Slot {
+    this.workersStarted++;
     const { port1, port2 } = new MessageChannel();
     const workerData = {
       port: port2,
@@ -301,8 +304,12 @@ interface Answer {
   error?: string;
 }
 
-/** About 64 MB of RGBA pixmaps: some twenty Open Graph panels a worker. */
-const PIXEL_BUDGET = 16_000_000;
+/**
+ * About 16 MB of RGBA pixmaps: five Open Graph panels a worker. Two workers live at once, so a
+ * larger budget adds twice its pixmaps to the peak of a build or publish (16 million pixels made
+ * it some 100 MB higher at 20,000 translations); a fresh worker costs some 30 ms of CPU.
+ */
+const PIXEL_BUDGET = 4_000_000;
 const AHEAD_IN_FLIGHT = 8;
 const AHEAD_BYTES = 32 * 1024 * 1024;
 const CACHE_BYTES = 16 * 1024 * 1024;

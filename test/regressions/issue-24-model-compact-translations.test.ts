@@ -158,7 +158,7 @@ describe('the model holds each translation compactly', () => {
     const opened = await openContent(join(dir, 'content'), { threads: { threads: 0 } });
     if (!opened.ok) throw new Error('the content does not open');
     const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
-    const decoded = decodeModel(encodeModel(opened.model, fingerprints, aggregates)!).model;
+    const decoded = decodeModel([...encodeModel(opened.model, fingerprints, aggregates)!]).model;
     expect(decoded.translations.length).toBe(opened.model.translations.length);
     decoded.translations.forEach((t, i) => {
       const before = opened.model.translations[i]!;

@@ -34,7 +34,7 @@ async function open() {
 }
 function encode(model) {
   const { fingerprints, aggregates } = createContext(model, createFingerprintCache());
-  return encodeModel(model, fingerprints, aggregates);
+  return [...encodeModel(model, fingerprints, aggregates)];
 }
 let model = await open();
 // The last answer of a thread is let go once the event loop has turned.
