@@ -41,7 +41,7 @@ if (process.argv[2] === 'open') {
   globalThis.kept = opened.model;
   writeHeapSnapshot(${JSON.stringify(join(dir, 'resolved.heapsnapshot'))});
   const { fingerprints, aggregates } = createContext(opened.model, createFingerprintCache());
-  writeFileSync(partsFile, serialize(encodeModel(opened.model, fingerprints, aggregates)));
+  writeFileSync(partsFile, serialize([...encodeModel(opened.model, fingerprints, aggregates)]));
 } else {
   globalThis.kept = decodeModel(deserialize(readFileSync(partsFile))).model;
   writeHeapSnapshot(${JSON.stringify(join(dir, 'decoded.heapsnapshot'))});
