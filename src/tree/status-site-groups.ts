@@ -42,9 +42,9 @@ import { ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
 import {
   renderBadge,
-  renderChart,
+  renderCharts,
   renderLanguageBadge,
-  renderMatrix,
+  renderMatrices,
   type ChartRow,
 } from '../status-site/badges.ts';
 import { preparePngs, renderPng, type PngStore } from '../status-site/png.ts';
@@ -637,11 +637,10 @@ function widgetGroup(
       if (!rows) return files;
       const sorted = rows().sort((a, b) => compareStrings(a.name, b.name));
       for (const kind of CHART_KINDS) {
-        for (const color of CHART_COLORS)
-          files.push({
-            path: fileOf(key + chartFile(kind, color)),
-            data: renderChart(kind, color, sorted),
-          });
+        const charts = renderCharts(kind, CHART_COLORS, sorted);
+        CHART_COLORS.forEach((color, i) =>
+          files.push({ path: fileOf(key + chartFile(kind, color)), data: charts[i]! }),
+        );
       }
       return files;
     },
@@ -677,9 +676,9 @@ function projectWidgetFiles(
     png(drawings.badge),
     ...drawings.bitmaps.map(png),
     { path: fileOf(folder + LANGUAGE_BADGE_FILE), data: renderLanguageBadge(languages.size) },
-    ...CHART_COLORS.map((color) => ({
-      path: fileOf(folder + matrixFile(color)),
-      data: renderMatrix(color, cells),
+    ...renderMatrices(CHART_COLORS, cells).map((data, i) => ({
+      path: fileOf(folder + matrixFile(CHART_COLORS[i]!)),
+      data,
     })),
     png(drawings.openGraph),
   ];
