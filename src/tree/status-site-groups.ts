@@ -64,6 +64,7 @@ import {
   projectLanguagePage,
   projectLanguageWebPath,
   projectPage,
+  translationFigures,
   translationPage,
   widgetFolder,
 } from '../status-site/pages.ts';
@@ -517,6 +518,9 @@ function* translationStatusSiteGroups(
     .number(fingerprints.translation(translation))
     .digest();
   const [pageKey, translateKey, widgetKey] = translationKeys(model, translation);
+  // Both pages show the same figures, and a build renders them one after the other.
+  let figures: string | undefined;
+  const figuresOnce = () => (figures ??= translationFigures(context, translation));
   yield {
     key: pageKey!,
     fingerprint,
@@ -524,7 +528,7 @@ function* translationStatusSiteGroups(
       page(
         context,
         pageKey!,
-        translationPage(context, translation, false),
+        translationPage(context, translation, false, figuresOnce()),
         translation.component.project,
       ),
     ],
@@ -536,7 +540,7 @@ function* translationStatusSiteGroups(
       page(
         context,
         translateKey!,
-        translationPage(context, translation, true),
+        translationPage(context, translation, true, figuresOnce()),
         translation.component.project,
       ),
     ],
