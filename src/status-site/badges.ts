@@ -45,9 +45,13 @@ interface MatrixCell {
  * The matrix: a row per component and a column per language (both by name),
  * each cell the share truncated to a whole percent, filled in the color
  * asked for (`auto`: by the share, as the charts). A missing translation is
- * an empty cell.
+ * an empty cell. One matrix in each of `colors`: they differ only in each
+ * cell's fill, so the text is made once, in parts around the fills.
  */
-export function renderMatrix(color: ChartColor, cells: readonly MatrixCell[]): string {
+export function renderMatrices(
+  colors: readonly ChartColor[],
+  cells: readonly MatrixCell[],
+): string[] {
   const components = [...new Set(cells.map((cell) => cell.component))].sort(compareStrings);
   const languages = [...new Set(cells.map((cell) => cell.language))].sort(compareStrings);
   const labelWidth =
@@ -60,28 +64,37 @@ export function renderMatrix(color: ChartColor, cells: readonly MatrixCell[]): s
     const x = labelWidth + i * CELL + CELL / 2 + 4;
     return `<text transform="rotate(-90)" x="${-headHeight + 5}" y="${x}" textLength="${round(textWidth(language, FONT_SIZE))}" lengthAdjust="spacingAndGlyphs">${escapeHtml(language)}</text>`;
   });
-  const rows = components.map((component, row) => {
+  const title = `Translation status of ${components.length} ${components.length === 1 ? 'component' : 'components'} in ${languages.length} ${languages.length === 1 ? 'language' : 'languages'}`;
+  // The text between fills, and the share each fill is for.
+  const between: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${title}">` +
+      `<title>${title}</title>` +
+      `<g font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}" fill="#808080">${heads.join('')}`,
+  ];
+  const shares: number[] = [];
+  components.forEach((component, row) => {
     const y = headHeight + row * CELL;
-    const label = `<text x="${labelWidth - 5}" y="${y + 21}" text-anchor="end" textLength="${round(textWidth(component, FONT_SIZE))}" lengthAdjust="spacingAndGlyphs">${escapeHtml(component)}</text>`;
-    const boxes = languages.map((language, i) => {
+    between[between.length - 1] +=
+      `<text x="${labelWidth - 5}" y="${y + 21}" text-anchor="end" textLength="${round(textWidth(component, FONT_SIZE))}" lengthAdjust="spacingAndGlyphs">${escapeHtml(component)}</text>`;
+    languages.forEach((language, i) => {
       const cell = byKey.get(`${component}\n${language}`);
-      if (!cell) return '';
+      if (!cell) return;
       const whole = Math.trunc(cell.percent);
       const x = labelWidth + i * CELL;
-      return (
+      between[between.length - 1] +=
         `<g><title>${escapeHtml(component)}, ${escapeHtml(language)}: ${whole}%</title>` +
-        `<rect x="${x + 1}" y="${y + 1}" width="${CELL - 2}" height="${CELL - 2}" rx="2" fill="${barColor(color, cell.percent)}"/>` +
-        `<text x="${x + CELL / 2}" y="${y + 21}" text-anchor="middle" fill="#fff" font-size="10">${whole}</text></g>`
+        `<rect x="${x + 1}" y="${y + 1}" width="${CELL - 2}" height="${CELL - 2}" rx="2" fill="`;
+      shares.push(cell.percent);
+      between.push(
+        `"/><text x="${x + CELL / 2}" y="${y + 21}" text-anchor="middle" fill="#fff" font-size="10">${whole}</text></g>`,
       );
     });
-    return label + boxes.join('');
   });
-  const title = `Translation status of ${components.length} ${components.length === 1 ? 'component' : 'components'} in ${languages.length} ${languages.length === 1 ? 'language' : 'languages'}`;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${title}">` +
-    `<title>${title}</title>` +
-    `<g font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}" fill="#808080">${heads.join('')}${rows.join('')}</g></svg>\n`
-  );
+  return colors.map((color) => {
+    let svg = between[0]!;
+    for (let i = 0; i < shares.length; i++) svg += barColor(color, shares[i]!) + between[i + 1]!;
+    return svg + `</g></svg>\n`;
+  });
 }
 
 /**
@@ -90,24 +103,39 @@ export function renderMatrix(color: ChartColor, cells: readonly MatrixCell[]): s
  * share, as Weblate's percent colors).
  */
 export function renderChart(kind: ChartKind, color: ChartColor, rows: readonly ChartRow[]): string {
+  return renderCharts(kind, [color], rows)[0]!;
+}
+
+/**
+ * The chart of one kind in each of `colors`. The colors differ only in each
+ * bar's fill, so each row is written once, in two parts around it.
+ */
+export function renderCharts(
+  kind: ChartKind,
+  colors: readonly ChartColor[],
+  rows: readonly ChartRow[],
+): string[] {
   const shown = rows.filter((row) => row.translated > 0);
   const nameWidth = Math.max(
     190,
     Math.ceil(Math.max(0, ...shown.map((row) => textWidth(row.name, FONT_SIZE)))) + 5,
   );
   const title = `Translation status of ${shown.length} ${shown.length === 1 ? 'language' : 'languages'}`;
-  const body = shown
-    .map((row, i) => chartRow(kind, row, i, nameWidth, barColor(color, row.percent)))
-    .join('');
+  const parts = shown.map((row, i) => chartRow(kind, row, i, nameWidth));
   const [width, height] =
     kind === 'multi'
       ? [nameWidth + 210, shown.length * 15 + 15]
       : [shown.length * 15 + 15, nameWidth + 175];
-  return (
+  const head =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${title}">` +
     `<title>${title}</title>` +
-    `<g font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}" fill="#808080">${body}</g></svg>\n`
-  );
+    `<g font-family="${FONT_FAMILY}" font-size="${FONT_SIZE}" fill="#808080">`;
+  return colors.map((color) => {
+    let body = head;
+    for (let i = 0; i < parts.length; i++)
+      body += parts[i]![0] + barColor(color, shown[i]!.percent) + parts[i]![1];
+    return body + `</g></svg>\n`;
+  });
 }
 
 // --- internal ---
@@ -150,13 +178,13 @@ function shield(label: string, value: string, color: string): string {
   );
 }
 
+/** A chart's row, in two parts: before its bar's fill color and after it. */
 function chartRow(
   kind: ChartKind,
   row: ChartRow,
   index: number,
   nameWidth: number,
-  color: string,
-): string {
+): [string, string] {
   const offset = 20 + 15 * index;
   const whole = Math.trunc(row.percent);
   const bar = Math.trunc(row.percent * 1.5);
@@ -164,18 +192,19 @@ function chartRow(
   const nameLength = round(textWidth(row.name, FONT_SIZE));
   const link = `<a href="${escapeHtml(row.url)}"><title>${name}: ${whole}%</title>`;
   if (kind === 'multi') {
-    return (
+    return [
       link +
-      `<text x="${nameWidth}" y="${offset}" text-anchor="end" textLength="${nameLength}" lengthAdjust="spacingAndGlyphs">${name}</text>` +
-      `<rect x="${nameWidth + 10}" y="${offset - 6}" width="${bar}" height="6" rx="2" fill="${color}"/>` +
-      `<text x="${nameWidth + 170}" y="${offset}">${whole}%</text></a>`
-    );
+        `<text x="${nameWidth}" y="${offset}" text-anchor="end" textLength="${nameLength}" lengthAdjust="spacingAndGlyphs">${name}</text>` +
+        `<rect x="${nameWidth + 10}" y="${offset - 6}" width="${bar}" height="6" rx="2" fill="`,
+      `"/><text x="${nameWidth + 170}" y="${offset}">${whole}%</text></a>`,
+    ];
   }
-  return (
+  return [
     link +
-    `<text transform="rotate(-90)" x="-170" y="${offset}" text-anchor="end" textLength="${nameLength}" lengthAdjust="spacingAndGlyphs">${name}</text>` +
-    `<rect x="${offset - 6}" y="${10 + Math.trunc((100 - row.percent) * 1.5)}" width="6" height="${bar}" rx="2" fill="${color}"/></a>`
-  );
+      `<text transform="rotate(-90)" x="-170" y="${offset}" text-anchor="end" textLength="${nameLength}" lengthAdjust="spacingAndGlyphs">${name}</text>` +
+      `<rect x="${offset - 6}" y="${10 + Math.trunc((100 - row.percent) * 1.5)}" width="6" height="${bar}" rx="2" fill="`,
+    `"/></a>`,
+  ];
 }
 
 /** Weblate's chart colors: fixed ones, or by the share (85 and up, 50 and up, below). */

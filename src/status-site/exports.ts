@@ -7,7 +7,7 @@
  * columns Weblate names, `\r\n` line ends, a timestamp as Python prints a
  * datetime, a text that reads as a formula neutralised). Pure: objects in, text out.
  */
-import { formatFloat, ShapedObject, type JsonValue } from '../output/serialize.ts';
+import { formatFloat, ShapedObject, type JsonValue, type Shape } from '../output/serialize.ts';
 import { internalError } from '../errors.ts';
 import { hasTrait, type Release } from '../model/releases.ts';
 import { PROJECT_LANGUAGE_4 } from '../api/shapes.ts';
@@ -18,7 +18,10 @@ export type ExportKind = 'component' | 'project';
 /** The JSON export of the objects (each a statistics object of the API). */
 export function renderExportJson(rows: readonly JsonValue[]): string {
   if (rows.length === 0) return '[]';
-  return `[\n${rows.map((row) => indentedObject(fieldsOf(row))).join(',\n')}\n]`;
+  let out = '[\n';
+  for (let r = 0; r < rows.length; r++)
+    out += (r > 0 ? ',\n' : '') + indentedObject(shapedRow(rows[r]!));
+  return out + '\n]';
 }
 
 /** The CSV export: the columns Weblate writes for this kind and flavour, a row per object. */
@@ -29,12 +32,21 @@ export function renderExportCsv(
 ): string {
   const columns: readonly string[] =
     kind === 'project' && !hasTrait(version, 'projectExport27') ? PROJECT_COLUMNS_4 : COLUMNS;
-  const lines = [columns.join(',')];
+  let out = columns.join(',') + '\r\n';
+  // Where each column's value sits in the rows' shape (-1: it lacks the column), found once a shape.
+  let shape: Shape | null = null;
+  let indexes: readonly number[] = [];
   for (const row of rows) {
-    const values = new Map(fieldsOf(row).map((field) => [field.key, field]));
-    lines.push(columns.map((column) => csvField(values.get(column))).join(','));
+    const object = shapedRow(row);
+    if (object.shape !== shape) {
+      shape = object.shape;
+      indexes = columns.map((column) => object.shape.keys.indexOf(column));
+    }
+    for (let c = 0; c < indexes.length; c++)
+      out += (c > 0 ? ',' : '') + (indexes[c]! < 0 ? '' : csvField(object, indexes[c]!));
+    out += '\r\n';
   }
-  return lines.map((line) => line + '\r\n').join('');
+  return out;
 }
 
 // --- internal ---
@@ -73,50 +85,62 @@ const COLUMNS = [
 /** 4.x's project export: the project's language summaries, in the order of its language entries. */
 const PROJECT_COLUMNS_4 = PROJECT_LANGUAGE_4.shape.keys;
 
-interface Field {
-  key: string;
-  kind: 'text' | 'int' | 'float' | 'null';
-  value: string | number | null;
-}
+/**
+ * How a statistics object's field is written: null, a number (as the shape declares it) or a text.
+ * Read in place, field by field: an export of a project's languages is rendered for every project.
+ */
+type FieldKind = 'null' | 'int' | 'float' | 'text';
 
-/** The fields of a statistics object, in order, with the kind of each value. */
-function fieldsOf(row: JsonValue): Field[] {
+function shapedRow(row: JsonValue): ShapedObject {
   if (!(row instanceof ShapedObject)) return internalError('an export row must be a shaped object');
-  return row.shape.keys.map((key, i) => {
-    const value = row.values[i];
-    const declared = row.shape.kinds[i];
-    if (value === null || value === undefined) return { key, kind: 'null', value: null };
-    if (declared === 'float') return { key, kind: 'float', value: value as number };
-    if (declared === 'int') return { key, kind: 'int', value: value as number };
-    if (typeof value === 'string') return { key, kind: 'text', value };
-    return internalError(`an export field must be a number or a text (${key})`);
-  });
+  return row;
 }
 
-function indentedObject(fields: readonly Field[]): string {
-  const lines = fields.map((field) => `    ${asciiString(field.key)}: ${jsonValue(field)}`);
-  return `  {\n${lines.join(',\n')}\n  }`;
+function fieldKind(row: ShapedObject, i: number): FieldKind {
+  const value = row.values[i];
+  if (value === null || value === undefined) return 'null';
+  const declared = row.shape.kinds[i];
+  if (declared === 'float' || declared === 'int') return declared;
+  if (typeof value === 'string') return 'text';
+  return internalError(`an export field must be a number or a text (${row.shape.keys[i]})`);
 }
 
-function jsonValue(field: Field): string {
-  switch (field.kind) {
+/** Each shape's keys as the JSON export writes them, indented, up to the value. */
+const keyPrefixes = new WeakMap<Shape, readonly string[]>();
+
+function indentedObject(row: ShapedObject): string {
+  let prefixes = keyPrefixes.get(row.shape);
+  if (!prefixes) {
+    prefixes = row.shape.keys.map((key, i) => `${i > 0 ? ',\n' : ''}    ${asciiString(key)}: `);
+    keyPrefixes.set(row.shape, prefixes);
+  }
+  let out = '  {\n';
+  for (let i = 0; i < prefixes.length; i++) out += prefixes[i]! + jsonValue(row, i);
+  return out + '\n  }';
+}
+
+function jsonValue(row: ShapedObject, i: number): string {
+  const value = row.values[i];
+  switch (fieldKind(row, i)) {
     case 'null':
       return 'null';
     case 'int':
-      return String(field.value);
+      return String(value);
     case 'float':
-      return formatFloat(field.value as number);
+      return formatFloat(value as number);
     default:
       return asciiString(
-        field.key === 'last_change'
-          ? toMilliseconds(field.value as string)
-          : (field.value as string),
+        row.shape.keys[i] === 'last_change' ? toMilliseconds(value as string) : (value as string),
       );
   }
 }
 
+/** Text with nothing to escape: printable ASCII but the quote and the backslash. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** A JSON string as Python's json module writes it with ensure_ascii: anything outside printable ASCII as \uXXXX. */
 function asciiString(text: string): string {
+  if (PLAIN_ASCII.test(text)) return `"${text}"`;
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -146,12 +170,18 @@ function toMilliseconds(timestamp: string): string {
  * A text a spreadsheet would read as a formula (a language name `=HYPERLINK(…)` from content or a
  * mirrored instance) is neutralised as OWASP advises: a `'` before it, and the cell quoted.
  */
-function csvField(field: Field | undefined): string {
-  if (!field || field.kind === 'null') return '';
-  if (field.kind === 'float') return formatFloat(field.value as number);
-  if (field.kind === 'int') return String(field.value);
-  if (field.key === 'last_change') return csvQuoted(pythonDatetime(field.value as string));
-  const text = field.value as string;
+function csvField(row: ShapedObject, i: number): string {
+  const value = row.values[i];
+  switch (fieldKind(row, i)) {
+    case 'null':
+      return '';
+    case 'float':
+      return formatFloat(value as number);
+    case 'int':
+      return String(value);
+  }
+  const text = value as string;
+  if (row.shape.keys[i] === 'last_change') return csvQuoted(pythonDatetime(text));
   return FORMULA_START.test(text) ? quote(`'${text}`) : csvQuoted(text);
 }
 

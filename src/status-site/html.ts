@@ -188,7 +188,13 @@ const LEGEND =
 export function formatNumber(value: number): string {
   // Most figures on a page are under a thousand: no separator, and no regular expression run.
   if (Number.isInteger(value) && value < 1000 && value > -1000) return String(value);
-  return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+  if (!Number.isSafeInteger(value)) return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+  // The other counts: commas put in by position (the pattern's lookahead rescanned every digit).
+  const digits = String(Math.abs(value));
+  const head = digits.length % 3 || 3;
+  let text = (value < 0 ? '-' : '') + digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) text += ',' + digits.slice(i, i + 3);
+  return text;
 }
 
 /** `1 string`, `1,200 strings`. */
@@ -197,7 +203,11 @@ function strings(count: number): string {
 }
 
 function formatPercent(value: number): string {
-  return `${value}%`;
+  // A share in tenths is written from its digits: a fraction's String() takes V8's slow path.
+  const tenths = Math.round(value * 10);
+  if (tenths / 10 !== value || tenths < 0 || tenths > 1000) return `${value}%`;
+  const whole = Math.trunc(tenths / 10);
+  return tenths % 10 === 0 ? `${whole}%` : `${whole}.${tenths % 10}%`;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {

@@ -170,11 +170,15 @@ export function componentPage(context: StatusSiteContext, component: Component):
   });
 }
 
-/** A translation's page, or (`translate`) its translate page: the same figures and a word on where editing happens. */
+/**
+ * A translation's page, or (`translate`) its translate page: the same figures (a caller rendering
+ * both passes them, made once) and a word on where editing happens.
+ */
 export function translationPage(
   context: StatusSiteContext,
   translation: Translation,
   translate: boolean,
+  figures = translationFigures(context, translation),
 ): string {
   const settings = context.model.settings;
   const { component, language } = translation;
@@ -203,15 +207,7 @@ export function translationPage(
     },
     body:
       notice +
-      badge(
-        settings,
-        project,
-        language,
-        component,
-        translation.counters,
-        translationHasReview(translation),
-      ) +
-      summary(translation.counters, translationHasReview(translation), translation.lastAuthor) +
+      figures +
       `<p>Language: <a href="${link(settings, webPath.language(language.code))}">${escapeHtml(language.name)}</a> ` +
       `(<a href="${projectLanguagePath(settings, project, language)}">in ${escapeHtml(project.name)}</a>)` +
       (translate
@@ -219,6 +215,22 @@ export function translationPage(
         : ` · <a href="${link(settings, webPath.translate(project.slug, web, language.code))}">Translate</a>`) +
       `</p>\n`,
   });
+}
+
+/** What both pages of a translation show of it: its badge and its summary. */
+export function translationFigures(context: StatusSiteContext, translation: Translation): string {
+  const { component, language } = translation;
+  const review = translationHasReview(translation);
+  return (
+    badge(
+      context.model.settings,
+      component.project,
+      language,
+      component,
+      translation.counters,
+      review,
+    ) + summary(translation.counters, review, translation.lastAuthor)
+  );
 }
 
 /** `/languages/<code>/`: the language in every project that has it. */

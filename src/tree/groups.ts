@@ -604,10 +604,13 @@ function* pageGroups<T>(
 
 /** Each resource's JSON, and beside it the other formats it answers in the release. */
 function toFiles(resources: Resource[], release: Release): OutputFile[] {
-  return resources.flatMap((resource) => {
+  const files: OutputFile[] = [];
+  for (const resource of resources) {
     const json = { path: fileOfPath(resource.path), data: serializeFileInParts(resource.body) };
-    return [json, ...formatFiles(resource, json.data, release)];
-  });
+    files.push(json);
+    for (const file of formatFiles(resource, json.data, release)) files.push(file);
+  }
+  return files;
 }
 
 function emptyList(context: Context, kind: ResourceKind, path: string): Resource {

@@ -88,9 +88,17 @@ function asciiCrc(text: string): number | null {
   return (crc ^ -1) >>> 0;
 }
 
+/** Eight hex digits, a byte at a time: `toString(16)` of a number above 2^31 took a microsecond. */
 function hex8(value: number): string {
-  return value.toString(16).padStart(8, '0');
+  return (
+    HEX_BYTES[value >>> 24]! +
+    HEX_BYTES[(value >>> 16) & 0xff]! +
+    HEX_BYTES[(value >>> 8) & 0xff]! +
+    HEX_BYTES[value & 0xff]!
+  );
 }
+
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 function hexDigit(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;

@@ -171,7 +171,7 @@ export class ManifestWriter {
   }
 
   async add(key: string, fingerprint: number): Promise<void> {
-    await this.line(checkedLine(`${fingerprint.toString(36)} ${key}`));
+    await this.line(checkedLine(`${base36(fingerprint)} ${key}`));
   }
 
   /** A group whose files may not match any fingerprint yet. */
@@ -250,7 +250,7 @@ export async function appendManifest(
   let lines = 0;
   for (const [key, state] of entries) {
     text += checkedLine(
-      `${state === 'removed' ? '-' : state === null ? '?' : state.toString(36)} ${key}`,
+      `${state === 'removed' ? '-' : state === null ? '?' : base36(state)} ${key}`,
     );
     lines++;
   }
@@ -312,3 +312,21 @@ function indexPath(outDir: string): string {
 function treePath(outDir: string): string {
   return join(stateDir(outDir), 'tree');
 }
+
+/**
+ * A fingerprint as `toString(36)` writes it, digit by digit: V8 writes a number above 2^31 in
+ * another radix through its slow floating-point path, about a microsecond for each group.
+ */
+function base36(fingerprint: number): string {
+  if (!Number.isSafeInteger(fingerprint) || fingerprint < 0) return fingerprint.toString(36);
+  let value = fingerprint;
+  let text = '';
+  do {
+    const quotient = Math.floor(value / 36);
+    text = BASE36_DIGITS[value - quotient * 36]! + text;
+    value = quotient;
+  } while (value > 0);
+  return text;
+}
+
+const BASE36_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';

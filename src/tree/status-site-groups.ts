@@ -42,9 +42,9 @@ import { ShapedObject, type JsonValue } from '../output/serialize.ts';
 import { compareStrings } from '../errors.ts';
 import {
   renderBadge,
-  renderChart,
+  renderCharts,
   renderLanguageBadge,
-  renderMatrix,
+  renderMatrices,
   type ChartRow,
 } from '../status-site/badges.ts';
 import { preparePngs, renderPng, type PngStore } from '../status-site/png.ts';
@@ -64,6 +64,7 @@ import {
   projectLanguagePage,
   projectLanguageWebPath,
   projectPage,
+  translationFigures,
   translationPage,
   widgetFolder,
 } from '../status-site/pages.ts';
@@ -517,6 +518,9 @@ function* translationStatusSiteGroups(
     .number(fingerprints.translation(translation))
     .digest();
   const [pageKey, translateKey, widgetKey] = translationKeys(model, translation);
+  // Both pages show the same figures, and a build renders them one after the other.
+  let figures: string | undefined;
+  const figuresOnce = () => (figures ??= translationFigures(context, translation));
   yield {
     key: pageKey!,
     fingerprint,
@@ -524,7 +528,7 @@ function* translationStatusSiteGroups(
       page(
         context,
         pageKey!,
-        translationPage(context, translation, false),
+        translationPage(context, translation, false, figuresOnce()),
         translation.component.project,
       ),
     ],
@@ -536,7 +540,7 @@ function* translationStatusSiteGroups(
       page(
         context,
         translateKey!,
-        translationPage(context, translation, true),
+        translationPage(context, translation, true, figuresOnce()),
         translation.component.project,
       ),
     ],
@@ -637,11 +641,10 @@ function widgetGroup(
       if (!rows) return files;
       const sorted = rows().sort((a, b) => compareStrings(a.name, b.name));
       for (const kind of CHART_KINDS) {
-        for (const color of CHART_COLORS)
-          files.push({
-            path: fileOf(key + chartFile(kind, color)),
-            data: renderChart(kind, color, sorted),
-          });
+        const charts = renderCharts(kind, CHART_COLORS, sorted);
+        CHART_COLORS.forEach((color, i) =>
+          files.push({ path: fileOf(key + chartFile(kind, color)), data: charts[i]! }),
+        );
       }
       return files;
     },
@@ -677,9 +680,9 @@ function projectWidgetFiles(
     png(drawings.badge),
     ...drawings.bitmaps.map(png),
     { path: fileOf(folder + LANGUAGE_BADGE_FILE), data: renderLanguageBadge(languages.size) },
-    ...CHART_COLORS.map((color) => ({
-      path: fileOf(folder + matrixFile(color)),
-      data: renderMatrix(color, cells),
+    ...renderMatrices(CHART_COLORS, cells).map((data, i) => ({
+      path: fileOf(folder + matrixFile(CHART_COLORS[i]!)),
+      data,
     })),
     png(drawings.openGraph),
   ];
