@@ -26,7 +26,7 @@ import {
 } from '../model/intern.ts';
 import { ownCopy } from '../model/text-copy.ts';
 import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
-import type { Counters } from '../model/statistics.ts';
+import { COUNTER_NUMBERS, type Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
 import type {
   Category,
@@ -235,36 +235,13 @@ interface EncodedTranslations {
   shared: string[];
 }
 
-const COUNTERS = [
-  'total',
-  'total_words',
-  'total_chars',
-  'translated',
-  'translated_words',
-  'translated_chars',
-  'fuzzy',
-  'fuzzy_words',
-  'fuzzy_chars',
-  'failing_checks',
-  'failing_checks_words',
-  'approved',
-  'approved_words',
-  'approved_chars',
-  'readonly',
-  'readonly_words',
-  'readonly_chars',
-  'have_suggestion',
-  'have_comment',
-  'recent_changes',
-] as const satisfies readonly Exclude<keyof Counters, 'last_change'>[];
-
 /**
  * Numbers per translation: id, component, language, flags, the counters, content fingerprint, version, and where its
  * language code, file name and last author (-1: none) are in the chunk's table of shared texts.
  */
-const WIDTH = 9 + COUNTERS.length;
+const WIDTH = 9 + COUNTER_NUMBERS.length;
 /** Where a translation's content fingerprint and version are among its numbers, and its shared texts. */
-const FINGERPRINT = 4 + COUNTERS.length;
+const FINGERPRINT = 4 + COUNTER_NUMBERS.length;
 const VERSION = FINGERPRINT + 1;
 const LANGUAGE_CODE = VERSION + 1;
 const FILENAME = VERSION + 2;
@@ -411,7 +388,7 @@ function encodeTranslations(
       (t.isSource ? IS_SOURCE : 0) |
       (t.isTemplate ? IS_TEMPLATE : 0) |
       (c.last_change === null ? NO_LAST_CHANGE : 0);
-    for (let k = 0; k < COUNTERS.length; k++) numbers[o + 4 + k] = c[COUNTERS[k]!];
+    for (let k = 0; k < COUNTER_NUMBERS.length; k++) numbers[o + 4 + k] = c[COUNTER_NUMBERS[k]!];
     numbers[o + FINGERPRINT] = t.contentFingerprint;
     numbers[o + VERSION] = fingerprints.translation(t);
     numbers[o + LANGUAGE_CODE] = indexOfShared(t.languageCode);
@@ -494,7 +471,7 @@ function distinctInherited(
   return { inherited, inheritedOf };
 }
 
-const SUM_WIDTH = 2 + COUNTERS.length;
+const SUM_WIDTH = 2 + COUNTER_NUMBERS.length;
 
 function encodeSums(
   projects: readonly Project[],
@@ -512,7 +489,8 @@ function encodeSums(
     const o = row * SUM_WIDTH;
     numbers[o] = p;
     numbers[o + 1] = l;
-    for (let k = 0; k < COUNTERS.length; k++) numbers[o + 2 + k] = counters[COUNTERS[k]!];
+    for (let k = 0; k < COUNTER_NUMBERS.length; k++)
+      numbers[o + 2 + k] = counters[COUNTER_NUMBERS[k]!];
   });
   return {
     numbers,
@@ -543,7 +521,7 @@ function decodeSums(
 }
 
 /**
- * The counters at `o` in a row of numbers (in COUNTERS' order), as one literal: every counters object has the same
+ * The counters at `o` in a row of numbers (in COUNTER_NUMBERS' order), as one literal: every counters object has the same
  * layout. Each is read as an integer: a number read from a Float64Array as it is makes V8 keep every field of the
  * layout as a boxed double, 12 bytes more per counter of a million translations.
  */

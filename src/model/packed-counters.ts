@@ -5,7 +5,7 @@
  * 200 MB. Here the 20 numbers of many translations share one 32-bit array,
  * each translation's read through a small view of three fields.
  */
-import type { Counters } from './statistics.ts';
+import { COUNTER_NUMBERS, type Counters } from './statistics.ts';
 import type { Timestamp } from './timestamps.ts';
 
 /** Makes a translation's counters compact; the result reads the same, field by field. */
@@ -25,7 +25,7 @@ export function createCounterPacker(): CounterPacker {
       rows = new Int32Array(Math.min(rows.length * 2 || FIRST_ROWS, MAX_ROWS) * WIDTH);
       used = 0;
     }
-    for (let k = 0; k < WIDTH; k++) rows[used + k] = counters[NUMBERS[k]!];
+    for (let k = 0; k < WIDTH; k++) rows[used + k] = counters[COUNTER_NUMBERS[k]!];
     used += WIDTH;
     return new PackedCounters(rows, used - WIDTH, counters.last_change);
   };
@@ -38,37 +38,13 @@ export function isPacked(counters: Counters): boolean {
 
 // --- internal ---
 
-/** The numeric counters in their order in a row. */
-const NUMBERS = [
-  'total',
-  'total_words',
-  'total_chars',
-  'translated',
-  'translated_words',
-  'translated_chars',
-  'fuzzy',
-  'fuzzy_words',
-  'fuzzy_chars',
-  'failing_checks',
-  'failing_checks_words',
-  'approved',
-  'approved_words',
-  'approved_chars',
-  'readonly',
-  'readonly_words',
-  'readonly_chars',
-  'have_suggestion',
-  'have_comment',
-  'recent_changes',
-] as const satisfies readonly Exclude<keyof Counters, 'last_change'>[];
-
-const WIDTH = NUMBERS.length;
+const WIDTH = COUNTER_NUMBERS.length;
 /** Rows of the first array, and of the largest (about 330 KB). */
 const FIRST_ROWS = 64;
 const MAX_ROWS = 4096;
 
 function fitsRow(counters: Counters): boolean {
-  for (const name of NUMBERS) if ((counters[name] | 0) !== counters[name]) return false;
+  for (const name of COUNTER_NUMBERS) if ((counters[name] | 0) !== counters[name]) return false;
   return true;
 }
 

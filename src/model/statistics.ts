@@ -37,6 +37,34 @@ export interface Counters {
 }
 
 /**
+ * The numeric counters, in a fixed order: the order of a row of packed counters
+ * (model/packed-counters.ts) and of the build cache's numbers (cache/model-codec.ts;
+ * a change of order is a change of the cache's format).
+ */
+export const COUNTER_NUMBERS = [
+  'total',
+  'total_words',
+  'total_chars',
+  'translated',
+  'translated_words',
+  'translated_chars',
+  'fuzzy',
+  'fuzzy_words',
+  'fuzzy_chars',
+  'failing_checks',
+  'failing_checks_words',
+  'approved',
+  'approved_words',
+  'approved_chars',
+  'readonly',
+  'readonly_words',
+  'readonly_chars',
+  'have_suggestion',
+  'have_comment',
+  'recent_changes',
+] as const satisfies readonly Exclude<keyof Counters, 'last_change'>[];
+
+/**
  * Weblate's translation_percent(): truncated (not rounded) to one decimal, a
  * non-empty share never shown as 0.0, an incomplete one never as 100.0, and an
  * empty total counting as complete only where `zeroComplete` says so.

@@ -20,6 +20,7 @@ import { openContent } from '../../src/resolve/open.ts';
 import { createContext } from '../../src/tree/groups.ts';
 import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
 import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { propertyTargets, readHeapSnapshot } from '../support/heap-snapshot.ts';
 
 /**
  * Opens the content on the main thread, keeps only the model, snapshots, and writes the model in
@@ -58,60 +59,6 @@ function snapshotModels(dir: string): number {
   return Number(run('decode'));
 }
 
-interface Snapshot {
-  snapshot: {
-    meta: {
-      node_fields: string[];
-      node_types: [string[]];
-      edge_fields: string[];
-      edge_types: [string[]];
-    };
-  };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-}
-
-/**
- * What the objects of a heap snapshot with an `owner` property (translations: `isTemplate`) point
- * to by `property`: each target's kind, own size, place in the snapshot and (a string's) text.
- */
-function targets(
-  file: string,
-  property: string,
-  owner = 'isTemplate',
-): { kind: string; size: number; node: number; text: string }[] {
-  const heap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
-  const { node_fields: fields, node_types, edge_fields, edge_types } = heap.snapshot.meta;
-  const [type, nodeName, size, edgeCount] = ['type', 'name', 'self_size', 'edge_count'].map((f) =>
-    fields.indexOf(f),
-  ) as [number, number, number, number];
-  const [edgeType, edgeName, edgeTo] = ['type', 'name_or_index', 'to_node'].map((f) =>
-    edge_fields.indexOf(f),
-  ) as [number, number, number];
-  const named = edge_types[0].indexOf('property');
-  const found: { kind: string; size: number; node: number; text: string }[] = [];
-  let edge = 0;
-  for (let node = 0; node < heap.nodes.length; node += fields.length) {
-    let [owned, target] = [false, -1];
-    const end = edge + heap.nodes[node + edgeCount]! * edge_fields.length;
-    for (; edge < end; edge += edge_fields.length) {
-      if (heap.edges[edge + edgeType] !== named) continue;
-      const name = heap.strings[heap.edges[edge + edgeName]!];
-      if (name === owner) owned = true;
-      if (name === property) target = heap.edges[edge + edgeTo]!;
-    }
-    if (owned && target >= 0)
-      found.push({
-        kind: node_types[0][heap.nodes[target + type]!]!,
-        size: heap.nodes[target + size]!,
-        node: target,
-        text: heap.strings[heap.nodes[target + nodeName]!]!,
-      });
-  }
-  return found;
-}
-
 describe('the model holds each translation compactly', () => {
   const dir = tempDir();
   let translations = 0;
@@ -128,7 +75,11 @@ describe('the model holds each translation compactly', () => {
 
   it('keeps counters in a small object per translation, resolved and decoded', () => {
     for (const snapshot of ['resolved', 'decoded']) {
-      const counters = targets(join(dir, `${snapshot}.heapsnapshot`), 'counters');
+      const counters = propertyTargets(
+        readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`)),
+        'counters',
+        'isTemplate',
+      );
       expect(counters.length).toBeGreaterThanOrEqual(translations);
       // A plain object of 21 fields takes 192 bytes or more; a view of a shared row takes 48.
       expect(Math.max(...counters.map((c) => c.size)), snapshot).toBeLessThanOrEqual(64);
@@ -137,11 +88,11 @@ describe('the model holds each translation compactly', () => {
 
   it('keeps each revision and time of change as a flat string of its own', () => {
     for (const snapshot of ['resolved', 'decoded']) {
-      const file = join(dir, `${snapshot}.heapsnapshot`);
+      const heap = readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`));
       // The model keeps no sums: what has a last change is a translation's counters.
       for (const texts of [
-        targets(file, 'revision'),
-        targets(file, 'last_change', 'last_change'),
+        propertyTargets(heap, 'revision', 'isTemplate'),
+        propertyTargets(heap, 'last_change', 'last_change'),
       ]) {
         expect(texts.length).toBeGreaterThanOrEqual(translations);
         // Not a view of the file's text or of the cache's joined texts, nor a tree of parts.
@@ -197,7 +148,11 @@ describe('the model holds a revision that translations of a component share once
 
   it('keeps one copy per component, resolved and decoded', () => {
     for (const snapshot of ['resolved', 'decoded']) {
-      const revisions = targets(join(dir, `${snapshot}.heapsnapshot`), 'revision', 'isTemplate');
+      const revisions = propertyTargets(
+        readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`)),
+        'revision',
+        'isTemplate',
+      );
       expect(revisions.length).toBeGreaterThanOrEqual(translations);
       // Source translations not listed in the file show none ('').
       const strings = revisions.filter((r) => r.kind === 'string' && r.text !== '');

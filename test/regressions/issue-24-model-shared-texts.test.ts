@@ -7,12 +7,18 @@
  * each; the snapshots show each repeated text held once and the counters unboxed.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { ROOT, TSX, tempDir } from '../helpers.ts';
+import {
+  boxedNumbers,
+  propertyTargets,
+  readHeapSnapshot,
+  stringUses,
+} from '../support/heap-snapshot.ts';
 
 const PROJECTS = 4;
 const COMPONENTS = 12;
@@ -49,57 +55,6 @@ const { translations } = globalThis.kept;
 console.log(translations.length);
 `;
 
-interface Snapshot {
-  snapshot: {
-    meta: {
-      node_fields: string[];
-      node_types: [string[]];
-      edge_fields: string[];
-      edge_types: [string[]];
-    };
-  };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-}
-
-/**
- * In a heap snapshot: how many properties named `property` of objects that also have a property
- * named `owner` point to a string, how many distinct strings they point to, and how many numbers
- * are boxed.
- */
-function count(
-  file: string,
-  property: string,
-  owner: string,
-): { uses: number; strings: number; boxed: number } {
-  const heap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
-  const { node_fields: fields, node_types, edge_fields, edge_types } = heap.snapshot.meta;
-  const [type, edgeCount] = [fields.indexOf('type'), fields.indexOf('edge_count')];
-  const [edgeType, edgeName, edgeTo] = ['type', 'name_or_index', 'to_node'].map((f) =>
-    edge_fields.indexOf(f),
-  ) as [number, number, number];
-  const named = edge_types[0].indexOf('property');
-  const kind = (node: number) => node_types[0][heap.nodes[node + type]!]!;
-  let [uses, boxed, edge] = [0, 0, 0];
-  const targets = new Set<number>();
-  for (let node = 0; node < heap.nodes.length; node += fields.length) {
-    if (kind(node) === 'number') boxed++;
-    let [owned, target] = [false, -1];
-    const end = edge + heap.nodes[node + edgeCount]! * edge_fields.length;
-    for (; edge < end; edge += edge_fields.length) {
-      if (heap.edges[edge + edgeType] !== named) continue;
-      const name = heap.strings[heap.edges[edge + edgeName]!];
-      if (name === owner) owned = true;
-      if (name === property) target = heap.edges[edge + edgeTo]!;
-    }
-    if (!owned || target < 0 || !kind(target).endsWith('string')) continue;
-    uses++;
-    targets.add(target);
-  }
-  return { uses, strings: targets.size, boxed };
-}
-
 describe('the model of many components holds each repeated text once', () => {
   const dir = tempDir();
   let translations = 0;
@@ -119,14 +74,26 @@ describe('the model of many components holds each repeated text once', () => {
   }, 120_000);
 
   it('keeps one copy of a message template for all components checked in threads', () => {
-    const resolved = count(join(dir, 'resolved.heapsnapshot'), 'pull_message', 'filemask');
+    const resolved = stringUses(
+      propertyTargets(
+        readHeapSnapshot(join(dir, 'resolved.heapsnapshot')),
+        'pull_message',
+        'filemask',
+      ),
+    );
     expect(resolved.uses).toBeGreaterThanOrEqual(PROJECTS * COMPONENTS);
     expect(resolved.strings).toBe(1);
   });
 
   it('keeps one copy of each file name that translations of many components share', () => {
     for (const snapshot of ['resolved', 'decoded']) {
-      const names = count(join(dir, `${snapshot}.heapsnapshot`), 'filename', 'isTemplate');
+      const names = stringUses(
+        propertyTargets(
+          readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`)),
+          'filename',
+          'isTemplate',
+        ),
+      );
       expect(names.uses).toBeGreaterThanOrEqual(translations);
       // One per file mask and language: a few, not one per translation.
       expect(names.strings).toBeLessThan(translations / 4);
@@ -135,14 +102,20 @@ describe('the model of many components holds each repeated text once', () => {
 
   it('keeps one object for the inheritable settings that components share', () => {
     // Each holds every message template twice; the content's components inherit the same few.
-    const resolved = count(join(dir, 'resolved.heapsnapshot'), 'effectiveCheckFlags', 'effective');
+    const resolved = stringUses(
+      propertyTargets(
+        readHeapSnapshot(join(dir, 'resolved.heapsnapshot')),
+        'effectiveCheckFlags',
+        'effective',
+      ),
+    );
     expect(resolved.uses).toBeLessThan((PROJECTS * COMPONENTS) / 4);
   });
 
   it('keeps one copy of a message template in the decoded model, its counters unboxed', () => {
-    const decoded = count(join(dir, 'decoded.heapsnapshot'), 'pull_message', 'filemask');
-    expect(decoded.strings).toBe(1);
+    const heap = readHeapSnapshot(join(dir, 'decoded.heapsnapshot'));
+    expect(stringUses(propertyTargets(heap, 'pull_message', 'filemask')).strings).toBe(1);
     // A translation's id and fingerprints are boxed (above 2^31); its 20 counters are not.
-    expect(decoded.boxed).toBeLessThan(5 * translations);
+    expect(boxedNumbers(heap)).toBeLessThan(5 * translations);
   });
 });
