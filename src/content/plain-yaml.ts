@@ -16,14 +16,13 @@ export function readPlainMap(text: string): Record<string, unknown> | undefined 
   const open: { map: Record<string, unknown>; indent: number }[] = [{ map: root, indent: 0 }];
   // A map whose key was just read: its first line sets its indent.
   let opened: Record<string, unknown> | null = null;
-  let start = 0;
-  while (start < text.length) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    const line = text.slice(start, end);
-    start = end + 1;
-    if (line.length === 0) continue;
-    const match = KEY_LINE.exec(line);
+  const line = new RegExp(KEY_LINE.source, 'y');
+  while (line.lastIndex < text.length) {
+    if (text.charCodeAt(line.lastIndex) === NEWLINE) {
+      line.lastIndex++;
+      continue;
+    }
+    const match = line.exec(text);
     if (!match) return undefined;
     const indent = match[1]!.length;
     const key = match[2]!;
@@ -59,7 +58,9 @@ const MAX_OPEN_MAPS = 20;
 const UNUSUAL_CHARACTER = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
 
 /** `key:` (a nested map follows) or `key: value`, the key a plain word. */
-const KEY_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: (.*))?$/;
+const KEY_LINE = /( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: (.*))?(?:\n|$)/;
+
+const NEWLINE = 10;
 
 /** Keys the core schema reads as something other than their text, and the one a plain object would not keep. */
 const SPECIAL_KEY = /^(?:[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|__proto__)$/;
@@ -73,16 +74,19 @@ const PLAIN = /^[^\s\-?:,[\]{}#&*!|>'"%@`](?:[^#]*[^\s:])?$/;
 /** What the core schema reads as null, true or false, and as numbers (only some integers are read here). */
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
 const BOOLEAN = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const MAYBE_NOT_TEXT = /[0-9+.~nNtTfF]/;
 const SAFE_INTEGER = /^(?:0|[1-9][0-9]{0,14})$/;
 const OTHER_NUMBER =
   /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 function scalarValue(text: string): unknown {
-  const quoted = DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text);
-  if (quoted) return quoted[1];
+  const first = text[0];
+  if (first === '"' || first === "'") return (first === '"' ? DOUBLE_QUOTED : SINGLE_QUOTED).exec(text)?.[1];
   if (!PLAIN.test(text) || text.includes(': ')) return undefined;
+  // Only a text starting so can be read as a number, null, true or false.
+  if (!MAYBE_NOT_TEXT.test(first!)) return text;
   if (NULL.test(text)) return null;
-  if (BOOLEAN.test(text)) return text[0] === 't' || text[0] === 'T';
+  if (BOOLEAN.test(text)) return first === 't' || first === 'T';
   if (SAFE_INTEGER.test(text)) return Number(text);
   return OTHER_NUMBER.test(text) ? undefined : text;
 }
