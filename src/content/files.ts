@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import type { ContentError } from '../errors.ts';
 import { closest, describeValue } from './describe.ts';
 import { formatPath, locate, type FieldPath } from './locate.ts';
-import { readYaml, type YamlSource } from './yaml.ts';
+import { readPlainMap } from './plain-yaml.ts';
+import { parseYaml, readYaml, type YamlSource } from './yaml.ts';
 import { prepareComponent, sharePreparedTexts, type PreparedComponent } from './prepare.ts';
 import type { Intern } from '../model/intern.ts';
 import { checkComponentFile, componentWarnings } from './rules.ts';
@@ -98,7 +99,7 @@ export function checkFile<K extends ContentFileKind>(
   place: Extract<FilePlace, { kind: K }>,
   text: string,
 ): CheckResult<K> {
-  const parsed = readYaml(text);
+  const parsed = readContentYaml(text);
   if (!parsed.ok) {
     const errors = parsed.problems.map(({ line, column, message }) => ({ file, line, column, path: '', message: `expected valid YAML (got: ${message})` }));
     return { ok: false, errors };
@@ -108,13 +109,13 @@ export function checkFile<K extends ContentFileKind>(
     return { ok: false, errors: [{ file, line: 1, column: 1, path: '', message: `expected a map of fields (got ${describeValue(value)})` }] };
   }
   const result = SCHEMAS[place.kind].safeParse(value);
-  if (result.success) return checkData(file, place, result.data, parsed.source);
-  const errors = schemaErrors(file, place.kind, parsed.source, value, result.error.issues);
+  if (result.success) return checkData(file, place, result.data, parsed.sourceOf);
+  const errors = schemaErrors(file, place.kind, parsed.sourceOf, value, result.error.issues);
   // site.yaml is not salvaged: its fields at fault would read as missing.
   if (place.kind === 'site') return { ok: false, errors };
   const salvage = SCHEMAS[place.kind].safeParse(withoutFaults(value, result.error.issues.flatMap(faultOf)));
   if (!salvage.success) return { ok: false, errors };
-  const rest = checkData(file, place, salvage.data, parsed.source);
+  const rest = checkData(file, place, salvage.data, parsed.sourceOf);
   return rest.ok ? { ok: false, errors, salvaged: rest.checked } : { ok: false, errors: [...errors, ...rest.errors], salvaged: rest.salvaged };
 }
 
@@ -136,29 +137,48 @@ export function shareCheckedTexts({ result }: CheckedText, intern: Intern): void
 }
 
 /** Builds a ContentError for a field path of a parsed file. */
-function errorAt(file: string, source: YamlSource, path: FieldPath, message: string, atKey = false): ContentError {
-  const { line, column } = locate(source, path, atKey);
+function errorAt(file: string, sourceOf: SourceOf, path: FieldPath, message: string, atKey = false): ContentError {
+  const { line, column } = locate(sourceOf(), path, atKey);
   return { file, line, column, path: formatPath(path), message };
 }
 
 // --- internal ---
+
+/** The parsed document of a file, made only when an error or warning needs a position. */
+type SourceOf = () => YamlSource;
+
+type ContentYaml = { ok: true; value: unknown; sourceOf: SourceOf } | Extract<ReturnType<typeof readYaml>, { ok: false }>;
+
+/**
+ * A file's value: by the fast path when the text is plain block maps
+ * (plain-yaml.ts), its document then parsed only if a position is asked for.
+ */
+function readContentYaml(text: string): ContentYaml {
+  const plain = readPlainMap(text);
+  if (plain !== undefined) {
+    let source: YamlSource | undefined;
+    return { ok: true, value: plain, sourceOf: () => (source ??= parseYaml(text)) };
+  }
+  const parsed = readYaml(text);
+  return parsed.ok ? { ok: true, value: parsed.value, sourceOf: () => parsed.source } : parsed;
+}
 
 /**
  * The rules of a file whose fields passed the schema; a component is then
  * kept in its prepared form. A component that breaks a rule is salvaged
  * without the fields at fault, when it then keeps every rule.
  */
-function checkData<K extends ContentFileKind>(file: string, place: Extract<FilePlace, { kind: K }>, data: unknown, source: YamlSource): CheckResult<K> {
+function checkData<K extends ContentFileKind>(file: string, place: Extract<FilePlace, { kind: K }>, data: unknown, sourceOf: SourceOf): CheckResult<K> {
   if (place.kind !== 'component') return { ok: true, checked: { file, place, data } as CheckedFile<K> };
   const component = data as ComponentFile;
   const { project, component: slug } = place as Extract<FilePlace, { kind: 'component' }>;
   const prepared = (valid: ComponentFile) => ({ file, place, data: prepareComponent(valid, project, slug) }) as CheckedFile<K>;
   const problems = checkComponentFile(component);
   if (problems.length === 0) {
-    const warnings = componentWarnings(component).map((w) => errorAt(file, source, w.path, w.message));
+    const warnings = componentWarnings(component).map((w) => errorAt(file, sourceOf, w.path, w.message));
     return { ok: true, checked: prepared(component), ...(warnings.length > 0 ? { warnings } : {}) };
   }
-  const errors = problems.map((p) => errorAt(file, source, p.path, p.message));
+  const errors = problems.map((p) => errorAt(file, sourceOf, p.path, p.message));
   const salvage = componentSchema.safeParse(withoutFaults(component, problems.map((p) => p.path)));
   const salvaged = salvage.success && checkComponentFile(salvage.data).length === 0 ? prepared(salvage.data) : undefined;
   return { ok: false, errors, salvaged };
@@ -192,7 +212,7 @@ const SCHEMAS = {
 function schemaErrors(
   file: string,
   kind: ContentFileKind,
-  source: YamlSource,
+  sourceOf: SourceOf,
   data: object,
   issues: readonly z.core.$ZodIssue[]): ContentError[] {
   const errors: ContentError[] = [];
@@ -203,13 +223,13 @@ function schemaErrors(
         const known = knownKeys(kind, path);
         const guess = closest(key, known);
         const hint = guess ? `did you mean "${guess}"?` : 'see docs/content.md';
-        errors.push(errorAt(file, source, [...path, key], `unknown field (${hint})`, true));
+        errors.push(errorAt(file, sourceOf, [...path, key], `unknown field (${hint})`, true));
       }
       continue;
     }
     const found = valueAt(data, path);
     const got = found === undefined ? 'missing' : `got ${describeValue(found)}`;
-    errors.push(errorAt(file, source, path, `${issue.message} (${got})`));
+    errors.push(errorAt(file, sourceOf, path, `${issue.message} (${got})`));
   }
   return errors;
 }
