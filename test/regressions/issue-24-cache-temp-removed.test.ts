@@ -4,10 +4,8 @@
  * stayed in the state folder. Now it is removed and the error goes on to the caller. The disk's
  * refusal is real: a process whose file-size limit the cache outgrows.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordBuild, STORE_STAMP } from '../../src/cache/cold-build.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
@@ -15,7 +13,8 @@ import type { Translation } from '../../src/model/types.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
 import { stateDir } from '../../src/tree/state-folder.ts';
-import { FIXTURES, ROOT, TSX, tempDir } from '../helpers.ts';
+import { FIXTURES, tempDir } from '../helpers.ts';
+import { runScriptFile, scriptImporting } from '../support/heap-snapshot.ts';
 
 const CONTENT = join(FIXTURES, 'features', 'content');
 
@@ -23,12 +22,12 @@ const CONTENT = join(FIXTURES, 'features', 'content');
  * The fixture's model written as a build cache beside `whole`, then beside `outDir` with the
  * process's file-size limit one byte short of the first cache: the last chunk's write fails.
  */
-const SCRIPT = (whole: string, outDir: string) => `
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { execFileSync } = await import('node:child_process');
-const { statSync } = await import('node:fs');
-const { recordBuild, STORE_STAMP } = await import(src + '/cache/cold-build.ts');
-const { openContent } = await import(src + '/resolve/open.ts');
+const SCRIPT = (whole: string, outDir: string) =>
+  scriptImporting(
+    { 'cache/cold-build.ts': ['recordBuild', 'STORE_STAMP'], 'resolve/open.ts': ['openContent'] },
+    `
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 const opened = await openContent(${JSON.stringify(CONTENT)});
 const key = { contentDir: '', settings: '' };
 const record = (outDir) => recordBuild({
@@ -43,7 +42,8 @@ try {
 } catch (error) {
   console.log(error.code);
 }
-`;
+`,
+  );
 
 async function fixtureModel() {
   const opened = await openContent(CONTENT, { catalog: loadCatalog() });
@@ -85,10 +85,7 @@ describe("the build cache's temporary file, after a failure", () => {
   it('is removed when the disk refuses the last chunk, its first bytes taken', () => {
     const dir = tempDir();
     const outDir = join(dir, 'dist');
-    writeFileSync(join(dir, 'limited.mts'), SCRIPT(join(dir, 'whole'), outDir));
-    const out = execFileSync(process.execPath, [...TSX, join(dir, 'limited.mts')], {
-      encoding: 'utf8',
-    });
+    const out = runScriptFile(join(dir, 'limited.mts'), SCRIPT(join(dir, 'whole'), outDir));
     expect(out.trim()).toBe('EFBIG');
     expect(readdirSync(stateDir(outDir))).toEqual([]);
   }, 60_000);
