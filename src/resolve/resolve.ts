@@ -167,7 +167,10 @@ export interface ComponentContext {
   version: WeblateVersion;
   problems: Problem[];
   present?: PresentFiles;
-  /** The texts of the model being resolved, each kept once (a patch may bring its own). */
+  /**
+   * The texts of the model being resolved, each kept once (a patch may bring its own). The
+   * checked files' own texts arrive shared already: the load shares them as each is checked.
+   */
   intern?: Intern;
   /** The components' inheritable settings, each distinct value once. */
   shareInherited?: (inherited: Inherited) => Inherited;
@@ -427,7 +430,7 @@ export function resolveComponent(
     sourceListed ||= isSource;
     draft.translations.push({
       translation: makeTranslation(component, language, entry, isSource, made),
-      key: intern(entry.code),
+      key: entry.code,
     });
   }
   if (!sourceListed) {
@@ -550,7 +553,10 @@ interface Keeping {
   revisions: Intern;
 }
 
-/** A model translation over prepared counters (never changed: models are read-only). */
+/**
+ * A model translation over prepared counters (never changed: models are read-only). The entry's
+ * texts come shared (content/prepare.ts#sharePreparedTexts); only a file name made here is new.
+ */
 function makeTranslation(
   component: Component,
   language: Language,
@@ -558,13 +564,12 @@ function makeTranslation(
   isSource: boolean,
   { intern, pack, revisions }: Keeping,
 ): Translation {
-  const languageCode = intern(entry.languageCode ?? language.code);
-  const filename = intern(
+  const languageCode = entry.languageCode ?? language.code;
+  const filename =
     entry.filename ??
-      (isSource
-        ? component.settings.template
-        : component.settings.filemask.replace('*', languageCode)),
-  );
+    (isSource
+      ? component.settings.template
+      : intern(component.settings.filemask.replace('*', languageCode)));
   return {
     id: entry.id,
     component,
@@ -575,7 +580,7 @@ function makeTranslation(
     isSource,
     isTemplate: filename === component.settings.template,
     counters: pack(entry.counters),
-    lastAuthor: intern(entry.lastAuthor),
+    lastAuthor: entry.lastAuthor,
     contentFingerprint: entry.fingerprint,
   };
 }
