@@ -84,17 +84,14 @@ interface ResolveOptions {
    * content in parts carries their ids and links between parts.
    */
   onComponents?: ((drafts: readonly ComponentDraft[]) => void) | undefined;
-  /**
-   * The content's component files are the resolve's to let go: each leaves
-   * `content.components` once resolved, so that a caller holding no other
-   * reference never holds every checked file and the whole model at once.
-   */
-  release?: boolean | undefined;
 }
 
 /**
  * Builds the model from checked files. `readText` gives a file's text again
  * when an error must be pinned to a line (errors are rare; texts are not kept).
+ * The content's component files are the resolve's to let go: each leaves
+ * `content.components` once resolved, so that a caller holding no other
+ * reference never holds every checked file and the whole model at once.
  */
 export function resolveContent(
   content: LoadedContent,
@@ -142,7 +139,7 @@ export function resolveContent(
     shareInherited: createInheritedTable(),
     pack: createCounterPacker(),
   };
-  const components = resolveComponents(content.components, context, options.release ?? false);
+  const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
   for (const draft of components) linkRepository(draft.component, byPath, problems, present);
   options.onComponents?.(components);
@@ -310,11 +307,10 @@ function resolveProjects(
 function resolveComponents(
   files: CheckedFile<'component'>[],
   context: ComponentContext,
-  release: boolean,
 ): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
-  // Taken from the end of a reversed list, in the files' order: a file released is held no more.
-  const waiting = release ? files.reverse() : [...files].reverse();
+  // Taken from the end of the list reversed, in the files' order: a file taken is held no more.
+  const waiting = files.reverse();
   while (waiting.length > 0) {
     const checked = waiting.pop()!;
     const project = context.projects.get(checked.place.project);

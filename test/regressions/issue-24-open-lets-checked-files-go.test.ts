@@ -16,8 +16,9 @@ import { runScriptFile, scriptImporting } from '../support/heap-snapshot.ts';
 const COMPONENTS = 3 * 10;
 
 /**
- * Loads the content, then resolves it as openContent does, counting the component files alive
- * when every component is resolved; then openContent itself, with and without keeping its files.
+ * Loads the content, then resolves it as openContent does (its files let go, or kept as a session
+ * keeps them), counting the component files alive when every component is resolved; then
+ * openContent itself, with and without keeping its files.
  */
 const SCRIPT = (content: string) =>
   scriptImporting(
@@ -29,10 +30,10 @@ const SCRIPT = (content: string) =>
     },
     `
 const dir = ${JSON.stringify(content)};
-async function aliveWhenResolved(release) {
+async function aliveWhenResolved(keepFiles) {
   const loaded = await loadContent(dir, { threads: 0 });
   const refs = loaded.content.components.map((checked) => new WeakRef(checked.data.translations));
-  if (release) loaded.files.clear();
+  if (!keepFiles) loaded.files.clear();
   // A WeakRef holds its target until the job that made it is over.
   await new Promise((resolve) => setImmediate(resolve));
   let alive = -1;
@@ -40,12 +41,12 @@ async function aliveWhenResolved(release) {
     globalThis.gc();
     alive = refs.filter((ref) => ref.deref() !== undefined).length;
   };
-  const resolved = resolveContent(loaded.content, {}, loadCatalog(), readText, dir, { release, onComponents });
+  const resolved = resolveContent(loaded.content, {}, loadCatalog(), readText, dir, { onComponents });
   if (!resolved.ok) throw new Error(JSON.stringify(resolved.errors));
   return { alive, files: refs.length, translations: resolved.model.translations.length };
 }
-const released = await aliveWhenResolved(true);
-const held = await aliveWhenResolved(false);
+const released = await aliveWhenResolved(false);
+const held = await aliveWhenResolved(true);
 const opened = await openContent(dir);
 const kept = await openContent(dir, { keepFiles: true });
 console.log(JSON.stringify({
