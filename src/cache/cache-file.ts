@@ -126,15 +126,15 @@ export async function writeBuildCache(outDir: string, contents: BaseContents): P
   };
   const temporary = `${basePath(outDir)}.tmp-${process.pid}`;
   await mkdir(stateDir(outDir), { recursive: true });
-  const handle = await open(temporary, 'w');
+  const records = [Buffer.from(JSON.stringify(head)), encodeSignatures(contents.signatures)];
   try {
-    await handle.write(frame(Buffer.from(JSON.stringify(head))));
-    await handle.write(frame(encodeSignatures(contents.signatures)));
-    for (const part of contents.model) await handle.write(frame(part));
-  } finally {
-    await handle.close();
+    await writeRecords(temporary, records, contents.model);
+    await rename(temporary, basePath(outDir));
+  } catch (error) {
+    // A part that fails to encode or to be written leaves no half-written file behind.
+    await rm(temporary, { force: true });
+    throw error;
   }
-  await rename(temporary, basePath(outDir));
 }
 
 /** Appends a batch of changes, with the manifest's stamp and the count of translations after them. */
@@ -235,6 +235,22 @@ function basePath(outDir: string): string {
 
 function journalPath(outDir: string): string {
   return join(stateDir(outDir), 'build-cache.journal');
+}
+
+/** Writes each record framed into a new file at `path`, then the model's parts as they are encoded. */
+async function writeRecords(
+  path: string,
+  records: readonly Buffer[],
+  model: Iterable<Buffer>,
+): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    // writeFile() goes on after a short write (a full disk, a size limit) until it fails or is done.
+    for (const record of records) await handle.writeFile(frame(record));
+    for (const part of model) await handle.writeFile(frame(part));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A record: its length, its CRC-32, its bytes. */

@@ -2,7 +2,8 @@
  * A fast path for the shape most content files have: block maps, one key a
  * line, each value a plain or simply quoted scalar or a nested map. Such a
  * text reads here without the YAML parser's tokens, document and nodes,
- * which cost most of checking a file. Anything else (comments, lists, flow
+ * which cost most of checking a file; comments on lines of their own are
+ * passed over. Anything else (comments after a value, lists, flow
  * collections, anchors, tags, numbers other than plain integers, any doubt)
  * gives undefined and is read by yaml.ts, so the fast path only ever returns
  * the value the parser would and every problem is still the parser's own.
@@ -17,13 +18,21 @@ export function readPlainMap(text: string): Record<string, unknown> | undefined 
   // A map whose key was just read: its first line sets its indent.
   let opened: Record<string, unknown> | null = null;
   const line = new RegExp(KEY_LINE.source, 'y');
+  const comment = new RegExp(COMMENT_LINE.source, 'y');
   while (line.lastIndex < text.length) {
     if (text.charCodeAt(line.lastIndex) === NEWLINE) {
       line.lastIndex++;
       continue;
     }
+    const start = line.lastIndex;
     const match = line.exec(text);
-    if (!match) return undefined;
+    if (!match) {
+      // A comment on a line of its own, at any indent, says nothing of the maps around it.
+      comment.lastIndex = start;
+      if (!comment.test(text)) return undefined;
+      line.lastIndex = comment.lastIndex;
+      continue;
+    }
     const indent = match[1]!.length;
     const key = match[2]!;
     if (opened) {
@@ -60,6 +69,9 @@ const UNUSUAL_CHARACTER = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\
 /** `key:` (a nested map follows) or `key: value`, the key a plain word. */
 const KEY_LINE = /( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: (.*))?(?:\n|$)/;
 
+/** A line of spaces, then `#` and anything. */
+const COMMENT_LINE = / *#.*(?:\n|$)/;
+
 const NEWLINE = 10;
 
 /** Keys the core schema reads as something other than their text, and the one a plain object would not keep. */
@@ -82,7 +94,8 @@ const OTHER_NUMBER =
 function scalarValue(text: string): unknown {
   const first = text[0];
   if (first === '"' || first === "'") return (first === '"' ? DOUBLE_QUOTED : SINGLE_QUOTED).exec(text)?.[1];
-  if (!PLAIN.test(text) || text.includes(': ')) return undefined;
+  // PLAIN lets a last `#` through, which after a space starts a comment.
+  if (!PLAIN.test(text) || text.includes(': ') || text.endsWith(' #')) return undefined;
   // Only a text starting so can be read as a number, null, true or false.
   if (!MAYBE_NOT_TEXT.test(first!)) return text;
   if (NULL.test(text)) return null;

@@ -61,8 +61,11 @@ export function checkInParts(
   const resolveErrors = new ResolveErrors();
   const across = new AcrossParts();
   for (const part of sorted.parts) {
-    const components = part.flatMap(({ path, place }) => check(path, place) ?? []);
-    const content = assembleContent([...frame, ...components], sorted.places);
+    // The part's component files are held by the content alone, whose resolve lets each go.
+    const content = assembleContent(
+      [...frame, ...part.flatMap(({ path, place }) => check(path, place) ?? [])],
+      sorted.places,
+    );
     const own = new Set(part.map(({ path }) => named(path)));
     const resolved = resolveContent(content, {}, catalog, readText, contentDir, {
       onComponents: (drafts) => across.add(drafts),

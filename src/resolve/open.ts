@@ -61,7 +61,6 @@ export async function openContent(
     options.catalog ?? loadCatalog(),
     readText,
     contentDir,
-    { release: !keepFiles },
   );
   const errors = [
     ...loaded.errors,

@@ -13,6 +13,7 @@ import type { Component, Language, Model, Project, Translation } from '../model/
 import type { CheckedFile } from '../content/files.ts';
 import { checkLanguageIds, languageResolver } from './languages.ts';
 import { createIntern } from '../model/intern.ts';
+import { sharePreparedTexts } from '../content/prepare.ts';
 import { createCounterPacker } from '../model/packed-counters.ts';
 import {
   checkCaseCollisions,
@@ -70,12 +71,13 @@ export function patchComponents(
     version,
   );
   const problems: Problem[] = [];
+  const intern = createIntern();
   const context: ComponentContext = {
     projects,
     languages: resolver,
     version: shapesOf(version),
     problems,
-    intern: createIntern(),
+    intern,
     pack: createCounterPacker(),
   };
   const replaced: Component[] = [];
@@ -86,6 +88,8 @@ export function patchComponents(
     const old = byPath.get(`${patch.project}/${patch.component}`);
     if (old) replaced.push(old);
     if (!patch.checked) continue;
+    // Checked on the main thread one by one, not by the load, which shares the texts as it checks.
+    sharePreparedTexts(patch.checked.data, intern);
     const draft = resolveComponent(patch.checked, project, context);
     if (draft) drafts.push(draft);
   }

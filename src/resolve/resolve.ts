@@ -84,17 +84,14 @@ interface ResolveOptions {
    * content in parts carries their ids and links between parts.
    */
   onComponents?: ((drafts: readonly ComponentDraft[]) => void) | undefined;
-  /**
-   * The content's component files are the resolve's to let go: each leaves
-   * `content.components` once resolved, so that a caller holding no other
-   * reference never holds every checked file and the whole model at once.
-   */
-  release?: boolean | undefined;
 }
 
 /**
  * Builds the model from checked files. `readText` gives a file's text again
  * when an error must be pinned to a line (errors are rare; texts are not kept).
+ * The content's component files are the resolve's to let go: each leaves
+ * `content.components` once resolved, so that a caller holding no other
+ * reference never holds every checked file and the whole model at once.
  */
 export function resolveContent(
   content: LoadedContent,
@@ -142,7 +139,7 @@ export function resolveContent(
     shareInherited: createInheritedTable(),
     pack: createCounterPacker(),
   };
-  const components = resolveComponents(content.components, context, options.release ?? false);
+  const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
   for (const draft of components) linkRepository(draft.component, byPath, problems, present);
   options.onComponents?.(components);
@@ -167,7 +164,10 @@ export interface ComponentContext {
   version: WeblateVersion;
   problems: Problem[];
   present?: PresentFiles;
-  /** The texts of the model being resolved, each kept once (a patch may bring its own). */
+  /**
+   * The texts of the model being resolved, each kept once (a patch may bring its own). The
+   * checked files' own texts arrive shared already: the load shares them as each is checked.
+   */
   intern?: Intern;
   /** The components' inheritable settings, each distinct value once. */
   shareInherited?: (inherited: Inherited) => Inherited;
@@ -307,11 +307,10 @@ function resolveProjects(
 function resolveComponents(
   files: CheckedFile<'component'>[],
   context: ComponentContext,
-  release: boolean,
 ): ComponentDraft[] {
   const drafts: ComponentDraft[] = [];
-  // Taken from the end of a reversed list, in the files' order: a file released is held no more.
-  const waiting = release ? files.reverse() : [...files].reverse();
+  // Taken from the end of the list reversed, in the files' order: a file taken is held no more.
+  const waiting = files.reverse();
   while (waiting.length > 0) {
     const checked = waiting.pop()!;
     const project = context.projects.get(checked.place.project);
@@ -427,7 +426,7 @@ export function resolveComponent(
     sourceListed ||= isSource;
     draft.translations.push({
       translation: makeTranslation(component, language, entry, isSource, made),
-      key: intern(entry.code),
+      key: entry.code,
     });
   }
   if (!sourceListed) {
@@ -550,7 +549,10 @@ interface Keeping {
   revisions: Intern;
 }
 
-/** A model translation over prepared counters (never changed: models are read-only). */
+/**
+ * A model translation over prepared counters (never changed: models are read-only). The entry's
+ * texts come shared (content/prepare.ts#sharePreparedTexts); only a file name made here is new.
+ */
 function makeTranslation(
   component: Component,
   language: Language,
@@ -558,13 +560,12 @@ function makeTranslation(
   isSource: boolean,
   { intern, pack, revisions }: Keeping,
 ): Translation {
-  const languageCode = intern(entry.languageCode ?? language.code);
-  const filename = intern(
+  const languageCode = entry.languageCode ?? language.code;
+  const filename =
     entry.filename ??
-      (isSource
-        ? component.settings.template
-        : component.settings.filemask.replace('*', languageCode)),
-  );
+    (isSource
+      ? component.settings.template
+      : intern(component.settings.filemask.replace('*', languageCode)));
   return {
     id: entry.id,
     component,
@@ -575,7 +576,7 @@ function makeTranslation(
     isSource,
     isTemplate: filename === component.settings.template,
     counters: pack(entry.counters),
-    lastAuthor: intern(entry.lastAuthor),
+    lastAuthor: entry.lastAuthor,
     contentFingerprint: entry.fingerprint,
   };
 }

@@ -6,16 +6,15 @@
  * chunk of checked files comes in. A real process checks synthetic content in threads and writes
  * a heap snapshot of the checked files alone; the snapshot shows each repeated text held once.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { tempDir } from '../helpers.ts';
 import {
   propertyTargets,
   readHeapSnapshot,
+  runScriptFile,
+  scriptImporting,
   stringUses,
   type HeapSnapshot,
 } from '../support/heap-snapshot.ts';
@@ -25,10 +24,11 @@ const COMPONENTS = 12;
 const LANGUAGES = 3;
 
 /** Checks the content in one thread and snapshots what the load returns. */
-const SCRIPT = (dir: string) => `
+const SCRIPT = (dir: string) =>
+  scriptImporting(
+    { 'content/load.ts': ['loadContent'] },
+    `
 import { writeHeapSnapshot } from 'node:v8';
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { loadContent } = await import(src + '/content/load.ts');
 globalThis.kept = await loadContent(${JSON.stringify(join(dir, 'content'))}, {
   threads: 1,
   mainThread: false,
@@ -37,7 +37,8 @@ globalThis.kept = await loadContent(${JSON.stringify(join(dir, 'content'))}, {
 await new Promise((resolve) => setImmediate(resolve));
 writeHeapSnapshot(${JSON.stringify(join(dir, 'checked.heapsnapshot'))});
 console.log(globalThis.kept.checkedInThreads);
-`;
+`,
+  );
 
 describe('checked component files hold each repeated text once', () => {
   const dir = tempDir();
@@ -50,10 +51,7 @@ describe('checked component files hold each repeated text once', () => {
       languages: LANGUAGES,
       seed: 24,
     });
-    writeFileSync(join(dir, 'checked.mts'), SCRIPT(dir));
-    const out = execFileSync(process.execPath, [...TSX, join(dir, 'checked.mts')], {
-      encoding: 'utf8',
-    });
+    const out = runScriptFile(join(dir, 'checked.mts'), SCRIPT(dir));
     expect(Number(out)).toBeGreaterThan(PROJECTS * COMPONENTS);
     heap = readHeapSnapshot(join(dir, 'checked.heapsnapshot'));
   }, 120_000);

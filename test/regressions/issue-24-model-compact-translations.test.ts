@@ -8,10 +8,8 @@
  * the same after the round trip through the cache, field by field. The translations of a
  * component mostly show one revision (its repository's), held once rather than once each.
  */
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { decodeModel, encodeModel } from '../../src/cache/model-codec.ts';
@@ -19,22 +17,26 @@ import { isPacked } from '../../src/model/packed-counters.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { createContext } from '../../src/tree/groups.ts';
 import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
-import { propertyTargets, readHeapSnapshot } from '../support/heap-snapshot.ts';
+import { tempDir } from '../helpers.ts';
+import {
+  MODEL_CODEC_IMPORTS,
+  propertyTargets,
+  readHeapSnapshot,
+  runScriptFile,
+  scriptImporting,
+} from '../support/heap-snapshot.ts';
 
 /**
  * Opens the content on the main thread, keeps only the model, snapshots, and writes the model in
  * the build cache's form; a second process reads that back and snapshots the decoded model alone
  * (in the first, V8's allocation sites may keep a resolved translation, and through it the model).
  */
-const SCRIPT = (dir: string) => `
+const SCRIPT = (dir: string) =>
+  scriptImporting(
+    MODEL_CODEC_IMPORTS,
+    `
 import { readFileSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize, writeHeapSnapshot } from 'node:v8';
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { openContent } = await import(src + '/resolve/open.ts');
-const { encodeModel, decodeModel } = await import(src + '/cache/model-codec.ts');
-const { createContext } = await import(src + '/tree/groups.ts');
-const { createFingerprintCache } = await import(src + '/tree/fingerprints.ts');
 const partsFile = ${JSON.stringify(join(dir, 'model.parts'))};
 if (process.argv[2] === 'open') {
   const opened = await openContent(${JSON.stringify(join(dir, 'content'))}, { threads: { threads: 0 } });
@@ -48,13 +50,13 @@ if (process.argv[2] === 'open') {
   writeHeapSnapshot(${JSON.stringify(join(dir, 'decoded.heapsnapshot'))});
   console.log(globalThis.kept.translations.length);
 }
-`;
+`,
+  );
 
 /** Runs SCRIPT's two steps; the number of translations of the decoded model. */
 function snapshotModels(dir: string): number {
-  writeFileSync(join(dir, 'measure.mts'), SCRIPT(dir));
   const run = (step: string) =>
-    execFileSync(process.execPath, [...TSX, join(dir, 'measure.mts'), step], { encoding: 'utf8' });
+    runScriptFile(join(dir, 'measure.mts'), SCRIPT(dir), { args: [step] });
   run('open');
   return Number(run('decode'));
 }

@@ -6,17 +6,17 @@
  * threads, then decodes its model from the build cache's form, and writes a heap snapshot after
  * each; the snapshots show each repeated text held once and the counters unboxed.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { tempDir } from '../helpers.ts';
 import {
   boxedNumbers,
+  MODEL_CODEC_IMPORTS,
   propertyTargets,
   readHeapSnapshot,
+  runScriptFile,
+  scriptImporting,
   stringUses,
 } from '../support/heap-snapshot.ts';
 
@@ -25,13 +25,11 @@ const COMPONENTS = 12;
 const LANGUAGES = 3;
 
 /** Opens the content in threads, keeps only the model, snapshots; then the same for the decoded model. */
-const SCRIPT = (dir: string) => `
+const SCRIPT = (dir: string) =>
+  scriptImporting(
+    MODEL_CODEC_IMPORTS,
+    `
 import { writeHeapSnapshot } from 'node:v8';
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { openContent } = await import(src + '/resolve/open.ts');
-const { encodeModel, decodeModel } = await import(src + '/cache/model-codec.ts');
-const { createContext } = await import(src + '/tree/groups.ts');
-const { createFingerprintCache } = await import(src + '/tree/fingerprints.ts');
 const threads = { threads: 1, mainThread: false };
 async function open() {
   const opened = await openContent(${JSON.stringify(join(dir, 'content'))}, { threads });
@@ -53,7 +51,8 @@ globalThis.kept = decodeModel(parts).model;
 writeHeapSnapshot(${JSON.stringify(join(dir, 'decoded.heapsnapshot'))});
 const { translations } = globalThis.kept;
 console.log(translations.length);
-`;
+`,
+  );
 
 describe('the model of many components holds each repeated text once', () => {
   const dir = tempDir();
@@ -66,10 +65,7 @@ describe('the model of many components holds each repeated text once', () => {
       languages: LANGUAGES,
       seed: 24,
     });
-    writeFileSync(join(dir, 'measure.mts'), SCRIPT(dir));
-    const out = execFileSync(process.execPath, [...TSX, join(dir, 'measure.mts')], {
-      encoding: 'utf8',
-    });
+    const out = runScriptFile(join(dir, 'measure.mts'), SCRIPT(dir));
     translations = Number(out);
   }, 120_000);
 

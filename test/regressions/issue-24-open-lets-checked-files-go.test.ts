@@ -7,31 +7,33 @@
  * A real process opens synthetic content and, once every component is resolved and the memory
  * collected, counts the checked component files still alive.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { tempDir } from '../helpers.ts';
+import { runScriptFile, scriptImporting } from '../support/heap-snapshot.ts';
 
 const COMPONENTS = 3 * 10;
 
 /**
- * Loads the content, then resolves it as openContent does, counting the component files alive
- * when every component is resolved; then openContent itself, with and without keeping its files.
+ * Loads the content, then resolves it as openContent does (its files let go, or kept as a session
+ * keeps them), counting the component files alive when every component is resolved; then
+ * openContent itself, with and without keeping its files.
  */
-const SCRIPT = (content: string) => `
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { loadContent } = await import(src + '/content/load.ts');
-const { resolveContent } = await import(src + '/resolve/resolve.ts');
-const { openContent, readText } = await import(src + '/resolve/open.ts');
-const { loadCatalog } = await import(src + '/catalog/catalog.ts');
+const SCRIPT = (content: string) =>
+  scriptImporting(
+    {
+      'content/load.ts': ['loadContent'],
+      'resolve/resolve.ts': ['resolveContent'],
+      'resolve/open.ts': ['openContent', 'readText'],
+      'catalog/catalog.ts': ['loadCatalog'],
+    },
+    `
 const dir = ${JSON.stringify(content)};
-async function aliveWhenResolved(release) {
+async function aliveWhenResolved(keepFiles) {
   const loaded = await loadContent(dir, { threads: 0 });
   const refs = loaded.content.components.map((checked) => new WeakRef(checked.data.translations));
-  if (release) loaded.files.clear();
+  if (!keepFiles) loaded.files.clear();
   // A WeakRef holds its target until the job that made it is over.
   await new Promise((resolve) => setImmediate(resolve));
   let alive = -1;
@@ -39,12 +41,12 @@ async function aliveWhenResolved(release) {
     globalThis.gc();
     alive = refs.filter((ref) => ref.deref() !== undefined).length;
   };
-  const resolved = resolveContent(loaded.content, {}, loadCatalog(), readText, dir, { release, onComponents });
+  const resolved = resolveContent(loaded.content, {}, loadCatalog(), readText, dir, { onComponents });
   if (!resolved.ok) throw new Error(JSON.stringify(resolved.errors));
   return { alive, files: refs.length, translations: resolved.model.translations.length };
 }
-const released = await aliveWhenResolved(true);
-const held = await aliveWhenResolved(false);
+const released = await aliveWhenResolved(false);
+const held = await aliveWhenResolved(true);
 const opened = await openContent(dir);
 const kept = await openContent(dir, { keepFiles: true });
 console.log(JSON.stringify({
@@ -55,7 +57,8 @@ console.log(JSON.stringify({
   sameModel: JSON.stringify(opened.model.translations.map((t) => [t.id, t.counters])) ===
     JSON.stringify(kept.model.translations.map((t) => [t.id, t.counters])),
 }));
-`;
+`,
+  );
 
 interface Found {
   released: { alive: number; files: number; translations: number };
@@ -72,9 +75,8 @@ describe('the opening lets each checked component file go once resolved', () => 
   beforeAll(async () => {
     const content = join(dir, 'content');
     await writeSyntheticContent(content, { projects: 3, components: 10, languages: 4, seed: 24 });
-    writeFileSync(join(dir, 'release.mts'), SCRIPT(content));
-    const out = execFileSync(process.execPath, ['--expose-gc', ...TSX, join(dir, 'release.mts')], {
-      encoding: 'utf8',
+    const out = runScriptFile(join(dir, 'release.mts'), SCRIPT(content), {
+      flags: ['--expose-gc'],
     });
     found = JSON.parse(out) as Found;
   }, 120_000);

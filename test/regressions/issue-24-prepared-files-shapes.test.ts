@@ -6,18 +6,17 @@
  * A real process prepares synthetic content on its main thread and asks V8 how many hidden classes
  * its prepared translations, components and settings have.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { tempDir } from '../helpers.ts';
+import { runScriptFile, scriptImporting } from '../support/heap-snapshot.ts';
 
 /** Loads the content inline and prints, per kind of prepared object, how many there are and how many hidden classes they have. */
-const SCRIPT = (content: string) => `
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { loadContent } = await import(src + '/content/load.ts');
+const SCRIPT = (content: string) =>
+  scriptImporting(
+    { 'content/load.ts': ['loadContent'] },
+    `
 const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)');
 function classes(objects) {
   const seen = [];
@@ -31,7 +30,8 @@ console.log(JSON.stringify({
   settings: classes(components.map((component) => component.settings)),
   translations: classes(components.flatMap((component) => component.translations)),
 }));
-`;
+`,
+  );
 
 type Classes = { objects: number; classes: number };
 
@@ -42,12 +42,9 @@ describe('prepared component files share their hidden classes', () => {
   beforeAll(async () => {
     const content = join(dir, 'content');
     await writeSyntheticContent(content, { projects: 3, components: 20, languages: 4, seed: 24 });
-    writeFileSync(join(dir, 'shapes.mts'), SCRIPT(content));
-    const out = execFileSync(
-      process.execPath,
-      ['--allow-natives-syntax', ...TSX, join(dir, 'shapes.mts')],
-      { encoding: 'utf8' },
-    );
+    const out = runScriptFile(join(dir, 'shapes.mts'), SCRIPT(content), {
+      flags: ['--allow-natives-syntax'],
+    });
     found = JSON.parse(out) as typeof found;
   }, 120_000);
 

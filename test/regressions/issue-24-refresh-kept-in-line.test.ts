@@ -7,25 +7,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { noFigures } from '../../src/deploy/deploy.ts';
 import { recordPath } from '../../src/deploy/record.ts';
-import { s3Store } from '../../src/deploy/s3.ts';
-import { withStoreState } from '../../src/deploy/store-state.ts';
 import { describeTarget } from '../../src/deploy/target.ts';
 import { tempDir } from '../helpers.ts';
-import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { useStateBucket } from '../support/state-bucket.ts';
 
-const BUCKET = 'kept-in-line';
-const servers = useLocalS3(BUCKET);
-const STATE_KEY = 'site/.weblate-snapshot/state';
-const target = { bucket: BUCKET, prefix: 'site', endpoint: null };
-const store = () => s3Store({ bucket: BUCKET, endpoint: servers.proxy.url, region: null });
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
+const { target, runWithState } = useStateBucket('kept-in-line');
 
 interface Kept {
   md5: string;
@@ -39,17 +28,12 @@ interface Kept {
 async function run(outDir: string, kept: Kept | null, leavesInLine: boolean, text = 'a record\n') {
   let told: boolean | null = null;
   let saved: Kept | null = null;
-  const report = await withStoreState(
+  const report = await runWithState(
+    outDir,
     {
-      state: { bucket: BUCKET, key: STATE_KEY },
-      waitMs: 0,
-      target,
-      outDir,
-      retries: 0,
       kept: kept ? { ...kept, discard: async () => {} } : undefined,
       onSaved: (md5, inLine) => (saved = { md5, inLine }),
     },
-    { store, stateStore: store, sleep: async () => {}, random: () => 0.5, now: Date.now },
     async ({ inLine }) => {
       told = inLine;
       const record = recordPath(outDir, describeTarget(target));

@@ -8,23 +8,15 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { noFigures } from '../../src/deploy/deploy.ts';
 import { recordPath } from '../../src/deploy/record.ts';
-import { s3Store } from '../../src/deploy/s3.ts';
-import { withStoreState } from '../../src/deploy/store-state.ts';
 import { describeTarget } from '../../src/deploy/target.ts';
 import { tempDir } from '../helpers.ts';
-import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { STATE_KEY, useStateBucket } from '../support/state-bucket.ts';
 
 const BUCKET = 'state-parts';
-const servers = useLocalS3(BUCKET);
-const STATE_KEY = 'site/.weblate-snapshot/state';
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
+const { servers, target, store, runWithState } = useStateBucket(BUCKET);
 
 /** Lines as a deploy record holds them, about `bytes` of them, each MD5 random (so little of it compresses). */
 function recordLines(bytes: number): string {
@@ -37,24 +29,14 @@ function recordLines(bytes: number): string {
   return lines.join('');
 }
 
-const target = { bucket: BUCKET, prefix: 'site', endpoint: null };
-const store = () => s3Store({ bucket: BUCKET, endpoint: servers.proxy.url, region: null });
-
 /** A run through the state from an empty folder; `work` changes the record as a deploy would. */
 async function run(work: (record: string) => void) {
   const outDir = join(tempDir(), 'dist');
   const record = recordPath(outDir, describeTarget(target));
   const notices: string[] = [];
-  const report = await withStoreState(
-    {
-      state: { bucket: BUCKET, key: STATE_KEY },
-      waitMs: 0,
-      target,
-      outDir,
-      retries: 0,
-      onNotice: (text) => notices.push(text),
-    },
-    { store, stateStore: store, sleep: async () => {}, random: () => 0.5, now: Date.now },
+  const report = await runWithState(
+    outDir,
+    { onNotice: (text) => notices.push(text) },
     async () => {
       mkdirSync(dirname(record), { recursive: true });
       work(record);

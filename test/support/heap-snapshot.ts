@@ -1,9 +1,13 @@
 /**
- * Reads a heap snapshot that a test's process wrote (`v8.writeHeapSnapshot`): what objects point
- * to by a named property, to count how many copies of a text or how large an object the model
- * keeps.
+ * Runs a script in a process of its own, and reads a heap snapshot it wrote
+ * (`v8.writeHeapSnapshot`): what objects point to by a named property, to count how many copies
+ * of a text or how large an object the model keeps.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, TSX } from '../helpers.ts';
 
 export interface HeapSnapshot {
   snapshot: {
@@ -74,6 +78,41 @@ export function boxedNumbers(heap: HeapSnapshot): number {
   for (let node = 0; node < heap.nodes.length; node += fields.length)
     if (heap.nodes[node + type] === number) boxed++;
   return boxed;
+}
+
+/**
+ * The text of a script for a process of its own, which takes `imports` (names by module path
+ * under src/) before `body`: a heap measured there holds nothing of the test runner's.
+ */
+export function scriptImporting(
+  imports: Readonly<Record<string, readonly string[]>>,
+  body: string,
+): string {
+  const src = pathToFileURL(join(ROOT, 'src')).href;
+  const lines = Object.entries(imports).map(
+    ([module, names]) =>
+      `import { ${names.join(', ')} } from ${JSON.stringify(`${src}/${module}`)};`,
+  );
+  return `${lines.join('\n')}\n${body}`;
+}
+
+/** What a script that opens content and puts its model through the build cache's form takes. */
+export const MODEL_CODEC_IMPORTS = {
+  'resolve/open.ts': ['openContent'],
+  'cache/model-codec.ts': ['encodeModel', 'decodeModel'],
+  'tree/groups.ts': ['createContext'],
+  'tree/fingerprints.ts': ['createFingerprintCache'],
+};
+
+/** Writes `script` to `file` and runs it with node (tsx and `flags`) and `args`: what it prints. */
+export function runScriptFile(
+  file: string,
+  script: string,
+  options: { flags?: readonly string[]; args?: readonly string[] } = {},
+): string {
+  writeFileSync(file, script);
+  const { flags = [], args = [] } = options;
+  return execFileSync(process.execPath, [...flags, ...TSX, file, ...args], { encoding: 'utf8' });
 }
 
 // --- internal ---

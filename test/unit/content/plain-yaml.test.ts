@@ -16,7 +16,10 @@ const VALUES = [
   'http://a.b/c?d=e', 'a: b', 'a:', 'a:b', 'a #c', 'a#c', '#c', '"q"', '""', '"a\\"b"', '"a\\nb"', "'s'", "''", "'it''s'", '"x" y',
   '&a x', '*a', '!t x', '!!str 1', '|', '>', '- x', '-x', '[1]', '{a: 1}', 'a, b', 'a [b]', 'a {b}', 'Jana Nováková', 'x ', 'x  y',
   '"unterminated', '@x', '%x', '`x', '?x', ':x', 'a\tb', ' lead', 'ünï', '😀 ok', '\u00a0x', 'x\u00a0', 'a\rb', '\ufeffx', 'x:',
+  'x # c', '"q" # c', "'s' #c", 'x #', '# c',
 ];
+/** What follows the spaces of a comment line (and lines that only look like one). */
+const COMMENTS = ['# c', '#', '#c', '#x: y', '# a: b', "# 'it", '# "q', '#- a', '# a #b', '#&a *b', '# |', '#\t', '##', '\u00a0# c', '-# c'];
 
 /** A deterministic generator (mulberry32), so a failure can be reproduced. */
 function random(seed: number): () => number {
@@ -39,6 +42,7 @@ function generatedText(next: () => number): string {
     const roll = next();
     const indent = ' '.repeat(depth * 2 + (next() < 0.03 ? 1 : 0));
     if (roll < 0.03) lines.push(pick(['', '---', '# c', '- a', '  ', '...']));
+    else if (roll < 0.1) lines.push(' '.repeat(Math.floor(next() * 7)) + pick(COMMENTS));
     else if (roll < 0.25 && depth < 3) {
       lines.push(`${indent}${plainKey()}:`);
       depth++;
@@ -55,6 +59,7 @@ describe('the fast path for plain block maps', () => {
     const next = random(26);
     let accepted = 0;
     let nested = 0;
+    let commented = 0;
     for (let i = 0; i < 60000; i++) {
       const text = generatedText(next);
       const plain = readPlainMap(text);
@@ -64,10 +69,12 @@ describe('the fast path for plain block maps', () => {
       expect(plain, text).toStrictEqual(parsed.ok ? parsed.value : undefined);
       accepted++;
       if (Object.values(plain).some((value) => typeof value === 'object' && value !== null)) nested++;
+      if (/^ *#/m.test(text)) commented++;
     }
-    // Both ways must really be compared, on flat and nested maps alike.
+    // Both ways must really be compared, on flat and nested maps alike, with comment lines too.
     expect(accepted).toBeGreaterThan(3000);
     expect(nested).toBeGreaterThan(600);
+    expect(commented).toBeGreaterThan(500);
   });
 
   it('accepts a component file of the usual shape', () => {
