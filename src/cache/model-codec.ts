@@ -24,7 +24,7 @@ import {
   isDefault,
   type Intern,
 } from '../model/intern.ts';
-import { ownCopy } from '../model/text-copy.ts';
+import { splitOwnCopies } from '../model/text-copy.ts';
 import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
 import { COUNTER_NUMBERS, type Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
@@ -418,7 +418,7 @@ function decodeTranslations(
   // Translations of a component mostly show one revision: kept once per chunk.
   const revisions = createIntern();
   // Split, each text would be a view of the joined string: some 40 bytes more per text.
-  const texts = joined.split(SEPARATOR).map(ownCopy);
+  const texts = splitOwnCopies(joined, SEPARATOR);
   if (texts.length !== (n.length / WIDTH) * TEXTS)
     throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {
