@@ -348,6 +348,9 @@ function replayed(
     decoded = decodeModel(cache.model);
   } catch {
     return null;
+  } finally {
+    // Decoded, the model's bytes are let go: a publish holds its cache to the end.
+    cache.model = [];
   }
   if (cache.replay.size === 0) return decoded;
   const model = patch(decoded.model, cache.replay, options)?.model;
