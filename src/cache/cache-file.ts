@@ -15,7 +15,15 @@
  * crash) and the cache is not trusted: the build reads the content instead.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 import { appendFile, open, readFile, rename, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -23,7 +31,7 @@ import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
 import { checkedLine, readJournalLines } from '../tree/journal.ts';
-import { readStateFile, stateDir } from '../tree/state-folder.ts';
+import { stateDir } from '../tree/state-folder.ts';
 import { packageFile } from '../package-files.ts';
 
 /** What a cache holds for: the same content folder (as given), settings and code. */
@@ -68,8 +76,7 @@ export interface BuildCache {
 
 /** Reads the cache beside the tree at `outDir`; null when there is none, or it is damaged or holds for another key. */
 export async function readBuildCache(outDir: string, key: CacheKey): Promise<BuildCache | null> {
-  const data = readStateFile(basePath(outDir));
-  const records = data ? readRecords(data) : null;
+  const records = readRecordsOf(basePath(outDir));
   if (!records || records.length < 2) return null;
   try {
     const head = JSON.parse(records[0]!.toString('utf8')) as BaseHead;
@@ -245,20 +252,46 @@ function frame(payload: Buffer): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-/** The whole records of a file; null when one is damaged. A record cut short at the end (a crash mid-append) ends the list. */
-function readRecords(data: Buffer): Buffer[] | null {
-  const records: Buffer[] = [];
-  let offset = 0;
-  while (offset + 8 <= data.length) {
-    const length = data.readUInt32LE(offset);
-    const end = offset + 8 + length;
-    if (end > data.length) break;
-    const payload = data.subarray(offset + 8, end);
-    if (crc32(payload) !== data.readUInt32LE(offset + 4)) return null;
-    records.push(payload);
-    offset = end;
+/**
+ * The whole records of a file, each read into a buffer of its own so that a reader can let each
+ * go once used; null when there is no file or a record is damaged. A record cut short at the
+ * end (a crash mid-append) ends the list.
+ */
+function readRecordsOf(file: string): Buffer[] | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
   }
-  return records;
+  try {
+    const size = fstatSync(fd).size;
+    const header = Buffer.alloc(8);
+    const records: Buffer[] = [];
+    for (let offset = 0; offset + 8 <= size;) {
+      if (!readFully(fd, header, offset)) return null;
+      const end = offset + 8 + header.readUInt32LE(0);
+      if (end > size) break;
+      const payload = Buffer.allocUnsafeSlow(end - offset - 8);
+      if (!readFully(fd, payload, offset + 8)) return null;
+      if (crc32(payload) !== header.readUInt32LE(4)) return null;
+      records.push(payload);
+      offset = end;
+    }
+    return records;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Fills `into` from the file at `position`; false when the file ends first (cut since). */
+function readFully(fd: number, into: Buffer, position: number): boolean {
+  for (let at = 0; at < into.length;) {
+    const read = readSync(fd, into, at, into.length - at, position + at);
+    if (read === 0) return false;
+    at += read;
+  }
+  return true;
 }
 
 function applyBatch(cache: BuildCache, batch: Batch, contentDir: string): void {

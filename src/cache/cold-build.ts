@@ -33,7 +33,7 @@ import {
   type FileChange,
   type TimedSignature,
 } from './cache-file.ts';
-import { decodeModel, encodeModel } from './model-codec.ts';
+import { decodeModel, drainParts, encodeModel } from './model-codec.ts';
 
 interface ColdBuildOptions {
   contentDir: string;
@@ -345,11 +345,11 @@ function replayed(
 ): { model: Model; fingerprints: FingerprintCache } | null {
   let decoded: { model: Model; fingerprints: FingerprintCache };
   try {
-    decoded = decodeModel(cache.model);
+    // Each part of the model's bytes is let go once decoded: a publish holds its cache to the end.
+    decoded = decodeModel(drainParts(cache.model));
   } catch {
     return null;
   } finally {
-    // Decoded, the model's bytes are let go: a publish holds its cache to the end.
     cache.model = [];
   }
   if (cache.replay.size === 0) return decoded;

@@ -119,12 +119,19 @@ export function encodeModel(
   );
 }
 
-/** Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did not write (the caller then reads the content). */
-export function decodeModel(parts: readonly Buffer[]): {
+/**
+ * Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did
+ * not write (the caller then reads the content). Each part is taken from `parts` only when it is
+ * decoded, so a caller that lets each go (drainParts) never holds every part beside the model.
+ */
+export function decodeModel(parts: Iterable<Buffer>): {
   model: Model;
   fingerprints: FingerprintCache;
 } {
-  const head = deserialize(parts[0]!) as Head;
+  const next = parts[Symbol.iterator]();
+  const first = next.next();
+  if (first.done) throw new Error('expected the head of a model');
+  const head = deserialize(first.value) as Head;
   const languages = head.languages;
   const projects: Project[] = head.projects.map((project) => ({
     ...project,
@@ -151,8 +158,13 @@ export function decodeModel(parts: readonly Buffer[]): {
   });
   const translations: Translation[] = [];
   const pack = createCounterPacker();
-  for (const part of parts.slice(1))
-    decodeTranslations(part, { components, languages, intern, pack }, translations, fingerprints);
+  for (let part = next.next(); !part.done; part = next.next())
+    decodeTranslations(
+      part.value,
+      { components, languages, intern, pack },
+      translations,
+      fingerprints,
+    );
   if (translations.length !== head.translations)
     throw new Error(`expected ${head.translations} translations (got ${translations.length})`);
   return {
@@ -166,6 +178,11 @@ export function decodeModel(parts: readonly Buffer[]): {
     },
     fingerprints,
   };
+}
+
+/** The parts of `parts` one at a time, each taken out of the list as it is read. */
+export function* drainParts(parts: Buffer[]): Generator<Buffer> {
+  for (let part = parts.shift(); part !== undefined; part = parts.shift()) yield part;
 }
 
 // --- internal ---

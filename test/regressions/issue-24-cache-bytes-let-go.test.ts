@@ -1,15 +1,18 @@
 /**
  * Issue 24: a publish from the state's build cache read the cache file whole and kept its bytes
  * (the model's, some 90 MB at 200,000 translations) in the cache it holds to the end of the run,
- * beside the model decoded from them. Once decoded, the model's bytes are now let go; the model
- * read through the cache is the one the content gives.
+ * beside the model decoded from them, all in one buffer of the whole file. Each part of the
+ * model is now read into a buffer of its own and let go once decoded; the model read through the
+ * cache is the one the content gives.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bumpFirstCounter, firstComponent } from '../../bench/processes.ts';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
+import { readBuildCache } from '../../src/cache/cache-file.ts';
 import { modelFromCache, recordBuild, STORE_STAMP } from '../../src/cache/cold-build.ts';
+import { decodeModel, drainParts } from '../../src/cache/model-codec.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { tempDir } from '../helpers.ts';
@@ -35,6 +38,23 @@ describe('a model read through the build cache', () => {
       takenAt,
       stamp: STORE_STAMP,
     });
+    const cache = await readBuildCache(outDir, key);
+    expect(cache?.model.length).toBeGreaterThan(1);
+    // Not views of the whole file: each part's memory can go on its own.
+    for (const part of cache!.model) expect(part.buffer.byteLength).toBe(part.length);
+    // Each part handed to the decoder is out of the list: the list keeps only those still to come.
+    const parts = [...cache!.model];
+    let stillListed = 0;
+    const watched = (function* () {
+      for (const part of drainParts(parts)) {
+        if (parts.includes(part)) stillListed++;
+        yield part;
+      }
+    })();
+    expect(decodeModel(watched).model.translations.length).toBe(model.translations.length);
+    expect(stillListed).toBe(0);
+    expect(parts).toEqual([]);
+
     const component = firstComponent(content);
     writeFileSync(component, bumpFirstCounter(readFileSync(component, 'utf8')));
 
