@@ -60,8 +60,8 @@ export interface FileChange {
 export interface BuildCache {
   /** Every content file's signature, the journal's changes applied. */
   signatures: Map<string, TimedSignature>;
-  /** The model as the full build left it (cache/model-codec.ts). */
-  model: Buffer[];
+  /** The model as the full build left it (cache/model-codec.ts), its parts read from the file as iterated. */
+  model: Iterable<Buffer>;
   /** The last text of each component file changed since (null: removed), in the order first seen. */
   replay: Map<string, string | null>;
   /** The manifest's stamp after the last build that wrote to the cache. */
@@ -76,8 +76,10 @@ export interface BuildCache {
 
 /** Reads the cache beside the tree at `outDir`; null when there is none, or it is damaged or holds for another key. */
 export async function readBuildCache(outDir: string, key: CacheKey): Promise<BuildCache | null> {
-  const records = readRecordsOf(basePath(outDir));
-  if (!records || records.length < 2) return null;
+  const file = basePath(outDir);
+  const located = locateRecords(file, 2);
+  if (!located || located.kept.length < 2) return null;
+  const records = located.kept;
   try {
     const head = JSON.parse(records[0]!.toString('utf8')) as BaseHead;
     if (
@@ -89,7 +91,7 @@ export async function readBuildCache(outDir: string, key: CacheKey): Promise<Bui
     const signatures = decodeSignatures(records[1]!, head.takenAt);
     const cache: BuildCache = {
       signatures,
-      model: records.slice(2),
+      model: new FileRecords(file, located.spans),
       replay: new Map(),
       stamp: head.stamp,
       translations: head.translations,
@@ -252,12 +254,20 @@ function frame(payload: Buffer): Buffer {
   return Buffer.concat([header, payload]);
 }
 
+/** Where a record's bytes are in a file, and their CRC-32. */
+interface RecordSpan {
+  offset: number;
+  length: number;
+  crc: number;
+}
+
 /**
- * The whole records of a file, each read into a buffer of its own so that a reader can let each
- * go once used; null when there is no file or a record is damaged. A record cut short at the
- * end (a crash mid-append) ends the list.
+ * The whole records of a file, each checked: the first `keep` read, the others only located, so
+ * that a reader reads each when it needs it rather than holding the whole file (at a million
+ * translations the model's records are some 400 MB). Null when there is no file or a record is
+ * damaged; a record cut short at the end (a crash mid-append) ends the list.
  */
-function readRecordsOf(file: string): Buffer[] | null {
+function locateRecords(file: string, keep: number): { kept: Buffer[]; spans: RecordSpan[] } | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -267,20 +277,53 @@ function readRecordsOf(file: string): Buffer[] | null {
   try {
     const size = fstatSync(fd).size;
     const header = Buffer.alloc(8);
-    const records: Buffer[] = [];
+    const kept: Buffer[] = [];
+    const spans: RecordSpan[] = [];
+    // One buffer, grown as needed, reads the records only checked.
+    let scratch = Buffer.alloc(0);
     for (let offset = 0; offset + 8 <= size;) {
       if (!readFully(fd, header, offset)) return null;
-      const end = offset + 8 + header.readUInt32LE(0);
-      if (end > size) break;
-      const payload = Buffer.allocUnsafeSlow(end - offset - 8);
-      if (!readFully(fd, payload, offset + 8)) return null;
-      if (crc32(payload) !== header.readUInt32LE(4)) return null;
-      records.push(payload);
-      offset = end;
+      const span = {
+        offset: offset + 8,
+        length: header.readUInt32LE(0),
+        crc: header.readUInt32LE(4),
+      };
+      if (span.offset + span.length > size) break;
+      const keeping = kept.length < keep;
+      if (!keeping && scratch.length < span.length) scratch = Buffer.allocUnsafeSlow(span.length);
+      const payload = keeping
+        ? Buffer.allocUnsafeSlow(span.length)
+        : scratch.subarray(0, span.length);
+      if (!readFully(fd, payload, span.offset) || crc32(payload) !== span.crc) return null;
+      if (keeping) kept.push(payload);
+      else spans.push(span);
+      offset = span.offset + span.length;
     }
-    return records;
+    return { kept, spans };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Records of a file that locateRecords() checked, read again one at a time as iterated. */
+class FileRecords implements Iterable<Buffer> {
+  constructor(
+    private readonly file: string,
+    private readonly spans: readonly RecordSpan[],
+  ) {}
+
+  *[Symbol.iterator](): Generator<Buffer> {
+    const fd = openSync(this.file, 'r');
+    try {
+      for (const { offset, length, crc } of this.spans) {
+        const payload = Buffer.allocUnsafeSlow(length);
+        if (!readFully(fd, payload, offset) || crc32(payload) !== crc)
+          throw new Error(`${this.file} changed since it was read`);
+        yield payload;
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

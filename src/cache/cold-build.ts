@@ -33,7 +33,7 @@ import {
   type FileChange,
   type TimedSignature,
 } from './cache-file.ts';
-import { decodeModel, drainParts, encodeModel } from './model-codec.ts';
+import { decodeModel, encodeModel } from './model-codec.ts';
 
 interface ColdBuildOptions {
   contentDir: string;
@@ -345,12 +345,10 @@ function replayed(
 ): { model: Model; fingerprints: FingerprintCache } | null {
   let decoded: { model: Model; fingerprints: FingerprintCache };
   try {
-    // Each part of the model's bytes is let go once decoded: a publish holds its cache to the end.
-    decoded = decodeModel(drainParts(cache.model));
+    // Each part is read from the file as it is decoded, and let go once its translations stand.
+    decoded = decodeModel(cache.model);
   } catch {
     return null;
-  } finally {
-    cache.model = [];
   }
   if (cache.replay.size === 0) return decoded;
   const model = patch(decoded.model, cache.replay, options)?.model;

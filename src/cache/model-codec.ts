@@ -122,7 +122,7 @@ export function encodeModel(
 /**
  * Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did
  * not write (the caller then reads the content). Each part is taken from `parts` only when it is
- * decoded, so a caller that lets each go (drainParts) never holds every part beside the model.
+ * decoded, so parts read as they are asked for are never all held beside the model.
  */
 export function decodeModel(parts: Iterable<Buffer>): {
   model: Model;
@@ -178,11 +178,6 @@ export function decodeModel(parts: Iterable<Buffer>): {
     },
     fingerprints,
   };
-}
-
-/** The parts of `parts` one at a time, each taken out of the list as it is read. */
-export function* drainParts(parts: Buffer[]): Generator<Buffer> {
-  for (let part = parts.shift(); part !== undefined; part = parts.shift()) yield part;
 }
 
 // --- internal ---
