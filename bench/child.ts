@@ -10,7 +10,7 @@
  *   node --import tsx bench/child.ts session CONTENT OUT EDITS.json
  *   node --import tsx bench/child.ts seed-deploy OUT BUCKET PREFIX ENDPOINT
  *   node --import tsx bench/child.ts seed-state OUT CONTENT BUCKET PREFIX ENDPOINT
- *   node --expose-gc --import tsx bench/child.ts store-publish CONTENT COMPONENT [--pages-off]
+ *   node --import tsx bench/child.ts store-publish CONTENT STORE-ADDRESS [--pages-off]
  */
 import {
   mkdirSync,
@@ -31,8 +31,7 @@ import { DEFAULT_CACHE_CONTROL, deploy, noFigures } from '../src/deploy/deploy.t
 import { publishContent } from '../src/deploy/publish.ts';
 import { s3Store } from '../src/deploy/s3.ts';
 import { parseStateLocation, withStoreState } from '../src/deploy/store-state.ts';
-import { startMemoryStore } from './memory-store.ts';
-import { bumpFirstCounter } from './processes.ts';
+import { connectMemoryStore } from './memory-store.ts';
 
 const [step, ...args] = process.argv.slice(2);
 
@@ -114,101 +113,62 @@ if (step === 'build') {
   await seedState(outDir, contentDir, { bucket, prefix, endpoint });
   report({ ms: performance.now() - started });
 } else if (step === 'store-publish') {
-  const [contentDir, component, flag] = args as [string, string, string?];
-  report(await storePublish(contentDir, component, flag === '--pages-off'));
+  const [contentDir, address, flag] = args as [string, string, string?];
+  report(await storePublish(contentDir, address, flag === '--pages-off'));
 } else {
   throw new Error(`unknown step ${step}`);
 }
 
 /**
- * The store target in memory (issue 24): a first publish of the content to
- * a store that keeps only each key's hash, size and MD5 (and the state's
- * bytes), in a process of its own, then one counter changed and a publish
- * from a new scratch folder, as a runner that kept nothing would run it.
- * What is measured is the tool's work, not a server's: the peak RSS of each
- * run is this process's alone (its high-water mark is reset between them).
+ * One run of the store target in memory (issue 24): a publish of the content to a store in a
+ * process of its own that keeps only each key's hash, size and MD5 (and the state's bytes), from
+ * a new scratch folder. The bench runs the first publish and the refresh each in a process of its
+ * own, as a runner that kept nothing runs them, so each peak RSS is that run's alone.
  */
-async function storePublish(contentDir: string, component: string, pagesOff: boolean) {
-  const store = startMemoryStore(process.execArgv);
-  const run = async () => {
-    const spoolDir = mkdtempSync(join(tmpdir(), 'bench-spool-'));
-    let peakSpoolBytes = 0;
-    store.requests = 0;
-    resetPeakRss();
-    const started = performance.now();
-    const published = await publishContent(
-      {
-        contentDir,
-        settings: pagesOff ? { pages: false } : {},
-        target: { bucket: 'bench', prefix: 'store', endpoint: null },
-        state: { bucket: 'bench', key: 'store/.weblate-snapshot/state' },
-        waitMs: 0,
-        cacheControl: DEFAULT_CACHE_CONTROL,
-        concurrency: 64,
-        retries: 0,
-        allowBaseUrl: true,
-        spoolDir,
-        onUpload: (n) => {
-          if (n % 1000 === 1) peakSpoolBytes = Math.max(peakSpoolBytes, folderBytes(spoolDir));
-        },
+async function storePublish(contentDir: string, address: string, pagesOff: boolean) {
+  const store = await connectMemoryStore(address);
+  const spoolDir = mkdtempSync(join(tmpdir(), 'bench-spool-'));
+  let peakSpoolBytes = 0;
+  const started = performance.now();
+  const published = await publishContent(
+    {
+      contentDir,
+      settings: pagesOff ? { pages: false } : {},
+      target: { bucket: 'bench', prefix: 'store', endpoint: null },
+      state: { bucket: 'bench', key: 'store/.weblate-snapshot/state' },
+      waitMs: 0,
+      cacheControl: DEFAULT_CACHE_CONTROL,
+      concurrency: 64,
+      retries: 0,
+      allowBaseUrl: true,
+      spoolDir,
+      onUpload: (n) => {
+        if (n % 1000 === 1) peakSpoolBytes = Math.max(peakSpoolBytes, folderBytes(spoolDir));
       },
-      {
-        store: () => store,
-        stateStore: () => store,
-        sleep: async () => {},
-        random: Math.random,
-        now: Date.now,
-      },
-    );
-    if (published.errors) throw new Error(`the content has ${published.errors.length} errors`);
-    if (!published.ok) throw new Error(published.message);
-    rmSync(spoolDir, { recursive: true, force: true });
-    const { uploaded, deleted, bytes } = published;
-    return {
-      ms: performance.now() - started,
-      uploaded,
-      deleted,
-      bytes,
-      peakSpoolBytes,
-      requests: store.requests,
-      maxRssKiB: peakRssKiB(),
-    };
+    },
+    {
+      store: () => store,
+      stateStore: () => store,
+      sleep: async () => {},
+      random: Math.random,
+      now: Date.now,
+    },
+  );
+  await store.disconnect();
+  if (published.errors) throw new Error(`the content has ${published.errors.length} errors`);
+  if (!published.ok) throw new Error(published.message);
+  rmSync(spoolDir, { recursive: true, force: true });
+  const { uploaded, deleted, bytes } = published;
+  return {
+    ms: performance.now() - started,
+    uploaded,
+    deleted,
+    bytes,
+    peakSpoolBytes,
+    requests: store.requests,
+    // Which process ran it: the first publish and the refresh are never the same.
+    pid: process.pid,
   };
-  try {
-    const first = await run();
-    const text = readFileSync(component, 'utf8');
-    writeFileSync(component, bumpFirstCounter(text));
-    try {
-      const refresh = await run();
-      const { objects, maxRssKiB } = await store.stats();
-      return { first, refresh, objects, storeMaxRssKiB: maxRssKiB };
-    } finally {
-      writeFileSync(component, text);
-    }
-  } finally {
-    await store.stop();
-  }
-}
-
-/** Resets the kernel's high-water mark of this process's RSS to what it holds now (Linux), garbage collected first. */
-function resetPeakRss(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-  } catch {
-    // Not Linux: the peak is the process's since it started.
-  }
-}
-
-/** This process's peak RSS since it started or since resetPeakRss(), in KiB. */
-function peakRssKiB(): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (match) return Number(match[1]);
-  } catch {
-    // Not Linux.
-  }
-  return process.resourceUsage().maxRSS;
 }
 
 /** Bytes of the files under a folder (the spool holds a handful). */

@@ -2,31 +2,68 @@
  * The store the store target's in-memory runs publish to (issue 24), in a process of its own so
  * that its memory is not counted as the tool's: at 1,000,000 translations it holds about ten
  * million objects. It keeps, per object, a 16-byte hash of the key, the size and the MD5 in typed
- * arrays (an open-addressing table), and the bytes of the state and its lease. Uploads go to it in
- * batches over the IPC channel, a few batches ahead at most; every other call waits for them.
+ * arrays (an open-addressing table), and the bytes of the state and its lease. It outlives the
+ * publishing processes, which connect to it on a loopback port, one after the other: each message
+ * is its length and its V8 serialization. Uploads go to it in batches, a few batches ahead at
+ * most; every other call waits for them.
  *
  *   node --import tsx bench/memory-store.ts   (forked by startMemoryStore)
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { connect, createServer, type Socket } from 'node:net';
+import { deserialize, serialize } from 'node:v8';
 import type { ObjectStore } from '../src/deploy/store.ts';
 
 interface MemoryStore extends ObjectStore {
   /** Calls made of the store (an upload is one, however it travels). */
   requests: number;
+  /** Ends the connection once every call before it is answered. */
+  disconnect(): Promise<void>;
+}
+
+interface RunningStore {
+  /** `host:port` a publishing process connects to (connectMemoryStore). */
+  address: string;
   /** The objects it holds and its process's peak RSS. */
   stats(): Promise<{ objects: number; maxRssKiB: number }>;
   stop(): Promise<void>;
 }
 
 /** Starts the store's process; `execArgv` loads TypeScript (tsx) as the caller's does. */
-export function startMemoryStore(execArgv: string[]): MemoryStore {
+export async function startMemoryStore(execArgv: string[]): Promise<RunningStore> {
   const server = fork(new URL(import.meta.url).pathname, [], {
     execArgv,
-    serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  return new StoreClient(server);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('message', (message: { port: number }) => resolve(message.port));
+    server.once('exit', (code) => reject(new Error(`the memory store exited with ${code}`)));
+  });
+  return {
+    address: `127.0.0.1:${port}`,
+    stats: () =>
+      new Promise((resolve) => {
+        server.once('message', resolve);
+        server.send('stats');
+      }),
+    stop: async () => {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.disconnect();
+      await exited;
+    },
+  };
+}
+
+/** Connects to a store startMemoryStore started, maybe in another process. */
+export async function connectMemoryStore(address: string): Promise<MemoryStore> {
+  const [host, port] = address.split(':') as [string, string];
+  const socket = connect(Number(port), host);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return new StoreClient(socket);
 }
 
 // --- internal ---
@@ -43,8 +80,7 @@ type Request =
   | { op: 'keep'; key: string; body: Uint8Array; md5: string; ifAbsent: boolean }
   | { op: 'get'; key: string }
   | { op: 'remove'; keys: string[] }
-  | { op: 'list'; prefix: string }
-  | { op: 'stats' };
+  | { op: 'list'; prefix: string };
 
 class StoreClient implements MemoryStore {
   requests = 0;
@@ -54,8 +90,8 @@ class StoreClient implements MemoryStore {
   private readonly ahead: Promise<unknown>[] = [];
   private next = 0;
 
-  constructor(private readonly server: ChildProcess) {
-    server.on('message', (message: { id: number; value: unknown }) => {
+  constructor(private readonly socket: Socket) {
+    readMessages(socket, (message: { id: number; value: unknown }) => {
       this.answers.get(message.id)?.(message.value);
       this.answers.delete(message.id);
     });
@@ -106,14 +142,10 @@ class StoreClient implements MemoryStore {
 
   close(): void {}
 
-  async stats(): Promise<{ objects: number; maxRssKiB: number }> {
-    return (await this.call({ op: 'stats' })) as { objects: number; maxRssKiB: number };
-  }
-
-  async stop(): Promise<void> {
-    const exited = new Promise((resolve) => this.server.once('exit', resolve));
-    this.server.disconnect();
-    await exited;
+  async disconnect(): Promise<void> {
+    if (this.batch.length > 0) this.sendBatch();
+    await Promise.all(this.ahead);
+    await new Promise<void>((resolve) => this.socket.end(resolve));
   }
 
   /** Sends the uploads batched so far; the store answers each batch in turn. */
@@ -124,7 +156,7 @@ class StoreClient implements MemoryStore {
     void answered.then(() => this.ahead.shift());
   }
 
-  /** A call after the uploads before it (the channel keeps the order). */
+  /** A call after the uploads before it (the connection keeps the order). */
   private call(request: Request): Promise<unknown> {
     if (this.batch.length > 0) this.sendBatch();
     return this.send(request);
@@ -133,9 +165,44 @@ class StoreClient implements MemoryStore {
   private send(request: Request): Promise<unknown> {
     const id = this.next++;
     const answer = new Promise((resolve) => this.answers.set(id, resolve));
-    this.server.send({ id, ...request });
+    writeMessage(this.socket, { id, ...request });
     return answer;
   }
+}
+
+function writeMessage(socket: Socket, message: unknown): void {
+  const body = serialize(message);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(body.length);
+  socket.write(length);
+  socket.write(body);
+}
+
+/**
+ * Calls `onMessage` with each whole message that arrives, in order. Chunks are joined once a
+ * message is whole (a state's part is megabytes: joining at each chunk would copy it many times).
+ */
+function readMessages(socket: Socket, onMessage: (message: never) => void): void {
+  let chunks: Buffer[] = [];
+  let held = 0;
+  let needed = 4;
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    held += chunk.length;
+    while (held >= needed) {
+      let pending = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, held);
+      needed = 4 + pending.readUInt32LE(0);
+      if (held < needed) {
+        chunks = [pending];
+        break;
+      }
+      onMessage(deserialize(pending.subarray(4, needed)) as never);
+      pending = pending.subarray(needed);
+      chunks = pending.length > 0 ? [pending] : [];
+      held = pending.length;
+      needed = 4;
+    }
+  });
 }
 
 /** Keys by a 16-byte hash, with each object's size and MD5, in typed arrays that double when 60% full. */
@@ -221,7 +288,7 @@ function sameHash(hashes: Uint32Array, slot: number, hash: Uint32Array): boolean
   );
 }
 
-/** The store's side: answers each request in the order it came. */
+/** The store's side: answers each connection's requests in the order they came. */
 function serve(): void {
   const table = new HashTable();
   const kept = new Map<string, { body: Uint8Array; md5: string }>();
@@ -254,13 +321,22 @@ function serve(): void {
             etag: Buffer.from(md5, 'base64').toString('hex'),
             size: body.byteLength,
           }));
-      case 'stats':
-        return { objects: table.count, maxRssKiB: process.resourceUsage().maxRSS };
     }
   };
-  process.on('message', (message: Request & { id: number }) => {
-    process.send!({ id: message.id, value: answer(message) });
+  const listener = createServer((socket) =>
+    readMessages(socket, (message: Request & { id: number }) =>
+      writeMessage(socket, { id: message.id, value: answer(message) }),
+    ),
+  );
+  listener.listen(0, '127.0.0.1', () => {
+    const { port } = listener.address() as { port: number };
+    process.send!({ port });
   });
+  process.on('message', () =>
+    process.send!({ objects: table.count, maxRssKiB: process.resourceUsage().maxRSS }),
+  );
+  // The bench disconnects when it is done with the store.
+  process.on('disconnect', () => process.exit(0));
 }
 
 if (process.send && process.argv[1] === new URL(import.meta.url).pathname) serve();

@@ -26,17 +26,11 @@ export async function child(args: string[], extraEnv: NodeJS.ProcessEnv = {}): P
     ...(args[0] === 'floor' ? { UV_THREADPOOL_SIZE: '32' } : {}),
     ...extraEnv,
   };
-  // The store target's runs collect the garbage of the first before the second is measured.
-  const flags = args[0] === 'store-publish' ? ['--expose-gc'] : [];
-  const { stdout } = await run(
-    process.execPath,
-    [...flags, ...TSX, join(ROOT, 'bench/child.ts'), ...args],
-    {
-      cwd: ROOT,
-      maxBuffer: 1 << 26,
-      env,
-    },
-  );
+  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
+    cwd: ROOT,
+    maxBuffer: 1 << 26,
+    env,
+  });
   return stdout.trim().split('\n').pop()!;
 }
 

@@ -4,16 +4,25 @@
  * local S3-protocol server: a first publish, then one counter changed and a
  * publish from a new, empty scratch folder (a runner that kept nothing), each
  * a process of its own timed from spawn to exit, with the peak size of its
- * scratch folder (TMPDIR) sampled while it runs. In memory (bench/child.ts
- * store-publish): the same two runs against a store in a process of its own
- * (bench/memory-store.ts) that keeps only key hashes, sizes and MD5s, for a
- * scale where the server would be what is measured.
+ * scratch folder (TMPDIR) sampled while it runs. In memory: the same two runs,
+ * each a process of its own (bench/child.ts store-publish), against a store in
+ * a process of its own that outlives them (bench/memory-store.ts) and keeps
+ * only key hashes, sizes and MD5s, for a scale where the server would be what
+ * is measured.
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCountingProxy, totalRequests } from './counting-proxy.ts';
 import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
-import { bumpFirstCounter, child, firstComponent, packedCommand, removeTree } from './processes.ts';
+import { startMemoryStore } from './memory-store.ts';
+import {
+  bumpFirstCounter,
+  child,
+  firstComponent,
+  packedCommand,
+  removeTree,
+  TSX,
+} from './processes.ts';
 
 interface PublishFigures {
   ms: number;
@@ -23,8 +32,10 @@ interface PublishFigures {
   peakSpoolBytes: number;
   /** Requests the run made of the store (the state's and lease's included). */
   requests: number;
-  /** The run's peak RSS (the deploy process's; in memory: the process's since the run began). */
+  /** The run's peak RSS (its process's). */
   maxRssKiB: number;
+  /** In memory: the process that ran it. */
+  pid?: number;
 }
 
 export interface StoreFigures {
@@ -52,10 +63,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
   const component = firstComponent(options.content);
   if (options.which === 'memory') {
     options.log('Store target in memory: a first publish, then one counter changed …');
-    const flags = options.pages ? [] : ['--pages-off'];
-    return {
-      memory: JSON.parse(await child(['store-publish', options.content, component, ...flags])),
-    };
+    return { memory: await measureMemoryStore(options.content, component, options.pages) };
   }
   const s3 = await startLocalS3(join(options.work, 's3-store'), ['bench']);
   const proxy = await startCountingProxy(s3.url);
@@ -119,6 +127,31 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
 }
 
 // --- internal ---
+
+/** The two runs against the store in memory, each a process of its own timed from spawn to exit. */
+async function measureMemoryStore(content: string, component: string, pages: boolean) {
+  const store = await startMemoryStore(TSX);
+  const publish = async (): Promise<PublishFigures> => {
+    const started = performance.now();
+    const args = ['store-publish', content, store.address, ...(pages ? [] : ['--pages-off'])];
+    const figures = JSON.parse(await child(args)) as PublishFigures;
+    return { ...figures, ms: performance.now() - started };
+  };
+  try {
+    const first = await publish();
+    const text = readFileSync(component, 'utf8');
+    writeFileSync(component, bumpFirstCounter(text));
+    try {
+      const refresh = await publish();
+      const { objects, maxRssKiB } = await store.stats();
+      return { first, refresh, objects, storeMaxRssKiB: maxRssKiB };
+    } finally {
+      writeFileSync(component, text);
+    }
+  } finally {
+    await store.stop();
+  }
+}
 
 function folderBytes(dir: string): number {
   let total = 0;

@@ -15,7 +15,15 @@
  * crash) and the cache is not trusted: the build reads the content instead.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 import { appendFile, open, readFile, rename, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -23,7 +31,7 @@ import { crc32 } from 'node:zlib';
 import type { FileSignature } from '../content/signatures.ts';
 import type { ContentError } from '../errors.ts';
 import { checkedLine, readJournalLines } from '../tree/journal.ts';
-import { readStateFile, stateDir } from '../tree/state-folder.ts';
+import { stateDir } from '../tree/state-folder.ts';
 import { packageFile } from '../package-files.ts';
 
 /** What a cache holds for: the same content folder (as given), settings and code. */
@@ -52,8 +60,8 @@ export interface FileChange {
 export interface BuildCache {
   /** Every content file's signature, the journal's changes applied. */
   signatures: Map<string, TimedSignature>;
-  /** The model as the full build left it (cache/model-codec.ts). */
-  model: Buffer[];
+  /** The model as the full build left it (cache/model-codec.ts), its parts read from the file as iterated. */
+  model: Iterable<Buffer>;
   /** The last text of each component file changed since (null: removed), in the order first seen. */
   replay: Map<string, string | null>;
   /** The manifest's stamp after the last build that wrote to the cache. */
@@ -68,9 +76,10 @@ export interface BuildCache {
 
 /** Reads the cache beside the tree at `outDir`; null when there is none, or it is damaged or holds for another key. */
 export async function readBuildCache(outDir: string, key: CacheKey): Promise<BuildCache | null> {
-  const data = readStateFile(basePath(outDir));
-  const records = data ? readRecords(data) : null;
-  if (!records || records.length < 2) return null;
+  const file = basePath(outDir);
+  const located = locateRecords(file, 2);
+  if (!located || located.kept.length < 2) return null;
+  const records = located.kept;
   try {
     const head = JSON.parse(records[0]!.toString('utf8')) as BaseHead;
     if (
@@ -82,7 +91,7 @@ export async function readBuildCache(outDir: string, key: CacheKey): Promise<Bui
     const signatures = decodeSignatures(records[1]!, head.takenAt);
     const cache: BuildCache = {
       signatures,
-      model: records.slice(2),
+      model: new FileRecords(file, located.spans),
       replay: new Map(),
       stamp: head.stamp,
       translations: head.translations,
@@ -261,20 +270,87 @@ function frame(payload: Buffer): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-/** The whole records of a file; null when one is damaged. A record cut short at the end (a crash mid-append) ends the list. */
-function readRecords(data: Buffer): Buffer[] | null {
-  const records: Buffer[] = [];
-  let offset = 0;
-  while (offset + 8 <= data.length) {
-    const length = data.readUInt32LE(offset);
-    const end = offset + 8 + length;
-    if (end > data.length) break;
-    const payload = data.subarray(offset + 8, end);
-    if (crc32(payload) !== data.readUInt32LE(offset + 4)) return null;
-    records.push(payload);
-    offset = end;
+/** Where a record's bytes are in a file, and their CRC-32. */
+interface RecordSpan {
+  offset: number;
+  length: number;
+  crc: number;
+}
+
+/**
+ * The whole records of a file, each checked: the first `keep` read, the others only located, so
+ * that a reader reads each when it needs it rather than holding the whole file (at a million
+ * translations the model's records are some 400 MB). Null when there is no file or a record is
+ * damaged; a record cut short at the end (a crash mid-append) ends the list.
+ */
+function locateRecords(file: string, keep: number): { kept: Buffer[]; spans: RecordSpan[] } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
   }
-  return records;
+  try {
+    const size = fstatSync(fd).size;
+    const header = Buffer.alloc(8);
+    const kept: Buffer[] = [];
+    const spans: RecordSpan[] = [];
+    // One buffer, grown as needed, reads the records only checked.
+    let scratch = Buffer.alloc(0);
+    for (let offset = 0; offset + 8 <= size;) {
+      if (!readFully(fd, header, offset)) return null;
+      const span = {
+        offset: offset + 8,
+        length: header.readUInt32LE(0),
+        crc: header.readUInt32LE(4),
+      };
+      if (span.offset + span.length > size) break;
+      const keeping = kept.length < keep;
+      if (!keeping && scratch.length < span.length) scratch = Buffer.allocUnsafeSlow(span.length);
+      const payload = keeping
+        ? Buffer.allocUnsafeSlow(span.length)
+        : scratch.subarray(0, span.length);
+      if (!readFully(fd, payload, span.offset) || crc32(payload) !== span.crc) return null;
+      if (keeping) kept.push(payload);
+      else spans.push(span);
+      offset = span.offset + span.length;
+    }
+    return { kept, spans };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Records of a file that locateRecords() checked, read again one at a time as iterated. */
+class FileRecords implements Iterable<Buffer> {
+  constructor(
+    private readonly file: string,
+    private readonly spans: readonly RecordSpan[],
+  ) {}
+
+  *[Symbol.iterator](): Generator<Buffer> {
+    const fd = openSync(this.file, 'r');
+    try {
+      for (const { offset, length, crc } of this.spans) {
+        const payload = Buffer.allocUnsafeSlow(length);
+        if (!readFully(fd, payload, offset) || crc32(payload) !== crc)
+          throw new Error(`${this.file} changed since it was read`);
+        yield payload;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Fills `into` from the file at `position`; false when the file ends first (cut since). */
+function readFully(fd: number, into: Buffer, position: number): boolean {
+  for (let at = 0; at < into.length;) {
+    const read = readSync(fd, into, at, into.length - at, position + at);
+    if (read === 0) return false;
+    at += read;
+  }
+  return true;
 }
 
 function applyBatch(cache: BuildCache, batch: Batch, contentDir: string): void {

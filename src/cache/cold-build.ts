@@ -345,6 +345,7 @@ function replayed(
 ): { model: Model; fingerprints: FingerprintCache } | null {
   let decoded: { model: Model; fingerprints: FingerprintCache };
   try {
+    // Each part is read from the file as it is decoded, and let go once its translations stand.
     decoded = decodeModel(cache.model);
   } catch {
     return null;

@@ -24,7 +24,7 @@ import {
   isDefault,
   type Intern,
 } from '../model/intern.ts';
-import { ownCopy } from '../model/text-copy.ts';
+import { splitOwnCopies } from '../model/text-copy.ts';
 import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
 import { COUNTER_NUMBERS, type Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
@@ -119,12 +119,19 @@ export function encodeModel(
   );
 }
 
-/** Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did not write (the caller then reads the content). */
-export function decodeModel(parts: readonly Buffer[]): {
+/**
+ * Reads back what encodeModel() wrote, and the versions it was given; throws on anything it did
+ * not write (the caller then reads the content). Each part is taken from `parts` only when it is
+ * decoded, so parts read as they are asked for are never all held beside the model.
+ */
+export function decodeModel(parts: Iterable<Buffer>): {
   model: Model;
   fingerprints: FingerprintCache;
 } {
-  const head = deserialize(parts[0]!) as Head;
+  const next = parts[Symbol.iterator]();
+  const first = next.next();
+  if (first.done) throw new Error('expected the head of a model');
+  const head = deserialize(first.value) as Head;
   const languages = head.languages;
   const projects: Project[] = head.projects.map((project) => ({
     ...project,
@@ -151,8 +158,13 @@ export function decodeModel(parts: readonly Buffer[]): {
   });
   const translations: Translation[] = [];
   const pack = createCounterPacker();
-  for (const part of parts.slice(1))
-    decodeTranslations(part, { components, languages, intern, pack }, translations, fingerprints);
+  for (let part = next.next(); !part.done; part = next.next())
+    decodeTranslations(
+      part.value,
+      { components, languages, intern, pack },
+      translations,
+      fingerprints,
+    );
   if (translations.length !== head.translations)
     throw new Error(`expected ${head.translations} translations (got ${translations.length})`);
   return {
@@ -418,7 +430,7 @@ function decodeTranslations(
   // Translations of a component mostly show one revision: kept once per chunk.
   const revisions = createIntern();
   // Split, each text would be a view of the joined string: some 40 bytes more per text.
-  const texts = joined.split(SEPARATOR).map(ownCopy);
+  const texts = splitOwnCopies(joined, SEPARATOR);
   if (texts.length !== (n.length / WIDTH) * TEXTS)
     throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {

@@ -88,15 +88,17 @@ export async function readStateParts(
   policy: RetryPolicy & StateParts,
 ): Promise<string | null> {
   const sink = new FileSink(root.files, placeOf);
-  const fetches: Promise<Buffer | string>[] = [];
+  // Only the parts in flight: one kept once written would keep the whole state in memory.
+  const fetches = new Map<number, Promise<Buffer | string>>();
   const fetchPart = (index: number) => {
     const part = root.parts[index];
-    if (part) fetches[index] = fetchChecked(store, key, part, policy);
+    if (part) fetches.set(index, fetchChecked(store, key, part, policy));
   };
   try {
     for (let index = 0; index < FETCHES_AT_ONCE; index++) fetchPart(index);
     for (let index = 0; index < root.parts.length; index++) {
-      const bytes = await fetches[index]!;
+      const bytes = await fetches.get(index)!;
+      fetches.delete(index);
       fetchPart(index + FETCHES_AT_ONCE);
       if (typeof bytes === 'string') {
         policy.damaged.add(root.parts[index]!.sha256);
@@ -109,7 +111,7 @@ export async function readStateParts(
     return null;
   } finally {
     // Settled before leaving, so no part is still arriving (nor failing unheard) after a refusal.
-    await Promise.allSettled(fetches);
+    await Promise.allSettled(fetches.values());
     await sink.discard();
   }
 }
