@@ -42,7 +42,13 @@ export function indexRecord(outDir: string, target: string): RecordIndex | null 
     }
     if (!indexLine(index, line)) return null;
   }
+  if (index) recordsIndexed++;
   return index;
+}
+
+/** Records this process indexed whole so far: each holds a table of all its groups while used. */
+export function wholeRecordsIndexed(): number {
+  return recordsIndexed;
 }
 
 /**
@@ -334,6 +340,8 @@ interface JournalLine {
  * Takes a line after the header into the index (those of `wanted` keys only, when given): false
  * when it fails its check or is not a line of the record.
  */
+let recordsIndexed = 0;
+
 function indexLine(index: RecordIndex, line: JournalLine | null, wanted?: Set<string>): boolean {
   if (line === null) return false;
   index.lines++;
