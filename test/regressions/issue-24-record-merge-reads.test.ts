@@ -38,10 +38,11 @@ describe('writing the deploy record whole', () => {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    const { count, bytes, calls } = JSON.parse(out.trim().split('\n').pop()!) as Record<
-      string,
-      number
-    >;
+    const { count, bytes, calls } = JSON.parse(out.trim().split('\n').pop()!) as {
+      count: number;
+      bytes: number;
+      calls: number;
+    };
     expect(count).toBe(400_000);
     expect(bytes).toBeGreaterThan(36 * 2 ** 20);
     // Reading up to a megabyte at once, about 120 reads; now about 700, of 64 KB at most.
