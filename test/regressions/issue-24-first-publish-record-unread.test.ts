@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
+import { recordPath } from '../../src/deploy/record.ts';
+import {
+  indexRecord,
+  wholeRecordsIndexed,
+  writeSortedRecord,
+} from '../../src/deploy/record-stream.ts';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
 import { putObject, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
@@ -62,5 +68,19 @@ describe('a first publish', () => {
   it('to a prefix holding a file of its own still counts that file', async () => {
     await putObject(servers.s3.url, BUCKET, 'mine/notes.txt', 'kept');
     expect(await firstPublish(content, 'mine')).toMatchObject({ ok: true, foreign: 1 });
+  });
+});
+
+describe('the count of records indexed whole', () => {
+  it('counts each record indexed, as the publish above reads it', () => {
+    const outDir = join(tempDir(), 'tree');
+    const target = 's3://first/counted';
+    const header = { target, settings: 'x', baseUrl: null };
+    const scratch = tempDir();
+    writeSortedRecord(recordPath(outDir, target), header, ['1 /api/\tindex.json\t-'], scratch);
+    const before = wholeRecordsIndexed();
+    expect(indexRecord(outDir, target)?.groups.find('/api/')).toBeGreaterThanOrEqual(0);
+    expect(indexRecord(outDir, 's3://first/elsewhere')).toBeNull();
+    expect(wholeRecordsIndexed() - before).toBe(1);
   });
 });
