@@ -691,6 +691,8 @@ class Publish {
     const [root, lease, parts] = ownStateKeys(state) as [string, string, string];
     let known = [root, lease].filter((key) => listed.has(key)).length;
     for (const key of listed.keys()) if (key.startsWith(parts)) known++;
+    // Nothing else listed (a first publish): the record, 200 MB indexed at a million, is not read.
+    if (known === listed.size) return 0;
     const now = indexRecord(this.outDir, target);
     if (!now) return listed.size - known;
     for (const text of keptLines(now, latestLine(now))) {

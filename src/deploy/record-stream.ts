@@ -42,7 +42,13 @@ export function indexRecord(outDir: string, target: string): RecordIndex | null 
     }
     if (!indexLine(index, line)) return null;
   }
+  if (index) recordsIndexed++;
   return index;
+}
+
+/** Records this process indexed whole so far: each holds a table of all its groups while used. */
+export function wholeRecordsIndexed(): number {
+  return recordsIndexed;
 }
 
 /**
@@ -324,6 +330,11 @@ const WRITE_BYTES = 1 << 20;
 const RUN_BYTES = 16 << 20;
 /** Bytes read at once from a journal. */
 const READ_BYTES = 1 << 20;
+/**
+ * Bytes read at once from each run while they are merged: at a million translations some forty
+ * runs are read side by side, which a megabyte each made 80 MB of buffers beside the live model.
+ */
+const MERGE_READ_BYTES = 64 << 10;
 
 interface JournalLine {
   text: string;
@@ -334,6 +345,8 @@ interface JournalLine {
  * Takes a line after the header into the index (those of `wanted` keys only, when given): false
  * when it fails its check or is not a line of the record.
  */
+let recordsIndexed = 0;
+
 function indexLine(index: RecordIndex, line: JournalLine | null, wanted?: Set<string>): boolean {
   if (line === null) return false;
   index.lines++;
@@ -359,7 +372,11 @@ function firstLine(file: string): JournalLine | null {
  * Each whole line of a journal file from `from` (a line's start) with where it starts; null for a
  * line that fails its check (and the end).
  */
-function* journalLines(file: string, from = 0): Generator<JournalLine | null, void> {
+function* journalLines(
+  file: string,
+  from = 0,
+  readBytes = READ_BYTES,
+): Generator<JournalLine | null, void> {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -370,8 +387,8 @@ function* journalLines(file: string, from = 0): Generator<JournalLine | null, vo
     let carry = Buffer.alloc(0);
     let position = from;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(READ_BYTES);
-      const read = readSync(fd, chunk, 0, READ_BYTES, position + carry.length);
+      const chunk = Buffer.allocUnsafe(readBytes);
+      const read = readSync(fd, chunk, 0, readBytes, position + carry.length);
       if (read === 0) return;
       const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
       const length = carry.length + read;
@@ -400,7 +417,7 @@ function* journalLines(file: string, from = 0): Generator<JournalLine | null, vo
 
 /** Merges sorted run files into `out`, the smallest key first. */
 function mergeRuns(runs: readonly string[], out: LineWriter): void {
-  const readers = runs.map((path) => journalLines(path));
+  const readers = runs.map((path) => journalLines(path, 0, MERGE_READ_BYTES));
   const next = (reader: Generator<JournalLine | null, void>) => reader.next().value ?? null;
   const heads = readers.map(next);
   const keys = heads.map((head) => (head ? keyOfLine(head.text)! : null));

@@ -32,7 +32,9 @@ export class RawJson {
   private constructor(readonly bytes: Buffer) {}
 
   static of(value: JsonValue): RawJson {
-    return new RawJson(encodeFileText(inParts(value, '')));
+    // Kept as long as its build: bytes cut from Node's shared 8 KiB pool would keep the whole
+    // slab alive, with the bodies long gone that shared it (twice the bytes of every component).
+    return new RawJson(encodeFileText(inParts(value, ''), true));
   }
 
   /** The JSON text, decoded again. */
@@ -203,10 +205,15 @@ export function fileTextBytes(text: FileText): number {
   return bytes;
 }
 
-/** A file's text as UTF-8 bytes. */
-export function encodeFileText(text: FileText): Buffer {
-  if (typeof text === 'string') return Buffer.from(text);
-  const bytes = Buffer.allocUnsafe(fileTextBytes(text));
+/** A file's text as UTF-8 bytes; small ones cut from Node's shared pool unless `own`. */
+export function encodeFileText(text: FileText, own = false): Buffer {
+  if (typeof text === 'string' && !own) return Buffer.from(text);
+  const size = fileTextBytes(text);
+  const bytes = own ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+  if (typeof text === 'string') {
+    bytes.write(text);
+    return bytes;
+  }
   let used = 0;
   for (const part of text) {
     if (typeof part === 'string') used += bytes.write(part, used);

@@ -3,9 +3,10 @@
  * another core while the main thread renders and writes the rest of a tree.
  * resvg 2.6 leaks each rendering's pixmap (thx/resvg-js#216) and a gc() does
  * not return it, but ending the thread does: a worker takes drawings until it
- * has drawn a budget of pixels, then a fresh one takes over and the old one is
- * ended once its answers are in. At most two workers live at once, and an
- * idle one is ended, so a long session holds none of their memory.
+ * has drawn a budget of pixels, then a fresh one takes over once the old one
+ * has answered and ended. One worker lives at a time (each holds an isolate,
+ * the fonts and its pixmaps), and an idle one is ended, so a long session
+ * holds none of their memory.
  *
  * Answers come back on a port the main thread owns, so it can take them as
  * events while it awaits writes, or block for one it needs now: the worker
@@ -31,6 +32,8 @@ interface RasteriserOptions {
 export class Rasteriser {
   /** Workers started so far: each holds the pixmaps of what it drew until it ends. */
   workersStarted = 0;
+  /** The most workers alive at once. */
+  peakWorkers = 0;
   private readonly counter = new Int32Array(new SharedArrayBuffer(4));
   private readonly slots: Slot[] = [];
   /** Drawings asked for and not yet sent to a worker; the first is needed soonest. */
@@ -208,24 +211,23 @@ export class Rasteriser {
   }
 
   /**
-   * The worker to send to: the oldest still under its budget, else a fresh
-   * one (none while two live). Near the end of its budget the next one is
-   * started, so its start-up overlaps the last renderings.
+   * The worker to send to: the live one while under its budget, else a fresh
+   * one once the retired one has answered and ended (its pixmaps go with it).
+   * Starting the next one early would overlap start-ups, but held two workers'
+   * memory at once, some 35 MB more at the peak of a publish.
    */
   private slotToSend(): Slot | null {
     const budget = this.options.pixelBudget ?? PIXEL_BUDGET;
     for (const slot of [...this.slots]) {
       if (slot.retired) continue;
-      if (slot.pixels < budget) {
-        if (this.slots.length === 1 && slot.pixels >= budget * 0.75) this.slots.push(this.start());
-        return slot;
-      }
+      if (slot.pixels < budget) return slot;
       slot.retired = true;
       if (slot.outstanding === 0) this.end(slot);
     }
-    if (this.slots.length >= 2) return null;
+    if (this.slots.length > 0) return null;
     const slot = this.start();
     this.slots.push(slot);
+    this.peakWorkers = Math.max(this.peakWorkers, this.slots.length);
     return slot;
   }
 
@@ -305,9 +307,9 @@ interface Answer {
 }
 
 /**
- * About 16 MB of RGBA pixmaps: five Open Graph panels a worker. Two workers live at once, so a
- * larger budget adds twice its pixmaps to the peak of a build or publish (16 million pixels made
- * it some 100 MB higher at 20,000 translations); a fresh worker costs some 30 ms of CPU.
+ * About 16 MB of RGBA pixmaps: five Open Graph panels a worker. A larger budget adds its pixmaps
+ * to the peak of a build or publish (16 million pixels, with two workers alive at once, made it
+ * some 100 MB higher at 20,000 translations); a fresh worker costs some 30 ms of CPU.
  */
 const PIXEL_BUDGET = 4_000_000;
 const AHEAD_IN_FLIGHT = 8;
