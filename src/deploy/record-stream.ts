@@ -341,12 +341,12 @@ interface JournalLine {
   offset: number;
 }
 
+let recordsIndexed = 0;
+
 /**
  * Takes a line after the header into the index (those of `wanted` keys only, when given): false
  * when it fails its check or is not a line of the record.
  */
-let recordsIndexed = 0;
-
 function indexLine(index: RecordIndex, line: JournalLine | null, wanted?: Set<string>): boolean {
   if (line === null) return false;
   index.lines++;
