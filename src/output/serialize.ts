@@ -34,7 +34,7 @@ export class RawJson {
   static of(value: JsonValue): RawJson {
     // Kept as long as its build: bytes cut from Node's shared 8 KiB pool would keep the whole
     // slab alive, with the bodies long gone that shared it (twice the bytes of every component).
-    return new RawJson(encodeFileText(inParts(value, ''), true));
+    return new RawJson(encodeOwnFileText(inParts(value, '')));
   }
 
   /** The JSON text, decoded again. */
@@ -205,11 +205,19 @@ export function fileTextBytes(text: FileText): number {
   return bytes;
 }
 
-/** A file's text as UTF-8 bytes; small ones cut from Node's shared pool unless `own`. */
-export function encodeFileText(text: FileText, own = false): Buffer {
-  if (typeof text === 'string' && !own) return Buffer.from(text);
-  const size = fileTextBytes(text);
-  const bytes = own ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+/** A file's text as UTF-8 bytes (small ones cut from Node's shared pool). */
+export function encodeFileText(text: FileText): Buffer {
+  if (typeof text === 'string') return Buffer.from(text);
+  return writeFileText(text, Buffer.allocUnsafe(fileTextBytes(text)));
+}
+
+/** A file's text as UTF-8 bytes of their own, never a slice of Node's shared pool. */
+function encodeOwnFileText(text: FileText): Buffer {
+  return writeFileText(text, Buffer.allocUnsafeSlow(fileTextBytes(text)));
+}
+
+/** Writes a file's text into `bytes`, which has exactly its size. */
+function writeFileText(text: FileText, bytes: Buffer): Buffer {
   if (typeof text === 'string') {
     bytes.write(text);
     return bytes;
