@@ -5,7 +5,7 @@
  * part; a damaged part leaves the reader's folder as it was, with no
  * temporary file behind.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { s3Store } from '../../src/deploy/s3.ts';
 import { parseStateRoot, partKey } from '../../src/deploy/state-parts.ts';
 import { readStateParts, writeStateParts } from '../../src/deploy/state-transfer.ts';
 import { tempDir } from '../helpers.ts';
+import { fixedRandomBytes } from '../support/fixed-bytes.ts';
 import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'state-transfer';
@@ -24,7 +25,7 @@ beforeAll(() => {
 
 const FILES: [string, Buffer][] = [
   ['empty-first', Buffer.alloc(0)],
-  ['record', Buffer.from(randomBytes(5 * 2 ** 20).toString('base64'))],
+  ['record', Buffer.from(fixedRandomBytes(5 * 2 ** 20, 'state-transfer').toString('base64'))],
   ['empty', Buffer.alloc(0)],
   ['not-taken', Buffer.from('left out by the reader\n')],
   ['carried/a/b.yaml', Buffer.from('slug: b\n')],

@@ -5,7 +5,7 @@
  * real process reads a state of many parts from the local S3 server and, as it asks for the
  * last part, writes a heap snapshot: it holds only the parts in flight.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { s3Store } from '../../src/deploy/s3.ts';
 import { parseStateRoot } from '../../src/deploy/state-parts.ts';
 import { writeStateParts } from '../../src/deploy/state-transfer.ts';
 import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { fixedRandomBytes } from '../support/fixed-bytes.ts';
 import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 import { readHeapSnapshot, type HeapSnapshot } from '../support/heap-snapshot.ts';
 
@@ -65,7 +66,9 @@ function bufferSizes(heap: HeapSnapshot): number[] {
 describe('reading the state from the store', () => {
   it('holds only the parts in flight, not every part fetched', async () => {
     const dir = tempDir();
-    const record = Buffer.from(randomBytes(24 * 2 ** 20).toString('base64'));
+    const record = Buffer.from(
+      fixedRandomBytes(24 * 2 ** 20, 'state-parts-let-go').toString('base64'),
+    );
     writeFileSync(join(dir, 'record'), record);
     const store = s3Store({ bucket: BUCKET, endpoint: servers.s3.url, region: null });
     const state = { target: 't', files: [{ name: 'deploy-record', path: join(dir, 'record') }] };

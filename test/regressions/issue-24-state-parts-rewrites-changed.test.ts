@@ -6,13 +6,13 @@
  * empty folder still gets the whole record back, byte for byte.
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { noFigures } from '../../src/deploy/deploy.ts';
 import { recordPath } from '../../src/deploy/record.ts';
 import { describeTarget } from '../../src/deploy/target.ts';
 import { tempDir } from '../helpers.ts';
+import { fixedChecksum } from '../support/fixed-bytes.ts';
 import { STATE_KEY, useStateBucket } from '../support/state-bucket.ts';
 
 const BUCKET = 'state-parts';
@@ -22,7 +22,7 @@ const { servers, target, store, runWithState } = useStateBucket(BUCKET);
 function recordLines(bytes: number): string {
   const lines: string[] = [];
   for (let size = 0, n = 0; size < bytes; n++) {
-    const line = `1 /api/translations/p${n}/c/de/\tindex.json ${randomBytes(16).toString('base64')}\n`;
+    const line = `1 /api/translations/p${n}/c/de/\tindex.json ${fixedChecksum('rewrites-changed', n)}\n`;
     lines.push(line);
     size += line.length;
   }

@@ -3,7 +3,6 @@
  * MiB cut where the content says, so an edit moves only the parts near it;
  * the root reads back as written, and a damaged one is refused with the reason.
  */
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   encodeStateRoot,
@@ -13,6 +12,7 @@ import {
   sha256Of,
   type StateRoot,
 } from '../../../src/deploy/state-parts.ts';
+import { fixedChecksum } from '../../support/fixed-bytes.ts';
 
 const MIB = 2 ** 20;
 
@@ -21,7 +21,7 @@ function recordLike(bytes: number): Buffer {
   const lines: string[] = [];
   let size = 0;
   for (let n = 0; size < bytes; n++) {
-    const line = `1 /api/translations/p${n}/\tindex.json ${randomBytes(16).toString('base64')}\n`;
+    const line = `1 /api/translations/p${n}/\tindex.json ${fixedChecksum('state-parts', n)}\n`;
     lines.push(line);
     size += line.length;
   }
