@@ -111,6 +111,17 @@ describe('the package (issue 23)', () => {
   });
 
   describe.each(NODES)('on %s', (_, node) => {
+    // One installed sidecar (read-only) for both the pull and the mirror: a start builds a tree.
+    let sidecar: Awaited<ReturnType<typeof startInstalledSidecar>>;
+    beforeAll(async () => {
+      sidecar = await startInstalledSidecar(
+        node,
+        join(work, `sidecar-${node === process.execPath ? 20 : 24}`),
+      );
+    });
+    afterAll(async () => {
+      await sidecar?.stop();
+    });
     const tool = (args: string[], env: Record<string, string> = {}) =>
       run(node, [join(app, 'node_modules/weblate-snapshot/bin/weblate-snapshot.js'), ...args], {
         cwd: app,
@@ -142,16 +153,11 @@ describe('the package (issue 23)', () => {
       ) as { ok: boolean; translations: number };
       expect(built).toMatchObject({ ok: true, translations: 19 });
 
-      const sidecar = await startInstalledSidecar(node, dir);
-      try {
-        const pulled = JSON.parse(
-          (await tool(['pull', '--from', sidecar.api, '--out', join(dir, 'pulled'), '--json']))
-            .stdout,
-        ) as { ok: boolean; translations: number };
-        expect(pulled).toMatchObject({ ok: true, translations: 19 });
-      } finally {
-        await sidecar.stop();
-      }
+      const pulled = JSON.parse(
+        (await tool(['pull', '--from', sidecar.api, '--out', join(dir, 'pulled'), '--json']))
+          .stdout,
+      ) as { ok: boolean; translations: number };
+      expect(pulled).toMatchObject({ ok: true, translations: 19 });
 
       const prefix = node === process.execPath ? 'node20' : 'node24';
       const to = `s3://${BUCKET}/${prefix}`;
@@ -170,7 +176,6 @@ describe('the package (issue 23)', () => {
 
     it('mirrors its sidecar into the S3 store with one command, refreshed by a signed delivery', async () => {
       const dir = join(work, node === process.execPath ? 'mirror20' : 'mirror24');
-      const sidecar = await startInstalledSidecar(node, dir);
       const prefix = node === process.execPath ? 'mirror20' : 'mirror24';
       const { key, file: secretFile } = writeWebhookSecret(work, `${prefix}.secret`);
       const mirrorArgs = [
@@ -196,7 +201,6 @@ describe('the package (issue 23)', () => {
         );
       } finally {
         await (await listening.catch(() => null))?.stop();
-        await sidecar.stop();
       }
     });
 

@@ -37,10 +37,12 @@ afterEach(async () => {
 async function upstream() {
   const dir = tempDir();
   const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
+  // No status site: a pull reads the API only, and the sidecar's builds of it only took time.
   await writeSyntheticContent(space.content, {
     projects: PROJECTS,
     components: COMPONENTS,
     languages: 2,
+    pages: false,
   });
   running.sidecar = await startSidecar(space);
   const front = (running.front = await startFeedFront(running.sidecar.origin));
