@@ -46,10 +46,11 @@ describe("a publish's heap", () => {
       { cwd: ROOT },
     );
     type Space = { size: number; used: number; kept: number };
-    const { outside, inside, after } = JSON.parse(stdout.trim().split('\n').pop()!) as Record<
-      string,
-      Space
-    >;
+    const { outside, inside, after } = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      outside: Space;
+      inside: Space;
+      after: Space;
+    };
     // Outside a publish V8 leaves half-empty pages as they are: what the check inside is against.
     expect(outside.size).toBeGreaterThan(outside.used * 1.6);
     expect(inside.size).toBeLessThan(inside.used * 1.3);
