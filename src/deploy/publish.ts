@@ -27,7 +27,7 @@ import type { PatchScope } from '../resolve/patch.ts';
 import { apiPath } from '../api/urls.ts';
 import { encodeFileText } from '../output/serialize.ts';
 import type { SettingsOverrides } from '../resolve/resolve.ts';
-import { pngsDrawn } from '../status-site/png.ts';
+import { pngsDrawn, releasePngs } from '../status-site/png.ts';
 import { openTreeContent } from '../tree/extra-groups.ts';
 import { namesInGroup, treePathOf } from '../tree/files-record.ts';
 import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
@@ -296,6 +296,8 @@ class Publish {
       deleted = !this.stopped() && (await this.remove());
     } finally {
       this.figures.pngsDrawn = pngsDrawn() - drawnBefore;
+      // Every PNG is rendered by now: its thread and bytes are not held through the record's write.
+      releasePngs();
       this.settle(deleted, appending);
       this.writeRecord(header, appending, deleted, scratch);
       this.store?.close();

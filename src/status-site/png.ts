@@ -51,6 +51,11 @@ export function pngsDrawn(): number {
   return shared?.drawn ?? 0;
 }
 
+/** Ends the rendering threads and forgets the renderings held: drawings asked for later are drawn again. */
+export function releasePngs(): void {
+  shared?.release();
+}
+
 // --- internal ---
 
 let shared: Rasteriser | null = null;

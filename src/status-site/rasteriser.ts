@@ -95,6 +95,25 @@ export class Rasteriser {
     for (const slot of [...this.slots]) this.end(slot);
   }
 
+  /**
+   * Ends every worker and forgets every rendering held or asked for, so that a run that is over
+   * (a publish going on to write its record and cache) holds none of their bytes.
+   */
+  release(): void {
+    this.close();
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.sources.length = 0;
+    this.queue.length = 0;
+    this.inFlight.clear();
+    this.sent.clear();
+    this.failures.clear();
+    this.ahead.clear();
+    this.aheadBytes = 0;
+    this.cache.clear();
+    this.cacheBytes = 0;
+  }
+
   // --- internal ---
 
   private take(svg: string): Uint8Array | undefined {
