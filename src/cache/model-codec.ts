@@ -25,7 +25,7 @@ import {
   type Intern,
 } from '../model/intern.ts';
 import { splitOwnCopies } from '../model/text-copy.ts';
-import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
+import { createTranslationPacker, type TranslationPacker } from '../model/packed-translations.ts';
 import { COUNTER_NUMBERS, type Counters } from '../model/statistics.ts';
 import type { Timestamp } from '../model/timestamps.ts';
 import type {
@@ -157,7 +157,7 @@ export function decodeModel(parts: Iterable<Buffer>): {
     component.project.components.push(component);
   });
   const translations: Translation[] = [];
-  const pack = createCounterPacker();
+  const pack = createTranslationPacker();
   for (let part = next.next(); !part.done; part = next.next())
     decodeTranslations(
       part.value,
@@ -309,7 +309,7 @@ interface Decoded {
   components: Component[];
   languages: Language[];
   intern: Intern;
-  pack: CounterPacker;
+  pack: TranslationPacker;
 }
 
 function decodeComponent(
@@ -435,12 +435,14 @@ function decodeTranslations(
     throw new Error('expected as many texts as translations');
   for (let o = 0, s = 0; o < n.length; o += WIDTH, s += TEXTS) {
     const flags = n[o + 3]!;
-    const counters = pack(
-      countersAt(n, o + 4, flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp)),
+    const counters = countersAt(
+      n,
+      o + 4,
+      flags & NO_LAST_CHANGE ? null : (texts[s + 1] as Timestamp),
     );
     const component = components[n[o + 1]!]!;
     const author = n[o + LAST_AUTHOR]!;
-    const translation: Translation = {
+    const translation = pack({
       id: n[o]!,
       component,
       language: languages[n[o + 2]!]!,
@@ -452,7 +454,7 @@ function decodeTranslations(
       counters,
       lastAuthor: author < 0 ? null : shared[author]!,
       contentFingerprint: n[o + FINGERPRINT]!,
-    };
+    });
     component.translations.push(translation);
     into.push(translation);
     fingerprints.translations.set(translation, n[o + VERSION]!);

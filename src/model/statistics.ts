@@ -38,7 +38,7 @@ export interface Counters {
 
 /**
  * The numeric counters, in a fixed order: the order of a row of packed counters
- * (model/packed-counters.ts) and of the build cache's numbers (cache/model-codec.ts;
+ * (model/packed-translations.ts) and of the build cache's numbers (cache/model-codec.ts;
  * a change of order is a change of the cache's format).
  */
 export const COUNTER_NUMBERS = [

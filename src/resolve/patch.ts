@@ -14,7 +14,7 @@ import type { CheckedFile } from '../content/files.ts';
 import { checkLanguageIds, languageResolver } from './languages.ts';
 import { createIntern } from '../model/intern.ts';
 import { sharePreparedTexts } from '../content/prepare.ts';
-import { createCounterPacker } from '../model/packed-counters.ts';
+import { createTranslationPacker } from '../model/packed-translations.ts';
 import {
   checkCaseCollisions,
   checkPluralIds,
@@ -78,7 +78,7 @@ export function patchComponents(
     version: shapesOf(version),
     problems,
     intern,
-    pack: createCounterPacker(),
+    pack: createTranslationPacker(),
   };
   const replaced: Component[] = [];
   const drafts: ComponentDraft[] = [];

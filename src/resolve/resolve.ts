@@ -43,7 +43,7 @@ import {
   internSettings,
   type Intern,
 } from '../model/intern.ts';
-import { createCounterPacker, type CounterPacker } from '../model/packed-counters.ts';
+import { createTranslationPacker, type TranslationPacker } from '../model/packed-translations.ts';
 import type { LoadedContent } from '../content/load.ts';
 import type { FieldPath } from '../content/locate.ts';
 import { pinProblems, type Problem } from '../content/problems.ts';
@@ -137,7 +137,7 @@ export function resolveContent(
     present,
     intern: createIntern(),
     shareInherited: createInheritedTable(),
-    pack: createCounterPacker(),
+    pack: createTranslationPacker(),
   };
   const components = resolveComponents(content.components, context);
   const byPath = new Map(components.map((d) => [componentPath(d.component), d.component]));
@@ -171,8 +171,8 @@ export interface ComponentContext {
   intern?: Intern;
   /** The components' inheritable settings, each distinct value once. */
   shareInherited?: (inherited: Inherited) => Inherited;
-  /** The translations' counters, held compactly (a patch may bring its own). */
-  pack?: CounterPacker;
+  /** The translations, held compactly (a patch may bring its own). */
+  pack?: TranslationPacker;
 }
 
 // --- internal ---
@@ -344,7 +344,11 @@ export function resolveComponent(
   const present = context.present ?? NONE_PRESENT;
   const intern = context.intern ?? createIntern();
   // A component's translations mostly show one revision (its repository's): kept once per component.
-  const made = { intern, pack: context.pack ?? createCounterPacker(), revisions: createIntern() };
+  const made = {
+    intern,
+    pack: context.pack ?? createTranslationPacker(),
+    revisions: createIntern(),
+  };
   const d = checked.data;
   const file = checked.file;
   if (!checkSlug(checked.place.component, file, 'component', problems)) return null;
@@ -541,10 +545,10 @@ export function checkSharedPaths(
   }
 }
 
-/** What a translation's texts and counters are kept in: repeated texts once, counters compactly. */
+/** What a translation is kept in: repeated texts once, its numbers compactly. */
 interface Keeping {
   intern: Intern;
-  pack: CounterPacker;
+  pack: TranslationPacker;
   /** The component's revisions (a model's are too many distinct texts for one table). */
   revisions: Intern;
 }
@@ -566,7 +570,7 @@ function makeTranslation(
     (isSource
       ? component.settings.template
       : intern(component.settings.filemask.replace('*', languageCode)));
-  return {
+  return pack({
     id: entry.id,
     component,
     language,
@@ -575,10 +579,10 @@ function makeTranslation(
     revision: revisions(entry.revision),
     isSource,
     isTemplate: filename === component.settings.template,
-    counters: pack(entry.counters),
+    counters: entry.counters,
     lastAuthor: entry.lastAuthor,
     contentFingerprint: entry.fingerprint,
-  };
+  });
 }
 
 /**

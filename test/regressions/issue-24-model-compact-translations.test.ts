@@ -4,8 +4,9 @@
  * revision and time of change of a file checked on the main thread, or decoded from the build
  * cache, as a view of a larger string (some 40 bytes more each). A real process opens synthetic
  * content on the main thread, then decodes its model from the build cache's form, and writes a
- * heap snapshot after each; the snapshots show small counters and flat texts. The counters read
- * the same after the round trip through the cache, field by field. The translations of a
+ * heap snapshot after each; the snapshots show flat texts, and no object or box of its own for a
+ * translation's counters, time of change, id or fingerprint: they are kept in a row of a shared
+ * array. The counters read the same after the round trip through the cache, field by field. The translations of a
  * component mostly show one revision (its repository's), held once rather than once each.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,12 +14,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { decodeModel, encodeModel } from '../../src/cache/model-codec.ts';
-import { isPacked } from '../../src/model/packed-counters.ts';
+import { isPacked } from '../../src/model/packed-translations.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { createContext } from '../../src/tree/groups.ts';
 import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
 import { tempDir } from '../helpers.ts';
 import {
+  type HeapSnapshot,
   MODEL_CODEC_IMPORTS,
   propertyTargets,
   readHeapSnapshot,
@@ -75,35 +77,32 @@ describe('the model holds each translation compactly', () => {
     translations = snapshotModels(dir);
   }, 120_000);
 
-  it('keeps counters in a small object per translation, resolved and decoded', () => {
+  it('keeps its numbers in a row, not in objects of their own, resolved and decoded', () => {
     for (const snapshot of ['resolved', 'decoded']) {
-      const counters = propertyTargets(
-        readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`)),
-        'counters',
-        'isTemplate',
-      );
-      expect(counters.length).toBeGreaterThanOrEqual(translations);
-      // A plain object of 21 fields takes 192 bytes or more; a view of a shared row takes 48.
-      expect(Math.max(...counters.map((c) => c.size)), snapshot).toBeLessThanOrEqual(64);
+      const heap = readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`));
+      // A translation is named by its language code; what it points to is texts and references
+      // (an object literal's template, which V8 keeps, points to nothing: undefined).
+      const owned = (property: string) =>
+        propertyTargets(heap, property, 'languageCode').filter((t) => t.kind !== 'hidden');
+      expect(owned('revision').length, snapshot).toBeGreaterThanOrEqual(translations);
+      for (const property of ['counters', 'id', 'contentFingerprint', 'isSource'])
+        expect(owned(property), `${snapshot}: ${property}`).toEqual([]);
+      // Nor are times of change held as texts.
+      expect(timesOfChange(heap), snapshot).toBeLessThan(translations / 10);
     }
   });
 
-  it('keeps each revision and time of change as a flat string of its own', () => {
+  it('keeps each revision as a flat string of its own', () => {
     for (const snapshot of ['resolved', 'decoded']) {
       const heap = readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`));
-      // The model keeps no sums: what has a last change is a translation's counters.
-      for (const texts of [
-        propertyTargets(heap, 'revision', 'isTemplate'),
-        propertyTargets(heap, 'last_change', 'last_change'),
-      ]) {
-        expect(texts.length).toBeGreaterThanOrEqual(translations);
-        // Not a view of the file's text or of the cache's joined texts, nor a tree of parts.
-        const views = texts.filter(
-          (t) => t.kind === 'sliced string' || t.kind === 'concatenated string',
-        );
-        expect(views.length, snapshot).toBe(0);
-        expect(texts.filter((t) => t.kind === 'string').length).toBeGreaterThan(translations / 2);
-      }
+      const texts = propertyTargets(heap, 'revision', 'languageCode');
+      expect(texts.length).toBeGreaterThanOrEqual(translations);
+      // Not a view of the file's text or of the cache's joined texts, nor a tree of parts.
+      const views = texts.filter(
+        (t) => t.kind === 'sliced string' || t.kind === 'concatenated string',
+      );
+      expect(views.length, snapshot).toBe(0);
+      expect(texts.filter((t) => t.kind === 'string').length).toBeGreaterThan(translations / 2);
     }
   });
 
@@ -153,7 +152,7 @@ describe('the model holds a revision that translations of a component share once
       const revisions = propertyTargets(
         readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`)),
         'revision',
-        'isTemplate',
+        'languageCode',
       );
       expect(revisions.length).toBeGreaterThanOrEqual(translations);
       // Source translations not listed in the file show none ('').
@@ -163,6 +162,21 @@ describe('the model holds a revision that translations of a component share once
     }
   });
 });
+
+/** How many strings of the heap are times of change as the model keeps them. */
+function timesOfChange(heap: HeapSnapshot): number {
+  const fields = heap.snapshot.meta.node_fields;
+  const [type, name] = [fields.indexOf('type'), fields.indexOf('name')];
+  const kinds = heap.snapshot.meta.node_types[0];
+  let found = 0;
+  for (let node = 0; node < heap.nodes.length; node += fields.length)
+    if (
+      kinds[heap.nodes[node + type]!]!.endsWith('string') &&
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/.test(heap.strings[heap.nodes[node + name]!]!)
+    )
+      found++;
+  return found;
+}
 
 /** Every counter by name, read through whatever holds them. */
 function countersOf(counters: object): Record<string, unknown> {

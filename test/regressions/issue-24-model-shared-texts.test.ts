@@ -87,7 +87,7 @@ describe('the model of many components holds each repeated text once', () => {
         propertyTargets(
           readHeapSnapshot(join(dir, `${snapshot}.heapsnapshot`)),
           'filename',
-          'isTemplate',
+          'languageCode',
         ),
       );
       expect(names.uses).toBeGreaterThanOrEqual(translations);

@@ -1,11 +1,11 @@
 /**
  * Set up before each test file: `toEqual` compares a translation's counters by what they say.
- * A model's counters are views of shared rows (model/packed-counters.ts) whose numbers are
+ * A model's counters are views of shared rows (model/packed-translations.ts) whose numbers are
  * getters, which a structural comparison does not read: two models whose counters differed
  * would otherwise compare equal.
  */
 import { expect } from 'vitest';
-import { isPacked } from '../../src/model/packed-counters.ts';
+import { isPacked } from '../../src/model/packed-translations.ts';
 import { emptyCounters, type Counters } from '../../src/model/statistics.ts';
 
 const FIELDS = Object.keys(emptyCounters()) as (keyof Counters)[];
