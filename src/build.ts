@@ -19,6 +19,7 @@ import type { SettingsOverrides } from './resolve/resolve.ts';
 import { openTreeContent } from './tree/extra-groups.ts';
 import { isRecordedTree } from './tree/manifest.ts';
 import { bringTreeInLine } from './tree/bring-in-line.ts';
+import { createFingerprintCache } from './tree/fingerprints.ts';
 import { settingsToBuildWith, type SettingsInEffect } from './tree/settings.ts';
 import { writeTree } from './tree/write.ts';
 import { pngsDrawn } from './status-site/png.ts';
@@ -146,6 +147,8 @@ export async function buildDirectory(
   const takenAt = Date.now();
   const checked = await checkBuild({ ...options, settings: overrides, host }, catalog);
   if (!checked.ok) return failedReport(checked.errors, clock() - started);
+  // The fingerprints the write computes are those the build cache records: computed once.
+  const fingerprints = createFingerprintCache();
   const synced = await bringTreeInLine(options.outDir, checked.model, {
     kept,
     overrides,
@@ -156,11 +159,20 @@ export async function buildDirectory(
     host,
     verify,
     onNotice: options.onNotice,
+    fingerprints,
   });
   if (!('report' in synced)) internalError('a build never refuses a change of settings');
   const { report } = synced;
   const { model, signatures, warnings } = checked;
-  await recordBuild({ outDir: options.outDir, key, model, signatures, warnings, takenAt });
+  await recordBuild({
+    outDir: options.outDir,
+    key,
+    model,
+    signatures,
+    warnings,
+    takenAt,
+    fingerprints,
+  });
   const counts =
     report.mode === 'fresh'
       ? { files: report.files, bytes: report.bytes }

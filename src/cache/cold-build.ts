@@ -20,7 +20,7 @@ import { createContext } from '../tree/groups.ts';
 import { applyPatch } from '../tree/apply-patch.ts';
 import { treeInPlace } from '../tree/sync.ts';
 import type { UpdateStats } from '../tree/update.ts';
-import { createFingerprintCache, type FingerprintCache } from '../tree/fingerprints.ts';
+import type { FingerprintCache } from '../tree/fingerprints.ts';
 import {
   appendBuildCache,
   hasBuildCache,
@@ -129,8 +129,8 @@ interface Recorded {
   warnings: readonly ContentError[];
   /** When the listing of the content began. */
   takenAt: number;
-  /** Fingerprints already computed for objects of the model, if any. */
-  fingerprints?: FingerprintCache;
+  /** The fingerprints the tree or the store was rendered with: recorded, not computed again. */
+  fingerprints: FingerprintCache;
   /** What the cache is kept in step with, when not the tree's manifest (STORE_STAMP). */
   stamp?: string;
 }
@@ -138,10 +138,7 @@ interface Recorded {
 /** After a build that read the whole content: the cache written whole (or removed, for a model the format cannot carry). */
 export async function recordBuild(recorded: Recorded): Promise<void> {
   const stamp = recorded.stamp ?? (await manifestStamp(recorded.outDir));
-  const { fingerprints, aggregates } = createContext(
-    recorded.model,
-    recorded.fingerprints ?? createFingerprintCache(),
-  );
+  const { fingerprints, aggregates } = createContext(recorded.model, recorded.fingerprints);
   const model = encodeModel(recorded.model, fingerprints, aggregates);
   if (stamp === null || model === null) return removeBuildCache(recorded.outDir);
   const { key, takenAt, signatures } = recorded;

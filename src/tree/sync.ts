@@ -33,7 +33,7 @@ import {
   type Manifest,
 } from './manifest.ts';
 import { updateInPlace, type TreeInPlace } from './update.ts';
-import { settingsFingerprint } from './fingerprints.ts';
+import { settingsFingerprint, type FingerprintCache } from './fingerprints.ts';
 import { writeTree } from './write.ts';
 import { pngCache } from './png-cache.ts';
 
@@ -51,6 +51,8 @@ export interface SyncOptions {
   verify?: boolean | undefined;
   /** Called before a tree this tool built is rewritten whole because the settings it depends on differ (or the tool's output format). */
   onRewrite?: (() => void) | undefined;
+  /** Where the fingerprints computed while rendering are kept, for the build cache to record after. */
+  fingerprints?: FingerprintCache | undefined;
 }
 
 export interface SyncedTree {
@@ -90,7 +92,7 @@ export async function syncTree(
     const tree = treeInPlace(outDir);
     const stats = await updateInPlace(
       tree,
-      fileGroups(model, { hosts, pngs: tree.pngs }),
+      fileGroups(model, { hosts, pngs: tree.pngs, cache: options.fingerprints }),
       recorded,
     );
     if (journalIsLong(recorded)) await writeManifest(outDir, recorded);
@@ -156,6 +158,7 @@ async function writeFreshTree(
       hosts,
       onGroup,
       pngs: pngCache(outDir),
+      cache: options.fingerprints,
     });
     await writer.close();
     await files.close();

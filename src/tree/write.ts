@@ -6,6 +6,7 @@ import type { HostOptions } from '../hosts/index.ts';
 import type { Model } from '../model/types.ts';
 import type { OutputTarget } from '../output/target.ts';
 import type { PngStore } from '../status-site/png.ts';
+import type { FingerprintCache } from './fingerprints.ts';
 import { countTreeFiles, fileGroups, type FileGroup } from './groups.ts';
 
 interface WriteStats {
@@ -22,6 +23,8 @@ interface WriteTreeOptions {
     ((key: string, fingerprint: number, paths: string[]) => Promise<void> | void) | undefined;
   /** Where the PNG widgets' renderings are kept between processes (a tree's state folder). */
   pngs?: PngStore | undefined;
+  /** Where the groups' fingerprints are kept, for the build cache to record after (not computed twice). */
+  cache?: FingerprintCache | undefined;
 }
 
 /** Writes every file of the model's tree to the target, then commits it; on failure the target is aborted. */
@@ -34,7 +37,12 @@ export async function writeTree(
   const { onProgress } = options;
   try {
     const written = await writeGroups(
-      fileGroups(model, { hosts: options.hosts, renderingAll: true, pngs: options.pngs }),
+      fileGroups(model, {
+        hosts: options.hosts,
+        renderingAll: true,
+        pngs: options.pngs,
+        cache: options.cache,
+      }),
       target,
       (files) => {
         if (onProgress && files % 1000 === 0) onProgress(files, total);

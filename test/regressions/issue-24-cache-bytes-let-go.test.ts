@@ -16,6 +16,7 @@ import { modelFromCache, recordBuild, STORE_STAMP } from '../../src/cache/cold-b
 import { decodeModel } from '../../src/cache/model-codec.ts';
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import { openContent } from '../../src/resolve/open.ts';
+import { createFingerprintCache } from '../../src/tree/fingerprints.ts';
 import { tempDir } from '../helpers.ts';
 
 describe('a model read through the build cache', () => {
@@ -38,6 +39,7 @@ describe('a model read through the build cache', () => {
       warnings: [],
       takenAt,
       stamp: STORE_STAMP,
+      fingerprints: createFingerprintCache(),
     });
     const cache = await readBuildCache(outDir, key);
     if (!cache) throw new Error('the cache does not read back');

@@ -24,7 +24,11 @@ const CONTENT = join(FIXTURES, 'features', 'content');
  */
 const SCRIPT = (whole: string, outDir: string) =>
   scriptImporting(
-    { 'cache/cold-build.ts': ['recordBuild', 'STORE_STAMP'], 'resolve/open.ts': ['openContent'] },
+    {
+      'cache/cold-build.ts': ['recordBuild', 'STORE_STAMP'],
+      'resolve/open.ts': ['openContent'],
+      'tree/fingerprints.ts': ['createFingerprintCache'],
+    },
     `
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -32,6 +36,7 @@ const opened = await openContent(${JSON.stringify(CONTENT)});
 const key = { contentDir: '', settings: '' };
 const record = (outDir) => recordBuild({
   outDir, key, model: opened.model, signatures: new Map(), warnings: [], takenAt: 0, stamp: STORE_STAMP,
+  fingerprints: createFingerprintCache(),
 });
 await record(${JSON.stringify(whole)});
 const size = statSync(${JSON.stringify(join(stateDir(whole), 'build-cache'))}).size;
@@ -59,6 +64,7 @@ function recordOptions(outDir: string) {
     warnings: [],
     takenAt: 0,
     stamp: STORE_STAMP,
+    fingerprints: createFingerprintCache(),
   };
 }
 
