@@ -228,6 +228,7 @@ function translationSource(
   return {
     settings,
     translation,
+    counters: translation.counters,
     language,
     component,
     review: translationHasReview(translation),

@@ -589,6 +589,8 @@ function linkedComponentUrl(s: ComponentSource): string | null {
 export interface TranslationSource {
   settings: Settings;
   translation: Translation;
+  /** The translation's counters, read once: each read of a packed translation's makes a view. */
+  counters: Counters;
   language: RawJson;
   component: RawJson | null;
   /** Whether percentages count reviews (the source translation uses source_review, others translation_review). */
@@ -602,7 +604,7 @@ const translationUrl =
   (path: (p: string, c: string, l: string) => string) => (s: TranslationSource) =>
     apiUrl(s.settings, path(s.p, s.c, s.translation.language.code));
 const counter = (key: Exclude<keyof Counters, 'last_change'>) => (s: TranslationSource) =>
-  s.translation.counters[key];
+  s.counters[key];
 
 const TRANSLATION_FIELDS = {
   language: ['json', (s) => s.language, nested('Language')],
@@ -638,30 +640,21 @@ const TRANSLATION_FIELDS = {
   total_words: ['int', counter('total_words')],
   translated: ['int', counter('translated')],
   translated_words: ['int', counter('translated_words')],
-  translated_percent: [
-    'float',
-    (s) => percent(s.translation.counters.translated, s.translation.counters.total, !s.review),
-  ],
+  translated_percent: ['float', (s) => percent(s.counters.translated, s.counters.total, !s.review)],
   fuzzy: ['int', counter('fuzzy')],
   fuzzy_words: ['int', counter('fuzzy_words')],
-  fuzzy_percent: [
-    'float',
-    (s) => percent(s.translation.counters.fuzzy, s.translation.counters.total, false),
-  ],
+  fuzzy_percent: ['float', (s) => percent(s.counters.fuzzy, s.counters.total, false)],
   failing_checks: ['int', counter('failing_checks')],
   failing_checks_words: ['int', counter('failing_checks_words')],
   failing_checks_percent: [
     'float',
-    (s) => percent(s.translation.counters.failing_checks, s.translation.counters.total, false),
+    (s) => percent(s.counters.failing_checks, s.counters.total, false),
   ],
   have_suggestion: ['int', counter('have_suggestion')],
   have_comment: ['int', counter('have_comment')],
   last_change: [
     'text',
-    (s) =>
-      s.translation.counters.last_change === null
-        ? null
-        : formatTimestamp(s.translation.counters.last_change),
+    (s) => (s.counters.last_change === null ? null : formatTimestamp(s.counters.last_change)),
     STRING_OR_NULL,
   ],
   last_author: ['text', (s) => s.translation.lastAuthor, STRING_OR_NULL],

@@ -545,11 +545,7 @@ function* translationStatusSiteGroups(
       ),
     ],
   };
-  const share = percent(
-    translation.counters.translated,
-    translation.counters.total,
-    !translationHasReview(translation),
-  );
+  const share = translatedShare(translation);
   const charts = hasTrait(model.settings.weblateVersion, 'languageChartRow');
   yield withPngWidgets(
     context,
@@ -565,14 +561,14 @@ function* translationStatusSiteGroups(
 
 /** A translation's row in its component's charts (and, from 5.0, in its own). */
 function chartRow(settings: Settings, t: Translation): ChartRow {
-  const { component } = t;
+  const { component, counters } = t;
   const path = hasTrait(settings.weblateVersion, 'translateChartRows')
     ? webPath.translate
     : webPath.translation;
   return {
     name: t.language.name,
-    translated: t.counters.translated,
-    percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
+    translated: counters.translated,
+    percent: translatedShare(t, counters),
     url: webUrl(
       settings,
       path(component.project.slug, componentWebPath(component), t.language.code),
@@ -668,7 +664,7 @@ function projectWidgetFiles(
     component.translations.map((t) => ({
       component: component.name,
       language: t.language.name,
-      percent: percent(t.counters.translated, t.counters.total, !translationHasReview(t)),
+      percent: translatedShare(t),
     })),
   );
   const drawings = projectDrawings(context, project, share);
@@ -773,8 +769,13 @@ function projectLanguagePngs(
 
 function translationPngs(translation: Translation): Drawing[] {
   const { counters } = translation;
-  const share = percent(counters.translated, counters.total, !translationHasReview(translation));
+  const share = translatedShare(translation, counters);
   return objectPngs(share, { strings: counters.total, languages: 1, percent: share });
+}
+
+/** A translation's translated share, as its widgets and charts show it: its counters read once. */
+function translatedShare(t: Translation, counters = t.counters): number {
+  return percent(counters.translated, counters.total, !translationHasReview(t));
 }
 
 function svgsOf(drawings: readonly Drawing[]): string[] {
