@@ -17,6 +17,7 @@ import { ROOT, tempDir, TSX } from '../helpers.ts';
 
 const CHILD = `
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeSortedRecord } from '${ROOT}src/deploy/record-stream.ts';
 const [dir] = process.argv.slice(1);
 function* lines() {
