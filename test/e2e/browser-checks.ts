@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { PAGE_POLICY } from '../../src/hosts/published.ts';
 
 /** Debian's package (`apt-get install chromium`, as .ci/run does). */
@@ -118,32 +118,87 @@ export async function visitPage(
   return problems;
 }
 
+/** Numbers the pages of frames, so that no two share an address. */
+let framesPages = 0;
+
 /**
- * Opens an SVG of the site on its own in the tab and checks that every text
- * lies inside the image; in a badge, also inside the colored box under it;
- * and that each text held to a `textLength` is about as long when Chromium
- * sets it unforced in DejaVu Sans (so the width computed for the font is
- * right, not merely enforced). With `screenshot`, also writes an image of it.
+ * Opens each SVG of the site on its own, as a document of its own in a frame of one page, and
+ * checks that it answers 200 as image/svg+xml; that every text lies inside the image; in a badge,
+ * also inside the colored box under it; and that each text held to a `textLength` is about as
+ * long when Chromium sets it unforced in DejaVu Sans (so the width computed for the font is
+ * right, not merely enforced). The tab loads them all at once, rather than a page each. Each
+ * problem names the image's URL; `screenshots` gives, for some of them, a path to write an image
+ * of it to.
  */
-export async function svgProblems(tab: Tab, url: string, screenshot?: string): Promise<string[]> {
-  tab.origin = new URL(url).origin;
+export async function svgFramesProblems(
+  tab: Tab,
+  urls: readonly string[],
+  screenshots: ReadonlyMap<string, string> = new Map(),
+): Promise<string[]> {
+  if (urls.length === 0) return [];
+  tab.origin = new URL(urls[0]!).origin;
   tab.problems = [];
-  const response = await tab.page.goto(url);
-  // Opened as a document of its own, an image has no icon link, so Chromium asks for /favicon.ico, which the site does not have.
-  const problems = tab.problems.filter(
-    (problem) => !problem.endsWith(`(${tab.origin}/favicon.ico)`),
+  tab.visiting = undefined;
+  const responses = new Map<string, Response>();
+  const answered = (response: Response) => {
+    if (urls.includes(response.url())) responses.set(response.url(), response);
+  };
+  // The frames' page is the test's own, at the site's origin (a page of another origin may not
+  // ask a loopback address), with no policy of the site's to refuse frames.
+  const host = `${tab.origin}/.svg-frames-${++framesPages}.html`;
+  await tab.page.route(host, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: urls
+        .map((url) => `<iframe src="${url}" style="display:block;border:0;width:100%"></iframe>`)
+        .join(''),
+    }),
   );
-  if (response?.status() !== 200) problems.push(`answered ${response?.status()}`);
-  // As Weblate sends them, and as the Content-Type table gives them (hosts/published.ts).
-  if (response?.headers()['content-type'] !== 'image/svg+xml; charset=utf-8')
-    problems.push(`Content-Type ${response?.headers()['content-type']}`);
-  const { found, width, height } = await tab.page.evaluate(
-    textOutsideBox,
-    url.endsWith('/svg-badge.svg'),
+  tab.page.on('response', answered);
+  try {
+    // Each frame loads before the page's load event.
+    await tab.page.goto(host, { waitUntil: 'load' });
+  } finally {
+    tab.page.off('response', answered);
+    await tab.page.unroute(host);
+  }
+  const problems = tab.problems.map((problem) => `while loading the images: ${problem}`);
+  // The frames are checked side by side; the screenshots are taken after, one at a time.
+  const checked = await Promise.all(
+    urls.map(async (url) => {
+      const frame = tab.page.frames().find((candidate) => candidate.url() === url);
+      return {
+        url,
+        frame,
+        box: await frame?.evaluate(textOutsideBox, url.endsWith('/svg-badge.svg')),
+      };
+    }),
   );
-  problems.push(...found);
-  if (screenshot)
-    await tab.page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
+  for (const { url, frame, box } of checked) {
+    const found: string[] = [];
+    const response = responses.get(url);
+    if (response?.status() !== 200) found.push(`answered ${response?.status()}`);
+    // As Weblate sends them, and as the Content-Type table gives them (hosts/published.ts).
+    if (response?.headers()['content-type'] !== 'image/svg+xml; charset=utf-8')
+      found.push(`Content-Type ${response?.headers()['content-type']}`);
+    if (!frame || !box) found.push('no frame of its own');
+    else {
+      found.push(...box.found);
+      const screenshot = screenshots.get(url);
+      if (screenshot) {
+        const element = await frame.frameElement();
+        await element.evaluate(
+          (iframe: any, [width, height]: number[]) => {
+            iframe.style.width = `${width}px`;
+            iframe.style.height = `${height}px`;
+          },
+          [box.width, box.height],
+        );
+        await element.screenshot({ path: screenshot });
+      }
+    }
+    problems.push(...found.map((problem) => `${url}: ${problem}`));
+  }
   return problems;
 }
 

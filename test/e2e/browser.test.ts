@@ -28,7 +28,7 @@ import {
   CHROMIUM,
   launchChromium,
   openTab,
-  svgProblems,
+  svgFramesProblems,
   visitPage,
   type Box,
   type ColorScheme,
@@ -189,22 +189,21 @@ describe.runIf(chromiumInstalled)('the status site in headless Chromium', () => 
         /(svg-badge|language-badge|multi|horizontal|matrix)[^/]*$/.exec(file)![1]!;
       const shot = new Map<string, string>();
       for (const file of files) if (!shot.has(kindOf(file))) shot.set(kindOf(file), file);
-      // The four tabs share the images out between them.
+      // The four tabs share the images out between them, each tab loading its share at once.
+      const screenshots = new Map(
+        [...shot].map(([kind, file]) => [
+          `${origin}/${file}`,
+          join(SCREENSHOTS, `${name}-image-${kind}.png`),
+        ]),
+      );
       const found = await Promise.all(
-        tabs.map(async ({ tab }, t) => {
-          const problems: string[] = [];
-          for (const file of files.filter((_, i) => i % tabs.length === t)) {
-            const kind = kindOf(file);
-            const screenshot =
-              shot.get(kind) === file ? join(SCREENSHOTS, `${name}-image-${kind}.png`) : undefined;
-            problems.push(
-              ...(await svgProblems(tab, `${origin}/${file}`, screenshot)).map(
-                (problem) => `${file}: ${problem}`,
-              ),
-            );
-          }
-          return problems;
-        }),
+        tabs.map(({ tab }, t) =>
+          svgFramesProblems(
+            tab,
+            files.filter((_, i) => i % tabs.length === t).map((file) => `${origin}/${file}`),
+            screenshots,
+          ),
+        ),
       );
       expect(found.flat()).toEqual([]);
     });

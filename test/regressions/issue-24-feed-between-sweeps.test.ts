@@ -10,7 +10,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { defaultPullDeps, pull, type PullReport } from '../../src/pull/pull.ts';
 import { RECORD_FILE } from '../../src/pull/record.ts';
@@ -24,17 +24,13 @@ import { AUTH, call, startSidecar, type RunningSidecar } from '../sidecar/suppor
 const PROJECTS = 48;
 const COMPONENTS = 2;
 
-const running: { sidecar?: RunningSidecar; front?: FeedFront } = {};
+// One sidecar for the file (a start writes and builds 48 projects); each test reads it through a
+// feed front of its own, so the feed holds only its own entries, and pulls into folders of its
+// own. The tests that delete a translation delete one of a component of their own.
+let sidecar: RunningSidecar | undefined;
+let front: FeedFront | undefined;
 
-afterEach(async () => {
-  await running.sidecar?.stop();
-  await running.front?.close();
-  running.sidecar = undefined;
-  running.front = undefined;
-});
-
-/** The sidecar over the synthetic projects, the feed front before it, and one old entry in the feed (a live instance's history). */
-async function upstream() {
+beforeAll(async () => {
   const dir = tempDir();
   const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
   // No status site: a pull reads the API only, and the sidecar's builds of it only took time.
@@ -44,12 +40,26 @@ async function upstream() {
     languages: 2,
     pages: false,
   });
-  running.sidecar = await startSidecar(space);
-  const front = (running.front = await startFeedFront(running.sidecar.origin));
-  const apiPath = new URL(running.sidecar.api).pathname;
+  sidecar = await startSidecar(space);
+});
+
+afterAll(async () => {
+  await sidecar?.stop();
+});
+
+afterEach(async () => {
+  await front?.close();
+  front = undefined;
+});
+
+/** The sidecar through a fresh feed front, with one old entry in the feed (a live instance's history). */
+async function upstream() {
+  const up = sidecar!;
+  front = await startFeedFront(up.origin);
+  const apiPath = new URL(up.api).pathname;
   const from = `${front.url}${apiPath}`;
   front.entries.push({
-    component: `${running.sidecar.api}components/project-00001/component-001/`,
+    component: `${up.api}components/project-00001/component-001/`,
     translation: null,
     action: 2,
     timestamp: '2020-01-01T00:00:00Z',
@@ -57,10 +67,9 @@ async function upstream() {
   return {
     from,
     front,
-    api: running.sidecar.api,
+    api: up.api,
     /** A request to the sidecar itself (not through the front). */
-    call: (path: string, method: string) =>
-      call(`${running.sidecar!.api}${path}`, method, undefined, AUTH),
+    call: (path: string, method: string) => call(`${up.api}${path}`, method, undefined, AUTH),
   };
 }
 
@@ -99,7 +108,10 @@ async function expectSameAsFull(from: string, out: string): Promise<void> {
   expect(content(out)).toEqual(content(fresh));
 }
 
+/** The component whose translation the feed names once deleted. */
 const TRANSLATION = 'project-00007/component-002';
+/** The component whose translation is deleted without a feed entry. */
+const UNLISTED = 'project-00011/component-002';
 
 describe('an incremental pull between sweeps, 48 projects upstream', () => {
   it('with nothing changed upstream makes at most 20 requests and rewrites no file', async () => {
@@ -155,11 +167,11 @@ describe('an incremental pull between sweeps, 48 projects upstream', () => {
     const out = join(tempDir(), 'mirror');
     await pullInto(up.from, out, { sweepEvery: '3' });
     // Deleted without a feed entry: only the statistics show it.
-    const path = `projects/${TRANSLATION.replace('/', '/components/')}.yaml`;
+    const path = `projects/${UNLISTED.replace('/', '/components/')}.yaml`;
     const language = /^ {2}([a-zA-Z_@]+):\n/m.exec(
       readFileSync(join(out, path), 'utf8').split('translations:\n')[1] ?? '',
     )?.[1];
-    expect((await up.call(`translations/${TRANSLATION}/${language}/`, 'DELETE')).status).toBe(204);
+    expect((await up.call(`translations/${UNLISTED}/${language}/`, 'DELETE')).status).toBe(204);
 
     const first = await pullInto(up.from, out);
     const second = await pullInto(up.from, out);
