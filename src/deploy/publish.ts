@@ -35,7 +35,7 @@ import { fileGroups, type FileGroup } from '../tree/groups.ts';
 import { patchedGroups } from '../tree/patched.ts';
 import { stateDir } from '../tree/state-folder.ts';
 import { noFigures } from './deploy.ts';
-import { withHeapNearLive } from './heap.ts';
+import { withHeapNearLive } from '../heap.ts';
 import { md5OfBytes } from './plan.ts';
 import { refusedUrl } from './published-url.ts';
 import {

@@ -102,7 +102,9 @@ export function dirTarget(outDir: string, options: DirTargetOptions = {}): Outpu
 
   const flush = async () => {
     if (encoder.size === 0) return;
-    writers ??= startWriterThreads(staging, options.writerThreads);
+    writers ??= startWriterThreads(staging, options.writerThreads, (buffer) =>
+      encoder.recycle(buffer),
+    );
     const job = writers.write(encoder.take()).then(
       () => void inFlight.delete(job),
       (error: unknown) => {

@@ -76,16 +76,20 @@ export class GroupStates implements GroupStateMap {
   encodeIndex(): Buffer {
     if (this.changed) internalError('the index of group states is kept only as read');
     const { text, ...index } = this.index;
-    const kept: KeptIndex = {
-      format: INDEX_FORMAT,
-      length: this.indexedLength,
-      crc: crc32(text.subarray(0, this.indexedLength)),
-      index,
-    };
-    const payload = serialize(kept);
-    const header = Buffer.alloc(4);
-    header.writeUInt32LE(crc32(payload));
-    return Buffer.concat([header, payload]);
+    const length = this.indexedLength;
+    return Buffer.concat(encodeKept({ length, crc: crc32(text.subarray(0, length)), index }));
+  }
+
+  /**
+   * What encodeIndex() gives for `text` parsed from byte `from`, in two parts to write one after
+   * the other (header, then payload), null as for parse(). The text can go once it is indexed
+   * and the index is not copied once more into one buffer: at a million translations the
+   * manifest is 300 MB and its index 140 MB, and the text, the index, its serialized form and a
+   * copy of that were all held at once.
+   */
+  static indexToKeep(text: Buffer, from = 0): Buffer[] | null {
+    const kept = keptIndexOf(text, from);
+    return kept && encodeKept(kept);
   }
 
   get size(): number {
@@ -161,6 +165,22 @@ export class GroupStates implements GroupStateMap {
 }
 
 // --- internal ---
+
+/** The index of `text` as kept, without the text (it may go once this returns). */
+function keptIndexOf(text: Buffer, from: number): Omit<KeptIndex, 'format'> | null {
+  const made = indexLines(text, from);
+  if (!made) return null;
+  const { text: indexed, ...index } = made;
+  return { length: indexed.length, crc: crc32(indexed), index };
+}
+
+/** A kept index as a header (the payload's CRC-32) and its payload. */
+function encodeKept(kept: Omit<KeptIndex, 'format'>): [Buffer, Buffer] {
+  const payload = serialize({ format: INDEX_FORMAT, ...kept } satisfies KeptIndex);
+  const header = Buffer.alloc(4);
+  header.writeUInt32LE(crc32(payload));
+  return [header, payload];
+}
 
 /** States that are not fingerprints (fingerprints are whole numbers of at most 53 bits). */
 const UNKNOWN = -1;

@@ -179,14 +179,18 @@ export class ManifestWriter {
     await this.line(checkedLine(`? ${key}`));
   }
 
-  /** Finishes the file and puts it in place. */
-  async close(): Promise<void> {
+  /**
+   * Finishes the file and puts it in place, then its index (unless `index` is false: the caller
+   * keeps it later with keepManifestIndex(), once it has let go of what it no longer needs).
+   */
+  async close(options: { index?: boolean } = {}): Promise<void> {
     await this.flush();
     const handle = await this.handle;
     await handle.sync();
     await handle.close();
     await rename(this.temporary, manifestPath(this.outDir));
-    await keepIndex(this.outDir);
+    if (options.index !== false) await keepIndex(this.outDir);
+    else await rm(indexPath(this.outDir), { force: true });
   }
 
   async abort(): Promise<void> {
@@ -205,6 +209,14 @@ export class ManifestWriter {
     this.chunk = '';
     await (await this.handle).write(text);
   }
+}
+
+/**
+ * Keeps the index of the manifest beside the tree at `outDir`, written whole and not yet indexed
+ * (ManifestWriter.close with `index: false`). Until it is kept, a read indexes the text itself.
+ */
+export async function keepManifestIndex(outDir: string): Promise<void> {
+  await keepIndex(outDir);
 }
 
 /** Writes a whole manifest and its tree record (compacting the journal). */
@@ -281,9 +293,9 @@ function readGroups(outDir: string, text: Buffer): { states: GroupStates; lines:
 
 /** Keeps the index of the manifest as just written whole, so that the next read need not make it. */
 async function keepIndex(outDir: string): Promise<void> {
-  const text = await readFile(manifestPath(outDir));
-  const states = GroupStates.parse(text, HEADER.length + 1);
-  if (states) await writeFileAtomic(indexPath(outDir), states.encodeIndex());
+  // The text is not held in a variable here: it can go as soon as it is indexed.
+  const parts = GroupStates.indexToKeep(await readFile(manifestPath(outDir)), HEADER.length + 1);
+  if (parts) await writeFileAtomic(indexPath(outDir), parts);
   else await rm(indexPath(outDir), { force: true });
 }
 

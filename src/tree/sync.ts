@@ -53,6 +53,11 @@ export interface SyncOptions {
   onRewrite?: (() => void) | undefined;
   /** Where the fingerprints computed while rendering are kept, for the build cache to record after. */
   fingerprints?: FingerprintCache | undefined;
+  /**
+   * A whole new tree's manifest is left without its index: the caller keeps it
+   * (keepManifestIndex) once the model is gone, so that the two are never held at once.
+   */
+  deferIndex?: boolean | undefined;
 }
 
 export interface SyncedTree {
@@ -160,7 +165,7 @@ async function writeFreshTree(
       pngs: pngCache(outDir),
       cache: options.fingerprints,
     });
-    await writer.close();
+    await writer.close({ index: !options.deferIndex });
     await files.close();
   } catch (error) {
     await writer.abort();

@@ -16,7 +16,7 @@ const run = promisify(execFile);
 /** The old space's size once half its small objects are let go and it is collected, in bytes. */
 const CHILD = `
 import { getHeapSpaceStatistics } from 'node:v8';
-import { withHeapNearLive } from '${ROOT}src/deploy/heap.ts';
+import { withHeapNearLive } from '${ROOT}src/heap.ts';
 const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
 function halfEmptied() {
   let kept = [];

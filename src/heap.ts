@@ -5,7 +5,9 @@
  * follows the garbage, not the instance. While a publish runs, the heap grows only a fixed
  * share past what the last full collection left, and each full collection compacts pages a fifth
  * empty rather than seven tenths (V8's `--optimize-for-size`), so that the pages the opening's
- * garbage left half empty are given back; V8's own heuristics are back once it ends.
+ * garbage left half empty are given back; V8's own heuristics are back once it ends. A build
+ * into a folder holds it only around its short phases whose garbage is large beside what
+ * stays: the opening of the content, and the records written after the tree (build.ts).
  */
 import { setFlagsFromString } from 'node:v8';
 
