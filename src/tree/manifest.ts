@@ -189,7 +189,7 @@ export class ManifestWriter {
     await handle.sync();
     await handle.close();
     await rename(this.temporary, manifestPath(this.outDir));
-    if (options.index !== false) await keepIndex(this.outDir);
+    if (options.index !== false) await keepManifestIndex(this.outDir);
     else await rm(indexPath(this.outDir), { force: true });
   }
 
@@ -209,14 +209,6 @@ export class ManifestWriter {
     this.chunk = '';
     await (await this.handle).write(text);
   }
-}
-
-/**
- * Keeps the index of the manifest beside the tree at `outDir`, written whole and not yet indexed
- * (ManifestWriter.close with `index: false`). Until it is kept, a read indexes the text itself.
- */
-export async function keepManifestIndex(outDir: string): Promise<void> {
-  await keepIndex(outDir);
 }
 
 /** Writes a whole manifest and its tree record (compacting the journal). */
@@ -277,6 +269,17 @@ export async function appendManifest(
   return lines;
 }
 
+/**
+ * Keeps the index of the manifest as just written whole, so that the next read need not make it
+ * (after ManifestWriter.close with `index: false`: until then a read indexes the text itself).
+ */
+export async function keepManifestIndex(outDir: string): Promise<void> {
+  // The text is not held in a variable here: it can go as soon as it is indexed.
+  const parts = GroupStates.indexToKeep(await readFile(manifestPath(outDir)), HEADER.length + 1);
+  if (parts) await writeFileAtomic(indexPath(outDir), parts);
+  else await rm(indexPath(outDir), { force: true });
+}
+
 // --- internal ---
 
 /**
@@ -289,14 +292,6 @@ function readGroups(outDir: string, text: Buffer): { states: GroupStates; lines:
   const states =
     (kept && GroupStates.fromIndex(text, kept)) ?? GroupStates.parse(text, HEADER.length + 1);
   return states && { states, lines: states.linesRead };
-}
-
-/** Keeps the index of the manifest as just written whole, so that the next read need not make it. */
-async function keepIndex(outDir: string): Promise<void> {
-  // The text is not held in a variable here: it can go as soon as it is indexed.
-  const parts = GroupStates.indexToKeep(await readFile(manifestPath(outDir)), HEADER.length + 1);
-  if (parts) await writeFileAtomic(indexPath(outDir), parts);
-  else await rm(indexPath(outDir), { force: true });
 }
 
 /** The last state each line from byte `from` on gives a group; null when one is damaged or not a state. */
