@@ -94,8 +94,8 @@ interface DirTargetOptions {
 export function dirTarget(outDir: string, options: DirTargetOptions = {}): OutputTarget {
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = `${outDir}.tmp-${id}`;
-  const encoder = new BatchEncoder(options.batchBytes ?? 1 << 21);
   const limit = options.batchesInFlight ?? 8;
+  const encoder = new BatchEncoder(options.batchBytes ?? 1 << 21, limit);
   let writers: WriterThread | null = null;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;

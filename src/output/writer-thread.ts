@@ -32,7 +32,11 @@ export class BatchEncoder {
   /** Buffers of batches on disk, handed back to be filled again (recycle). */
   private readonly spare: Buffer[] = [];
 
-  constructor(private readonly capacity: number) {
+  /** `mostSpare`: buffers kept for refilling, at most (as many as batches may be queued at once). */
+  constructor(
+    private readonly capacity: number,
+    private readonly mostSpare = 0,
+  ) {
     this.buffer = Buffer.allocUnsafeSlow(capacity);
   }
 
@@ -85,13 +89,10 @@ export class BatchEncoder {
    * writer threads and the main thread held some hundred megabytes of written batches.
    */
   recycle(buffer: ArrayBuffer): void {
-    if (buffer.byteLength === this.capacity && this.spare.length < MOST_SPARE)
+    if (buffer.byteLength === this.capacity && this.spare.length < this.mostSpare)
       this.spare.push(Buffer.from(buffer));
   }
 }
-
-/** Spare buffers kept at most: as many as batches are queued at once by default. */
-const MOST_SPARE = 8;
 
 /**
  * Writer threads behind one WriterThread: each batch goes to the thread with

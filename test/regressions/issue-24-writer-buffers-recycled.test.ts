@@ -14,7 +14,7 @@ import { tempDir } from '../helpers.ts';
 describe("the writer threads' buffers", () => {
   it('come back once their batch is on disk, and the encoder fills them again', async () => {
     const root = tempDir();
-    const encoder = new BatchEncoder(64);
+    const encoder = new BatchEncoder(64, 8);
     const returned: ArrayBuffer[] = [];
     const sizes: number[] = [];
     const threads = startWriterThreads(root, 2, (buffer) => {
@@ -42,7 +42,7 @@ describe("the writer threads' buffers", () => {
   });
 
   it('keeps a buffer larger than a batch (one large file) for no one', () => {
-    const encoder = new BatchEncoder(16);
+    const encoder = new BatchEncoder(16, 8);
     encoder.add('big', 'z'.repeat(100));
     const big = encoder.take();
     encoder.recycle(big.bytes.buffer as ArrayBuffer);
