@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { parseStateRoot } from '../../src/deploy/state-parts.ts';
 import { writeStateParts } from '../../src/deploy/state-transfer.ts';
@@ -46,11 +46,6 @@ const failed = await readStateParts(watched, key, parsed.root, () => into, polic
 store.close();
 console.log(JSON.stringify({ failed }));
 `;
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 /** The sizes of the ArrayBuffers' bytes a snapshot holds. */
 function bufferSizes(heap: HeapSnapshot): number[] {
