@@ -12,8 +12,9 @@ export default defineConfig({
     maxWorkers: 2,
     // The slowest suites first, so that none of them starts last and lengthens the run.
     sequence: { sequencer: SlowestFirst },
-    // Compiles the sources once, for the tests that start commands as processes.
-    globalSetup: ['test/support/compile.ts'],
+    // Compiles the sources once, for the tests that start commands as processes; puts the
+    // temporary folders of the run in memory where the machine allows.
+    globalSetup: ['test/support/compile.ts', 'test/support/temp-root.ts'],
     // Removes the temporary folders each test file made, wherever in it they were made; gives
     // every file the same AWS environment, pointed at loopback.
     setupFiles: [
