@@ -41,7 +41,9 @@ const watched = {
     return store.get(k);
   },
 };
-const policy = { retries: 0, backoffMs: 1, maxBackoffMs: 1, sleep: async () => {}, random: () => 0.5, held: null, damaged: new Set<string>() };
+// Retries as a refresh has them: writing the snapshot can hold this process for seconds on a busy
+// machine, long enough for the server to close an idle kept-alive socket as a request reuses it.
+const policy = { retries: 2, backoffMs: 1, maxBackoffMs: 1, sleep: async () => {}, random: () => 0.5, held: null, damaged: new Set<string>() };
 const failed = await readStateParts(watched, key, parsed.root, () => into, policy);
 store.close();
 console.log(JSON.stringify({ failed }));
