@@ -13,19 +13,31 @@ import { setFlagsFromString } from 'node:v8';
 
 /** Runs `work` with the heap held near its live size (runs may overlap: the last to end lets go). */
 export async function withHeapNearLive<T>(work: () => Promise<T>): Promise<T> {
-  if (holders++ === 0) {
-    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWTH_PERCENT}`);
-    setFlagsFromString('--optimize-for-size');
-  }
+  const release = holdHeapNearLive();
   try {
     return await work();
   } finally {
-    // 0 is V8's default: the growth chosen from how fast it collects.
-    if (--holders === 0) {
-      setFlagsFromString('--heap-growing-percent=0');
-      setFlagsFromString('--no-optimize-for-size');
-    }
+    release();
   }
+}
+
+/**
+ * Passes `items` on with the heap held near its live size from the first asked for until the
+ * last is taken or the caller stops taking them: for a generator of work whose garbage is large
+ * beside what stays, inside a longer run that is left to V8.
+ */
+export function* heapNearLiveWhile<T>(items: Iterable<T>): Generator<T> {
+  const release = holdHeapNearLive();
+  try {
+    yield* items;
+  } finally {
+    release();
+  }
+}
+
+/** Whether the heap is held near its live size now. */
+export function heapHeldNearLive(): boolean {
+  return holders > 0;
 }
 
 // --- internal ---
@@ -34,3 +46,21 @@ export async function withHeapNearLive<T>(work: () => Promise<T>): Promise<T> {
 const HEAP_GROWTH_PERCENT = 20;
 
 let holders = 0;
+
+/** Holds the heap near its live size until the function returned is called (once). */
+function holdHeapNearLive(): () => void {
+  if (holders++ === 0) {
+    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWTH_PERCENT}`);
+    setFlagsFromString('--optimize-for-size');
+  }
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    // 0 is V8's default: the growth chosen from how fast it collects.
+    if (--holders === 0) {
+      setFlagsFromString('--heap-growing-percent=0');
+      setFlagsFromString('--no-optimize-for-size');
+    }
+  };
+}
