@@ -6,8 +6,9 @@
  * share past what the last full collection left, and each full collection compacts pages a fifth
  * empty rather than seven tenths (V8's `--optimize-for-size`), so that the pages the opening's
  * garbage left half empty are given back; V8's own heuristics are back once it ends. A build
- * into a folder holds it only around its short phases whose garbage is large beside what
- * stays: the opening of the content, and the records written after the tree (build.ts).
+ * into a folder holds it only around its phases whose garbage is large beside what stays: the
+ * opening of the content and the records written after the tree (build.ts), and a whole new
+ * tree's status site, whose pages outlive the young generation (tree/groups.ts).
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -33,11 +34,6 @@ export function* heapNearLiveWhile<T>(items: Iterable<T>): Generator<T> {
   } finally {
     release();
   }
-}
-
-/** Whether the heap is held near its live size now. */
-export function heapHeldNearLive(): boolean {
-  return holders > 0;
 }
 
 // --- internal ---
