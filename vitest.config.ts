@@ -12,10 +12,21 @@ export default defineConfig({
     maxWorkers: 2,
     // The slowest suites first, so that none of them starts last and lengthens the run.
     sequence: { sequencer: SlowestFirst },
-    // Compiles the sources once, for the tests that start commands as processes.
-    globalSetup: ['test/support/compile.ts'],
-    // Removes the temporary folders each test file made, wherever in it they were made.
-    setupFiles: ['test/support/temp-dirs.ts', 'test/support/counters-equality.ts'],
+    // Compiles the sources once, for the tests that start commands as processes; puts the
+    // temporary folders of the run in memory where the machine allows.
+    globalSetup: ['test/support/compile.ts', 'test/support/temp-root.ts'],
+    // Removes the temporary folders each test file made, wherever in it they were made; gives
+    // every file the same AWS environment, pointed at loopback.
+    setupFiles: [
+      'test/support/temp-dirs.ts',
+      'test/support/counters-equality.ts',
+      'test/support/aws-env.ts',
+    ],
+    // One module graph per worker, not per file: importing the sources again for each file took
+    // more time than most of their tests (and a process per file for those that start commands).
+    // No file leaves the environment or the working folder changed, nor mocks a module
+    // (test/suites.test.ts).
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -23,10 +34,6 @@ export default defineConfig({
           name: 'quick',
           include: ['test/**/*.test.ts'],
           exclude: PROCESS_SUITES,
-          // One module graph per worker, not per file: importing the sources again for each of
-          // these files took more time than most of their tests. None of them leaves the
-          // environment or the working folder changed, nor mocks a module (test/suites.test.ts).
-          isolate: false,
         },
       },
       { extends: true, test: { name: 'processes', include: PROCESS_SUITES } },

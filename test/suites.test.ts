@@ -16,10 +16,12 @@ const STARTS_A_SERVER =
 /** What runs one command as a process: a quick suite keeps those to a few a file. */
 const RUNS_A_COMMAND = /\b(runScript|runBin|runProgram)\(/g;
 const COMMANDS_PER_QUICK_SUITE = 3;
+/** The setups (vitest.config.ts) that set the environment, the same for every file. */
+const SETS_THE_ENVIRONMENT_FOR_ALL = ['test/support/aws-env.ts', 'test/support/temp-root.ts'];
 /**
- * What a quick suite may not do: they share one module graph and process per worker (`isolate:
- * false` in vitest.config.ts), so a change to the environment or a mocked module would leak into
- * the next file.
+ * What no suite may do: they share one module graph and process per worker (`isolate: false` in
+ * vitest.config.ts), so a change to the environment or a mocked module would leak into the next
+ * file.
  */
 const LEAKS_INTO_THE_NEXT_FILE =
   /process\.env\.\w+ =|process\.env\[[^\]]+\] =|Object\.assign\(process\.env|delete process\.env|vi\.(mock|stubEnv|stubGlobal|useFakeTimers)\(/;
@@ -43,11 +45,13 @@ it('names only suites that exist among the slowest, which start first, each once
   expect(new Set(SLOWEST_SUITES).size).toBe(SLOWEST_SUITES.length);
 });
 
-it('keeps the quick suites from changing what the next file in their worker sees', () => {
-  const listed = new Set(fg.sync(PROCESS_SUITES, { cwd: ROOT }));
-  const quick = fg.sync('test/**/*.test.ts', { cwd: ROOT }).filter((file) => !listed.has(file));
-  const leaking = quick.filter((file) =>
-    LEAKS_INTO_THE_NEXT_FILE.test(readFileSync(join(ROOT, file), 'utf8')),
+it('keeps every suite from changing what the next file in its worker sees', () => {
+  const suites = fg.sync(['test/**/*.test.ts', 'test/support/*.ts'], { cwd: ROOT });
+  const leaking = suites.filter(
+    (file) =>
+      !SETS_THE_ENVIRONMENT_FOR_ALL.includes(file) &&
+      LEAKS_INTO_THE_NEXT_FILE.test(readFileSync(join(ROOT, file), 'utf8')),
   );
   expect(leaking).toEqual([]);
+  expect(suites.length).toBeGreaterThan(200);
 });

@@ -5,6 +5,7 @@
  * renders only groups whose fingerprint changed, and removes the folders of
  * groups that are gone.
  */
+import { heapNearLiveWhile } from '../heap.ts';
 import { emptyRootLists, rootListsOf, type ResourceKind } from '../api/routes.ts';
 import { aggregate, type Aggregates } from '../model/aggregates.ts';
 import { Hasher } from '../model/fingerprint.ts';
@@ -75,7 +76,11 @@ export function* fileGroups(model: Model, options: FileGroupsOptions = {}): Gene
   if (options.renderingAll) prepareStatusSite(context);
   for (const group of apiGroups(context))
     yield withApiFolderHostFiles(toFileGroup(group, model.settings.weblateVersion), model);
-  yield* statusSiteGroups(context);
+  // A whole new tree's status site makes garbage that outlives the young generation (a
+  // project's widgets page and matrices are over 64 KB each): left to V8, the old space grew to
+  // several times what was live (RSS 1,185 to 1,809 MiB at a million translations).
+  const site = statusSiteGroups(context);
+  yield* options.renderingAll ? heapNearLiveWhile(site) : site;
   yield rootFolderGroup(context, hosts);
   for (const extra of model.extras ?? []) yield extraGroup(extra);
 }

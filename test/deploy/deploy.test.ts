@@ -18,13 +18,7 @@ import { deploy, type DeployOptions, type DeployReport } from '../../src/deploy/
 import { s3Store } from '../../src/deploy/s3.ts';
 import { isPublished } from '../../src/hosts/published.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
-import {
-  listBucket,
-  putObject,
-  readBucket,
-  TEST_AWS_ENV,
-  useLocalS3,
-} from '../support/s3-proxy.ts';
+import { listBucket, putObject, readBucket, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'snap';
 const APP = 'projects/hello/components/app.yaml';
@@ -35,8 +29,6 @@ let s3: LocalS3;
 let proxy: Proxy;
 
 beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
   ({ s3, proxy } = servers);
 });
 

@@ -8,20 +8,16 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { parseStateRoot, partKey } from '../../src/deploy/state-parts.ts';
 import { readStateParts, writeStateParts } from '../../src/deploy/state-transfer.ts';
 import { tempDir } from '../helpers.ts';
 import { fixedRandomBytes } from '../support/fixed-bytes.ts';
-import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'state-transfer';
 const servers = useLocalS3(BUCKET);
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 const FILES: [string, Buffer][] = [
   ['empty-first', Buffer.alloc(0)],

@@ -90,14 +90,13 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
  * page's origin and answered below 400, the stylesheet and every image
  * loaded, nothing wider than the viewport, English text reading left to right,
  * served with the pages' Content-Security-Policy and no violation of it
- * reported, and axe-core's default rules met. Writes a full-page screenshot to
- * `screenshot`; the page stays open for more checks.
+ * reported. When `audit` names a file, also checks axe-core's default rules and writes a
+ * full-page screenshot there. The page stays open for more checks.
  */
 export async function visitPage(
   tab: Tab,
   url: string,
-  screenshot: string,
-  status = 200,
+  { status = 200, audit }: { status?: number; audit: string | null },
 ): Promise<string[]> {
   tab.origin = new URL(url).origin;
   tab.problems = [];
@@ -113,8 +112,10 @@ export async function visitPage(
   problems.push(...(await tab.page.evaluate(pageProblems)));
   const violations: string[] = await tab.page.evaluate(() => (globalThis as any).cspViolations);
   problems.push(...violations.map((violation) => `CSP violation: ${violation}`));
-  problems.push(...(await axeViolations(tab.page)));
-  await tab.page.screenshot({ path: screenshot, fullPage: true });
+  if (audit) {
+    problems.push(...(await axeViolations(tab.page)));
+    await tab.page.screenshot({ path: audit, fullPage: true });
+  }
   return problems;
 }
 

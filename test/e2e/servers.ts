@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { childOutput } from '../support/child-output.ts';
 import { collectLinks, isPage, scriptArgs, type ListPage } from '../helpers.ts';
-import { requestsFor, fixtureTree, type FixtureTree } from '../unit/hosts/tree.ts';
+import { requestsFor, fixtureBase, fixtureTree, type FixtureTree } from '../unit/hosts/tree.ts';
 
 const run = promisify(execFile);
 
@@ -42,8 +42,7 @@ export async function buildFor(
   extraArgs: string[] = [],
 ): Promise<BuiltFixture> {
   const origin = `http://127.0.0.1:${port}`;
-  const fixtureBase = (await fixtureTree(contentDir)).base;
-  const baseUrl = origin + fixtureBase;
+  const baseUrl = origin + (await fixtureBase(contentDir));
   await run(process.execPath, [
     ...scriptArgs('build'),
     '--content',

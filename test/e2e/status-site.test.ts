@@ -54,8 +54,10 @@ const flavours = [
   ['2026.8, under /mirror', '2026.8', 'current', ['--pages', 'on']],
 ] as const satisfies readonly (readonly [string, WeblateVersion, string, readonly string[]])[];
 
+type StatusSite = Awaited<ReturnType<typeof buildStatusSite>>;
+
 /** Builds a fixture for a loopback port with the status site on, and puts the hand-made site in its tree. */
-async function builtStatusSite(fixture: string, version: WeblateVersion, args: readonly string[]) {
+async function buildStatusSite(fixture: string, version: WeblateVersion, args: readonly string[]) {
   const out = join(tempDir('wsnap-site-'), 'dist');
   const port = await freePort();
   const built = await buildFor(join(FIXTURES, fixture, 'content'), port, out, [...args]);
@@ -63,10 +65,26 @@ async function builtStatusSite(fixture: string, version: WeblateVersion, args: r
   return { ...built, port, base: built.tree.base };
 }
 
+const statusSites = new Map<string, Promise<StatusSite>>();
+
+/**
+ * The tree of `buildStatusSite` for a fixture, built once for the file: the preview, serve and
+ * nginx each serve it in turn on its port (each stops before the next starts), and none writes
+ * into it.
+ */
+function builtStatusSite(
+  fixture: string,
+  version: WeblateVersion,
+  args: readonly string[],
+): Promise<StatusSite> {
+  if (!statusSites.has(fixture)) statusSites.set(fixture, buildStatusSite(fixture, version, args));
+  return statusSites.get(fixture)!;
+}
+
 describe.each(flavours)(
   'the preview of a %s tree with the status site',
   (_, version, fixture, args) => {
-    let site: Awaited<ReturnType<typeof builtStatusSite>>;
+    let site: StatusSite;
     let server: Started | undefined;
     beforeAll(async () => {
       site = await builtStatusSite(fixture, version, args);
@@ -155,7 +173,7 @@ const SERVE_CLI = join(
 describe.each(flavours)(
   'npx serve with the serve.json of a %s tree with the status site',
   (_, version, fixture, args) => {
-    let site: Awaited<ReturnType<typeof builtStatusSite>>;
+    let site: StatusSite;
     let server: Started | undefined;
     // serve cannot map the query or set a header per file; its rewrites percent-encode @.
     const can: StatusSiteNeed[] = ['no-slash', 'alias', 'redirect', 'folder'];
@@ -244,7 +262,7 @@ const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 describe.runIf(nginxFound).each(flavours)(
   'nginx serving a %s tree with the status site',
   (_, version, fixture, args) => {
-    let site: Awaited<ReturnType<typeof builtStatusSite>>;
+    let site: StatusSite;
     let server: Started | undefined;
     beforeAll(async () => {
       site = await builtStatusSite(fixture, version, args);

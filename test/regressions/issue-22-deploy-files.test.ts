@@ -13,7 +13,7 @@ import { deploy, type DeployOptions, type DeployReport } from '../../src/deploy/
 import { s3Store } from '../../src/deploy/s3.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import type { Proxy } from '../support/proxy.ts';
-import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { listBucket, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'files';
 const servers = useLocalS3(BUCKET);
@@ -21,8 +21,6 @@ let s3: LocalS3;
 let proxy: Proxy;
 
 beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
   ({ s3, proxy } = servers);
 });
 

@@ -28,7 +28,7 @@ import { readManifest } from '../../src/tree/manifest.ts';
 import { FIXTURES, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
 import type { Proxy } from '../support/proxy.ts';
 import { runScript } from '../support/run-script.ts';
-import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { readBucket, useLocalS3 } from '../support/s3-proxy.ts';
 
 async function builtTree(): Promise<{ dir: string; content: string; out: string }> {
   const dir = tempDir();
@@ -141,8 +141,6 @@ let s3: LocalS3;
 let proxy: Proxy;
 
 beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
   ({ s3, proxy } = servers);
 });
 

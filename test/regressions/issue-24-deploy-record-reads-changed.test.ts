@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { bumpFirstCounter } from '../../bench/processes.ts';
 import { buildDirectory } from '../../src/build.ts';
@@ -17,15 +17,10 @@ import { s3Store } from '../../src/deploy/s3.ts';
 import { isPublished } from '../../src/hosts/published.ts';
 import { checkedLine } from '../../src/tree/journal.ts';
 import { readTree, tempDir } from '../helpers.ts';
-import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { listBucket, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'record';
 const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 /** What a deploy after one counter changed reads and sends at most (every group is well above it). */
 const CHANGED = 40;

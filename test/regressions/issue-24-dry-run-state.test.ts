@@ -5,7 +5,7 @@
  */
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -13,11 +13,6 @@ import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'dry-run';
 const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 /** A build of the minimal fixture, one counter changed when `changed`. */
 async function build(changed = false): Promise<string> {

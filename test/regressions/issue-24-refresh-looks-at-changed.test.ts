@@ -11,7 +11,7 @@
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bumpFirstCounter, firstComponent } from '../../bench/processes.ts';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
@@ -24,11 +24,6 @@ const BUCKET = 'refresh-changed';
 const APP = 'projects/alpha/components/strings.yaml';
 const STATE = '.weblate-snapshot/state';
 const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 /** A fresh copy of `content` (or of the features fixture), as a new checkout has it. */
 function checkout(content = join(FIXTURES, 'features/content')): string {

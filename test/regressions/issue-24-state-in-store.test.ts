@@ -28,8 +28,6 @@ let s3: LocalS3;
 let proxy: Proxy;
 
 beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
   ({ s3, proxy } = servers);
 });
 

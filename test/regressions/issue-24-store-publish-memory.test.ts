@@ -6,21 +6,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bumpFirstCounter, firstComponent } from '../../bench/processes.ts';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { publishContent } from '../../src/deploy/publish.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { tempDir } from '../helpers.ts';
-import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'held';
 const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 const store = () => s3Store({ bucket: BUCKET, endpoint: servers.s3.url, region: null });
 

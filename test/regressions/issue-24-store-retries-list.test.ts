@@ -7,7 +7,7 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -17,11 +17,6 @@ const BUCKET = 'retried';
 const STATE = '.weblate-snapshot/state';
 const APP = 'projects/hello/components/app.yaml';
 const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 /** The minimal fixture built into a new folder; `change` edits a counter and builds again. */
 async function built() {

@@ -7,21 +7,16 @@
  */
 import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDirectory } from '../../src/build.ts';
 import { deploy, type DeployOptions } from '../../src/deploy/deploy.ts';
 import { publishContent } from '../../src/deploy/publish.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
-import { readBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
+import { readBucket, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'notfound';
 const servers = useLocalS3(BUCKET);
-
-beforeAll(() => {
-  Object.assign(process.env, TEST_AWS_ENV);
-  delete process.env.AWS_PROFILE;
-});
 
 /** The minimal fixture (the status site on, as its base URL is its web URL) copied for a test. */
 function content(): string {

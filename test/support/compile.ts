@@ -6,6 +6,7 @@
  * a run after a small edit rewrites only what changed.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +20,15 @@ declare module 'vitest' {
 }
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const OUT = join(ROOT, 'node_modules/.cache/weblate-snapshot-tests');
+/**
+ * A folder of its own for each checkout: git worktrees that share one node_modules (linked) would
+ * otherwise compile their sources over each other's while their tests run.
+ */
+const OUT = join(
+  ROOT,
+  'node_modules/.cache/weblate-snapshot-tests',
+  createHash('sha256').update(ROOT).digest('hex').slice(0, 12),
+);
 
 export default async function compile(project: TestProject): Promise<void> {
   await compileSources();

@@ -6,7 +6,7 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { LocalS3 } from '../../bench/s3-server.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
 import type { Proxy } from './proxy.ts';
@@ -35,10 +35,6 @@ export interface ContentBucket {
 /** For a test file: a bucket to publish content to, and the ways the tests publish and read it. */
 export function useContentBucket(bucket: string): ContentBucket {
   const servers = useLocalS3(bucket);
-  beforeAll(() => {
-    Object.assign(process.env, TEST_AWS_ENV);
-    delete process.env.AWS_PROFILE;
-  });
   return {
     servers,
     checkout: (from = 'features') => {

@@ -124,7 +124,6 @@ export async function putObject(
 // --- internal ---
 
 function testClient(upstream: string): S3Client {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   return new S3Client({
     endpoint: upstream,
     forcePathStyle: true,

@@ -4,7 +4,6 @@
  * through the state of the target `site/` that neither wait for a lease nor retry, with sleeps
  * that return at once and a fixed draw of chance.
  */
-import { beforeAll } from 'vitest';
 import type { LocalS3 } from '../../bench/s3-server.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import type { ObjectStore } from '../../src/deploy/store.ts';
@@ -16,7 +15,7 @@ import {
 } from '../../src/deploy/store-state.ts';
 import type { DeployTarget } from '../../src/deploy/target.ts';
 import type { Proxy } from './proxy.ts';
-import { TEST_AWS_ENV, useLocalS3 } from './s3-proxy.ts';
+import { useLocalS3 } from './s3-proxy.ts';
 
 /** The state's key in the bucket, for the target `site/`. */
 export const STATE_KEY = 'site/.weblate-snapshot/state';
@@ -38,10 +37,6 @@ export interface StateBucket {
 /** For a test file: a bucket whose state the tests run through. */
 export function useStateBucket(bucket: string): StateBucket {
   const servers = useLocalS3(bucket);
-  beforeAll(() => {
-    Object.assign(process.env, TEST_AWS_ENV);
-    delete process.env.AWS_PROFILE;
-  });
   const target = { bucket, prefix: 'site', endpoint: null };
   const store = () => s3Store({ bucket, endpoint: servers.proxy.url, region: null });
   const deps = {

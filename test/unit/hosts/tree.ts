@@ -33,6 +33,13 @@ export interface FixtureTree {
   resources: TreeResource[];
 }
 
+/** The API path prefix of a fixture (`` or `/mirror`), from its settings alone, with nothing built. */
+export async function fixtureBase(contentDir: string): Promise<string> {
+  const checked = await openContent(contentDir);
+  if (!checked.ok) throw new Error(`fixture ${contentDir} does not open`);
+  return basePath(checked.model.settings);
+}
+
 export async function fixtureTree(
   contentDir: string,
   overrides: SettingsOverrides = {},
