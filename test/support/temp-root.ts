@@ -6,7 +6,7 @@
  * set the pace. WSNAP_TEST_TMPDIR chooses another parent folder (`WSNAP_TEST_TMPDIR=/tmp`: the
  * disk). The folder is removed after the run.
  */
-import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const IN_MEMORY = '/dev/shm';
@@ -17,6 +17,9 @@ export default function useTempRoot(): (() => void) | undefined {
   const parent = process.env.WSNAP_TEST_TMPDIR ?? (hasRoom(IN_MEMORY) ? IN_MEMORY : null);
   if (!parent) return undefined;
   const root = mkdtempSync(join(parent, 'weblate-snapshot-tests-'));
+  // Open to other users as /tmp is: a test run as root runs a command as nobody in a folder of
+  // its own made readable (issue-13-out-folder), which mkdtemp's 0700 would keep out of reach.
+  chmodSync(root, 0o755);
   // Read by os.tmpdir() here, in the test workers (started after this) and in what they start.
   process.env.TMPDIR = root;
   return () => rmSync(root, { recursive: true, force: true });
