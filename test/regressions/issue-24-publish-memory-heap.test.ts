@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { CHURN_OLD_SPACE } from '../support/old-space-churn.ts';
 import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'heap';
@@ -19,26 +20,12 @@ const run = promisify(execFile);
 
 /** Publishes the content; at its first upload, holds ~90 MiB and churns ~550 MiB through the old space. */
 const CHILD = `
-import { getHeapSpaceStatistics } from 'node:v8';
+${CHURN_OLD_SPACE}
 import { publishContent } from '${ROOT}src/deploy/publish.ts';
 import { s3Store } from '${ROOT}src/deploy/s3.ts';
 const [content, endpoint] = process.argv.slice(1);
-const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
 let figures = null;
-function churn() {
-  const live = [];
-  for (let i = 0; i < 48; i++) live.push(Array.from({ length: 50_000 }, (_, j) => ({ j })));
-  globalThis.gc();
-  const held = oldSpace().space_used_size;
-  let peak = 0;
-  let recent = [];
-  for (let round = 0; round < 900; round++) {
-    recent.push(Array.from({ length: 20_000 }, (_, j) => ({ j, round })));
-    if (recent.length > 24) recent = [];
-    peak = Math.max(peak, oldSpace().space_size);
-  }
-  figures = { held, peak, kept: live.length };
-}
+const churn = () => (figures = churnOldSpace());
 const store = () => s3Store({ bucket: '${BUCKET}', endpoint, region: null });
 const report = await publishContent(
   {

@@ -15,30 +15,17 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { CHURN_OLD_SPACE } from '../support/old-space-churn.ts';
 
 const run = promisify(execFile);
 
 /** Builds the content into a target that keeps nothing; at the status site's first file, holds ~90 MiB and churns ~550 MiB through the old space. */
 const CHILD = `
-import { getHeapSpaceStatistics } from 'node:v8';
+${CHURN_OLD_SPACE}
 import { build } from '${ROOT}src/build.ts';
 const [content] = process.argv.slice(2);
-const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
 const figures = {};
-function churn(into) {
-  const live = [];
-  for (let i = 0; i < 48; i++) live.push(Array.from({ length: 50_000 }, (_, j) => ({ j })));
-  globalThis.gc();
-  const held = oldSpace().space_used_size;
-  let peak = 0;
-  let recent = [];
-  for (let round = 0; round < 900; round++) {
-    recent.push(Array.from({ length: 20_000 }, (_, j) => ({ j, round })));
-    if (recent.length > 24) recent = [];
-    peak = Math.max(peak, oldSpace().space_size);
-  }
-  figures[into] = { held, peak, kept: live.length };
-}
+const churn = (into) => (figures[into] = churnOldSpace());
 // Each write lets the event loop turn, as a folder's writes do (the PNG thread starts meanwhile).
 const target = {
   async write(path, data) {
