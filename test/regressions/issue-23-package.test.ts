@@ -123,18 +123,7 @@ describe('the package (issue 23)', () => {
     });
 
     it('builds the content with the data it ships', async () => {
-      const built = JSON.parse(
-        (
-          await tool([
-            'build',
-            '--content',
-            join(ROOT, 'content'),
-            '--out',
-            join(work, `built-${name.replace(' ', '')}`),
-            '--json',
-          ])
-        ).stdout,
-      ) as { ok: boolean; translations: number };
+      const built = await buildWith(tool, join(work, `built-${name.replace(' ', '')}`));
       expect(built).toMatchObject({ ok: true, translations: 19 });
     });
 
@@ -173,19 +162,10 @@ describe('the package (issue 23)', () => {
 
     it('builds, pulls from its own sidecar, and deploys to a local S3 store', async () => {
       const dir = join(work, 'node24');
-      const built = JSON.parse(
-        (
-          await tool([
-            'build',
-            '--content',
-            join(ROOT, 'content'),
-            '--out',
-            join(dir, 'dist'),
-            '--json',
-          ])
-        ).stdout,
-      ) as { ok: boolean; translations: number };
-      expect(built).toMatchObject({ ok: true, translations: 19 });
+      expect(await buildWith(tool, join(dir, 'dist'))).toMatchObject({
+        ok: true,
+        translations: 19,
+      });
 
       const pulled = JSON.parse(
         (await tool(['pull', '--from', sidecar.api, '--out', join(dir, 'pulled'), '--json']))
@@ -250,6 +230,12 @@ function installedTool(node: string) {
       env: { ...ENV, ...env },
       maxBuffer: 1 << 26,
     });
+}
+
+/** `build --json` of the repository's content into `out`: its summary. */
+async function buildWith(tool: ReturnType<typeof installedTool>, out: string) {
+  const args = ['build', '--content', join(ROOT, 'content'), '--out', out, '--json'];
+  return JSON.parse((await tool(args)).stdout) as { ok: boolean; translations: number };
 }
 
 function packageVersion(): string {
