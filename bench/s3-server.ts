@@ -7,8 +7,6 @@
  * refuses other access key ids (it does not check secrets).
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 
 export interface LocalS3 {
   /** `http://127.0.0.1:<port>` */
@@ -25,14 +23,11 @@ export async function startLocalS3(
   buckets: readonly string[],
   port = 0,
 ): Promise<LocalS3> {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const entry = new URL('./s3rver-child.ts', import.meta.url).pathname;
+  const entry = new URL('./s3rver-child.mjs', import.meta.url).pathname;
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', '--import', tsx, entry, dir, String(port), ...buckets],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    ['--openssl-legacy-provider', entry, dir, String(port), ...buckets],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -24,7 +24,7 @@ const SETS_THE_ENVIRONMENT_FOR_ALL = ['test/support/aws-env.ts', 'test/support/t
  * file.
  */
 const LEAKS_INTO_THE_NEXT_FILE =
-  /process\.env\.\w+ =|process\.env\[[^\]]+\] =|Object\.assign\(process\.env|delete process\.env|vi\.(mock|stubEnv|stubGlobal|useFakeTimers)\(/;
+  /process\.env\.\w+ =(?!=)|process\.env\[[^\]]+\] =(?!=)|Object\.assign\(process\.env|delete process\.env|vi\.(mock|stubEnv|stubGlobal|useFakeTimers)\(/;
 
 it('lists every suite that starts servers or many processes among the process suites', () => {
   const all = fg.sync('test/**/*.test.ts', { cwd: ROOT });

@@ -90,13 +90,13 @@ export async function openTab(browser: Browser, width: number, scheme: ColorSche
  * page's origin and answered below 400, the stylesheet and every image
  * loaded, nothing wider than the viewport, English text reading left to right,
  * served with the pages' Content-Security-Policy and no violation of it
- * reported. When `audit` names a file, also checks axe-core's default rules and writes a
+ * reported, and axe-core's default rules met. When `screenshot` names a file, writes a
  * full-page screenshot there. The page stays open for more checks.
  */
 export async function visitPage(
   tab: Tab,
   url: string,
-  { status = 200, audit }: { status?: number; audit: string | null },
+  { status = 200, screenshot }: { status?: number; screenshot: string | null },
 ): Promise<string[]> {
   tab.origin = new URL(url).origin;
   tab.problems = [];
@@ -112,10 +112,8 @@ export async function visitPage(
   problems.push(...(await tab.page.evaluate(pageProblems)));
   const violations: string[] = await tab.page.evaluate(() => (globalThis as any).cspViolations);
   problems.push(...violations.map((violation) => `CSP violation: ${violation}`));
-  if (audit) {
-    problems.push(...(await axeViolations(tab.page)));
-    await tab.page.screenshot({ path: audit, fullPage: true });
-  }
+  problems.push(...(await axeViolations(tab.page)));
+  if (screenshot) await tab.page.screenshot({ path: screenshot, fullPage: true });
   return problems;
 }
 
