@@ -212,7 +212,7 @@ async function watchBuild(
     return 1;
   }
   // Listening before the lines that say it runs: a stop sent on reading them is never missed.
-  const stopped = stopSignal();
+  const stopped = stopSignal(io);
   if (preview) {
     io.out(`Serving ${args.out}/ at ${preview.preview.url}\n`);
     const note = linkNote(preview.preview);

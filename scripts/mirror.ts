@@ -240,7 +240,7 @@ async function keepMirroring(
   // A bucket's scratch folder stays between refreshes while the state is the one this process wrote.
   const keep = keptScratch();
   let failed = () => {};
-  const stopped = Promise.race([stopSignal(), new Promise<void>((done) => (failed = done))]);
+  const stopped = Promise.race([stopSignal(io), new Promise<void>((done) => (failed = done))]);
   const queue = refreshQueue(async (places) => {
     const named = places ? ` of ${places.map(describePlace).join(', ')}` : '';
     io.out(`Refreshing${named}.\n`);

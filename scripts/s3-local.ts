@@ -52,7 +52,7 @@ export const command = defineCommand({
       );
     });
     // Listening for a stop before the lines that say it runs: a Ctrl+C right after them is never missed.
-    const stopped = stopSignal();
+    const stopped = stopSignal(io);
     io.out(
       `S3-protocol server at ${server.url}, objects in ${args.dir}/ (Ctrl+C to stop). For a deploy:\n` +
         `  export AWS_ENDPOINT_URL_S3=${server.url}\n` +

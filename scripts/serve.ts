@@ -43,7 +43,7 @@ export const command = defineCommand({
     }
     const { preview } = started;
     // Listening before the line that says so: a stop sent on reading it is never missed.
-    const stopped = stopSignal();
+    const stopped = stopSignal(io);
     io.out(`Serving ${args.out}/ at ${preview.url} (Ctrl+C to stop)\n`);
     const note = linkNote(preview);
     if (note) io.out(`${note}\n`);

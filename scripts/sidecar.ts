@@ -115,7 +115,7 @@ export const command = defineCommand({
     }
     const { sidecar } = started;
     // Listening before the line that says so: a stop sent on reading it is never missed.
-    const stopped = stopSignal();
+    const stopped = stopSignal(io);
     const access = args['read-only']
       ? 'read-only: every write refused'
       : keys.length === 1

@@ -1,18 +1,20 @@
 /**
  * Issue 14, item 6: every page of the status site is valid HTML, as
  * html-validate (a validator written in JavaScript, from npm) reads it with
- * its recommended rules: the golden site trees, and fresh builds of every
- * fixture with pages (the 2026.8 fixture with `pages: true`, as its golden).
- * A tree's 404.html is the site's 404 page when the site is on, and is
+ * its recommended rules, in the golden trees: golden.test.ts holds the build
+ * of every fixture, and of the 2026.8 fixture with `pages: true`, to its
+ * golden tree byte for byte, so these are the pages every build of them writes
+ * (validating fresh builds of the same fixtures as well took half the file's time
+ * and found nothing more). A tree's 404.html is the site's 404 page when the site is on, and is
  * checked then; `api/404.html`, and 404.html without the site, hold the API's
  * JSON 404 body, which hosts serve for unknown paths.
  */
-import { appendFileSync, cpSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import { HtmlValidate, type Report } from 'html-validate';
 import { describe, expect, it } from 'vitest';
-import { buildInMemory, FIXTURES, ROOT, tempDir } from './helpers.ts';
+import { ROOT } from './helpers.ts';
 
 const validator = new HtmlValidate({
   extends: ['html-validate:recommended'],
@@ -55,31 +57,6 @@ describe('the HTML of the status site (html-validate, recommended rules)', () =>
         ])
         .filter(([, text]) => !isJsonNotFound(text)),
     );
-    expect(count).toBeGreaterThan(90);
-    expect(messages).toEqual([]);
-  });
-
-  it('is valid in a fresh build of every fixture with pages', async () => {
-    const content = join(tempDir(), 'content');
-    cpSync(join(FIXTURES, 'current/content'), content, { recursive: true });
-    appendFileSync(join(content, 'site.yaml'), 'pages: true\n');
-    const folders = [
-      content,
-      ...(await fg('*/content', { cwd: FIXTURES, onlyDirectories: true })).map((folder) =>
-        join(FIXTURES, folder),
-      ),
-    ];
-    let count = 0;
-    const messages: string[] = [];
-    for (const folder of folders.filter((folder) => !folder.includes('/invalid'))) {
-      const built = await buildInMemory(folder);
-      const pages = [...built.files].filter(
-        ([path, text]) => path.endsWith('.html') && !isJsonNotFound(text),
-      );
-      const found = await validatePages(pages.map(([path, text]) => [`${folder}: ${path}`, text]));
-      count += found.count;
-      messages.push(...found.messages);
-    }
     expect(count).toBeGreaterThan(90);
     expect(messages).toEqual([]);
   });

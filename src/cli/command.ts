@@ -59,6 +59,12 @@ export interface CommandIO {
   env: Readonly<Record<string, string | undefined>>;
   /** What the run did, for --json (absent when nobody reads it); fields of one call replace those given before. */
   summary?: (fields: Record<string, unknown>) => void;
+  /**
+   * What ends a command that serves until stopped (sidecar, serve, build --watch, mirror
+   * --listen): the first SIGINT or SIGTERM unless given, as a test that runs one in its own
+   * process gives it.
+   */
+  stopped?: Promise<void>;
 }
 
 export function defineCommand<O extends Record<string, OptionDef>>(

@@ -1,5 +1,6 @@
 /** What the commands that serve over HTTP share: the --port value, and waiting for Ctrl+C or SIGTERM. */
 import { UsageError } from '../errors.ts';
+import type { CommandIO } from './command.ts';
 
 export function parsePort(text: string): number {
   const port = Number(text);
@@ -8,8 +9,9 @@ export function parsePort(text: string): number {
   return port;
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-export function stopSignal(): Promise<void> {
+/** Resolves on the first SIGINT or SIGTERM; in a test's process, when the test stops the command. */
+export function stopSignal(io: Pick<CommandIO, 'stopped'>): Promise<void> {
+  if (io.stopped) return io.stopped;
   return new Promise((stop) => {
     process.once('SIGINT', () => stop());
     process.once('SIGTERM', () => stop());

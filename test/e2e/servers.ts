@@ -1,20 +1,19 @@
 /**
- * End-to-end helpers: build a fixture with the real build command for a
+ * End-to-end helpers: build a fixture with the real build command (in the
+ * test's process: the servers under test are what runs as processes) for a
  * loopback port, start a real server process on that port, wait until it
  * answers, and check what it serves against the files: one
  * request per resource and form, and a crawl that follows every link.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { childOutput } from '../support/child-output.ts';
-import { collectLinks, isPage, scriptArgs, type ListPage } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
+import { collectLinks, isPage, type ListPage } from '../helpers.ts';
 import { requestsFor, fixtureBase, fixtureTree, type FixtureTree } from '../unit/hosts/tree.ts';
-
-const run = promisify(execFile);
 
 /** A port nothing listens on at the moment. */
 export async function freePort(): Promise<number> {
@@ -43,16 +42,11 @@ export async function buildFor(
 ): Promise<BuiltFixture> {
   const origin = `http://127.0.0.1:${port}`;
   const baseUrl = origin + (await fixtureBase(contentDir));
-  await run(process.execPath, [
-    ...scriptArgs('build'),
-    '--content',
-    contentDir,
-    '--out',
-    out,
-    '--base-url',
-    baseUrl,
+  const built = await runCli('build', [
+    ...['--content', contentDir, '--out', out, '--base-url', baseUrl],
     ...extraArgs,
   ]);
+  if (built.code !== 0) throw new Error(`the build of ${contentDir} failed:\n${built.stderr}`);
   return { origin, out, tree: await fixtureTree(contentDir, { baseUrl }) };
 }
 

@@ -25,12 +25,12 @@ import {
   AUTH,
   call,
   JSON_BODY,
-  startSidecar,
-  type RunningSidecar,
+  startUpstreamSidecar,
+  type UpstreamSidecar,
   type Workspace,
 } from '../sidecar/support.ts';
 
-const running: { sidecar?: RunningSidecar; proxy?: Proxy } = {};
+const running: { sidecar?: UpstreamSidecar; proxy?: Proxy } = {};
 
 afterEach(async () => {
   await running.sidecar?.stop();
@@ -45,7 +45,7 @@ async function upstream(pageSize: number) {
   const space: Workspace = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
   cpSync(join(FIXTURES, 'features/content'), space.content, { recursive: true });
   const args = ['--page-size', String(pageSize)];
-  running.sidecar = await startSidecar(space, { args });
+  running.sidecar = await startUpstreamSidecar(space, { args });
   running.proxy = await startProxy(running.sidecar.origin);
   const from = `${running.proxy.url}${new URL(running.sidecar.api).pathname}`;
   return {
@@ -64,7 +64,7 @@ async function upstream(pageSize: number) {
     async restart(edit: (content: string) => void) {
       await running.sidecar!.stop();
       edit(space.content);
-      running.sidecar = await startSidecar(space, { args });
+      running.sidecar = await startUpstreamSidecar(space, { args });
       running.proxy!.upstream = running.sidecar.origin;
     },
   };

@@ -21,11 +21,11 @@ import type { SettingsOverrides } from '../../src/resolve/resolve.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
 import { runCli } from '../support/run-cli.ts';
-import { startSidecar, type RunningSidecar, type Workspace } from '../sidecar/support.ts';
+import { startUpstreamSidecar, type UpstreamSidecar, type Workspace } from '../sidecar/support.ts';
 
 const CURRENT = join(FIXTURES, 'current/content');
 
-const running: { sidecar?: RunningSidecar; proxy?: Proxy } = {};
+const running: { sidecar?: UpstreamSidecar; proxy?: Proxy } = {};
 
 afterEach(async () => {
   await running.sidecar?.stop();
@@ -53,7 +53,10 @@ async function serveLikeWeblate(
   if (settings.pageSize) flags.push('--page-size', String(settings.pageSize));
   if (settings.weblateVersion) flags.push('--weblate-version', settings.weblateVersion);
   const start = (more: string[] = []) =>
-    startSidecar(space, { args: [...flags, ...more], env: { WEBLATE_SNAPSHOT_TOKENS: '' } });
+    startUpstreamSidecar(space, {
+      args: [...flags, ...more],
+      env: { WEBLATE_SNAPSHOT_TOKENS: '' },
+    });
   running.sidecar = await start();
   running.proxy = await startProxy(running.sidecar.origin);
   return {

@@ -17,7 +17,7 @@ import { STATE_FILE } from '../../src/pull/state.ts';
 import { freePort } from '../e2e/servers.ts';
 import { FIXTURES, readTree, ROOT, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
-import { startSidecar } from '../sidecar/support.ts';
+import { startUpstreamSidecar } from '../sidecar/support.ts';
 
 /**
  * The server that plays Weblate: the sidecar over a copy of the fixture, its tree built for
@@ -33,7 +33,7 @@ async function serveLikeWeblate(fixture: string, dir: string, settings: Settings
   const flags = ['--base-url', url, '--port', String(port), '--read-only'];
   if (settings.pagination) flags.push('--pagination', settings.pagination);
   if (settings.pageSize) flags.push('--page-size', String(settings.pageSize));
-  const sidecar = await startSidecar(
+  const sidecar = await startUpstreamSidecar(
     { dir, content, out: join(dir, 'served') },
     { args: flags, env: { WEBLATE_SNAPSHOT_TOKENS: '' } },
   );

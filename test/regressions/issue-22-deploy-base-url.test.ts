@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LocalS3 } from '../../bench/s3-server.ts';
 import { FIXTURES, tempDir } from '../helpers.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
@@ -24,7 +25,7 @@ async function built(args: string[], siteYaml?: string) {
   const out = join(dir, 'dist');
   cpSync(join(FIXTURES, 'minimal/content'), content, { recursive: true });
   if (siteYaml) writeFileSync(join(content, 'site.yaml'), siteYaml);
-  const result = await runScript('build', ['--content', content, '--out', out, ...args]);
+  const result = await runCli('build', ['--content', content, '--out', out, ...args]);
   expect(result.code, result.stderr).toBe(0);
   return { content, out };
 }

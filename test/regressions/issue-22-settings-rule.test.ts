@@ -10,13 +10,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, TSX } from '../helpers.ts';
-import { runScript } from '../support/run-script.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startSidecar, workspace, type Workspace } from '../sidecar/support.ts';
 
 const PREVIEW = 'http://127.0.0.1:8080';
 
 const build = (space: Workspace, ...args: string[]) =>
-  runScript('build', ['--content', space.content, '--out', space.out, ...args]);
+  runCli('build', ['--content', space.content, '--out', space.out, ...args]);
 
 /** Where the tree's API root links its projects. */
 const projectsLink = (space: Workspace) =>

@@ -17,7 +17,7 @@ import { RECORD_FILE } from '../../src/pull/record.ts';
 import { readTree, tempDir } from '../helpers.ts';
 import { startFeedFront, type FeedFront } from '../../bench/feed-front.ts';
 import { runCli } from '../support/run-cli.ts';
-import { AUTH, call, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { AUTH, call, startUpstreamSidecar, type UpstreamSidecar } from '../sidecar/support.ts';
 
 // Enough projects that a sweep (a request per project) would break both request bounds below
 // (20, and 40 + COMPONENTS), few enough that the full pulls stay short.
@@ -27,7 +27,7 @@ const COMPONENTS = 2;
 // One sidecar for the file (a start writes and builds 48 projects); each test reads it through a
 // feed front of its own, so the feed holds only its own entries, and pulls into folders of its
 // own. The tests that delete a translation delete one of a component of their own.
-let sidecar: RunningSidecar | undefined;
+let sidecar: UpstreamSidecar | undefined;
 let front: FeedFront | undefined;
 
 beforeAll(async () => {
@@ -40,7 +40,7 @@ beforeAll(async () => {
     languages: 2,
     pages: false,
   });
-  sidecar = await startSidecar(space);
+  sidecar = await startUpstreamSidecar(space);
 });
 
 afterAll(async () => {

@@ -16,9 +16,9 @@ import type { Release } from '../../src/model/releases.ts';
 import { defaultPullDeps, pull } from '../../src/pull/pull.ts';
 import { openContent } from '../../src/resolve/open.ts';
 import { tempDir } from '../helpers.ts';
-import { call, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { call, startUpstreamSidecar, type UpstreamSidecar } from '../sidecar/support.ts';
 
-const running: { sidecar?: RunningSidecar; front?: FeedFront } = {};
+const running: { sidecar?: UpstreamSidecar; front?: FeedFront } = {};
 
 afterEach(async () => {
   await running.sidecar?.stop();
@@ -55,7 +55,9 @@ describe('the upstream served from memory', () => {
         weblateVersion,
         pages: false,
       });
-      running.sidecar = await startSidecar(space, { args: ['--page-size', '2', '--read-only'] });
+      running.sidecar = await startUpstreamSidecar(space, {
+        args: ['--page-size', '2', '--read-only'],
+      });
       const front = (running.front = await startFeedFront(running.sidecar.origin));
       const apiPath = new URL(running.sidecar.api).pathname;
       const report = await pull(

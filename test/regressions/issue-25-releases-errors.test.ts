@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startPreview } from '../../src/preview/preview.ts';
 import { buildInMemory, FIXTURES, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
-import { startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { startUpstreamSidecar, type UpstreamSidecar } from '../sidecar/support.ts';
 
-let sidecar: RunningSidecar | undefined;
+let sidecar: UpstreamSidecar | undefined;
 let closePreview: (() => Promise<void>) | undefined;
 
 afterEach(async () => {
@@ -57,7 +57,7 @@ describe.each([
     const dir = tempDir();
     const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
     cpSync(join(FIXTURES, 'release-2026.11/content'), space.content, { recursive: true });
-    sidecar = await startSidecar(space, {
+    sidecar = await startUpstreamSidecar(space, {
       args: ['--read-only', '--weblate-version', release],
       env: { WEBLATE_SNAPSHOT_TOKENS: '' },
     });

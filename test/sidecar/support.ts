@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
 import type { SettingsOverrides } from '../../src/resolve/resolve.ts';
 import { childOutput } from '../support/child-output.ts';
+import { startCli } from '../support/run-cli.ts';
 import { buildInMemory, FIXTURES, readTree, scriptArgs, tempDir } from '../helpers.ts';
 
 export { rawBody } from '../e2e/servers.ts';
@@ -62,20 +63,8 @@ export async function startSidecar(
   space: Workspace,
   options: StartOptions = {},
 ): Promise<RunningSidecar> {
-  // Tests compare the tree with a fresh build as soon as a write is answered: every list must be written by then.
-  const strict = options.deferLists ? [] : ['--strict-lists'];
-  const args = [
-    ...scriptArgs('sidecar'),
-    '--content',
-    space.content,
-    '--out',
-    space.out,
-    '--port',
-    '0',
-    ...strict,
-    ...(options.args ?? []),
-  ];
-  const env = { ...process.env, WEBLATE_SNAPSHOT_TOKENS: `${KEY},${OTHER_KEY}`, ...options.env };
+  const args = [...scriptArgs('sidecar'), ...sidecarArgs(space, options)];
+  const env = { ...process.env, ...sidecarEnv(options) };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const output = childOutput(child);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
@@ -92,18 +81,64 @@ export async function startSidecar(
     },
   };
   try {
-    const [, api] = await output.waitFor(/ at (http:\/\/127\.0\.0\.1:\d+\S*\/api\/) /, 'URL');
-    const origin = new URL(api!).origin;
-    return {
-      ...running,
-      api: api!,
-      origin,
-      local: (url) => origin + url.slice(new URL(url).origin.length),
-    };
+    const [, api] = await output.waitFor(SERVING, 'URL');
+    return { ...running, ...servedAt(api!) };
   } catch {
     await running.kill();
     throw new Error(`the sidecar did not start:\n${output.text()}`);
   }
+}
+
+/** The sidecar as a test needs it beside what it is about (the upstream of a pull or a mirror). */
+export interface UpstreamSidecar {
+  api: string;
+  origin: string;
+  local(url: string): string;
+  output(): string;
+  /** Stops it, as SIGTERM does, and its exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * The sidecar command, as startSidecar starts it, run in the test's own process: for a test
+ * about the pull or the mirror that reads it, not about the sidecar (no node start and cold code
+ * for each, some 40 in a run).
+ */
+export async function startUpstreamSidecar(
+  space: Workspace,
+  options: StartOptions = {},
+): Promise<UpstreamSidecar> {
+  const running = startCli('sidecar', sidecarArgs(space, options), { env: sidecarEnv(options) });
+  const stop = async () => (await running.stop()).code;
+  try {
+    const [, api] = await running.waitFor(SERVING);
+    return { output: running.output, stop, ...servedAt(api!) };
+  } catch {
+    await stop();
+    throw new Error(`the sidecar did not start:\n${running.output()}`);
+  }
+}
+
+/** The line the sidecar prints once it listens, and its API root. */
+const SERVING = / at (http:\/\/127\.0\.0\.1:\d+\S*\/api\/) /;
+
+function sidecarArgs(space: Workspace, options: StartOptions): string[] {
+  // Tests compare the tree with a fresh build as soon as a write is answered: every list must be written by then.
+  const strict = options.deferLists ? [] : ['--strict-lists'];
+  return [
+    ...['--content', space.content, '--out', space.out, '--port', '0'],
+    ...strict,
+    ...(options.args ?? []),
+  ];
+}
+
+function sidecarEnv(options: StartOptions): Record<string, string> {
+  return { WEBLATE_SNAPSHOT_TOKENS: `${KEY},${OTHER_KEY}`, ...options.env };
+}
+
+function servedAt(api: string) {
+  const origin = new URL(api).origin;
+  return { api, origin, local: (url: string) => origin + url.slice(new URL(url).origin.length) };
 }
 
 export interface Served {

@@ -33,6 +33,70 @@ export function runCliBin(args: string[], options: CliOptions = {}): Promise<Scr
   return capture(options, (io) => runCommandLine(args, io, 'bin'));
 }
 
+/** A command that serves, running in the test's process until stopped. */
+export interface RunningCli {
+  /** Everything printed so far, stdout then stderr. */
+  output: () => string;
+  /** Resolves with the first match of `pattern` in stdout; rejects with the output if the command ends first. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+  /** Stops it, as SIGTERM stops a process of it, and waits for its end. */
+  stop: () => Promise<ScriptResult>;
+}
+
+/**
+ * `scripts/<script>.ts` with `args`, as a process of it serves until SIGTERM, in the test's own
+ * process: for a server a test needs (the upstream of a pull), not one it is about.
+ */
+export function startCli(script: Script, args: string[], options: CliOptions = {}): RunningCli {
+  let stopNow = () => {};
+  const stopped = new Promise<void>((resolve) => (stopNow = resolve));
+  let stdout = '';
+  let stderr = '';
+  let ended = false;
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  const io: CommandIO = {
+    out: (text) => {
+      stdout += text;
+      changed();
+    },
+    err: (text) => void (stderr += text),
+    interactive: false,
+    env: { ...process.env, ...options.env },
+    stopped,
+  };
+  const run = import(`../../scripts/${script}.ts`)
+    .then(({ command }: { command: Parameters<typeof runCommand>[0] }) =>
+      runCommand(command, args, io, 'npm'),
+    )
+    .finally(() => {
+      ended = true;
+      changed();
+    });
+  return {
+    output: () => stdout + stderr,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(stdout);
+          if (match) resolve(match);
+          else if (ended)
+            reject(new Error(`no ${String(pattern)} before ${script} ended:\n${stdout}${stderr}`));
+          else return;
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      }),
+    stop: async () => {
+      stopNow();
+      return { code: await run, stdout, stderr };
+    },
+  };
+}
+
 async function capture(
   options: CliOptions,
   run: (io: CommandIO) => Promise<number>,

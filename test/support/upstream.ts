@@ -3,16 +3,16 @@
  * fixture, stopped after each test that started one.
  */
 import { afterEach } from 'vitest';
-import { startSidecar, workspace, type RunningSidecar } from '../sidecar/support.ts';
+import { startUpstreamSidecar, workspace, type UpstreamSidecar } from '../sidecar/support.ts';
 
 /** Registers the stop after each test; returns what starts an upstream. */
-export function useUpstream(): () => Promise<RunningSidecar> {
-  const running: RunningSidecar[] = [];
+export function useUpstream(): () => Promise<UpstreamSidecar> {
+  const running: UpstreamSidecar[] = [];
   afterEach(async () => {
     await Promise.all(running.splice(0).map((sidecar) => sidecar.stop()));
   });
   return async () => {
-    const sidecar = await startSidecar(workspace());
+    const sidecar = await startUpstreamSidecar(workspace());
     running.push(sidecar);
     return sidecar;
   };
