@@ -10,11 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir } from '../helpers.ts';
 import { runProgram } from '../support/run-script.ts';
 import { listBucket, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
-import { KEY, startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { KEY, startUpstreamSidecar, type UpstreamSidecar } from '../sidecar/support.ts';
 
 const BUCKET = 'action';
 const servers = useLocalS3(BUCKET);
-let sidecar: RunningSidecar | undefined;
+let sidecar: UpstreamSidecar | undefined;
 afterEach(async () => {
   await sidecar?.stop();
   sidecar = undefined;
@@ -37,7 +37,7 @@ describe('the action run as a runner runs it', () => {
     const dir = tempDir();
     const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
     cpSync(join(FIXTURES, 'features/content'), space.content, { recursive: true });
-    sidecar = await startSidecar(space);
+    sidecar = await startUpstreamSidecar(space);
     const workspace = tempDir();
     const env = {
       ...TEST_AWS_ENV,

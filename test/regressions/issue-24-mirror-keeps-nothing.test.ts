@@ -22,7 +22,7 @@ import { FIXTURES, tempDir } from '../helpers.ts';
 import { useContentBucket } from '../support/content-bucket.ts';
 import { runScript } from '../support/run-script.ts';
 import { listBucket, putObject, TEST_AWS_ENV } from '../support/s3-proxy.ts';
-import { startSidecar, type RunningSidecar, type Workspace } from '../sidecar/support.ts';
+import { startUpstreamSidecar, type UpstreamSidecar, type Workspace } from '../sidecar/support.ts';
 
 const BUCKET = 'keeps-nothing';
 const STATE = '/.weblate-snapshot/state';
@@ -30,7 +30,7 @@ const APP = 'projects/alpha/components/strings.yaml';
 const BASE = ['--base-url', 'https://l10n.example.org'];
 const { servers, objectsUnder } = useContentBucket(BUCKET);
 
-let sidecar: RunningSidecar | undefined;
+let sidecar: UpstreamSidecar | undefined;
 let front: FeedFront | undefined;
 afterEach(async () => {
   await sidecar?.stop();
@@ -43,7 +43,7 @@ async function upstream(): Promise<{ from: string; space: Workspace }> {
   const dir = tempDir();
   const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
   cpSync(join(FIXTURES, 'features/content'), space.content, { recursive: true });
-  sidecar = await startSidecar(space);
+  sidecar = await startUpstreamSidecar(space);
   front = await startFeedFront(sidecar.origin);
   return { from: `${front.url}${new URL(sidecar.api).pathname}`, space };
 }
@@ -55,7 +55,7 @@ async function changeCounter(space: Workspace): Promise<void> {
   const text = readFileSync(file, 'utf8');
   expect(text).toContain('translated: 4\n');
   writeFileSync(file, text.replace('translated: 4\n', 'translated: 3\n'));
-  sidecar = await startSidecar(space);
+  sidecar = await startUpstreamSidecar(space);
   front!.upstream = sidecar.origin;
   front!.record({
     component: `${sidecar.api}components/alpha/strings/`,

@@ -11,9 +11,9 @@ import { build } from '../../src/build.ts';
 import { dirTarget } from '../../src/output/target.ts';
 import { FIXTURES, readTree, tempDir } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
-import { startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { startUpstreamSidecar, type UpstreamSidecar } from '../sidecar/support.ts';
 
-let sidecar: RunningSidecar | undefined;
+let sidecar: UpstreamSidecar | undefined;
 
 afterEach(async () => {
   await sidecar?.stop();
@@ -28,7 +28,7 @@ describe('a pull of a Weblate 5.1 instance', () => {
     const dir = tempDir();
     const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
     cpSync(join(FIXTURES, 'release-2026.11/content'), space.content, { recursive: true });
-    sidecar = await startSidecar(space, {
+    sidecar = await startUpstreamSidecar(space, {
       args: ['--read-only', '--weblate-version', '5.1'],
       env: { WEBLATE_SNAPSHOT_TOKENS: '' },
     });

@@ -18,13 +18,13 @@ import { tempDir, writeFiles } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 import { useContentBucket } from '../support/content-bucket.ts';
 import { TEST_AWS_ENV } from '../support/s3-proxy.ts';
-import { startSidecar, type RunningSidecar } from '../sidecar/support.ts';
+import { startUpstreamSidecar, type UpstreamSidecar } from '../sidecar/support.ts';
 
 const BUCKET = 'png-redraw';
 const { servers, objectsUnder } = useContentBucket(BUCKET);
 const WIDGETS = 'widgets/hello/-/';
 
-let sidecar: RunningSidecar | undefined;
+let sidecar: UpstreamSidecar | undefined;
 let front: FeedFront | undefined;
 afterEach(async () => {
   await sidecar?.stop();
@@ -168,14 +168,14 @@ describe('mirror --to s3://… in a new process: PNG widgets drawn again', () =>
     const dir = tempDir();
     const space = { dir, content: join(dir, 'content'), out: join(dir, 'served') };
     writeContent(space.content, 10_000, 5_050);
-    sidecar = await startSidecar(space);
+    sidecar = await startUpstreamSidecar(space);
     front = await startFeedFront(sidecar.origin);
     const from = `${front.url}${new URL(sidecar.api).pathname}`;
     expect(await mirror(from, 'mirror')).toMatchObject({ pngsDrawn: PROJECT_PNGS });
 
     await sidecar.stop();
     writeContent(space.content, 10_000, 5_051);
-    sidecar = await startSidecar(space);
+    sidecar = await startUpstreamSidecar(space);
     front.upstream = sidecar.origin;
     front.record({
       component: `${sidecar.api}components/hello/app/`,

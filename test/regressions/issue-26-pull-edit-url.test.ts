@@ -11,14 +11,14 @@ import { dirTarget } from '../../src/output/target.ts';
 import { freePort } from '../e2e/servers.ts';
 import { readTree } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
-import { startSidecar, workspace } from '../sidecar/support.ts';
+import { startUpstreamSidecar, workspace } from '../sidecar/support.ts';
 
 describe('a pulled mirror links to where translating happens', () => {
   it('writes edit_url from the upstream web URL, and the translate and share pages link there', async () => {
     const space = workspace('minimal');
     const port = await freePort();
     const upstream = `http://127.0.0.1:${port}`;
-    const sidecar = await startSidecar(space, {
+    const sidecar = await startUpstreamSidecar(space, {
       args: ['--base-url', upstream, '--port', String(port), '--read-only'],
       env: { WEBLATE_SNAPSHOT_TOKENS: '' },
     });
