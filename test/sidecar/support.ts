@@ -94,7 +94,6 @@ export interface UpstreamSidecar {
   api: string;
   origin: string;
   local(url: string): string;
-  output(): string;
   /** Stops it, as SIGTERM does, and its exit code. */
   stop(): Promise<number>;
 }
@@ -112,7 +111,7 @@ export async function startUpstreamSidecar(
   const stop = async () => (await running.stop()).code;
   try {
     const [, api] = await running.waitFor(SERVING);
-    return { output: running.output, stop, ...servedAt(api!) };
+    return { stop, ...servedAt(api!) };
   } catch {
     await stop();
     throw new Error(`the sidecar did not start:\n${running.output()}`);

@@ -25,28 +25,39 @@ process.once('exit', () => {
 export function childOutput(child: ChildProcess): ChildOutput {
   running.add(child);
   child.once('exit', () => running.delete(child));
+  const output = watchedText('the process ended');
+  child.stdout?.on('data', (chunk: Buffer) => output.add(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.add(chunk.toString()));
+  // 'close', not 'exit': the last output may still be on its way when the process exits.
+  child.once('close', () => output.end());
+  return { text: output.text, waitFor: output.waitFor };
+}
+
+/** Output that arrives in pieces until it ends (a child's, or a command's in the test's process). */
+export interface WatchedText extends ChildOutput {
+  add: (text: string) => void;
+  /** No more output will come: a wait not yet met rejects, naming `ending`. */
+  end: () => void;
+}
+
+export function watchedText(ending: string): WatchedText {
   let text = '';
   let seen = 0;
+  let ended = false;
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of [...listeners]) listener();
   };
-  child.stdout?.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-    changed();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-    changed();
-  });
-  // 'close', not 'exit': the last output may still be on its way when the process exits.
-  let closed = false;
-  child.once('close', () => {
-    closed = true;
-    changed();
-  });
   return {
     text: () => text,
+    add: (more) => {
+      text += more;
+      changed();
+    },
+    end: () => {
+      ended = true;
+      changed();
+    },
     waitFor(pattern, what = String(pattern)) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -55,9 +66,9 @@ export function childOutput(child: ChildProcess): ChildOutput {
             listeners.delete(check);
             seen += match.index + match[0].length;
             resolve(match);
-          } else if (closed) {
+          } else if (ended) {
             listeners.delete(check);
-            reject(new Error(`no ${what} before the process ended:\n${text}`));
+            reject(new Error(`no ${what} before ${ending}:\n${text}`));
           }
         };
         listeners.add(check);

@@ -7,6 +7,7 @@
 import type { CommandIO } from '../../src/cli/command.ts';
 import { runCommand } from '../../src/cli/command.ts';
 import { runCommandLine } from '../../scripts/weblate-snapshot.ts';
+import { watchedText, type ChildOutput } from './child-output.ts';
 import type { ScriptResult } from './run-script.ts';
 
 type Script = 'build' | 'check' | 'serve' | 'sidecar' | 'pull' | 'deploy' | 'mirror' | 'types';
@@ -35,10 +36,10 @@ export function runCliBin(args: string[], options: CliOptions = {}): Promise<Scr
 
 /** A command that serves, running in the test's process until stopped. */
 export interface RunningCli {
-  /** Everything printed so far, stdout then stderr. */
+  /** Everything printed so far, stdout and stderr as they came. */
   output: () => string;
-  /** Resolves with the first match of `pattern` in stdout; rejects with the output if the command ends first. */
-  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+  /** As ChildOutput's: the first match of `pattern` after earlier waits' matches; rejects if the command ends first. */
+  waitFor: ChildOutput['waitFor'];
   /** Stops it, as SIGTERM stops a process of it, and waits for its end. */
   stop: () => Promise<ScriptResult>;
 }
@@ -50,19 +51,18 @@ export interface RunningCli {
 export function startCli(script: Script, args: string[], options: CliOptions = {}): RunningCli {
   let stopNow = () => {};
   const stopped = new Promise<void>((resolve) => (stopNow = resolve));
+  const output = watchedText(`${script} ended`);
   let stdout = '';
   let stderr = '';
-  let ended = false;
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of [...listeners]) listener();
-  };
   const io: CommandIO = {
     out: (text) => {
       stdout += text;
-      changed();
+      output.add(text);
     },
-    err: (text) => void (stderr += text),
+    err: (text) => {
+      stderr += text;
+      output.add(text);
+    },
     interactive: false,
     env: { ...process.env, ...options.env },
     stopped,
@@ -71,25 +71,10 @@ export function startCli(script: Script, args: string[], options: CliOptions = {
     .then(({ command }: { command: Parameters<typeof runCommand>[0] }) =>
       runCommand(command, args, io, 'npm'),
     )
-    .finally(() => {
-      ended = true;
-      changed();
-    });
+    .finally(output.end);
   return {
-    output: () => stdout + stderr,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = pattern.exec(stdout);
-          if (match) resolve(match);
-          else if (ended)
-            reject(new Error(`no ${String(pattern)} before ${script} ended:\n${stdout}${stderr}`));
-          else return;
-          listeners.delete(check);
-        };
-        listeners.add(check);
-        check();
-      }),
+    output: output.text,
+    waitFor: output.waitFor,
     stop: async () => {
       stopNow();
       return { code: await run, stdout, stderr };
