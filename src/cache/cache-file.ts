@@ -184,7 +184,8 @@ export async function removeBuildCache(outDir: string): Promise<void> {
 
 // --- internal ---
 
-const FORMAT = 1;
+/** 2: the model's components in chunks of their own after its head. */
+const FORMAT = 2;
 let memo: string | null = null;
 
 /**

@@ -52,8 +52,9 @@ type KnownSums = Pick<Aggregates, 'project' | 'projectLanguages'>;
 
 /**
  * The model as parts to write one after another; null when it holds a text the format cannot
- * carry (a NUL character). The head comes first, then each chunk of translations, encoded only
- * as it is asked for: at a million translations the chunks held at once would take some 500 MB.
+ * carry (a NUL character). The head comes first, then each chunk of components and each chunk
+ * of translations, encoded only as it is asked for: at a million translations the chunks held at
+ * once would take some 600 MB.
  */
 export function encodeModel(
   model: Model,
@@ -72,27 +73,8 @@ export function encodeModel(
   const categoryIndex = new Map(model.categories.map((category, index) => [category, index]));
   const indexOfCategory = (category: Category | null) =>
     category ? categoryIndex.get(category)! : -1;
-  const components = model.components.map((c): EncodedComponent => {
-    const links = c.links.map((project) => projectIndex.get(project)!);
-    const linked = c.linkedComponent ? componentIndex.get(c.linkedComponent)! : -1;
-    const source = indexOfLanguage(c.sourceLanguage);
-    return [
-      c.slug,
-      c.id,
-      c.name,
-      projectIndex.get(c.project)!,
-      source,
-      settingsDiff(c.settings),
-      c.licenseUrl,
-      linked,
-      c.locked,
-      links,
-      c.file,
-      indexOfCategory(c.category),
-      c.licenseUrl2026,
-    ];
-  });
-  // The head lists every language the chunks refer to, in the order the chunks first do.
+  // The head lists every language the parts refer to, in the order the parts first do.
+  for (const c of model.components) indexOfLanguage(c.sourceLanguage);
   for (const t of model.translations) {
     if (!carriesTexts(t)) return null;
     indexOfLanguage(t.language);
@@ -108,14 +90,35 @@ export function encodeModel(
       parent: indexOfCategory(c.parent),
     })),
     ...distinctInherited(model.components),
-    components: JSON.stringify(components),
+    components: model.components.length,
     fingerprints: Float64Array.from(model.components, (c) => c.contentFingerprint),
     versions: Float64Array.from(model.components, (c) => fingerprints.component(c)),
     translations: model.translations.length,
     sums: encodeSums(model.projects, sums, indexOfLanguage),
   };
-  return chunksAfter(serialize(head), model.translations, (translations) =>
-    encodeTranslations(translations, componentIndex, indexOfLanguage, fingerprints),
+  const encodeComponent = (c: Component): EncodedComponent => [
+    c.slug,
+    c.id,
+    c.name,
+    projectIndex.get(c.project)!,
+    indexOfLanguage(c.sourceLanguage),
+    settingsDiff(c.settings),
+    c.licenseUrl,
+    c.linkedComponent ? componentIndex.get(c.linkedComponent)! : -1,
+    c.locked,
+    c.links.map((project) => projectIndex.get(project)!),
+    c.file,
+    indexOfCategory(c.category),
+    c.licenseUrl2026,
+  ];
+  return partsAfter(
+    serialize(head),
+    chunksOf(model.components, COMPONENT_CHUNK, (components) =>
+      Buffer.from(JSON.stringify(components.map(encodeComponent))),
+    ),
+    chunksOf(model.translations, CHUNK, (translations) =>
+      encodeTranslations(translations, componentIndex, indexOfLanguage, fingerprints),
+    ),
   );
 }
 
@@ -139,21 +142,29 @@ export function decodeModel(parts: Iterable<Buffer>): {
     categories: [],
   }));
   const categories = decodeCategories(head.categories, projects);
-  const encoded = JSON.parse(head.components) as EncodedComponent[];
   // A decoded text is a copy of its own: the texts that components and translations repeat are kept once.
   const intern = createIntern();
   for (const inherited of head.inherited) internInherited(inherited, intern);
-  const components = encoded.map((c, index) =>
-    decodeComponent(c, index, head, { projects, categories, intern }),
-  );
+  const components: Component[] = [];
+  // A component may link to one in a later chunk: linked once all are decoded.
+  const linked: number[] = [];
+  while (components.length < head.components) {
+    const part = next.next();
+    if (part.done) throw new Error(`expected ${head.components} components`);
+    for (const c of JSON.parse(part.value.toString('utf8')) as EncodedComponent[]) {
+      components.push(
+        decodeComponent(c, components.length, head, { projects, categories, intern }),
+      );
+      linked.push(c[7]);
+    }
+  }
   const fingerprints: FingerprintCache = {
     ...createFingerprintCache(),
     aggregates: decodeSums(head.sums, projects, languages),
   };
   components.forEach((component, index) => {
     fingerprints.components.set(component, head.versions[index]!);
-    const linked = encoded[index]![7];
-    if (linked >= 0) component.linkedComponent = components[linked]!;
+    if (linked[index]! >= 0) component.linkedComponent = components[linked[index]!]!;
     component.project.components.push(component);
   });
   const translations: Translation[] = [];
@@ -184,6 +195,12 @@ export function decodeModel(parts: Iterable<Buffer>): {
 
 /** Translations per chunk. */
 const CHUNK = 16384;
+/**
+ * Components per chunk. In the head, the components of a million translations took some 90 MB
+ * as one JSON text, beside its copy in the head's bytes and the arrays it was made of, all at
+ * once while the model is live.
+ */
+const COMPONENT_CHUNK = 4096;
 /** Texts per translation that are most often its own (revision, last change); the others are in the chunk's table of shared texts. */
 const TEXTS = 2;
 const SEPARATOR = '\u0000';
@@ -202,8 +219,12 @@ interface Head {
   inherited: Inherited[];
   /** Each component's among them. */
   inheritedOf: Int32Array;
-  /** EncodedComponent[] as JSON (a format for many small arrays that reads back faster than a structured clone). */
-  components: string;
+  /**
+   * How many components there are; they follow the head in chunks of COMPONENT_CHUNK, each an
+   * EncodedComponent[] as JSON (a format for many small arrays that reads back faster than a
+   * structured clone).
+   */
+  components: number;
   fingerprints: Float64Array;
   versions: Float64Array;
   translations: number;
@@ -353,15 +374,20 @@ function decodeComponent(
   };
 }
 
-/** The head, then each chunk encoded only once the reader reaches it. */
-function* chunksAfter(
-  head: Buffer,
-  translations: readonly Translation[],
-  encode: (chunk: readonly Translation[]) => Buffer,
-): Generator<Buffer> {
+/** The head, then each chunk of each list, encoded only once the reader reaches it. */
+function* partsAfter(head: Buffer, ...lists: Iterable<Buffer>[]): Generator<Buffer> {
   yield head;
-  for (let start = 0; start < translations.length; start += CHUNK)
-    yield encode(translations.slice(start, start + CHUNK));
+  for (const list of lists) yield* list;
+}
+
+/** A list's chunks of `size` items, each encoded only when asked for. */
+function* chunksOf<T>(
+  items: readonly T[],
+  size: number,
+  encode: (chunk: readonly T[]) => Buffer,
+): Generator<Buffer> {
+  for (let start = 0; start < items.length; start += size)
+    yield encode(items.slice(start, start + size));
 }
 
 /** Whether the texts of a translation that a chunk joins with the separator are free of it. */

@@ -35,13 +35,15 @@ describe("the build cache's model, written part by part", () => {
     const reading = parts[Symbol.iterator]();
     const head = reading.next();
     expect(head.done).toBe(false);
+    // The fixture's components fit in one chunk, and so do its translations.
+    const components = reading.next();
+    expect(components.done).toBe(false);
     expect(asked).toEqual([]);
     const chunk = reading.next();
     expect(chunk.done).toBe(false);
-    // The fixture's translations fit in one chunk.
     expect(asked).toEqual(model.translations);
     expect(reading.next().done).toBe(true);
-    expect(decodeModel([head.value, chunk.value]).model).toEqual(model);
+    expect(decodeModel([head.value, components.value, chunk.value]).model).toEqual(model);
   });
 
   it('is still refused whole for a text the format cannot carry', async () => {

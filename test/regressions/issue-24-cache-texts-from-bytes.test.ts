@@ -28,7 +28,7 @@ describe('the build cache decode', () => {
 
     const parse = vi.spyOn(JSON, 'parse');
     const decoded = decodeModel(parts).model;
-    // The head's components are JSON: one parse, whatever the number of translations.
+    // The components are JSON, a parse per chunk of them, whatever the number of translations.
     expect(decoded.translations.length).toBeGreaterThan(100);
     expect(parse.mock.calls.length).toBeLessThan(5);
 
