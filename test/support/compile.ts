@@ -30,11 +30,20 @@ const OUT = join(
   createHash('sha256').update(ROOT).digest('hex').slice(0, 12),
 );
 
+/**
+ * The compile under way or done, shared by the projects of the run: vitest runs a global setup
+ * once per project, and two compiles at once (each about 5 s of CPU with nothing to do) would
+ * write the same files.
+ */
+const shared = globalThis as { wsnapCompile?: Promise<void>; wsnapRecompile?: Promise<void> };
+
 export default async function compile(project: TestProject): Promise<void> {
-  await compileSources();
+  await (shared.wsnapCompile ??= compileSources());
   project.provide('compiledRoot', OUT);
   // In watch mode, a source edited since is compiled again before the tests run again.
-  project.onTestsRerun(compileSources);
+  project.onTestsRerun(
+    () => (shared.wsnapRecompile ??= compileSources().finally(() => delete shared.wsnapRecompile)),
+  );
 }
 
 async function compileSources(): Promise<void> {
