@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -16,8 +16,8 @@ describe('npm run bench --store-only memory', () => {
   it('runs the first publish and the refresh each in a process of its own', async () => {
     const dir = tempDir('wsnap-bench-');
     const scale = ['--projects', '1', '--components', '2', '--languages', '2'];
-    const args = [join(ROOT, 'scripts/bench.ts'), ...scale, '--store-only', 'memory'];
-    await run(process.execPath, [...TSX, ...args, '--dir', dir], { cwd: ROOT });
+    const args = [...scriptArgs('bench'), ...scale, '--store-only', 'memory'];
+    await run(process.execPath, [...args, '--dir', dir], { cwd: ROOT });
 
     const saved = JSON.parse(readFileSync(join(dir, 'results-6.json'), 'utf8')) as {
       store: {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 import { compiledTool } from '../support/compiled-tool.ts';
 
 const run = promisify(execFile);
@@ -21,8 +21,8 @@ describe('npm run bench --store-only', () => {
       const dir = tempDir('wsnap-bench-');
       const scale = ['--projects', '1', '--components', '3', '--languages', '2'];
       const tool = ['--tool', compiledTool()];
-      const args = [join(ROOT, 'scripts/bench.ts'), ...scale, '--store-only', which, ...tool];
-      const { stdout } = await run(process.execPath, [...TSX, ...args, '--dir', dir], {
+      const args = [...scriptArgs('bench'), ...scale, '--store-only', which, ...tool];
+      const { stdout } = await run(process.execPath, [...args, '--dir', dir], {
         cwd: ROOT,
       });
 
