@@ -8,10 +8,13 @@
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packageFile } from '../src/package-files.ts';
 
 const run = promisify(execFile);
-const ROOT = resolve(new URL('..', import.meta.url).pathname);
+/** The repository, wherever this module runs from (the sources, or the tests' compiled copy). */
+const ROOT = resolve(fileURLToPath(packageFile('.')));
 /** Left out of the copy: what is not the repository's own, and trees it builds. */
 const NOT_COPIED = new Set([
   'node_modules',

@@ -9,14 +9,34 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { packageFile } from '../src/package-files.ts';
 import { installOffline, packCopy, userEnv } from './package.ts';
 
 const run = promisify(execFile);
 
-export const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
-export const ROOT = resolve(new URL('..', import.meta.url).pathname);
+const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+/** The repository, wherever this module runs from (the sources, or the tests' compiled copy). */
+export const ROOT = resolve(fileURLToPath(packageFile('.')));
+/**
+ * Whether this is a compiled copy of the bench (the tests', test/support/compile.ts) rather than
+ * the sources `npm run bench` runs through tsx.
+ */
+const COMPILED = import.meta.url.endsWith('.js');
+/** The node flags that load the bench's TypeScript: tsx's for the sources, none compiled. */
+export const LOADER = COMPILED ? [] : TSX;
+
+/**
+ * Node's arguments that start a script of the repository (`bench/child.ts`, `scripts/sidecar.ts`)
+ * as the bench itself was started: the source through tsx under `npm run bench`, the compiled
+ * copy beside this one with plain node in the tests, which then start no tsx.
+ */
+export function scriptArgs(path: string): string[] {
+  return COMPILED
+    ? [fileURLToPath(new URL(`../${path.replace(/\.ts$/, '.js')}`, import.meta.url))]
+    : [...TSX, join(ROOT, path)];
+}
 
 /** Runs a step of bench/child.ts in a process of its own; its last line of output (JSON). */
 export async function child(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
@@ -26,7 +46,7 @@ export async function child(args: string[], extraEnv: NodeJS.ProcessEnv = {}): P
     ...(args[0] === 'floor' ? { UV_THREADPOOL_SIZE: '32' } : {}),
     ...extraEnv,
   };
-  const { stdout } = await run(process.execPath, [...TSX, join(ROOT, 'bench/child.ts'), ...args], {
+  const { stdout } = await run(process.execPath, [...scriptArgs('bench/child.ts'), ...args], {
     cwd: ROOT,
     maxBuffer: 1 << 26,
     env,
@@ -147,7 +167,8 @@ export interface RunningServer {
 
 /** Starts a script that prints the URL it serves at, and waits for that line. */
 export function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
-  const process_: ChildProcess = spawn(process.execPath, [...TSX, ...args], {
+  const [script, ...rest] = args as [string, ...string[]];
+  const process_: ChildProcess = spawn(process.execPath, [...scriptArgs(script), ...rest], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

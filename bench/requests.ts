@@ -19,7 +19,7 @@ import {
   packedCommand,
   removeTree,
   ROOT,
-  TSX,
+  scriptArgs,
 } from './processes.ts';
 import { figure } from './refresh.ts';
 
@@ -166,7 +166,7 @@ interface RunningUpstream {
 function startModelUpstream(content: string): Promise<RunningUpstream> {
   const child = spawn(
     process.execPath,
-    [...TSX, join(ROOT, 'bench/model-upstream-child.ts'), content, '0'],
+    [...scriptArgs('bench/model-upstream-child.ts'), content, '0'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

@@ -27,9 +27,9 @@ import {
   packedCommand,
   removeTree,
   ROOT,
+  scriptArgs,
   settle,
   startServer,
-  TSX,
 } from './processes.ts';
 import { childBuild, measureRefresh, type ChildBuild, type RefreshFigures } from './refresh.ts';
 import { measureRequests, type RequestFigures } from './requests.ts';
@@ -374,7 +374,7 @@ async function measureWatch(
   const started = performance.now();
   const watcher = spawn(
     process.execPath,
-    [...TSX, 'scripts/build.ts', '--watch', '--content', content, '--out', out],
+    [...scriptArgs('scripts/build.ts'), '--watch', '--content', content, '--out', out],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,8 +20,8 @@ import {
   child,
   firstComponent,
   packedCommand,
+  LOADER,
   removeTree,
-  TSX,
 } from './processes.ts';
 
 interface PublishFigures {
@@ -130,7 +130,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreFigures>
 
 /** The two runs against the store in memory, each a process of its own timed from spawn to exit. */
 async function measureMemoryStore(content: string, component: string, pages: boolean) {
-  const store = await startMemoryStore(TSX);
+  const store = await startMemoryStore(LOADER);
   const publish = async (): Promise<PublishFigures> => {
     const started = performance.now();
     const args = ['store-publish', content, store.address, ...(pages ? [] : ['--pages-off'])];

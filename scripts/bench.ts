@@ -3,13 +3,13 @@ import { formatBench, benchTargets } from '../bench/report.ts';
 import { timeTool } from '../bench/processes.ts';
 import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
-import { defineCommand, runMain } from '../src/cli/command.ts';
+import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { UsageError } from '../src/errors.ts';
 import { isRelease, NEWEST_RELEASE, RELEASE_RANGE } from '../src/model/releases.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const command = defineCommand({
+export const command = defineCommand({
   name: 'bench',
   description:
     'Generate (or reuse) a synthetic instance, build it in full and compare with a raw-write floor measured in the same run; ' +
@@ -171,4 +171,4 @@ function storeOnly(text: string | undefined): 's3' | 'memory' | undefined {
   throw new UsageError(`--store-only expects "s3" or "memory" (got "${text}")`);
 }
 
-await runMain(command);
+await runIfMain(import.meta, command);

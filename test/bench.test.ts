@@ -9,8 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { child } from '../bench/processes.ts';
+import { describe, expect, inject, it } from 'vitest';
 import { startLocalS3 } from '../bench/s3-server.ts';
 import { buildDirectory } from '../src/build.ts';
 import { recordPath } from '../src/deploy/record.ts';
@@ -22,6 +21,7 @@ import { noFigures } from '../src/deploy/deploy.ts';
 import { RELEASE_RANGE } from '../src/model/releases.ts';
 import { FIXTURES, readTree, ROOT, tempDir, TSX } from './helpers.ts';
 import { compiledTool } from './support/compiled-tool.ts';
+import { runCli } from './support/run-cli.ts';
 import { runScript } from './support/run-script.ts';
 import { TEST_AWS_ENV } from './support/s3-proxy.ts';
 import { readStateFiles } from './support/state-files.ts';
@@ -121,7 +121,7 @@ describe('npm run bench --weblate-version 2026.8', () => {
   });
 
   it('refuses a release outside the table with a one-line usage error', async () => {
-    const failed = await runScript('bench', ['--weblate-version', '5']);
+    const failed = await runCli('bench', ['--weblate-version', '5']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`--weblate-version expects ${RELEASE_RANGE} (got "5")`);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
@@ -136,8 +136,8 @@ describe("the bench's seeded mirror state", () => {
     const s3 = await startLocalS3(join(dir, 's3'), ['bench']);
     const store = () => s3Store({ bucket: 'bench', endpoint: s3.url, region: null });
     try {
-      await child(['seed-deploy', out, 'bench', 'mirror', s3.url]);
-      await child(['seed-state', out, content, 'bench', 'mirror', s3.url], TEST_AWS_ENV);
+      await benchStep(['seed-deploy', out, 'bench', 'mirror', s3.url]);
+      await benchStep(['seed-state', out, content, 'bench', 'mirror', s3.url], TEST_AWS_ENV);
       const key = 'mirror/.weblate-snapshot/state';
       const client = store();
       expect(isStateRoot((await client.get(key))!)).toBe(true);
@@ -172,3 +172,12 @@ describe("the bench's seeded mirror state", () => {
     }
   });
 });
+
+/**
+ * A step of the bench's bench/child.ts in a process of its own, as the bench starts it, from the
+ * copy compiled before the tests (as a compiled bench starts it: test/support/compile.ts).
+ */
+async function benchStep(args: string[], env: Record<string, string> = {}): Promise<void> {
+  const step = join(inject('compiledRoot'), 'bench/child.js');
+  await run(process.execPath, [step, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+}

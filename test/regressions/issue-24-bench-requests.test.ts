@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 import { compiledTool } from '../support/compiled-tool.ts';
 
 const run = promisify(execFile);
@@ -20,15 +20,8 @@ describe('npm run bench --requests-only', () => {
     // The bench changes a counter of project-00002/component-003.
     const scale = ['--projects', '2', '--components', '3', '--languages', '2'];
     const tool = ['--tool', compiledTool()];
-    const args = [
-      join(ROOT, 'scripts/bench.ts'),
-      ...scale,
-      '--requests-only',
-      ...tool,
-      '--dir',
-      dir,
-    ];
-    const { stdout } = await run(process.execPath, [...TSX, ...args], { cwd: ROOT });
+    const args = [...scriptArgs('bench'), ...scale, '--requests-only', ...tool, '--dir', dir];
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT });
 
     expect(stdout).toMatch(/^Requests to the upstream \(served from memory/m);
     expect(stdout).toMatch(/^ {2}a re-pull with nothing changed: \d+ requests?, 0 files written /m);

@@ -18,7 +18,7 @@ import {
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -53,7 +53,7 @@ describe('npm run bench --refresh-only --tool BIN', () => {
     ({ stdout: ran.stdout } = await run(
       process.execPath,
       [
-        ...[...TSX, join(ROOT, 'scripts/bench.ts'), ...scale, '--refresh-only'],
+        ...[...scriptArgs('bench'), ...scale, '--refresh-only'],
         ...['--tool', tool.bin, '--pages', 'off', '--dir', ran.dir],
       ],
       {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.ts';
 import { compiledTool } from '../support/compiled-tool.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 
 const TINY = ['--projects', '1', '--components', '1', '--languages', '1', '--rounds', '1'];
@@ -18,10 +19,11 @@ const TINY = ['--projects', '1', '--components', '1', '--languages', '1', '--rou
 describe('npm run bench, one run at a time in a folder', () => {
   it('refuses to start while another run holds the folder, and changes nothing', async () => {
     const dir = tempDir('wsnap-bench-');
-    // This test's own process stands for a run in progress.
+    // This test's own process stands for a run in progress; the second run starts in it (the
+    // refusal is the same wherever it runs).
     writeFileSync(join(dir, 'run.lock'), `${process.pid}\n`);
 
-    const result = await runScript('bench', [...TINY, '--build-only', '--dir', dir]);
+    const result = await runCli('bench', [...TINY, '--build-only', '--dir', dir]);
 
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { RELEASE_RANGE } from '../../src/model/releases.ts';
 import { tempDir } from '../helpers.ts';
 import { compiledTool } from '../support/compiled-tool.ts';
+import { runCli } from '../support/run-cli.ts';
 import { runScript } from '../support/run-script.ts';
 
 const TINY = ['--projects', '1', '--components', '3', '--languages', '2', '--build-only'];
@@ -37,7 +38,7 @@ describe('npm run bench --weblate-version <release>', () => {
   });
 
   it('refuses 5.18 as build does', async () => {
-    const failed = await runScript('bench', ['--weblate-version', '5.18']);
+    const failed = await runCli('bench', ['--weblate-version', '5.18']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`--weblate-version expects ${RELEASE_RANGE} (got "5.18")`);
   });

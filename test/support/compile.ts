@@ -1,13 +1,15 @@
 /**
  * Vitest's global setup: the sources compiled once by tsc, as `npm pack` compiles them into lib/
- * (tsconfig.build.json), before any test file starts. Tests that need a real process then start
- * the compiled script with node (see helpers.ts#scriptArgs), as the package runs, without tsx's
- * second or two, and no two test workers compile at the same time. The compile is incremental:
- * a run after a small edit rewrites only what changed.
+ * (tsconfig.build.json), with the benchmark beside them (tsconfig.compiled.json), before any test
+ * file starts. Tests that need a real process then start the compiled script with node (see
+ * helpers.ts#scriptArgs), as the package runs, without tsx's second or two, and no two test
+ * workers compile at the same time; a compiled bench starts its own steps compiled too
+ * (bench/processes.ts). The compile is incremental: a run after a small edit rewrites only what
+ * changed.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
@@ -30,11 +32,20 @@ const OUT = join(
   createHash('sha256').update(ROOT).digest('hex').slice(0, 12),
 );
 
+/**
+ * The compile under way or done, shared by the projects of the run: vitest runs a global setup
+ * once per project, and two compiles at once (each about 5 s of CPU with nothing to do) would
+ * write the same files.
+ */
+const shared = globalThis as { wsnapCompile?: Promise<void>; wsnapRecompile?: Promise<void> };
+
 export default async function compile(project: TestProject): Promise<void> {
-  await compileSources();
+  await (shared.wsnapCompile ??= compileSources());
   project.provide('compiledRoot', OUT);
   // In watch mode, a source edited since is compiled again before the tests run again.
-  project.onTestsRerun(compileSources);
+  project.onTestsRerun(
+    () => (shared.wsnapRecompile ??= compileSources().finally(() => delete shared.wsnapRecompile)),
+  );
 }
 
 async function compileSources(): Promise<void> {
@@ -42,7 +53,8 @@ async function compileSources(): Promise<void> {
   // Without a package.json of its own, a .js file inside node_modules is taken for CommonJS.
   writeFileSync(join(OUT, 'package.json'), '{"type":"module","private":true}\n');
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const args = ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', OUT, '--declaration', 'false'];
+  const config = join(ROOT, 'test/support/tsconfig.compiled.json');
+  const args = ['-p', config, '--outDir', OUT, '--declaration', 'false'];
   const incremental = ['--incremental', '--tsBuildInfoFile', join(OUT, 'tsbuildinfo')];
   // Type errors are `npm test`'s tsc's to report; the JavaScript is written all the same.
   await promisify(execFile)(process.execPath, [tsc, ...args, ...incremental], { cwd: ROOT }).catch(
@@ -50,4 +62,6 @@ async function compileSources(): Promise<void> {
       if (!existsSync(join(OUT, 'scripts/weblate-snapshot.js'))) throw error;
     },
   );
+  // JavaScript already, which tsc does not copy: the bench's local S3 server, started beside it.
+  copyFileSync(join(ROOT, 'bench/s3rver-child.mjs'), join(OUT, 'bench/s3rver-child.mjs'));
 }

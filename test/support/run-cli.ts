@@ -17,9 +17,9 @@ interface CliOptions {
   env?: Record<string, string>;
 }
 
-/** `scripts/<script>.ts` with `args`, as `npm run <script> -- args` runs it. */
+/** `scripts/<script>.ts` with `args`, as `npm run <script> -- args` runs it (`bench` too). */
 export async function runCli(
-  script: Script,
+  script: Script | 'bench',
   args: string[],
   options: CliOptions = {},
 ): Promise<ScriptResult> {

@@ -91,5 +91,4 @@ export const SLOWEST_SUITES = [
   'test/regressions/issue-24-status-site-heap-near-live.test.ts',
   'test/build-cache.test.ts',
   'test/regressions/issue-24-bench-requests.test.ts',
-  'test/regressions/issue-24-bench-store-refresh-own-process.test.ts',
 ];
