@@ -91,7 +91,7 @@ describe('npm run bench --weblate-version 2026.8', () => {
       '--build-only',
       '--weblate-version',
       '2026.8',
-      // The first test packs the tool, as the benchmark does by default; this one need not.
+      // The compiled sources stand for the packed tool the benchmark times by default.
       '--tool',
       compiledTool(),
       '--dir',

@@ -30,6 +30,7 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-25-formats-preview.test.ts',
   'test/regressions/issue-25-language-chart.test.ts',
   'test/regressions/issue-25-pull-releases.test.ts',
+  'test/regressions/issue-25-releases-bench.test.ts',
   'test/regressions/issue-25-releases-errors.test.ts',
   'test/regressions/issue-25-releases-nginx-errors.test.ts',
   'test/regressions/issue-25-releases-pull-5.1.test.ts',
