@@ -149,8 +149,31 @@ export async function removeTree(path: string): Promise<void> {
   if (existsSync(path)) await run('rm', ['-rf', path]);
 }
 
+/** The component the rebuilds and the store runs change a counter of. */
 export function firstComponent(content: string): string {
   return join(content, 'projects/project-00001/components/component-002.yaml');
+}
+
+/** The component the mirror refresh and the count of requests change upstream. */
+export const CHANGED_UPSTREAM = { project: 'project-00002', component: 'component-003' };
+
+/**
+ * Why a synthetic instance is too small for the steps a run takes, or null: each step that
+ * changes a counter changes it in a component named above, which the instance must hold.
+ */
+export function scaleTooSmall(
+  scale: { projects: number; components: number },
+  steps: { buildOnly?: boolean; storeOnly?: string | undefined },
+): string | null {
+  if (steps.buildOnly) return null;
+  const [projects, components, named] = steps.storeOnly
+    ? [1, 2, 'project-00001/component-002']
+    : [2, 3, `${CHANGED_UPSTREAM.project}/${CHANGED_UPSTREAM.component}`];
+  if (scale.projects >= projects && scale.components >= components) return null;
+  return (
+    `this run changes a counter of ${named}: give --projects ${projects} --components ` +
+    `${components} or more (got ${scale.projects} and ${scale.components}), or --build-only`
+  );
 }
 
 export function bumpFirstCounter(text: string): string {

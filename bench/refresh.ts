@@ -27,6 +27,7 @@ import { LOCAL_S3_KEYS, startLocalS3 } from './s3-server.ts';
 import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
   bumpFirstCounter,
+  CHANGED_UPSTREAM,
   child,
   coldCache,
   packedCommand,
@@ -93,7 +94,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   let upstream = await startUpstream(options);
   // The mirror pulls through the front, whose URL stays when the upstream starts again.
   const { front, from } = await startFeedFrontOver(upstream.url);
-  const changed = 'project-00002/component-003';
+  const changed = `${CHANGED_UPSTREAM.project}/${CHANGED_UPSTREAM.component}`;
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);
@@ -211,8 +212,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
       s3: s3.url,
       work: mirrorWork,
       buildFlags: options.pages ? [] : ['--pages', 'off'],
-      project: 'project-00002',
-      component: 'component-003',
+      ...CHANGED_UPSTREAM,
       changeUpstream,
       log,
     });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { startFeedFrontOver } from './feed-front.ts';
 import {
   bumpFirstCounter,
+  CHANGED_UPSTREAM,
   highWaterMark,
   packedCommand,
   removeTree,
@@ -63,7 +64,7 @@ export async function measureRequests(options: RequestOptions): Promise<RequestF
   log(`Upstream requests: opened in ${seconds(upstream.openMs)} (${upstream.url})`);
   // The mirror pulls through the front, whose URL stays when the upstream starts again.
   const { front, from } = await startFeedFrontOver(upstream.url);
-  const changed = 'project-00002/component-003';
+  const changed = `${CHANGED_UPSTREAM.project}/${CHANGED_UPSTREAM.component}`;
   let upstreamPeak = 0;
   try {
     log('Upstream requests: a full pull (untimed set-up) …');

@@ -1,6 +1,6 @@
 /** `npm run bench`: the performance benchmark. */
 import { formatBench, benchTargets } from '../bench/report.ts';
-import { timeTool } from '../bench/processes.ts';
+import { scaleTooSmall, timeTool } from '../bench/processes.ts';
 import { benchSuffix, runBench } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runIfMain } from '../src/cli/command.ts';
@@ -139,6 +139,11 @@ export const command = defineCommand({
           pages,
           pngWidgets,
         };
+    const tooSmall = scaleTooSmall(scale, {
+      buildOnly: args['build-only'],
+      storeOnly: args['store-only'],
+    });
+    if (tooSmall) throw new UsageError(tooSmall);
     if (args.tool) timeTool(args.tool);
     await runBench({
       scale,
