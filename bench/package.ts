@@ -14,7 +14,7 @@ import { packageFile } from '../src/package-files.ts';
 
 const run = promisify(execFile);
 /** The repository, wherever this module runs from (the sources, or the tests' compiled copy). */
-const ROOT = resolve(fileURLToPath(packageFile('.')));
+export const ROOT = resolve(fileURLToPath(packageFile('.')));
 /** Left out of the copy: what is not the repository's own, and trees it builds. */
 const NOT_COPIED = new Set([
   'node_modules',

@@ -8,17 +8,15 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { packageFile } from '../src/package-files.ts';
-import { installOffline, packCopy, userEnv } from './package.ts';
+import { installOffline, packCopy, ROOT, userEnv } from './package.ts';
 
 const run = promisify(execFile);
 
 const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
-/** The repository, wherever this module runs from (the sources, or the tests' compiled copy). */
-export const ROOT = resolve(fileURLToPath(packageFile('.')));
+export { ROOT };
 /**
  * Whether this is a compiled copy of the bench (the tests', test/support/compile.ts) rather than
  * the sources `npm run bench` runs through tsx.
@@ -149,13 +147,29 @@ export async function removeTree(path: string): Promise<void> {
   if (existsSync(path)) await run('rm', ['-rf', path]);
 }
 
-/** The component the rebuilds and the store runs change a counter of. */
-export function firstComponent(content: string): string {
-  return join(content, 'projects/project-00001/components/component-002.yaml');
+/** A component of the synthetic instance, by its project's and its own slug. */
+interface NamedComponent {
+  project: string;
+  component: string;
 }
 
+/** The component the rebuilds and the store runs change a counter of. */
+const CHANGED_IN_CONTENT: NamedComponent = { project: 'project-00001', component: 'component-002' };
 /** The component the mirror refresh and the count of requests change upstream. */
-export const CHANGED_UPSTREAM = { project: 'project-00002', component: 'component-003' };
+export const CHANGED_UPSTREAM: NamedComponent = {
+  project: 'project-00002',
+  component: 'component-003',
+};
+
+/** `project/component`, as the API's paths name a component. */
+export function componentPath({ project, component }: NamedComponent): string {
+  return `${project}/${component}`;
+}
+
+export function firstComponent(content: string): string {
+  const { project, component } = CHANGED_IN_CONTENT;
+  return join(content, 'projects', project, 'components', `${component}.yaml`);
+}
 
 /**
  * Why a synthetic instance is too small for the steps a run takes, or null: each step that
@@ -167,12 +181,13 @@ export function scaleTooSmall(
 ): string | null {
   if (steps.buildOnly) return null;
   const [projects, components, named] = steps.storeOnly
-    ? [1, 2, 'project-00001/component-002']
-    : [2, 3, `${CHANGED_UPSTREAM.project}/${CHANGED_UPSTREAM.component}`];
+    ? [1, 2, CHANGED_IN_CONTENT]
+    : [2, 3, CHANGED_UPSTREAM];
   if (scale.projects >= projects && scale.components >= components) return null;
   return (
-    `this run changes a counter of ${named}: give --projects ${projects} --components ` +
-    `${components} or more (got ${scale.projects} and ${scale.components}), or --build-only`
+    `this run changes a counter of ${componentPath(named)}: give --projects ${projects} ` +
+    `--components ${components} or more (got ${scale.projects} and ${scale.components}), ` +
+    'or --build-only'
   );
 }
 

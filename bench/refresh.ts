@@ -28,6 +28,7 @@ import { measureWebhook, type WebhookFigures } from './webhook.ts';
 import {
   bumpFirstCounter,
   CHANGED_UPSTREAM,
+  componentPath,
   child,
   coldCache,
   packedCommand,
@@ -94,7 +95,7 @@ export async function measureRefresh(options: RefreshOptions): Promise<RefreshFi
   let upstream = await startUpstream(options);
   // The mirror pulls through the front, whose URL stays when the upstream starts again.
   const { front, from } = await startFeedFrontOver(upstream.url);
-  const changed = `${CHANGED_UPSTREAM.project}/${CHANGED_UPSTREAM.component}`;
+  const changed = componentPath(CHANGED_UPSTREAM);
   const s3 = await startLocalS3(join(work, 's3'), ['bench']);
   try {
     log(`Mirror refresh: a full pull of the upstream sidecar (${upstream.url}) …`);

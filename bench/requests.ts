@@ -16,6 +16,7 @@ import { startFeedFrontOver } from './feed-front.ts';
 import {
   bumpFirstCounter,
   CHANGED_UPSTREAM,
+  componentPath,
   highWaterMark,
   packedCommand,
   removeTree,
@@ -64,7 +65,7 @@ export async function measureRequests(options: RequestOptions): Promise<RequestF
   log(`Upstream requests: opened in ${seconds(upstream.openMs)} (${upstream.url})`);
   // The mirror pulls through the front, whose URL stays when the upstream starts again.
   const { front, from } = await startFeedFrontOver(upstream.url);
-  const changed = `${CHANGED_UPSTREAM.project}/${CHANGED_UPSTREAM.component}`;
+  const changed = componentPath(CHANGED_UPSTREAM);
   let upstreamPeak = 0;
   try {
     log('Upstream requests: a full pull (untimed set-up) …');
