@@ -92,4 +92,5 @@ export const SLOWEST_SUITES = [
   'test/regressions/issue-24-new-tree-heap-bounded.test.ts',
   'test/build-cache.test.ts',
   'test/regressions/issue-24-bench-requests.test.ts',
+  'test/regressions/issue-24-bench-floor-render.test.ts',
 ];
