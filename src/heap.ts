@@ -14,6 +14,7 @@
  * build took a third more CPU; bounded so, it takes no more CPU than left to V8.
  */
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** Runs `work` with the heap held near its live size (runs may overlap: the strictest hold applies). */
 export async function withHeapNearLive<T>(work: () => Promise<T>): Promise<T> {
@@ -37,6 +38,19 @@ export function* heapBoundedWhile<T>(items: Iterable<T>): Generator<T> {
   } finally {
     release();
   }
+}
+
+/**
+ * A full collection now. For the moment a large structure has just become garbage and large
+ * buffers outside the heap are about to be made: V8 collects when its heap grows, and a phase that
+ * allocates outside it leaves the garbage in place. At a million translations, the manifest's
+ * index (its text read whole, some 310 MB, and the index made of it) was made beside the model's
+ * pages and the build cache's encoded parts, all garbage, and took the build from 732 to 1,073 MiB.
+ */
+export function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  // A context made after the flag is set has V8's gc() among its globals.
+  (runInNewContext('gc') as () => void)();
 }
 
 // --- internal ---
