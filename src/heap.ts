@@ -7,11 +7,12 @@
  * empty rather than seven tenths (V8's `--optimize-for-size`), so that the pages the opening's
  * garbage left half empty are given back; V8's own heuristics are back once it ends. A build
  * into a folder holds it so around its phases whose garbage is large beside what stays: the
- * opening of the content and the records written after the tree (build.ts). While it writes a
- * whole new tree (tree/groups.ts), the heap is bounded more loosely: half again the live size,
- * with V8's own compaction. Left to V8, the old space grew past twice the live model (1,197 MiB
- * at a million translations without the status site); held as near as a publish holds it, the
- * build took a third more CPU; bounded so, it takes no more CPU than left to V8.
+ * opening of the content, the records written after the tree (build.ts), and a whole new tree's
+ * status site (tree/groups.ts). While it writes the API's groups of a whole new tree, the heap is
+ * bounded more loosely: half again the live size, with V8's own compaction. Left to V8, the old
+ * space grew past twice the live model (1,197 MiB at a million translations without the status
+ * site); held as near as a publish holds it, the build took a third more CPU; bounded so, it
+ * takes no more CPU than left to V8.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -27,9 +28,23 @@ export async function withHeapNearLive<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Passes `items` on with the heap held near its live size from the first asked for until the
+ * last is taken or the caller stops taking them: for a generator of work whose garbage is large
+ * beside what stays, inside a longer run.
+ */
+export function* heapNearLiveWhile<T>(items: Iterable<T>): Generator<T> {
+  const release = heapNearLive();
+  try {
+    yield* items;
+  } finally {
+    release();
+  }
+}
+
+/**
  * Passes `items` on with the heap bounded at half again its live size, from the first asked for
- * until the last is taken or the caller stops taking them: for the groups of a whole new tree,
- * whose garbage is large beside the model (a near-live hold around it still applies).
+ * until the last is taken or the caller stops taking them: for the API's groups of a whole new
+ * tree, whose garbage is large beside the model (a near-live hold around it still applies).
  */
 export function* heapBoundedWhile<T>(items: Iterable<T>): Generator<T> {
   const release = holdHeap(BOUNDED);
@@ -61,13 +76,12 @@ interface Hold {
   optimizeForSize: boolean;
 }
 
-/** Near the live size: a publish, the opening of the content, the records after the tree. */
+/** Near the live size: a publish, the opening of the content, a new status site, the records. */
 const NEAR_LIVE: Hold = { growthPercent: 20, optimizeForSize: true };
 /**
- * While a whole new tree is written: at 200,000 translations without the status site, into
- * memory, the peak RSS went from 586 to 395 MiB for the same user CPU (51.7 and 51.1 s), where
- * NEAR_LIVE took it to 358 MiB for 67.6 s; with the status site, at 100,000, from 434 to 382 MiB
- * for 53.0 s of user CPU against 62.9 s.
+ * While the API's groups of a whole new tree are written: at 200,000 translations without the
+ * status site, into memory, the peak RSS went from 586 to 395 MiB for the same user CPU (51.7 and
+ * 51.1 s), where NEAR_LIVE took it to 358 MiB for 67.6 s.
  */
 const BOUNDED: Hold = { growthPercent: 50, optimizeForSize: false };
 
