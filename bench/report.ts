@@ -15,16 +15,19 @@ export function benchTargets(result: BenchResult): TargetCheck[] {
   const n = result.scale.translations;
   const near = (goal: number) => Math.abs(n - goal) / goal < 0.1;
   const checks: TargetCheck[] = [];
-  if (result.rounds.length > 0 && (near(100_000) || near(1_000_000))) {
-    const best = bestRound(result);
-    const gib = best.build.maxRssKiB / 2 ** 20;
+  const builds = result.rounds.flatMap(({ build }) => (build ? [build] : []));
+  if (builds.length > 0 && (near(100_000) || near(1_000_000))) {
     // The same at both scales: issue 24 asks a million for what 100,000 had to meet.
     const [ratioGoal, rssGoal] = [1.5, 1];
-    checks.push({
-      target: `full build within ${ratioGoal}× the raw-write floor`,
-      figure: `${best.ratio.toFixed(2)}×`,
-      met: best.ratio <= ratioGoal,
-    });
+    const best = bestRatio(result);
+    // A build without its floor (`--floor none`) is compared with one measured in another run.
+    if (best !== null)
+      checks.push({
+        target: `full build within ${ratioGoal}× the raw-write floor`,
+        figure: `${best.toFixed(2)}×`,
+        met: best <= ratioGoal,
+      });
+    const gib = Math.min(...builds.map((build) => build.maxRssKiB)) / 2 ** 20;
     checks.push({
       target: `peak RSS under ${rssGoal} GiB`,
       figure: `${gib.toFixed(2)} GiB`,
@@ -81,15 +84,31 @@ export function formatBench(result: BenchResult): string {
       `${counted(result.content.files, 'content file')}${result.content.reused ? ' (reused)' : ''}`,
     '',
   ];
-  result.rounds.forEach(({ build, floor, ratio }, i) => {
-    lines.push(
-      `Full build${result.rounds.length > 1 ? ` (round ${i + 1})` : ''}: ${seconds(build.ms)}, ${count(build.files)} files, ${mib(build.bytes)}`,
-      `  ${count(Math.round(build.translationsPerSecond))} translations/s, ${count(Math.round(build.filesPerSecond))} files/s, ` +
-        `${build.megabytesPerSecond.toFixed(1)} MB/s, peak RSS ${mib(build.maxRssKiB * 1024)}`,
-      `  raw-write floor (same bytes, same paths): ${seconds(floor.writeMs)}; build/floor ${ratio.toFixed(2)}×`,
-      `  CPU user + system: build ${seconds(build.userMs)} + ${seconds(build.systemMs)}, ` +
-        `floor ${seconds(floor.userMs)} + ${seconds(floor.systemMs)}; build/floor ${cpuRatio(build, floor)}`,
-    );
+  result.rounds.forEach((round, i) => {
+    const which = result.rounds.length > 1 ? ` (round ${i + 1})` : '';
+    const { build, floor } = round;
+    if (build)
+      lines.push(
+        `Full build${which}: ${seconds(build.ms)}, ${count(build.files)} files, ${mib(build.bytes)}`,
+        `  ${count(Math.round(build.translationsPerSecond))} translations/s, ${count(Math.round(build.filesPerSecond))} files/s, ` +
+          `${build.megabytesPerSecond.toFixed(1)} MB/s, peak RSS ${mib(build.maxRssKiB * 1024)}`,
+      );
+    if (build && !floor)
+      lines.push(
+        `  CPU user + system: ${seconds(build.userMs)} + ${seconds(build.systemMs)}; no floor in this run (--floor none)`,
+      );
+    if (!build && floor)
+      lines.push(
+        `Raw-write floor${which}, fed by the renderer (no tree built or read back): ${seconds(floor.writeMs)}, ` +
+          `${count(floor.files)} files, ${mib(floor.bytes)}`,
+        `  CPU user + system of the writing: ${seconds(floor.userMs)} + ${seconds(floor.systemMs)}`,
+      );
+    if (round.ratio !== null)
+      lines.push(
+        `  raw-write floor (same bytes, same paths): ${seconds(round.floor.writeMs)}; build/floor ${round.ratio.toFixed(2)}×`,
+        `  CPU user + system: build ${seconds(round.build.userMs)} + ${seconds(round.build.systemMs)}, ` +
+          `floor ${seconds(round.floor.userMs)} + ${seconds(round.floor.systemMs)}; build/floor ${cpuRatio(round.build, round.floor)}`,
+      );
   });
   if (result.rebuilds) {
     const { counter, language, session, watch } = result.rebuilds;
@@ -266,9 +285,10 @@ function formatStore(store: StoreFigures): string[] {
   return lines;
 }
 
-/** The round with the lowest build/floor ratio (each round is reported). */
-function bestRound(result: BenchResult) {
-  return result.rounds.reduce((best, round) => (round.ratio < best.ratio ? round : best));
+/** The lowest build/floor ratio of the rounds that have one (each round is reported), else null. */
+function bestRatio(result: BenchResult): number | null {
+  const ratios = result.rounds.flatMap(({ ratio }) => (ratio === null ? [] : [ratio]));
+  return ratios.length > 0 ? Math.min(...ratios) : null;
 }
 
 /** The build's CPU over the floor's; a tiny tree's floor may take less than the clock's tick. */

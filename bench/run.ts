@@ -45,6 +45,12 @@ interface BenchOptions {
   getSeconds: number;
   /** Skip what needs a tree kept after the full build (rebuilds, sidecar, GET, the mirror refresh). */
   buildOnly: boolean;
+  /**
+   * Which floor a round measures: `tree`, the built tree read back and written again (after the
+   * build); `render`, the floor alone, fed by the renderer with no tree built or read; `none`, the
+   * build alone. The last two are for a disk that holds the tree only once (with `buildOnly`).
+   */
+  floor?: FloorKind;
   /** Measure only the mirror refresh (its upstream tree built untimed). */
   refreshOnly?: boolean;
   /** Count only the requests a refresh makes of an upstream served from memory (no tree built). */
@@ -59,7 +65,7 @@ interface BenchOptions {
 export interface BenchResult {
   scale: SyntheticScale & { translations: number };
   content: { files: number; reused: boolean };
-  rounds: { build: BuildFigures; floor: FloorFigures; ratio: number }[];
+  rounds: Round[];
   rebuilds?: {
     counter: RebuildFigures;
     cold: ColdBuildFigures;
@@ -73,6 +79,14 @@ export interface BenchResult {
   requests?: RequestFigures;
   store?: StoreFigures;
 }
+
+export type FloorKind = 'tree' | 'render' | 'none';
+
+/** A round: the build and its floor, or only one of them (`--floor none`, `--floor render`). */
+export type Round =
+  | { build: BuildFigures; floor: FloorFigures; ratio: number }
+  | { build: BuildFigures; floor: null; ratio: null }
+  | { build: null; floor: FloorFigures; ratio: null };
 
 interface BuildFigures {
   ms: number;
@@ -169,6 +183,23 @@ function lockHolder(lock: string): number | null {
   }
 }
 
+/** The floor alone, fed by the renderer (bench/child.ts floor-render), written to `floor`. */
+async function renderedFloor(
+  work: string,
+  floor: string,
+  round: number,
+  log: (line: string) => void,
+): Promise<FloorFigures> {
+  log(`Round ${round}: raw-write floor fed by the renderer (no tree built or read back) …`);
+  const floored = JSON.parse(
+    await child(['floor-render', join(work, 'content'), floor]),
+  ) as FloorFigures;
+  log(
+    `Round ${round}: raw-write floor ${(floored.writeMs / 1000).toFixed(2)} s, ${floored.files} files, ${floored.bytes} bytes`,
+  );
+  return floored;
+}
+
 async function measureAll(dir: string, options: BenchOptions): Promise<BenchResult> {
   const { log } = options;
   const translations = translationCount(options.scale);
@@ -233,6 +264,14 @@ async function measureAll(dir: string, options: BenchOptions): Promise<BenchResu
       out = join(roundDir, 'dist');
       const floor = join(roundDir, 'floor');
       await settle();
+      if (options.floor === 'render') {
+        result.rounds.push({
+          build: null,
+          floor: await renderedFloor(work, floor, round, log),
+          ratio: null,
+        });
+        continue;
+      }
       log(`Round ${round}: full build of ${translations.toLocaleString('en-US')} translations …`);
       const line = await child(['build', join(work, 'content'), out, '--full']);
       const built = JSON.parse(line);
@@ -251,6 +290,10 @@ async function measureAll(dir: string, options: BenchOptions): Promise<BenchResu
       log(
         `Round ${round}: full build ${(build.ms / 1000).toFixed(2)} s, ${build.files} files, ${build.bytes} bytes, peak RSS ${(build.maxRssKiB / 1024).toFixed(0)} MiB`,
       );
+      if (options.floor === 'none') {
+        result.rounds.push({ build, floor: null, ratio: null });
+        continue;
+      }
       await settle();
       const consume =
         options.buildOnly &&

@@ -1,7 +1,7 @@
 /** `npm run bench`: the performance benchmark. */
 import { formatBench, benchTargets } from '../bench/report.ts';
 import { scaleTooSmall, timeTool } from '../bench/processes.ts';
-import { benchSuffix, runBench } from '../bench/run.ts';
+import { benchSuffix, runBench, type FloorKind } from '../bench/run.ts';
 import { scaleFor } from '../bench/synthetic.ts';
 import { defineCommand, runIfMain } from '../src/cli/command.ts';
 import { UsageError } from '../src/errors.ts';
@@ -60,6 +60,15 @@ export const command = defineCommand({
     'build-only': {
       type: 'boolean',
       description: 'measure only the full build and the floor (what the 1,000,000 target asks)',
+    },
+    floor: {
+      type: 'string',
+      valueName: 'tree|render|none',
+      description:
+        'with --build-only, the floor each round measures: the built tree read back and written again; ' +
+        'the floor alone, fed by the renderer (no tree built or read back); or none, the build alone. ' +
+        'On a disk that holds the tree only once, run render and none each on a new file system',
+      default: 'tree',
     },
     'weblate-version': {
       type: 'string',
@@ -139,6 +148,9 @@ export const command = defineCommand({
           pages,
           pngWidgets,
         };
+    const floor = floorKind(args.floor);
+    if (floor !== 'tree' && !args['build-only'])
+      throw new UsageError(`--floor ${floor} goes with --build-only`);
     const tooSmall = scaleTooSmall(scale, {
       buildOnly: args['build-only'],
       storeOnly: args['store-only'],
@@ -151,6 +163,7 @@ export const command = defineCommand({
       rounds: integer('rounds', args.rounds),
       getSeconds: integer('get-seconds', args['get-seconds']),
       buildOnly: args['build-only'],
+      floor,
       refreshOnly: args['refresh-only'],
       requestsOnly: args['requests-only'],
       storeOnly: storeOnly(args['store-only']),
@@ -170,6 +183,11 @@ export const command = defineCommand({
     return 0;
   },
 });
+
+function floorKind(text: string): FloorKind {
+  if (text === 'tree' || text === 'render' || text === 'none') return text;
+  throw new UsageError(`--floor expects "tree", "render" or "none" (got "${text}")`);
+}
 
 function storeOnly(text: string | undefined): 's3' | 'memory' | undefined {
   if (text === undefined || text === 's3' || text === 'memory') return text;

@@ -10,7 +10,7 @@ import { loadCatalog, type Catalog } from './catalog/catalog.ts';
 import type { FileSignature } from './content/signatures.ts';
 import { pinProblems } from './content/problems.ts';
 import { internalError, type ContentError } from './errors.ts';
-import { withHeapNearLive } from './heap.ts';
+import { collectGarbage, withHeapNearLive } from './heap.ts';
 import { hostProblem, type HostOptions } from './hosts/index.ts';
 import type { Model } from './model/types.ts';
 import { checkOutFolder, type OutFolderCheck } from './output/out-folder.ts';
@@ -149,9 +149,12 @@ export async function buildDirectory(
   const written = await writeWholeTree(options, { kept, overrides, host, key, catalog, settings });
   if (!written.ok) return failedReport(written.errors, clock() - started);
   // The model is gone by now: the manifest's index, as large as a third of the model at a
-  // million translations, is made without it (the two together passed 1 GiB).
-  if (written.report.mode === 'fresh')
+  // million translations, is made without it (the two together passed 1 GiB), once it is
+  // collected (the index is made outside the heap, which does not grow meanwhile).
+  if (written.report.mode === 'fresh') {
+    collectGarbage();
     await withHeapNearLive(() => keepManifestIndex(options.outDir));
+  }
   const { report } = written;
   const counts =
     report.mode === 'fresh'

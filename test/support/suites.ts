@@ -89,7 +89,8 @@ export const SLOWEST_SUITES = [
   'test/sidecar/fuzz.test.ts',
   'test/regressions/issue-26-not-found-servers.test.ts',
   'test/regressions/issue-22-pull-resume-size.test.ts',
-  'test/regressions/issue-24-status-site-heap-near-live.test.ts',
+  'test/regressions/issue-24-new-tree-heap-bounded.test.ts',
   'test/build-cache.test.ts',
   'test/regressions/issue-24-bench-requests.test.ts',
+  'test/regressions/issue-24-bench-floor-render.test.ts',
 ];
