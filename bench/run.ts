@@ -83,7 +83,7 @@ export interface BenchResult {
 export type FloorKind = 'tree' | 'render' | 'none';
 
 /** A round: the build and its floor, or only one of them (`--floor none`, `--floor render`). */
-export type Round =
+type Round =
   | { build: BuildFigures; floor: FloorFigures; ratio: number }
   | { build: BuildFigures; floor: null; ratio: null }
   | { build: null; floor: FloorFigures; ratio: null };
