@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHttpClient, DEFAULT_HTTP_OPTIONS, type HttpOptions } from '../../src/pull/http.ts';
 import { defaultPullDeps } from '../../src/pull/pull.ts';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, tempDir } from '../helpers.ts';
 import { startLoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 import { runProgram } from '../support/run-script.ts';
@@ -241,8 +241,8 @@ describe('the pull HTTP client against a hostile server', () => {
     // In a process of its own that collects garbage every 20 ms: the lost timeout showed there.
     const code = `
       import { createServer } from 'node:http';
-      const { createHttpClient, DEFAULT_HTTP_OPTIONS } = await import(${JSON.stringify(join(ROOT, 'src/pull/http.ts'))});
-      const { defaultPullDeps } = await import(${JSON.stringify(join(ROOT, 'src/pull/pull.ts'))});
+      const { createHttpClient, DEFAULT_HTTP_OPTIONS } = await import(${JSON.stringify(compiledModule('src/pull/http.ts'))});
+      const { defaultPullDeps } = await import(${JSON.stringify(compiledModule('src/pull/pull.ts'))});
       const server = createServer((_, response) => {
         response.writeHead(200, { 'Content-Type': 'application/json' });
         response.write('[');
@@ -262,7 +262,6 @@ describe('the pull HTTP client against a hostile server', () => {
     `;
     const result = await runProgram(process.execPath, [
       '--expose-gc',
-      ...TSX,
       '--input-type=module',
       '-e',
       code,

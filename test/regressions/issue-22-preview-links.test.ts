@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, readTree, ROOT, tempDir, TSX } from '../helpers.ts';
+import { FIXTURES, readTree, ROOT, scriptArgs, tempDir } from '../helpers.ts';
 import { runScript } from '../support/run-script.ts';
 
 const ELSEWHERE = 'https://weblate.example.org/mirrored';
@@ -89,8 +89,7 @@ describe('the preview answers a tree as if it lived at its address', () => {
 
 /** `npm run serve` on a free port, its URL read from what it prints (bounded wait). */
 async function startPreview(out: string) {
-  const script = join(ROOT, 'scripts/serve.ts');
-  const child = spawn(process.execPath, [...TSX, script, '--out', out, '--port', '0'], {
+  const child = spawn(process.execPath, [...scriptArgs('serve'), '--out', out, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, TSX } from '../helpers.ts';
+import { scriptArgs } from '../helpers.ts';
 import { runCli } from '../support/run-cli.ts';
 import { startSidecar, workspace, type Workspace } from '../sidecar/support.ts';
 
@@ -80,8 +80,7 @@ describe('settings: a flag holds for its run, site.yaml lasts', () => {
 
 /** Runs build --watch until it says it is watching (bounded), stops it, and gives its output. */
 async function watchUntilReady(space: Workspace): Promise<string> {
-  const script = join(ROOT, 'scripts/build.ts');
-  const args = [...TSX, script, '--watch', '--content', space.content, '--out', space.out];
+  const args = [...scriptArgs('build'), '--watch', '--content', space.content, '--out', space.out];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -25,7 +25,7 @@ import { deploy } from '../../src/deploy/deploy.ts';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { checkTreeFiles } from '../../src/tree/check-files.ts';
 import { readManifest } from '../../src/tree/manifest.ts';
-import { FIXTURES, ROOT, tempDir, TSX, writeFiles } from '../helpers.ts';
+import { FIXTURES, scriptArgs, tempDir, writeFiles } from '../helpers.ts';
 import type { Proxy } from '../support/proxy.ts';
 import { runScript } from '../support/run-script.ts';
 import { readBucket, useLocalS3 } from '../support/s3-proxy.ts';
@@ -238,7 +238,7 @@ describe('extra files under build --watch', () => {
     writeFiles(content, { 'extra/CNAME': 'old.example.org\n', 'extra/.well-known/a.txt': 'a\n' });
     const child = spawn(
       process.execPath,
-      [...TSX, join(ROOT, 'scripts/build.ts'), '--watch', '--content', content, '--out', out],
+      [...scriptArgs('build'), '--watch', '--content', content, '--out', out],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

@@ -91,7 +91,7 @@ describe("the build cache's temporary file, after a failure", () => {
   it('is removed when the disk refuses the last chunk, its first bytes taken', () => {
     const dir = tempDir();
     const outDir = join(dir, 'dist');
-    const out = runScriptFile(join(dir, 'limited.mts'), SCRIPT(join(dir, 'whole'), outDir));
+    const out = runScriptFile(join(dir, 'limited.mjs'), SCRIPT(join(dir, 'whole'), outDir));
     expect(out.trim()).toBe('EFBIG');
     expect(readdirSync(stateDir(outDir))).toEqual([]);
   }, 60_000);

@@ -51,7 +51,7 @@ describe('checked component files hold each repeated text once', () => {
       languages: LANGUAGES,
       seed: 24,
     });
-    const out = runScriptFile(join(dir, 'checked.mts'), SCRIPT(dir));
+    const out = runScriptFile(join(dir, 'checked.mjs'), SCRIPT(dir));
     expect(Number(out)).toBeGreaterThan(PROJECTS * COMPONENTS);
     heap = readHeapSnapshot(join(dir, 'checked.heapsnapshot'));
   }, 120_000);

@@ -17,7 +17,7 @@ import {
   wholeRecordsIndexed,
   writeSortedRecord,
 } from '../../src/deploy/record-stream.ts';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 import { putObject, TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'first';
@@ -26,9 +26,9 @@ const run = promisify(execFile);
 
 /** Publishes the content to a prefix; prints the report's foreign count and the records indexed whole. */
 const CHILD = `
-import { publishContent } from '${ROOT}src/deploy/publish.ts';
-import { wholeRecordsIndexed } from '${ROOT}src/deploy/record-stream.ts';
-import { s3Store } from '${ROOT}src/deploy/s3.ts';
+import { publishContent } from '${compiledModule('src/deploy/publish.ts')}';
+import { wholeRecordsIndexed } from '${compiledModule('src/deploy/record-stream.ts')}';
+import { s3Store } from '${compiledModule('src/deploy/s3.ts')}';
 const [content, endpoint, prefix] = process.argv.slice(1);
 const store = () => s3Store({ bucket: '${BUCKET}', endpoint, region: null });
 const report = await publishContent(
@@ -51,7 +51,7 @@ console.log(JSON.stringify({ ok: report.ok, foreign: report.foreign, indexed: wh
 async function firstPublish(content: string, prefix: string): Promise<Record<string, unknown>> {
   const { stdout } = await run(
     process.execPath,
-    [...TSX, '--input-type=module', '-e', CHILD, content, servers.s3.url, prefix],
+    ['--input-type=module', '-e', CHILD, content, servers.s3.url, prefix],
     { cwd: ROOT, env: { ...process.env, ...TEST_AWS_ENV } },
   );
   return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;

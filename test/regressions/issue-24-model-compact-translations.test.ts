@@ -58,7 +58,7 @@ if (process.argv[2] === 'open') {
 /** Runs SCRIPT's two steps; the number of translations of the decoded model. */
 function snapshotModels(dir: string): number {
   const run = (step: string) =>
-    runScriptFile(join(dir, 'measure.mts'), SCRIPT(dir), { args: [step] });
+    runScriptFile(join(dir, 'measure.mjs'), SCRIPT(dir), { args: [step] });
   run('open');
   return Number(run('decode'));
 }

@@ -65,7 +65,7 @@ describe('the model of many components holds each repeated text once', () => {
       languages: LANGUAGES,
       seed: 24,
     });
-    const out = runScriptFile(join(dir, 'measure.mts'), SCRIPT(dir));
+    const out = runScriptFile(join(dir, 'measure.mjs'), SCRIPT(dir));
     translations = Number(out);
   }, 120_000);
 

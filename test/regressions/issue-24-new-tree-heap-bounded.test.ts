@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 import { CHURN_OLD_SPACE, LIVE_ARRAYS } from '../support/old-space-churn.ts';
 
 const run = promisify(execFile);
@@ -27,7 +27,7 @@ const run = promisify(execFile);
 /** Builds the content into a target that keeps nothing; at the status site's first file, holds ~40 MiB and churns ~200 MiB through the old space. */
 const CHILD = `
 ${CHURN_OLD_SPACE}
-import { build } from '${ROOT}src/build.ts';
+import { build } from '${compiledModule('src/build.ts')}';
 const [content] = process.argv.slice(2);
 const figures = {};
 const churn = (into) => (figures[into] = churnOldSpace());
@@ -58,7 +58,7 @@ describe('the heap while a whole new tree is written', () => {
     // A file, not `-e`: the PNG thread takes the process's flags, and its source is not a module.
     const child = join(dir, 'child.mjs');
     writeFileSync(child, CHILD);
-    const { stdout } = await run(process.execPath, ['--expose-gc', ...TSX, child, content], {
+    const { stdout } = await run(process.execPath, ['--expose-gc', child, content], {
       cwd: ROOT,
     });
     type Figures = { held: number; peak: number; kept: number };

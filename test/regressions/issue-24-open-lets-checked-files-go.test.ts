@@ -75,7 +75,7 @@ describe('the opening lets each checked component file go once resolved', () => 
   beforeAll(async () => {
     const content = join(dir, 'content');
     await writeSyntheticContent(content, { projects: 3, components: 10, languages: 4, seed: 24 });
-    const out = runScriptFile(join(dir, 'release.mts'), SCRIPT(content), {
+    const out = runScriptFile(join(dir, 'release.mjs'), SCRIPT(content), {
       flags: ['--expose-gc'],
     });
     found = JSON.parse(out) as Found;

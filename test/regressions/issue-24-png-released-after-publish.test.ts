@@ -15,7 +15,7 @@ import { writeSyntheticContent } from '../../bench/synthetic.ts';
 import { packageFile } from '../../src/package-files.ts';
 import { Rasteriser } from '../../src/status-site/rasteriser.ts';
 import { renderBadge } from '../../src/status-site/badges.ts';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
 const BUCKET = 'released';
@@ -28,8 +28,8 @@ const FONTS = ['data/fonts/DejaVuSans.ttf', 'data/fonts/DejaVuSans-Bold.ttf'].ma
 
 /** Two first publishes of the same content in one process, to two prefixes: each one's PNGs drawn. */
 const CHILD = `
-import { publishContent } from '${ROOT}src/deploy/publish.ts';
-import { s3Store } from '${ROOT}src/deploy/s3.ts';
+import { publishContent } from '${compiledModule('src/deploy/publish.ts')}';
+import { s3Store } from '${compiledModule('src/deploy/s3.ts')}';
 const [content, endpoint] = process.argv.slice(2);
 const store = () => s3Store({ bucket: '${BUCKET}', endpoint, region: null });
 const drawn = [];
@@ -61,7 +61,7 @@ describe('the PNG renderings', () => {
     // A file, not -e: with --input-type=module the PNG worker's CommonJS source would be read as a module.
     const script = join(dir, 'publish-twice.mjs');
     writeFileSync(script, CHILD);
-    const { stdout } = await run(process.execPath, [...TSX, script, content, servers.s3.url], {
+    const { stdout } = await run(process.execPath, [script, content, servers.s3.url], {
       cwd: ROOT,
       env: { ...process.env, ...TEST_AWS_ENV },
     });

@@ -42,7 +42,7 @@ describe('prepared component files share their hidden classes', () => {
   beforeAll(async () => {
     const content = join(dir, 'content');
     await writeSyntheticContent(content, { projects: 3, components: 20, languages: 4, seed: 24 });
-    const out = runScriptFile(join(dir, 'shapes.mts'), SCRIPT(content), {
+    const out = runScriptFile(join(dir, 'shapes.mjs'), SCRIPT(content), {
       flags: ['--allow-natives-syntax'],
     });
     found = JSON.parse(out) as typeof found;

@@ -9,14 +9,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, TSX } from '../helpers.ts';
+import { compiledModule, ROOT } from '../helpers.ts';
 
 const run = promisify(execFile);
 
 /** The old space's size once half its small objects are let go and it is collected, in bytes. */
 const CHILD = `
 import { getHeapSpaceStatistics } from 'node:v8';
-import { withHeapNearLive } from '${ROOT}src/heap.ts';
+import { withHeapNearLive } from '${compiledModule('src/heap.ts')}';
 const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
 function halfEmptied() {
   let kept = [];
@@ -42,7 +42,7 @@ describe("a publish's heap", () => {
   it('compacts the pages half emptied by garbage, and leaves V8 its own settings after', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--expose-gc', ...TSX, '--input-type=module', '-e', CHILD],
+      ['--expose-gc', '--input-type=module', '-e', CHILD],
       { cwd: ROOT },
     );
     type Space = { size: number; used: number; kept: number };

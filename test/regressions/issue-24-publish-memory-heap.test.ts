@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../../bench/synthetic.ts';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 import { CHURN_OLD_SPACE, LIVE_ARRAYS } from '../support/old-space-churn.ts';
 import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 
@@ -21,8 +21,8 @@ const run = promisify(execFile);
 /** Publishes the content; at its first upload, holds ~40 MiB and churns ~200 MiB through the old space. */
 const CHILD = `
 ${CHURN_OLD_SPACE}
-import { publishContent } from '${ROOT}src/deploy/publish.ts';
-import { s3Store } from '${ROOT}src/deploy/s3.ts';
+import { publishContent } from '${compiledModule('src/deploy/publish.ts')}';
+import { s3Store } from '${compiledModule('src/deploy/s3.ts')}';
 const [content, endpoint] = process.argv.slice(1);
 let figures = null;
 const churn = () => (figures = churnOldSpace());
@@ -52,7 +52,7 @@ describe('the heap while a publish runs', () => {
     await writeSyntheticContent(content, { projects: 1, components: 2, languages: 2 });
     const { stdout } = await run(
       process.execPath,
-      ['--expose-gc', ...TSX, '--input-type=module', '-e', CHILD, content, servers.s3.url],
+      ['--expose-gc', '--input-type=module', '-e', CHILD, content, servers.s3.url],
       { cwd: ROOT, env: { ...process.env, ...TEST_AWS_ENV } },
     );
     const figures = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;

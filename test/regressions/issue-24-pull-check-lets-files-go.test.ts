@@ -58,7 +58,7 @@ describe("pull's check lets each component file go once resolved", () => {
     const last = join(content, LAST);
     const text = readFileSync(last, 'utf8');
     writeFileSync(last, text.replace(/^translations:\n/m, '$&  kab:\n    translated: 1\n'));
-    found = JSON.parse(runScriptFile(join(dir, 'check.mts'), SCRIPT(dir))) as typeof found;
+    found = JSON.parse(runScriptFile(join(dir, 'check.mjs'), SCRIPT(dir))) as typeof found;
   }, 120_000);
 
   it('holds none of the files resolved before the last, while the last is resolved', () => {

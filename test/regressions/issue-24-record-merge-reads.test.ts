@@ -8,12 +8,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 
 const CHILD = `
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeSortedRecord } from '${ROOT}src/deploy/record-stream.ts';
+import { writeSortedRecord } from '${compiledModule('src/deploy/record-stream.ts')}';
 const [dir] = process.argv.slice(1);
 const reads = () => Number(/^syscr: (\\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))[1]);
 let before = 0;
@@ -34,7 +34,7 @@ console.log(JSON.stringify({ count, bytes: statSync(join(dir, 'record')).size, c
 describe('writing the deploy record whole', () => {
   it('merges forty runs without holding a megabyte read from each', () => {
     const dir = tempDir();
-    const out = execFileSync(process.execPath, [...TSX, '--input-type=module', '-e', CHILD, dir], {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, dir], {
       cwd: ROOT,
       encoding: 'utf8',
     });

@@ -13,12 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { recordPath } from '../../src/deploy/record.ts';
 import { writeSortedRecord } from '../../src/deploy/record-stream.ts';
 import { CHECK_WIDTH } from '../../src/tree/journal.ts';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 
 const CHILD = `
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeSortedRecord } from '${ROOT}src/deploy/record-stream.ts';
+import { writeSortedRecord } from '${compiledModule('src/deploy/record-stream.ts')}';
 const [dir] = process.argv.slice(1);
 function* lines() {
   for (let i = 0; i < 180_000; i++) {
@@ -39,7 +39,7 @@ describe('writing the deploy record whole', () => {
     const dir = tempDir();
     const out = execFileSync(
       process.execPath,
-      ['--max-old-space-size=48', ...TSX, '--input-type=module', '-e', CHILD, dir],
+      ['--max-old-space-size=48', '--input-type=module', '-e', CHILD, dir],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const { count, bytes } = JSON.parse(out.trim().split('\n').pop()!) as {

@@ -9,12 +9,11 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { s3Store } from '../../src/deploy/s3.ts';
 import { parseStateRoot } from '../../src/deploy/state-parts.ts';
 import { writeStateParts } from '../../src/deploy/state-transfer.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { compiledModule, tempDir } from '../helpers.ts';
 import { fixedRandomBytes } from '../support/fixed-bytes.ts';
 import { TEST_AWS_ENV, useLocalS3 } from '../support/s3-proxy.ts';
 import { readHeapSnapshot, type HeapSnapshot } from '../support/heap-snapshot.ts';
@@ -26,10 +25,9 @@ const servers = useLocalS3(BUCKET);
 /** Reads the state's parts into `into`, writing a heap snapshot when it asks for the last part. */
 const SCRIPT = `
 import { writeHeapSnapshot } from 'node:v8';
-const src = ${JSON.stringify(pathToFileURL(join(ROOT, 'src')).href)};
-const { s3Store } = await import(src + '/deploy/s3.ts');
-const { parseStateRoot, partKey } = await import(src + '/deploy/state-parts.ts');
-const { readStateParts } = await import(src + '/deploy/state-transfer.ts');
+const { s3Store } = await import(${JSON.stringify(compiledModule('src/deploy/s3.ts'))});
+const { parseStateRoot, partKey } = await import(${JSON.stringify(compiledModule('src/deploy/state-parts.ts'))});
+const { readStateParts } = await import(${JSON.stringify(compiledModule('src/deploy/state-transfer.ts'))});
 const [endpoint, bucket, key, into, snapshot] = process.argv.slice(2);
 const store = s3Store({ bucket, endpoint, region: null });
 const parsed = parseStateRoot(await store.get(key));
@@ -43,7 +41,7 @@ const watched = {
 };
 // Retries as a refresh has them: writing the snapshot can hold this process for seconds on a busy
 // machine, long enough for the server to close an idle kept-alive socket as a request reuses it.
-const policy = { retries: 2, backoffMs: 1, maxBackoffMs: 1, sleep: async () => {}, random: () => 0.5, held: null, damaged: new Set<string>() };
+const policy = { retries: 2, backoffMs: 1, maxBackoffMs: 1, sleep: async () => {}, random: () => 0.5, held: null, damaged: new Set() };
 const failed = await readStateParts(watched, key, parsed.root, () => into, policy);
 store.close();
 console.log(JSON.stringify({ failed }));
@@ -89,11 +87,11 @@ describe('reading the state from the store', () => {
     const partSizes = new Set(parsed.root.parts.map((part) => part.size));
     expect(parsed.root.parts.length).toBeGreaterThanOrEqual(8);
 
-    const script = join(dir, 'read.mts');
+    const script = join(dir, 'read.mjs');
     writeFileSync(script, SCRIPT);
     const [into, snapshot] = [join(dir, 'read-back'), join(dir, 'at-last.heapsnapshot')];
     const args = [script, servers.s3.url, BUCKET, KEY, into, snapshot];
-    const out = execFileSync(process.execPath, [...TSX, ...args], {
+    const out = execFileSync(process.execPath, args, {
       encoding: 'utf8',
       env: { ...process.env, ...TEST_AWS_ENV },
     });

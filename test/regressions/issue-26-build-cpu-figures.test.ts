@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir, TSX } from '../helpers.ts';
+import { ROOT, scriptArgs, tempDir } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -20,7 +20,7 @@ describe('npm run bench --build-only, CPU figures', () => {
     const args = ['--projects', '1', '--components', '4', '--languages', '3'];
     const { stdout } = await run(
       process.execPath,
-      [...TSX, join(ROOT, 'scripts/bench.ts'), ...args, '--build-only', '--dir', dir],
+      [...scriptArgs('bench'), ...args, '--build-only', '--dir', dir],
       { cwd: ROOT },
     );
 

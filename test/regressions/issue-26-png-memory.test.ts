@@ -17,7 +17,7 @@ import { renderBadge } from '../../src/status-site/badges.ts';
 import { preparePngs, renderPng } from '../../src/status-site/png.ts';
 import { Rasteriser } from '../../src/status-site/rasteriser.ts';
 import { renderBitmapWidget, renderOpenGraph } from '../../src/status-site/widget-images.ts';
-import { ROOT, TSX, tempDir } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir } from '../helpers.ts';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -39,15 +39,15 @@ function openGraph(i: number): string {
 describe('PNG widgets rendered off the main thread', () => {
   it('keeps peak RSS bounded over 100 Open Graph panels in one process', async () => {
     const dir = tempDir();
-    const script = join(dir, 'render.ts');
+    const script = join(dir, 'render.mjs');
     // Each panel is 1200 × 630: resvg kept about 3 MB of each. Over 100, the peak was 412 MiB
     // with every panel drawn by one thread, and is 150 MiB with fresh threads.
     writeFileSync(
       script,
       [
         `import { readFileSync } from 'node:fs';`,
-        `import { renderPng } from ${JSON.stringify(join(ROOT, 'src/status-site/png.ts'))};`,
-        `import { renderOpenGraph } from ${JSON.stringify(join(ROOT, 'src/status-site/widget-images.ts'))};`,
+        `import { renderPng } from ${JSON.stringify(compiledModule('src/status-site/png.ts'))};`,
+        `import { renderOpenGraph } from ${JSON.stringify(compiledModule('src/status-site/widget-images.ts'))};`,
         `let bytes = 0;`,
         `for (let i = 0; i < 100; i++)`,
         `  bytes += renderPng(renderOpenGraph('Project ' + i, { strings: i, languages: 3, percent: 50 })).byteLength;`,
@@ -55,7 +55,7 @@ describe('PNG widgets rendered off the main thread', () => {
         `console.log(JSON.stringify({ bytes, peakMiB: Number(peak) / 1024 }));`,
       ].join('\n'),
     );
-    const { stdout } = await run(process.execPath, [...TSX, script], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, [script], { cwd: ROOT });
     const result = JSON.parse(stdout) as { bytes: number; peakMiB: number };
     expect(result.bytes).toBeGreaterThan(100 * 1000);
     expect(result.peakMiB).toBeLessThan(280);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { pngCache } from '../../src/tree/png-cache.ts';
-import { ROOT, TSX, tempDir, writeFiles } from '../helpers.ts';
+import { compiledModule, ROOT, tempDir, writeFiles } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -38,11 +38,11 @@ function setUp(): { content: string; out: string; script: string } {
     'projects/hello/project.yaml': 'name: Hello\n',
     'projects/hello/components/app.yaml': component(5000),
   });
-  const script = join(dir, 'build.mts');
+  const script = join(dir, 'build.mjs');
   writeFileSync(
     script,
     [
-      `import { buildDirectory } from ${JSON.stringify(join(ROOT, 'src/build.ts'))};`,
+      `import { buildDirectory } from ${JSON.stringify(compiledModule('src/build.ts'))};`,
       `const [contentDir, outDir, full] = process.argv.slice(2);`,
       `const report = await buildDirectory({ contentDir, outDir, full: full === 'full' });`,
       `console.log(JSON.stringify({ errors: report.errors.map((e) => e.message), mode: report.mode, drawn: report.pngsDrawn }));`,
@@ -56,7 +56,7 @@ async function buildInNewProcess(
   space: { content: string; out: string; script: string },
   full = false,
 ): Promise<{ mode: string; drawn: number }> {
-  const args = [...TSX, space.script, space.content, space.out, full ? 'full' : ''];
+  const args = [space.script, space.content, space.out, full ? 'full' : ''];
   const { stdout } = await run(process.execPath, args, { cwd: ROOT });
   const result = JSON.parse(stdout) as { errors: string[]; mode: string; drawn: number };
   expect(result.errors).toEqual([]);

@@ -5,9 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ROOT, TSX } from '../helpers.ts';
+import { compiledModule } from '../helpers.ts';
 
 export interface HeapSnapshot {
   snapshot: {
@@ -82,16 +80,15 @@ export function boxedNumbers(heap: HeapSnapshot): number {
 
 /**
  * The text of a script for a process of its own, which takes `imports` (names by module path
- * under src/) before `body`: a heap measured there holds nothing of the test runner's.
+ * under src/, compiled) before `body`: a heap measured there holds nothing of the test runner's.
  */
 export function scriptImporting(
   imports: Readonly<Record<string, readonly string[]>>,
   body: string,
 ): string {
-  const src = pathToFileURL(join(ROOT, 'src')).href;
   const lines = Object.entries(imports).map(
     ([module, names]) =>
-      `import { ${names.join(', ')} } from ${JSON.stringify(`${src}/${module}`)};`,
+      `import { ${names.join(', ')} } from ${JSON.stringify(compiledModule(`src/${module}`))};`,
   );
   return `${lines.join('\n')}\n${body}`;
 }
@@ -104,7 +101,7 @@ export const MODEL_CODEC_IMPORTS = {
   'tree/fingerprints.ts': ['createFingerprintCache'],
 };
 
-/** Writes `script` to `file` and runs it with node (tsx and `flags`) and `args`: what it prints. */
+/** Writes `script` (JavaScript) to `file` and runs it with node, `flags` and `args`: what it prints. */
 export function runScriptFile(
   file: string,
   script: string,
@@ -112,7 +109,7 @@ export function runScriptFile(
 ): string {
   writeFileSync(file, script);
   const { flags = [], args = [] } = options;
-  return execFileSync(process.execPath, [...flags, ...TSX, file, ...args], { encoding: 'utf8' });
+  return execFileSync(process.execPath, [...flags, file, ...args], { encoding: 'utf8' });
 }
 
 // --- internal ---

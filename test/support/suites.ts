@@ -34,6 +34,7 @@ export const PROCESS_SUITES = [
   'test/regressions/issue-25-releases-errors.test.ts',
   'test/regressions/issue-25-releases-nginx-errors.test.ts',
   'test/regressions/issue-25-releases-pull-5.1.test.ts',
+  'test/regressions/issue-26-build-cpu-figures.test.ts',
   'test/regressions/issue-26-exports-hosts-by-release.test.ts',
   'test/regressions/issue-26-not-found-deploy.test.ts',
   'test/regressions/issue-26-not-found-page.test.ts',
