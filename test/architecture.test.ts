@@ -11,7 +11,7 @@ import { ROOT } from './helpers.ts';
 
 /** From the bottom up: each entry may import from the entries before it (and from itself). */
 const LAYERS = [
-  ['src/errors.ts', 'src/pool.ts', 'src/package-files.ts', 'src/heap.ts'],
+  ['src/errors.ts', 'src/pool.ts', 'src/package-files.ts', 'src/heap.ts', 'src/threads.ts'],
   ['src/output/'],
   ['src/model/'],
   ['src/catalog/'],

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createIntern } from '../model/intern.ts';
+import { threadFlags } from '../threads.ts';
 import { checkAndHash, shareCheckedTexts, type CheckedText, type FilePlace } from './files.ts';
 
 export interface CheckJob {
@@ -152,7 +153,7 @@ class ChunkDispatch {
   }
 
   private start(entry: URL, loader: string | null): void {
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { entry: entry.href, loader } });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { entry: entry.href, loader }, execArgv: threadFlags() });
     this.threads.set(worker, new Set());
     worker.on('message', (message: 'ready' | CheckChunkResult) => this.receive(worker, message));
     worker.on('error', () => this.lose(worker));

@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { threadFlags } from '../threads.ts';
 import type { FileText } from './serialize.ts';
 
 export interface WriterThread {
@@ -136,7 +137,11 @@ function defaultWriterThreads(): number {
 }
 
 function startWriterThread(root: string, recycle: (buffer: ArrayBuffer) => void): WriterThread {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { root },
+    execArgv: threadFlags(),
+  });
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | null = null;

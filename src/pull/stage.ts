@@ -51,58 +51,39 @@ export async function openStage(
   return { ok: true, stage: stageIn(outDir, folder) };
 }
 
-// --- internal ---
-
-/** Whether `folder` is missing, or a folder (not a link) with the marker a pull writes first. */
-async function madeByPull(folder: string): Promise<boolean> {
-  const info = await lstat(folder).catch(() => null);
-  if (info === null) return true;
-  if (!info.isDirectory()) return false;
-  const marker = await lstat(join(folder, STAGE_MARKER)).catch(() => null);
-  return marker !== null && marker.isFile();
-}
-
-function stageIn(outDir: string, folder: string): Stage {
-  const records = new Map<string, ComponentRecord>();
-  const sameLanguage = languageInterner();
-  let made: Promise<void> | null = null;
-  const make = async () => {
-    await mkdir(folder);
-    await writeFile(
-      join(folder, STAGE_MARKER),
-      'Made by npm run pull to stage its files; removed when the pull ends.\n',
-    );
-  };
+/**
+ * The stage's writes, which a drop waits for: when one component's read fails, the walk ends
+ * while other components are still being written, and a write after the folder was removed made
+ * it again without its marker (the next pull then refused the folder), or made the removal fail.
+ */
+export function stageWrites(): {
+  /** Runs `write` unless stopped; whether it ran. */
+  run(write: () => Promise<void>): Promise<boolean>;
+  /** Refuses new writes and waits for those under way (settled, failed or not). */
+  stop(): Promise<void>;
+} {
+  const underWay = new Set<Promise<void>>();
+  let stopped = false;
   return {
-    settle(start) {
-      const map = earlyComponentMapper(start, new Set(start.selected.map((p) => p.slug)));
-      return async (project, pulled) => {
-        const mapped = map(project.slug, pulled);
-        const path = mapped.file.path;
-        // A name the content layout refuses stays in memory: the mapping of the whole refuses it.
-        if (!isContentPlace(path) || records.has(path)) return pulled;
-        const notes = { warnings: mapped.warnings, hidden: mapped.hidden?.fields ?? [] };
-        records.set(path, describeComponent(pulled, null, notes));
-        const staged = join(folder, path);
-        await (made ??= make());
-        await mkdir(dirname(staged), { recursive: true });
-        await writeFile(staged, renderContentFile(mapped.file));
-        return summary(pulled, notes, sameLanguage);
-      };
+    async run(write) {
+      if (stopped) return false;
+      const running = write();
+      underWay.add(running);
+      try {
+        await running;
+      } finally {
+        underWay.delete(running);
+      }
+      return true;
     },
-    records,
-    read: (path) => readFileSync(join(folder, path), 'utf8'),
-    async place() {
-      const written: string[] = [];
-      await runPool([...records.keys()], 32, async (path) => {
-        if (await moveUnlessSame(join(folder, path), join(outDir, path))) written.push(path);
-      });
-      await rm(folder, { recursive: true, force: true });
-      return { written: written.sort(), unchanged: records.size - written.length };
+    async stop() {
+      stopped = true;
+      await Promise.allSettled([...underWay]);
     },
-    drop: () => rm(folder, { recursive: true, force: true }),
   };
 }
+
+// --- internal ---
 
 /** What the rest of the pull needs of a component whose file is staged. */
 function summary(
@@ -142,4 +123,62 @@ async function moveUnlessSame(staged: string, target: string): Promise<boolean> 
   await mkdir(dirname(target), { recursive: true });
   await rename(staged, target);
   return true;
+}
+
+/** Whether `folder` is missing, or a folder (not a link) with the marker a pull writes first. */
+async function madeByPull(folder: string): Promise<boolean> {
+  const info = await lstat(folder).catch(() => null);
+  if (info === null) return true;
+  if (!info.isDirectory()) return false;
+  const marker = await lstat(join(folder, STAGE_MARKER)).catch(() => null);
+  return marker !== null && marker.isFile();
+}
+
+function stageIn(outDir: string, folder: string): Stage {
+  const records = new Map<string, ComponentRecord>();
+  const sameLanguage = languageInterner();
+  let made: Promise<void> | null = null;
+  const writes = stageWrites();
+  const make = async () => {
+    await mkdir(folder);
+    await writeFile(
+      join(folder, STAGE_MARKER),
+      'Made by npm run pull to stage its files; removed when the pull ends.\n',
+    );
+  };
+  return {
+    settle(start) {
+      const map = earlyComponentMapper(start, new Set(start.selected.map((p) => p.slug)));
+      return async (project, pulled) => {
+        const mapped = map(project.slug, pulled);
+        const path = mapped.file.path;
+        // A name the content layout refuses stays in memory: the mapping of the whole refuses it.
+        if (!isContentPlace(path) || records.has(path)) return pulled;
+        const notes = { warnings: mapped.warnings, hidden: mapped.hidden?.fields ?? [] };
+        records.set(path, describeComponent(pulled, null, notes));
+        const staged = join(folder, path);
+        const wrote = await writes.run(async () => {
+          await (made ??= make());
+          await mkdir(dirname(staged), { recursive: true });
+          await writeFile(staged, renderContentFile(mapped.file));
+        });
+        // Dropped meanwhile: the pull has failed, and what it read is let go with it.
+        return wrote ? summary(pulled, notes, sameLanguage) : pulled;
+      };
+    },
+    records,
+    read: (path) => readFileSync(join(folder, path), 'utf8'),
+    async place() {
+      const written: string[] = [];
+      await runPool([...records.keys()], 32, async (path) => {
+        if (await moveUnlessSame(join(folder, path), join(outDir, path))) written.push(path);
+      });
+      await rm(folder, { recursive: true, force: true });
+      return { written: written.sort(), unchanged: records.size - written.length };
+    },
+    async drop() {
+      await writes.stop();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
 }

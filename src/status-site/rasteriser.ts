@@ -18,6 +18,7 @@ import {
   Worker,
   type MessagePort,
 } from 'node:worker_threads';
+import { threadFlags } from '../threads.ts';
 
 interface RasteriserOptions {
   /** The resolved path of `@resvg/resvg-js`, which the worker requires. */
@@ -268,7 +269,12 @@ export class Rasteriser {
       resvgPath: this.options.resvgPath,
       fontFiles: this.options.fontFiles,
     };
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData,
+      transferList: [port2],
+      execArgv: threadFlags(),
+    });
     const slot: Slot = { worker, port: port1, outstanding: 0, pixels: 0, retired: false };
     port1.on('message', (answer: Answer) => this.accept(answer));
     worker.on('error', (error) => this.lose(slot, error));
