@@ -62,4 +62,10 @@ describe('the flags a thread starts with', () => {
       'tsx',
     ]);
   });
+
+  it("are the process's own, inherited, when none of those is there", () => {
+    // An explicit list is checked: --expose-gc in it failed every thread's start.
+    expect(threadFlags(['--expose-gc', '--max-old-space-size=64'])).toBeUndefined();
+    expect(threadFlags([])).toBeUndefined();
+  });
 });
