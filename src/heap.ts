@@ -19,7 +19,7 @@ import { runInNewContext } from 'node:vm';
 
 /** Runs `work` with the heap held near its live size (runs may overlap: the strictest hold applies). */
 export async function withHeapNearLive<T>(work: () => Promise<T>): Promise<T> {
-  const release = heapNearLive();
+  const release = holdHeap(NEAR_LIVE);
   try {
     return await work();
   } finally {
@@ -32,13 +32,8 @@ export async function withHeapNearLive<T>(work: () => Promise<T>): Promise<T> {
  * last is taken or the caller stops taking them: for a generator of work whose garbage is large
  * beside what stays, inside a longer run.
  */
-export function* heapNearLiveWhile<T>(items: Iterable<T>): Generator<T> {
-  const release = heapNearLive();
-  try {
-    yield* items;
-  } finally {
-    release();
-  }
+export function heapNearLiveWhile<T>(items: Iterable<T>): Generator<T> {
+  return heldWhile(NEAR_LIVE, items);
 }
 
 /**
@@ -46,13 +41,8 @@ export function* heapNearLiveWhile<T>(items: Iterable<T>): Generator<T> {
  * until the last is taken or the caller stops taking them: for the API's groups of a whole new
  * tree, whose garbage is large beside the model (a near-live hold around it still applies).
  */
-export function* heapBoundedWhile<T>(items: Iterable<T>): Generator<T> {
-  const release = holdHeap(BOUNDED);
-  try {
-    yield* items;
-  } finally {
-    release();
-  }
+export function heapBoundedWhile<T>(items: Iterable<T>): Generator<T> {
+  return heldWhile(BOUNDED, items);
 }
 
 /**
@@ -88,8 +78,14 @@ const BOUNDED: Hold = { growthPercent: 50, optimizeForSize: false };
 /** The holds in effect; the strictest of them applies (a build's tree inside a publish). */
 const holds: Hold[] = [];
 
-function heapNearLive(): () => void {
-  return holdHeap(NEAR_LIVE);
+/** Passes `items` on with `hold` in effect from the first asked for until the last is taken or the caller stops. */
+function* heldWhile<T>(hold: Hold, items: Iterable<T>): Generator<T> {
+  const release = holdHeap(hold);
+  try {
+    yield* items;
+  } finally {
+    release();
+  }
 }
 
 /** Adds a hold until the function returned is called (once). */
